@@ -1,0 +1,417 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * npu: accelerator memory driver, user API.
+ *
+ * Conventions (Documentation/uapi.rst):
+ *  - every argument struct starts with __u32 size, filled by the caller
+ *    with sizeof(struct) as it knows it; the kernel accepts a shorter
+ *    struct down to the first release's size and a longer one whose
+ *    extra bytes are zero (else -E2BIG);
+ *  - every flags field is checked against its mask (-EINVAL);
+ *  - padding and reserved fields must be zero (-EINVAL);
+ *  - pointers travel as __u64;
+ *  - an unknown ioctl number returns -ENOTTY;
+ *  - a context serves only the process that opened it (its mm): an ioctl
+ *    from another process, such as a child after fork, returns -EPERM.
+ *
+ * One open file of /dev/npuN is one context on device N: handles,
+ * reservations, registrations and streams belong to it and are released
+ * when it is closed.
+ */
+#ifndef _UAPI_NPU_H
+#define _UAPI_NPU_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define NPU_DRIVER_VERSION	0x00010000	/* 1.0.0: major << 16 | minor << 8 | patch */
+
+#define NPU_TYPE		0xCE
+#define NPU_CMD_BASE		0x80
+
+enum {
+	NPU_CMD_GET_INFO = NPU_CMD_BASE,
+	NPU_CMD_MEM_ALLOC,
+	NPU_CMD_MEM_FREE,
+	NPU_CMD_VA_RESERVE,
+	NPU_CMD_VA_RELEASE,
+	NPU_CMD_MAP,
+	NPU_CMD_UNMAP,
+	NPU_CMD_SET_ACCESS,
+	NPU_CMD_GET_ACCESS,
+	NPU_CMD_HOST_REGISTER,
+	NPU_CMD_HOST_UNREGISTER,
+	NPU_CMD_ADDR_QUERY,
+	NPU_CMD_STREAM_CREATE,
+	NPU_CMD_STREAM_DESTROY,
+	NPU_CMD_SUBMIT,
+	NPU_CMD_STREAM_SYNC,
+};
+
+/* Device capabilities reported by GET_INFO. */
+#define NPU_CAP_IOMMU		(1U << 0)	/* host DMA is translated by an IOMMU domain */
+#define NPU_CAP_PCI_CARRIER	(1U << 1)	/* simulated NPU sits on a PCI function */
+
+/* Page sizes the device MMU and the allocator support. */
+#define NPU_PAGE_4K		(1ULL << 12)
+#define NPU_PAGE_2M		(1ULL << 21)
+#define NPU_PAGE_1G		(1ULL << 30)
+
+/**
+ * struct npu_get_info - describe the device behind this file
+ * @size: sizeof(struct npu_get_info)
+ * @flags: must be 0
+ * @device_index: N of /dev/npuN
+ * @driver_version: NPU_DRIVER_VERSION of the running module
+ * @caps: NPU_CAP_* bits
+ * @__reserved: must be 0
+ * @mem_total: device memory in bytes
+ * @mem_used: device memory allocated by all contexts, in bytes
+ * @page_sizes: bitmap of supported page sizes (NPU_PAGE_*)
+ * @va_start: lowest device virtual address a context may reserve
+ * @va_end: one past the highest device virtual address
+ */
+struct npu_get_info {
+	__u32 size;
+	__u32 flags;
+	__u32 device_index;
+	__u32 driver_version;
+	__u32 caps;
+	__u32 __reserved;
+	__u64 mem_total;
+	__u64 mem_used;
+	__u64 page_sizes;
+	__u64 va_start;
+	__u64 va_end;
+};
+#define NPU_IOCTL_GET_INFO	_IO(NPU_TYPE, NPU_CMD_GET_INFO)
+
+/**
+ * struct npu_mem_alloc - allocate a physical handle in device memory
+ * @size: sizeof(struct npu_mem_alloc)
+ * @flags: must be 0
+ * @length: bytes, a non-zero multiple of @page_size
+ * @page_size: NPU_PAGE_4K, NPU_PAGE_2M or NPU_PAGE_1G: the granule the
+ *             memory is allocated and mapped in
+ * @handle: out, non-zero, valid in this context only
+ * @__reserved: must be 0
+ *
+ * Errors: -EINVAL bad size/page size/flags, -ENOMEM device memory exhausted.
+ */
+struct npu_mem_alloc {
+	__u32 size;
+	__u32 flags;
+	__u64 length;
+	__u64 page_size;
+	__u32 handle;
+	__u32 __reserved;
+};
+#define NPU_IOCTL_MEM_ALLOC	_IO(NPU_TYPE, NPU_CMD_MEM_ALLOC)
+
+/**
+ * struct npu_mem_free - drop this context's reference to a handle
+ * @size: sizeof(struct npu_mem_free)
+ * @handle: from MEM_ALLOC
+ *
+ * The memory itself is freed when its last mapping is gone.
+ * Errors: -ENOENT unknown handle.
+ */
+struct npu_mem_free {
+	__u32 size;
+	__u32 handle;
+};
+#define NPU_IOCTL_MEM_FREE	_IO(NPU_TYPE, NPU_CMD_MEM_FREE)
+
+/**
+ * struct npu_va_range - a device virtual address range
+ * @size: sizeof(struct npu_va_range)
+ * @flags: must be 0
+ * @addr: start, 4 KiB aligned, inside [va_start, va_end)
+ * @length: bytes, a non-zero multiple of 4 KiB (ignored by VA_RELEASE,
+ *          which takes the range that starts at @addr)
+ *
+ * VA_RESERVE errors: -EINVAL misaligned/zero/wrapping/outside the window,
+ * -EADDRINUSE overlaps a reservation or a mapped host registration.
+ * VA_RELEASE errors: -ENOENT no reservation starts at @addr, -EBUSY still
+ * has mappings.
+ */
+struct npu_va_range {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 length;
+};
+#define NPU_IOCTL_VA_RESERVE	_IO(NPU_TYPE, NPU_CMD_VA_RESERVE)
+#define NPU_IOCTL_VA_RELEASE	_IO(NPU_TYPE, NPU_CMD_VA_RELEASE)
+
+/**
+ * struct npu_map - map a whole physical handle at a reserved address
+ * @size: sizeof(struct npu_map)
+ * @flags: must be 0
+ * @addr: device VA inside one reservation, aligned to the handle's page size
+ * @length: must equal the handle's length
+ * @offset: must be 0
+ * @handle: from MEM_ALLOC
+ * @__reserved: must be 0
+ *
+ * The mapping starts with no access (NPU_ACCESS_NONE): SET_ACCESS grants it.
+ * A handle may be mapped at several addresses; each mapping keeps it alive.
+ * Errors: -ENOENT unknown handle or no reservation holds the range,
+ * -EINVAL size/offset/alignment, -EADDRINUSE overlaps a mapping.
+ */
+struct npu_map {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 length;
+	__u64 offset;
+	__u32 handle;
+	__u32 __reserved;
+};
+#define NPU_IOCTL_MAP		_IO(NPU_TYPE, NPU_CMD_MAP)
+
+/**
+ * struct npu_unmap - remove the mapping that starts at @addr
+ * @size: sizeof(struct npu_unmap)
+ * @flags: must be 0
+ * @addr: start of a mapping made with MAP
+ *
+ * Errors: -ENOENT no mapping starts at @addr.
+ */
+struct npu_unmap {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+};
+#define NPU_IOCTL_UNMAP		_IO(NPU_TYPE, NPU_CMD_UNMAP)
+
+/* Device access rights; the values are aclrtMemAccessFlags'. */
+#define NPU_ACCESS_NONE		0x0
+#define NPU_ACCESS_READ		0x1
+#define NPU_ACCESS_READWRITE	0x3
+
+/**
+ * struct npu_access - set or read a device's access to mapped memory
+ * @size: sizeof(struct npu_access)
+ * @flags: must be 0
+ * @addr: start, 4 KiB aligned
+ * @length: SET_ACCESS: non-zero multiple of 4 KiB; every byte must be
+ *          mapped, and the range must cover whole mappings; GET_ACCESS: 0
+ * @device: the device the rights are for (this file's device)
+ * @access: NPU_ACCESS_* (in for SET_ACCESS, out for GET_ACCESS)
+ *
+ * Errors: -ENOENT some of the range is not mapped, -EINVAL bad access
+ * value or a range cutting a mapping, -ENODEV @device is not this file's.
+ */
+struct npu_access {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 length;
+	__u32 device;
+	__u32 access;
+};
+#define NPU_IOCTL_SET_ACCESS	_IO(NPU_TYPE, NPU_CMD_SET_ACCESS)
+#define NPU_IOCTL_GET_ACCESS	_IO(NPU_TYPE, NPU_CMD_GET_ACCESS)
+
+/* HOST_REGISTER flags */
+#define NPU_HOST_READONLY	(1U << 0)	/* pin without write; device writes fault */
+#define NPU_HOST_MAPPED		(1U << 1)	/* also map at @dev_addr for the device */
+#define NPU_HOST_FLAGS_MASK	(NPU_HOST_READONLY | NPU_HOST_MAPPED)
+
+/**
+ * struct npu_host_register - pin user memory and map it for device DMA
+ * @size: sizeof(struct npu_host_register)
+ * @flags: NPU_HOST_* bits
+ * @addr: user address, 4 KiB aligned
+ * @length: bytes, non-zero multiple of 4 KiB, no wrap
+ * @dev_addr: with NPU_HOST_MAPPED: the device VA to map it at (4 KiB
+ *            aligned, may equal @addr); else must be 0
+ *
+ * Pages are pinned FOLL_LONGTERM and charged to RLIMIT_MEMLOCK (pinned_vm)
+ * unless the caller has CAP_IPC_LOCK.
+ * Errors: -EEXIST overlaps a registration, -EADDRINUSE @dev_addr overlaps
+ * device VA in use, -EFAULT unmapped user range, -ENOMEM over RLIMIT_MEMLOCK,
+ * -EINVAL bad flags/alignment/size, others as pin_user_pages() answers.
+ */
+struct npu_host_register {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 length;
+	__u64 dev_addr;
+};
+#define NPU_IOCTL_HOST_REGISTER	_IO(NPU_TYPE, NPU_CMD_HOST_REGISTER)
+
+/**
+ * struct npu_host_unregister - unpin a registration
+ * @size: sizeof(struct npu_host_unregister)
+ * @flags: must be 0
+ * @addr: the @addr it was registered with
+ *
+ * Waits for DMA in flight on the registration.
+ * Errors: -ENXIO no registration starts at @addr.
+ */
+struct npu_host_unregister {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+};
+#define NPU_IOCTL_HOST_UNREGISTER _IO(NPU_TYPE, NPU_CMD_HOST_UNREGISTER)
+
+/* ADDR_QUERY kinds */
+#define NPU_ADDR_NONE		0	/* neither device VA nor registered */
+#define NPU_ADDR_DEVICE		1	/* inside a device VA reservation */
+#define NPU_ADDR_HOST		2	/* inside a host registration */
+
+/**
+ * struct npu_addr_query - what is at an address
+ * @size: sizeof(struct npu_addr_query)
+ * @flags: must be 0
+ * @addr: in, any address
+ * @kind: out, NPU_ADDR_*
+ * @access: out, NPU_ACCESS_* of this device to the byte at @addr
+ * @base: out, start of the reservation or registration
+ * @length: out, its length
+ * @dev_addr: out, for NPU_ADDR_HOST with NPU_HOST_MAPPED: device VA of
+ *            @addr; else 0
+ * @page_size: out, the page size mapping @addr (0 if not mapped)
+ * @mapped: out, 1 if @addr is mapped for the device
+ * @host_flags: out, NPU_HOST_* of a registration
+ *
+ * Never fails for an unknown address: it answers NPU_ADDR_NONE.
+ */
+struct npu_addr_query {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u32 kind;
+	__u32 access;
+	__u64 base;
+	__u64 length;
+	__u64 dev_addr;
+	__u64 page_size;
+	__u32 mapped;
+	__u32 host_flags;
+};
+#define NPU_IOCTL_ADDR_QUERY	_IO(NPU_TYPE, NPU_CMD_ADDR_QUERY)
+
+/**
+ * struct npu_stream_create - create a DMA command queue
+ * @size: sizeof(struct npu_stream_create)
+ * @flags: must be 0
+ * @stream: out, non-zero stream id
+ * @__reserved: must be 0
+ */
+struct npu_stream_create {
+	__u32 size;
+	__u32 flags;
+	__u32 stream;
+	__u32 __reserved;
+};
+#define NPU_IOCTL_STREAM_CREATE	_IO(NPU_TYPE, NPU_CMD_STREAM_CREATE)
+
+#define NPU_STREAM_DESTROY_FORCE (1U << 0)	/* abort queued commands, do not wait */
+
+/**
+ * struct npu_stream_destroy - destroy a stream
+ * @size: sizeof(struct npu_stream_destroy)
+ * @flags: 0 (wait for queued commands) or NPU_STREAM_DESTROY_FORCE
+ * @stream: from STREAM_CREATE
+ * @__reserved: must be 0
+ *
+ * Errors: -ENOENT unknown stream.
+ */
+struct npu_stream_destroy {
+	__u32 size;
+	__u32 flags;
+	__u32 stream;
+	__u32 __reserved;
+};
+#define NPU_IOCTL_STREAM_DESTROY _IO(NPU_TYPE, NPU_CMD_STREAM_DESTROY)
+
+/* Command opcodes */
+#define NPU_OP_COPY		1	/* length bytes from src to dst */
+#define NPU_OP_MEMSET		2	/* length bytes of (u8)value at dst */
+#define NPU_OP_WRITE_VALUE	3	/* u64 value at dst (8-byte aligned) */
+#define NPU_OP_WAIT_VALUE	4	/* wait until the u64 at src satisfies NPU_WAIT_* */
+#define NPU_OP_WAIT_STREAM	5	/* wait until stream @src completed seqno @value */
+
+/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE */
+#define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
+#define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
+/* WAIT_VALUE conditions (exactly one) */
+#define NPU_WAIT_GEQ		(0U << 4)	/* *(u64 *)src >= value */
+#define NPU_WAIT_EQ		(1U << 4)
+#define NPU_WAIT_AND		(2U << 4)	/* (*src & value) != 0 */
+#define NPU_WAIT_NOR		(3U << 4)	/* ~(*src | value) != 0 */
+#define NPU_WAIT_COND_MASK	(3U << 4)
+
+/**
+ * struct npu_cmd - one command for a stream
+ * @op: NPU_OP_*
+ * @flags: NPU_CMD_* / NPU_WAIT_* as the op allows; others must be 0
+ * @dst: destination address (device VA unless NPU_CMD_DST_HOST)
+ * @src: source address (device VA unless NPU_CMD_SRC_HOST), or a stream id
+ * @length: bytes for COPY/MEMSET; 0 for the others
+ * @value: fill byte, value to write or compare, or seqno to wait for
+ */
+struct npu_cmd {
+	__u32 op;
+	__u32 flags;
+	__u64 dst;
+	__u64 src;
+	__u64 length;
+	__u64 value;
+};
+
+#define NPU_SUBMIT_MAX_CMDS	256
+
+/**
+ * struct npu_submit - queue commands on a stream
+ * @size: sizeof(struct npu_submit)
+ * @flags: must be 0
+ * @stream: from STREAM_CREATE
+ * @count: number of commands, 1..NPU_SUBMIT_MAX_CMDS
+ * @cmds: user pointer to @count struct npu_cmd
+ * @seqno: out, sequence number of the last command queued
+ *
+ * Commands are checked before any is queued; a host operand must lie
+ * inside one registration (else -ENXIO: the device cannot reach pageable
+ * memory) and is held until the command completes. Device addresses are
+ * checked when the command runs: a fault fails the command and is
+ * reported by STREAM_SYNC.
+ * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
+ * operand not registered, -EACCES device write to a read-only registration.
+ */
+struct npu_submit {
+	__u32 size;
+	__u32 flags;
+	__u32 stream;
+	__u32 count;
+	__u64 cmds;
+	__u64 seqno;
+};
+#define NPU_IOCTL_SUBMIT	_IO(NPU_TYPE, NPU_CMD_SUBMIT)
+
+/**
+ * struct npu_stream_sync - wait for a stream
+ * @size: sizeof(struct npu_stream_sync)
+ * @flags: must be 0
+ * @stream: from STREAM_CREATE
+ * @timeout_ms: -1 waits forever, 0 polls
+ * @seqno: wait until this command completed; 0 means all queued so far
+ *
+ * Returns 0, or -EIO once for each command that faulted (the device log
+ * names it), -ETIMEDOUT, -EINTR on a signal, -ENOENT unknown stream.
+ */
+struct npu_stream_sync {
+	__u32 size;
+	__u32 flags;
+	__u32 stream;
+	__s32 timeout_ms;
+	__u64 seqno;
+};
+#define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
+
+#endif /* _UAPI_NPU_H */

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npu: the one place where kernel versions differ. Every difference is
+ * decided by a compile probe (conftest.sh writes npu_conftest.h), never
+ * by a version number.
+ */
+#ifndef __NPU_COMPAT_H__
+#define __NPU_COMPAT_H__
+
+#include "npu_conftest.h"
+
+/*
+ * The GPU buddy allocator: drm_buddy (a module) on older kernels,
+ * gpu_buddy (built in) where it moved out of DRM; its free_list() grew a
+ * flags argument on the way.
+ */
+#ifdef NPU_HAVE_GPU_BUDDY
+#include <linux/gpu_buddy.h>
+#define npu_buddy			gpu_buddy
+#define npu_buddy_block			gpu_buddy_block
+#define npu_buddy_init			gpu_buddy_init
+#define npu_buddy_fini			gpu_buddy_fini
+#define npu_buddy_alloc_blocks		gpu_buddy_alloc_blocks
+#define npu_buddy_block_offset		gpu_buddy_block_offset
+#define npu_buddy_block_size		gpu_buddy_block_size
+static inline void npu_buddy_free_list(struct gpu_buddy *mm,
+				       struct list_head *blocks)
+{
+	gpu_buddy_free_list(mm, blocks, 0);
+}
+#else
+#include <drm/drm_buddy.h>
+#define npu_buddy			drm_buddy
+#define npu_buddy_block			drm_buddy_block
+#define npu_buddy_init			drm_buddy_init
+#define npu_buddy_fini			drm_buddy_fini
+#define npu_buddy_alloc_blocks		drm_buddy_alloc_blocks
+#define npu_buddy_block_offset		drm_buddy_block_offset
+#define npu_buddy_block_size		drm_buddy_block_size
+static inline void npu_buddy_free_list(struct drm_buddy *mm,
+				       struct list_head *blocks)
+{
+#ifdef NPU_HAVE_DRM_BUDDY_FREE_FLAGS
+	drm_buddy_free_list(mm, blocks, 0);
+#else
+	drm_buddy_free_list(mm, blocks);
+#endif
+}
+#endif
+
+#endif /* __NPU_COMPAT_H__ */

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: device memory and physical handles.
+ *
+ * Device-physical addresses come from the kernel's GPU buddy allocator in
+ * 4 KiB chunks; a handle asks for blocks no smaller than its page size, so
+ * every block can be mapped with leaves of that size. The bytes behind an
+ * address are a host page allocated on the first device write; freeing a
+ * handle frees its pages, so the next owner of the addresses reads zeros.
+ */
+#include <linux/highmem.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+
+#include <uapi/npu.h>
+
+#include "npu_devmem.h"
+#include "npu_drv.h"
+
+struct npu_devmem *npu_devmem_create(u64 size)
+{
+	struct npu_devmem *mem = kzalloc(sizeof(*mem), GFP_KERNEL);
+	int ret;
+
+	if (!mem)
+		return ERR_PTR(-ENOMEM);
+	ret = npu_buddy_init(&mem->buddy, size, SZ_4K);
+	if (ret) {
+		kfree(mem);
+		return ERR_PTR(ret);
+	}
+	mem->size = size;
+	mutex_init(&mem->lock);
+	xa_init(&mem->backing);
+	return mem;
+}
+
+void npu_devmem_destroy(struct npu_devmem *mem)
+{
+	npu_buddy_fini(&mem->buddy);
+	xa_destroy(&mem->backing);
+	mutex_destroy(&mem->lock);
+	kfree(mem);
+}
+
+/**
+ * npu_devmem_page() - the host page behind a device-physical address
+ * @mem: device memory
+ * @dpa: device-physical address
+ * @write: allocate the page if it has none yet
+ *
+ * Return: the page; the shared zero page for a read of a page never
+ * written; ERR_PTR(-ENOMEM) if a page for a write cannot be had.
+ */
+struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write)
+{
+	unsigned long index = dpa >> PAGE_SHIFT;
+	struct page *page, *old;
+
+	page = xa_load(&mem->backing, index);
+	if (page)
+		return page;
+	if (!write)
+		return ZERO_PAGE(0);
+
+	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
+	if (!page)
+		return ERR_PTR(-ENOMEM);
+	old = xa_cmpxchg(&mem->backing, index, NULL, page, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		__free_page(page);
+		return ERR_PTR(xa_err(old));
+	}
+	if (old) {		/* another writer got there first */
+		__free_page(page);
+		return old;
+	}
+	atomic_long_inc(&mem->backing_pages);
+	return page;
+}
+
+static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
+{
+	unsigned long index, last = (dpa + size - 1) >> PAGE_SHIFT;
+	struct page *page;
+
+	xa_for_each_range(&mem->backing, index, page, dpa >> PAGE_SHIFT, last) {
+		xa_erase(&mem->backing, index);
+		__free_page(page);
+		atomic_long_dec(&mem->backing_pages);
+	}
+}
+
+static struct npu_handle *npu_handle_create(struct npu_devmem *mem, u64 size,
+					    u64 page_size)
+{
+	struct npu_handle *handle = kzalloc(sizeof(*handle), GFP_KERNEL);
+	int ret;
+
+	if (!handle)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&handle->ref);
+	INIT_LIST_HEAD(&handle->blocks);
+	handle->mem = mem;
+	handle->size = size;
+	handle->page_size = page_size;
+
+	mutex_lock(&mem->lock);
+	ret = npu_buddy_alloc_blocks(&mem->buddy, 0, mem->size, size, page_size,
+				     &handle->blocks, 0);
+	mutex_unlock(&mem->lock);
+	if (ret) {
+		kfree(handle);
+		/* The buddy says -ENOSPC; for the caller it is memory. */
+		return ERR_PTR(ret == -ENOSPC ? -ENOMEM : ret);
+	}
+	atomic64_add(size, &mem->used);
+	return handle;
+}
+
+static void npu_handle_free(struct kref *ref)
+{
+	struct npu_handle *handle = container_of(ref, struct npu_handle, ref);
+	struct npu_devmem *mem = handle->mem;
+	struct npu_buddy_block *block;
+
+	npu_handle_for_each_block(handle, block)
+		npu_devmem_drop_pages(mem, npu_buddy_block_offset(block),
+				      npu_buddy_block_size(&mem->buddy, block));
+	mutex_lock(&mem->lock);
+	npu_buddy_free_list(&mem->buddy, &handle->blocks);
+	mutex_unlock(&mem->lock);
+	atomic64_sub(handle->size, &mem->used);
+	kfree(handle);
+}
+
+void npu_handle_put(struct npu_handle *handle)
+{
+	kref_put(&handle->ref, npu_handle_free);
+}
+
+/* Look up @id and take a reference; NULL if this context has no such handle. */
+struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id)
+{
+	struct npu_handle *handle;
+
+	xa_lock(&ctx->handles);
+	handle = xa_load(&ctx->handles, id);
+	if (handle)
+		kref_get(&handle->ref);
+	xa_unlock(&ctx->handles);
+	return handle;
+}
+
+void npu_handles_release(struct npu_context *ctx)
+{
+	struct npu_handle *handle;
+	unsigned long id;
+
+	xa_for_each(&ctx->handles, id, handle) {
+		xa_erase(&ctx->handles, id);
+		npu_handle_put(handle);
+	}
+	xa_destroy(&ctx->handles);
+}
+
+static bool npu_page_size_valid(u64 page_size)
+{
+	return page_size == NPU_PAGE_4K || page_size == NPU_PAGE_2M ||
+	       page_size == NPU_PAGE_1G;
+}
+
+int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_mem_alloc *args = arg;
+	struct npu_devmem *mem = ctx->npu->mem;
+	struct npu_handle *handle;
+	u32 id;
+	int ret;
+
+	if (args->flags || args->__reserved)
+		return -EINVAL;
+	if (!npu_page_size_valid(args->page_size) || !args->length ||
+	    !IS_ALIGNED(args->length, args->page_size))
+		return -EINVAL;
+	if (args->length > mem->size)
+		return -ENOMEM;
+
+	handle = npu_handle_create(mem, args->length, args->page_size);
+	if (IS_ERR(handle))
+		return PTR_ERR(handle);
+	ret = xa_alloc(&ctx->handles, &id, handle, xa_limit_32b, GFP_KERNEL);
+	if (ret) {
+		npu_handle_put(handle);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	args->handle = id;
+	return 0;
+}
+
+int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_mem_free *args = arg;
+	struct npu_handle *handle;
+
+	handle = xa_erase(&ctx->handles, args->handle);
+	if (!handle)
+		return -ENOENT;
+	npu_handle_put(handle);
+	return 0;
+}

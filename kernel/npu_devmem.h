@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npu: device memory - the allocator, lazily backed pages, and the
+ * physical handles that own allocations.
+ */
+#ifndef __NPU_DEVMEM_H__
+#define __NPU_DEVMEM_H__
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/xarray.h>
+
+#include "npu_compat.h"
+
+struct npu_context;
+struct npu_device;
+
+/**
+ * struct npu_devmem - the memory of one simulated NPU
+ * @size: bytes of device memory
+ * @lock: protects @buddy
+ * @buddy: allocator of device-physical addresses
+ * @used: bytes allocated to handles
+ * @backing: device page frame number -> struct page, filled on first
+ *	write, so an idle 16 GiB device costs nothing (internally locked)
+ * @backing_pages: pages in @backing
+ */
+struct npu_devmem {
+	u64 size;
+	struct mutex lock;
+	struct npu_buddy buddy;
+	atomic64_t used;
+	struct xarray backing;
+	atomic_long_t backing_pages;
+};
+
+/**
+ * struct npu_handle - a physical allocation in device memory
+ * @ref: held by the context's handle table and by each mapping
+ * @mem: the device memory it lives in
+ * @size: bytes
+ * @page_size: granule it was allocated (and is mapped) in
+ * @blocks: buddy blocks, each aligned to @page_size
+ */
+struct npu_handle {
+	struct kref ref;
+	struct npu_devmem *mem;
+	u64 size;
+	u64 page_size;
+	struct list_head blocks;
+};
+
+struct npu_devmem *npu_devmem_create(u64 size);
+void npu_devmem_destroy(struct npu_devmem *mem);
+struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write);
+
+struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id);
+void npu_handle_put(struct npu_handle *handle);
+void npu_handles_release(struct npu_context *ctx);
+
+/* Visit each device-physical extent of @handle in order. */
+#define npu_handle_for_each_block(handle, block) \
+	list_for_each_entry(block, &(handle)->blocks, link)
+
+int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg);
+int npu_mem_free_ioctl(struct npu_context *ctx, void *arg);
+
+#endif /* __NPU_DEVMEM_H__ */

@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: DMA engine of the simulated board.
+ *
+ * Each stream is an in-order queue run by a worker. Like a real DMA
+ * engine, the worker reaches device memory only through the context's
+ * device page tables (walked on every access, permissions enforced) and
+ * host memory only through DMA addresses, translated by the IOMMU domain
+ * of the NPU's PCI carrier when it has one. An unmapped address, a
+ * missing permission or an IOMMU miss is a DMA fault: the command fails,
+ * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
+ */
+#include <linux/highmem.h>
+#include <linux/iommu.h>
+#include <linux/overflow.h>
+#include <linux/sched.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <uapi/npu.h>
+
+#include "npu_devmem.h"
+#include "npu_dma.h"
+#include "npu_drv.h"
+#include "npu_host.h"
+
+/* Bytes moved under one hold of vm_lock: bounds how long unmap waits. */
+#define NPU_DMA_CHUNK		SZ_1M
+/* How often a waiting command looks at memory nobody signals about. */
+#define NPU_WAIT_POLL		msecs_to_jiffies(10)
+
+static struct workqueue_struct *npu_dma_wq;
+
+/**
+ * struct npu_job - a queued command
+ * @link: in the stream's queue
+ * @cmd: the command as submitted
+ * @seqno: its sequence number in the stream
+ * @dst_reg: host registration of a host destination (holds a user)
+ * @src_reg: host registration of a host source (holds a user)
+ * @wait: stream a WAIT_STREAM command waits for (holds a reference)
+ */
+struct npu_job {
+	struct list_head link;
+	struct npu_cmd cmd;
+	u64 seqno;
+	struct npu_host_reg *dst_reg;
+	struct npu_host_reg *src_reg;
+	struct npu_stream *wait;
+};
+
+/**
+ * struct npu_dma_side - one operand of a command as the engine walks it
+ * @addr: device VA, or user address inside @reg
+ * @reg: host registration, or NULL for a device VA
+ * @cur: DMA segment lookup cursor for @reg
+ * @write: the engine writes through this operand
+ * @run_pos: operand offset where the current translation starts
+ * @run_len: bytes it covers (0: none)
+ * @run_addr: device-physical or DMA address of @run_pos
+ * @run_system: @run_addr is a host DMA address
+ */
+struct npu_dma_side {
+	u64 addr;
+	struct npu_host_reg *reg;
+	struct npu_host_cursor cur;
+	bool write;
+	u64 run_pos;
+	u64 run_len;
+	u64 run_addr;
+	bool run_system;
+};
+
+static int npu_dma_fault(struct npu_stream *stream, struct npu_dma_side *side,
+			 u64 pos, const char *why)
+{
+	struct npu_context *ctx = stream->ctx;
+
+	dev_err_ratelimited(ctx->npu->misc.this_device,
+			    "npu: DMA fault: pid %d (%s) stream %u %s %s %#llx: %s\n",
+			    ctx->tgid, ctx->comm, stream->id,
+			    side->write ? "write" : "read",
+			    side->reg ? "host" : "va", side->addr + pos, why);
+	return -EIO;
+}
+
+/* Find what the operand's byte @pos translates to, as the MMU would. */
+static int npu_dma_translate(struct npu_stream *stream,
+			     struct npu_dma_side *side, u64 pos)
+{
+	struct npu_pt_walk walk;
+	u64 left;
+
+	if (pos >= side->run_pos && pos < side->run_pos + side->run_len)
+		return 0;
+	if (side->reg) {
+		if (npu_host_dma_addr(side->reg, &side->cur,
+				      side->addr - side->reg->addr + pos,
+				      &side->run_addr, &left))
+			return npu_dma_fault(stream, side, pos,
+					     "beyond the registration");
+		side->run_system = true;
+	} else {
+		if (npu_pt_walk(&stream->ctx->pt, side->addr + pos, &walk))
+			return npu_dma_fault(stream, side, pos, "not mapped");
+		if (!(walk.pte & (side->write ? NPU_PTE_WRITE : NPU_PTE_READ)))
+			return npu_dma_fault(stream, side, pos, side->write ?
+					     "no write access" : "no read access");
+		side->run_addr = walk.addr;
+		side->run_system = walk.pte & NPU_PTE_SYSTEM;
+		left = walk.left;
+	}
+	side->run_pos = pos;
+	side->run_len = left;
+	return 0;
+}
+
+/*
+ * Map the operand's byte @pos for the CPU doing the engine's work; *@avail
+ * is how many bytes from there are in the same page and translation.
+ */
+static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
+			  u64 pos, size_t *avail, int *err)
+{
+	struct npu_device *npu = stream->ctx->npu;
+	u64 addr, off, left;
+	struct page *page;
+	phys_addr_t phys;
+
+	*err = npu_dma_translate(stream, side, pos);
+	if (*err)
+		return NULL;
+	addr = side->run_addr + (pos - side->run_pos);
+	left = side->run_len - (pos - side->run_pos);
+	if (side->run_system) {
+		phys = npu->domain ? iommu_iova_to_phys(npu->domain, addr) :
+				     (phys_addr_t)addr;
+		if (!phys || !pfn_valid(PHYS_PFN(phys))) {
+			*err = npu_dma_fault(stream, side, pos,
+					     "no IOMMU translation");
+			return NULL;
+		}
+		page = pfn_to_page(PHYS_PFN(phys));
+		off = offset_in_page(phys);
+	} else {
+		page = npu_devmem_page(npu->mem, addr, side->write);
+		if (IS_ERR(page)) {
+			*err = npu_dma_fault(stream, side, pos,
+					     "no memory to back device page");
+			return NULL;
+		}
+		off = offset_in_page(addr);
+	}
+	*avail = min_t(u64, PAGE_SIZE - off, left);
+	return kmap_local_page(page) + off;
+}
+
+/*
+ * Run @fn over @len bytes of one or two operands, a piece at a time: each
+ * piece lies in one page of every operand. vm_lock is held for a chunk.
+ */
+typedef void (*npu_dma_fn)(void *dst, const void *src, size_t n, void *arg);
+
+static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
+		       struct npu_dma_side *src, u64 len, npu_dma_fn fn,
+		       void *arg)
+{
+	struct npu_context *ctx = stream->ctx;
+	u64 pos = 0;
+	int ret = 0;
+
+	while (pos < len && !ret) {
+		u64 end = min(len, pos + NPU_DMA_CHUNK);
+
+		if (READ_ONCE(stream->aborted))
+			return -ECANCELED;
+		down_read(&ctx->vm_lock);
+		/* Mappings may have changed while the lock was dropped. */
+		dst->run_len = 0;
+		if (src)
+			src->run_len = 0;
+		while (pos < end) {
+			size_t n = end - pos, avail;
+			void *d, *s = NULL;
+
+			d = npu_dma_kmap(stream, dst, pos, &avail, &ret);
+			if (!d)
+				break;
+			n = min(n, avail);
+			if (src) {
+				s = npu_dma_kmap(stream, src, pos, &avail, &ret);
+				if (!s) {
+					kunmap_local(d);
+					break;
+				}
+				n = min(n, avail);
+			}
+			fn(d, s, n, arg);
+			if (s)
+				kunmap_local(s);
+			kunmap_local(d);
+			pos += n;
+		}
+		up_read(&ctx->vm_lock);
+		cond_resched();
+	}
+	return ret;
+}
+
+static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	memcpy(dst, src, n);
+}
+
+static void npu_dma_set_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	memset(dst, *(u8 *)arg, n);
+}
+
+static void npu_dma_write_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	WRITE_ONCE(*(u64 *)dst, *(u64 *)arg);
+}
+
+/* WAIT_VALUE reads through its only operand into *arg. */
+static void npu_dma_read_fn(void *mem, const void *unused, size_t n, void *arg)
+{
+	*(u64 *)arg = READ_ONCE(*(u64 *)mem);
+}
+
+static bool npu_wait_done(u64 cur, const struct npu_cmd *cmd)
+{
+	switch (cmd->flags & NPU_WAIT_COND_MASK) {
+	case NPU_WAIT_GEQ:
+		return cur >= cmd->value;
+	case NPU_WAIT_EQ:
+		return cur == cmd->value;
+	case NPU_WAIT_AND:
+		return cur & cmd->value;
+	default:
+		return ~(cur | cmd->value);
+	}
+}
+
+static int npu_job_wait_value(struct npu_stream *stream, struct npu_job *job,
+			      struct npu_dma_side *side)
+{
+	struct npu_device *npu = stream->ctx->npu;
+	u64 cur;
+	int ret;
+
+	for (;;) {
+		int gen = atomic_read(&npu->value_gen);
+
+		ret = npu_dma_run(stream, side, NULL, sizeof(u64),
+				  npu_dma_read_fn, &cur);
+		if (ret)
+			return ret;
+		if (npu_wait_done(cur, &job->cmd))
+			return 0;
+		wait_event_timeout(npu->value_wq,
+				   atomic_read(&npu->value_gen) != gen ||
+				   READ_ONCE(stream->aborted), NPU_WAIT_POLL);
+		if (READ_ONCE(stream->aborted))
+			return -ECANCELED;
+	}
+}
+
+static int npu_job_wait_stream(struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_stream *other = job->wait;
+
+	while (atomic64_read(&other->completed) < job->cmd.value &&
+	       !READ_ONCE(other->aborted)) {
+		wait_event_timeout(other->wq,
+				   atomic64_read(&other->completed) >=
+				   job->cmd.value || READ_ONCE(other->aborted) ||
+				   READ_ONCE(stream->aborted), NPU_WAIT_POLL);
+		if (READ_ONCE(stream->aborted))
+			return -ECANCELED;
+	}
+	return 0;
+}
+
+static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	struct npu_dma_side dst = {
+		.addr = cmd->dst, .reg = job->dst_reg, .write = true,
+	};
+	struct npu_dma_side src = { .addr = cmd->src, .reg = job->src_reg };
+	struct npu_device *npu = stream->ctx->npu;
+	u8 fill = cmd->value;
+	int ret;
+
+	switch (cmd->op) {
+	case NPU_OP_COPY:
+		ret = npu_dma_run(stream, &dst, &src, cmd->length,
+				  npu_dma_copy_fn, NULL);
+		break;
+	case NPU_OP_MEMSET:
+		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
+				  npu_dma_set_fn, &fill);
+		break;
+	case NPU_OP_WRITE_VALUE:
+		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
+				  npu_dma_write_fn, &cmd->value);
+		break;
+	case NPU_OP_WAIT_VALUE:
+		src.write = false;
+		return npu_job_wait_value(stream, job, &src);
+	default:
+		return npu_job_wait_stream(stream, job);
+	}
+	/* Anything written may be what a WAIT_VALUE is waiting for. */
+	atomic_inc(&npu->value_gen);
+	wake_up_all(&npu->value_wq);
+	return ret;
+}
+
+static void npu_stream_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct npu_stream, ref));
+}
+
+static void npu_stream_put(struct npu_stream *stream)
+{
+	kref_put(&stream->ref, npu_stream_free);
+}
+
+static struct npu_stream *npu_stream_get(struct npu_context *ctx, u32 id)
+{
+	struct npu_stream *stream;
+
+	xa_lock(&ctx->streams);
+	stream = xa_load(&ctx->streams, id);
+	if (stream)
+		kref_get(&stream->ref);
+	xa_unlock(&ctx->streams);
+	return stream;
+}
+
+static void npu_job_free(struct npu_job *job)
+{
+	if (job->dst_reg)
+		npu_host_reg_put(job->dst_reg);
+	if (job->src_reg)
+		npu_host_reg_put(job->src_reg);
+	if (job->wait)
+		npu_stream_put(job->wait);
+	kfree(job);
+}
+
+static void npu_stream_work(struct work_struct *work)
+{
+	struct npu_stream *stream = container_of(work, struct npu_stream, work);
+	struct npu_job *job;
+	int ret;
+
+	for (;;) {
+		spin_lock(&stream->lock);
+		job = list_first_entry_or_null(&stream->queue, struct npu_job,
+					       link);
+		if (job)
+			list_del(&job->link);
+		spin_unlock(&stream->lock);
+		if (!job)
+			break;
+
+		ret = READ_ONCE(stream->aborted) ? -ECANCELED :
+						   npu_job_run(stream, job);
+		if (ret && ret != -ECANCELED) {
+			spin_lock(&stream->lock);
+			if (!stream->error) {
+				stream->error = ret;
+				stream->error_seq = job->seqno;
+			}
+			spin_unlock(&stream->lock);
+		}
+		atomic64_set_release(&stream->completed, job->seqno);
+		wake_up_all(&stream->wq);
+		npu_job_free(job);
+	}
+}
+
+/* Check the operands' address ranges; take the host registrations. */
+static int npu_job_host(struct npu_context *ctx, struct npu_job *job,
+			u64 len)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->flags & NPU_CMD_DST_HOST) {
+		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, len);
+		if (!job->dst_reg)
+			return -ENXIO;
+		if (job->dst_reg->flags & NPU_HOST_READONLY)
+			return -EACCES;
+	}
+	if (cmd->flags & NPU_CMD_SRC_HOST) {
+		job->src_reg = npu_host_reg_get(ctx, cmd->src, len);
+		if (!job->src_reg)
+			return -ENXIO;
+	}
+	return 0;
+}
+
+static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
+			 struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u64 end;
+
+	switch (cmd->op) {
+	case NPU_OP_COPY:
+		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST) ||
+		    cmd->value || !cmd->length ||
+		    check_add_overflow(cmd->dst, cmd->length, &end) ||
+		    check_add_overflow(cmd->src, cmd->length, &end))
+			return -EINVAL;
+		return npu_job_host(ctx, job, cmd->length);
+	case NPU_OP_MEMSET:
+		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src ||
+		    cmd->value > U8_MAX || !cmd->length ||
+		    check_add_overflow(cmd->dst, cmd->length, &end))
+			return -EINVAL;
+		return npu_job_host(ctx, job, cmd->length);
+	case NPU_OP_WRITE_VALUE:
+		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src || cmd->length ||
+		    !IS_ALIGNED(cmd->dst, sizeof(u64)))
+			return -EINVAL;
+		return npu_job_host(ctx, job, sizeof(u64));
+	case NPU_OP_WAIT_VALUE:
+		if (cmd->flags & ~(NPU_CMD_SRC_HOST | NPU_WAIT_COND_MASK) ||
+		    cmd->dst || cmd->length || !IS_ALIGNED(cmd->src, sizeof(u64)))
+			return -EINVAL;
+		return npu_job_host(ctx, job, sizeof(u64));
+	case NPU_OP_WAIT_STREAM:
+		if (cmd->flags || cmd->dst || cmd->length ||
+		    cmd->src == stream->id || cmd->src > U32_MAX)
+			return -EINVAL;
+		job->wait = npu_stream_get(ctx, cmd->src);
+		return job->wait ? 0 : -ENOENT;
+	default:
+		return -EINVAL;
+	}
+}
+
+int npu_submit_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_submit *args = arg;
+	struct npu_stream *stream;
+	struct npu_job *job, *tmp;
+	struct npu_cmd *cmds;
+	LIST_HEAD(jobs);
+	unsigned int i;
+	int ret = 0;
+
+	if (args->flags || !args->count || args->count > NPU_SUBMIT_MAX_CMDS)
+		return -EINVAL;
+	stream = npu_stream_get(ctx, args->stream);
+	if (!stream)
+		return -ENOENT;
+	cmds = memdup_user(u64_to_user_ptr(args->cmds),
+			   array_size(args->count, sizeof(*cmds)));
+	if (IS_ERR(cmds)) {
+		ret = PTR_ERR(cmds);
+		goto put_stream;
+	}
+	for (i = 0; i < args->count; i++) {
+		job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+		if (!job) {
+			ret = -ENOMEM;
+			goto free_jobs;
+		}
+		job->cmd = cmds[i];
+		list_add_tail(&job->link, &jobs);
+		ret = npu_job_check(ctx, stream, job);
+		if (ret)
+			goto free_jobs;
+	}
+
+	spin_lock(&stream->lock);
+	if (stream->aborted) {
+		ret = -ENOENT;
+	} else {
+		list_for_each_entry(job, &jobs, link)
+			job->seqno = ++stream->submitted;
+		args->seqno = stream->submitted;
+		list_splice_tail_init(&jobs, &stream->queue);
+	}
+	spin_unlock(&stream->lock);
+	if (!ret)
+		queue_work(npu_dma_wq, &stream->work);
+free_jobs:
+	list_for_each_entry_safe(job, tmp, &jobs, link)
+		npu_job_free(job);
+	kfree(cmds);
+put_stream:
+	npu_stream_put(stream);
+	return ret;
+}
+
+int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_stream_sync *args = arg;
+	struct npu_stream *stream;
+	long timeout;
+	u64 target;
+	int ret = 0;
+
+	if (args->flags || args->timeout_ms < -1)
+		return -EINVAL;
+	stream = npu_stream_get(ctx, args->stream);
+	if (!stream)
+		return -ENOENT;
+
+	spin_lock(&stream->lock);
+	target = args->seqno ? args->seqno : stream->submitted;
+	if (target > stream->submitted)
+		ret = -EINVAL;
+	spin_unlock(&stream->lock);
+	if (ret)
+		goto put;
+
+	timeout = args->timeout_ms < 0 ? MAX_SCHEDULE_TIMEOUT :
+					 msecs_to_jiffies(args->timeout_ms);
+	timeout = wait_event_interruptible_timeout(stream->wq,
+			atomic64_read_acquire(&stream->completed) >= target,
+			timeout);
+	if (timeout < 0) {
+		ret = -EINTR;
+		goto put;
+	}
+	if (!timeout && atomic64_read_acquire(&stream->completed) < target) {
+		ret = -ETIMEDOUT;
+		goto put;
+	}
+	spin_lock(&stream->lock);
+	if (stream->error && stream->error_seq <= target) {
+		ret = stream->error;
+		stream->error = 0;
+	}
+	spin_unlock(&stream->lock);
+put:
+	npu_stream_put(stream);
+	return ret;
+}
+
+int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_stream_create *args = arg;
+	struct npu_stream *stream;
+	u32 id;
+	int ret;
+
+	if (args->flags || args->__reserved)
+		return -EINVAL;
+	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
+	if (!stream)
+		return -ENOMEM;
+	kref_init(&stream->ref);
+	stream->ctx = ctx;
+	spin_lock_init(&stream->lock);
+	INIT_LIST_HEAD(&stream->queue);
+	INIT_WORK(&stream->work, npu_stream_work);
+	init_waitqueue_head(&stream->wq);
+
+	ret = xa_alloc(&ctx->streams, &id, stream, xa_limit_32b, GFP_KERNEL);
+	if (ret) {
+		kfree(stream);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	stream->id = id;
+	args->stream = id;
+	return 0;
+}
+
+/* Stop @stream: drop what is queued, stop what runs, wait for the worker. */
+static void npu_stream_stop(struct npu_stream *stream)
+{
+	WRITE_ONCE(stream->aborted, true);
+	wake_up_all(&stream->wq);
+	wake_up_all(&stream->ctx->npu->value_wq);
+	flush_work(&stream->work);
+}
+
+int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_stream_destroy *args = arg;
+	struct npu_stream *stream;
+
+	if (args->flags & ~NPU_STREAM_DESTROY_FORCE || args->__reserved)
+		return -EINVAL;
+	stream = xa_erase(&ctx->streams, args->stream);
+	if (!stream)
+		return -ENOENT;
+	if (!(args->flags & NPU_STREAM_DESTROY_FORCE)) {
+		u64 target;
+
+		spin_lock(&stream->lock);
+		target = stream->submitted;
+		spin_unlock(&stream->lock);
+		/* A fatal signal ends the wait; the stop below then aborts. */
+		wait_event_killable(stream->wq,
+				    atomic64_read_acquire(&stream->completed) >=
+				    target);
+	}
+	npu_stream_stop(stream);
+	npu_stream_put(stream);
+	return 0;
+}
+
+/* At close: stop every stream first, so no DMA outlives the context. */
+void npu_streams_release(struct npu_context *ctx)
+{
+	struct npu_stream *stream;
+	unsigned long id;
+
+	xa_for_each(&ctx->streams, id, stream)
+		WRITE_ONCE(stream->aborted, true);
+	xa_for_each(&ctx->streams, id, stream) {
+		xa_erase(&ctx->streams, id);
+		npu_stream_stop(stream);
+		npu_stream_put(stream);
+	}
+	xa_destroy(&ctx->streams);
+}
+
+int npu_dma_init(void)
+{
+	npu_dma_wq = alloc_workqueue("npu_dma", WQ_UNBOUND, 0);
+	return npu_dma_wq ? 0 : -ENOMEM;
+}
+
+void npu_dma_exit(void)
+{
+	destroy_workqueue(npu_dma_wq);
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npu: the DMA engine of the simulated board - streams of commands run
+ * by kernel workers.
+ */
+#ifndef __NPU_DMA_H__
+#define __NPU_DMA_H__
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/spinlock.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+struct npu_context;
+
+/**
+ * struct npu_stream - an in-order queue of commands
+ * @ref: held by the context's table and by WAIT_STREAM commands naming it
+ * @ctx: owner
+ * @id: id in the context's table
+ * @lock: protects @queue, @submitted, @error and @error_seq
+ * @queue: commands not yet started
+ * @submitted: seqno of the last command queued
+ * @completed: seqno of the last command finished
+ * @error: first fault not yet reported by STREAM_SYNC, or 0
+ * @error_seq: seqno of the command that faulted
+ * @aborted: set once when the stream or its context goes away: queued
+ *	commands are dropped and running ones stop at the next chunk
+ * @work: runs the queue
+ * @wq: woken when @completed moves or @aborted is set
+ */
+struct npu_stream {
+	struct kref ref;
+	struct npu_context *ctx;
+	u32 id;
+	spinlock_t lock;
+	struct list_head queue;
+	u64 submitted;
+	atomic64_t completed;
+	int error;
+	u64 error_seq;
+	bool aborted;
+	struct work_struct work;
+	wait_queue_head_t wq;
+};
+
+int npu_dma_init(void);
+void npu_dma_exit(void);
+void npu_streams_release(struct npu_context *ctx);
+
+int npu_stream_create_ioctl(struct npu_context *ctx, void *arg);
+int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg);
+int npu_submit_ioctl(struct npu_context *ctx, void *arg);
+int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg);
+
+#endif /* __NPU_DMA_H__ */

@@ -1,0 +1,435 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: simulated accelerator memory driver - module, devices, contexts
+ * and the ioctl table.
+ *
+ * Each simulated NPU rides on a PCI function nobody else drives (QEMU's
+ * pci-testdev), so host memory is DMA-mapped through that function's real
+ * IOMMU domain; with no such function it falls back to a platform device
+ * with direct DMA. Every open of /dev/npuN is a context of its own.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/fs.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/sched/mm.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <uapi/npu.h>
+
+#include "npu_devmem.h"
+#include "npu_dma.h"
+#include "npu_drv.h"
+#include "npu_host.h"
+#include "npu_vm.h"
+
+static unsigned int num_devices = 1;
+module_param(num_devices, uint, 0444);
+MODULE_PARM_DESC(num_devices, "Number of simulated NPUs, 1-8 (default 1)");
+
+static char *mem_size = "16G";
+module_param(mem_size, charp, 0444);
+MODULE_PARM_DESC(mem_size,
+		 "Device memory of each NPU, comma-separated, K/M/G suffixes, 64M-1T in 2M steps; the last value repeats (default 16G)");
+
+static bool carrier = true;
+module_param(carrier, bool, 0444);
+MODULE_PARM_DESC(carrier, "Carry NPUs on free pci-testdev functions (default Y)");
+
+static struct npu_device *npu_devices[NPU_MAX_DEVICES];
+static u64 npu_mem_sizes[NPU_MAX_DEVICES];
+
+/* Carriers found by the PCI driver; written only while it registers. */
+static struct pci_dev *npu_carriers[NPU_MAX_DEVICES];
+static unsigned int npu_num_carriers;
+
+static int npu_get_info_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_get_info *args = arg;
+	struct npu_device *npu = ctx->npu;
+
+	if (args->flags || args->__reserved)
+		return -EINVAL;
+	args->device_index = npu->index;
+	args->driver_version = NPU_DRIVER_VERSION;
+	args->caps = (npu->domain ? NPU_CAP_IOMMU : 0) |
+		     (npu->carrier ? NPU_CAP_PCI_CARRIER : 0);
+	args->mem_total = npu->mem->size;
+	args->mem_used = atomic64_read(&npu->mem->used);
+	args->page_sizes = NPU_PAGE_4K | NPU_PAGE_2M | NPU_PAGE_1G;
+	args->va_start = NPU_VA_START;
+	args->va_end = NPU_VA_END;
+	return 0;
+}
+
+/**
+ * struct npu_ioctl_op - one entry of the ioctl table
+ * @size: the struct as this module knows it
+ * @min_size: the struct as the first release knew it
+ * @execute: the handler; it gets the struct copied in
+ * @out: copy the struct back out on success
+ */
+struct npu_ioctl_op {
+	unsigned int size;
+	unsigned int min_size;
+	int (*execute)(struct npu_context *ctx, void *arg);
+	bool out;
+};
+
+#define NPU_IOCTL_OP(_ioctl, _fn, _struct, _last, _out)			\
+	[_IOC_NR(_ioctl) - NPU_CMD_BASE] = {				\
+		.size = sizeof(_struct),				\
+		.min_size = offsetofend(_struct, _last),		\
+		.execute = _fn,						\
+		.out = _out,						\
+	}
+
+static const struct npu_ioctl_op npu_ioctl_ops[] = {
+	NPU_IOCTL_OP(NPU_IOCTL_GET_INFO, npu_get_info_ioctl,
+		     struct npu_get_info, va_end, true),
+	NPU_IOCTL_OP(NPU_IOCTL_MEM_ALLOC, npu_mem_alloc_ioctl,
+		     struct npu_mem_alloc, __reserved, true),
+	NPU_IOCTL_OP(NPU_IOCTL_MEM_FREE, npu_mem_free_ioctl,
+		     struct npu_mem_free, handle, false),
+	NPU_IOCTL_OP(NPU_IOCTL_VA_RESERVE, npu_va_reserve_ioctl,
+		     struct npu_va_range, length, false),
+	NPU_IOCTL_OP(NPU_IOCTL_VA_RELEASE, npu_va_release_ioctl,
+		     struct npu_va_range, length, false),
+	NPU_IOCTL_OP(NPU_IOCTL_MAP, npu_map_ioctl,
+		     struct npu_map, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_UNMAP, npu_unmap_ioctl,
+		     struct npu_unmap, addr, false),
+	NPU_IOCTL_OP(NPU_IOCTL_SET_ACCESS, npu_set_access_ioctl,
+		     struct npu_access, access, false),
+	NPU_IOCTL_OP(NPU_IOCTL_GET_ACCESS, npu_get_access_ioctl,
+		     struct npu_access, access, true),
+	NPU_IOCTL_OP(NPU_IOCTL_HOST_REGISTER, npu_host_register_ioctl,
+		     struct npu_host_register, dev_addr, false),
+	NPU_IOCTL_OP(NPU_IOCTL_HOST_UNREGISTER, npu_host_unregister_ioctl,
+		     struct npu_host_unregister, addr, false),
+	NPU_IOCTL_OP(NPU_IOCTL_ADDR_QUERY, npu_addr_query_ioctl,
+		     struct npu_addr_query, host_flags, true),
+	NPU_IOCTL_OP(NPU_IOCTL_STREAM_CREATE, npu_stream_create_ioctl,
+		     struct npu_stream_create, __reserved, true),
+	NPU_IOCTL_OP(NPU_IOCTL_STREAM_DESTROY, npu_stream_destroy_ioctl,
+		     struct npu_stream_destroy, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_SUBMIT, npu_submit_ioctl,
+		     struct npu_submit, seqno, true),
+	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SYNC, npu_stream_sync_ioctl,
+		     struct npu_stream_sync, seqno, false),
+};
+
+union npu_ioctl_buf {
+	struct npu_get_info get_info;
+	struct npu_mem_alloc mem_alloc;
+	struct npu_mem_free mem_free;
+	struct npu_va_range va_range;
+	struct npu_map map;
+	struct npu_unmap unmap;
+	struct npu_access access;
+	struct npu_host_register host_register;
+	struct npu_host_unregister host_unregister;
+	struct npu_addr_query addr_query;
+	struct npu_stream_create stream_create;
+	struct npu_stream_destroy stream_destroy;
+	struct npu_submit submit;
+	struct npu_stream_sync stream_sync;
+};
+
+static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
+{
+	struct npu_context *ctx = file->private_data;
+	void __user *uarg = (void __user *)arg;
+	unsigned int nr = _IOC_NR(cmd);
+	const struct npu_ioctl_op *op;
+	union npu_ioctl_buf buf;
+	u32 size;
+	int ret;
+
+	if (_IOC_TYPE(cmd) != NPU_TYPE || _IOC_DIR(cmd) != _IOC_NONE ||
+	    _IOC_SIZE(cmd) || nr < NPU_CMD_BASE ||
+	    nr >= NPU_CMD_BASE + ARRAY_SIZE(npu_ioctl_ops))
+		return -ENOTTY;
+	op = &npu_ioctl_ops[nr - NPU_CMD_BASE];
+	if (!op->execute)
+		return -ENOTTY;
+	/* Pins and charges go to the context's mm: no one else may ask. */
+	if (current->mm != ctx->mm)
+		return -EPERM;
+
+	if (get_user(size, (u32 __user *)uarg))
+		return -EFAULT;
+	if (size < op->min_size)
+		return -EINVAL;
+	ret = copy_struct_from_user(&buf, op->size, uarg, size);
+	if (ret)
+		return ret;
+	ret = op->execute(ctx, &buf);
+	if (!ret && op->out &&
+	    copy_to_user(uarg, &buf, min_t(u32, size, op->size)))
+		return -EFAULT;
+	return ret;
+}
+
+static int npu_open(struct inode *inode, struct file *file)
+{
+	struct npu_device *npu = container_of(file->private_data,
+					      struct npu_device, misc);
+	struct npu_context *ctx;
+	int ret;
+
+	if (!current->mm)
+		return -EPERM;
+	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
+	if (!ctx)
+		return -ENOMEM;
+	ctx->npu = npu;
+	ctx->mm = current->mm;
+	ctx->tgid = current->tgid;
+	get_task_comm(ctx->comm, current);
+	xa_init_flags(&ctx->handles, XA_FLAGS_ALLOC1);
+	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1);
+	mt_init(&ctx->host_regs);
+	ret = npu_vm_init(ctx);
+	if (ret) {
+		kfree(ctx);
+		return ret;
+	}
+	mmgrab(ctx->mm);
+	file->private_data = ctx;
+	return 0;
+}
+
+/* The last reference is gone: stop DMA, then free in reverse order. */
+static int npu_release(struct inode *inode, struct file *file)
+{
+	struct npu_context *ctx = file->private_data;
+
+	npu_streams_release(ctx);
+	npu_host_release(ctx);
+	npu_vm_release(ctx);
+	npu_handles_release(ctx);
+	mmdrop(ctx->mm);
+	kfree(ctx);
+	return 0;
+}
+
+static const struct file_operations npu_fops = {
+	.owner = THIS_MODULE,
+	.open = npu_open,
+	.release = npu_release,
+	.unlocked_ioctl = npu_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.llseek = noop_llseek,
+};
+
+static int npu_carrier_probe(struct pci_dev *pdev,
+			     const struct pci_device_id *id)
+{
+	int ret;
+
+	if (npu_num_carriers >= num_devices)
+		return -ENODEV;	/* leave it to someone else, e.g. vfio-pci */
+	ret = pcim_enable_device(pdev);
+	if (ret)
+		return ret;
+	pci_set_master(pdev);
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (ret)
+		return ret;
+	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
+	npu_carriers[npu_num_carriers++] = pdev;
+	return 0;
+}
+
+/* Carriers leave only when the module unregisters, after every NPU. */
+static void npu_carrier_remove(struct pci_dev *pdev)
+{
+}
+
+static const struct pci_device_id npu_carrier_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT, 0x0005) },	/* QEMU pci-testdev */
+	{ }
+};
+
+static struct pci_driver npu_carrier_driver = {
+	.name = "npu",
+	.id_table = npu_carrier_ids,
+	.probe = npu_carrier_probe,
+	.remove = npu_carrier_remove,
+	.driver.suppress_bind_attrs = true,
+};
+
+static int npu_device_dma_setup(struct npu_device *npu)
+{
+	struct iommu_domain *domain;
+
+	if (npu->index < npu_num_carriers) {
+		npu->carrier = npu_carriers[npu->index];
+		npu->dma_dev = &npu->carrier->dev;
+	} else {
+		npu->pdev = platform_device_register_simple("npu-sim",
+							    npu->index, NULL, 0);
+		if (IS_ERR(npu->pdev))
+			return PTR_ERR(npu->pdev);
+		npu->dma_dev = &npu->pdev->dev;
+		dma_coerce_mask_and_coherent(npu->dma_dev, DMA_BIT_MASK(64));
+		dma_set_max_seg_size(npu->dma_dev, UINT_MAX);
+	}
+	domain = iommu_get_domain_for_dev(npu->dma_dev);
+	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING))
+		npu->domain = domain;
+	return 0;
+}
+
+static void npu_device_destroy(struct npu_device *npu)
+{
+	misc_deregister(&npu->misc);
+	npu_devmem_destroy(npu->mem);
+	if (npu->pdev)
+		platform_device_unregister(npu->pdev);
+	kfree(npu);
+}
+
+static struct npu_device *npu_device_create(unsigned int index, u64 size)
+{
+	struct npu_device *npu = kzalloc(sizeof(*npu), GFP_KERNEL);
+	int ret;
+
+	if (!npu)
+		return ERR_PTR(-ENOMEM);
+	npu->index = index;
+	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
+	init_waitqueue_head(&npu->value_wq);
+	ret = npu_device_dma_setup(npu);
+	if (ret)
+		goto free;
+	npu->mem = npu_devmem_create(size);
+	if (IS_ERR(npu->mem)) {
+		ret = PTR_ERR(npu->mem);
+		goto unregister_pdev;
+	}
+	npu->misc.minor = MISC_DYNAMIC_MINOR;
+	npu->misc.name = npu->name;
+	npu->misc.fops = &npu_fops;
+	npu->misc.parent = npu->dma_dev;
+	npu->misc.mode = 0666;
+	ret = misc_register(&npu->misc);
+	if (ret)
+		goto destroy_mem;
+	dev_info(npu->misc.this_device, "%llu MiB device memory, DMA %s\n",
+		 size >> 20, npu->domain ? "through the IOMMU" : "direct");
+	return npu;
+
+destroy_mem:
+	npu_devmem_destroy(npu->mem);
+unregister_pdev:
+	if (npu->pdev)
+		platform_device_unregister(npu->pdev);
+free:
+	kfree(npu);
+	return ERR_PTR(ret);
+}
+
+/* Parse mem_size into one size per device, or say what is wrong. */
+static int npu_parse_mem_sizes(void)
+{
+	char *list, *cur, *tok, *end;
+	unsigned int i = 0;
+	u64 size = 0;
+
+	list = kstrdup(mem_size ? mem_size : "", GFP_KERNEL);
+	if (!list)
+		return -ENOMEM;
+	cur = list;
+	while ((tok = strsep(&cur, ",")) && i < NPU_MAX_DEVICES) {
+		size = memparse(tok, &end);
+		if (!*tok || *end || size < SZ_64M || size > SZ_1T ||
+		    !IS_ALIGNED(size, SZ_2M)) {
+			pr_err("npu: mem_size '%s': each size must be 64M..1T in steps of 2M\n",
+			       tok);
+			kfree(list);
+			return -EINVAL;
+		}
+		npu_mem_sizes[i++] = size;
+	}
+	kfree(list);
+	if (cur) {
+		pr_err("npu: mem_size: more than %d sizes\n", NPU_MAX_DEVICES);
+		return -EINVAL;
+	}
+	for (; i < NPU_MAX_DEVICES; i++)
+		npu_mem_sizes[i] = size;
+	return 0;
+}
+
+static void npu_destroy_devices(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < num_devices; i++) {
+		if (npu_devices[i])
+			npu_device_destroy(npu_devices[i]);
+		npu_devices[i] = NULL;
+	}
+}
+
+static int __init npu_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	if (!num_devices || num_devices > NPU_MAX_DEVICES) {
+		pr_err("npu: num_devices=%u: must be 1..%d\n", num_devices,
+		       NPU_MAX_DEVICES);
+		return -EINVAL;
+	}
+	ret = npu_parse_mem_sizes();
+	if (ret)
+		return ret;
+	ret = npu_dma_init();
+	if (ret)
+		return ret;
+	if (carrier) {
+		ret = pci_register_driver(&npu_carrier_driver);
+		if (ret)
+			goto dma_exit;
+	}
+	for (i = 0; i < num_devices; i++) {
+		npu_devices[i] = npu_device_create(i, npu_mem_sizes[i]);
+		if (IS_ERR(npu_devices[i])) {
+			ret = PTR_ERR(npu_devices[i]);
+			npu_devices[i] = NULL;
+			pr_err("npu: cannot create npu%u: %d\n", i, ret);
+			goto destroy;
+		}
+	}
+	return 0;
+
+destroy:
+	npu_destroy_devices();
+	if (carrier)
+		pci_unregister_driver(&npu_carrier_driver);
+dma_exit:
+	npu_dma_exit();
+	return ret;
+}
+
+static void __exit npu_exit(void)
+{
+	npu_destroy_devices();
+	if (carrier)
+		pci_unregister_driver(&npu_carrier_driver);
+	npu_dma_exit();
+}
+
+module_init(npu_init);
+module_exit(npu_exit);
+
+MODULE_DESCRIPTION("Simulated NPU memory driver: pinned host memory, device VMM and DMA");
+MODULE_LICENSE("GPL");
+MODULE_DEVICE_TABLE(pci, npu_carrier_ids);

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: host memory registration.
+ *
+ * User pages are pinned FOLL_LONGTERM (they may sit under DMA for as long
+ * as the registration lives), a page of page pointers at a time so that
+ * no single pin call grows with the registration; the batches are
+ * appended to one scatter-gather table that merges contiguous pages, so a
+ * huge folio becomes one segment. The table is DMA-mapped for the NPU's
+ * DMA device - through its IOMMU domain when it has one - and the pages
+ * are charged to RLIMIT_MEMLOCK as pinned_vm.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/maple_tree.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+#include <linux/wait_bit.h>
+
+#include <uapi/npu.h>
+
+#include "npu_drv.h"
+#include "npu_host.h"
+#include "npu_vm.h"
+
+/* Charge @npages to the pinned_vm of @mm, within RLIMIT_MEMLOCK. */
+static int npu_host_charge(struct mm_struct *mm, unsigned long npages)
+{
+	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
+	u64 pinned = atomic64_add_return(npages, &mm->pinned_vm);
+
+	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
+		atomic64_sub(npages, &mm->pinned_vm);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void npu_host_unpin(struct npu_host_reg *reg)
+{
+	bool dirty = !(reg->flags & NPU_HOST_READONLY);
+	struct scatterlist *sg;
+	unsigned int i;
+
+	for_each_sgtable_sg(&reg->pages.sgt, sg, i)
+		unpin_user_page_range_dirty_lock(sg_page(sg),
+						 sg->length >> PAGE_SHIFT,
+						 dirty);
+	sg_free_append_table(&reg->pages);
+}
+
+static int npu_host_pin(struct npu_host_reg *reg)
+{
+	unsigned int gup = FOLL_LONGTERM;
+	unsigned long npages = reg->size >> PAGE_SHIFT, done = 0;
+	const unsigned long batch_max = PAGE_SIZE / sizeof(struct page *);
+	struct page **batch;
+	int ret = 0;
+
+	if (!(reg->flags & NPU_HOST_READONLY))
+		gup |= FOLL_WRITE;
+	batch = (struct page **)__get_free_page(GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
+
+	while (done < npages) {
+		unsigned long n = min(npages - done, batch_max);
+		int pinned;
+
+		pinned = pin_user_pages_fast(reg->addr + (done << PAGE_SHIFT),
+					     n, gup, batch);
+		if (pinned <= 0) {
+			ret = pinned ? pinned : -EFAULT;
+			break;
+		}
+		ret = sg_alloc_append_table_from_pages(&reg->pages, batch, pinned,
+						       0, (u64)pinned << PAGE_SHIFT,
+						       ALIGN_DOWN(UINT_MAX, PAGE_SIZE),
+						       npages - done - pinned,
+						       GFP_KERNEL_ACCOUNT);
+		if (ret) {
+			unpin_user_pages(batch, pinned);
+			break;
+		}
+		done += pinned;
+		if (fatal_signal_pending(current)) {
+			ret = -EINTR;
+			break;
+		}
+	}
+	free_page((unsigned long)batch);
+	if (ret)
+		npu_host_unpin(reg);
+	return ret;
+}
+
+static void npu_host_reg_destroy(struct npu_host_reg *reg)
+{
+	struct npu_context *ctx = reg->ctx;
+
+	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
+	npu_host_unpin(reg);
+	atomic64_sub(reg->size >> PAGE_SHIFT, &ctx->mm->pinned_vm);
+	kfree(reg);
+}
+
+/**
+ * npu_host_reg_get() - find the registration holding a user range
+ * @ctx: context
+ * @addr: user address
+ * @size: bytes from @addr, all inside one registration
+ *
+ * Return: the registration with a reference for the command that will
+ * use it, or NULL.
+ */
+struct npu_host_reg *npu_host_reg_get(struct npu_context *ctx, u64 addr,
+				      u64 size)
+{
+	struct npu_host_reg *reg;
+
+	down_read(&ctx->vm_lock);
+	reg = mtree_load(&ctx->host_regs, addr);
+	if (reg && addr + size <= reg->addr + reg->size)
+		atomic_inc(&reg->users);
+	else
+		reg = NULL;
+	up_read(&ctx->vm_lock);
+	return reg;
+}
+
+void npu_host_reg_put(struct npu_host_reg *reg)
+{
+	if (atomic_dec_and_test(&reg->users))
+		npu_host_reg_destroy(reg);
+	else
+		wake_up_var(&reg->users);
+}
+
+/**
+ * npu_host_dma_addr() - DMA address of a byte of a registration
+ * @reg: registration
+ * @cur: lookup cursor, zeroed before the first call
+ * @offset: byte offset in the registration
+ * @dma: out, its DMA address
+ * @left: out, bytes to the end of its DMA segment
+ *
+ * Return: 0, or -ERANGE past the end.
+ */
+int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
+		      u64 offset, u64 *dma, u64 *left)
+{
+	struct scatterlist *sg = cur->sg;
+	u64 start = cur->start;
+
+	if (!sg || offset < start) {
+		sg = reg->pages.sgt.sgl;
+		start = 0;
+	}
+	for (; sg; sg = sg_next(sg)) {
+		u64 len = sg_dma_len(sg);
+
+		if (!len)
+			break;
+		if (offset < start + len) {
+			cur->sg = sg;
+			cur->start = start;
+			*dma = sg_dma_address(sg) + (offset - start);
+			*left = len - (offset - start);
+			return 0;
+		}
+		start += len;
+	}
+	return -ERANGE;
+}
+
+int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_host_register *args = arg;
+	struct npu_host_reg *reg;
+	unsigned long index;
+	u64 end;
+	int ret;
+
+	if (args->flags & ~NPU_HOST_FLAGS_MASK)
+		return -EINVAL;
+	if (!args->length || !IS_ALIGNED(args->addr | args->length, SZ_4K) ||
+	    check_add_overflow(args->addr, args->length, &end) ||
+	    end > TASK_SIZE)
+		return -EINVAL;
+	if (args->flags & NPU_HOST_MAPPED) {
+		if (!IS_ALIGNED(args->dev_addr, SZ_4K) ||
+		    args->dev_addr < NPU_VA_START ||
+		    check_add_overflow(args->dev_addr, args->length, &end) ||
+		    end > NPU_VA_END)
+			return -EINVAL;
+	} else if (args->dev_addr) {
+		return -EINVAL;
+	}
+
+	/* Refuse an overlap before pinning anything. */
+	index = args->addr;
+	down_read(&ctx->vm_lock);
+	reg = mt_find(&ctx->host_regs, &index, args->addr + args->length - 1);
+	up_read(&ctx->vm_lock);
+	if (reg)
+		return -EEXIST;
+
+	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
+	if (!reg)
+		return -ENOMEM;
+	reg->addr = args->addr;
+	reg->size = args->length;
+	reg->flags = args->flags;
+	reg->dev_addr = args->flags & NPU_HOST_MAPPED ? args->dev_addr : 0;
+	reg->ctx = ctx;
+	reg->dir = reg->flags & NPU_HOST_READONLY ? DMA_TO_DEVICE :
+						    DMA_BIDIRECTIONAL;
+	atomic_set(&reg->users, 1);
+
+	ret = npu_host_charge(ctx->mm, reg->size >> PAGE_SHIFT);
+	if (ret)
+		goto free;
+	ret = npu_host_pin(reg);
+	if (ret)
+		goto uncharge;
+	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
+	if (ret)
+		goto unpin;
+
+	down_write(&ctx->vm_lock);
+	ret = mtree_insert_range(&ctx->host_regs, reg->addr,
+				 reg->addr + reg->size - 1, reg, GFP_KERNEL);
+	if (!ret && reg->dev_addr) {
+		ret = npu_vm_map_host_locked(ctx, reg);
+		if (ret)
+			mtree_erase(&ctx->host_regs, reg->addr);
+	}
+	up_write(&ctx->vm_lock);
+	if (!ret)
+		return 0;
+
+	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
+unpin:
+	npu_host_unpin(reg);
+uncharge:
+	atomic64_sub(reg->size >> PAGE_SHIFT, &ctx->mm->pinned_vm);
+free:
+	kfree(reg);
+	return ret;
+}
+
+/* Take @reg out of the context: no new command can find it after this. */
+static void npu_host_detach_locked(struct npu_context *ctx,
+				   struct npu_host_reg *reg)
+{
+	lockdep_assert_held_write(&ctx->vm_lock);
+	mtree_erase(&ctx->host_regs, reg->addr);
+	if (reg->mapping)
+		npu_vm_unmap_host_locked(ctx, reg);
+}
+
+int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_host_unregister *args = arg;
+	struct npu_host_reg *reg;
+
+	if (args->flags)
+		return -EINVAL;
+	down_write(&ctx->vm_lock);
+	reg = mtree_load(&ctx->host_regs, args->addr);
+	if (!reg || reg->addr != args->addr) {
+		up_write(&ctx->vm_lock);
+		return -ENXIO;
+	}
+	npu_host_detach_locked(ctx, reg);
+	up_write(&ctx->vm_lock);
+
+	/*
+	 * Wait for the commands using it. A fatal signal stops the wait; the
+	 * last command then unpins.
+	 */
+	wait_var_event_killable(&reg->users, atomic_read(&reg->users) == 1);
+	npu_host_reg_put(reg);
+	return 0;
+}
+
+/* Called at close, after every stream has stopped. */
+void npu_host_release(struct npu_context *ctx)
+{
+	struct npu_host_reg *reg;
+	unsigned long index = 0;
+
+	down_write(&ctx->vm_lock);
+	mt_for_each(&ctx->host_regs, reg, index, ULONG_MAX) {
+		npu_host_detach_locked(ctx, reg);
+		npu_host_reg_put(reg);
+	}
+	up_write(&ctx->vm_lock);
+	mtree_destroy(&ctx->host_regs);
+}

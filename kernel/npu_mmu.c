@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: device page tables - build, change and walk them.
+ *
+ * Callers serialise changes and walks with the context's vm_lock; the
+ * tables themselves carry no lock.
+ */
+#include <linux/gfp.h>
+#include <linux/io.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+
+#include "npu_mmu.h"
+
+static inline u64 npu_pt_level_size(int level)
+{
+	return 1ULL << NPU_PT_SHIFT(level);
+}
+
+static inline unsigned int npu_pt_index(u64 va, int level)
+{
+	return (va >> NPU_PT_SHIFT(level)) & (NPU_PT_ENTRIES - 1);
+}
+
+static inline u64 *npu_pt_next(u64 pte)
+{
+	return phys_to_virt(pte & NPU_PTE_ADDR);
+}
+
+static inline bool npu_pte_is_table(u64 pte, int level)
+{
+	return level > 0 && (pte & NPU_PTE_VALID) && !(pte & NPU_PTE_LEAF);
+}
+
+static u64 *npu_pt_alloc_table(struct npu_pt *pt)
+{
+	u64 *table = (u64 *)get_zeroed_page(GFP_KERNEL_ACCOUNT);
+
+	if (table)
+		pt->tables++;
+	return table;
+}
+
+/* Free @table of @level and every table below it. */
+static void npu_pt_free_table(struct npu_pt *pt, u64 *table, int level)
+{
+	unsigned int i;
+
+	if (level > 0) {
+		for (i = 0; i < NPU_PT_ENTRIES; i++)
+			if (npu_pte_is_table(table[i], level))
+				npu_pt_free_table(pt, npu_pt_next(table[i]),
+						  level - 1);
+	}
+	free_page((unsigned long)table);
+	pt->tables--;
+}
+
+int npu_pt_init(struct npu_pt *pt)
+{
+	pt->tables = 0;
+	pt->root = npu_pt_alloc_table(pt);
+	return pt->root ? 0 : -ENOMEM;
+}
+
+void npu_pt_destroy(struct npu_pt *pt)
+{
+	if (pt->root)
+		npu_pt_free_table(pt, pt->root, NPU_PT_LEVELS - 1);
+	pt->root = NULL;
+}
+
+/* The entry that maps @va at @level, allocating tables on the way down. */
+static u64 *npu_pt_entry_alloc(struct npu_pt *pt, u64 va, int level)
+{
+	u64 *table = pt->root;
+	int l;
+
+	for (l = NPU_PT_LEVELS - 1; l > level; l--) {
+		u64 *pte = &table[npu_pt_index(va, l)];
+
+		if (!(*pte & NPU_PTE_VALID)) {
+			u64 *next = npu_pt_alloc_table(pt);
+
+			if (!next)
+				return NULL;
+			*pte = virt_to_phys(next) | NPU_PTE_VALID;
+		}
+		table = npu_pt_next(*pte);
+	}
+	return &table[npu_pt_index(va, level)];
+}
+
+/* The largest leaf that fits the alignment of both addresses and @size. */
+static int npu_pt_leaf_level(u64 va, u64 addr, u64 size, u64 max_leaf)
+{
+	int level;
+
+	for (level = 2; level > 0; level--) {
+		u64 leaf = npu_pt_level_size(level);
+
+		if (leaf <= max_leaf && size >= leaf &&
+		    IS_ALIGNED(va | addr, leaf))
+			return level;
+	}
+	return 0;
+}
+
+/**
+ * npu_pt_map() - map [@va, @va + @size) to @addr
+ * @pt: page tables
+ * @va: device VA, 4 KiB aligned; the range must be unmapped
+ * @addr: device-physical or DMA address, 4 KiB aligned
+ * @size: bytes, multiple of 4 KiB
+ * @flags: NPU_PTE_READ/WRITE/SYSTEM
+ * @max_leaf: largest leaf to use
+ *
+ * Uses the largest leaves the alignment allows. Tables left empty by an
+ * earlier unmap where a larger leaf now goes are freed.
+ */
+int npu_pt_map(struct npu_pt *pt, u64 va, u64 addr, u64 size, u64 flags,
+	       u64 max_leaf)
+{
+	u64 done = 0;
+
+	while (done < size) {
+		int level = npu_pt_leaf_level(va + done, addr + done,
+					      size - done, max_leaf);
+		u64 *pte = npu_pt_entry_alloc(pt, va + done, level);
+
+		if (!pte) {
+			npu_pt_unmap(pt, va, done);
+			return -ENOMEM;
+		}
+		if (npu_pte_is_table(*pte, level))
+			npu_pt_free_table(pt, npu_pt_next(*pte), level - 1);
+		*pte = ((addr + done) & NPU_PTE_ADDR) | flags | NPU_PTE_VALID |
+		       (level ? NPU_PTE_LEAF : 0);
+		done += npu_pt_level_size(level);
+	}
+	return 0;
+}
+
+/*
+ * Visit the leaf that maps @va: returns its entry (NULL if unmapped) and
+ * sets *@step to the bytes from @va to the end of the leaf or hole.
+ */
+static u64 *npu_pt_leaf(struct npu_pt *pt, u64 va, u64 *step, int *levelp)
+{
+	u64 *table = pt->root;
+	int level;
+
+	for (level = NPU_PT_LEVELS - 1; ; level--) {
+		u64 *pte = &table[npu_pt_index(va, level)];
+		u64 leaf = npu_pt_level_size(level);
+
+		*step = leaf - (va & (leaf - 1));
+		*levelp = level;
+		if (!(*pte & NPU_PTE_VALID))
+			return NULL;
+		if (!level || (*pte & NPU_PTE_LEAF))
+			return pte;
+		table = npu_pt_next(*pte);
+	}
+}
+
+void npu_pt_unmap(struct npu_pt *pt, u64 va, u64 size)
+{
+	u64 end = va + size;
+	int level;
+
+	while (va < end) {
+		u64 step, *pte = npu_pt_leaf(pt, va, &step, &level);
+
+		if (pte)
+			*pte = 0;
+		va += step;
+	}
+}
+
+void npu_pt_protect(struct npu_pt *pt, u64 va, u64 size, u64 perm)
+{
+	u64 end = va + size;
+	int level;
+
+	while (va < end) {
+		u64 step, *pte = npu_pt_leaf(pt, va, &step, &level);
+
+		if (pte)
+			*pte = (*pte & ~NPU_PTE_PERM) | perm;
+		va += step;
+	}
+}
+
+/**
+ * npu_pt_walk() - translate one device VA as the MMU does
+ * @pt: page tables
+ * @va: device VA
+ * @walk: out: address, leaf flags and bytes left in the leaf
+ *
+ * Return: 0, or -ENOENT if @va is not mapped.
+ */
+int npu_pt_walk(struct npu_pt *pt, u64 va, struct npu_pt_walk *walk)
+{
+	u64 step, *pte;
+	int level;
+
+	if (va >= (1ULL << NPU_PT_SHIFT(NPU_PT_LEVELS)))
+		return -ENOENT;
+	pte = npu_pt_leaf(pt, va, &step, &level);
+	if (!pte)
+		return -ENOENT;
+	walk->pte = *pte & ~NPU_PTE_ADDR;
+	walk->addr = (*pte & NPU_PTE_ADDR) +
+		     (va & (npu_pt_level_size(level) - 1));
+	walk->left = step;
+	return 0;
+}
+
+static void npu_pt_prune_table(struct npu_pt *pt, u64 *table, int level,
+			       u64 base, u64 va, u64 end)
+{
+	u64 size = npu_pt_level_size(level);
+	unsigned int i = npu_pt_index(va, level);
+
+	for (; i < NPU_PT_ENTRIES; i++) {
+		u64 start = base + (u64)i * size;
+
+		if (start >= end)
+			break;
+		if (!npu_pte_is_table(table[i], level))
+			continue;
+		if (va <= start && start + size <= end) {
+			npu_pt_free_table(pt, npu_pt_next(table[i]), level - 1);
+			table[i] = 0;
+		} else {
+			npu_pt_prune_table(pt, npu_pt_next(table[i]), level - 1,
+					   start, max(va, start),
+					   min(end, start + size));
+		}
+	}
+}
+
+/* Free the tables that lie wholly inside an unmapped [@va, @va + @size). */
+void npu_pt_prune(struct npu_pt *pt, u64 va, u64 size)
+{
+	npu_pt_prune_table(pt, pt->root, NPU_PT_LEVELS - 1, 0, va, va + size);
+}

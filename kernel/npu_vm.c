@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: device VA space - reservations, mappings and access rights.
+ *
+ * Both live in maple trees keyed by range, so finding, inserting and
+ * checking overlaps cost O(log n) however many mappings a context has.
+ * libacl also reserves every device VA range PROT_NONE in the process, so
+ * a device pointer is never a host pointer.
+ */
+#include <linux/maple_tree.h>
+#include <linux/overflow.h>
+#include <linux/sizes.h>
+#include <linux/slab.h>
+
+#include <uapi/npu.h>
+
+#include "npu_devmem.h"
+#include "npu_drv.h"
+#include "npu_host.h"
+#include "npu_vm.h"
+
+int npu_vm_init(struct npu_context *ctx)
+{
+	init_rwsem(&ctx->vm_lock);
+	mt_init(&ctx->reservations);
+	mt_init(&ctx->mappings);
+	return npu_pt_init(&ctx->pt);
+}
+
+/* Free what is left once the context is gone: no DMA, no ioctl runs. */
+void npu_vm_release(struct npu_context *ctx)
+{
+	struct npu_reservation *resv;
+	struct npu_mapping *map;
+	unsigned long index = 0;
+
+	mt_for_each(&ctx->mappings, map, index, ULONG_MAX) {
+		if (map->handle)
+			npu_handle_put(map->handle);
+		kfree(map);
+	}
+	mtree_destroy(&ctx->mappings);
+	index = 0;
+	mt_for_each(&ctx->reservations, resv, index, ULONG_MAX)
+		kfree(resv);
+	mtree_destroy(&ctx->reservations);
+	npu_pt_destroy(&ctx->pt);
+}
+
+/* A device VA range: aligned, non-empty, not wrapping, inside the window. */
+static bool npu_va_range_valid(u64 addr, u64 size, u64 align)
+{
+	u64 end;
+
+	if (!size || !IS_ALIGNED(addr | size, align))
+		return false;
+	if (check_add_overflow(addr, size, &end))
+		return false;
+	return addr >= NPU_VA_START && end <= NPU_VA_END;
+}
+
+static int npu_va_insert(struct maple_tree *mt, u64 start, u64 size,
+			 void *entry)
+{
+	int ret = mtree_insert_range(mt, start, start + size - 1, entry,
+				     GFP_KERNEL);
+
+	return ret == -EEXIST ? -EADDRINUSE : ret;
+}
+
+static u64 npu_access_pte(u32 access)
+{
+	return (access & NPU_ACCESS_READ ? NPU_PTE_READ : 0) |
+	       (access == NPU_ACCESS_READWRITE ? NPU_PTE_WRITE : 0);
+}
+
+int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_va_range *args = arg;
+	struct npu_reservation *resv;
+	int ret;
+
+	if (args->flags || !npu_va_range_valid(args->addr, args->length, SZ_4K))
+		return -EINVAL;
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
+	if (!resv)
+		return -ENOMEM;
+	resv->start = args->addr;
+	resv->size = args->length;
+
+	down_write(&ctx->vm_lock);
+	ret = npu_va_insert(&ctx->reservations, resv->start, resv->size, resv);
+	up_write(&ctx->vm_lock);
+	if (ret)
+		kfree(resv);
+	return ret;
+}
+
+int npu_va_release_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_va_range *args = arg;
+	struct npu_reservation *resv;
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+	down_write(&ctx->vm_lock);
+	resv = mtree_load(&ctx->reservations, args->addr);
+	if (!resv || resv->start != args->addr) {
+		ret = -ENOENT;
+	} else if (resv->owner || resv->mappings) {
+		ret = -EBUSY;
+	} else {
+		mtree_erase(&ctx->reservations, resv->start);
+		npu_pt_prune(&ctx->pt, resv->start, resv->size);
+	}
+	up_write(&ctx->vm_lock);
+	if (!ret)
+		kfree(resv);
+	return ret;
+}
+
+/* Insert @map into the tree and its reservation; the caller fills the PTEs. */
+static int npu_mapping_insert_locked(struct npu_context *ctx,
+				     struct npu_mapping *map)
+{
+	int ret = npu_va_insert(&ctx->mappings, map->start, map->size, map);
+
+	if (!ret)
+		map->resv->mappings++;
+	return ret;
+}
+
+static void npu_mapping_remove_locked(struct npu_context *ctx,
+				      struct npu_mapping *map)
+{
+	lockdep_assert_held_write(&ctx->vm_lock);
+	npu_pt_unmap(&ctx->pt, map->start, map->size);
+	mtree_erase(&ctx->mappings, map->start);
+	map->resv->mappings--;
+}
+
+static int npu_map_handle_locked(struct npu_context *ctx,
+				 struct npu_mapping *map)
+{
+	struct npu_handle *handle = map->handle;
+	struct npu_buddy_block *block;
+	u64 va = map->start;
+	int ret;
+
+	npu_handle_for_each_block(handle, block) {
+		u64 size = npu_buddy_block_size(&handle->mem->buddy, block);
+
+		ret = npu_pt_map(&ctx->pt, va, npu_buddy_block_offset(block),
+				 size, npu_access_pte(map->access), NPU_PAGE_1G);
+		if (ret) {
+			npu_pt_unmap(&ctx->pt, map->start, va - map->start);
+			return ret;
+		}
+		va += size;
+	}
+	return 0;
+}
+
+int npu_map_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_map *args = arg;
+	struct npu_reservation *resv;
+	struct npu_handle *handle;
+	struct npu_mapping *map;
+	int ret;
+
+	if (args->flags || args->__reserved || args->offset)
+		return -EINVAL;
+	handle = npu_handle_lookup(ctx, args->handle);
+	if (!handle)
+		return -ENOENT;
+	ret = -EINVAL;
+	if (args->length != handle->size ||
+	    !npu_va_range_valid(args->addr, args->length, handle->page_size))
+		goto put_handle;
+	ret = -ENOMEM;
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	if (!map)
+		goto put_handle;
+	map->start = args->addr;
+	map->size = args->length;
+	map->handle = handle;
+
+	down_write(&ctx->vm_lock);
+	resv = mtree_load(&ctx->reservations, map->start);
+	if (!resv || resv->owner ||
+	    map->start + map->size > resv->start + resv->size) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	map->resv = resv;
+	ret = npu_mapping_insert_locked(ctx, map);
+	if (ret)
+		goto unlock;
+	ret = npu_map_handle_locked(ctx, map);
+	if (ret) {
+		mtree_erase(&ctx->mappings, map->start);
+		resv->mappings--;
+	}
+unlock:
+	up_write(&ctx->vm_lock);
+	if (!ret)
+		return 0;
+	kfree(map);
+put_handle:
+	npu_handle_put(handle);
+	return ret;
+}
+
+int npu_unmap_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_unmap *args = arg;
+	struct npu_mapping *map;
+
+	if (args->flags)
+		return -EINVAL;
+	down_write(&ctx->vm_lock);
+	map = mtree_load(&ctx->mappings, args->addr);
+	if (!map || map->start != args->addr || !map->handle) {
+		up_write(&ctx->vm_lock);
+		return -ENOENT;
+	}
+	npu_mapping_remove_locked(ctx, map);
+	up_write(&ctx->vm_lock);
+
+	npu_handle_put(map->handle);
+	kfree(map);
+	return 0;
+}
+
+/* Map a MAPPED registration's DMA segments at its device VA. */
+int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
+{
+	struct npu_reservation *resv;
+	struct npu_mapping *map;
+	struct scatterlist *sg;
+	u64 va = reg->dev_addr, perm;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held_write(&ctx->vm_lock);
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!resv || !map)
+		goto free;
+	resv->start = map->start = reg->dev_addr;
+	resv->size = map->size = reg->size;
+	resv->owner = reg;
+	map->resv = resv;
+	map->host = reg;
+	map->access = reg->flags & NPU_HOST_READONLY ? NPU_ACCESS_READ :
+						       NPU_ACCESS_READWRITE;
+	ret = npu_va_insert(&ctx->reservations, resv->start, resv->size, resv);
+	if (ret)
+		goto free;
+	ret = npu_mapping_insert_locked(ctx, map);
+	if (ret)
+		goto erase_resv;
+
+	perm = npu_access_pte(map->access) | NPU_PTE_SYSTEM;
+	for_each_sgtable_dma_sg(&reg->pages.sgt, sg, i) {
+		ret = npu_pt_map(&ctx->pt, va, sg_dma_address(sg),
+				 sg_dma_len(sg), perm, NPU_PAGE_1G);
+		if (ret)
+			goto unmap;
+		va += sg_dma_len(sg);
+	}
+	reg->mapping = map;
+	return 0;
+
+unmap:
+	npu_pt_unmap(&ctx->pt, map->start, va - map->start);
+	mtree_erase(&ctx->mappings, map->start);
+erase_resv:
+	mtree_erase(&ctx->reservations, resv->start);
+free:
+	kfree(map);
+	kfree(resv);
+	return ret;
+}
+
+void npu_vm_unmap_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
+{
+	struct npu_mapping *map = reg->mapping;
+	struct npu_reservation *resv = map->resv;
+
+	npu_mapping_remove_locked(ctx, map);
+	mtree_erase(&ctx->reservations, resv->start);
+	npu_pt_prune(&ctx->pt, resv->start, resv->size);
+	reg->mapping = NULL;
+	kfree(map);
+	kfree(resv);
+}
+
+int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_access *args = arg;
+	u64 end = args->addr + args->length, va;
+	struct npu_mapping *map;
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+	if (args->access != NPU_ACCESS_NONE && args->access != NPU_ACCESS_READ &&
+	    args->access != NPU_ACCESS_READWRITE)
+		return -EINVAL;
+	if (!npu_va_range_valid(args->addr, args->length, SZ_4K))
+		return -EINVAL;
+	if (args->device != ctx->npu->index)
+		return -ENODEV;
+
+	down_write(&ctx->vm_lock);
+	/* Check the whole range before changing any of it. */
+	for (va = args->addr; va < end; va = map->start + map->size) {
+		map = mtree_load(&ctx->mappings, va);
+		if (!map) {
+			ret = -ENOENT;
+			goto unlock;
+		}
+		if (map->start < args->addr || map->start + map->size > end) {
+			ret = -EINVAL;
+			goto unlock;
+		}
+		if (map->host && (map->host->flags & NPU_HOST_READONLY) &&
+		    args->access == NPU_ACCESS_READWRITE) {
+			ret = -EACCES;
+			goto unlock;
+		}
+	}
+	for (va = args->addr; va < end; va = map->start + map->size) {
+		map = mtree_load(&ctx->mappings, va);
+		map->access = args->access;
+		npu_pt_protect(&ctx->pt, map->start, map->size,
+			       npu_access_pte(args->access));
+	}
+unlock:
+	up_write(&ctx->vm_lock);
+	return ret;
+}
+
+int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_access *args = arg;
+	struct npu_mapping *map;
+	int ret = 0;
+
+	if (args->flags || args->length)
+		return -EINVAL;
+	if (args->device != ctx->npu->index)
+		return -ENODEV;
+	down_read(&ctx->vm_lock);
+	map = mtree_load(&ctx->mappings, args->addr);
+	if (map)
+		args->access = map->access;
+	else
+		ret = -ENOENT;
+	up_read(&ctx->vm_lock);
+	return ret;
+}
+
+int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_addr_query *args = arg;
+	struct npu_addr_query out = { .size = args->size, .addr = args->addr };
+	struct npu_reservation *resv;
+	struct npu_host_reg *reg;
+	struct npu_mapping *map;
+
+	if (args->flags)
+		return -EINVAL;
+
+	down_read(&ctx->vm_lock);
+	reg = mtree_load(&ctx->host_regs, out.addr);
+	if (reg) {
+		out.kind = NPU_ADDR_HOST;
+		out.base = reg->addr;
+		out.length = reg->size;
+		out.host_flags = reg->flags;
+		out.page_size = PAGE_SIZE;
+		if (reg->mapping) {
+			out.mapped = 1;
+			out.dev_addr = reg->dev_addr + (out.addr - reg->addr);
+			out.access = reg->mapping->access;
+		}
+		goto unlock;
+	}
+	resv = mtree_load(&ctx->reservations, out.addr);
+	if (!resv)
+		goto unlock;
+	out.kind = NPU_ADDR_DEVICE;
+	out.base = resv->start;
+	out.length = resv->size;
+	map = mtree_load(&ctx->mappings, out.addr);
+	if (map) {
+		out.mapped = 1;
+		out.access = map->access;
+		out.page_size = map->handle ? map->handle->page_size : PAGE_SIZE;
+	}
+unlock:
+	up_read(&ctx->vm_lock);
+	*args = out;
+	return 0;
+}
