@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tests/npu_util.h - raw ioctl helpers for the driver tests.
+ *
+ * Every wrapper returns 0 or -errno, so a test states the exact error it
+ * expects: ASSERT_EQ(-EINVAL, npu_map(fd, va, len, h)). Structs are
+ * zero-initialised with .size set, as libacl does.
+ */
+#ifndef NPU_TEST_UTIL_H
+#define NPU_TEST_UTIL_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "uapi/npu.h"
+
+#define SZ_4K	0x1000UL
+#define SZ_2M	0x200000UL
+#define SZ_1G	0x40000000UL
+
+static inline int npu_ioctl(int fd, unsigned long cmd, void *arg)
+{
+	int ret;
+
+	do
+		ret = ioctl(fd, cmd, arg);
+	while (ret == -1 && errno == EINTR);
+	return ret ? -errno : 0;
+}
+
+static inline int npu_open(int index)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/npu%d", index);
+	return open(path, O_RDWR | O_CLOEXEC);
+}
+
+static inline int npu_device_count(void)
+{
+	int n = 0;
+
+	while (n < 64) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/npu%d", n);
+		if (access(path, F_OK))
+			break;
+		n++;
+	}
+	return n;
+}
+
+static inline int npu_info(int fd, struct npu_get_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return npu_ioctl(fd, NPU_IOCTL_GET_INFO, info);
+}
+
+/* Device memory in use on the device behind @fd, or -1. */
+static inline long long npu_mem_used(int fd)
+{
+	struct npu_get_info info;
+
+	return npu_info(fd, &info) ? -1 : (long long)info.mem_used;
+}
+
+static inline int npu_alloc(int fd, uint64_t length, uint64_t page_size,
+			    uint32_t *handle)
+{
+	struct npu_mem_alloc a = {
+		.size = sizeof(a), .length = length, .page_size = page_size,
+	};
+	int ret = npu_ioctl(fd, NPU_IOCTL_MEM_ALLOC, &a);
+
+	*handle = a.handle;
+	return ret;
+}
+
+static inline int npu_free(int fd, uint32_t handle)
+{
+	struct npu_mem_free f = { .size = sizeof(f), .handle = handle };
+
+	return npu_ioctl(fd, NPU_IOCTL_MEM_FREE, &f);
+}
+
+static inline int npu_reserve(int fd, uint64_t addr, uint64_t length)
+{
+	struct npu_va_range r = {
+		.size = sizeof(r), .addr = addr, .length = length,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_VA_RESERVE, &r);
+}
+
+static inline int npu_release(int fd, uint64_t addr)
+{
+	struct npu_va_range r = { .size = sizeof(r), .addr = addr };
+
+	return npu_ioctl(fd, NPU_IOCTL_VA_RELEASE, &r);
+}
+
+/*
+ * A free, @align-aligned range of @length bytes of this process's address
+ * space, kept PROT_NONE as libacl keeps device VAs.
+ */
+static inline uint64_t npu_hole(uint64_t length, uint64_t align)
+{
+	uint64_t span = length + align, start, va;
+	void *p = mmap(NULL, span, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+	if (p == MAP_FAILED)
+		return 0;
+	start = (uint64_t)(uintptr_t)p;
+	va = (start + align - 1) & ~(align - 1);
+	if (va > start)
+		munmap(p, va - start);
+	if (start + span > va + length)
+		munmap((void *)(uintptr_t)(va + length), start + span - va - length);
+	return va;
+}
+
+/* Reserve a fresh device VA range; 0 on failure. */
+static inline uint64_t npu_reserve_new(int fd, uint64_t length, uint64_t align)
+{
+	uint64_t va = npu_hole(length, align);
+
+	if (!va || npu_reserve(fd, va, length))
+		return 0;
+	return va;
+}
+
+static inline int npu_map(int fd, uint64_t addr, uint64_t length,
+			  uint32_t handle)
+{
+	struct npu_map m = {
+		.size = sizeof(m), .addr = addr, .length = length,
+		.handle = handle,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_MAP, &m);
+}
+
+static inline int npu_unmap(int fd, uint64_t addr)
+{
+	struct npu_unmap u = { .size = sizeof(u), .addr = addr };
+
+	return npu_ioctl(fd, NPU_IOCTL_UNMAP, &u);
+}
+
+static inline int npu_set_access(int fd, uint64_t addr, uint64_t length,
+				 uint32_t device, uint32_t access)
+{
+	struct npu_access a = {
+		.size = sizeof(a), .addr = addr, .length = length,
+		.device = device, .access = access,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_SET_ACCESS, &a);
+}
+
+static inline int npu_get_access(int fd, uint64_t addr, uint32_t device,
+				 uint32_t *access)
+{
+	struct npu_access a = {
+		.size = sizeof(a), .addr = addr, .device = device,
+	};
+	int ret = npu_ioctl(fd, NPU_IOCTL_GET_ACCESS, &a);
+
+	*access = a.access;
+	return ret;
+}
+
+static inline int npu_query(int fd, uint64_t addr, struct npu_addr_query *q)
+{
+	memset(q, 0, sizeof(*q));
+	q->size = sizeof(*q);
+	q->addr = addr;
+	return npu_ioctl(fd, NPU_IOCTL_ADDR_QUERY, q);
+}
+
+static inline int npu_register(int fd, void *addr, uint64_t length,
+			       uint32_t flags, uint64_t dev_addr)
+{
+	struct npu_host_register r = {
+		.size = sizeof(r), .flags = flags,
+		.addr = (uint64_t)(uintptr_t)addr, .length = length,
+		.dev_addr = dev_addr,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_HOST_REGISTER, &r);
+}
+
+static inline int npu_unregister(int fd, void *addr)
+{
+	struct npu_host_unregister u = {
+		.size = sizeof(u), .addr = (uint64_t)(uintptr_t)addr,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_HOST_UNREGISTER, &u);
+}
+
+static inline int npu_stream_create(int fd, uint32_t *stream)
+{
+	struct npu_stream_create c = { .size = sizeof(c) };
+	int ret = npu_ioctl(fd, NPU_IOCTL_STREAM_CREATE, &c);
+
+	*stream = c.stream;
+	return ret;
+}
+
+static inline int npu_stream_destroy(int fd, uint32_t stream, uint32_t flags)
+{
+	struct npu_stream_destroy d = {
+		.size = sizeof(d), .flags = flags, .stream = stream,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_DESTROY, &d);
+}
+
+static inline int npu_submit(int fd, uint32_t stream, struct npu_cmd *cmds,
+			     uint32_t count, uint64_t *seqno)
+{
+	struct npu_submit s = {
+		.size = sizeof(s), .stream = stream, .count = count,
+		.cmds = (uint64_t)(uintptr_t)cmds,
+	};
+	int ret = npu_ioctl(fd, NPU_IOCTL_SUBMIT, &s);
+
+	if (seqno)
+		*seqno = s.seqno;
+	return ret;
+}
+
+static inline int npu_sync(int fd, uint32_t stream, int32_t timeout_ms)
+{
+	struct npu_stream_sync s = {
+		.size = sizeof(s), .stream = stream, .timeout_ms = timeout_ms,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SYNC, &s);
+}
+
+/* Submit one command and wait for it: 0, or the error of either step. */
+static inline int npu_run(int fd, uint32_t stream, struct npu_cmd cmd)
+{
+	int ret = npu_submit(fd, stream, &cmd, 1, NULL);
+
+	return ret ? ret : npu_sync(fd, stream, -1);
+}
+
+static inline struct npu_cmd npu_copy_cmd(uint64_t dst, uint64_t src,
+					  uint64_t len, uint32_t flags)
+{
+	return (struct npu_cmd){ .op = NPU_OP_COPY, .flags = flags,
+				 .dst = dst, .src = src, .length = len };
+}
+
+static inline struct npu_cmd npu_memset_cmd(uint64_t dst, uint8_t value,
+					    uint64_t len, uint32_t flags)
+{
+	return (struct npu_cmd){ .op = NPU_OP_MEMSET, .flags = flags,
+				 .dst = dst, .value = value, .length = len };
+}
+
+static inline uint64_t ptr64(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+/* Anonymous RW memory, touched so every page exists. */
+static inline void *npu_host_mem(size_t length)
+{
+	void *p = mmap(NULL, length, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memset(p, 0, length);
+	return p;
+}
+
+/* A /proc/vmstat counter after folding the per-CPU deltas, or -1. */
+static inline long long npu_vmstat(const char *name)
+{
+	char line[128];
+	long long val = -1;
+	size_t n = strlen(name);
+	FILE *f;
+	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+
+	/* Fold the per-CPU deltas; an unprivileged reader sees stale counts. */
+	if (fd >= 0) {
+		ssize_t n = write(fd, "1", 1);
+
+		(void)n;
+		close(fd);
+	}
+	f = fopen("/proc/vmstat", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, name, n) && line[n] == ' ')
+			val = atoll(line + n + 1);
+	fclose(f);
+	return val;
+}
+
+/* Pins taken and not released, system-wide. */
+static inline long long npu_pins_held(void)
+{
+	return npu_vmstat("nr_foll_pin_acquired") -
+	       npu_vmstat("nr_foll_pin_released");
+}
+
+/* A field of /proc/self/status in kB (VmPin, VmLck), or -1. */
+static inline long long npu_status_kb(const char *field)
+{
+	char line[128];
+	long long val = -1;
+	size_t n = strlen(field);
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, n) && line[n] == ':')
+			val = atoll(line + n + 1);
+	fclose(f);
+	return val;
+}
+
+#endif /* NPU_TEST_UTIL_H */

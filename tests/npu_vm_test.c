@@ -1,0 +1,667 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu_vm_test: device memory, VA reservations, mappings, access rights,
+ * and the DMA engine's streams and faults, through the raw ioctls.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "npu_util.h"
+
+#define HOST_SIZE	(2 * SZ_2M)
+
+/* Both fixtures: a context, a stream and a registered host buffer. */
+#define VM_FIELDS							\
+	int fd;								\
+	uint32_t stream;						\
+	uint64_t total;							\
+	char *host
+
+#define VM_SETUP() do {							\
+	struct npu_get_info info;					\
+									\
+	self->fd = npu_open(0);						\
+	ASSERT_LE(0, self->fd);						\
+	ASSERT_EQ(0, npu_info(self->fd, &info));			\
+	self->total = info.mem_total;					\
+	ASSERT_EQ(0, npu_stream_create(self->fd, &self->stream));	\
+	self->host = npu_host_mem(HOST_SIZE);				\
+	ASSERT_NONNULL(self->host);					\
+	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0)); \
+} while (0)
+
+FIXTURE(vm) {
+	VM_FIELDS;
+};
+
+FIXTURE_SETUP(vm)
+{
+	VM_SETUP();
+}
+
+FIXTURE_TEARDOWN(vm)
+{
+	npu_expect_dma_faults(false);
+	close(self->fd);
+}
+
+/* The same, once per page size. */
+FIXTURE(pages) {
+	VM_FIELDS;
+};
+
+FIXTURE_VARIANT(pages) {
+	uint64_t page;
+	uint64_t len;
+};
+
+FIXTURE_VARIANT_ADD(pages, page4k) { .page = SZ_4K, .len = 64 * SZ_4K };
+FIXTURE_VARIANT_ADD(pages, page2m) { .page = SZ_2M, .len = 2 * SZ_2M };
+FIXTURE_VARIANT_ADD(pages, page1g) { .page = SZ_1G, .len = SZ_1G };
+
+FIXTURE_SETUP(pages)
+{
+	VM_SETUP();
+}
+
+FIXTURE_TEARDOWN(pages)
+{
+	close(self->fd);
+}
+
+/* Allocate @len of device memory in @page pages and map it RW; returns VA. */
+static uint64_t map_new(int fd, uint64_t len, uint64_t page, uint32_t *handle)
+{
+	uint64_t va = npu_reserve_new(fd, len, page);
+
+	if (!va || npu_alloc(fd, len, page, handle) ||
+	    npu_map(fd, va, len, *handle) ||
+	    npu_set_access(fd, va, len, 0, NPU_ACCESS_READWRITE))
+		return 0;
+	return va;
+}
+
+/* Host -> device -> host through @va; true if the data came back. */
+static bool round_trip(int fd, uint32_t stream, char *h, uint64_t va,
+		       uint64_t len, int seed)
+{
+	for (uint64_t i = 0; i < len; i++)
+		h[i] = (char)(i * 13 + seed);
+	if (npu_run(fd, stream, npu_copy_cmd(va, ptr64(h), len,
+					     NPU_CMD_SRC_HOST)))
+		return false;
+	memset(h, 0, len);
+	if (npu_run(fd, stream, npu_copy_cmd(ptr64(h), va, len,
+					     NPU_CMD_DST_HOST)))
+		return false;
+	for (uint64_t i = 0; i < len; i++)
+		if (h[i] != (char)(i * 13 + seed))
+			return false;
+	return true;
+}
+
+TEST_F(pages, map_copy_unmap_free)
+{
+	uint64_t len = variant->len, va;
+	uint32_t handle, access;
+	struct npu_addr_query q;
+
+	va = map_new(self->fd, len, variant->page, &handle);
+	ASSERT_NE(0, va);
+	EXPECT_EQ((long long)len, npu_mem_used(self->fd));
+	/* Data at the start and at the end of the mapping. */
+	uint64_t n = HOST_SIZE < len ? HOST_SIZE : len;
+
+	EXPECT_TRUE(round_trip(self->fd, self->stream, self->host, va, n, 1));
+	EXPECT_TRUE(round_trip(self->fd, self->stream, self->host,
+			       va + len - n, n, 2));
+	ASSERT_EQ(0, npu_get_access(self->fd, va, 0, &access));
+	EXPECT_EQ(NPU_ACCESS_READWRITE, access);
+	ASSERT_EQ(0, npu_query(self->fd, va + len - 1, &q));
+	EXPECT_EQ(NPU_ADDR_DEVICE, q.kind);
+	EXPECT_EQ(va, q.base);
+	EXPECT_EQ(len, q.length);
+	EXPECT_EQ(1, q.mapped);
+	EXPECT_EQ(variant->page, q.page_size);
+	EXPECT_EQ(NPU_ACCESS_READWRITE, q.access);
+
+	EXPECT_EQ(0, npu_unmap(self->fd, va));
+	EXPECT_EQ(0, npu_release(self->fd, va));
+	EXPECT_EQ(0, npu_free(self->fd, handle));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+/* Freed device memory reads back as zeros for its next owner. */
+TEST_F(pages, memory_is_zeroed_before_reuse)
+{
+	uint64_t len = variant->page == SZ_1G ? SZ_2M : variant->len, va;
+	uint64_t page = variant->page == SZ_1G ? SZ_2M : variant->page;
+	uint32_t handle;
+	char *h = self->host;
+
+	va = map_new(self->fd, len, page, &handle);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_memset_cmd(va, 0xee, len, 0)));
+	ASSERT_EQ(0, npu_unmap(self->fd, va));
+	ASSERT_EQ(0, npu_free(self->fd, handle));
+	/* The same size again lands on the same (lowest) addresses. */
+	ASSERT_EQ(0, npu_alloc(self->fd, len, page, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, va, len, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, len, 0, NPU_ACCESS_READ));
+	memset(h, 0x11, HOST_SIZE);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(ptr64(h), va, len < HOST_SIZE ? len : HOST_SIZE,
+					  NPU_CMD_DST_HOST)));
+	for (uint64_t i = 0; i < (len < HOST_SIZE ? len : HOST_SIZE); i++)
+		ASSERT_EQ(0, h[i]);
+}
+
+TEST_F(vm, alloc_bad_inputs)
+{
+	uint32_t handle;
+
+	EXPECT_EQ(-EINVAL, npu_alloc(self->fd, 0, SZ_2M, &handle));
+	EXPECT_EQ(-EINVAL, npu_alloc(self->fd, SZ_2M + SZ_4K, SZ_2M, &handle));
+	EXPECT_EQ(-EINVAL, npu_alloc(self->fd, SZ_2M, 8192, &handle));
+	EXPECT_EQ(-EINVAL, npu_alloc(self->fd, SZ_2M, 0, &handle));
+	EXPECT_EQ(-EINVAL, npu_alloc(self->fd, SZ_2M, SZ_2M | SZ_4K, &handle));
+	EXPECT_EQ(-ENOMEM, npu_alloc(self->fd, self->total + SZ_1G, SZ_1G,
+				     &handle));
+	EXPECT_EQ(-ENOENT, npu_free(self->fd, 0));
+	EXPECT_EQ(-ENOENT, npu_free(self->fd, 12345));
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
+	EXPECT_EQ(0, npu_free(self->fd, handle));
+	EXPECT_EQ(-ENOENT, npu_free(self->fd, handle));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+TEST_F(vm, exhaust_device_memory)
+{
+	uint32_t handles[1024];
+	unsigned int n = 0;
+	int ret;
+
+	/* Fill it with 1 GiB then 2 MiB handles until it says no. */
+	while (n < 1024 &&
+	       !(ret = npu_alloc(self->fd, SZ_1G, SZ_1G, &handles[n])))
+		n++;
+	EXPECT_EQ(-ENOMEM, ret);
+	while (n < 1024 &&
+	       !(ret = npu_alloc(self->fd, SZ_2M, SZ_2M, &handles[n])))
+		n++;
+	EXPECT_EQ(-ENOMEM, ret);
+	EXPECT_EQ((long long)self->total, npu_mem_used(self->fd));
+	while (n)
+		EXPECT_EQ(0, npu_free(self->fd, handles[--n]));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+TEST_F(vm, reserve_bad_inputs)
+{
+	uint64_t va = npu_hole(4 * SZ_2M, SZ_2M);
+
+	ASSERT_NE(0, va);
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, va, 0));
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, va + 1, SZ_2M));
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, va, SZ_2M + 1));
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, -SZ_2M, 2 * SZ_2M));
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, 0, SZ_2M));
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, SZ_4K, SZ_4K));
+	EXPECT_EQ(-EINVAL, npu_reserve(self->fd, (1ULL << 47) - SZ_2M,
+				       2 * SZ_2M));
+	ASSERT_EQ(0, npu_reserve(self->fd, va, 2 * SZ_2M));
+	EXPECT_EQ(-EADDRINUSE, npu_reserve(self->fd, va, 2 * SZ_2M));
+	EXPECT_EQ(-EADDRINUSE, npu_reserve(self->fd, va + SZ_2M, 2 * SZ_2M));
+	EXPECT_EQ(-EADDRINUSE, npu_reserve(self->fd, va - SZ_2M, 2 * SZ_2M));
+	EXPECT_EQ(0, npu_reserve(self->fd, va + 2 * SZ_2M, SZ_2M));
+	EXPECT_EQ(-ENOENT, npu_release(self->fd, va + SZ_4K));
+	EXPECT_EQ(0, npu_release(self->fd, va));
+	EXPECT_EQ(-ENOENT, npu_release(self->fd, va));
+	EXPECT_EQ(0, npu_release(self->fd, va + 2 * SZ_2M));
+}
+
+TEST_F(vm, map_bad_inputs)
+{
+	uint64_t va = npu_reserve_new(self->fd, 4 * SZ_2M, SZ_2M);
+	uint64_t other = npu_hole(2 * SZ_2M, SZ_2M);
+	struct npu_map m = { .size = sizeof(m) };
+	uint32_t handle, h2;
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_alloc(self->fd, 2 * SZ_2M, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_alloc(self->fd, 2 * SZ_2M, SZ_2M, &h2));
+	/* Size must be the handle's, offset 0, address aligned to its page. */
+	EXPECT_EQ(-EINVAL, npu_map(self->fd, va, SZ_2M, handle));
+	EXPECT_EQ(-EINVAL, npu_map(self->fd, va, 4 * SZ_2M, handle));
+	EXPECT_EQ(-EINVAL, npu_map(self->fd, va + SZ_4K, 2 * SZ_2M, handle));
+	m.addr = va;
+	m.length = 2 * SZ_2M;
+	m.handle = handle;
+	m.offset = SZ_2M;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &m));
+	m.offset = 0;
+	m.__reserved = 1;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &m));
+	/* Unknown handle, unreserved VA, running past the reservation. */
+	EXPECT_EQ(-ENOENT, npu_map(self->fd, va, 2 * SZ_2M, 999));
+	EXPECT_EQ(-ENOENT, npu_map(self->fd, other, 2 * SZ_2M, handle));
+	EXPECT_EQ(-ENOENT, npu_map(self->fd, va + 3 * SZ_2M, 2 * SZ_2M,
+				   handle));
+	/* Overlaps. */
+	ASSERT_EQ(0, npu_map(self->fd, va, 2 * SZ_2M, handle));
+	EXPECT_EQ(-EADDRINUSE, npu_map(self->fd, va, 2 * SZ_2M, h2));
+	EXPECT_EQ(-EADDRINUSE, npu_map(self->fd, va + SZ_2M, 2 * SZ_2M, h2));
+	EXPECT_EQ(0, npu_map(self->fd, va + 2 * SZ_2M, 2 * SZ_2M, h2));
+	/* Release while mapped; unmap of an inner address; double unmap. */
+	EXPECT_EQ(-EBUSY, npu_release(self->fd, va));
+	EXPECT_EQ(-ENOENT, npu_unmap(self->fd, va + SZ_2M));
+	EXPECT_EQ(0, npu_unmap(self->fd, va));
+	EXPECT_EQ(-ENOENT, npu_unmap(self->fd, va));
+	EXPECT_EQ(0, npu_unmap(self->fd, va + 2 * SZ_2M));
+	EXPECT_EQ(0, npu_release(self->fd, va));
+	EXPECT_EQ(0, npu_free(self->fd, handle));
+	EXPECT_EQ(0, npu_free(self->fd, h2));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+/* One handle may be mapped twice; both views see the same bytes. */
+TEST_F(vm, handle_mapped_twice)
+{
+	uint64_t a = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+	uint64_t b = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+	uint32_t handle;
+
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, a, SZ_2M, handle));
+	ASSERT_EQ(0, npu_map(self->fd, b, SZ_2M, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, a, SZ_2M, 0, NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_set_access(self->fd, b, SZ_2M, 0, NPU_ACCESS_READ));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_memset_cmd(a, 0x3c, SZ_2M, 0)));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(ptr64(self->host), b + SZ_2M - 4096,
+					  4096, NPU_CMD_DST_HOST)));
+	EXPECT_EQ(0x3c, self->host[0]);
+	EXPECT_EQ(0x3c, self->host[4095]);
+	EXPECT_EQ(0, npu_free(self->fd, handle));
+	EXPECT_EQ(0, npu_unmap(self->fd, a));
+	EXPECT_EQ((long long)SZ_2M, npu_mem_used(self->fd));
+	EXPECT_EQ(0, npu_unmap(self->fd, b));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+/* FreePhysical of a mapped handle: the memory lives until the unmap. */
+TEST_F(vm, free_while_mapped)
+{
+	uint32_t handle;
+	uint64_t va = map_new(self->fd, 2 * SZ_2M, SZ_2M, &handle);
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_free(self->fd, handle));
+	EXPECT_EQ((long long)(2 * SZ_2M), npu_mem_used(self->fd));
+	EXPECT_TRUE(round_trip(self->fd, self->stream, self->host, va,
+			       HOST_SIZE, 3));
+	EXPECT_EQ(-ENOENT, npu_free(self->fd, handle));
+	EXPECT_EQ(0, npu_unmap(self->fd, va));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+TEST_F(vm, access_bad_inputs)
+{
+	uint32_t h1, h2, access = 77;
+	uint64_t va = npu_reserve_new(self->fd, 4 * SZ_2M, SZ_2M);
+
+	ASSERT_EQ(0, npu_alloc(self->fd, 2 * SZ_2M, SZ_2M, &h1));
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &h2));
+	ASSERT_EQ(0, npu_map(self->fd, va, 2 * SZ_2M, h1));
+	ASSERT_EQ(0, npu_map(self->fd, va + 2 * SZ_2M, SZ_2M, h2));
+	/* A new mapping grants nothing. */
+	ASSERT_EQ(0, npu_get_access(self->fd, va, 0, &access));
+	EXPECT_EQ(NPU_ACCESS_NONE, access);
+	EXPECT_EQ(-EINVAL, npu_set_access(self->fd, va, 2 * SZ_2M, 0, 2));
+	EXPECT_EQ(-EINVAL, npu_set_access(self->fd, va, 2 * SZ_2M, 0, 7));
+	EXPECT_EQ(-EINVAL, npu_set_access(self->fd, va, 0, 0, 1));
+	EXPECT_EQ(-EINVAL, npu_set_access(self->fd, va + 1, SZ_2M, 0, 1));
+	EXPECT_EQ(-ENODEV, npu_set_access(self->fd, va, 2 * SZ_2M, 5, 1));
+	/* Unmapped bytes in the range; a range cutting a mapping. */
+	EXPECT_EQ(-ENOENT, npu_set_access(self->fd, va, 4 * SZ_2M, 0, 1));
+	EXPECT_EQ(-EINVAL, npu_set_access(self->fd, va, SZ_2M, 0, 1));
+	EXPECT_EQ(-EINVAL, npu_set_access(self->fd, va + SZ_2M, 2 * SZ_2M,
+					  0, 1));
+	/* Nothing changed by the refusals. */
+	ASSERT_EQ(0, npu_get_access(self->fd, va + 2 * SZ_2M, 0, &access));
+	EXPECT_EQ(NPU_ACCESS_NONE, access);
+	/* Two whole mappings at once. */
+	EXPECT_EQ(0, npu_set_access(self->fd, va, 3 * SZ_2M, 0,
+				    NPU_ACCESS_READ));
+	ASSERT_EQ(0, npu_get_access(self->fd, va + 2 * SZ_2M, 0, &access));
+	EXPECT_EQ(NPU_ACCESS_READ, access);
+	EXPECT_EQ(-ENOENT, npu_get_access(self->fd, va + 3 * SZ_2M, 0, &access));
+	EXPECT_EQ(-ENODEV, npu_get_access(self->fd, va, 1, &access));
+	EXPECT_EQ(0, npu_unmap(self->fd, va));
+	EXPECT_EQ(-ENOENT, npu_set_access(self->fd, va, 2 * SZ_2M, 0, 1));
+}
+
+/* The MMU enforces the access flags: a write through READ faults. */
+TEST_F(vm, access_is_enforced)
+{
+	uint32_t handle;
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M, &handle);
+	char *h = self->host;
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_memset_cmd(va, 0x42, SZ_2M, 0)));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 0, NPU_ACCESS_READ));
+	npu_expect_dma_faults(true);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_memset_cmd(va, 0x99, SZ_2M, 0)));
+	memset(h, 0x99, 4096);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_copy_cmd(va, ptr64(h), 4096,
+					     NPU_CMD_SRC_HOST)));
+	/* NONE: not even a read. */
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 0, NPU_ACCESS_NONE));
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_copy_cmd(ptr64(h), va, 4096,
+					     NPU_CMD_DST_HOST)));
+	npu_expect_dma_faults(false);
+	/* Nothing was written by the faulting commands. */
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 0, NPU_ACCESS_READ));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(ptr64(h), va, 4096, NPU_CMD_DST_HOST)));
+	for (int i = 0; i < 4096; i++)
+		ASSERT_EQ(0x42, h[i]);
+}
+
+TEST_F(vm, unmapped_address_faults)
+{
+	uint64_t va = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+	uint64_t seq;
+	struct npu_cmd cmds[2];
+
+	ASSERT_NE(0, va);
+	npu_expect_dma_faults(true);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_memset_cmd(va, 1, 4096, 0)));
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_memset_cmd(0x1000, 1, 4096, 0)));
+	/* Beyond what four levels translate. */
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_memset_cmd(1ULL << 60, 1, 4096, 0)));
+	/* A wrapping range never reaches the engine. */
+	EXPECT_EQ(-EINVAL, npu_run(self->fd, self->stream,
+				   npu_memset_cmd(-4096ULL, 1, 4096, 0)));
+	/* The fault is reported once; the stream goes on. */
+	cmds[0] = npu_memset_cmd(va, 1, 4096, 0);
+	cmds[1] = npu_memset_cmd(ptr64(self->host), 7, 4096, NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 2, &seq));
+	EXPECT_EQ(-EIO, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, -1));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(7, self->host[4095]);
+}
+
+/* A copy crossing from a mapping into a hole faults at the hole. */
+TEST_F(vm, copy_running_off_a_mapping_faults)
+{
+	uint64_t va = npu_reserve_new(self->fd, 2 * SZ_2M, SZ_2M);
+	uint32_t handle;
+
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, va, SZ_2M, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 0, NPU_ACCESS_READWRITE));
+	memset(self->host, 0x5e, 8192);
+	npu_expect_dma_faults(true);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
+				npu_copy_cmd(va + SZ_2M - 4096, ptr64(self->host),
+					     8192, NPU_CMD_SRC_HOST)));
+	npu_expect_dma_faults(false);
+	/* The part inside the mapping was written before the fault. */
+	memset(self->host, 0, 8192);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(ptr64(self->host), va + SZ_2M - 4096,
+					  4096, NPU_CMD_DST_HOST)));
+	EXPECT_EQ(0x5e, self->host[0]);
+}
+
+/* Device-to-device copies, crossing page and leaf boundaries. */
+TEST_F(vm, d2d_copy)
+{
+	uint32_t h1, h2;
+	uint64_t src = map_new(self->fd, 2 * SZ_2M, SZ_2M, &h1);
+	uint64_t dst = map_new(self->fd, 64 * SZ_4K, SZ_4K, &h2);
+	char *h = self->host;
+
+	ASSERT_NE(0, src);
+	ASSERT_NE(0, dst);
+	for (uint64_t i = 0; i < HOST_SIZE; i++)
+		h[i] = (char)(i * 7);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(src + SZ_2M - 100000, ptr64(h), 200000,
+					  NPU_CMD_SRC_HOST)));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(dst + 123, src + SZ_2M - 100000,
+					  200000, 0)));
+	memset(h, 0, HOST_SIZE);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(ptr64(h), dst + 123, 200000,
+					  NPU_CMD_DST_HOST)));
+	for (int i = 0; i < 200000; i++)
+		ASSERT_EQ((char)(i * 7), h[i]);
+}
+
+static struct npu_cmd value_cmd(uint32_t op, uint64_t addr, uint64_t value,
+				uint32_t flags)
+{
+	struct npu_cmd c = { .op = op, .flags = flags, .value = value };
+
+	if (op == NPU_OP_WAIT_VALUE)
+		c.src = addr;
+	else
+		c.dst = addr;
+	return c;
+}
+
+TEST_F(vm, write_and_wait_value)
+{
+	uint32_t handle, s2;
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M, &handle);
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s2));
+	/* s2 waits for the value s1 writes later. */
+	struct npu_cmd wait = value_cmd(NPU_OP_WAIT_VALUE, va + 8, 5,
+					NPU_WAIT_EQ);
+	ASSERT_EQ(0, npu_submit(self->fd, s2, &wait, 1, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, s2, 50));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, s2, 0));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     value_cmd(NPU_OP_WRITE_VALUE, va + 8, 5, 0)));
+	EXPECT_EQ(0, npu_sync(self->fd, s2, 5000));
+	/* GEQ, AND and NOR conditions on the value now there. */
+	EXPECT_EQ(0, npu_run(self->fd, s2, value_cmd(NPU_OP_WAIT_VALUE, va + 8,
+						     3, NPU_WAIT_GEQ)));
+	EXPECT_EQ(0, npu_run(self->fd, s2, value_cmd(NPU_OP_WAIT_VALUE, va + 8,
+						     4, NPU_WAIT_AND)));
+	EXPECT_EQ(0, npu_run(self->fd, s2, value_cmd(NPU_OP_WAIT_VALUE, va + 8,
+						     2, NPU_WAIT_NOR)));
+	/* A host value written by the device. */
+	EXPECT_EQ(0, npu_run(self->fd, s2,
+			     value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host),
+				       0x1122334455667788ULL, NPU_CMD_DST_HOST)));
+	EXPECT_EQ(0x1122334455667788ULL, *(uint64_t *)self->host);
+	EXPECT_EQ(0, npu_stream_destroy(self->fd, s2, 0));
+}
+
+TEST_F(vm, wait_stream_orders_streams)
+{
+	uint32_t handle, s2;
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M, &handle), seq;
+	struct npu_cmd cmds[2];
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s2));
+	/* s1: wait for a value, then write 1; s2: wait for s1, then copy. */
+	cmds[0] = value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_EQ);
+	cmds[1] = npu_memset_cmd(va + 4096, 0x61, 4096, 0);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 2, &seq));
+	cmds[0] = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM,
+				    .src = self->stream, .value = seq };
+	cmds[1] = npu_copy_cmd(ptr64(self->host), va + 4096, 4096,
+			       NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, s2, cmds, 2, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, s2, 50));
+	EXPECT_EQ(0, self->host[0]);
+	/* A third stream releases the first. */
+	uint32_t s3;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s3));
+	ASSERT_EQ(0, npu_run(self->fd, s3,
+			     value_cmd(NPU_OP_WRITE_VALUE, va, 1, 0)));
+	EXPECT_EQ(0, npu_sync(self->fd, s2, 5000));
+	EXPECT_EQ(0x61, self->host[0]);
+}
+
+TEST_F(vm, stream_bad_inputs)
+{
+	struct npu_cmd c = npu_memset_cmd(ptr64(self->host), 1, 4096,
+					  NPU_CMD_DST_HOST);
+	struct npu_stream_sync sync = { .size = sizeof(sync),
+					.stream = self->stream };
+	struct npu_cmd many[NPU_SUBMIT_MAX_CMDS + 1];
+	char *plain = npu_host_mem(SZ_4K);
+
+	EXPECT_EQ(-ENOENT, npu_submit(self->fd, 999, &c, 1, NULL));
+	EXPECT_EQ(-ENOENT, npu_sync(self->fd, 999, 0));
+	EXPECT_EQ(-ENOENT, npu_stream_destroy(self->fd, 999, 0));
+	EXPECT_EQ(-EINVAL, npu_stream_destroy(self->fd, self->stream, 2));
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 0, NULL));
+	for (int i = 0; i <= NPU_SUBMIT_MAX_CMDS; i++)
+		many[i] = c;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, many,
+				      NPU_SUBMIT_MAX_CMDS + 1, NULL));
+	EXPECT_EQ(0, npu_submit(self->fd, self->stream, many,
+				NPU_SUBMIT_MAX_CMDS, NULL));
+	EXPECT_EQ(-EFAULT, npu_submit(self->fd, self->stream,
+				      (struct npu_cmd *)8, 1, NULL));
+	/* Each command's own rules. */
+	c.op = 0;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c.op = 99;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = npu_memset_cmd(ptr64(self->host), 1, 4096, NPU_CMD_DST_HOST);
+	c.value = 256;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = npu_memset_cmd(ptr64(self->host), 1, 0, NPU_CMD_DST_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = npu_memset_cmd(ptr64(self->host), 1, 4096, 1U << 7);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = npu_copy_cmd(-4096ULL, 0x10000, 8192, 0);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host) + 4, 1,
+		      NPU_CMD_DST_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = value_cmd(NPU_OP_WAIT_VALUE, ptr64(self->host) + 4, 1,
+		      NPU_CMD_SRC_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = self->stream };
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c.src = 999;
+	EXPECT_EQ(-ENOENT, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	/* Host operands must lie in one registration. */
+	c = npu_memset_cmd(ptr64(plain), 1, 4096, NPU_CMD_DST_HOST);
+	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = npu_memset_cmd(ptr64(self->host) + HOST_SIZE - 4096, 1, 8192,
+			   NPU_CMD_DST_HOST);
+	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	/* Sync: a seqno not yet submitted, a bad timeout, flags. */
+	sync.seqno = 1ULL << 40;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+	sync.seqno = 0;
+	sync.timeout_ms = -2;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+	sync.timeout_ms = 0;
+	sync.flags = 1;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, -1));
+}
+
+/* DestroyForce drops queued work that would never finish. */
+TEST_F(vm, destroy_force_aborts)
+{
+	uint32_t handle, s2;
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M, &handle);
+	struct npu_cmd cmds[2] = {
+		value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_EQ),
+		npu_memset_cmd(ptr64(self->host), 9, 4096, NPU_CMD_DST_HOST),
+	};
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s2));
+	ASSERT_EQ(0, npu_submit(self->fd, s2, cmds, 2, NULL));
+	EXPECT_EQ(0, npu_stream_destroy(self->fd, s2, NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(-ENOENT, npu_sync(self->fd, s2, 0));
+	EXPECT_EQ(0, self->host[0]);
+	/* The registration the dropped command held is free again. */
+	EXPECT_EQ(0, npu_unregister(self->fd, self->host));
+}
+
+/* A process that exits with mappings and DMA in flight leaves nothing. */
+TEST_F_TIMEOUT(vm, exit_with_dma_in_flight, 120)
+{
+	long long before = npu_mem_used(self->fd);
+	int status;
+	pid_t pid = fork();
+
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd = npu_open(0);
+		uint32_t handle, stream;
+		uint64_t va = map_new(fd, 256 * SZ_2M, SZ_2M, &handle);
+		struct npu_cmd c[4];
+
+		if (!va || npu_stream_create(fd, &stream))
+			_exit(1);
+		for (int i = 0; i < 4; i++)
+			c[i] = npu_memset_cmd(va, i, 256 * SZ_2M, 0);
+		if (npu_submit(fd, stream, c, 4, NULL))
+			_exit(2);
+		_exit(0);	/* with the copies running */
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(before, npu_mem_used(self->fd));
+}
+
+/* Many mappings: each is found, and all go away. */
+TEST_F_TIMEOUT(vm, ten_thousand_mappings, 120)
+{
+	enum { N = 10000 };
+	uint64_t va = npu_reserve_new(self->fd, N * SZ_4K, SZ_4K);
+	static uint32_t handles[N];
+	struct npu_addr_query q;
+
+	ASSERT_NE(0, va);
+	for (int i = 0; i < N; i++) {
+		ASSERT_EQ(0, npu_alloc(self->fd, SZ_4K, SZ_4K, &handles[i]));
+		ASSERT_EQ(0, npu_map(self->fd, va + i * SZ_4K, SZ_4K, handles[i]));
+		ASSERT_EQ(0, npu_free(self->fd, handles[i]));
+	}
+	EXPECT_EQ((long long)(N * SZ_4K), npu_mem_used(self->fd));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, N * SZ_4K, 0,
+				    NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_query(self->fd, va + 5000 * SZ_4K + 5, &q));
+	EXPECT_EQ(1, q.mapped);
+	EXPECT_EQ(NPU_ACCESS_READWRITE, q.access);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_memset_cmd(va, 0x21, N * SZ_4K, 0)));
+	for (int i = 0; i < N; i++)
+		ASSERT_EQ(0, npu_unmap(self->fd, va + i * SZ_4K));
+	EXPECT_EQ(0, npu_release(self->fd, va));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+TEST_HARNESS_MAIN
