@@ -28,7 +28,7 @@ struct npu_device;
  */
 struct npu_devmem {
 	u64 size;
-	struct mutex lock;
+	struct mutex lock;		/* protects @buddy */
 	struct npu_buddy buddy;
 	atomic64_t used;
 	struct xarray backing;

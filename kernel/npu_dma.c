@@ -267,15 +267,21 @@ static int npu_job_wait_value(struct npu_stream *stream, struct npu_job *job,
 	}
 }
 
+/* Has @stream finished the command numbered @seqno? */
+static bool npu_stream_done(struct npu_stream *stream, u64 seqno)
+{
+	return atomic64_read_acquire(&stream->completed) >= seqno;
+}
+
 static int npu_job_wait_stream(struct npu_stream *stream, struct npu_job *job)
 {
 	struct npu_stream *other = job->wait;
 
-	while (atomic64_read(&other->completed) < job->cmd.value &&
+	while (!npu_stream_done(other, job->cmd.value) &&
 	       !READ_ONCE(other->aborted)) {
 		wait_event_timeout(other->wq,
-				   atomic64_read(&other->completed) >=
-				   job->cmd.value || READ_ONCE(other->aborted) ||
+				   npu_stream_done(other, job->cmd.value) ||
+				   READ_ONCE(other->aborted) ||
 				   READ_ONCE(stream->aborted), NPU_WAIT_POLL);
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;
@@ -526,13 +532,13 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 	timeout = args->timeout_ms < 0 ? MAX_SCHEDULE_TIMEOUT :
 					 msecs_to_jiffies(args->timeout_ms);
 	timeout = wait_event_interruptible_timeout(stream->wq,
-			atomic64_read_acquire(&stream->completed) >= target,
-			timeout);
+						   npu_stream_done(stream, target),
+						   timeout);
 	if (timeout < 0) {
 		ret = -EINTR;
 		goto put;
 	}
-	if (!timeout && atomic64_read_acquire(&stream->completed) < target) {
+	if (!timeout && !npu_stream_done(stream, target)) {
 		ret = -ETIMEDOUT;
 		goto put;
 	}
@@ -602,9 +608,7 @@ int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
 		target = stream->submitted;
 		spin_unlock(&stream->lock);
 		/* A fatal signal ends the wait; the stop below then aborts. */
-		wait_event_killable(stream->wq,
-				    atomic64_read_acquire(&stream->completed) >=
-				    target);
+		wait_event_killable(stream->wq, npu_stream_done(stream, target));
 	}
 	npu_stream_stop(stream);
 	npu_stream_put(stream);

@@ -34,7 +34,7 @@ struct npu_stream {
 	struct kref ref;
 	struct npu_context *ctx;
 	u32 id;
-	spinlock_t lock;
+	spinlock_t lock;		/* see above */
 	struct list_head queue;
 	u64 submitted;
 	atomic64_t completed;

@@ -5,6 +5,7 @@
 #ifndef __NPU_DRV_H__
 #define __NPU_DRV_H__
 
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/iommu.h>
 #include <linux/maple_tree.h>
@@ -20,7 +21,7 @@
 
 #define NPU_MAX_DEVICES		8
 #define NPU_VA_START		SZ_2M
-#define NPU_VA_END		(1ULL << 47)
+#define NPU_VA_END		BIT_ULL(47)
 
 /**
  * struct npu_device - one simulated NPU

@@ -16,7 +16,7 @@
 
 #define NPU_PT_LEVELS		4
 #define NPU_PT_BITS		9
-#define NPU_PT_ENTRIES		(1 << NPU_PT_BITS)
+#define NPU_PT_ENTRIES		BIT(NPU_PT_BITS)
 #define NPU_PT_SHIFT(level)	(PAGE_SHIFT + NPU_PT_BITS * (level))
 
 #define NPU_PTE_VALID		BIT_ULL(0)

@@ -250,8 +250,10 @@ int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
 	ret = -ENOMEM;
 	if (!resv || !map)
 		goto free;
-	resv->start = map->start = reg->dev_addr;
-	resv->size = map->size = reg->size;
+	resv->start = reg->dev_addr;
+	resv->size = reg->size;
+	map->start = reg->dev_addr;
+	map->size = reg->size;
 	resv->owner = reg;
 	map->resv = resv;
 	map->host = reg;

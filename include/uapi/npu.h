@@ -84,6 +84,7 @@ struct npu_get_info {
 	__u64 va_start;
 	__u64 va_end;
 };
+
 #define NPU_IOCTL_GET_INFO	_IO(NPU_TYPE, NPU_CMD_GET_INFO)
 
 /**
@@ -106,6 +107,7 @@ struct npu_mem_alloc {
 	__u32 handle;
 	__u32 __reserved;
 };
+
 #define NPU_IOCTL_MEM_ALLOC	_IO(NPU_TYPE, NPU_CMD_MEM_ALLOC)
 
 /**
@@ -120,6 +122,7 @@ struct npu_mem_free {
 	__u32 size;
 	__u32 handle;
 };
+
 #define NPU_IOCTL_MEM_FREE	_IO(NPU_TYPE, NPU_CMD_MEM_FREE)
 
 /**
@@ -141,6 +144,7 @@ struct npu_va_range {
 	__u64 addr;
 	__u64 length;
 };
+
 #define NPU_IOCTL_VA_RESERVE	_IO(NPU_TYPE, NPU_CMD_VA_RESERVE)
 #define NPU_IOCTL_VA_RELEASE	_IO(NPU_TYPE, NPU_CMD_VA_RELEASE)
 
@@ -168,6 +172,7 @@ struct npu_map {
 	__u32 handle;
 	__u32 __reserved;
 };
+
 #define NPU_IOCTL_MAP		_IO(NPU_TYPE, NPU_CMD_MAP)
 
 /**
@@ -183,6 +188,7 @@ struct npu_unmap {
 	__u32 flags;
 	__u64 addr;
 };
+
 #define NPU_IOCTL_UNMAP		_IO(NPU_TYPE, NPU_CMD_UNMAP)
 
 /* Device access rights; the values are aclrtMemAccessFlags'. */
@@ -211,6 +217,7 @@ struct npu_access {
 	__u32 device;
 	__u32 access;
 };
+
 #define NPU_IOCTL_SET_ACCESS	_IO(NPU_TYPE, NPU_CMD_SET_ACCESS)
 #define NPU_IOCTL_GET_ACCESS	_IO(NPU_TYPE, NPU_CMD_GET_ACCESS)
 
@@ -241,6 +248,7 @@ struct npu_host_register {
 	__u64 length;
 	__u64 dev_addr;
 };
+
 #define NPU_IOCTL_HOST_REGISTER	_IO(NPU_TYPE, NPU_CMD_HOST_REGISTER)
 
 /**
@@ -257,6 +265,7 @@ struct npu_host_unregister {
 	__u32 flags;
 	__u64 addr;
 };
+
 #define NPU_IOCTL_HOST_UNREGISTER _IO(NPU_TYPE, NPU_CMD_HOST_UNREGISTER)
 
 /* ADDR_QUERY kinds */
@@ -294,6 +303,7 @@ struct npu_addr_query {
 	__u32 mapped;
 	__u32 host_flags;
 };
+
 #define NPU_IOCTL_ADDR_QUERY	_IO(NPU_TYPE, NPU_CMD_ADDR_QUERY)
 
 /**
@@ -309,6 +319,7 @@ struct npu_stream_create {
 	__u32 stream;
 	__u32 __reserved;
 };
+
 #define NPU_IOCTL_STREAM_CREATE	_IO(NPU_TYPE, NPU_CMD_STREAM_CREATE)
 
 #define NPU_STREAM_DESTROY_FORCE (1U << 0)	/* abort queued commands, do not wait */
@@ -328,6 +339,7 @@ struct npu_stream_destroy {
 	__u32 stream;
 	__u32 __reserved;
 };
+
 #define NPU_IOCTL_STREAM_DESTROY _IO(NPU_TYPE, NPU_CMD_STREAM_DESTROY)
 
 /* Command opcodes */
@@ -392,6 +404,7 @@ struct npu_submit {
 	__u64 cmds;
 	__u64 seqno;
 };
+
 #define NPU_IOCTL_SUBMIT	_IO(NPU_TYPE, NPU_CMD_SUBMIT)
 
 /**
@@ -412,6 +425,7 @@ struct npu_stream_sync {
 	__s32 timeout_ms;
 	__u64 seqno;
 };
+
 #define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
 
 #endif /* _UAPI_NPU_H */
