@@ -52,6 +52,37 @@ static void npu_host_unpin(struct npu_host_reg *reg)
 	sg_free_append_table(&reg->pages);
 }
 
+static bool npu_host_has_zero_page(struct page **pages, int n)
+{
+	while (n--)
+		if (is_zero_pfn(page_to_pfn(pages[n])))
+			return true;
+	return false;
+}
+
+/*
+ * Pin @n pages at @addr. A read-only long-term pin of never-written
+ * anonymous memory can pin the shared zero page (6.1 does): the CPU's
+ * first write then lands on a new page the device never sees. Such a
+ * batch is pinned for write instead where the mapping allows it - it
+ * reads the same, and it is the page the process will write.
+ */
+static int npu_host_pin_batch(unsigned long addr, unsigned long n,
+			      unsigned int gup, struct page **batch)
+{
+	int pinned = pin_user_pages_fast(addr, n, gup, batch);
+
+	if (pinned <= 0 || (gup & FOLL_WRITE) ||
+	    !npu_host_has_zero_page(batch, pinned))
+		return pinned;
+	unpin_user_pages(batch, pinned);
+	n = pinned;
+	pinned = pin_user_pages_fast(addr, n, gup | FOLL_WRITE, batch);
+	if (pinned == -EFAULT)	/* not writable: the zero page it is */
+		pinned = pin_user_pages_fast(addr, n, gup, batch);
+	return pinned;
+}
+
 static int npu_host_pin(struct npu_host_reg *reg)
 {
 	unsigned int gup = FOLL_LONGTERM;
@@ -70,8 +101,8 @@ static int npu_host_pin(struct npu_host_reg *reg)
 		unsigned long n = min(npages - done, batch_max);
 		int pinned;
 
-		pinned = pin_user_pages_fast(reg->addr + (done << PAGE_SHIFT),
-					     n, gup, batch);
+		pinned = npu_host_pin_batch(reg->addr + (done << PAGE_SHIFT),
+					    n, gup, batch);
 		if (pinned <= 0) {
 			ret = pinned ? pinned : -EFAULT;
 			break;

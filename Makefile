@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# npu - top-level Makefile. `make help` lists the targets.
+#
+# The pieces live in included makefiles:
+#   kernel/module.mk   make module KDIR=<headers> MODOUT=<dir>   (npu.ko)
+#   lib/lib.mk         make lib                                    (libacl)
+#   tests/tests.mk     make tests                                  (build/tests/*)
+#   tools/vm.mk        check, demo, bench, checkpatch, sparse, deps, modules
+#   tools/bench/bench.mk  bench-progs, bench-vm (make bench)
+
+.DEFAULT_GOAL := all
+
+ROOT := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+ifneq ($(ROOT),$(CURDIR))
+$(error run make in the repository root ($(ROOT)), e.g. make -C $(ROOT) ...)
+endif
+
+BUILD := build
+
+ifneq ($(wildcard kernel/module.mk),)
+include kernel/module.mk
+else
+.PHONY: module
+module:
+	@echo "module: kernel/module.mk does not exist yet (the kernel part is not written)" >&2; exit 1
+endif
+
+ifneq ($(wildcard lib/lib.mk),)
+include lib/lib.mk
+else
+.PHONY: lib
+lib:
+	@echo "lib: lib/lib.mk does not exist yet: no libacl, skipped"
+endif
+
+include tests/tests.mk
+include tools/vm.mk
+ifneq ($(wildcard tools/bench/bench.mk),)
+include tools/bench/bench.mk
+endif
+
+.PHONY: all clean help
+all: module lib tests
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "npu make targets:"
+	@echo "  all         npu.ko (running kernel), libacl, tests"
+	@echo "  module      npu.ko for KDIR=<headers> (default: running kernel) into MODOUT="
+	@echo "  modules     npu.ko for every bench kernel into build/<kernel>/module/"
+	@echo "  lib         libacl into build/lib/"
+	@echo "  tests       every tests/*.c into build/tests/"
+	@echo "  deps        tools/install-deps (packages, bench kernels)"
+	@echo "  check       build all, boot each bench kernel, run the tests (make check)"
+	@echo "  demo        boot the newest kernel and run build/tools/npu-demo"
+	@echo "  bench       the benchmarks in a VM per kernel (tools/bench/bench.mk)"
+	@echo "  checkpatch  scripts/checkpatch.pl --strict on kernel/ and include/uapi/"
+	@echo "  sparse      module build with C=2 for every bench kernel"
+	@echo "  clean       remove build/"
+	@echo "variables: KERNELS=\"6.1 6.12\" VM_MEM=6G VM_ACCEL=kvm VM_TIMEOUT=600 NPU_CACHE=/var/cache/npu"
+	@echo "run your own program in the VM: tools/vm-run -- ./prog [args]"

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl: the aclrt runtime memory API (devices, streams, events, device
+ * and host memory, copies, virtual memory management).
+ *
+ * Types, enum values and struct layouts follow the CANN acl_rt.h 1.17.
+ */
+#ifndef ACL_ACL_RT_H
+#define ACL_ACL_RT_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "acl_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ACL_MAJOR_VERSION 1
+#define ACL_MINOR_VERSION 17
+#define ACL_PATCH_VERSION 0
+
+/* aclrtValueWait conditions */
+#define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U
+#define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U
+#define ACL_STREAM_WAIT_VALUE_AND 0x00000002U
+#define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U
+
+#define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
+#define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
+
+/* aclrtHostRegisterV2 flags */
+#define ACL_HOST_REG_MAPPED 0x2UL
+#define ACL_HOST_REG_IOMEMORY 0x4UL
+#define ACL_HOST_REG_READONLY 0x8UL
+#define ACL_HOST_REG_PINNED 0x10000000UL
+
+typedef void *aclrtDrvMemHandle;
+
+typedef enum aclrtMemcpyKind {
+	ACL_MEMCPY_HOST_TO_HOST,
+	ACL_MEMCPY_HOST_TO_DEVICE,
+	ACL_MEMCPY_DEVICE_TO_HOST,
+	ACL_MEMCPY_DEVICE_TO_DEVICE,
+	ACL_MEMCPY_DEFAULT,
+	ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE,
+	ACL_MEMCPY_INNER_DEVICE_TO_DEVICE,
+	ACL_MEMCPY_INTER_DEVICE_TO_DEVICE,
+} aclrtMemcpyKind;
+
+typedef enum aclrtMemMallocPolicy {
+	ACL_MEM_MALLOC_HUGE_FIRST,
+	ACL_MEM_MALLOC_HUGE_ONLY,
+	ACL_MEM_MALLOC_NORMAL_ONLY,
+	ACL_MEM_MALLOC_HUGE_FIRST_P2P,
+	ACL_MEM_MALLOC_HUGE_ONLY_P2P,
+	ACL_MEM_MALLOC_NORMAL_ONLY_P2P,
+	ACL_MEM_MALLOC_HUGE1G_ONLY,
+	ACL_MEM_MALLOC_HUGE1G_ONLY_P2P,
+	ACL_MEM_TYPE_LOW_BAND_WIDTH = 0x0100,
+	ACL_MEM_TYPE_HIGH_BAND_WIDTH = 0x1000,
+	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
+} aclrtMemMallocPolicy;
+
+typedef enum {
+	ACL_HOST_REGISTER_MAPPED = 0,
+	ACL_HOST_REGISTER_IOMEMORY = 0x04,
+	ACL_HOST_REGISTER_READONLY = 0x08,
+} aclrtHostRegisterType;
+
+typedef enum {
+	ACL_RT_MEM_ATTR_RSV = 0,
+	ACL_RT_MEM_ATTR_MODULE_ID,
+	ACL_RT_MEM_ATTR_DEVICE_ID,
+	ACL_RT_MEM_ATTR_VA_FLAG,
+} aclrtMallocAttrType;
+
+typedef union {
+	uint16_t moduleId;
+	uint32_t deviceId;
+	uint32_t vaFlag;
+	uint8_t rsv[8];
+} aclrtMallocAttrValue;
+
+typedef struct {
+	aclrtMallocAttrType attr;
+	aclrtMallocAttrValue value;
+} aclrtMallocAttribute;
+
+typedef struct {
+	aclrtMallocAttribute *attrs;
+	size_t numAttrs;
+} aclrtMallocConfig;
+
+typedef enum aclrtMemAttr {
+	ACL_DDR_MEM,
+	ACL_HBM_MEM,
+	ACL_DDR_MEM_HUGE,
+	ACL_DDR_MEM_NORMAL,
+	ACL_HBM_MEM_HUGE,
+	ACL_HBM_MEM_NORMAL,
+	ACL_DDR_MEM_P2P_HUGE,
+	ACL_DDR_MEM_P2P_NORMAL,
+	ACL_HBM_MEM_P2P_HUGE,
+	ACL_HBM_MEM_P2P_NORMAL,
+	ACL_HBM_MEM_HUGE1G,
+	ACL_HBM_MEM_P2P_HUGE1G,
+	ACL_MEM_NORMAL,
+	ACL_MEM_HUGE,
+	ACL_MEM_HUGE1G,
+	ACL_MEM_P2P_NORMAL,
+	ACL_MEM_P2P_HUGE,
+	ACL_MEM_P2P_HUGE1G,
+} aclrtMemAttr;
+
+typedef enum aclrtMemLocationType {
+	ACL_MEM_LOCATION_TYPE_HOST = 0,
+	ACL_MEM_LOCATION_TYPE_DEVICE,
+	ACL_MEM_LOCATION_TYPE_UNREGISTERED,
+	ACL_MEM_LOCATION_TYPE_MANAGED,
+	ACL_MEM_LOCATION_TYPE_HOST_NUMA = 4,
+} aclrtMemLocationType;
+
+typedef struct aclrtMemLocation {
+	uint32_t id;
+	aclrtMemLocationType type;
+} aclrtMemLocation;
+
+typedef struct aclrtPtrAttributes {
+	aclrtMemLocation location;
+	uint32_t pageSize;
+	uint32_t rsv[4];
+} aclrtPtrAttributes;
+
+typedef enum aclrtMemAllocationType {
+	ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
+} aclrtMemAllocationType;
+
+typedef enum aclrtMemHandleType {
+	ACL_MEM_HANDLE_TYPE_NONE = 0,
+	ACL_MEM_HANDLE_TYPE_POSIX = 2,
+} aclrtMemHandleType;
+
+typedef struct aclrtPhysicalMemProp {
+	aclrtMemHandleType handleType;
+	aclrtMemAllocationType allocationType;
+	aclrtMemAttr memAttr;
+	aclrtMemLocation location;
+	uint64_t reserve;
+} aclrtPhysicalMemProp;
+
+typedef enum aclrtMemGranularityOptions {
+	ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
+	ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
+	ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
+} aclrtMemGranularityOptions;
+
+typedef enum {
+	ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
+	ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
+	ACL_RT_MEM_ACCESS_FLAGS_READWRITE = 0x3,
+} aclrtMemAccessFlags;
+
+typedef struct {
+	aclrtMemAccessFlags flags;
+	aclrtMemLocation location;
+	uint8_t rsv[12];
+} aclrtMemAccessDesc;
+
+/* Devices */
+ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+
+/* Streams and events */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
+
+/* Host memory */
+ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
+					       void **devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
+
+/* Device memory and copies */
+ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+						aclrtMallocConfig *cfg);
+ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+					 aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+					      aclrtMemcpyKind kind, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+					      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+
+/* Virtual memory management */
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
+							      aclrtMemGranularityOptions option,
+							      size_t *granularity);
+ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
+						 const aclrtPhysicalMemProp *prop, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
+						    void *expectPtr, uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+					 uint64_t flags);
+ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
+ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag);
+
+/* Sharing and peers */
+ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
+							     aclrtMemHandleType handleType, uint64_t flags,
+							     uint64_t *shareableHandle);
+ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
+							       aclrtDrvMemHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid,
+							     size_t pidNum);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
+						      int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACL_ACL_RT_H */

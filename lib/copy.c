@@ -1,0 +1,454 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aclrtMemcpy(Async) and aclrtMemset(Async).
+ *
+ * Each side of a copy is classified with ADDR_QUERY: device memory,
+ * registered host memory (the device reaches it directly: one COPY
+ * command), or pageable host memory, which the device cannot reach: it
+ * goes through a per-device pinned staging buffer of two halves, the CPU
+ * filling (or draining) one half while the DMA of the other runs.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <acl/acl.h>
+
+#include "copy.h"
+#include "device.h"
+#include "error.h"
+#include "ioctl.h"
+#include "region.h"
+#include "stream.h"
+
+enum acl_side_kind {
+	ACL_SIDE_DEVICE,	/* device VA of the copying device */
+	ACL_SIDE_PINNED,	/* inside one registration: DMA with NPU_CMD_*_HOST */
+	ACL_SIDE_PAGEABLE,	/* host memory the device cannot reach */
+};
+
+struct acl_side {
+	enum acl_side_kind kind;
+	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
+};
+
+/* Where is [@addr, +@len) for @dev?  @dst: the device will write it. */
+static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
+			struct acl_side *side)
+{
+	uint64_t addr = (uintptr_t)p;
+	struct npu_addr_query q;
+	struct acl_device *other;
+	int ret, pos = 0;
+
+	ret = acl_addr_query(dev, addr, &q);
+	if (ret)
+		return ret;
+	side->dev_alias = false;
+	switch (q.kind) {
+	case NPU_ADDR_DEVICE:
+		if (addr + len < addr || addr + len > q.base + q.length)
+			return acl_errf(-EINVAL, "%s %p+%zu runs past the end of its device allocation (%#llx+%#llx)",
+					name, p, len, (unsigned long long)q.base, (unsigned long long)q.length);
+		side->kind = ACL_SIDE_DEVICE;
+		return 0;
+	case NPU_ADDR_HOST:
+		/* a range leaving its registration, or a read-only one written, is staged */
+		if (addr + len <= q.base + q.length && !(dst && (q.host_flags & NPU_HOST_READONLY))) {
+			side->kind = ACL_SIDE_PINNED;
+			side->dev_alias = (q.host_flags & NPU_HOST_MAPPED) && q.dev_addr == addr;
+		} else {
+			side->kind = ACL_SIDE_PAGEABLE;
+		}
+		return 0;
+	}
+	/* device memory of another device is no host memory */
+	while ((other = acl_dev_iter(&pos))) {
+		if (other == dev || acl_addr_query(other, addr, &q))
+			continue;
+		if (q.kind == NPU_ADDR_DEVICE)
+			return acl_errf(ACLI_ENOTSUPP, "%s %p is memory of device %d: copies between devices are not implemented yet",
+					name, p, other->id);
+	}
+	acl_err_clear();
+	side->kind = ACL_SIDE_PAGEABLE;
+	return 0;
+}
+
+static bool acl_side_is_dev(const struct acl_side *s)
+{
+	return s->kind == ACL_SIDE_DEVICE || s->dev_alias;
+}
+
+static bool acl_side_is_host(const struct acl_side *s)
+{
+	return s->kind != ACL_SIDE_DEVICE;
+}
+
+static const char *acl_kind_name(aclrtMemcpyKind kind)
+{
+	static const char *const names[] = {
+		"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST", "DEVICE_TO_DEVICE",
+		"DEFAULT", "HOST_TO_BUF_TO_DEVICE", "INNER_DEVICE_TO_DEVICE", "INTER_DEVICE_TO_DEVICE",
+	};
+
+	return (unsigned int)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
+}
+
+/* Does @kind agree with what the addresses are? */
+static int acl_kind_check(aclrtMemcpyKind kind, const struct acl_side *d, const struct acl_side *s)
+{
+	bool dst_ok = true, src_ok = true;
+	const char *want_dst = NULL, *want_src = NULL;
+
+	switch (kind) {
+	case ACL_MEMCPY_HOST_TO_HOST:
+		dst_ok = acl_side_is_host(d);
+		src_ok = acl_side_is_host(s);
+		want_dst = want_src = "host";
+		break;
+	case ACL_MEMCPY_HOST_TO_DEVICE:
+	case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE:
+		dst_ok = acl_side_is_dev(d);
+		src_ok = acl_side_is_host(s);
+		want_dst = "device";
+		want_src = "host";
+		break;
+	case ACL_MEMCPY_DEVICE_TO_HOST:
+		dst_ok = acl_side_is_host(d);
+		src_ok = acl_side_is_dev(s);
+		want_dst = "host";
+		want_src = "device";
+		break;
+	case ACL_MEMCPY_DEVICE_TO_DEVICE:
+	case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+		dst_ok = acl_side_is_dev(d);
+		src_ok = acl_side_is_dev(s);
+		want_dst = want_src = "device";
+		break;
+	default:
+		break;
+	}
+	if (!dst_ok)
+		return acl_errf(-EINVAL, "kind %s needs dst to be %s memory", acl_kind_name(kind), want_dst);
+	if (!src_ok)
+		return acl_errf(-EINVAL, "kind %s needs src to be %s memory", acl_kind_name(kind), want_src);
+	return 0;
+}
+
+static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind)
+{
+	int ret = acl_check_init();
+
+	if (ret)
+		return ret;
+	if (!dst || !src)
+		return acl_errf(-EINVAL, "%s must not be NULL", !dst ? "dst" : "src");
+	if (!count)
+		return acl_errf(-EINVAL, "count must be non-zero");
+	if (count > destMax)
+		return acl_errf(-EINVAL, "count %zu exceeds destMax %zu", count, destMax);
+	if (kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+		return acl_errf(ACLI_ENOTSUPP, "kind INTER_DEVICE_TO_DEVICE: copies between devices are not implemented yet");
+	if ((unsigned int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
+		return acl_errf(-EINVAL, "kind %d is not an aclrtMemcpyKind", (int)kind);
+	return 0;
+}
+
+/* Staging */
+
+void acl_stage_teardown(struct acl_device *dev, bool unmap)
+{
+	if (dev->stage_buf && unmap)
+		munmap(dev->stage_buf, 2 * ACL_STAGE_HALF);
+	dev->stage_buf = NULL;
+}
+
+/* Map and pin the staging buffer on first use; dev->stage_lock held. */
+static int acl_stage_get_locked(struct acl_device *dev)
+{
+	struct npu_host_register reg = {
+		.size = sizeof(reg),
+		.length = 2 * ACL_STAGE_HALF,
+	};
+	void *p;
+	int ret;
+
+	if (dev->stage_buf)
+		return 0;
+	p = mmap(NULL, 2 * ACL_STAGE_HALF, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return acl_errf(-ENOMEM, "cannot map the staging buffer: %s", strerror(errno));
+	reg.addr = (uintptr_t)p;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
+	if (ret) {
+		munmap(p, 2 * ACL_STAGE_HALF);
+		if (ret == -ENOMEM)
+			acl_errf(ret, "cannot pin the %llu MiB staging buffer: over RLIMIT_MEMLOCK?",
+				 (unsigned long long)(2 * ACL_STAGE_HALF >> 20));
+		return ret;
+	}
+	dev->stage_buf = p;
+	return 0;
+}
+
+/* Wait out whatever a failed pipeline left queued; faults report once each. */
+static void acl_stage_drain(struct acl_stream *s, unsigned int queued)
+{
+	while (queued-- && acl_stream_sync(s, -1) == -EIO)
+		;
+	acl_err_clear();
+}
+
+static int acl_stage_h2d(struct acl_device *dev, uint64_t dst, const char *src, size_t n)
+{
+	struct acl_stream *s = dev->stage_stream;
+	char *buf = dev->stage_buf;
+	uint64_t seq[2] = { 0, 0 };
+	unsigned int queued = 0, i = 0;
+	size_t off, chunk;
+	int ret = 0;
+
+	for (off = 0; off < n; off += chunk, i ^= 1) {
+		struct npu_cmd cmd = { .op = NPU_OP_COPY, .flags = NPU_CMD_SRC_HOST };
+
+		chunk = n - off < ACL_STAGE_HALF ? n - off : ACL_STAGE_HALF;
+		/* this half is free once its previous DMA has completed */
+		if (seq[i]) {
+			ret = acl_stream_wait(dev, s->id, seq[i], -1);
+			if (ret)
+				goto fail;
+		}
+		memcpy(buf + i * ACL_STAGE_HALF, src + off, chunk);
+		cmd.dst = dst + off;
+		cmd.src = (uintptr_t)(buf + i * ACL_STAGE_HALF);
+		cmd.length = chunk;
+		ret = acl_stream_submit(s, &cmd, 1, &seq[i]);
+		if (ret)
+			goto fail;
+		queued++;
+	}
+	return acl_stream_sync(s, -1);
+fail:
+	acl_stage_drain(s, queued);
+	return ret;
+}
+
+static int acl_stage_d2h(struct acl_device *dev, char *dst, uint64_t src, size_t n)
+{
+	struct acl_stream *s = dev->stage_stream;
+	char *buf = dev->stage_buf;
+	size_t nchunks = (n + ACL_STAGE_HALF - 1) / ACL_STAGE_HALF;
+	uint64_t seq[2] = { 0, 0 };
+	unsigned int queued = 0;
+	size_t k;
+	int ret = 0;
+
+	/* Keep both halves in flight: chunk k + 2 reuses the half of chunk k. */
+	for (k = 0; k < nchunks + 2; k++) {
+		if (k >= 2) {
+			size_t d = k - 2;
+			size_t len = n - d * ACL_STAGE_HALF < ACL_STAGE_HALF ? n - d * ACL_STAGE_HALF : ACL_STAGE_HALF;
+
+			ret = acl_stream_wait(dev, s->id, seq[d & 1], -1);
+			if (ret)
+				goto fail;
+			queued--;
+			memcpy(dst + d * ACL_STAGE_HALF, buf + (d & 1) * ACL_STAGE_HALF, len);
+		}
+		if (k < nchunks) {
+			size_t off = k * ACL_STAGE_HALF;
+			struct npu_cmd cmd = {
+				.op = NPU_OP_COPY,
+				.flags = NPU_CMD_DST_HOST,
+				.dst = (uintptr_t)(buf + (k & 1) * ACL_STAGE_HALF),
+				.src = src + off,
+				.length = n - off < ACL_STAGE_HALF ? n - off : ACL_STAGE_HALF,
+			};
+
+			ret = acl_stream_submit(s, &cmd, 1, &seq[k & 1]);
+			if (ret)
+				goto fail;
+			queued++;
+		}
+	}
+	return 0;
+fail:
+	acl_stage_drain(s, queued);
+	return ret;
+}
+
+/* A copy between device memory and pageable host memory; returns when done. */
+static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_side *d,
+			   const void *src, size_t n)
+{
+	int ret;
+
+	pthread_mutex_lock(&dev->stage_lock);
+	ret = acl_stage_get_locked(dev);
+	if (!ret) {
+		if (d->kind == ACL_SIDE_PAGEABLE)
+			ret = acl_stage_d2h(dev, dst, (uintptr_t)src, n);
+		else
+			ret = acl_stage_h2d(dev, (uintptr_t)dst, src, n);
+	}
+	pthread_mutex_unlock(&dev->stage_lock);
+	return ret;
+}
+
+/* One command on the internal copy stream, waited for. */
+static int acl_cmd_sync(struct acl_device *dev, struct npu_cmd *cmd)
+{
+	uint64_t seq;
+	int ret;
+
+	pthread_mutex_lock(&dev->copy_lock);
+	ret = acl_stream_submit(dev->copy_stream, cmd, 1, &seq);
+	if (!ret)
+		ret = acl_stream_wait(dev, dev->copy_stream->id, seq, -1);
+	pthread_mutex_unlock(&dev->copy_lock);
+	return ret;
+}
+
+static uint32_t acl_side_flags(const struct acl_side *d, const struct acl_side *s)
+{
+	return (d->kind == ACL_SIDE_PINNED ? NPU_CMD_DST_HOST : 0) |
+	       (s->kind == ACL_SIDE_PINNED ? NPU_CMD_SRC_HOST : 0);
+}
+
+/* @stream NULL: synchronous copy on @dev; else queued on @stream when the device reaches both sides. */
+static int acl_copy(struct acl_device *dev, struct acl_stream *stream, void *dst, const void *src,
+		    size_t count, aclrtMemcpyKind kind)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_COPY };
+	struct acl_side d, s;
+	int ret;
+
+	ret = acl_classify(dev, dst, count, true, "dst", &d);
+	if (!ret)
+		ret = acl_classify(dev, src, count, false, "src", &s);
+	if (!ret)
+		ret = acl_kind_check(kind, &d, &s);
+	if (ret)
+		return ret;
+
+	if (d.kind != ACL_SIDE_DEVICE && s.kind != ACL_SIDE_DEVICE) {
+		/* host to host: the CPU copies, after the stream's earlier work */
+		if (stream)
+			ret = acl_stream_sync(stream, -1);
+		if (!ret)
+			memmove(dst, src, count);
+		return ret;
+	}
+	if (d.kind == ACL_SIDE_PAGEABLE || s.kind == ACL_SIDE_PAGEABLE) {
+		/* the device cannot reach pageable memory: staged, and synchronous */
+		if (stream)
+			ret = acl_stream_sync(stream, -1);
+		if (!ret)
+			ret = acl_copy_staged(dev, dst, &d, src, count);
+		return ret;
+	}
+	cmd.flags = acl_side_flags(&d, &s);
+	cmd.dst = (uintptr_t)dst;
+	cmd.src = (uintptr_t)src;
+	cmd.length = count;
+	if (stream)
+		return acl_stream_submit(stream, &cmd, 1, NULL);
+	return acl_cmd_sync(dev, &cmd);
+}
+
+ACL_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
+				aclrtMemcpyKind kind)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_copy_args(dst, destMax, src, count, kind);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_copy(dev, NULL, dst, src, count, kind);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+				     aclrtMemcpyKind kind, aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_copy_args(dst, destMax, src, count, kind);
+	if (!ret)
+		ret = acl_stream_resolve(stream, &s);
+	if (!ret)
+		ret = acl_copy(s->dev, s, dst, src, count, kind);
+	return acl_ret(__func__, ret);
+}
+
+static int acl_memset_args(void *devPtr, size_t maxCount, size_t count)
+{
+	int ret = acl_check_init();
+
+	if (ret)
+		return ret;
+	if (!devPtr)
+		return acl_errf(-EINVAL, "devPtr must not be NULL");
+	if (!count)
+		return acl_errf(-EINVAL, "count must be non-zero");
+	if (count > maxCount)
+		return acl_errf(-EINVAL, "count %zu exceeds maxCount %zu", count, maxCount);
+	return 0;
+}
+
+static int acl_memset(struct acl_device *dev, struct acl_stream *stream, void *p, int32_t value,
+		      size_t count)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_MEMSET, .value = (uint8_t)value };
+	struct acl_side d;
+	int ret;
+
+	ret = acl_classify(dev, p, count, true, "devPtr", &d);
+	if (ret)
+		return ret;
+	if (d.kind == ACL_SIDE_PAGEABLE) {
+		if (stream)
+			ret = acl_stream_sync(stream, -1);
+		if (!ret)
+			memset(p, (uint8_t)value, count);
+		return ret;
+	}
+	cmd.flags = d.kind == ACL_SIDE_PINNED ? NPU_CMD_DST_HOST : 0;
+	cmd.dst = (uintptr_t)p;
+	cmd.length = count;
+	if (stream)
+		return acl_stream_submit(stream, &cmd, 1, NULL);
+	return acl_cmd_sync(dev, &cmd);
+}
+
+ACL_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_memset_args(devPtr, maxCount, count);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_memset(dev, NULL, devPtr, value, count);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
+				     aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_memset_args(devPtr, maxCount, count);
+	if (!ret)
+		ret = acl_stream_resolve(stream, &s);
+	if (!ret)
+		ret = acl_memset(s->dev, s, devPtr, value, count);
+	return acl_ret(__func__, ret);
+}

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The one errno -> aclError table, and the thread-local messages behind
+ * aclGetRecentErrMsg().
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+
+#define ACL_MSG_MAX	512
+
+static const struct {
+	int err;
+	aclError code;
+	const char *what;	/* reason when the failing step left none */
+} acl_errmap[] = {
+	{ -EINVAL,	ACL_ERROR_INVALID_PARAM,		"invalid argument" },
+	{ -ENOMEM,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"out of memory" },
+	{ -EEXIST,	ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "host memory already registered" },
+	{ -ENXIO,	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,	"host memory not registered" },
+	{ -EADDRINUSE,	ACL_ERROR_INVALID_PARAM,		"address range already in use" },
+	{ -ENOENT,	ACL_ERROR_INVALID_PARAM,		"no such object" },
+	{ -EBUSY,	ACL_ERROR_INVALID_PARAM,		"object still in use" },
+	{ -EFAULT,	ACL_ERROR_INVALID_PARAM,		"bad address" },
+	{ -EACCES,	ACL_ERROR_INVALID_PARAM,		"access denied" },
+	{ -ETIMEDOUT,	ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,	"timed out" },
+	{ -EIO,		ACL_ERROR_RT_FAILURE,			"device command faulted" },
+	{ -EOPNOTSUPP,	ACL_ERROR_RT_FEATURE_NOT_SUPPORT,	"not supported by the device" },
+	{ -ENODEV,	ACL_ERROR_RT_INVALID_DEVICEID,		"invalid device id" },
+	{ -ENOTTY,	ACL_ERROR_DRV_FAILURE,			"driver does not know the request" },
+	{ -E2BIG,	ACL_ERROR_DRV_FAILURE,			"driver rejected the request layout" },
+	{ -EPERM,	ACL_ERROR_RT_CONTEXT_NULL,		"context belongs to another process" },
+	{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
+	{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },
+	{ ACLI_EUNINIT,	ACL_ERROR_UNINITIALIZE,			"aclInit has not been called" },
+	{ ACLI_ENOCTX,	ACL_ERROR_RT_CONTEXT_NULL,		"no current device: call aclrtSetDevice first" },
+	{ ACLI_ENOTREG,	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,	"host memory not registered" },
+	{ ACLI_ENOTSUPP, ACL_ERROR_API_NOT_SUPPORT,		"not implemented yet" },
+	{ ACLI_EFEATURE, ACL_ERROR_FEATURE_UNSUPPORTED,		"not supported by this driver" },
+	{ ACLI_ENODEVS,	ACL_ERROR_RT_NO_DEVICE,			"no npu device found" },
+	{ ACLI_EDRV,	ACL_ERROR_DRV_FAILURE,			"driver unusable" },
+};
+
+/* reason recorded during the current call */
+static __thread char acl_detail[ACL_MSG_MAX];
+/* message of the last failed call, until aclGetRecentErrMsg() takes it */
+static __thread char acl_msg[ACL_MSG_MAX];
+/* the copy handed out, valid until the next aclGetRecentErrMsg() */
+static __thread char acl_msg_out[ACL_MSG_MAX];
+
+int acl_errf(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(acl_detail, sizeof(acl_detail), fmt, ap);
+	va_end(ap);
+	return err;
+}
+
+void acl_err_clear(void)
+{
+	acl_detail[0] = '\0';
+}
+
+/* Truncation is fine: the message is for humans. */
+static void __acl_printf(1, 2) acl_msg_set(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(acl_msg, sizeof(acl_msg), fmt, ap);
+	va_end(ap);
+}
+
+aclError acl_ret(const char *api, int err)
+{
+	aclError code = ACL_ERROR_RT_INTERNAL_ERROR;
+	const char *what = NULL;
+	size_t i;
+
+	if (err >= 0) {
+		acl_detail[0] = '\0';
+		return ACL_SUCCESS;
+	}
+	for (i = 0; i < sizeof(acl_errmap) / sizeof(acl_errmap[0]); i++) {
+		if (acl_errmap[i].err == err) {
+			code = acl_errmap[i].code;
+			what = acl_errmap[i].what;
+			break;
+		}
+	}
+	if (acl_detail[0])
+		what = acl_detail;
+	if (what)
+		acl_msg_set("%s: %s", api, what);
+	else
+		acl_msg_set("%s: internal error %d (%s)", api, -err,
+			    strerrorname_np(-err) ?: "unknown errno");
+	acl_detail[0] = '\0';
+	return code;
+}
+
+ACL_EXPORT const char *aclGetRecentErrMsg(void)
+{
+	if (!acl_msg[0])
+		return NULL;
+	memcpy(acl_msg_out, acl_msg, sizeof(acl_msg_out));
+	acl_msg[0] = '\0';
+	return acl_msg_out;
+}

@@ -1,0 +1,95 @@
+# SPDX-License-Identifier: MIT
+# lib/lib.mk - libacl, included by the top-level Makefile.
+#
+#   make lib        build/lib/libacl.so.1 (+ libacl.so link) and build/lib/acl.pc
+#   make lib-tests  build/tests/lib_*, header_c, header_cxx (TAP programs)
+#   make lib-check  the host checks: headers as C and C++, the frozen
+#                   exported-symbol list, and the library tests (tests
+#                   that need /dev/npuN skip without it)
+#   make lib-clean
+#
+# Variables: CC, CXX, PREFIX (acl.pc), LIB_EXTRA_CFLAGS.
+
+LIB_OUT		?= build/lib
+LIB_TEST_OUT	?= build/tests
+PREFIX		?= /usr/local
+CXX		?= c++
+
+LIB_VERSION	:= 1.0.0
+LIB_SONAME	:= libacl.so.1
+LIB_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+LIB_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -fPIC -fvisibility=hidden -pthread \
+		   -D_GNU_SOURCE -Iinclude -Ilib $(LIB_EXTRA_CFLAGS)
+LIB_SRCS	:= $(wildcard lib/*.c)
+LIB_OBJS	:= $(patsubst lib/%.c,$(LIB_OUT)/obj/%.o,$(LIB_SRCS))
+LIB_HDRS	:= $(wildcard lib/*.h) $(wildcard include/acl/*.h) include/uapi/npu.h
+
+LIB_TEST_SRCS	:= $(wildcard tests/lib_*.c)
+LIB_TEST_BINS	:= $(patsubst tests/%.c,$(LIB_TEST_OUT)/%,$(LIB_TEST_SRCS)) \
+		   $(LIB_TEST_OUT)/header_c $(LIB_TEST_OUT)/header_cxx
+LIB_TEST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror -pthread -D_GNU_SOURCE \
+		   -Iinclude -Itests
+LIB_TEST_LDFLAGS := -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
+
+.PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-pc lib-clean
+
+lib: $(LIB_OUT)/libacl.so $(LIB_OUT)/acl.pc
+
+$(LIB_OUT)/obj/%.o: lib/%.c $(LIB_HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_CFLAGS) -c -o $@ $<
+
+$(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
+	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=lib/libacl.map \
+		-Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(LIB_OBJS)
+
+$(LIB_OUT)/libacl.so: $(LIB_OUT)/$(LIB_SONAME)
+	ln -sfn $(LIB_SONAME) $@
+
+$(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk
+	@mkdir -p $(@D)
+	sed -e 's|@prefix@|$(PREFIX)|' -e 's|@libdir@|$${prefix}/lib|' \
+	    -e 's|@includedir@|$${prefix}/include|' -e 's|@version@|$(LIB_VERSION)|' $< > $@
+
+lib-tests: $(LIB_TEST_BINS)
+
+$(LIB_TEST_OUT)/lib_%: tests/lib_%.c tests/harness.h $(wildcard tests/lib_*.h) $(LIB_OUT)/libacl.so
+	@mkdir -p $(@D)
+	$(CC) $(LIB_TEST_CFLAGS) -o $@ $< $(LIB_TEST_LDFLAGS)
+
+# The public headers must compile as strict C and C++, with the frozen
+# layouts checked by static assertions; the programs just report TAP.
+$(LIB_TEST_OUT)/header_c: tests/header_c.c tests/header_checks.h $(wildcard include/acl/*.h) $(LIB_OUT)/libacl.so
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -pedantic-errors -Wall -Wextra -Werror -Iinclude -o $@ $< $(LIB_TEST_LDFLAGS)
+
+$(LIB_TEST_OUT)/header_cxx: tests/header_cxx.cc tests/header_checks.h $(wildcard include/acl/*.h) $(LIB_OUT)/libacl.so
+	@mkdir -p $(@D)
+	$(CXX) -std=c++11 -pedantic-errors -Wall -Wextra -Werror -Iinclude -o $@ $< $(LIB_TEST_LDFLAGS)
+
+lib-check-headers: $(LIB_TEST_OUT)/header_c $(LIB_TEST_OUT)/header_cxx
+	$(CC) -std=c99 -pedantic-errors -Wall -Wextra -Werror -Iinclude -fsyntax-only -x c tests/header_c.c -DHEADER_ONLY
+	$(CXX) -std=c++98 -Wall -Wextra -Werror -Iinclude -fsyntax-only -x c++ tests/header_cxx.cc -DHEADER_ONLY
+	LD_LIBRARY_PATH=$(LIB_OUT) $(LIB_TEST_OUT)/header_c
+	LD_LIBRARY_PATH=$(LIB_OUT) $(LIB_TEST_OUT)/header_cxx
+
+# The exported symbols are an ABI: any change must update tests/libacl.symbols.
+lib-check-symbols: $(LIB_OUT)/libacl.so
+	@nm -D --defined-only $(LIB_OUT)/$(LIB_SONAME) | awk '$$2 != "A" { sub(/@.*/, "", $$3); print $$3 }' | \
+		LC_ALL=C sort | diff -u tests/libacl.symbols - && \
+		echo "lib-check-symbols: exported symbols match tests/libacl.symbols"
+	@test "$$(readelf -d $(LIB_OUT)/$(LIB_SONAME) | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = $(LIB_SONAME) || \
+		{ echo "lib-check-symbols: soname is not $(LIB_SONAME)" >&2; exit 1; }
+
+# A program finds the library and headers through pkg-config.
+lib-check-pc: $(LIB_OUT)/acl.pc
+	@test "$$(PKG_CONFIG_PATH=$(LIB_OUT) pkg-config --modversion acl)" = $(LIB_VERSION) && \
+	 test "$$(PKG_CONFIG_PATH=$(LIB_OUT) pkg-config --libs acl | xargs)" = "-L$(PREFIX)/lib -lacl" && \
+	 echo "lib-check-pc: acl.pc answers version $(LIB_VERSION), -L$(PREFIX)/lib -lacl"
+
+lib-check: lib lib-tests lib-check-headers lib-check-symbols lib-check-pc
+	@fail=0; for t in $(patsubst tests/%.c,$(LIB_TEST_OUT)/%,$(LIB_TEST_SRCS)); do \
+		LD_LIBRARY_PATH=$(LIB_OUT) $$t || fail=1; done; exit $$fail
+
+lib-clean:
+	rm -rf $(LIB_OUT) $(LIB_TEST_BINS)

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Device memory: aclrtMalloc/Free, memory info, pointer attributes.
+ *
+ * aclrtMalloc = reserve VA (aligned to the page size), allocate a
+ * physical handle, map it, grant read-write, then drop the handle: the
+ * mapping keeps the memory alive until aclrtFree unmaps it.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <acl/acl.h>
+
+#include "device.h"
+#include "error.h"
+#include "ioctl.h"
+#include "memory.h"
+#include "region.h"
+
+#define ACL_POLICY_BASE_MASK	0xffU
+#define ACL_POLICY_MODIFIERS	(ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | \
+				 ACL_MEM_ACCESS_USER_SPACE_READONLY)
+
+/* Page size for @policy, or 0 for "huge if large, falling back". */
+static int acl_policy_page(uint32_t policy, uint64_t *page)
+{
+	uint32_t base = policy & ACL_POLICY_BASE_MASK;
+
+	if (policy & ~(ACL_POLICY_BASE_MASK | ACL_POLICY_MODIFIERS))
+		return acl_errf(-EINVAL, "policy %#x has unknown bits %#x", policy,
+				policy & ~(ACL_POLICY_BASE_MASK | ACL_POLICY_MODIFIERS));
+	if ((policy & ACL_MEM_TYPE_LOW_BAND_WIDTH) && (policy & ACL_MEM_TYPE_HIGH_BAND_WIDTH))
+		return acl_errf(-EINVAL, "policy %#x: LOW_BAND_WIDTH and HIGH_BAND_WIDTH exclude each other",
+				policy);
+	switch (base) {
+	case ACL_MEM_MALLOC_HUGE_FIRST:
+	case ACL_MEM_MALLOC_HUGE_FIRST_P2P:
+		*page = 0;
+		return 0;
+	case ACL_MEM_MALLOC_HUGE_ONLY:
+	case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+		*page = NPU_PAGE_2M;
+		return 0;
+	case ACL_MEM_MALLOC_NORMAL_ONLY:
+	case ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+		*page = NPU_PAGE_4K;
+		return 0;
+	case ACL_MEM_MALLOC_HUGE1G_ONLY:
+	case ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+		*page = NPU_PAGE_1G;
+		return 0;
+	}
+	return acl_errf(-EINVAL, "policy %#x: base policy %u is not an aclrtMemMallocPolicy", policy, base);
+}
+
+/* One aclrtMalloc allocation of @len bytes (a multiple of @page). */
+static int acl_dev_alloc(struct acl_device *dev, uint64_t len, uint64_t page, uint64_t *out)
+{
+	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = len, .page_size = page };
+	struct npu_mem_free mfree = { .size = sizeof(mfree) };
+	struct npu_map map = { .size = sizeof(map), .length = len };
+	struct npu_unmap unmap = { .size = sizeof(unmap) };
+	struct npu_access acc = {
+		.size = sizeof(acc),
+		.length = len,
+		.device = dev->id,
+		.access = NPU_ACCESS_READWRITE,
+	};
+	struct acl_region r = { .kind = ACL_REGION_MALLOC, .len = len };
+	uint64_t va;
+	int ret;
+
+	ret = acl_va_reserve(dev, len, page, 0, &va);
+	if (ret)
+		return ret;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
+	if (ret)
+		goto err_release;
+	map.addr = va;
+	map.handle = alloc.handle;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	if (ret)
+		goto err_free;
+	acc.addr = va;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
+	if (ret)
+		goto err_unmap;
+	/* the mapping holds the memory from here on */
+	mfree.handle = alloc.handle;
+	npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
+	r.addr = va;
+	ret = acl_region_add(dev, &r);
+	if (ret)
+		goto err_unmap_freed;
+	*out = va;
+	return 0;
+
+err_unmap:
+	unmap.addr = va;
+	npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
+err_free:
+	mfree.handle = alloc.handle;
+	npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
+err_release:
+	acl_va_release(dev, va, len);
+	return ret;
+
+err_unmap_freed:
+	unmap.addr = va;
+	npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
+	acl_va_release(dev, va, len);
+	return ret;
+}
+
+static int acl_malloc(struct acl_device *dev, void **devPtr, size_t size, uint32_t policy)
+{
+	uint64_t page, len, va;
+	bool fallback = false;
+	int ret;
+
+	ret = acl_policy_page(policy, &page);
+	if (ret)
+		return ret;
+	if (!page) {
+		fallback = size >= NPU_PAGE_2M;
+		page = fallback ? NPU_PAGE_2M : NPU_PAGE_4K;
+		if (fallback && !(dev->page_sizes & NPU_PAGE_2M)) {
+			page = NPU_PAGE_4K;
+			fallback = false;
+		}
+	}
+	if (!(dev->page_sizes & page))
+		return acl_errf(-EOPNOTSUPP, "policy %#x: device %d has no %llu KiB pages", policy, dev->id,
+				(unsigned long long)(page >> 10));
+	len = acl_round_up(size, page);
+	if (len < size)
+		return acl_errf(-EINVAL, "size %zu too large", size);
+	/* 
+	 * ACL_MEM_ACCESS_USER_SPACE_READONLY restricts the CPU's view, which
+	 * never maps device memory here: the device keeps read-write access.
+	 */
+	ret = acl_dev_alloc(dev, len, page, &va);
+	if (ret == -ENOMEM && fallback) {
+		len = acl_round_up(size, NPU_PAGE_4K);
+		ret = acl_dev_alloc(dev, len, NPU_PAGE_4K, &va);
+	}
+	if (ret == -ENOMEM)
+		return acl_errf(ret, "cannot allocate %zu bytes on device %d: device memory exhausted",
+				size, dev->id);
+	if (!ret)
+		*devPtr = (void *)(uintptr_t)va;
+	return ret;
+}
+
+int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg, bool host,
+			 uint32_t *va_flag)
+{
+	size_t i;
+
+	*va_flag = 0;
+	if (!cfg)
+		return 0;
+	if (cfg->numAttrs && !cfg->attrs)
+		return acl_errf(-EINVAL, "cfg->attrs must not be NULL when cfg->numAttrs is %zu", cfg->numAttrs);
+	for (i = 0; i < cfg->numAttrs; i++) {
+		const aclrtMallocAttribute *a = &cfg->attrs[i];
+
+		switch (a->attr) {
+		case ACL_RT_MEM_ATTR_MODULE_ID:
+			break;
+		case ACL_RT_MEM_ATTR_DEVICE_ID:
+			if (a->value.deviceId != (uint32_t)dev->id)
+				return acl_errf(-EINVAL, "cfg->attrs[%zu]: DEVICE_ID %u must be the current device %d",
+						i, a->value.deviceId, dev->id);
+			break;
+		case ACL_RT_MEM_ATTR_VA_FLAG:
+			if (!host)
+				return acl_errf(-EINVAL, "cfg->attrs[%zu]: VA_FLAG applies to aclrtMallocHostWithCfg only",
+						i);
+			if (a->value.vaFlag > 1)
+				return acl_errf(-EINVAL, "cfg->attrs[%zu]: VA_FLAG value %u must be 0 or 1", i,
+						a->value.vaFlag);
+			*va_flag = a->value.vaFlag;
+			break;
+		default:
+			return acl_errf(-EINVAL, "cfg->attrs[%zu]: attr %d is not MODULE_ID, DEVICE_ID or VA_FLAG",
+					i, (int)a->attr);
+		}
+	}
+	return 0;
+}
+
+static int acl_malloc_args(void **devPtr, size_t size)
+{
+	if (!devPtr)
+		return acl_errf(-EINVAL, "devPtr must not be NULL");
+	if (!size)
+		return acl_errf(-EINVAL, "size must be non-zero");
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+	struct acl_device *dev;
+	uint64_t page;
+	int ret;
+
+	ret = acl_check_init();
+	if (!ret)
+		ret = acl_malloc_args(devPtr, size);
+	if (!ret)
+		ret = acl_policy_page(policy, &page);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_malloc(dev, devPtr, size, policy);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+				       aclrtMallocConfig *cfg)
+{
+	struct acl_device *dev;
+	uint32_t va_flag;
+	uint64_t page;
+	int ret;
+
+	ret = acl_check_init();
+	if (!ret)
+		ret = acl_malloc_args(devPtr, size);
+	if (!ret)
+		ret = acl_policy_page(policy, &page);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_malloc_cfg_check(dev, cfg, false, &va_flag);
+	if (!ret)
+		ret = acl_malloc(dev, devPtr, size, policy);
+	return acl_ret(__func__, ret);
+}
+
+/* Why @addr is no aclrtMalloc allocation start of @dev, for the message. */
+static int acl_free_bad_ptr(struct acl_device *dev, void *devPtr)
+{
+	struct npu_addr_query q;
+
+	if (!acl_addr_query(dev, (uintptr_t)devPtr, &q) && q.kind == NPU_ADDR_DEVICE) {
+		if (q.base != (uintptr_t)devPtr)
+			return acl_errf(-EINVAL, "devPtr %p points inside an allocation starting at %#llx",
+					devPtr, (unsigned long long)q.base);
+		return acl_errf(-EINVAL, "devPtr %p was not allocated by aclrtMalloc (use the matching release)",
+				devPtr);
+	}
+	return acl_errf(-EINVAL, "devPtr %p is not an aclrtMalloc allocation of the current device (freed already?)",
+			devPtr);
+}
+
+ACL_EXPORT aclError aclrtFree(void *devPtr)
+{
+	struct npu_unmap unmap = { .size = sizeof(unmap), .addr = (uintptr_t)devPtr };
+	struct acl_device *dev;
+	struct acl_region r;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!devPtr) {
+		ret = acl_errf(-EINVAL, "devPtr must not be NULL");
+		goto out;
+	}
+	ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	if (acl_region_take(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC, &r)) {
+		ret = acl_free_bad_ptr(dev, devPtr);
+		goto out;
+	}
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
+	if (!ret)
+		ret = acl_va_release(dev, r.addr, r.len);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)
+{
+	struct npu_get_info info = { .size = sizeof(info) };
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if ((unsigned int)attr > ACL_MEM_P2P_HUGE1G) {
+		ret = acl_errf(-EINVAL, "attr %d is not an aclrtMemAttr", (int)attr);
+		goto out;
+	}
+	if (!free || !total) {
+		ret = acl_errf(-EINVAL, "%s must not be NULL", !free ? "free" : "total");
+		goto out;
+	}
+	ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	/* one kind of device memory: every attr answers it */
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
+	if (ret)
+		goto out;
+	*total = info.mem_total;
+	*free = info.mem_total > info.mem_used ? info.mem_total - info.mem_used : 0;
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
+{
+	struct acl_device *cur, *dev;
+	struct npu_addr_query q;
+	int ret, pos = 0;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!ptr || !attributes) {
+		ret = acl_errf(-EINVAL, "%s must not be NULL", !ptr ? "ptr" : "attributes");
+		goto out;
+	}
+	ret = acl_cur_dev(&cur);
+	if (ret)
+		goto out;
+	memset(attributes, 0, sizeof(*attributes));
+	attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+	attributes->pageSize = 4096;
+	/* the current device first: host memory registers per device */
+	for (dev = cur; dev; dev = acl_dev_iter(&pos)) {
+		if (dev == cur && pos)
+			continue;
+		ret = acl_addr_query(dev, (uintptr_t)ptr, &q);
+		if (ret)
+			goto out;
+		if (q.kind == NPU_ADDR_DEVICE) {
+			attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+			attributes->location.id = dev->id;
+			if (q.page_size)
+				attributes->pageSize = q.page_size;
+			break;
+		}
+		if (q.kind == NPU_ADDR_HOST && dev == cur) {
+			attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
+			attributes->location.id = dev->id;
+			break;
+		}
+	}
+out:
+	return acl_ret(__func__, ret);
+}

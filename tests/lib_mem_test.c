@@ -1,0 +1,715 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl on a device: devices and contexts, device memory, copies and
+ * memset, host memory, pointer attributes.  Skips without /dev/npu0.
+ */
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "lib_util.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+static void *map_anon(size_t n)
+{
+	void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Devices */
+
+TEST(set_get_reset_refcount)
+{
+	int32_t id = -1;
+	void *p;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetDevice(&id));
+	EXPECT_EQ(0, id);
+	/* a second SetDevice takes a second reference */
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	ASSERT_ACL_OK(aclrtGetDevice(&id));
+	ASSERT_ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	/* the context is gone, and with it the current device */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&id));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtFree(p));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtResetDevice(0));
+	/* a new context works, and the old pointer is unknown to it */
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(p));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&id));
+	ASSERT_ACL_OK(aclFinalize());
+}
+
+TEST(finalize_releases_everything)
+{
+	aclrtStream s;
+	int32_t id;
+	void *p;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclFinalize());
+	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtGetDevice(&id));
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&id));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(s));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(p));
+}
+
+TEST(device_fd_is_cloexec)
+{
+	char link[64], target[64];
+	int fd, found = 0;
+
+	NEED_DEVICE();
+	for (fd = 0; fd < 1024; fd++) {
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strncmp(target, "/dev/npu", 8))
+			continue;
+		found++;
+		EXPECT_TRUE(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	}
+	EXPECT_EQ(1, found);
+}
+
+static void *thread_no_device(void *arg)
+{
+	int32_t id;
+
+	(void)arg;
+	return (void *)(intptr_t)aclrtGetDevice(&id);
+}
+
+TEST(new_thread_has_no_current_device)
+{
+	pthread_t t;
+	void *ret;
+
+	NEED_DEVICE();
+	ASSERT_EQ(0, pthread_create(&t, NULL, thread_no_device, NULL));
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, (aclError)(intptr_t)ret);
+}
+
+TEST(fork_child_starts_without_devices)
+{
+	int32_t id;
+	void *p;
+	pid_t pid;
+	int status;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		char buf[64] = "child";
+		void *q;
+		int bad = 0;
+
+		bad |= aclrtGetDevice(&id) != ACL_ERROR_RT_CONTEXT_NULL;
+		/* its own context: the parent's allocation is unknown here */
+		bad |= aclrtSetDevice(0) != ACL_SUCCESS;
+		bad |= aclrtFree(p) != ACL_ERROR_INVALID_PARAM;
+		bad |= aclrtMalloc(&q, 4096, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS;
+		bad |= aclrtMemcpy(q, 4096, buf, sizeof(buf), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS;
+		memset(buf, 0, sizeof(buf));
+		bad |= aclrtMemcpy(buf, sizeof(buf), q, sizeof(buf), ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS;
+		bad |= strcmp(buf, "child") != 0;
+		bad |= aclrtFree(q) != ACL_SUCCESS;
+		_exit(bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* the parent's context is untouched */
+	ASSERT_ACL_OK(aclrtGetDevice(&id));
+	EXPECT_ACL_OK(aclrtFree(p));
+}
+
+/* Device memory */
+
+FIXTURE(pol) { int unused; };
+FIXTURE_VARIANT(pol) {
+	aclrtMemMallocPolicy policy;
+	size_t size;
+	uint32_t page;		/* expected page size */
+};
+FIXTURE_VARIANT_ADD(pol, huge_first_small) { ACL_MEM_MALLOC_HUGE_FIRST, 100, 4096 };
+FIXTURE_VARIANT_ADD(pol, huge_first_large) { ACL_MEM_MALLOC_HUGE_FIRST, 3 * MiB, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, huge_only) { ACL_MEM_MALLOC_HUGE_ONLY, 4096, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, normal_only) { ACL_MEM_MALLOC_NORMAL_ONLY, 5 * MiB, 4096 };
+FIXTURE_VARIANT_ADD(pol, huge_first_p2p) { ACL_MEM_MALLOC_HUGE_FIRST_P2P, 2 * MiB, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, huge_only_p2p) { ACL_MEM_MALLOC_HUGE_ONLY_P2P, 1, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, normal_only_p2p) { ACL_MEM_MALLOC_NORMAL_ONLY_P2P, 12345, 4096 };
+FIXTURE_VARIANT_ADD(pol, low_bw) {
+	(aclrtMemMallocPolicy)(ACL_MEM_MALLOC_HUGE_ONLY | ACL_MEM_TYPE_LOW_BAND_WIDTH), 4096, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, high_bw_ro) {
+	(aclrtMemMallocPolicy)(ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH |
+			       ACL_MEM_ACCESS_USER_SPACE_READONLY), 4096, 4096 };
+FIXTURE_SETUP(pol) {}
+FIXTURE_TEARDOWN(pol) {}
+
+TEST_F(pol, malloc_copy_free)
+{
+	aclrtPtrAttributes attr;
+	size_t n = variant->size;
+	char *host = malloc(n), *back = malloc(n);
+	void *dev = NULL, *mapped;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&dev, n, variant->policy));
+	ASSERT_NONNULL(dev);
+	EXPECT_EQ(0U, (uintptr_t)dev % 64);
+	EXPECT_EQ(0U, (uintptr_t)dev % variant->page);
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(dev, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, attr.location.type);
+	EXPECT_EQ(0U, attr.location.id);
+	EXPECT_EQ(variant->page, attr.pageSize);
+	/* the device range is also reserved in the process: no host object can live there */
+	mapped = mmap(dev, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	EXPECT_EQ(MAP_FAILED, mapped);
+	if (mapped != MAP_FAILED)
+		munmap(mapped, 4096);
+
+	fill_pattern(host, n, 7);
+	ASSERT_ACL_OK(aclrtMemcpy(dev, n, host, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(back, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpy(back, n, dev, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(back, n, 7));
+	ASSERT_ACL_OK(aclrtFree(dev));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(dev));
+	free(host);
+	free(back);
+}
+
+TEST(malloc_huge1g)
+{
+	size_t free_b, total;
+	void *p;
+	aclrtPtrAttributes attr;
+	aclError r;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free_b, &total));
+	if (free_b < GiB)
+		SKIP(return, "device has %zu bytes free, less than 1 GiB", free_b);
+	r = aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE1G_ONLY);
+	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
+		SKIP(return, "device has no 1 GiB pages");
+	ASSERT_EQ(ACL_SUCCESS, r);
+	EXPECT_EQ(0U, (uintptr_t)p % GiB);
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(p, &attr));
+	EXPECT_EQ((uint32_t)GiB, attr.pageSize);
+	ASSERT_ACL_OK(aclrtFree(p));
+}
+
+TEST(malloc_with_cfg)
+{
+	aclrtMallocAttribute attrs[3];
+	aclrtMallocConfig cfg = { attrs, 0 };
+	void *p;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL));
+	ASSERT_ACL_OK(aclrtFree(p));
+	ASSERT_ACL_OK(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+	ASSERT_ACL_OK(aclrtFree(p));
+	memset(attrs, 0, sizeof(attrs));
+	attrs[0].attr = ACL_RT_MEM_ATTR_MODULE_ID;
+	attrs[0].value.moduleId = 33;
+	attrs[1].attr = ACL_RT_MEM_ATTR_DEVICE_ID;
+	attrs[1].value.deviceId = 0;
+	cfg.numAttrs = 2;
+	ASSERT_ACL_OK(aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+	ASSERT_ACL_OK(aclrtFree(p));
+	attrs[1].value.deviceId = 1;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+	attrs[1].value.deviceId = 0;
+	attrs[2].attr = ACL_RT_MEM_ATTR_VA_FLAG;
+	attrs[2].value.vaFlag = 1;
+	cfg.numAttrs = 3;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+	attrs[2].attr = ACL_RT_MEM_ATTR_RSV;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+	cfg.attrs = NULL;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
+}
+
+TEST(free_bad_pointers)
+{
+	char host[64];
+	void *p, *q, *h;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&p, 8192, ACL_MEM_MALLOC_NORMAL_ONLY));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree((char *)p + 4096));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree((char *)p + 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(host));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&q, 2 * MiB, 0, NULL, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(q));
+	ASSERT_ACL_OK(aclrtMallocHost(&h, 4096));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreeHost(p));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(q));
+	ASSERT_ACL_OK(aclrtFree(p));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(p));
+}
+
+TEST(mem_info)
+{
+	size_t f0, t0, f1, t1;
+	void *p;
+	int a;
+
+	NEED_DEVICE();
+	for (a = ACL_DDR_MEM; a <= ACL_MEM_P2P_HUGE1G; a++) {
+		ASSERT_ACL_OK(aclrtGetMemInfo((aclrtMemAttr)a, &f0, &t0));
+		EXPECT_LT(0U, t0);
+		EXPECT_LE(f0, t0);
+	}
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &f0, &t0));
+	ASSERT_ACL_OK(aclrtMalloc(&p, 16 * MiB, ACL_MEM_MALLOC_HUGE_ONLY));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t1));
+	EXPECT_EQ(t0, t1);
+	EXPECT_LE(f1 + 16 * MiB, f0);
+	ASSERT_ACL_OK(aclrtFree(p));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &f1, &t1));
+	EXPECT_EQ(f0, f1);
+}
+
+TEST(malloc_out_of_memory)
+{
+	size_t f, t;
+	void *p;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &f, &t));
+	EXPECT_ACL(ACL_ERROR_RT_MEMORY_ALLOCATION,
+		   aclrtMalloc(&p, t + 2 * MiB, ACL_MEM_MALLOC_HUGE_ONLY));
+	EXPECT_ACL(ACL_ERROR_RT_MEMORY_ALLOCATION,
+		   aclrtMalloc(&p, t + 2 * MiB, ACL_MEM_MALLOC_HUGE_FIRST));
+}
+
+/* Copies */
+
+FIXTURE(cp) { int unused; };
+FIXTURE_VARIANT(cp) { size_t size; };
+FIXTURE_VARIANT_ADD(cp, one_byte) { 1 };
+FIXTURE_VARIANT_ADD(cp, odd) { 4097 };
+FIXTURE_VARIANT_ADD(cp, one_half) { 4 * MiB };
+FIXTURE_VARIANT_ADD(cp, three_chunks) { 9 * MiB + 123 };
+FIXTURE_SETUP(cp) {}
+FIXTURE_TEARDOWN(cp) {}
+
+/* Pageable host memory goes through the staging pipeline. */
+TEST_F(cp, pageable)
+{
+	size_t n = variant->size;
+	char *src = malloc(n + 1), *dst = malloc(n + 1);
+	void *d1, *d2;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&d1, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&d2, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	fill_pattern(src + 1, n, 3);	/* unaligned host address */
+	ASSERT_ACL_OK(aclrtMemcpy(d1, n, src + 1, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(d2, n, d1, n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	memset(dst, 0, n + 1);
+	ASSERT_ACL_OK(aclrtMemcpy(dst + 1, n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(dst + 1, n, 3));
+	EXPECT_EQ(0, dst[0]);
+
+	/* DEFAULT infers each direction; the other spellings of H2D and D2D */
+	fill_pattern(src, n, 9);
+	ASSERT_ACL_OK(aclrtMemcpy(d1, n, src, n, ACL_MEMCPY_DEFAULT));
+	ASSERT_ACL_OK(aclrtMemcpy(d2, n, d1, n, ACL_MEMCPY_DEFAULT));
+	memset(dst, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpy(dst, n, d2, n, ACL_MEMCPY_DEFAULT));
+	EXPECT_EQ(-1, check_pattern(dst, n, 9));
+	fill_pattern(src, n, 11);
+	ASSERT_ACL_OK(aclrtMemcpy(d1, n, src, n, ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(d2, n, d1, n, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+	memset(dst, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpy(dst, n, d2, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(dst, n, 11));
+
+	/* async with pageable memory returns after the copy */
+	fill_pattern(src, n, 13);
+	ASSERT_ACL_OK(aclrtMemcpyAsync(d1, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE, NULL));
+	memset(src, 0, n);
+	memset(dst, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpyAsync(dst, n, d1, n, ACL_MEMCPY_DEVICE_TO_HOST, NULL));
+	EXPECT_EQ(-1, check_pattern(dst, n, 13));
+
+	ASSERT_ACL_OK(aclrtFree(d1));
+	ASSERT_ACL_OK(aclrtFree(d2));
+	free(src);
+	free(dst);
+}
+
+/* Registered host memory is copied by one direct DMA. */
+TEST_F(cp, pinned)
+{
+	size_t n = variant->size;
+	aclrtStream s;
+	char *hs, *hd;
+	void *d;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&hs, n));
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&hd, n));
+	EXPECT_EQ(0U, (uintptr_t)hs % 64);
+	ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	fill_pattern(hs, n, 5);
+	ASSERT_ACL_OK(aclrtMemcpy(d, n, hs, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(hd, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpy(hd, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(hd, n, 5));
+
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	fill_pattern(hs, n, 6);
+	memset(hd, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpyAsync(d, n, hs, n, ACL_MEMCPY_HOST_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(hd, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	EXPECT_EQ(-1, check_pattern(hd, n, 6));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+
+	/* host to host between registered buffers */
+	fill_pattern(hs, n, 8);
+	ASSERT_ACL_OK(aclrtMemcpy(hd, n, hs, n, ACL_MEMCPY_HOST_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(hd, n, 8));
+
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtFreeHost(hs));
+	ASSERT_ACL_OK(aclrtFreeHost(hd));
+}
+
+TEST(memcpy_kind_must_match)
+{
+	char host[4096], host2[4096];
+	void *d, *d2;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc(&d2, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(host, 4096, d, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 4096, host, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 4096, d2, 4096, ACL_MEMCPY_HOST_TO_HOST));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 4096, host, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(host, 4096, host2, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 4096, d2, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemcpy(d, 4096, host, 4096, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT,
+		   aclrtMemcpy(d, 4096, d2, 4096, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE));
+	/* the device range must hold count bytes */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 8192, host, 4097, ACL_MEMCPY_HOST_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemcpy((char *)d + 4000, 4096, host, 200, ACL_MEMCPY_HOST_TO_DEVICE));
+	/* host to host by the CPU */
+	fill_pattern(host2, sizeof(host2), 1);
+	ASSERT_ACL_OK(aclrtMemcpy(host, 4096, host2, 4096, ACL_MEMCPY_HOST_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(host, 4096, 1));
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtFree(d2));
+}
+
+TEST(memset_sync_async)
+{
+	size_t n = 5 * MiB + 3;
+	char *h = malloc(n);
+	aclrtStream s;
+	void *d, *ph;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(d, n, 0x1AB, n));	/* the low byte counts */
+	ASSERT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(h, n, 0xAB));
+	ASSERT_ACL_OK(aclrtMemset((char *)d + 1, n - 1, 0x11, 100));
+	ASSERT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0xAB, (unsigned char)h[0]);
+	EXPECT_EQ(-1, check_byte(h + 1, 100, 0x11));
+	EXPECT_EQ(-1, check_byte(h + 101, n - 101, 0xAB));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemset(d, n, 0, n + 1));
+	/* HUGE_FIRST rounded the allocation to 6 MiB: no byte beyond it */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemset(d, 8 * MiB, 0, 6 * MiB + 1));
+
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtMemsetAsync(d, n, -1, n, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(h, n, 0xFF));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+
+	/* registered and pageable host memory are set too */
+	ASSERT_ACL_OK(aclrtMallocHost(&ph, 8192));
+	ASSERT_ACL_OK(aclrtMemset(ph, 8192, 0x5A, 8192));
+	EXPECT_EQ(-1, check_byte(ph, 8192, 0x5A));
+	ASSERT_ACL_OK(aclrtMemset(h, n, 0x42, 1000));
+	EXPECT_EQ(-1, check_byte(h, 1000, 0x42));
+	ASSERT_ACL_OK(aclrtFreeHost(ph));
+	ASSERT_ACL_OK(aclrtFree(d));
+	free(h);
+}
+
+struct copier {
+	int id;
+	aclError err;
+	long long bad;
+};
+
+static void *copier_thread(void *arg)
+{
+	struct copier *c = arg;
+	size_t n = 3 * MiB + c->id * 4096;
+	char *h = malloc(n), *b = malloc(n);
+	void *d = NULL;
+	int i;
+
+	c->bad = -1;
+	c->err = aclrtSetDevice(0);
+	if (!c->err)
+		c->err = aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST);
+	for (i = 0; i < 4 && !c->err; i++) {
+		fill_pattern(h, n, c->id * 16 + i);
+		c->err = aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE);
+		if (!c->err)
+			c->err = aclrtMemcpy(b, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST);
+		if (!c->err && (c->bad = check_pattern(b, n, c->id * 16 + i)) != -1)
+			break;
+	}
+	if (d)
+		aclrtFree(d);
+	free(h);
+	free(b);
+	return NULL;
+}
+
+TEST_TIMEOUT(threads_copy_concurrently, 120)
+{
+	struct copier c[4];
+	pthread_t t[4];
+	int i;
+
+	NEED_DEVICE();
+	for (i = 0; i < 4; i++) {
+		c[i].id = i;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, copier_thread, &c[i]));
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		EXPECT_EQ(ACL_SUCCESS, c[i].err);
+		EXPECT_EQ(-1, c[i].bad);
+	}
+}
+
+/* Host memory */
+
+TEST(malloc_host_mapped)
+{
+	aclrtPtrAttributes attr;
+	uint64_t *h;
+	void *dp = NULL, *dp2 = NULL;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h, 100));
+	h[0] = 0;
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(h, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, attr.location.type);
+	EXPECT_EQ(4096U, attr.pageSize);
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp, 0));
+	ASSERT_NONNULL(dp);
+	EXPECT_NE((void *)h, dp);
+	/* the device reaches the host pages through the device address */
+	ASSERT_ACL_OK(aclrtValueWrite(dp, 0x1122334455667788ULL, 0, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	EXPECT_EQ(0x1122334455667788ULL, h[0]);
+	/* registering aclrtMallocHost memory answers its device address */
+	ASSERT_ACL_OK(aclrtHostRegister(h, 4096, ACL_HOST_REGISTER_MAPPED, &dp2));
+	EXPECT_EQ(dp, dp2);
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+		   aclrtHostRegister(h, 4096, ACL_HOST_REGISTER_MAPPED, &dp2));
+	ASSERT_ACL_OK(aclrtHostUnregister(h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostUnregister(h));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreeHost(h));
+}
+
+TEST(malloc_host_with_cfg_va_flag)
+{
+	aclrtMallocAttribute a = { .attr = ACL_RT_MEM_ATTR_VA_FLAG, .value.vaFlag = 1 };
+	aclrtMallocConfig cfg = { &a, 1 };
+	char *h, *d;
+	void *dp;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocHostWithCfg((void **)&h, 3 * 4096, &cfg));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp, 0));
+	EXPECT_EQ((void *)h, dp);
+	/* usable as a device address by device-to-device copies */
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	fill_pattern(h, 4096, 4);
+	ASSERT_ACL_OK(aclrtMemcpy(d, 4096, h, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	memset(h, 0, 4096);
+	ASSERT_ACL_OK(aclrtMemcpy(h + 4096, 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	EXPECT_EQ(-1, check_pattern(h + 4096, 4096, 4));
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+
+	a.value.vaFlag = 0;
+	ASSERT_ACL_OK(aclrtMallocHostWithCfg((void **)&h, 4096, &cfg));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp, 0));
+	EXPECT_NE((void *)h, dp);
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	a.value.vaFlag = 2;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocHostWithCfg((void **)&h, 4096, &cfg));
+	a.attr = ACL_RT_MEM_ATTR_DEVICE_ID;
+	a.value.deviceId = 5;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocHostWithCfg((void **)&h, 4096, &cfg));
+}
+
+TEST(host_register_mapped)
+{
+	char *mem = map_anon(4 * 4096), *src = malloc(3 * 4096);
+	aclrtPtrAttributes attr;
+	void *dp = NULL, *dp2 = NULL, *d;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(mem);
+	/* a size that is no page multiple covers the pages it touches */
+	ASSERT_ACL_OK(aclrtHostRegister(mem, 3 * 4096 - 100, ACL_HOST_REGISTER_MAPPED, &dp));
+	ASSERT_NONNULL(dp);
+	EXPECT_NE((void *)mem, dp);
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(mem + 4096, &dp2, 0));
+	EXPECT_EQ((char *)dp + 4096, dp2);
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(mem, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, attr.location.type);
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+		   aclrtHostRegister(mem, 4096, ACL_HOST_REGISTER_MAPPED, &dp2));
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+		   aclrtHostRegisterV2(mem + 8192, 8192, ACL_HOST_REG_PINNED));
+
+	/* direct DMA both ways */
+	ASSERT_ACL_OK(aclrtMalloc(&d, 3 * 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	fill_pattern(mem, 3 * 4096, 2);
+	ASSERT_ACL_OK(aclrtMemcpy(d, 3 * 4096, mem, 3 * 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(src, 3 * 4096, d, 3 * 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(src, 3 * 4096, 2));
+	memset(mem, 0, 3 * 4096);
+	ASSERT_ACL_OK(aclrtMemcpy(mem, 3 * 4096, d, 3 * 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(mem, 3 * 4096, 2));
+	/* a range leaving the registration still copies (staged) */
+	fill_pattern(mem + 4096, 3 * 4096, 3);
+	ASSERT_ACL_OK(aclrtMemcpy(d, 3 * 4096, mem + 4096, 3 * 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(src, 3 * 4096, d, 3 * 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(src, 3 * 4096, 3));
+
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostUnregister(mem + 4096));
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostUnregister(mem + 3 * 4096));
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostUnregister(d));
+	ASSERT_ACL_OK(aclrtHostUnregister(mem));
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostUnregister(mem));
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostGetDevicePointer(mem, &dp2, 0));
+	ASSERT_ACL_OK(aclrtFree(d));
+	munmap(mem, 4 * 4096);
+	free(src);
+}
+
+TEST(host_register_v2_pinned_and_readonly)
+{
+	char *mem = map_anon(2 * 4096), *ro = map_anon(4096);
+	void *dp, *d;
+	char buf[4096];
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(mem);
+	ASSERT_NONNULL(ro);
+	ASSERT_ACL_OK(aclrtHostRegisterV2(mem, 2 * 4096, ACL_HOST_REG_PINNED));
+	/* pinned without MAPPED: no device address */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostGetDevicePointer(mem, &dp, 0));
+	ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	fill_pattern(mem, 4096, 12);
+	ASSERT_ACL_OK(aclrtMemcpy(d, 4096, mem, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(mem + 4096, 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(mem + 4096, 4096, 12));
+	ASSERT_ACL_OK(aclrtHostUnregister(mem));
+	ASSERT_ACL_OK(aclrtHostRegisterV2(mem, 4096, ACL_HOST_REG_MAPPED | ACL_HOST_REG_PINNED));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(mem, &dp, 0));
+	ASSERT_ACL_OK(aclrtHostUnregister(mem));
+
+	/*
+	 * read-only: the device reads it, and copies into it still work.
+	 * (Filled first: a read-only pin of never-written anonymous memory
+	 * may pin the shared zero page on older kernels.)
+	 */
+	fill_pattern(ro, 4096, 21);
+	ASSERT_ACL_OK(aclrtHostRegister(ro, 4096, ACL_HOST_REGISTER_READONLY, &dp));
+	ASSERT_ACL_OK(aclrtMemcpy(d, 4096, ro, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, 4096, 21));
+	ASSERT_ACL_OK(aclrtMemset(d, 4096, 0x77, 4096));
+	ASSERT_ACL_OK(aclrtMemcpy(ro, 4096, d, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(ro, 4096, 0x77));
+	ASSERT_ACL_OK(aclrtHostUnregister(ro));
+	ASSERT_ACL_OK(aclrtHostRegisterV2(ro, 4096, ACL_HOST_REG_READONLY | ACL_HOST_REG_MAPPED));
+	ASSERT_ACL_OK(aclrtHostUnregister(ro));
+	ASSERT_ACL_OK(aclrtFree(d));
+	munmap(mem, 2 * 4096);
+	munmap(ro, 4096);
+}
+
+TEST(host_register_unmapped_memory)
+{
+	char *mem = map_anon(2 * 4096);
+	void *dp;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(mem);
+	munmap(mem, 2 * 4096);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 4096, ACL_HOST_REGISTER_MAPPED, &dp));
+}
+
+TEST(pointer_attributes)
+{
+	aclrtPtrAttributes attr;
+	char stack[16];
+	void *d;
+
+	NEED_DEVICE();
+	memset(&attr, 0xff, sizeof(attr));
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(stack, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_UNREGISTERED, attr.location.type);
+	EXPECT_EQ(4096U, attr.pageSize);
+	EXPECT_EQ(0U, attr.rsv[0] | attr.rsv[1] | attr.rsv[2] | attr.rsv[3]);
+	ASSERT_ACL_OK(aclrtMalloc(&d, 3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtPointerGetAttributes((char *)d + MiB + 5, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, attr.location.type);
+	EXPECT_EQ(0U, attr.location.id);
+	EXPECT_EQ((uint32_t)(2 * MiB), attr.pageSize);
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(d, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_UNREGISTERED, attr.location.type);
+}
+
+TEST_HARNESS_MAIN

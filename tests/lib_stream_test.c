@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl on a device: streams, events, stream memory operations.
+ * Skips without /dev/npu0.
+ */
+#include <pthread.h>
+
+#include "lib_util.h"
+
+TEST(stream_create_destroy)
+{
+	aclrtStream s1, s2;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s1));
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	EXPECT_NE(s1, s2);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s1));
+	ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s1, -1));
+	ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s1, 10));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtDestroyStream(s1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(s1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeStream(s1));
+	ASSERT_ACL_OK(aclrtDestroyStreamForce(s2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStreamForce(s2));
+	ASSERT_ACL_OK(aclrtSynchronizeDevice());
+}
+
+TEST(stream_gone_with_device_reset)
+{
+	aclrtStream s;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(s));
+}
+
+/* A stream blocked on a value nobody wrote yet. */
+FIXTURE(blocked) {
+	uint64_t *flag;		/* device memory, zeroed */
+	aclrtStream waiter;
+};
+FIXTURE_SETUP(blocked)
+{
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&self->flag, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(self->flag, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtCreateStream(&self->waiter));
+}
+FIXTURE_TEARDOWN(blocked)
+{
+	if (self->waiter)
+		aclrtDestroyStreamForce(self->waiter);
+}
+
+TEST_F(blocked, sync_timeout_then_release)
+{
+	aclrtStream writer;
+
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_GEQ, self->waiter));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->waiter, 50));
+	ASSERT_ACL_OK(aclrtCreateStream(&writer));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 5, 0, writer));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(writer));
+	ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(self->waiter, 5000));
+	ASSERT_ACL_OK(aclrtDestroyStream(writer));
+}
+
+TEST_F(blocked, destroy_force_aborts)
+{
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_EQ, self->waiter));
+	ASSERT_ACL_OK(aclrtDestroyStreamForce(self->waiter));
+	self->waiter = NULL;
+}
+
+TEST_F(blocked, event_orders_streams)
+{
+	aclrtStream s2, s3;
+	aclrtEvent ev;
+	uint64_t *data;
+	uint64_t host = 0;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&data, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	ASSERT_ACL_OK(aclrtCreateStream(&s3));
+	ASSERT_ACL_OK(aclrtCreateEvent(&ev));
+	/* waiter: wait flag; event after it.  s2 waits the event, then writes data. */
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_GEQ, self->waiter));
+	ASSERT_ACL_OK(aclrtRecordEvent(ev, self->waiter));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(s2, ev));
+	ASSERT_ACL_OK(aclrtValueWrite(data, 42, 0, s2));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s2, 50));
+	ASSERT_ACL_OK(aclrtMemcpy(&host, 8, data, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, host);
+	/* release the waiter from a third stream */
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 1, 0, s3));
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
+	ASSERT_ACL_OK(aclrtMemcpy(&host, 8, data, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(42U, host);
+	ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyEvent(ev));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeEvent(ev));
+	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+	ASSERT_ACL_OK(aclrtDestroyStream(s3));
+	ASSERT_ACL_OK(aclrtFree(data));
+}
+
+TEST_F(blocked, synchronize_device_waits_all)
+{
+	aclrtStream s2;
+	uint64_t host = 0;
+
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	/* waiter blocks until s2 (after a delay of its own work) writes the flag */
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 7, ACL_STREAM_WAIT_VALUE_EQ, self->waiter));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag + 1, 9, 0, self->waiter));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 7, 0, s2));
+	ASSERT_ACL_OK(aclrtSynchronizeDevice());
+	ASSERT_ACL_OK(aclrtMemcpy(&host, 8, self->flag + 1, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(9U, host);
+	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+}
+
+/* Pinned host memory: the copy is queued behind the wait and returns at once. */
+TEST_F(blocked, async_pinned_copy_is_queued)
+{
+	uint64_t *pinned, *data, v = 0x5151;
+	aclrtStream s2;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&data, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemcpy(data, 8, &v, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&pinned, 4096));
+	pinned[0] = 0;
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_EQ, self->waiter));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(pinned, 8, data, 8, ACL_MEMCPY_DEVICE_TO_HOST, self->waiter));
+	usleep(20000);
+	EXPECT_EQ(0U, __atomic_load_n(&pinned[0], __ATOMIC_SEQ_CST));
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 1, 0, s2));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->waiter));
+	EXPECT_EQ(0x5151U, pinned[0]);
+	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+	ASSERT_ACL_OK(aclrtFreeHost(pinned));
+	ASSERT_ACL_OK(aclrtFree(data));
+}
+
+struct releaser {
+	uint64_t *flag;
+	aclError err;
+};
+
+static void *release_later(void *arg)
+{
+	struct releaser *r = arg;
+	aclrtStream s;
+
+	usleep(100000);
+	r->err = aclrtSetDevice(0);
+	if (!r->err)
+		r->err = aclrtCreateStream(&s);
+	if (!r->err)
+		r->err = aclrtValueWrite(r->flag, 1, 0, s);
+	if (!r->err)
+		r->err = aclrtSynchronizeStream(s);
+	return NULL;
+}
+
+/* Pageable host memory: the copy waits for the stream's earlier work first. */
+TEST_F(blocked, async_pageable_copy_is_ordered)
+{
+	struct releaser r = { self->flag, -1 };
+	uint64_t *data, host = 0;
+	pthread_t t;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&data, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(data, 8, 0, 8));
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_EQ, self->waiter));
+	ASSERT_ACL_OK(aclrtValueWrite(data, 42, 0, self->waiter));
+	ASSERT_EQ(0, pthread_create(&t, NULL, release_later, &r));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(&host, 8, data, 8, ACL_MEMCPY_DEVICE_TO_HOST, self->waiter));
+	/* returned after the copy, which came after the write */
+	EXPECT_EQ(42U, host);
+	pthread_join(t, NULL);
+	EXPECT_EQ(ACL_SUCCESS, r.err);
+	ASSERT_ACL_OK(aclrtFree(data));
+}
+
+TEST(event_unrecorded_and_idle)
+{
+	aclrtEvent ev;
+	aclrtStream s;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateEvent(&ev));
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));	/* never recorded: complete */
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(NULL, ev));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtRecordEvent(ev, s));		/* idle stream */
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
+	ASSERT_ACL_OK(aclrtRecordEvent(ev, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRecordEvent(ev, (aclrtStream)&s));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	/* its stream is gone: nothing left to wait for */
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
+	ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+}
+
+FIXTURE(wait) { int unused; };
+FIXTURE_VARIANT(wait) {
+	uint32_t flag;
+	uint64_t stored, value;
+	bool passes;
+};
+FIXTURE_VARIANT_ADD(wait, geq_yes) { ACL_STREAM_WAIT_VALUE_GEQ, 10, 10, true };
+FIXTURE_VARIANT_ADD(wait, geq_no) { ACL_STREAM_WAIT_VALUE_GEQ, 9, 10, false };
+FIXTURE_VARIANT_ADD(wait, eq_yes) { ACL_STREAM_WAIT_VALUE_EQ, 77, 77, true };
+FIXTURE_VARIANT_ADD(wait, eq_no) { ACL_STREAM_WAIT_VALUE_EQ, 78, 77, false };
+FIXTURE_VARIANT_ADD(wait, and_yes) { ACL_STREAM_WAIT_VALUE_AND, 0x10, 0x30, true };
+FIXTURE_VARIANT_ADD(wait, and_no) { ACL_STREAM_WAIT_VALUE_AND, 0x10, 0x20, false };
+FIXTURE_VARIANT_ADD(wait, nor_yes) { ACL_STREAM_WAIT_VALUE_NOR, 0x1, 0x2, true };
+FIXTURE_VARIANT_ADD(wait, nor_no) { ACL_STREAM_WAIT_VALUE_NOR, ~0ULL, 0, false };
+FIXTURE_SETUP(wait) {}
+FIXTURE_TEARDOWN(wait) {}
+
+TEST_F(wait, value_wait_condition)
+{
+	aclrtStream s;
+	uint64_t *d, back = 0;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtValueWrite(d, variant->stored, 0, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtMemcpy(&back, 8, d, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(variant->stored, back);
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtValueWait(d, variant->value, variant->flag, s));
+	if (variant->passes) {
+		EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s, 5000));
+		ASSERT_ACL_OK(aclrtDestroyStream(s));
+	} else {
+		EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s, 50));
+		ASSERT_ACL_OK(aclrtDestroyStreamForce(s));
+	}
+	ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST(value_ops_need_device_memory)
+{
+	uint64_t host[2] = { 0, 0 };
+	uint64_t *d;
+
+	NEED_DEVICE();
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(host, 1, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtValueWait(host, 1, 0, NULL));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtValueWrite((char *)d + 4, 1, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(d, 1, 2, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtValueWait(d, 1, 4, NULL));
+	ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST(device_fault_is_rt_failure)
+{
+	aclrtStream s;
+	void *d;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&d, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	/* reserved but unmapped: the command faults when it runs */
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtValueWrite(d, 1, 0, s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	/* reported once */
+	EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(d));
+}
+
+struct streamer {
+	aclError err;
+	uint64_t *d;
+	int id;
+};
+
+static void *stream_thread(void *arg)
+{
+	struct streamer *t = arg;
+	aclrtStream s;
+	aclrtEvent e;
+	int i;
+
+	t->err = aclrtSetDevice(0);
+	if (!t->err)
+		t->err = aclrtCreateStream(&s);
+	if (!t->err)
+		t->err = aclrtCreateEvent(&e);
+	for (i = 0; i < 200 && !t->err; i++) {
+		t->err = aclrtValueWrite(t->d + t->id, i, 0, s);
+		if (!t->err)
+			t->err = aclrtRecordEvent(e, s);
+		if (!t->err && i % 10 == 0)
+			t->err = aclrtSynchronizeEvent(e);
+	}
+	if (!t->err)
+		t->err = aclrtSynchronizeStream(s);
+	if (!t->err)
+		t->err = aclrtDestroyEvent(e);
+	if (!t->err)
+		t->err = aclrtDestroyStream(s);
+	return NULL;
+}
+
+TEST_TIMEOUT(streams_from_threads, 120)
+{
+	struct streamer t[4];
+	pthread_t th[4];
+	uint64_t back[4];
+	uint64_t *d;
+	int i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	for (i = 0; i < 4; i++) {
+		t[i].d = d;
+		t[i].id = i;
+		ASSERT_EQ(0, pthread_create(&th[i], NULL, stream_thread, &t[i]));
+	}
+	for (i = 0; i < 4; i++) {
+		pthread_join(th[i], NULL);
+		EXPECT_EQ(ACL_SUCCESS, t[i].err);
+	}
+	ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), d, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(199U, back[i]);
+	ASSERT_ACL_OK(aclrtFree(d));
+}
+
+TEST_HARNESS_MAIN

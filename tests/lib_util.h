@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers for the libacl tests (tests/lib_*.c), on top of harness.h.
+ *
+ * ASSERT_ACL(expected, call) checks the aclError of @call; every failure
+ * must also leave a message for aclGetRecentErrMsg() that starts with the
+ * API's name, which the macro checks (and prints on a mismatch).
+ */
+#ifndef NPU_TESTS_LIB_UTIL_H
+#define NPU_TESTS_LIB_UTIL_H
+
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <acl/acl.h>
+
+#include "harness.h"
+
+#define KiB	(1024ULL)
+#define MiB	(1024ULL * KiB)
+#define GiB	(1024ULL * MiB)
+
+static inline bool __acl_msg_ok(const char *call, const char *msg)
+{
+	size_t n = strcspn(call, "( ");
+
+	return msg && !strncmp(msg, call, n) && msg[n] == ':';
+}
+
+#define __ACL_CHECK(exp, call, assert) do {					\
+	aclError __want = (exp);						\
+	aclError __got = (call);						\
+	const char *__msg = __got != ACL_SUCCESS ? aclGetRecentErrMsg() : NULL;	\
+	if (__got != __want)							\
+		TH_LOG("%s -> %d, want %d: %s", #call, __got, __want,		\
+		       __msg ? __msg : "(no message)");				\
+	else if (__got != ACL_SUCCESS && !__acl_msg_ok(#call, __msg))		\
+		TH_LOG("%s failed as expected but its message is \"%s\"",	\
+		       #call, __msg ? __msg : "(null)");			\
+	if (assert) {								\
+		ASSERT_EQ(__want, __got);					\
+		if (__got != ACL_SUCCESS)					\
+			ASSERT_TRUE(__acl_msg_ok(#call, __msg));		\
+	} else {								\
+		EXPECT_EQ(__want, __got);					\
+		if (__got != ACL_SUCCESS)					\
+			EXPECT_TRUE(__acl_msg_ok(#call, __msg));		\
+	}									\
+} while (0)
+
+#define ASSERT_ACL(exp, call)	__ACL_CHECK(exp, call, true)
+#define EXPECT_ACL(exp, call)	__ACL_CHECK(exp, call, false)
+#define ASSERT_ACL_OK(call)	__ACL_CHECK(ACL_SUCCESS, call, true)
+#define EXPECT_ACL_OK(call)	__ACL_CHECK(ACL_SUCCESS, call, false)
+
+static inline bool have_npu(int n)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/npu%d", n);
+	return access(path, F_OK) == 0;
+}
+
+/* Initialised library with device 0 current; skips without /dev/npu0. */
+#define NEED_DEVICE() do {							\
+	if (!have_npu(0))							\
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");		\
+	ASSERT_ACL_OK(aclInit(NULL));						\
+	ASSERT_ACL_OK(aclrtSetDevice(0));					\
+} while (0)
+
+static inline void fill_pattern(void *p, size_t n, unsigned int seed)
+{
+	unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		c[i] = (unsigned char)(i * 131 + seed + (i >> 12));
+}
+
+/* Index of the first byte that differs from the pattern, or -1. */
+static inline long long check_pattern(const void *p, size_t n, unsigned int seed)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (c[i] != (unsigned char)(i * 131 + seed + (i >> 12)))
+			return (long long)i;
+	return -1;
+}
+
+static inline long long check_byte(const void *p, size_t n, unsigned char v)
+{
+	const unsigned char *c = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (c[i] != v)
+			return (long long)i;
+	return -1;
+}
+
+#endif /* NPU_TESTS_LIB_UTIL_H */

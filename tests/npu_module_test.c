@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/npu_module_test.c - loading and unloading npu.ko.
+ *
+ * Uses the finit_module(2) and delete_module(2) system calls directly (no
+ * libkmod). The parameters the module was loaded with are read from
+ * /sys/module/npu/parameters/ before any test runs, and every test - and
+ * the program once more before it exits, whatever happened - reloads the
+ * module with them, so the tests that run after this one find it as it
+ * was.
+ *
+ * Runs as root in the VM (tools/vm-run -- /tests/npu_module_test); the
+ * module file is /lib/npu/npu.ko there ($NPU_KO overrides it).
+ */
+#include "harness.h"
+#include "npu_util.h"
+
+#include <dirent.h>
+#include <sys/syscall.h>
+
+#define MOD_NAME	"npu"
+#define MOD_SYSFS	"/sys/module/npu"
+
+struct mod_params {
+	char num_devices[32];
+	char mem_size[256];
+	char carrier[8];
+	bool valid;
+};
+
+/* As found when the program started; restored by every test. */
+static struct mod_params saved;
+
+static const char *ko_path(void)
+{
+	const char *p = getenv("NPU_KO");
+
+	return p && *p ? p : "/lib/npu/npu.ko";
+}
+
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, len, f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+static int read_params(struct mod_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (read_line(MOD_SYSFS "/parameters/num_devices", p->num_devices,
+		      sizeof(p->num_devices)) ||
+	    read_line(MOD_SYSFS "/parameters/mem_size", p->mem_size,
+		      sizeof(p->mem_size)) ||
+	    read_line(MOD_SYSFS "/parameters/carrier", p->carrier,
+		      sizeof(p->carrier)))
+		return -1;
+	p->valid = true;
+	return 0;
+}
+
+static void params_string(const struct mod_params *p, char *buf, size_t len)
+{
+	snprintf(buf, len, "num_devices=%s mem_size=%s carrier=%s",
+		 p->num_devices, p->mem_size, p->carrier);
+}
+
+static bool mod_loaded(void)
+{
+	return access(MOD_SYSFS "/parameters", F_OK) == 0;
+}
+
+/* finit_module(2): 0 or -errno. */
+static int mod_load(const char *params)
+{
+	int fd = open(ko_path(), O_RDONLY | O_CLOEXEC), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = syscall(SYS_finit_module, fd, params, 0);
+	ret = ret ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* delete_module(2), never waiting: 0 or -errno. */
+static int mod_unload(void)
+{
+	return syscall(SYS_delete_module, MOD_NAME, O_NONBLOCK) ? -errno : 0;
+}
+
+/* Wait up to 5 s for /dev/npuN to exist (@present) or to be gone. */
+static bool wait_node(int n, bool present)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/dev/npu%d", n);
+	for (int i = 0; i < 500; i++) {
+		if ((access(path, F_OK) == 0) == present)
+			return true;
+		usleep(10 * 1000);
+	}
+	return false;
+}
+
+/*
+ * Put the module back as it was: loaded with the saved parameters.
+ * Returns 0 or a negative errno of the step that failed.
+ */
+static int restore_module(void)
+{
+	struct mod_params cur;
+	char params[512];
+	int ret;
+
+	if (!saved.valid)
+		return -EINVAL;
+	if (mod_loaded()) {
+		if (!read_params(&cur) &&
+		    !strcmp(cur.num_devices, saved.num_devices) &&
+		    !strcmp(cur.mem_size, saved.mem_size) &&
+		    !strcmp(cur.carrier, saved.carrier))
+			return 0;
+		/* Loaded with other parameters: an fd may still be closing. */
+		for (int i = 0; i < 100; i++) {
+			ret = mod_unload();
+			if (ret != -EWOULDBLOCK)
+				break;
+			usleep(50 * 1000);
+		}
+		if (ret && ret != -ENOENT)
+			return ret;
+	}
+	params_string(&saved, params, sizeof(params));
+	ret = mod_load(params);
+	if (ret && ret != -EEXIST)
+		return ret;
+	return wait_node(0, true) ? 0 : -ENODEV;
+}
+
+/* Unload, waiting briefly for contexts of finished children to close. */
+static int unload_now(void)
+{
+	int ret = -EWOULDBLOCK;
+
+	for (int i = 0; i < 100 && ret == -EWOULDBLOCK; i++) {
+		ret = mod_unload();
+		if (ret == -EWOULDBLOCK)
+			usleep(50 * 1000);
+	}
+	return ret;
+}
+
+/* memparse() of the first size of a mem_size list. */
+static uint64_t first_size(const char *list)
+{
+	char *end;
+	uint64_t v = strtoull(list, &end, 0);
+
+	switch (*end) {
+	case 'T': case 't': v <<= 10; /* fall through */
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; break;
+	}
+	return v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel log                                                          */
+/* ------------------------------------------------------------------ */
+
+/* /dev/kmsg, positioned after the last record. */
+static int kmsg_open_end(void)
+{
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd >= 0)
+		lseek(fd, 0, SEEK_END);
+	return fd;
+}
+
+/* Whether a record written since kmsg_open_end() contains @needle. */
+static bool kmsg_find(int fd, const char *needle, char *last, size_t lastlen)
+{
+	char rec[2048];
+	bool found = false;
+
+	if (last && lastlen)
+		last[0] = 0;
+	for (;;) {
+		ssize_t n = read(fd, rec, sizeof(rec) - 1);
+		char *msg;
+
+		if (n < 0 && errno == EPIPE)
+			continue;	/* overwritten records: go on */
+		if (n <= 0)
+			break;
+		rec[n] = 0;
+		msg = strchr(rec, ';');
+		msg = msg ? msg + 1 : rec;
+		msg[strcspn(msg, "\n")] = 0;
+		if (strstr(msg, "npu") && last && lastlen) {
+			size_t m = strlen(msg);
+
+			if (m >= lastlen)
+				m = lastlen - 1;
+			memcpy(last, msg, m);
+			last[m] = 0;
+		}
+		if (strstr(msg, needle))
+			found = true;
+	}
+	return found;
+}
+
+/* ------------------------------------------------------------------ */
+/* Devices                                                             */
+/* ------------------------------------------------------------------ */
+
+static int info_of(int index, struct npu_get_info *info)
+{
+	int fd = npu_open(index), ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = npu_info(fd, info);
+	close(fd);
+	return ret;
+}
+
+/* QEMU pci-testdev functions (1b36:0005) not claimed by vfio-pci. */
+static int free_testdevs(void)
+{
+	DIR *d = opendir("/sys/bus/pci/devices");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char path[512], v[32], dv[32], drv[512];
+		ssize_t len;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
+		if (read_line(path, v, sizeof(v)))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", e->d_name);
+		if (read_line(path, dv, sizeof(dv)))
+			continue;
+		if (strcmp(v, "0x1b36") || strcmp(dv, "0x0005"))
+			continue;
+		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/driver", e->d_name);
+		len = readlink(path, drv, sizeof(drv) - 1);
+		if (len > 0) {
+			drv[len] = 0;
+			if (strstr(drv, "vfio"))
+				continue;
+		}
+		n++;
+	}
+	closedir(d);
+	return n;
+}
+
+/*
+ * Whether the device /dev/npuN sits on translates DMA through an IOMMU
+ * paging domain: the type of its carrier's IOMMU group ("DMA", "DMA-FQ"
+ * translate; "identity" does not). -1 if unknown.
+ */
+static int carrier_translates(int index)
+{
+	char path[256], type[64];
+
+	snprintf(path, sizeof(path), "/sys/class/misc/npu%d/device/iommu_group/type",
+		 index);
+	if (read_line(path, type, sizeof(type)))
+		return access("/sys/class/misc", F_OK) ? -1 : 0;
+	return !strncmp(type, "DMA", 3);
+}
+
+/* H2D and D2H through a registration on /dev/npuN: 0 or -errno. */
+static int copy_roundtrip(int index)
+{
+	size_t len = 64 * SZ_4K;
+	int fd = npu_open(index), ret;
+	unsigned char *a = npu_host_mem(len), *b = npu_host_mem(len);
+	struct npu_get_info info;
+	uint32_t h, s;
+	uint64_t va;
+
+	if (fd < 0 || !a || !b)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++)
+		a[i] = (unsigned char)(i * 13 + index);
+	ret = npu_info(fd, &info);
+	if (!ret)
+		ret = npu_alloc(fd, SZ_2M, SZ_2M, &h);
+	va = ret ? 0 : npu_reserve_new(fd, SZ_2M, SZ_2M);
+	if (!ret && !va)
+		ret = -ENOSPC;
+	if (!ret)
+		ret = npu_map(fd, va, SZ_2M, h);
+	if (!ret)
+		ret = npu_set_access(fd, va, SZ_2M, info.device_index,
+				     NPU_ACCESS_READWRITE);
+	if (!ret)
+		ret = npu_stream_create(fd, &s);
+	if (!ret)
+		ret = npu_register(fd, a, len, 0, 0);
+	if (!ret)
+		ret = npu_register(fd, b, len, 0, 0);
+	if (!ret)
+		ret = npu_run(fd, s, npu_copy_cmd(va, ptr64(a), len, NPU_CMD_SRC_HOST));
+	if (!ret)
+		ret = npu_run(fd, s, npu_copy_cmd(ptr64(b), va, len, NPU_CMD_DST_HOST));
+	if (!ret && memcmp(a, b, len))
+		ret = -EIO;
+	close(fd);
+	munmap(a, len);
+	munmap(b, len);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* Tests                                                               */
+/* ------------------------------------------------------------------ */
+
+FIXTURE(mod) { int fd; };
+
+FIXTURE_SETUP(mod)
+{
+	self->fd = -1;
+	ASSERT_TRUE(saved.valid);
+	ASSERT_TRUE(mod_loaded());
+	ASSERT_EQ(0, access(ko_path(), R_OK));
+}
+
+FIXTURE_TEARDOWN(mod)
+{
+	int ret;
+
+	if (self->fd >= 0)
+		close(self->fd);
+	ret = restore_module();
+	if (ret)
+		printf("# teardown: cannot restore npu.ko: %s\n", strerror(-ret));
+}
+
+TEST_F(mod, unload_busy_while_open)
+{
+	struct npu_get_info info;
+
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+	/* The open file holds the module. */
+	ASSERT_EQ(-EWOULDBLOCK, mod_unload());
+	ASSERT_EQ(-EAGAIN, mod_unload());
+	ASSERT_TRUE(mod_loaded());
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	EXPECT_EQ(0, info.device_index);
+
+	/* So does an open file with registrations and a stream. */
+	unsigned char *buf = npu_host_mem(16 * SZ_4K);
+	uint32_t s;
+
+	ASSERT_NONNULL(buf);
+	ASSERT_EQ(0, npu_register(self->fd, buf, 16 * SZ_4K, 0, 0));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	ASSERT_EQ(-EWOULDBLOCK, mod_unload());
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+
+	/* Loading it again while it is loaded. */
+	ASSERT_EQ(-EEXIST, mod_load(""));
+
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(0, unload_now());
+	ASSERT_FALSE(mod_loaded());
+	ASSERT_TRUE(wait_node(0, false));
+	ASSERT_EQ(-ENOENT, mod_unload());
+}
+
+TEST_TIMEOUT(reload_cycles, 120)
+{
+	char params[512];
+	struct npu_get_info info;
+	int translates;
+
+	params_string(&saved, params, sizeof(params));
+	for (int cycle = 0; cycle < 3; cycle++) {
+		ASSERT_EQ(0, unload_now());
+		ASSERT_FALSE(mod_loaded());
+		ASSERT_TRUE(wait_node(0, false));
+		ASSERT_EQ(0, mod_load(params));
+		ASSERT_TRUE(mod_loaded());
+		ASSERT_TRUE(wait_node(0, true));
+		ASSERT_EQ(0, info_of(0, &info));
+		EXPECT_EQ(0, info.device_index);
+		EXPECT_EQ(NPU_DRIVER_VERSION, info.driver_version);
+		EXPECT_EQ(first_size(saved.mem_size), info.mem_total);
+		EXPECT_EQ(0, info.mem_used);
+		translates = carrier_translates(0);
+		if (saved.carrier[0] == 'Y' && free_testdevs() > 0) {
+			EXPECT_TRUE(info.caps & NPU_CAP_PCI_CARRIER);
+			if (translates >= 0)
+				EXPECT_EQ(translates, !!(info.caps & NPU_CAP_IOMMU));
+		}
+		if (cycle == 0)
+			TH_LOG("params '%s': caps %#x, carrier group translates: %d",
+			       params, info.caps, translates);
+		ASSERT_EQ(0, copy_roundtrip(0));
+	}
+	if (restore_module())
+		TH_LOG("cannot restore npu.ko");
+}
+
+struct bad_param {
+	const char *params;
+	int err;
+	const char *msg;	/* in the kernel log */
+};
+
+static const struct bad_param bad_params[] = {
+	{ "num_devices=0", -EINVAL, "npu: num_devices=0: must be 1..8" },
+	{ "num_devices=9", -EINVAL, "npu: num_devices=9: must be 1..8" },
+	{ "num_devices=4294967295", -EINVAL, "must be 1..8" },
+	{ "mem_size=1K", -EINVAL,
+	  "npu: mem_size '1K': each size must be 64M..1T in steps of 2M" },
+	{ "mem_size=abc", -EINVAL, "npu: mem_size 'abc': each size must be" },
+	/* 3M is below the 64M minimum (and not a 2M multiple) */
+	{ "mem_size=3M", -EINVAL, "npu: mem_size '3M': each size must be" },
+	/* in range but not a multiple of 2M */
+	{ "mem_size=65M", -EINVAL, "npu: mem_size '65M': each size must be" },
+	{ "mem_size=67108865", -EINVAL, "npu: mem_size '67108865'" },
+	{ "mem_size=2T", -EINVAL, "npu: mem_size '2T'" },
+	{ "mem_size=64MB", -EINVAL, "npu: mem_size '64MB'" },
+	{ "mem_size=", -EINVAL, "npu: mem_size '': each size must be" },
+	{ "mem_size=64M,,64M", -EINVAL, "npu: mem_size '': each size must be" },
+	{ "mem_size=64M,1K", -EINVAL, "npu: mem_size '1K'" },
+	{ "mem_size=64M,64M,64M,64M,64M,64M,64M,64M,64M", -EINVAL,
+	  "npu: mem_size: more than 8 sizes" },
+	{ "mem_size=64M,64M,64M,64M,64M,64M,64M,64M,64M,64M", -EINVAL,
+	  "npu: mem_size: more than 8 sizes" },
+};
+
+TEST_F_TIMEOUT(mod, bad_parameters, 120)
+{
+	char params[512], last[512];
+	int kfd, fails = 0;
+
+	ASSERT_EQ(0, unload_now());
+	for (size_t i = 0; i < sizeof(bad_params) / sizeof(bad_params[0]); i++) {
+		const struct bad_param *b = &bad_params[i];
+		int ret;
+
+		kfd = kmsg_open_end();
+		ASSERT_LE(0, kfd);
+		ret = mod_load(b->params);
+		if (ret != b->err) {
+			TH_LOG("'%s': load returned %d (%s), expected %d", b->params,
+			       ret, strerror(-ret), b->err);
+			fails++;
+			if (!ret)
+				ASSERT_EQ(0, unload_now());
+		} else if (!kmsg_find(kfd, b->msg, last, sizeof(last))) {
+			TH_LOG("'%s': no \"%s\" in the kernel log (last npu line: \"%s\")",
+			       b->params, b->msg, last);
+			fails++;
+		}
+		close(kfd);
+		/* Nothing of it stays behind. */
+		EXPECT_FALSE(mod_loaded());
+		EXPECT_NE(0, access("/dev/npu0", F_OK));
+	}
+	EXPECT_EQ(0, fails);
+
+	/* A bad value for a parameter's type is refused by the kernel. */
+	EXPECT_EQ(-EINVAL, mod_load("num_devices=abc"));
+	EXPECT_EQ(-EINVAL, mod_load("carrier=maybe"));
+	EXPECT_FALSE(mod_loaded());
+
+	/* A clean load works after all of that. */
+	params_string(&saved, params, sizeof(params));
+	ASSERT_EQ(0, mod_load(params));
+	ASSERT_TRUE(wait_node(0, true));
+	ASSERT_EQ(0, copy_roundtrip(0));
+}
+
+TEST_F_TIMEOUT(mod, two_devices, 60)
+{
+	char params[512];
+	struct npu_get_info info;
+
+	ASSERT_EQ(0, unload_now());
+	snprintf(params, sizeof(params), "num_devices=2 mem_size=%s carrier=%s",
+		 saved.mem_size, saved.carrier);
+	ASSERT_EQ(0, mod_load(params));
+	ASSERT_TRUE(wait_node(0, true));
+	ASSERT_TRUE(wait_node(1, true));
+	EXPECT_NE(0, access("/dev/npu2", F_OK));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, info_of(i, &info));
+		EXPECT_EQ(i, info.device_index);
+		ASSERT_EQ(0, copy_roundtrip(i));
+	}
+	ASSERT_EQ(0, unload_now());
+	ASSERT_TRUE(wait_node(0, false));
+	ASSERT_TRUE(wait_node(1, false));
+}
+
+TEST_F_TIMEOUT(mod, per_device_mem_size_and_fallback, 60)
+{
+	struct npu_get_info info;
+	int carriers = saved.carrier[0] == 'Y' ? free_testdevs() : 0;
+
+	char params[128];
+
+	ASSERT_EQ(0, unload_now());
+	/* The last size repeats; devices past the carriers use direct DMA. */
+	snprintf(params, sizeof(params), "num_devices=3 mem_size=64M,128M carrier=%s",
+		 saved.carrier);
+	ASSERT_EQ(0, mod_load(params));
+	for (int i = 0; i < 3; i++) {
+		ASSERT_TRUE(wait_node(i, true));
+		ASSERT_EQ(0, info_of(i, &info));
+		EXPECT_EQ(i, info.device_index);
+		EXPECT_EQ(i == 0 ? 64ULL << 20 : 128ULL << 20, info.mem_total);
+		TH_LOG("npu%d: caps %#x (%d free carriers)", i, info.caps, carriers);
+		if (i >= carriers) {
+			EXPECT_EQ(0, info.caps & (NPU_CAP_PCI_CARRIER | NPU_CAP_IOMMU));
+		}
+		ASSERT_EQ(0, copy_roundtrip(i));
+	}
+	EXPECT_NE(0, access("/dev/npu3", F_OK));
+	ASSERT_EQ(0, unload_now());
+	/* The most devices there can be. */
+	snprintf(params, sizeof(params), "num_devices=8 mem_size=64M carrier=%s",
+		 saved.carrier);
+	ASSERT_EQ(0, mod_load(params));
+	for (int i = 0; i < 8; i++) {
+		ASSERT_TRUE(wait_node(i, true));
+		ASSERT_EQ(0, info_of(i, &info));
+		EXPECT_EQ(i, info.device_index);
+	}
+	ASSERT_EQ(0, unload_now());
+	for (int i = 0; i < 8; i++)
+		ASSERT_TRUE(wait_node(i, false));
+}
+
+TEST_F_TIMEOUT(mod, carrier_off_no_iommu, 60)
+{
+	char params[512];
+	struct npu_get_info info;
+
+	ASSERT_EQ(0, unload_now());
+	snprintf(params, sizeof(params), "num_devices=1 mem_size=%s carrier=0",
+		 saved.mem_size);
+	ASSERT_EQ(0, mod_load(params));
+	ASSERT_TRUE(wait_node(0, true));
+	ASSERT_EQ(0, info_of(0, &info));
+	EXPECT_EQ(0, info.device_index);
+	EXPECT_EQ(0, info.caps & NPU_CAP_IOMMU);
+	EXPECT_EQ(0, info.caps & NPU_CAP_PCI_CARRIER);
+	/* Host DMA works without the IOMMU too. */
+	ASSERT_EQ(0, copy_roundtrip(0));
+	ASSERT_EQ(0, unload_now());
+}
+
+int main(int argc, char **argv)
+{
+	int ret, r2;
+
+	if (read_params(&saved))
+		printf("# npu.ko is not loaded (no %s/parameters): tests will fail\n",
+		       MOD_SYSFS);
+	else
+		printf("# npu.ko parameters: num_devices=%s mem_size=%s carrier=%s\n",
+		       saved.num_devices, saved.mem_size, saved.carrier);
+	ret = harness_run(argc, argv);
+	/* Whatever happened above (a test killed by its timeout, say). */
+	r2 = restore_module();
+	if (saved.valid && r2) {
+		printf("# cannot reload npu.ko with its parameters: %s\n",
+		       strerror(-r2));
+		ret = 1;
+	}
+	return ret;
+}

@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# tools/bench/bench.mk - the benchmarks (Documentation/benchmarks.rst).
+# Included by the top-level Makefile, whose `bench` target runs bench-vm.
+#
+#   make bench-progs   build/bench/bin/bench_{vmm,pin,copy} (needs libacl)
+#   make bench-vm      install-deps, libacl, the programs, then
+#                      tools/bench/run-bench: one VM boot per kernel (with a
+#                      vfio-pci device, BENCH_VM_MEM of guest RAM) running
+#                      every program; logs, ratios and the copy plots go to
+#                      build/bench/
+#   make bench-plot    redo build/bench/*.png and the summary from the logs
+#
+# Variables (environment or command line):
+#   BENCH_KERNELS   kernels to boot (default: every one of tools/kernels.list)
+#   BENCH_VM_MEM    guest RAM (default 14G: bench_pin registers 8 GiB)
+#   BENCH_TIMEOUT   seconds per VM (default 2400)
+#   BENCH_QUICK=1   smaller runs (about a minute per kernel), for smoke tests
+
+BENCH_DIR	:= tools/bench
+BENCH_OUT	:= $(BUILD)/bench/bin
+BENCH_PROGS	:= $(patsubst $(BENCH_DIR)/%.c,$(BENCH_OUT)/%,$(wildcard $(BENCH_DIR)/bench_*.c))
+BENCH_HDRS	:= $(wildcard $(BENCH_DIR)/*.h include/acl/*.h include/uapi/*.h)
+BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -Iinclude
+BENCH_LDLIBS	:= -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../../lib' -lacl -pthread -lm
+
+export BENCH_KERNELS BENCH_VM_MEM BENCH_TIMEOUT BENCH_QUICK
+
+.PHONY: bench-progs bench-vm bench-plot
+
+$(BENCH_PROGS): $(BENCH_OUT)/%: $(BENCH_DIR)/%.c $(BENCH_HDRS) $(BUILD)/lib/libacl.so
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LDLIBS)
+
+bench-progs: $(BENCH_PROGS)
+
+bench-vm: bench-progs
+	@tools/install-deps
+	@$(BENCH_DIR)/run-bench $(BENCH_PROGS)
+
+bench-plot:
+	@$(BENCH_DIR)/run-bench --plot-only
