@@ -346,7 +346,7 @@ static int npu_parse_mem_sizes(void)
 	if (!list)
 		return -ENOMEM;
 	cur = list;
-	while ((tok = strsep(&cur, ",")) && i < NPU_MAX_DEVICES) {
+	while (i < NPU_MAX_DEVICES && (tok = strsep(&cur, ","))) {
 		size = memparse(tok, &end);
 		if (!*tok || *end || size < SZ_64M || size > SZ_1T ||
 		    !IS_ALIGNED(size, SZ_2M)) {

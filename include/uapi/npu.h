@@ -257,7 +257,9 @@ struct npu_host_register {
  * @flags: must be 0
  * @addr: the @addr it was registered with
  *
- * Waits for DMA in flight on the registration.
+ * Waits for the commands that name the registration as a host operand
+ * (NPU_CMD_SRC_HOST/NPU_CMD_DST_HOST). A command that reaches it through
+ * its device VA faults once the mapping is gone, as after UNMAP.
  * Errors: -ENXIO no registration starts at @addr.
  */
 struct npu_host_unregister {
@@ -284,7 +286,8 @@ struct npu_host_unregister {
  * @length: out, its length
  * @dev_addr: out, for NPU_ADDR_HOST with NPU_HOST_MAPPED: device VA of
  *            @addr; else 0
- * @page_size: out, the page size mapping @addr (0 if not mapped)
+ * @page_size: out, the page size of the mapping or registration holding
+ *             @addr (4 KiB for host memory); 0 if neither
  * @mapped: out, 1 if @addr is mapped for the device
  * @host_flags: out, NPU_HOST_* of a registration
  *
