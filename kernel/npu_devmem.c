@@ -16,6 +16,7 @@
 
 #include "npu_devmem.h"
 #include "npu_drv.h"
+#include "npu_share.h"
 
 struct npu_devmem *npu_devmem_create(u64 size)
 {
@@ -159,6 +160,7 @@ void npu_handles_release(struct npu_context *ctx)
 
 	xa_for_each(&ctx->handles, id, handle) {
 		xa_erase(&ctx->handles, id);
+		npu_share_revoke(ctx, handle);
 		npu_handle_put(handle);
 	}
 	xa_destroy(&ctx->handles);
@@ -206,6 +208,7 @@ int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)
 	handle = xa_erase(&ctx->handles, args->handle);
 	if (!handle)
 		return -ENOENT;
+	npu_share_revoke(ctx, handle);
 	npu_handle_put(handle);
 	return 0;
 }

@@ -15,6 +15,7 @@
 
 struct npu_context;
 struct npu_device;
+struct npu_share;
 
 /**
  * struct npu_devmem - the memory of one simulated NPU
@@ -42,6 +43,7 @@ struct npu_devmem {
  * @size: bytes
  * @page_size: granule it was allocated (and is mapped) in
  * @blocks: buddy blocks, each aligned to @page_size
+ * @share: its export, or NULL (protected by npu_share_lock)
  */
 struct npu_handle {
 	struct kref ref;
@@ -49,6 +51,7 @@ struct npu_handle {
 	u64 size;
 	u64 page_size;
 	struct list_head blocks;
+	struct npu_share *share;
 };
 
 struct npu_devmem *npu_devmem_create(u64 size);

@@ -10,6 +10,7 @@
  * missing permission or an IOMMU miss is a DMA fault: the command fails,
  * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
  */
+#include <linux/file.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
 #include <linux/overflow.h>
@@ -24,6 +25,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_vm.h"
 
 /* Bytes moved under one hold of vm_lock: bounds how long unmap waits. */
 #define NPU_DMA_CHUNK		SZ_1M
@@ -40,6 +42,8 @@ static struct workqueue_struct *npu_dma_wq;
  * @dst_reg: host registration of a host destination (holds a user)
  * @src_reg: host registration of a host source (holds a user)
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
+ * @peer: context of a COPY's peer operand, or NULL
+ * @peer_file: its file, held until the command is done
  */
 struct npu_job {
 	struct list_head link;
@@ -48,11 +52,15 @@ struct npu_job {
 	struct npu_host_reg *dst_reg;
 	struct npu_host_reg *src_reg;
 	struct npu_stream *wait;
+	struct npu_context *peer;
+	struct file *peer_file;
 };
 
 /**
  * struct npu_dma_side - one operand of a command as the engine walks it
  * @addr: device VA, or user address inside @reg
+ * @vm: the context whose page tables translate @addr: the stream's, or a
+ *	peer's on another device
  * @reg: host registration, or NULL for a device VA
  * @cur: DMA segment lookup cursor for @reg
  * @write: the engine writes through this operand
@@ -63,6 +71,7 @@ struct npu_job {
  */
 struct npu_dma_side {
 	u64 addr;
+	struct npu_context *vm;
 	struct npu_host_reg *reg;
 	struct npu_host_cursor cur;
 	bool write;
@@ -101,8 +110,20 @@ static int npu_dma_translate(struct npu_stream *stream,
 			return npu_dma_fault(stream, side, pos,
 					     "beyond the registration");
 		side->run_system = true;
+	} else if (side->vm != stream->ctx) {
+		/* A peer's memory: its mapping must grant this device. */
+		if (!npu_vm_peer_allows_locked(side->vm, side->addr + pos,
+					       stream->ctx->npu->index,
+					       side->write))
+			return npu_dma_fault(stream, side, pos,
+					     "no peer access");
+		if (npu_pt_walk(&side->vm->pt, side->addr + pos, &walk))
+			return npu_dma_fault(stream, side, pos, "not mapped");
+		side->run_addr = walk.addr;
+		side->run_system = false;
+		left = walk.left;
 	} else {
-		if (npu_pt_walk(&stream->ctx->pt, side->addr + pos, &walk))
+		if (npu_pt_walk(&side->vm->pt, side->addr + pos, &walk))
 			return npu_dma_fault(stream, side, pos, "not mapped");
 		if (!(walk.pte & (side->write ? NPU_PTE_WRITE : NPU_PTE_READ)))
 			return npu_dma_fault(stream, side, pos, side->write ?
@@ -123,7 +144,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 			  u64 pos, size_t *avail, int *err)
 {
-	struct npu_device *npu = stream->ctx->npu;
+	struct npu_device *npu = side->vm->npu;
 	u64 addr, off, left;
 	struct page *page;
 	phys_addr_t phys;
@@ -157,6 +178,27 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 }
 
 /*
+ * Take the vm_lock of the stream's context and of a peer's, in address
+ * order, so two streams copying between the same two contexts in
+ * opposite directions cannot deadlock.
+ */
+static void npu_dma_lock(struct npu_context *a, struct npu_context *b)
+{
+	if (b && a > b)
+		swap(a, b);
+	down_read(&a->vm_lock);
+	if (b)
+		down_read_nested(&b->vm_lock, SINGLE_DEPTH_NESTING);
+}
+
+static void npu_dma_unlock(struct npu_context *a, struct npu_context *b)
+{
+	if (b)
+		up_read(&b->vm_lock);
+	up_read(&a->vm_lock);
+}
+
+/*
  * Run @fn over @len bytes of one or two operands, a piece at a time: each
  * piece lies in one page of every operand. vm_lock is held for a chunk.
  */
@@ -166,16 +208,20 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 		       struct npu_dma_side *src, u64 len, npu_dma_fn fn,
 		       void *arg)
 {
-	struct npu_context *ctx = stream->ctx;
+	struct npu_context *ctx = stream->ctx, *peer = NULL;
 	u64 pos = 0;
 	int ret = 0;
 
+	if (dst->vm != ctx)
+		peer = dst->vm;
+	else if (src && src->vm != ctx)
+		peer = src->vm;
 	while (pos < len && !ret) {
 		u64 end = min(len, pos + NPU_DMA_CHUNK);
 
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;
-		down_read(&ctx->vm_lock);
+		npu_dma_lock(ctx, peer);
 		/* Mappings may have changed while the lock was dropped. */
 		dst->run_len = 0;
 		if (src)
@@ -202,7 +248,7 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 			kunmap_local(d);
 			pos += n;
 		}
-		up_read(&ctx->vm_lock);
+		npu_dma_unlock(ctx, peer);
 		cond_resched();
 	}
 	return ret;
@@ -292,10 +338,15 @@ static int npu_job_wait_stream(struct npu_stream *stream, struct npu_job *job)
 static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 {
 	struct npu_cmd *cmd = &job->cmd;
+	struct npu_context *ctx = stream->ctx;
 	struct npu_dma_side dst = {
 		.addr = cmd->dst, .reg = job->dst_reg, .write = true,
+		.vm = cmd->flags & NPU_CMD_DST_PEER ? job->peer : ctx,
 	};
-	struct npu_dma_side src = { .addr = cmd->src, .reg = job->src_reg };
+	struct npu_dma_side src = {
+		.addr = cmd->src, .reg = job->src_reg,
+		.vm = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
+	};
 	struct npu_device *npu = stream->ctx->npu;
 	u8 fill = cmd->value;
 	int ret;
@@ -355,6 +406,8 @@ static void npu_job_free(struct npu_job *job)
 		npu_host_reg_put(job->src_reg);
 	if (job->wait)
 		npu_stream_put(job->wait);
+	if (job->peer_file)
+		fput(job->peer_file);
 	kfree(job);
 }
 
@@ -411,6 +464,32 @@ static int npu_job_host(struct npu_context *ctx, struct npu_job *job,
 	return 0;
 }
 
+#define NPU_COPY_FLAGS	(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | \
+			 NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)
+
+/* Are both bits of @pair set in @flags? */
+static bool npu_both(u32 flags, u32 pair)
+{
+	return (flags & pair) == pair;
+}
+
+/* Resolve a COPY's peer fd to another device's context of this process. */
+static int npu_job_peer(struct npu_context *ctx, struct npu_job *job)
+{
+	u64 fd = job->cmd.value;
+
+	if (fd > INT_MAX)
+		return -EBADF;
+	job->peer = npu_context_fget(fd, &job->peer_file);
+	if (!job->peer)
+		return -EBADF;
+	if (job->peer->npu == ctx->npu)
+		return -EBADF;
+	if (!test_bit(job->peer->npu->index, &ctx->peers))
+		return -EPERM;
+	return 0;
+}
+
 static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			 struct npu_job *job)
 {
@@ -419,11 +498,20 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 
 	switch (cmd->op) {
 	case NPU_OP_COPY:
-		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST) ||
-		    cmd->value || !cmd->length ||
+		if (cmd->flags & ~NPU_COPY_FLAGS || !cmd->length ||
+		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_PEER) ||
+		    npu_both(cmd->flags, NPU_CMD_SRC_HOST | NPU_CMD_SRC_PEER) ||
 		    check_add_overflow(cmd->dst, cmd->length, &end) ||
 		    check_add_overflow(cmd->src, cmd->length, &end))
 			return -EINVAL;
+		if (cmd->flags & (NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)) {
+			int ret = npu_job_peer(ctx, job);
+
+			if (ret)
+				return ret;
+		} else if (cmd->value) {
+			return -EINVAL;
+		}
 		return npu_job_host(ctx, job, cmd->length);
 	case NPU_OP_MEMSET:
 		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src ||

@@ -9,6 +9,7 @@
  * with direct DMA. Every open of /dev/npuN is a context of its own.
  */
 #include <linux/dma-mapping.h>
+#include <linux/file.h>
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -25,6 +26,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_share.h"
 #include "npu_vm.h"
 
 static unsigned int num_devices = 1;
@@ -63,7 +65,27 @@ static int npu_get_info_ioctl(struct npu_context *ctx, void *arg)
 	args->page_sizes = NPU_PAGE_4K | NPU_PAGE_2M | NPU_PAGE_1G;
 	args->va_start = NPU_VA_START;
 	args->va_end = NPU_VA_END;
+	args->tgid = task_tgid_nr(current);
+	args->num_devices = num_devices;
 	return 0;
+}
+
+static int npu_peer_enable_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_peer_enable *args = arg;
+
+	if (args->flags || args->__reserved)
+		return -EINVAL;
+	if (args->device >= num_devices)
+		return -ENODEV;
+	if (args->device == ctx->npu->index)
+		return -EINVAL;
+	return test_and_set_bit(args->device, &ctx->peers) ? -EALREADY : 0;
+}
+
+unsigned int npu_device_count(void)
+{
+	return num_devices;
 }
 
 /**
@@ -121,6 +143,14 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_submit, seqno, true),
 	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SYNC, npu_stream_sync_ioctl,
 		     struct npu_stream_sync, seqno, false),
+	NPU_IOCTL_OP(NPU_IOCTL_SHARE_EXPORT, npu_share_export_ioctl,
+		     struct npu_share_export, shareable, true),
+	NPU_IOCTL_OP(NPU_IOCTL_SHARE_SET_PIDS, npu_share_set_pids_ioctl,
+		     struct npu_share_pids, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_SHARE_IMPORT, npu_share_import_ioctl,
+		     struct npu_share_import, __reserved, true),
+	NPU_IOCTL_OP(NPU_IOCTL_PEER_ENABLE, npu_peer_enable_ioctl,
+		     struct npu_peer_enable, __reserved, false),
 };
 
 union npu_ioctl_buf {
@@ -138,6 +168,10 @@ union npu_ioctl_buf {
 	struct npu_stream_destroy stream_destroy;
 	struct npu_submit submit;
 	struct npu_stream_sync stream_sync;
+	struct npu_share_export share_export;
+	struct npu_share_pids share_pids;
+	struct npu_share_import share_import;
+	struct npu_peer_enable peer_enable;
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -226,6 +260,30 @@ static const struct file_operations npu_fops = {
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
 };
+
+/**
+ * npu_context_fget() - the context behind an fd of this process
+ * @fd: file descriptor
+ * @filep: out, the file, with a reference the caller drops with fput()
+ *
+ * Return: the context, or NULL if @fd is not an npu file opened by the
+ * calling process.
+ */
+struct npu_context *npu_context_fget(int fd, struct file **filep)
+{
+	struct file *file = fget(fd);
+	struct npu_context *ctx;
+
+	if (!file)
+		return NULL;
+	ctx = file->f_op == &npu_fops ? file->private_data : NULL;
+	if (!ctx || ctx->mm != current->mm) {
+		fput(file);
+		return NULL;
+	}
+	*filep = file;
+	return ctx;
+}
 
 static int npu_carrier_probe(struct pci_dev *pdev,
 			     const struct pci_device_id *id)

@@ -64,6 +64,8 @@ struct npu_device {
  * @mappings: device mappings, keyed by range
  * @host_regs: host registrations, keyed by user address range
  * @pt: device page tables
+ * @peers: devices whose memory this context's DMA engine may reach
+ *	(PEER_ENABLE; atomic bitops)
  */
 struct npu_context {
 	struct npu_device *npu;
@@ -77,6 +79,10 @@ struct npu_context {
 	struct maple_tree mappings;
 	struct maple_tree host_regs;
 	struct npu_pt pt;
+	unsigned long peers;
 };
+
+unsigned int npu_device_count(void);
+struct npu_context *npu_context_fget(int fd, struct file **filep);
 
 #endif /* __NPU_DRV_H__ */

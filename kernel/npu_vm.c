@@ -306,6 +306,7 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_access *args = arg;
 	u64 end = args->addr + args->length, va;
 	struct npu_mapping *map;
+	bool peer;
 	int ret = 0;
 
 	if (args->flags)
@@ -315,8 +316,9 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		return -EINVAL;
 	if (!npu_va_range_valid(args->addr, args->length, SZ_4K))
 		return -EINVAL;
-	if (args->device != ctx->npu->index)
+	if (args->device >= npu_device_count())
 		return -ENODEV;
+	peer = args->device != ctx->npu->index;
 
 	down_write(&ctx->vm_lock);
 	/* Check the whole range before changing any of it. */
@@ -326,7 +328,9 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 			ret = -ENOENT;
 			goto unlock;
 		}
-		if (map->start < args->addr || map->start + map->size > end) {
+		/* Host memory is DMA-mapped for its own device only. */
+		if (map->start < args->addr || map->start + map->size > end ||
+		    (peer && map->host)) {
 			ret = -EINVAL;
 			goto unlock;
 		}
@@ -338,6 +342,10 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 	}
 	for (va = args->addr; va < end; va = map->start + map->size) {
 		map = mtree_load(&ctx->mappings, va);
+		if (peer) {
+			map->peer_access[args->device] = args->access;
+			continue;
+		}
 		map->access = args->access;
 		npu_pt_protect(&ctx->pt, map->start, map->size,
 			       npu_access_pte(args->access));
@@ -355,16 +363,29 @@ int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags || args->length)
 		return -EINVAL;
-	if (args->device != ctx->npu->index)
+	if (args->device >= npu_device_count())
 		return -ENODEV;
 	down_read(&ctx->vm_lock);
 	map = mtree_load(&ctx->mappings, args->addr);
-	if (map)
+	if (!map)
+		ret = -ENOENT;
+	else if (args->device == ctx->npu->index)
 		args->access = map->access;
 	else
-		ret = -ENOENT;
+		args->access = map->peer_access[args->device];
 	up_read(&ctx->vm_lock);
 	return ret;
+}
+
+/* May @device's DMA engine reach @va of @peer, for a write if @write? */
+bool npu_vm_peer_allows_locked(struct npu_context *peer, u64 va,
+			       unsigned int device, bool write)
+{
+	struct npu_mapping *map = mtree_load(&peer->mappings, va);
+	u32 need = write ? NPU_ACCESS_READWRITE : NPU_ACCESS_READ;
+
+	lockdep_assert_held(&peer->vm_lock);
+	return map && (map->peer_access[device] & need) == need;
 }
 
 int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)

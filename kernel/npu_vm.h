@@ -7,6 +7,8 @@
 
 #include <linux/types.h>
 
+#include "npu_drv.h"
+
 struct npu_context;
 struct npu_handle;
 struct npu_host_reg;
@@ -30,7 +32,8 @@ struct npu_reservation {
  * struct npu_mapping - device VA range backed by device or host memory
  * @start: first byte
  * @size: bytes
- * @access: NPU_ACCESS_* of this device
+ * @access: NPU_ACCESS_* of this device (mirrored in the PTEs)
+ * @peer_access: NPU_ACCESS_* of each other device's DMA engine
  * @resv: the reservation it lies in
  * @handle: the device memory mapped (holds a reference), or NULL
  * @host: the host registration mapped, or NULL
@@ -39,6 +42,7 @@ struct npu_mapping {
 	u64 start;
 	u64 size;
 	u32 access;
+	u8 peer_access[NPU_MAX_DEVICES];
 	struct npu_reservation *resv;
 	struct npu_handle *handle;
 	struct npu_host_reg *host;
@@ -49,6 +53,9 @@ void npu_vm_release(struct npu_context *ctx);
 
 int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg);
 void npu_vm_unmap_host_locked(struct npu_context *ctx, struct npu_host_reg *reg);
+
+bool npu_vm_peer_allows_locked(struct npu_context *peer, u64 va,
+			       unsigned int device, bool write);
 
 int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg);
 int npu_va_release_ioctl(struct npu_context *ctx, void *arg);

@@ -42,9 +42,8 @@
  *	ASSERT_STREQ/STRNE(a, b)
  *	ASSERT_ERRNO(expr, ERR)     expr == -1 && errno == ERR
  *	ASSERT_OK(expr)             expr == 0 (prints errno otherwise)
- * and the EXPECT_ forms of all of them. A trailing message can be added
- * with the GNU "statement expression" form:  ASSERT_EQ(a, b) TH_LOG("x=%d", x);
- * is NOT supported; use TH_LOG() before the assertion instead.
+ * and the EXPECT_ forms of all of them. For context on a failure, print it
+ * with TH_LOG() before the assertion.
  *
  * Other helpers:
  *	TH_LOG(fmt, ...)            a "# file:line: ..." diagnostic line

@@ -4,6 +4,7 @@
  * struct size negotiation, reserved fields, output zeroing, per-process
  * contexts - and GET_INFO on every device.
  */
+#include <stddef.h>
 #include <sys/wait.h>
 
 #include "harness.h"
@@ -76,7 +77,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_STREAM_SYNC + 1),
+				     _IO(NPU_TYPE, NPU_CMD_PEER_ENABLE + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -101,8 +102,15 @@ TEST_F(dev, short_struct_is_einval)
 
 	info.size = 0;
 	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
-	info.size = sizeof(info) - 8;
+	info.size = offsetof(struct npu_get_info, va_end);
 	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
+	/* The 1.0 struct ended at va_end: still accepted, tail untouched. */
+	memset(&info, 0, sizeof(info));
+	info.size = offsetof(struct npu_get_info, tgid);
+	info.tgid = 12345;
+	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
+	EXPECT_EQ(SZ_2M, info.va_start);
+	EXPECT_EQ(12345, info.tgid);
 	map.size = 4;
 	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &map));
 }

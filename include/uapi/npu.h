@@ -24,7 +24,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010000	/* 1.0.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010100	/* 1.1.0: major << 16 | minor << 8 | patch */
 
 #define NPU_TYPE		0xCE
 #define NPU_CMD_BASE		0x80
@@ -46,6 +46,10 @@ enum {
 	NPU_CMD_STREAM_DESTROY,
 	NPU_CMD_SUBMIT,
 	NPU_CMD_STREAM_SYNC,
+	NPU_CMD_SHARE_EXPORT,
+	NPU_CMD_SHARE_SET_PIDS,
+	NPU_CMD_SHARE_IMPORT,
+	NPU_CMD_PEER_ENABLE,
 };
 
 /* Device capabilities reported by GET_INFO. */
@@ -70,6 +74,9 @@ enum {
  * @page_sizes: bitmap of supported page sizes (NPU_PAGE_*)
  * @va_start: lowest device virtual address a context may reserve
  * @va_end: one past the highest device virtual address
+ * @tgid: the caller's process id in the initial pid namespace, as
+ *        SHARE_SET_PIDS expects it (since driver 1.1)
+ * @num_devices: NPUs this driver has (since driver 1.1)
  */
 struct npu_get_info {
 	__u32 size;
@@ -83,6 +90,8 @@ struct npu_get_info {
 	__u64 page_sizes;
 	__u64 va_start;
 	__u64 va_end;
+	__u32 tgid;
+	__u32 num_devices;
 };
 
 #define NPU_IOCTL_GET_INFO	_IO(NPU_TYPE, NPU_CMD_GET_INFO)
@@ -203,11 +212,12 @@ struct npu_unmap {
  * @addr: start, 4 KiB aligned
  * @length: SET_ACCESS: non-zero multiple of 4 KiB; every byte must be
  *          mapped, and the range must cover whole mappings; GET_ACCESS: 0
- * @device: the device the rights are for (this file's device)
+ * @device: the device the rights are for: this file's device, or a peer
+ *          device whose DMA engine may then reach the memory
  * @access: NPU_ACCESS_* (in for SET_ACCESS, out for GET_ACCESS)
  *
  * Errors: -ENOENT some of the range is not mapped, -EINVAL bad access
- * value or a range cutting a mapping, -ENODEV @device is not this file's.
+ * value or a range cutting a mapping, -ENODEV no such device.
  */
 struct npu_access {
 	__u32 size;
@@ -355,6 +365,9 @@ struct npu_stream_destroy {
 /* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
 #define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
+/* COPY only: dst or src is a device VA of the peer context whose fd is @value */
+#define NPU_CMD_DST_PEER	(1U << 2)
+#define NPU_CMD_SRC_PEER	(1U << 3)
 /* WAIT_VALUE conditions (exactly one) */
 #define NPU_WAIT_GEQ		(0U << 4)	/* *(u64 *)src >= value */
 #define NPU_WAIT_EQ		(1U << 4)
@@ -369,7 +382,8 @@ struct npu_stream_destroy {
  * @dst: destination address (device VA unless NPU_CMD_DST_HOST)
  * @src: source address (device VA unless NPU_CMD_SRC_HOST), or a stream id
  * @length: bytes for COPY/MEMSET; 0 for the others
- * @value: fill byte, value to write or compare, or seqno to wait for
+ * @value: fill byte, value to write or compare, seqno to wait for, or
+ *         for a COPY with NPU_CMD_*_PEER the fd of the peer context
  */
 struct npu_cmd {
 	__u32 op;
@@ -396,8 +410,14 @@ struct npu_cmd {
  * memory) and is held until the command completes. Device addresses are
  * checked when the command runs: a fault fails the command and is
  * reported by STREAM_SYNC.
+ * A peer operand (NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER) is a device VA in
+ * another context of this process, on another device, named by its fd;
+ * it is reached only if PEER_ENABLE allowed that device and the peer's
+ * mapping grants this device access (SET_ACCESS with @device = this one).
  * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
- * operand not registered, -EACCES device write to a read-only registration.
+ * operand not registered, -EACCES device write to a read-only registration,
+ * -EBADF a peer fd that is not an npu context of this process on another
+ * device, -EPERM peer access to that device not enabled.
  */
 struct npu_submit {
 	__u32 size;
@@ -430,5 +450,97 @@ struct npu_stream_sync {
 };
 
 #define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
+
+/* SHARE_EXPORT flags */
+#define NPU_SHARE_ANY_PID	(1U << 0)	/* no pid check on import */
+
+/**
+ * struct npu_share_export - make a physical handle importable by others
+ * @size: sizeof(struct npu_share_export)
+ * @flags: NPU_SHARE_ANY_PID or 0
+ * @handle: from MEM_ALLOC in this context
+ * @__reserved: must be 0
+ * @shareable: out, a random 64-bit name for the handle
+ *
+ * A handle is exported at most once. The name stays valid until the
+ * exporting context frees the handle (or closes); memory already imported
+ * lives on while any importer holds it.
+ * Errors: -ENOENT unknown handle, -EBUSY already exported.
+ */
+struct npu_share_export {
+	__u32 size;
+	__u32 flags;
+	__u32 handle;
+	__u32 __reserved;
+	__u64 shareable;
+};
+
+#define NPU_IOCTL_SHARE_EXPORT	_IO(NPU_TYPE, NPU_CMD_SHARE_EXPORT)
+
+#define NPU_SHARE_MAX_PIDS	1024
+
+/**
+ * struct npu_share_pids - set which processes may import
+ * @size: sizeof(struct npu_share_pids)
+ * @flags: must be 0
+ * @shareable: from SHARE_EXPORT in this context
+ * @pids: user pointer to @count __s32 process ids (initial pid namespace)
+ * @count: 1..NPU_SHARE_MAX_PIDS
+ * @__reserved: must be 0
+ *
+ * Replaces the list. Errors: -ENOENT not exported by this context,
+ * -EINVAL bad count or a pid <= 0.
+ */
+struct npu_share_pids {
+	__u32 size;
+	__u32 flags;
+	__u64 shareable;
+	__u64 pids;
+	__u32 count;
+	__u32 __reserved;
+};
+
+#define NPU_IOCTL_SHARE_SET_PIDS _IO(NPU_TYPE, NPU_CMD_SHARE_SET_PIDS)
+
+/**
+ * struct npu_share_import - take a handle another process exported
+ * @size: sizeof(struct npu_share_import)
+ * @flags: must be 0
+ * @shareable: from the exporter
+ * @handle: out, a handle in this context to the same memory
+ * @__reserved: must be 0
+ *
+ * Errors: -ENOENT no such name, revoked, or this process is not allowed
+ * (the same answer, so names cannot be probed), -EINVAL the exporting
+ * process itself, -ENODEV exported from another device.
+ */
+struct npu_share_import {
+	__u32 size;
+	__u32 flags;
+	__u64 shareable;
+	__u32 handle;
+	__u32 __reserved;
+};
+
+#define NPU_IOCTL_SHARE_IMPORT	_IO(NPU_TYPE, NPU_CMD_SHARE_IMPORT)
+
+/**
+ * struct npu_peer_enable - let this device's DMA engine reach a peer's memory
+ * @size: sizeof(struct npu_peer_enable)
+ * @flags: must be 0
+ * @device: the peer device index
+ * @__reserved: must be 0
+ *
+ * Errors: -ENODEV no such device, -EINVAL the device itself, -EALREADY
+ * enabled before.
+ */
+struct npu_peer_enable {
+	__u32 size;
+	__u32 flags;
+	__u32 device;
+	__u32 __reserved;
+};
+
+#define NPU_IOCTL_PEER_ENABLE	_IO(NPU_TYPE, NPU_CMD_PEER_ENABLE)
 
 #endif /* _UAPI_NPU_H */

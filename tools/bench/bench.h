@@ -78,11 +78,18 @@ static inline int bench_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Median of @n samples (sorts them). */
-static inline double median(double *v, size_t n)
+/* Median of @n samples (left in their order: pairs stay pairs). */
+static inline double median(const double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), bench_cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	double *w = malloc(n * sizeof(*w)), m;
+
+	if (!w)
+		bench_die("out of memory");
+	memcpy(w, v, n * sizeof(*w));
+	qsort(w, n, sizeof(*w), bench_cmp_double);
+	m = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+	free(w);
+	return m;
 }
 
 static inline double minimum(const double *v, size_t n)

@@ -16,6 +16,9 @@
  *
  * usage: bench_copy [-m MAX_MIB] [-t SECONDS_PER_POINT] [-r REPS]
  */
+#include <pthread.h>
+#include <sched.h>
+
 #include "bench.h"
 
 #define TARGET_SIZE	(64 * MiB)
@@ -73,76 +76,166 @@ static void one_copy(struct bufs *b, int c, size_t n)
 	}
 }
 
-/* Median seconds of one copy: warm-up, then as many as fit point_time (3..200). */
-static double time_copy(struct bufs *b, int c, size_t n)
-{
-	double s[200], t0, est;
-	int i, k;
+/*
+ * Time columns cols[0..ncols) at size n, interleaved: round r copies once
+ * with every column, so that all columns see the same host (a busy host's
+ * slow phases hit them alike). t[c][r] gets the seconds; returns the rounds
+ * (3..MAX_ROUNDS, as many as fit point_time after a warm-up).
+ */
+#define MAX_ROUNDS 101
 
-	t0 = now_s();
-	one_copy(b, c, n);
-	est = now_s() - t0;
-	k = est > 0 ? (int)(point_time / est) : 200;
-	if (k < 3)
-		k = 3;
-	if (k > 200)
-		k = 200;
-	for (i = 0; i < k; i++) {
+static int time_rounds(struct bufs *b, const int *cols, int ncols, size_t n, double t[][MAX_ROUNDS],
+		       int min_rounds)
+{
+	double t0, est = 0;
+	int c, r, k;
+
+	for (c = 0; c < ncols; c++) {
 		t0 = now_s();
-		one_copy(b, c, n);
-		s[i] = now_s() - t0;
+		one_copy(b, cols[c], n);
+		est += now_s() - t0;
 	}
-	return median(s, k);
+	k = est > 0 ? (int)(point_time / est) : MAX_ROUNDS;
+	if (k < min_rounds)
+		k = min_rounds;
+	if (k > MAX_ROUNDS)
+		k = MAX_ROUNDS;
+	for (r = 0; r < k; r++)
+		for (c = 0; c < ncols; c++) {
+			t0 = now_s();
+			one_copy(b, cols[c], n);
+			t[c][r] = now_s() - t0;
+		}
+	return k;
 }
 
-static int bench_table(struct bufs *b, double rate64[NCOLS])
+/* Median over rounds of t[a][r] / t[b][r]: a ratio robust to slow phases. */
+static double paired_ratio(double t[][MAX_ROUNDS], int a, int bb, int k)
 {
-	double rate[NCOLS];
+	double q[MAX_ROUNDS];
+	int r;
+
+	for (r = 0; r < k; r++)
+		q[r] = t[a][r] / t[bb][r];
+	return median(q, k);
+}
+
+static int bench_table(struct bufs *b)
+{
+	static const int cols[NCOLS] = { C_MEMCPY, C_PIN_H2D, C_PIN_D2H, C_PAGE_H2D, C_PAGE_D2H };
+	static double t[NPRIMS][MAX_ROUNDS];
 	size_t n;
-	int c, miss = 0;
+	int c, k, miss = 0;
 
 	printf("table-begin bytes");
 	for (c = 0; c < NCOLS; c++)
 		printf(" %s_GBps", col_name[c]);
 	printf("\n");
 	for (n = 4 * KiB; n <= max_size; n *= 4) {
-		for (c = 0; c < NCOLS; c++)
-			rate[c] = n / time_copy(b, c, n) / 1e9;
+		k = time_rounds(b, cols, NCOLS, n, t, 3);
 		printf("table %zu", n);
 		for (c = 0; c < NCOLS; c++)
-			printf(" %.4f", rate[c]);
+			printf(" %.4f", n / median(t[c], k) / 1e9);
 		printf("\n");
 		fflush(stdout);
-		if (n == TARGET_SIZE)
-			memcpy(rate64, rate, sizeof(rate));
 	}
 	printf("table-end\n");
-	if (max_size < TARGET_SIZE) {
-		printf("note e: table stops below 64 MiB: no ratios\n");
-		return 0;
-	}
+
 	/*
-	 * Where a gap to memcpy goes: the copy primitives the simulated engine
-	 * may run (bench.h), on the same host buffers at 64 MiB.
+	 * The targets at 64 MiB: more rounds, ratios of the same round. Then
+	 * where a gap to memcpy goes: the copy primitives the simulated engine
+	 * may run (bench.h), on the same host buffers.
 	 */
 	{
+		static const int all[NPRIMS] = {
+			C_MEMCPY, C_PIN_H2D, C_PIN_D2H, C_PAGE_H2D, C_PAGE_D2H,
+			C_REP_MOVSB, C_REP_MOVSQ, C_U64_LOOP,
+		};
 		static const char *const prim[] = { "rep_movsb_4k", "rep_movsq_4k", "u64_loop" };
 		char name[64];
-		int k;
+		double tt[NPRIMS][MAX_ROUNDS];
 
-		for (k = C_REP_MOVSB; k < NPRIMS; k++) {
-			double r = TARGET_SIZE / time_copy(b, k, TARGET_SIZE) / 1e9;
-
-			printf("raw e.%s_64MiB %.4f GB/s\n", prim[k - C_REP_MOVSB], r);
-			snprintf(name, sizeof(name), "%s_vs_memcpy_64M", prim[k - C_REP_MOVSB]);
-			report_info(name, r / rate64[C_MEMCPY], "(copy primitive reference)");
+		k = time_rounds(b, all, NPRIMS, TARGET_SIZE, tt, 7);
+		printf("note e: 64 MiB, %d interleaved rounds\n", k);
+		for (c = 0; c < NPRIMS; c++) {
+			snprintf(name, sizeof(name), "e.%s_64MiB", c < NCOLS ? col_name[c] : prim[c - NCOLS]);
+			report_gbps(name, TARGET_SIZE, median(tt[c], k));
 		}
+		for (c = C_REP_MOVSB; c < NPRIMS; c++) {
+			snprintf(name, sizeof(name), "%s_vs_memcpy_64M", prim[c - C_REP_MOVSB]);
+			report_info(name, paired_ratio(tt, C_MEMCPY, c, k), "(copy primitive reference)");
+		}
+		miss |= report_ratio("pinned_h2d_vs_memcpy_64M", paired_ratio(tt, C_MEMCPY, C_PIN_H2D, k), ">=", 0.9);
+		miss |= report_ratio("pinned_d2h_vs_memcpy_64M", paired_ratio(tt, C_MEMCPY, C_PIN_D2H, k), ">=", 0.9);
+		miss |= report_ratio("pageable_h2d_vs_pinned_64M", paired_ratio(tt, C_PIN_H2D, C_PAGE_H2D, k), ">=", 0.7);
+		miss |= report_ratio("pageable_d2h_vs_pinned_64M", paired_ratio(tt, C_PIN_D2H, C_PAGE_D2H, k), ">=", 0.7);
 	}
-	miss |= report_ratio("pinned_h2d_vs_memcpy_64M", rate64[C_PIN_H2D] / rate64[C_MEMCPY], ">=", 0.9);
-	miss |= report_ratio("pinned_d2h_vs_memcpy_64M", rate64[C_PIN_D2H] / rate64[C_MEMCPY], ">=", 0.9);
-	miss |= report_ratio("pageable_h2d_vs_pinned_64M", rate64[C_PAGE_H2D] / rate64[C_PIN_H2D], ">=", 0.7);
-	miss |= report_ratio("pageable_d2h_vs_pinned_64M", rate64[C_PAGE_D2H] / rate64[C_PIN_D2H], ">=", 0.7);
 	return miss;
+}
+
+/*
+ * The guest's own cost of waking a thread on the other CPU and back (two
+ * pipes, one thread per vCPU): what a submit (waking the engine's worker)
+ * and a synchronize (woken by it) pay at least. Under TCG on a busy host
+ * this is where milliseconds go.
+ */
+static int ping[2], pong[2];
+
+static void *pong_thread(void *arg)
+{
+	char c;
+
+	(void)arg;
+	while (read(ping[0], &c, 1) == 1 && c)
+		if (write(pong[1], &c, 1) != 1)
+			break;
+	return NULL;
+}
+
+static void pin_to_cpu(pthread_t t, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	if (cpu >= 0)
+		CPU_SET(cpu, &set);
+	else
+		for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+			CPU_SET(cpu, &set);
+	pthread_setaffinity_np(t, sizeof(set), &set);
+}
+
+static double wakeup_roundtrip(int n)
+{
+	double s[201], t0;
+	pthread_t th;
+	char c = 1;
+	int i;
+
+	if (n > 201)
+		n = 201;
+	SYS_CHECK(pipe(ping));
+	SYS_CHECK(pipe(pong));
+	if (pthread_create(&th, NULL, pong_thread, NULL))
+		bench_die("pthread_create");
+	pin_to_cpu(th, 1);
+	pin_to_cpu(pthread_self(), 0);
+	for (i = 0; i < n; i++) {
+		t0 = now_s();
+		if (write(ping[1], &c, 1) != 1 || read(pong[0], &c, 1) != 1)
+			bench_die("ping-pong: %s", strerror(errno));
+		s[i] = now_s() - t0;
+	}
+	c = 0;
+	if (write(ping[1], &c, 1) != 1)
+		bench_die("ping-pong: %s", strerror(errno));
+	pthread_join(th, NULL);
+	pin_to_cpu(pthread_self(), -1);
+	close(ping[0]);
+	close(ping[1]);
+	close(pong[0]);
+	close(pong[1]);
+	return median(s, n);
 }
 
 /* g) the MemcpyAsync call vs the whole copy, both directions. */
@@ -177,6 +270,17 @@ static int bench_submit(struct bufs *b, aclrtStream st)
 		ACL_CHECK(aclrtSynchronizeStream(st));
 	}
 	report_us("g.submit_h2d_4KiB", median(sub[0], n));
+	/* a synchronous 4 KiB copy: one submit, one wait, next to the guest's wakeups */
+	for (i = 0; i < n; i++) {
+		t0 = now_s();
+		ACL_CHECK(aclrtMemcpy(b->dev, 4096, b->pinned, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
+		all[0][i] = now_s() - t0;
+	}
+	report_us("g.sync_copy_4KiB", median(all[0], n));
+	t0 = wakeup_roundtrip(200);
+	report_us("g.cpu_wakeup_roundtrip", t0);
+	report_info("sync_copy_4KiB_vs_wakeup_roundtrip", median(all[0], n) / t0,
+		    "(~1: a small copy costs what two cross-CPU wakeups cost)");
 	report_us("g.submit_h2d_64MiB", ms[0]);
 	report_ms("g.copy_h2d_64MiB", ma[0]);
 	report_us("g.submit_d2h_64MiB", ms[1]);
@@ -260,7 +364,6 @@ static void bench_overlap(struct bufs *b, aclrtStream st)
 
 int main(int argc, char **argv)
 {
-	double rate64[NCOLS] = { 0 };
 	size_t alloc;
 	struct bufs b;
 	aclrtStream st;
@@ -290,7 +393,7 @@ int main(int argc, char **argv)
 	memset(b.pinned, 0x22, alloc);
 	ACL_CHECK(aclrtCreateStream(&st));
 
-	miss |= bench_table(&b, rate64);
+	miss |= bench_table(&b);
 	miss |= bench_submit(&b, st);
 	bench_overlap(&b, st);
 
