@@ -153,6 +153,24 @@ struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id)
 	return handle;
 }
 
+/**
+ * npu_handle_install() - give a handle an id in a context
+ * @ctx: context
+ * @handle: the reference the table takes over; dropped on failure
+ * @id: out, the id
+ */
+int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,
+		       u32 *id)
+{
+	int ret = xa_alloc(&ctx->handles, id, handle, xa_limit_32b, GFP_KERNEL);
+
+	if (ret) {
+		npu_handle_put(handle);
+		return ret == -EBUSY ? -ENOSPC : ret;
+	}
+	return 0;
+}
+
 void npu_handles_release(struct npu_context *ctx)
 {
 	struct npu_handle *handle;
@@ -177,8 +195,6 @@ int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_mem_alloc *args = arg;
 	struct npu_devmem *mem = ctx->npu->mem;
 	struct npu_handle *handle;
-	u32 id;
-	int ret;
 
 	if (args->flags || args->__reserved)
 		return -EINVAL;
@@ -191,13 +207,7 @@ int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 	handle = npu_handle_create(mem, args->length, args->page_size);
 	if (IS_ERR(handle))
 		return PTR_ERR(handle);
-	ret = xa_alloc(&ctx->handles, &id, handle, xa_limit_32b, GFP_KERNEL);
-	if (ret) {
-		npu_handle_put(handle);
-		return ret == -EBUSY ? -ENOSPC : ret;
-	}
-	args->handle = id;
-	return 0;
+	return npu_handle_install(ctx, handle, &args->handle);
 }
 
 int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)

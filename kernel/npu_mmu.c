@@ -164,7 +164,9 @@ static u64 *npu_pt_leaf(struct npu_pt *pt, u64 va, u64 *step, int *levelp)
 	}
 }
 
-void npu_pt_unmap(struct npu_pt *pt, u64 va, u64 size)
+/* Rewrite every leaf in [@va, @va + @size): clear @clear bits, set @set. */
+static void npu_pt_update(struct npu_pt *pt, u64 va, u64 size, u64 clear,
+			  u64 set)
 {
 	u64 end = va + size;
 	int level;
@@ -173,23 +175,19 @@ void npu_pt_unmap(struct npu_pt *pt, u64 va, u64 size)
 		u64 step, *pte = npu_pt_leaf(pt, va, &step, &level);
 
 		if (pte)
-			*pte = 0;
+			*pte = (*pte & ~clear) | set;
 		va += step;
 	}
 }
 
+void npu_pt_unmap(struct npu_pt *pt, u64 va, u64 size)
+{
+	npu_pt_update(pt, va, size, ~0ULL, 0);
+}
+
 void npu_pt_protect(struct npu_pt *pt, u64 va, u64 size, u64 perm)
 {
-	u64 end = va + size;
-	int level;
-
-	while (va < end) {
-		u64 step, *pte = npu_pt_leaf(pt, va, &step, &level);
-
-		if (pte)
-			*pte = (*pte & ~NPU_PTE_PERM) | perm;
-		va += step;
-	}
+	npu_pt_update(pt, va, size, NPU_PTE_PERM, perm);
 }
 
 /**

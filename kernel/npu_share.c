@@ -176,7 +176,6 @@ int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_handle *handle = NULL;
 	struct npu_share *share;
 	int ret = 0;
-	u32 id;
 
 	if (args->flags || args->__reserved)
 		return -EINVAL;
@@ -198,11 +197,5 @@ int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
 	if (ret)
 		return ret;
 
-	ret = xa_alloc(&ctx->handles, &id, handle, xa_limit_32b, GFP_KERNEL);
-	if (ret) {
-		npu_handle_put(handle);
-		return ret == -EBUSY ? -ENOSPC : ret;
-	}
-	args->handle = id;
-	return 0;
+	return npu_handle_install(ctx, handle, &args->handle);
 }
