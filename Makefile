@@ -4,6 +4,7 @@
 #
 # The pieces live in included makefiles:
 #   kernel/module.mk   make module KDIR=<headers> MODOUT=<dir>   (npu.ko)
+#   kernel/tests/kunit.mk  make kunit KDIR=<tree> MODOUT=<dir>   (KUnit modules)
 #   lib/lib.mk         make lib                                    (libacl)
 #   tests/tests.mk     make tests                                  (build/tests/*)
 #   tools/vm.mk        check, demo, bench, checkpatch, sparse, deps, modules
@@ -34,6 +35,9 @@ lib:
 	@echo "lib: lib/lib.mk does not exist yet: no libacl, skipped"
 endif
 
+ifneq ($(wildcard kernel/tests/kunit.mk),)
+include kernel/tests/kunit.mk
+endif
 include tests/tests.mk
 include tools/vm.mk
 ifneq ($(wildcard tools/bench/bench.mk),)
@@ -51,6 +55,7 @@ help:
 	@echo "  all         npu.ko (running kernel), libacl, tests"
 	@echo "  module      npu.ko for KDIR=<headers> (default: running kernel) into MODOUT="
 	@echo "  modules     npu.ko for every bench kernel into build/<kernel>/module/"
+	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"

@@ -44,39 +44,74 @@ void npu_devmem_destroy(struct npu_devmem *mem)
 	kfree(mem);
 }
 
+#define NPU_BACKING_ORDER	(21 - PAGE_SHIFT)	/* 2 MiB */
+
+/* Back the page of @index; mem->lock held. */
+static struct page *npu_devmem_fill_locked(struct npu_devmem *mem,
+					   unsigned long index, bool huge)
+{
+	unsigned int order = huge ? NPU_BACKING_ORDER : 0;
+	unsigned long first = round_down(index, 1UL << order);
+	struct page *page;
+	void *old;
+
+	lockdep_assert_held(&mem->lock);
+	page = xa_load(&mem->backing, index);
+	if (page)
+		return page;
+	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
+			   (order ? __GFP_COMP : 0), order);
+	if (!page)
+		return ERR_PTR(-ENOMEM);
+	old = xa_store_range(&mem->backing, first, first + (1UL << order) - 1,
+			     page, GFP_KERNEL);
+	if (xa_is_err(old)) {
+		__free_pages(page, order);
+		return ERR_PTR(xa_err(old));
+	}
+	atomic_long_add(1L << order, &mem->backing_pages);
+	return page;
+}
+
 /**
  * npu_devmem_page() - the host page behind a device-physical address
  * @mem: device memory
  * @dpa: device-physical address
- * @write: allocate the page if it has none yet
+ * @write: back the page if it is not yet
+ * @huge: it belongs to a handle of 2 MiB or larger pages, which owns the
+ *	whole 2 MiB around it
+ * @span: out, bytes from @dpa that lie in the same host allocation
  *
  * Return: the page; the shared zero page for a read of a page never
  * written; ERR_PTR(-ENOMEM) if a page for a write cannot be had.
  */
-struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write)
+struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
+			     bool huge, u64 *span)
 {
 	unsigned long index = dpa >> PAGE_SHIFT;
-	struct page *page, *old;
+	struct page *page;
 
 	page = xa_load(&mem->backing, index);
-	if (page)
-		return page;
-	if (!write)
+	if (!page && !write) {
+		*span = PAGE_SIZE - offset_in_page(dpa);
 		return ZERO_PAGE(0);
+	}
+	if (!page) {
+		mutex_lock(&mem->lock);
+		page = npu_devmem_fill_locked(mem, index, huge);
+		mutex_unlock(&mem->lock);
+		if (IS_ERR(page))
+			return page;
+	}
+	if (PageCompound(page)) {
+		unsigned long nr = 1UL << compound_order(page);
 
-	page = alloc_page(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN);
-	if (!page)
-		return ERR_PTR(-ENOMEM);
-	old = xa_cmpxchg(&mem->backing, index, NULL, page, GFP_KERNEL);
-	if (xa_is_err(old)) {
-		__free_page(page);
-		return ERR_PTR(xa_err(old));
+		page = nth_page(page, index & (nr - 1));
+		*span = (nr - (index & (nr - 1))) * PAGE_SIZE -
+			offset_in_page(dpa);
+	} else {
+		*span = PAGE_SIZE - offset_in_page(dpa);
 	}
-	if (old) {		/* another writer got there first */
-		__free_page(page);
-		return old;
-	}
-	atomic_long_inc(&mem->backing_pages);
 	return page;
 }
 
@@ -86,9 +121,11 @@ static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
 	struct page *page;
 
 	xa_for_each_range(&mem->backing, index, page, dpa >> PAGE_SHIFT, last) {
+		unsigned int order = compound_order(page);
+
 		xa_erase(&mem->backing, index);
-		__free_page(page);
-		atomic_long_dec(&mem->backing_pages);
+		__free_pages(page, order);
+		atomic_long_sub(1L << order, &mem->backing_pages);
 	}
 }
 

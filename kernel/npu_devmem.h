@@ -20,16 +20,19 @@ struct npu_share;
 /**
  * struct npu_devmem - the memory of one simulated NPU
  * @size: bytes of device memory
- * @lock: protects @buddy
+ * @lock: protects @buddy, and serialises filling @backing
  * @buddy: allocator of device-physical addresses
  * @used: bytes allocated to handles
  * @backing: device page frame number -> struct page, filled on first
- *	write, so an idle 16 GiB device costs nothing (internally locked)
- * @backing_pages: pages in @backing
+ *	write, so an idle 16 GiB device costs nothing. Memory of handles
+ *	with 2 MiB or larger pages is backed by 2 MiB compound pages (one
+ *	multi-index entry), so the engine moves up to 2 MiB per lookup.
+ *	Lookups are lock-free.
+ * @backing_pages: 4 KiB pages in @backing
  */
 struct npu_devmem {
 	u64 size;
-	struct mutex lock;		/* protects @buddy */
+	struct mutex lock;		/* see above */
 	struct npu_buddy buddy;
 	atomic64_t used;
 	struct xarray backing;
@@ -54,9 +57,13 @@ struct npu_handle {
 	struct npu_share *share;
 };
 
+/* Marks a context's handle table entry that came from SHARE_IMPORT. */
+#define NPU_HANDLE_IMPORTED	XA_MARK_1
+
 struct npu_devmem *npu_devmem_create(u64 size);
 void npu_devmem_destroy(struct npu_devmem *mem);
-struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write);
+struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
+			     bool huge, u64 *span);
 
 struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id);
 void npu_handle_put(struct npu_handle *handle);

@@ -69,6 +69,8 @@ struct npu_job {
  * @run_len: bytes it covers (0: none)
  * @run_addr: device-physical or DMA address of @run_pos
  * @run_system: @run_addr is a host DMA address
+ * @run_huge: device memory mapped by a 2 MiB or larger leaf: its handle
+ *	owns whole 2 MiB backing pages
  */
 struct npu_dma_side {
 	u64 addr;
@@ -80,6 +82,7 @@ struct npu_dma_side {
 	u64 run_len;
 	u64 run_addr;
 	bool run_system;
+	bool run_huge;
 };
 
 static int npu_dma_fault(struct npu_stream *stream, struct npu_dma_side *side,
@@ -122,6 +125,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 			return npu_dma_fault(stream, side, pos, "not mapped");
 		side->run_addr = walk.addr;
 		side->run_system = false;
+		side->run_huge = walk.leaf >= SZ_2M;
 		left = walk.left;
 	} else {
 		if (npu_pt_walk(&side->vm->pt, side->addr + pos, &walk))
@@ -131,6 +135,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 					     "no write access" : "no read access");
 		side->run_addr = walk.addr;
 		side->run_system = walk.pte & NPU_PTE_SYSTEM;
+		side->run_huge = walk.leaf >= SZ_2M;
 		left = walk.left;
 	}
 	side->run_pos = pos;
@@ -140,13 +145,14 @@ static int npu_dma_translate(struct npu_stream *stream,
 
 /*
  * Map the operand's byte @pos for the CPU doing the engine's work; *@avail
- * is how many bytes from there are in the same page and translation.
+ * is how many bytes from there are contiguous in the same translation: a
+ * page, or up to 2 MiB of device memory where no kmap is needed.
  */
 static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 			  u64 pos, size_t *avail, int *err)
 {
 	struct npu_device *npu = side->vm->npu;
-	u64 addr, off, left;
+	u64 addr, off, left, span = PAGE_SIZE;
 	struct page *page;
 	phys_addr_t phys;
 
@@ -165,16 +171,21 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 		}
 		page = pfn_to_page(PHYS_PFN(phys));
 		off = offset_in_page(phys);
+		span = PAGE_SIZE - off;
 	} else {
-		page = npu_devmem_page(npu->mem, addr, side->write);
+		page = npu_devmem_page(npu->mem, addr, side->write,
+				       side->run_huge, &span);
 		if (IS_ERR(page)) {
 			*err = npu_dma_fault(stream, side, pos,
 					     "no memory to back device page");
 			return NULL;
 		}
 		off = offset_in_page(addr);
+		/* kmap_local_page() maps one page where memory is high. */
+		if (IS_ENABLED(CONFIG_HIGHMEM))
+			span = PAGE_SIZE - off;
 	}
-	*avail = min_t(u64, PAGE_SIZE - off, left);
+	*avail = min(span, left);
 	return kmap_local_page(page) + off;
 }
 
@@ -262,10 +273,14 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
  */
 static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
 {
-	if (n == PAGE_SIZE && PAGE_ALIGNED(dst) && PAGE_ALIGNED(src))
-		copy_page(dst, (void *)src);
-	else
+	size_t done;
+
+	if (!PAGE_ALIGNED(dst) || !PAGE_ALIGNED(src) || !PAGE_ALIGNED(n)) {
 		memcpy(dst, src, n);
+		return;
+	}
+	for (done = 0; done < n; done += PAGE_SIZE)
+		copy_page(dst + done, (void *)src + done);
 }
 
 static void npu_dma_set_fn(void *dst, const void *src, size_t n, void *arg)

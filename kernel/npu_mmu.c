@@ -208,9 +208,9 @@ int npu_pt_walk(struct npu_pt *pt, u64 va, struct npu_pt_walk *walk)
 	pte = npu_pt_leaf(pt, va, &step, &level);
 	if (!pte)
 		return -ENOENT;
+	walk->leaf = npu_pt_level_size(level);
 	walk->pte = *pte & ~NPU_PTE_ADDR;
-	walk->addr = (*pte & NPU_PTE_ADDR) +
-		     (va & (npu_pt_level_size(level) - 1));
+	walk->addr = (*pte & NPU_PTE_ADDR) + (va & (walk->leaf - 1));
 	walk->left = step;
 	return 0;
 }

@@ -42,11 +42,13 @@ struct npu_pt {
  * @addr: device-physical or host DMA address of the VA walked
  * @pte: the leaf entry's flags
  * @left: bytes from the VA to the end of the leaf
+ * @leaf: size of the leaf
  */
 struct npu_pt_walk {
 	u64 addr;
 	u64 pte;
 	u64 left;
+	u64 leaf;
 };
 
 int npu_pt_init(struct npu_pt *pt);

@@ -111,6 +111,12 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 		kfree(share);
 		return -ENOENT;
 	}
+	/* Only the allocating process names its memory. */
+	if (xa_get_mark(&ctx->handles, args->handle, NPU_HANDLE_IMPORTED)) {
+		npu_handle_put(handle);
+		kfree(share);
+		return -EINVAL;
+	}
 	share->handle = handle;
 	share->owner = ctx;
 	share->owner_tgid = task_tgid_nr(current);
@@ -197,5 +203,8 @@ int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
 	if (ret)
 		return ret;
 
-	return npu_handle_install(ctx, handle, &args->handle);
+	ret = npu_handle_install(ctx, handle, &args->handle);
+	if (!ret)
+		xa_set_mark(&ctx->handles, args->handle, NPU_HANDLE_IMPORTED);
+	return ret;
 }

@@ -152,7 +152,8 @@ static int npu_map_handle_locked(struct npu_context *ctx,
 		u64 size = npu_buddy_block_size(&handle->mem->buddy, block);
 
 		ret = npu_pt_map(&ctx->pt, va, npu_buddy_block_offset(block),
-				 size, npu_access_pte(map->access), NPU_PAGE_1G);
+				 size, npu_access_pte(map->access),
+				 handle->page_size);
 		if (ret) {
 			npu_pt_unmap(&ctx->pt, map->start, va - map->start);
 			return ret;

@@ -24,6 +24,7 @@
 
 enum acl_side_kind {
 	ACL_SIDE_DEVICE,	/* device VA of the copying device */
+	ACL_SIDE_PEER,		/* device VA of another open device: NPU_CMD_*_PEER */
 	ACL_SIDE_PINNED,	/* inside one registration: DMA with NPU_CMD_*_HOST */
 	ACL_SIDE_PAGEABLE,	/* host memory the device cannot reach */
 };
@@ -31,7 +32,33 @@ enum acl_side_kind {
 struct acl_side {
 	enum acl_side_kind kind;
 	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
+	struct acl_device *owner;	/* device whose memory it is: the copying device or the peer; NULL for host */
 };
+
+/* The open device whose VA reservation holds @p, or NULL (host memory). */
+static struct acl_device *acl_owner(const void *p)
+{
+	struct npu_addr_query q;
+	struct acl_device *dev;
+	int pos = 0;
+
+	while ((dev = acl_dev_iter(&pos))) {
+		if (!acl_addr_query(dev, (uintptr_t)p, &q) && q.kind == NPU_ADDR_DEVICE)
+			return dev;
+	}
+	acl_err_clear();
+	return NULL;
+}
+
+static int acl_dev_range_check(const void *p, size_t len, const struct npu_addr_query *q, const char *name)
+{
+	uint64_t addr = (uintptr_t)p;
+
+	if (addr + len < addr || addr + len > q->base + q->length)
+		return acl_errf(-EINVAL, "%s %p+%zu runs past the end of its device allocation (%#llx+%#llx)",
+				name, p, len, (unsigned long long)q->base, (unsigned long long)q->length);
+	return 0;
+}
 
 /* Where is [@addr, +@len) for @dev?  @dst: the device will write it. */
 static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
@@ -46,13 +73,12 @@ static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool 
 	if (ret)
 		return ret;
 	side->dev_alias = false;
+	side->owner = NULL;
 	switch (q.kind) {
 	case NPU_ADDR_DEVICE:
-		if (addr + len < addr || addr + len > q.base + q.length)
-			return acl_errf(-EINVAL, "%s %p+%zu runs past the end of its device allocation (%#llx+%#llx)",
-					name, p, len, (unsigned long long)q.base, (unsigned long long)q.length);
 		side->kind = ACL_SIDE_DEVICE;
-		return 0;
+		side->owner = dev;
+		return acl_dev_range_check(p, len, &q, name);
 	case NPU_ADDR_HOST:
 		/* a range leaving its registration, or a read-only one written, is staged */
 		if (addr + len <= q.base + q.length && !(dst && (q.host_flags & NPU_HOST_READONLY))) {
@@ -63,13 +89,15 @@ static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool 
 		}
 		return 0;
 	}
-	/* device memory of another device is no host memory */
+	/* device memory of another device is no host memory: a peer operand */
 	while ((other = acl_dev_iter(&pos))) {
 		if (other == dev || acl_addr_query(other, addr, &q))
 			continue;
-		if (q.kind == NPU_ADDR_DEVICE)
-			return acl_errf(ACLI_ENOTSUPP, "%s %p is memory of device %d: copies between devices are not implemented yet",
-					name, p, other->id);
+		if (q.kind == NPU_ADDR_DEVICE) {
+			side->kind = ACL_SIDE_PEER;
+			side->owner = other;
+			return acl_dev_range_check(p, len, &q, name);
+		}
 	}
 	acl_err_clear();
 	side->kind = ACL_SIDE_PAGEABLE;
@@ -78,12 +106,18 @@ static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool 
 
 static bool acl_side_is_dev(const struct acl_side *s)
 {
-	return s->kind == ACL_SIDE_DEVICE || s->dev_alias;
+	return s->kind == ACL_SIDE_DEVICE || s->kind == ACL_SIDE_PEER || s->dev_alias;
 }
 
 static bool acl_side_is_host(const struct acl_side *s)
 {
-	return s->kind != ACL_SIDE_DEVICE;
+	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE;
+}
+
+/* The device whose memory a device side is, as seen from the copying device @e. */
+static struct acl_device *acl_side_dev(const struct acl_side *s, struct acl_device *e)
+{
+	return s->kind == ACL_SIDE_PEER ? s->owner : e;
 }
 
 static const char *acl_kind_name(aclrtMemcpyKind kind)
@@ -96,8 +130,9 @@ static const char *acl_kind_name(aclrtMemcpyKind kind)
 	return (unsigned int)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
-/* Does @kind agree with what the addresses are? */
-static int acl_kind_check(aclrtMemcpyKind kind, const struct acl_side *d, const struct acl_side *s)
+/* Does @kind agree with what the addresses are (seen from the copying device @e)? */
+static int acl_kind_check(aclrtMemcpyKind kind, struct acl_device *e, const struct acl_side *d,
+			  const struct acl_side *s)
 {
 	bool dst_ok = true, src_ok = true;
 	const char *want_dst = NULL, *want_src = NULL;
@@ -122,10 +157,25 @@ static int acl_kind_check(aclrtMemcpyKind kind, const struct acl_side *d, const 
 		want_src = "device";
 		break;
 	case ACL_MEMCPY_DEVICE_TO_DEVICE:
-	case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
 		dst_ok = acl_side_is_dev(d);
 		src_ok = acl_side_is_dev(s);
 		want_dst = want_src = "device";
+		break;
+	case ACL_MEMCPY_INNER_DEVICE_TO_DEVICE:
+	case ACL_MEMCPY_INTER_DEVICE_TO_DEVICE:
+		dst_ok = acl_side_is_dev(d);
+		src_ok = acl_side_is_dev(s);
+		want_dst = want_src = "device";
+		if (dst_ok && src_ok) {
+			bool same = acl_side_dev(d, e) == acl_side_dev(s, e);
+
+			if (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE && !same)
+				return acl_errf(-EINVAL, "kind INNER_DEVICE_TO_DEVICE needs dst and src on one device; dst is on device %d, src on device %d",
+						acl_side_dev(d, e)->id, acl_side_dev(s, e)->id);
+			if (kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE && same)
+				return acl_errf(-EINVAL, "kind INTER_DEVICE_TO_DEVICE needs dst and src on two devices; both are on device %d",
+						acl_side_dev(d, e)->id);
+		}
 		break;
 	default:
 		break;
@@ -149,8 +199,6 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
 		return acl_errf(-EINVAL, "count must be non-zero");
 	if (count > destMax)
 		return acl_errf(-EINVAL, "count %zu exceeds destMax %zu", count, destMax);
-	if (kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
-		return acl_errf(ACLI_ENOTSUPP, "kind INTER_DEVICE_TO_DEVICE: copies between devices are not implemented yet");
 	if ((unsigned int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
 		return acl_errf(-EINVAL, "kind %d is not an aclrtMemcpyKind", (int)kind);
 	return 0;
@@ -314,26 +362,64 @@ static int acl_cmd_sync(struct acl_device *dev, struct npu_cmd *cmd)
 static uint32_t acl_side_flags(const struct acl_side *d, const struct acl_side *s)
 {
 	return (d->kind == ACL_SIDE_PINNED ? NPU_CMD_DST_HOST : 0) |
-	       (s->kind == ACL_SIDE_PINNED ? NPU_CMD_SRC_HOST : 0);
+	       (s->kind == ACL_SIDE_PINNED ? NPU_CMD_SRC_HOST : 0) |
+	       (d->kind == ACL_SIDE_PEER ? NPU_CMD_DST_PEER : 0) |
+	       (s->kind == ACL_SIDE_PEER ? NPU_CMD_SRC_PEER : 0);
 }
 
-/* @stream NULL: synchronous copy on @dev; else queued on @stream when the device reaches both sides. */
-static int acl_copy(struct acl_device *dev, struct acl_stream *stream, void *dst, const void *src,
+static bool acl_peer_enabled(struct acl_device *dev, struct acl_device *peer)
+{
+	return __atomic_load_n(&dev->peers, __ATOMIC_ACQUIRE) & (1ULL << peer->id);
+}
+
+/*
+ * The device whose DMA engine runs a synchronous copy between memory of
+ * @od (dst) and @os (src), either NULL for host memory: the owner when
+ * one device is involved; between two devices, one that has peer access
+ * to the other enabled, the current device @cur first.
+ */
+static struct acl_device *acl_copy_engine(struct acl_device *cur, struct acl_device *od,
+					  struct acl_device *os)
+{
+	if (!od && !os)
+		return cur;
+	if (!od || !os || od == os)
+		return od ?: os;
+	if (cur == od || cur == os) {
+		struct acl_device *other = cur == od ? os : od;
+
+		if (acl_peer_enabled(cur, other) || !acl_peer_enabled(other, cur))
+			return cur;
+		return other;
+	}
+	return acl_peer_enabled(os, od) || !acl_peer_enabled(od, os) ? os : od;
+}
+
+static int acl_no_peer(struct acl_device *e, struct acl_device *peer)
+{
+	return acl_errf(ACLI_ENOPEER, "device %d has no peer access to device %d: call aclrtDeviceEnablePeerAccess(%d, 0) with device %d current",
+			e->id, peer->id, peer->id, e->id);
+}
+
+/* @stream NULL: synchronous copy on @cur's choice of device; else queued on @stream. */
+static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
 		    size_t count, aclrtMemcpyKind kind)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_COPY };
+	struct acl_device *e, *peer = NULL;
 	struct acl_side d, s;
 	int ret;
 
-	ret = acl_classify(dev, dst, count, true, "dst", &d);
+	e = stream ? stream->dev : acl_copy_engine(cur, acl_owner(dst), acl_owner(src));
+	ret = acl_classify(e, dst, count, true, "dst", &d);
 	if (!ret)
-		ret = acl_classify(dev, src, count, false, "src", &s);
+		ret = acl_classify(e, src, count, false, "src", &s);
 	if (!ret)
-		ret = acl_kind_check(kind, &d, &s);
+		ret = acl_kind_check(kind, e, &d, &s);
 	if (ret)
 		return ret;
 
-	if (d.kind != ACL_SIDE_DEVICE && s.kind != ACL_SIDE_DEVICE) {
+	if (!acl_side_is_dev(&d) && !acl_side_is_dev(&s)) {
 		/* host to host: the CPU copies, after the stream's earlier work */
 		if (stream)
 			ret = acl_stream_sync(stream, -1);
@@ -342,20 +428,43 @@ static int acl_copy(struct acl_device *dev, struct acl_stream *stream, void *dst
 		return ret;
 	}
 	if (d.kind == ACL_SIDE_PAGEABLE || s.kind == ACL_SIDE_PAGEABLE) {
-		/* the device cannot reach pageable memory: staged, and synchronous */
+		/*
+		 * The device cannot reach pageable memory: staged by the device
+		 * that owns the other side, and synchronous.
+		 */
+		struct acl_device *owner = acl_side_dev(d.kind == ACL_SIDE_PAGEABLE ? &s : &d, e);
+
 		if (stream)
 			ret = acl_stream_sync(stream, -1);
 		if (!ret)
-			ret = acl_copy_staged(dev, dst, &d, src, count);
+			ret = acl_copy_staged(owner, dst, &d, src, count);
 		return ret;
+	}
+	if (d.kind == ACL_SIDE_PEER && s.kind == ACL_SIDE_PEER && d.owner != s.owner)
+		return acl_errf(-EINVAL, "dst (device %d) and src (device %d) are both memory of devices other than the stream's device %d",
+				d.owner->id, s.owner->id, e->id);
+	if (d.kind == ACL_SIDE_PEER || s.kind == ACL_SIDE_PEER) {
+		peer = d.kind == ACL_SIDE_PEER ? d.owner : s.owner;
+		if (!acl_peer_enabled(e, peer))
+			return acl_no_peer(e, peer);
+		cmd.value = (uint64_t)__atomic_load_n(&peer->fd, __ATOMIC_ACQUIRE);
 	}
 	cmd.flags = acl_side_flags(&d, &s);
 	cmd.dst = (uintptr_t)dst;
 	cmd.src = (uintptr_t)src;
 	cmd.length = count;
 	if (stream)
-		return acl_stream_submit(stream, &cmd, 1, NULL);
-	return acl_cmd_sync(dev, &cmd);
+		ret = acl_stream_submit(stream, &cmd, 1, NULL);
+	else
+		ret = acl_cmd_sync(e, &cmd);
+	if (peer && ret == -EPERM)
+		ret = acl_no_peer(e, peer);
+	else if (peer && ret == -EBADF)
+		ret = acl_errf(ret, "device %d was reset during the copy", peer->id);
+	else if (peer && ret == -EIO)
+		ret = acl_errf(ret, "the copy faulted: device %d reaches device %d memory only where that mapping grants it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
+			       e->id, peer->id, e->id);
+	return ret;
 }
 
 ACL_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
@@ -409,6 +518,15 @@ static int acl_memset(struct acl_device *dev, struct acl_stream *stream, void *p
 	int ret;
 
 	ret = acl_classify(dev, p, count, true, "devPtr", &d);
+	if (!ret && d.kind == ACL_SIDE_PEER) {
+		/* another device's memory: that device sets it, synchronously */
+		if (stream)
+			ret = acl_stream_sync(stream, -1);
+		dev = d.owner;
+		stream = NULL;
+		if (!ret)
+			ret = acl_classify(dev, p, count, true, "devPtr", &d);
+	}
 	if (ret)
 		return ret;
 	if (d.kind == ACL_SIDE_PAGEABLE) {

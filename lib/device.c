@@ -199,6 +199,7 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	dev->va_start = info.va_start;
 	dev->va_end = info.va_end;
 	dev->page_sizes = info.page_sizes;
+	__atomic_store_n(&dev->peers, 0, __ATOMIC_RELAXED);
 	dev->fd = fd;
 
 	ret = acl_stream_new(dev, &dev->default_stream);

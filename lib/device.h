@@ -29,6 +29,7 @@ struct acl_device {
 	unsigned int refs;		/* aclrtSetDevice calls not yet reset */
 	uint64_t va_start, va_end;	/* device VA window (GET_INFO) */
 	uint64_t page_sizes;		/* NPU_PAGE_* the device supports */
+	uint64_t peers;			/* bit N: PEER_ENABLE'd device N (atomic; cleared at open) */
 
 	struct acl_stream *default_stream;	/* NULL stream of the API */
 	struct list_head streams;	/* acl_stream.node: default + user streams */

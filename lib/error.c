@@ -33,6 +33,7 @@ static const struct {
 	{ -ENOTTY,	ACL_ERROR_DRV_FAILURE,			"driver does not know the request" },
 	{ -E2BIG,	ACL_ERROR_DRV_FAILURE,			"driver rejected the request layout" },
 	{ -EPERM,	ACL_ERROR_RT_CONTEXT_NULL,		"context belongs to another process" },
+	{ -EALREADY,	ACL_ERROR_INVALID_PARAM,		"already enabled" },
 	{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
 	{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },
 	{ ACLI_EUNINIT,	ACL_ERROR_UNINITIALIZE,			"aclInit has not been called" },
@@ -42,6 +43,7 @@ static const struct {
 	{ ACLI_EFEATURE, ACL_ERROR_FEATURE_UNSUPPORTED,		"not supported by this driver" },
 	{ ACLI_ENODEVS,	ACL_ERROR_RT_NO_DEVICE,			"no npu device found" },
 	{ ACLI_EDRV,	ACL_ERROR_DRV_FAILURE,			"driver unusable" },
+	{ ACLI_ENOPEER,	ACL_ERROR_INVALID_PARAM,		"peer access is not enabled" },
 };
 
 /* reason recorded during the current call */

@@ -22,6 +22,7 @@ enum {
 	ACLI_EFEATURE		= -(ACLI_ERR_BASE + 7),	/* feature this driver lacks */
 	ACLI_ENODEVS		= -(ACLI_ERR_BASE + 8),	/* no /dev/npuN at all */
 	ACLI_EDRV		= -(ACLI_ERR_BASE + 9),	/* driver unusable (open, version) */
+	ACLI_ENOPEER		= -(ACLI_ERR_BASE + 10),	/* peer access not enabled for a copy */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

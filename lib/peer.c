@@ -1,56 +1,304 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sharing and peer access.  Not implemented yet: each call fails with
- * ACL_ERROR_API_NOT_SUPPORT and says so, never a silent success.
+ * Sharing physical memory between processes, and peer access between
+ * devices.
+ *
+ * A shareable handle is the driver's random 64-bit name for one exported
+ * handle (SHARE_EXPORT); the library remembers it in the exporting
+ * acl_handle, which is how aclrtMemSetPidToShareableHandle finds the
+ * context that may change its pid list. An import gives a new acl_handle
+ * on the device named, whose size the library learns when it is mapped
+ * (SHARE_IMPORT does not report it).
+ *
+ * Peer access is per device context: PEER_ENABLE on the current device's
+ * file lets its DMA engine reach another device's memory, where that
+ * memory's mapping also grants it (aclrtMemSetAccess with the peer's id).
+ * dev->peers mirrors what was enabled, so copies can explain a refusal.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include <acl/acl.h>
 
 #include "device.h"
 #include "error.h"
-
-static int acl_not_yet(const char *what)
-{
-	int ret = acl_check_init();
-
-	if (ret)
-		return ret;
-	return acl_errf(ACLI_ENOTSUPP, "%s is not implemented yet", what);
-}
+#include "ioctl.h"
+#include "vmm.h"
 
 ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
 						    uint64_t flags, uint64_t *shareableHandle)
 {
-	(void)handle; (void)handleType; (void)flags; (void)shareableHandle;
-	return acl_ret(__func__, acl_not_yet("exporting physical memory to other processes"));
+	struct npu_share_export exp = { .size = sizeof(exp) };
+	struct acl_handle *h;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!handle || !shareableHandle) {
+		ret = acl_errf(-EINVAL, "%s must not be NULL", !handle ? "handle" : "shareableHandle");
+		goto out;
+	}
+	/* CANN: a reserved parameter, fixed to NONE; the name is no POSIX fd */
+	if (handleType != ACL_MEM_HANDLE_TYPE_NONE) {
+		ret = acl_errf(-EINVAL, "handleType %d must be ACL_MEM_HANDLE_TYPE_NONE (shareable handles are 64-bit names, not POSIX file descriptors)",
+			       (int)handleType);
+		goto out;
+	}
+	if (flags != ACL_RT_VMM_EXPORT_FLAG_DEFAULT && flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+		ret = acl_errf(-EINVAL, "flags %#llx must be ACL_RT_VMM_EXPORT_FLAG_DEFAULT or _DISABLE_PID_VALIDATION",
+			       (unsigned long long)flags);
+		goto out;
+	}
+	h = acl_handle_lookup(handle);
+	if (!h) {
+		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
+		goto out;
+	}
+	if (h->imported) {
+		ret = acl_errf(-EINVAL, "handle %p was imported: only the exporter's own handle has a shareable handle",
+			       handle);
+		goto out;
+	}
+	exp.handle = h->id;
+	exp.flags = flags == ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION ? NPU_SHARE_ANY_PID : 0;
+	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_SHARE_EXPORT, &exp);
+	if (ret == -EBUSY) {
+		ret = acl_errf(ret, "handle %p was exported already (as %#llx): a handle is exported once",
+			       handle, (unsigned long long)h->shareable);
+		goto out;
+	}
+	if (ret)
+		goto out;
+	pthread_mutex_lock(&h->dev->lock);
+	h->shareable = exp.shareable;
+	pthread_mutex_unlock(&h->dev->lock);
+	*shareableHandle = exp.shareable;
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* The open device whose handle was exported as @name, or NULL. */
+static struct acl_device *acl_share_owner(uint64_t name)
+{
+	struct acl_device *dev;
+	struct acl_handle *h;
+	int pos = 0;
+
+	if (!name)
+		return NULL;
+	while ((dev = acl_dev_iter(&pos))) {
+		pthread_mutex_lock(&dev->lock);
+		list_for_each_entry(h, &dev->handles, node) {
+			if (h->shareable == name) {
+				pthread_mutex_unlock(&dev->lock);
+				return dev;
+			}
+		}
+		pthread_mutex_unlock(&dev->lock);
+	}
+	return NULL;
+}
+
+ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
+{
+	struct npu_share_pids arg = { .size = sizeof(arg), .shareable = shareableHandle };
+	struct acl_device *dev;
+	size_t i;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!pid) {
+		ret = acl_errf(-EINVAL, "pid must not be NULL");
+		goto out;
+	}
+	if (!pidNum || pidNum > NPU_SHARE_MAX_PIDS) {
+		ret = acl_errf(-EINVAL, "pidNum %zu must be 1..%d", pidNum, NPU_SHARE_MAX_PIDS);
+		goto out;
+	}
+	for (i = 0; i < pidNum; i++) {
+		if (pid[i] <= 0) {
+			ret = acl_errf(-EINVAL, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
+				       i, pid[i]);
+			goto out;
+		}
+	}
+	dev = acl_share_owner(shareableHandle);
+	if (!dev) {
+		ret = acl_errf(-ENOENT, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
+			       (unsigned long long)shareableHandle);
+		goto out;
+	}
+	arg.pids = (uintptr_t)pid;
+	arg.count = pidNum;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_SET_PIDS, &arg);
+	if (ret == -ENOENT)
+		ret = acl_errf(ret, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
+			       (unsigned long long)shareableHandle);
+out:
+	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
 						      aclrtDrvMemHandle *handle)
 {
-	(void)shareableHandle; (void)deviceId; (void)handle;
-	return acl_ret(__func__, acl_not_yet("importing physical memory from other processes"));
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = shareableHandle };
+	struct acl_device *dev;
+	struct acl_handle *h;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!handle) {
+		ret = acl_errf(-EINVAL, "handle must not be NULL");
+		goto out;
+	}
+	ret = acl_dev_check_id(deviceId, "deviceId");
+	if (ret)
+		goto out;
+	/* the handle lives in that device's context: it must be open */
+	dev = acl_dev_get(deviceId);
+	if (!dev) {
+		ret = acl_errf(ACLI_ENOCTX, "device %d is not set in this process: call aclrtSetDevice(%d) first",
+			       deviceId, deviceId);
+		goto out;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto out;
+	}
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, &imp);
+	if (ret) {
+		free(h);
+		/* unknown, revoked and not allowed answer alike: names cannot be probed */
+		if (ret == -ENOENT)
+			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, or this process is not on its pid list",
+				 (unsigned long long)shareableHandle);
+		else if (ret == -EINVAL)
+			acl_errf(ret, "shareableHandle %#llx was exported by this process: import it in another one",
+				 (unsigned long long)shareableHandle);
+		else if (ret == -ENODEV)
+			acl_errf(ret, "shareableHandle %#llx was exported on another device than device %d",
+				 (unsigned long long)shareableHandle, deviceId);
+		goto out;
+	}
+	h->dev = dev;
+	h->id = imp.handle;
+	h->imported = true;
+	pthread_mutex_lock(&dev->lock);
+	list_add_tail(&h->node, &dev->handles);
+	pthread_mutex_unlock(&dev->lock);
+	*handle = h;
+out:
+	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
+/* GET_INFO through an open device, else through a briefly opened /dev/npuN. */
+static int acl_get_info_any(struct npu_get_info *info)
 {
-	(void)shareableHandle; (void)pid; (void)pidNum;
-	return acl_ret(__func__, acl_not_yet("allowing processes to import a shareable handle"));
+	struct acl_device *dev;
+	char path[32];
+	int pos = 0, id, fd, ret;
+
+	dev = acl_dev_iter(&pos);
+	if (dev)
+		return npu_ioctl(dev->fd, NPU_IOCTL_GET_INFO, info);
+	for (id = 0; id < ACL_MAX_DEVICES; id++) {
+		snprintf(path, sizeof(path), "/dev/npu%d", id);
+		fd = open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		ret = npu_ioctl(fd, NPU_IOCTL_GET_INFO, info);
+		close(fd);
+		return ret;
+	}
+	return acl_errf(ACLI_ENODEVS, "no /dev/npuN device to ask: is the npu module loaded?");
 }
 
 ACL_EXPORT aclError aclrtDeviceGetBareTgid(int32_t *pid)
 {
-	(void)pid;
-	return acl_ret(__func__, acl_not_yet("the bare tgid for shareable handles"));
+	struct npu_get_info info = { .size = sizeof(info) };
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!pid) {
+		ret = acl_errf(-EINVAL, "pid must not be NULL");
+		goto out;
+	}
+	ret = acl_get_info_any(&info);
+	if (!ret)
+		*pid = (int32_t)info.tgid;
+out:
+	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId, int32_t peerDeviceId)
 {
-	(void)canAccessPeer; (void)deviceId; (void)peerDeviceId;
-	return acl_ret(__func__, acl_not_yet("peer device access"));
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!canAccessPeer) {
+		ret = acl_errf(-EINVAL, "canAccessPeer must not be NULL");
+		goto out;
+	}
+	ret = acl_dev_check_id(deviceId, "deviceId");
+	if (!ret)
+		ret = acl_dev_check_id(peerDeviceId, "peerDeviceId");
+	if (ret)
+		goto out;
+	/* CANN: the two ids must differ */
+	if (deviceId == peerDeviceId) {
+		ret = acl_errf(-EINVAL, "peerDeviceId %d must differ from deviceId", peerDeviceId);
+		goto out;
+	}
+	/* every device's DMA engine can reach every other's memory */
+	*canAccessPeer = 1;
+out:
+	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
 {
-	(void)peerDeviceId; (void)flags;
-	return acl_ret(__func__, acl_not_yet("peer device access"));
+	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peerDeviceId };
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (flags) {
+		ret = acl_errf(-EINVAL, "flags %#x must be 0", flags);
+		goto out;
+	}
+	ret = acl_dev_check_id(peerDeviceId, "peerDeviceId");
+	if (ret)
+		goto out;
+	ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	if (peerDeviceId == dev->id) {
+		ret = acl_errf(-EINVAL, "peerDeviceId %d is the current device: name another one", peerDeviceId);
+		goto out;
+	}
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
+	if (!ret || ret == -EALREADY)
+		__atomic_or_fetch(&dev->peers, 1ULL << peerDeviceId, __ATOMIC_RELEASE);
+	if (ret == -EALREADY)
+		ret = acl_errf(ret, "device %d already has peer access to device %d enabled", dev->id,
+			       peerDeviceId);
+	else if (ret == -ENODEV)
+		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peerDeviceId);
+out:
+	return acl_ret(__func__, ret);
 }

@@ -89,7 +89,7 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-static struct acl_handle *acl_handle_lookup(const void *p)
+struct acl_handle *acl_handle_lookup(const void *p)
 {
 	struct acl_device *dev;
 	struct acl_handle *h;
@@ -327,7 +327,8 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
 		goto out;
 	}
-	if (size != h->size) {
+	/* an imported handle's size is known once mapped: until then the driver checks */
+	if (h->size && size != h->size) {
 		ret = acl_errf(-EINVAL, "size %zu must equal the handle's size %llu", size,
 			       (unsigned long long)h->size);
 		goto out;
@@ -337,7 +338,7 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 			       h->dev->id, dev->id);
 		goto out;
 	}
-	if ((uintptr_t)virPtr & (h->page_size - 1)) {
+	if (h->page_size && ((uintptr_t)virPtr & (h->page_size - 1))) {
 		ret = acl_errf(-EINVAL, "virPtr %p must be aligned to the handle's page size %llu", virPtr,
 			       (unsigned long long)h->page_size);
 		goto out;
@@ -352,6 +353,21 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 		ret = acl_errf(ret, "virPtr %p+%zu overlaps an existing mapping", virPtr, size);
 	else if (ret == -EBUSY)
 		ret = acl_errf(ret, "handle %p is mapped already", handle);
+	else if (ret == -EINVAL && !h->size)
+		ret = acl_errf(ret, "size %zu must equal the imported handle's size (the exporter's aclrtMallocPhysical size) and virPtr %p be aligned to its page size",
+			       size, virPtr);
+	if (!ret && !h->size) {
+		struct npu_addr_query q;
+
+		/* learn the imported handle's size and page size from the mapping */
+		if (!acl_addr_query(dev, map.addr, &q) && q.page_size) {
+			pthread_mutex_lock(&dev->lock);
+			h->page_size = q.page_size;
+			h->size = size;
+			pthread_mutex_unlock(&dev->lock);
+		}
+		acl_err_clear();
+	}
 out:
 	return acl_ret(__func__, ret);
 }
@@ -379,22 +395,15 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-static int acl_location_check(const aclrtMemLocation *loc, const char *what, struct acl_device *dev)
+static int acl_location_check(const aclrtMemLocation *loc, const char *what)
 {
-	int ret;
-
 	if (loc->type == ACL_MEM_LOCATION_TYPE_HOST)
 		return acl_errf(ACLI_EFEATURE, "%s.type HOST: the CPU cannot map device memory with this driver",
 				what);
 	if (loc->type != ACL_MEM_LOCATION_TYPE_DEVICE)
 		return acl_errf(-EINVAL, "%s.type %d must be ACL_MEM_LOCATION_TYPE_DEVICE", what, (int)loc->type);
-	ret = acl_dev_check_id(loc->id, what);
-	if (ret)
-		return ret;
-	if (loc->id != (uint32_t)dev->id)
-		return acl_errf(ACLI_ENOTSUPP, "%s.id %u: access for a peer device is not implemented yet",
-				what, loc->id);
-	return 0;
+	/* another device's id grants (or reads) that device's peer access */
+	return acl_dev_check_id(loc->id, what);
 }
 
 ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count)
@@ -440,7 +449,7 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 			}
 		}
 		snprintf(what, sizeof(what), "desc[%zu].location", i);
-		ret = acl_location_check(&desc[i].location, what, dev);
+		ret = acl_location_check(&desc[i].location, what);
 		if (ret)
 			goto out;
 	}
@@ -450,9 +459,15 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 		ret = npu_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
 		if (ret == -ENOENT)
 			ret = acl_errf(ret, "virPtr %p+%zu is not entirely mapped", virPtr, size);
+		else if (ret == -EINVAL && acc.device != (uint32_t)dev->id)
+			ret = acl_errf(ret, "virPtr %p+%zu must be 4 KiB aligned and cover whole mappings of device memory (host memory is reachable by its own device only, not device %u)",
+				       virPtr, size, acc.device);
 		else if (ret == -EINVAL)
 			ret = acl_errf(ret, "virPtr %p+%zu must be 4 KiB aligned and cover whole mappings",
 				       virPtr, size);
+		else if (ret == -ENODEV)
+			ret = acl_errf(ret, "desc[%zu].location.id %u: the driver has no such device", i,
+				       acc.device);
 		if (ret)
 			goto out;
 	}
@@ -476,13 +491,15 @@ ACL_EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, 
 	ret = acl_cur_dev(&dev);
 	if (ret)
 		goto out;
-	ret = acl_location_check(location, "location", dev);
+	ret = acl_location_check(location, "location");
 	if (ret)
 		goto out;
 	acc.device = location->id;
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_GET_ACCESS, &acc);
 	if (ret == -ENOENT)
 		ret = acl_errf(ret, "virPtr %p is not mapped", virPtr);
+	else if (ret == -ENODEV)
+		ret = acl_errf(ret, "location.id %u: the driver has no such device", acc.device);
 	if (!ret)
 		*flag = acc.access;
 out:

@@ -2,6 +2,7 @@
 #ifndef LIBACL_VMM_H
 #define LIBACL_VMM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "list.h"
@@ -13,9 +14,14 @@ struct acl_handle {
 	struct list_head node;		/* in dev->handles */
 	struct acl_device *dev;
 	uint32_t id;			/* kernel handle, valid in dev's context */
-	uint64_t size;
-	uint64_t page_size;
+	uint64_t size;			/* 0: imported, not known until mapped */
+	uint64_t page_size;		/* 0 likewise */
+	uint64_t shareable;		/* name from SHARE_EXPORT, 0 if not exported */
+	bool imported;			/* from aclrtMemImportFromShareableHandle */
 };
+
+/* The live handle object @p, or NULL. */
+struct acl_handle *acl_handle_lookup(const void *p);
 
 /* Free every handle object at context teardown. */
 void acl_handles_teardown(struct acl_device *dev);

@@ -302,11 +302,12 @@ TEST(memcpy_args)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(a, 32, b, 33, ACL_MEMCPY_HOST_TO_HOST));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(a, 64, b, 64, (aclrtMemcpyKind)8));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(a, 64, b, 64, (aclrtMemcpyKind)-1));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT, aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE));
+	/* a valid kind: checked against the addresses, which needs a device */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemcpy(a, 64, b, 64, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(NULL, 64, b, 64, ACL_MEMCPY_DEFAULT, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(a, 64, b, 0, ACL_MEMCPY_DEFAULT, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpyAsync(a, 16, b, 64, ACL_MEMCPY_DEFAULT, NULL));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT,
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL,
 		   aclrtMemcpyAsync(a, 64, b, 64, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemset(NULL, 64, 0, 64));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemset(a, 64, 0, 0));
@@ -461,24 +462,34 @@ TEST(vmm_args)
 	EXPECT_NULL(p);
 }
 
-TEST(sharing_and_peers_not_supported_yet)
+TEST(sharing_and_peers_args)
 {
-	aclrtDrvMemHandle h;
-	uint64_t sh;
-	int32_t v = 0;
-	const char *msg;
+	aclrtDrvMemHandle h = NULL;
+	uint64_t sh = 0;
+	int32_t v = 1;
 
+	/* argument checks come before any device */
 	ASSERT_ACL_OK(aclInit(NULL));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT,
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
 		   aclrtMemExportToShareableHandle((aclrtDrvMemHandle)&sh, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT, aclrtMemImportFromShareableHandle(1, 0, &h));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT, aclrtMemSetPidToShareableHandle(1, &v, 1));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT, aclrtDeviceGetBareTgid(&v));
-	EXPECT_ACL(ACL_ERROR_API_NOT_SUPPORT, aclrtDeviceCanAccessPeer(&v, 0, 1));
-	EXPECT_EQ(ACL_ERROR_API_NOT_SUPPORT, aclrtDeviceEnablePeerAccess(1, 0));
-	msg = aclGetRecentErrMsg();
-	ASSERT_NONNULL(msg);
-	EXPECT_NONNULL(strstr(msg, "not implemented"));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandle((aclrtDrvMemHandle)&sh, ACL_MEM_HANDLE_TYPE_NONE, 4, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(1, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(1, -1, &h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(1, NULL, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(1, &v, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(1, &v, 1025));
+	v = -1;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(1, &v, 1));
+	v = 1;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(1, &v, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetBareTgid(NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceCanAccessPeer(NULL, 0, 1));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceCanAccessPeer(&v, -1, 0));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceCanAccessPeer(&v, 0, 64));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceEnablePeerAccess(1, 1));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceEnablePeerAccess(-1, 0));
+	EXPECT_NULL(h);
 }
 
 TEST(only_the_api_is_exported)

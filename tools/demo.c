@@ -9,12 +9,16 @@
  *  3. Registered host memory: malloc + HostRegisterV2(PINNED | MAPPED) +
  *     HostGetDevicePointer + a device task through the device pointer.
  *  4. Pinned vs pageable copy bandwidth.
+ *  5. Sharing between processes: this process exports a filled physical
+ *     handle for one pid; a forked child imports it by the name it gets
+ *     through a pipe, maps it and reads the data back.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <acl/acl.h>
 
@@ -207,6 +211,128 @@ dev:
 	STEP(aclrtFree(dev));
 }
 
+/* The importer: a child process with a library of its own. */
+static int share_child(int rd, int wr, size_t size)
+{
+	aclrtMemAccessDesc desc = {
+		.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
+		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	aclrtDrvMemHandle handle;
+	uint64_t shareable;
+	int32_t tgid;
+	void *va;
+	char *out = calloc(1, size);
+	int same = 0;
+
+	/* after fork the library is initialised with no device set */
+	if (STEP(aclrtSetDevice(0)) || STEP(aclrtDeviceGetBareTgid(&tgid)))
+		return 1;
+	printf("        [importer, tgid %d] asks to be allowed\n", tgid);
+	fflush(stdout);
+	if (write(wr, &tgid, sizeof(tgid)) != sizeof(tgid) ||
+	    read(rd, &shareable, sizeof(shareable)) != sizeof(shareable))
+		return 1;
+	printf("        [importer] got shareable handle %#llx\n", (unsigned long long)shareable);
+	if (STEP(aclrtMemImportFromShareableHandle(shareable, 0, &handle)))
+		return 1;
+	if (!STEP(aclrtReserveMemAddress(&va, size, 0, NULL, 0))) {
+		if (!STEP(aclrtMapMem(va, size, 0, handle, 0))) {
+			if (!STEP(aclrtMemSetAccess(va, size, &desc, 1)) &&
+			    !STEP(aclrtMemcpy(out, size, va, size, ACL_MEMCPY_DEVICE_TO_HOST))) {
+				same = 1;
+				for (size_t i = 0; i < size; i++)
+					same &= out[i] == (char)(i * 17 + 3);
+				printf("        [importer] reads %zu bytes at %p: %s\n", size, va,
+				       same ? "the exporter's data" : "WRONG DATA");
+			}
+			STEP(aclrtUnmapMem(va));
+		}
+		STEP(aclrtReleaseMemAddress(va));
+	}
+	STEP(aclrtFreePhysical(handle));
+	free(out);
+	return !same || failed;
+}
+
+static void share_flow(void)
+{
+	aclrtPhysicalMemProp prop = {
+		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
+		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
+		.memAttr = ACL_HBM_MEM_HUGE,
+		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	aclrtMemAccessDesc desc = {
+		.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
+		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	size_t size = 2 << 20;
+	int up[2], down[2], status;
+	aclrtDrvMemHandle handle;
+	uint64_t shareable;
+	int32_t tgid;
+	char *in;
+	void *va;
+	pid_t pid;
+
+	printf("Sharing physical memory with another process\n");
+	if (STEP(aclrtMallocPhysical(&handle, size, &prop, 0)))
+		return;
+	if (STEP(aclrtReserveMemAddress(&va, size, 0, NULL, 0)))
+		goto free;
+	if (STEP(aclrtMapMem(va, size, 0, handle, 0)))
+		goto release;
+	in = malloc(size);
+	for (size_t i = 0; i < size; i++)
+		in[i] = (char)(i * 17 + 3);
+	if (STEP(aclrtMemSetAccess(va, size, &desc, 1)) ||
+	    STEP(aclrtMemcpy(va, size, in, size, ACL_MEMCPY_HOST_TO_DEVICE)) ||
+	    STEP(aclrtMemExportToShareableHandle(handle, ACL_MEM_HANDLE_TYPE_NONE,
+						 ACL_RT_VMM_EXPORT_FLAG_DEFAULT, &shareable)))
+		goto unmap;
+	printf("        [exporter, pid %d] exported as %#llx\n", getpid(),
+	       (unsigned long long)shareable);
+	if (pipe(up) || pipe(down)) {
+		failed = 1;
+		goto unmap;
+	}
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		status = share_child(down[0], up[1], size);
+		fflush(stdout);
+		_exit(status);
+	}
+	close(up[1]);
+	close(down[0]);
+	if (pid < 0 || read(up[0], &tgid, sizeof(tgid)) != sizeof(tgid)) {
+		failed = 1;
+	} else if (!STEP(aclrtMemSetPidToShareableHandle(shareable, &tgid, 1))) {
+		printf("        [exporter] allowed tgid %d, sending the name\n", tgid);
+		fflush(stdout);
+		if (write(down[1], &shareable, sizeof(shareable)) != sizeof(shareable))
+			failed = 1;
+	}
+	close(down[1]);
+	close(up[0]);
+	if (pid > 0) {
+		waitpid(pid, &status, 0);
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			failed = 1;
+		printf("        importer %s\n", failed ? "FAILED" : "read the data back");
+	}
+unmap:
+	free(in);
+	STEP(aclrtUnmapMem(va));
+release:
+	STEP(aclrtReleaseMemAddress(va));
+free:
+	STEP(aclrtFreePhysical(handle));
+}
+
 int main(void)
 {
 	uint32_t count = 0;
@@ -221,6 +347,7 @@ int main(void)
 	pinned_flow();
 	registered_flow();
 	bandwidth();
+	share_flow();
 	STEP(aclrtResetDevice(0));
 	STEP(aclFinalize());
 	printf("demo %s\n", failed ? "FAILED" : "passed");

@@ -66,7 +66,7 @@ bench:
 endif
 
 checkpatch:
-	@tools/checkpatch $(wildcard kernel/*.c kernel/*.h include/uapi/*.h)
+	@tools/checkpatch $(wildcard kernel/*.c kernel/*.h kernel/tests/*.c include/uapi/*.h)
 
 sparse:
 	@mkdir -p $(BUILD); tools/kernels | { rc=0; while read -r name kver vmlinuz hdrs mods; do \

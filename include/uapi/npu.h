@@ -465,7 +465,8 @@ struct npu_stream_sync {
  * A handle is exported at most once. The name stays valid until the
  * exporting context frees the handle (or closes); memory already imported
  * lives on while any importer holds it.
- * Errors: -ENOENT unknown handle, -EBUSY already exported.
+ * Errors: -ENOENT unknown handle, -EBUSY already exported, -EINVAL a
+ * handle this context imported.
  */
 struct npu_share_export {
 	__u32 size;

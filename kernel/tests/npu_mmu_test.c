@@ -18,7 +18,7 @@
 #define FLAGS_MASK	(NPU_PTE_VALID | NPU_PTE_LEAF | NPU_PTE_PERM | NPU_PTE_SYSTEM)
 
 /* A device VA that starts a fresh level-2 table (512 GiB aligned). */
-#define VA0		(1ULL << 39)
+#define VA0		BIT_ULL(39)
 /* Device-physical addresses: 1 GiB aligned, with room below VA0. */
 #define PA0		(4ULL << 30)
 
@@ -372,6 +372,7 @@ static struct kunit_suite npu_mmu_test_suite = {
 	.exit = npu_mmu_test_exit,
 	.test_cases = npu_mmu_test_cases,
 };
+
 kunit_test_suite(npu_mmu_test_suite);
 
 MODULE_DESCRIPTION("KUnit tests of the npu device page tables");

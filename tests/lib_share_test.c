@@ -1,0 +1,677 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: sharing physical memory between processes (export, pid lists,
+ * import).  The exporter "A" is a forked child that starts libacl afresh;
+ * the test process is the importer "B"; they talk through pipes.  Skips
+ * without /dev/npu0.
+ */
+#include <sys/wait.h>
+
+#include "lib_util.h"
+
+#define SZ	(2 * MiB)
+#define MAX_PIDS	1024	/* the driver's limit (NPU_SHARE_MAX_PIDS) */
+
+/* ---- helpers for the forked processes: no harness, an exit status ---- */
+
+#define CK(cond) do {								\
+	if (!(cond)) {								\
+		printf("# child %d: %s:%d: %s is false\n", getpid(), __FILE__,	\
+		       __LINE__, #cond);					\
+		fflush(stdout);							\
+		_exit(3);							\
+	}									\
+} while (0)
+
+#define CK_ACL(exp, call) do {							\
+	aclError __r = (call);							\
+	if (__r != (aclError)(exp)) {						\
+		const char *__m = aclGetRecentErrMsg();				\
+		printf("# child %d: %s:%d: %s -> %d, want %d: %s\n", getpid(),	\
+		       __FILE__, __LINE__, #call, __r, (int)(exp),		\
+		       __m ? __m : "(no message)");				\
+		fflush(stdout);							\
+		_exit(3);							\
+	}									\
+} while (0)
+
+static void put_u64(int fd, uint64_t v)
+{
+	if (write(fd, &v, sizeof(v)) != sizeof(v))
+		_exit(5);
+}
+
+static uint64_t get_u64(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		_exit(6);	/* the other side died */
+	return v;
+}
+
+/* Test-side read: 0 with *v set, or -1 when the other side is gone. */
+static int try_get_u64(int fd, uint64_t *v)
+{
+	return read(fd, v, sizeof(*v)) == sizeof(*v) ? 0 : -1;
+}
+
+static aclrtPhysicalMemProp prop_on(int dev)
+{
+	aclrtPhysicalMemProp p = {
+		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
+		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
+		.memAttr = ACL_HBM_MEM_HUGE,
+		.location = { .id = (uint32_t)dev, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	return p;
+}
+
+static aclrtMemAccessDesc rw_on(int dev)
+{
+	aclrtMemAccessDesc d;
+
+	memset(&d, 0, sizeof(d));
+	d.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+	d.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	d.location.id = (uint32_t)dev;
+	return d;
+}
+
+struct mem {
+	aclrtDrvMemHandle h;
+	void *va;
+};
+
+/* In a child: a mapped SZ handle on the current device, filled with @seed. */
+static void child_alloc(struct mem *m, int dev, unsigned int seed)
+{
+	aclrtPhysicalMemProp p = prop_on(dev);
+	aclrtMemAccessDesc d = rw_on(dev);
+	char *buf = malloc(SZ);
+
+	CK(buf);
+	CK_ACL(ACL_SUCCESS, aclrtMallocPhysical(&m->h, SZ, &p, 0));
+	CK_ACL(ACL_SUCCESS, aclrtReserveMemAddress(&m->va, SZ, 0, NULL, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMapMem(m->va, SZ, 0, m->h, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetAccess(m->va, SZ, &d, 1));
+	fill_pattern(buf, SZ, seed);
+	CK_ACL(ACL_SUCCESS, aclrtMemcpy(m->va, SZ, buf, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+	free(buf);
+}
+
+static void child_check(void *va, unsigned int seed)
+{
+	char *buf = malloc(SZ);
+
+	CK(buf);
+	CK_ACL(ACL_SUCCESS, aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	CK(check_pattern(buf, SZ, seed) == -1);
+	free(buf);
+}
+
+static void child_start(int dev)
+{
+	CK_ACL(ACL_SUCCESS, aclInit(NULL));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(dev));
+}
+
+struct child {
+	pid_t pid;
+	int rd;		/* test reads what the child writes */
+	int wr;		/* test writes what the child reads */
+};
+
+/* Fork a child running @fn(rd, wr, arg) and exiting 0 when it returns. */
+static int spawn(struct child *c, void (*fn)(int rd, int wr, void *arg), void *arg)
+{
+	int up[2], down[2];
+
+	if (pipe(up) || pipe(down))
+		return -1;
+	fflush(stdout);
+	c->pid = fork();
+	if (c->pid < 0)
+		return -1;
+	if (!c->pid) {
+		close(up[0]);
+		close(down[1]);
+		fn(down[0], up[1], arg);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(up[1]);
+	close(down[0]);
+	c->rd = up[0];
+	c->wr = down[1];
+	return 0;
+}
+
+/* The child's exit status (0: all its checks passed). */
+static int reap(struct child *c)
+{
+	int st;
+
+	close(c->wr);
+	close(c->rd);
+	if (waitpid(c->pid, &st, 0) != c->pid)
+		return -1;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* B: a fresh library on device @dev; its tgid as SetPid takes it. */
+#define B_START(dev, tgid) do {						\
+	ASSERT_ACL_OK(aclInit(NULL));					\
+	ASSERT_ACL_OK(aclrtSetDevice(dev));				\
+	ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&(tgid)));			\
+} while (0)
+
+/* ---- single-process checks ---- */
+
+TEST(export_args_and_twice)
+{
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtDrvMemHandle h, h2 = NULL;
+	uint64_t sh = 0, sh2 = 0;
+	int32_t pids[MAX_PIDS + 1];
+	const char *msg;
+	size_t i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(NULL, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)1, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 2, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 3, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandle((aclrtDrvMemHandle)&sh, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	EXPECT_EQ(0U, sh);
+
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	EXPECT_NE(0U, sh);
+	/* once per handle, whatever the flags */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh2));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "exported already"));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE,
+						   ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &sh2));
+	EXPECT_EQ(0U, sh2);
+
+	/* not in the exporting process */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(sh, 0, &h2));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "exported by this process"));
+	EXPECT_NULL(h2);
+
+	/* pid lists */
+	pids[0] = getpid();
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, NULL, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 0));
+	pids[1] = -5;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	pids[1] = 0;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	for (i = 0; i < MAX_PIDS + 1; i++)
+		pids[i] = (int32_t)(1000 + i);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, MAX_PIDS + 1));
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh, pids, MAX_PIDS));
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh, pids, 1));
+	/* names this process did not export */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh ^ 0x5a5a, pids, 1));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "not exported by this process"));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(0, pids, 1));
+
+	/* freeing the handle revokes its name */
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 1));
+}
+
+TEST(import_args)
+{
+	aclrtDrvMemHandle h = NULL;
+
+	NEED_DEVICE();
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(0x1234, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(0x1234, -1, &h));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(0x1234, 64, &h));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(0x1234, 63, &h));
+	/* unknown names */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(0, 0, &h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(0x1234, 0, &h));
+	/* the device must be set in this process */
+	if (have_npu(1))
+		EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(0x1234, 1, &h));
+	EXPECT_NULL(h);
+}
+
+TEST(bare_tgid)
+{
+	int32_t tgid = 0;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceGetBareTgid(NULL));
+	/* no device needed */
+	ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&tgid));
+	EXPECT_EQ(getpid(), tgid);
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	tgid = 0;
+	ASSERT_ACL_OK(aclrtDeviceGetBareTgid(&tgid));
+	EXPECT_EQ(getpid(), tgid);
+}
+
+/* ---- across processes ---- */
+
+/*
+ * A: export a filled handle with the pid list the test sends; send the
+ * name; wait for the test to have written seed 9 through its import,
+ * check it; then wait for "done".
+ */
+static void a_share_rw(int rd, int wr, void *arg)
+{
+	struct mem m;
+	uint64_t sh;
+	int32_t pid;
+
+	(void)arg;
+	child_start(0);
+	child_alloc(&m, 0, 7);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	pid = (int32_t)get_u64(rd);
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh, &pid, 1));
+	put_u64(wr, sh);
+	CK(get_u64(rd) == 1);		/* B wrote seed 9 */
+	child_check(m.va, 9);
+	put_u64(wr, 1);
+	CK(get_u64(rd) == 2);		/* B is done */
+	CK_ACL(ACL_SUCCESS, aclrtUnmapMem(m.va));
+	CK_ACL(ACL_SUCCESS, aclrtFreePhysical(m.h));
+	CK_ACL(ACL_SUCCESS, aclrtReleaseMemAddress(m.va));
+	CK_ACL(ACL_SUCCESS, aclFinalize());
+}
+
+TEST(export_import_across_processes)
+{
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h = NULL;
+	struct child a;
+	uint64_t sh = 0, sh2 = 0, ack = 0;
+	char *buf = malloc(SZ);
+	int32_t tgid;
+	void *va;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_share_rw, NULL));
+	B_START(0, tgid);
+	put_u64(a.wr, (uint64_t)tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 0, &h));
+	ASSERT_NONNULL(h);
+	/* an imported handle is not exported again */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh2));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * SZ, 0, NULL, 0));
+	/* the driver knows the size */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, 2 * SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 7));
+	/* the same memory: A sees what B writes */
+	fill_pattern(buf, SZ, 9);
+	ASSERT_ACL_OK(aclrtMemcpy(va, SZ, buf, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, try_get_u64(a.rd, &ack));
+	EXPECT_EQ(1U, ack);
+	/* size known now: a second mapping is checked here */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem((char *)va + SZ, 2 * SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMapMem((char *)va + SZ, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtUnmapMem((char *)va + SZ));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	put_u64(a.wr, 2);
+	EXPECT_EQ(0, reap(&a));
+	free(buf);
+}
+
+/* A: h1 exported for pid 1 only, h2 exported with no list; send both. */
+static void a_unlisted(int rd, int wr, void *arg)
+{
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtDrvMemHandle h1, h2;
+	uint64_t sh1, sh2;
+	int32_t init_pid = 1;
+
+	(void)arg;
+	child_start(0);
+	CK_ACL(ACL_SUCCESS, aclrtMallocPhysical(&h1, SZ, &p, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMallocPhysical(&h2, SZ, &p, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(h1, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh1));
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(h2, ACL_MEM_HANDLE_TYPE_NONE,
+							    ACL_RT_VMM_EXPORT_FLAG_DEFAULT, &sh2));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh1, &init_pid, 1));
+	put_u64(wr, sh1);
+	put_u64(wr, sh2);
+	CK(get_u64(rd) == 1);
+	CK_ACL(ACL_SUCCESS, aclrtFreePhysical(h1));
+	CK_ACL(ACL_SUCCESS, aclrtFreePhysical(h2));
+}
+
+TEST(not_listed_answers_like_unknown)
+{
+	aclrtDrvMemHandle h = NULL;
+	struct child a;
+	uint64_t sh1 = 0, sh2 = 0;
+	int32_t tgid;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_unlisted, NULL));
+	B_START(0, tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh1));
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(sh1, 0, &h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(sh2, 0, &h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(sh1 ^ sh2, 0, &h));
+	EXPECT_NULL(h);
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, reap(&a));
+}
+
+/* A: a filled handle exported with DISABLE_PID_VALIDATION; sent twice. */
+static void a_anyone(int rd, int wr, void *arg)
+{
+	struct mem m;
+	uint64_t sh;
+
+	(void)arg;
+	child_start(0);
+	child_alloc(&m, 0, 21);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE,
+							    ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &sh));
+	put_u64(wr, sh);
+	put_u64(wr, sh);
+	CK(get_u64(rd) == 1);
+}
+
+/* C: import @sh from the pipe, map, read seed 21. */
+static void c_import_read(int rd, int wr, void *arg)
+{
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h;
+	void *va;
+
+	(void)wr;
+	(void)arg;
+	child_start(0);
+	CK_ACL(ACL_SUCCESS, aclrtMemImportFromShareableHandle(get_u64(rd), 0, &h));
+	CK_ACL(ACL_SUCCESS, aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMapMem(va, SZ, 0, h, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetAccess(va, SZ, &d, 1));
+	child_check(va, 21);
+}
+
+TEST(disable_pid_validation_lets_anyone_import)
+{
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h;
+	struct child a, c;
+	uint64_t sh = 0, sh_c = 0;
+	char *buf = malloc(SZ);
+	int32_t tgid;
+	void *va;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_anyone, NULL));
+	ASSERT_EQ(0, spawn(&c, c_import_read, NULL));
+	B_START(0, tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh_c));
+	put_u64(c.wr, sh_c);
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 0, &h));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 21));
+	/* a second process imported and read it too */
+	EXPECT_EQ(0, reap(&c));
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, reap(&a));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(buf);
+}
+
+/* A: export two handles for the test's pid, free both (one still mapped), send the names. */
+static void a_revoke(int rd, int wr, void *arg)
+{
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtDrvMemHandle h2;
+	struct mem m;
+	uint64_t sh1, sh2;
+	int32_t pid;
+
+	(void)arg;
+	child_start(0);
+	pid = (int32_t)get_u64(rd);
+	child_alloc(&m, 0, 3);
+	CK_ACL(ACL_SUCCESS, aclrtMallocPhysical(&h2, SZ, &p, 0));
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh1));
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(h2, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh2));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh1, &pid, 1));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh2, &pid, 1));
+	/* the mapping keeps the memory, but the name goes with the handle */
+	CK_ACL(ACL_SUCCESS, aclrtFreePhysical(m.h));
+	CK_ACL(ACL_SUCCESS, aclrtFreePhysical(h2));
+	child_check(m.va, 3);
+	put_u64(wr, sh1);
+	put_u64(wr, sh2);
+	CK(get_u64(rd) == 1);
+}
+
+TEST(revoked_name_is_refused)
+{
+	aclrtDrvMemHandle h = NULL;
+	struct child a;
+	uint64_t sh1 = 0, sh2 = 0;
+	int32_t tgid;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_revoke, NULL));
+	B_START(0, tgid);
+	put_u64(a.wr, (uint64_t)tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh1));
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(sh1, 0, &h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(sh2, 0, &h));
+	EXPECT_NULL(h);
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, reap(&a));
+}
+
+/* A: export a filled handle for the test's pid; exit without cleaning up once told. */
+static void a_exit_early(int rd, int wr, void *arg)
+{
+	struct mem m;
+	uint64_t sh;
+	int32_t pid;
+
+	(void)arg;
+	pid = (int32_t)get_u64(rd);
+	child_start(0);
+	child_alloc(&m, 0, 5);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh, &pid, 1));
+	put_u64(wr, sh);
+	CK(get_u64(rd) == 1);
+	_exit(0);
+}
+
+TEST(memory_outlives_the_exporter)
+{
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h;
+	size_t free0, free1, free2, total;
+	struct child a;
+	uint64_t sh = 0;
+	char *buf = malloc(SZ);
+	int32_t tgid;
+	void *va;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_exit_early, NULL));
+	B_START(0, tgid);
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+	put_u64(a.wr, (uint64_t)tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 0, &h));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	put_u64(a.wr, 1);
+	ASSERT_EQ(0, reap(&a));
+
+	/* A is gone: its name too, not the memory */
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 5));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	EXPECT_EQ(free0 - SZ, free1);
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	/* still mapped */
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 5));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free2, &total));
+	EXPECT_EQ(free0, free2);
+	free(buf);
+}
+
+/*
+ * A: a filled, mapped handle exported for the test's pid; send the name,
+ * the handle pointer and the VA; after the test poked at them, check the
+ * data and mapping are intact.
+ */
+static void a_foreign(int rd, int wr, void *arg)
+{
+	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_DEVICE };
+	uint64_t sh, flag = 0;
+	struct mem m;
+	int32_t pid;
+
+	(void)arg;
+	pid = (int32_t)get_u64(rd);
+	child_start(0);
+	child_alloc(&m, 0, 11);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh, &pid, 1));
+	put_u64(wr, sh);
+	put_u64(wr, (uintptr_t)m.h);
+	put_u64(wr, (uintptr_t)m.va);
+	CK(get_u64(rd) == 1);
+	child_check(m.va, 11);
+	CK_ACL(ACL_SUCCESS, aclrtMemGetAccess(m.va, &loc, &flag));
+	CK(flag == ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	CK_ACL(ACL_SUCCESS, aclrtUnmapMem(m.va));
+	CK_ACL(ACL_SUCCESS, aclrtFreePhysical(m.h));
+	CK_ACL(ACL_SUCCESS, aclrtReleaseMemAddress(m.va));
+}
+
+TEST(foreign_handles_and_addresses_are_refused)
+{
+	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_DEVICE };
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h, ah;
+	uint64_t sh = 0, v = 0, flag;
+	struct child a;
+	int32_t tgid;
+	void *ava;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_foreign, NULL));
+	B_START(0, tgid);
+	put_u64(a.wr, (uint64_t)tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	ASSERT_EQ(0, try_get_u64(a.rd, &v));
+	ah = (aclrtDrvMemHandle)(uintptr_t)v;
+	ASSERT_EQ(0, try_get_u64(a.rd, &v));
+	ava = (void *)(uintptr_t)v;
+	/* A's pointers are just numbers here: before B has objects of its own */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreePhysical(ah));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(ava, SZ, 0, ah, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(ah, ACL_MEM_HANDLE_TYPE_NONE, 0, &v));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 0, &h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(ava, SZ, 0, h, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtUnmapMem(ava));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(ava, SZ, &d, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemGetAccess(ava, &loc, &flag));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtReleaseMemAddress(ava));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, reap(&a));
+}
+
+/* A: a handle on device 1 exported to anyone. */
+static void a_dev1(int rd, int wr, void *arg)
+{
+	struct mem m;
+	uint64_t sh;
+
+	(void)arg;
+	child_start(1);
+	child_alloc(&m, 1, 13);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE,
+							    ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &sh));
+	put_u64(wr, sh);
+	CK(get_u64(rd) == 1);
+}
+
+TEST(import_names_the_exporting_device)
+{
+	aclrtMemAccessDesc d = rw_on(1);
+	aclrtDrvMemHandle h = NULL;
+	struct child a;
+	uint64_t sh = 0;
+	char *buf = malloc(SZ);
+	int32_t tgid;
+	void *va;
+
+	if (!have_npu(1))
+		SKIP(return, "needs /dev/npu1");
+	ASSERT_EQ(0, spawn(&a, a_dev1, NULL));
+	B_START(0, tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(sh, 1, &h));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(sh, 0, &h));
+	EXPECT_NULL(h);
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 1, &h));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 13));
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, reap(&a));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(buf);
+}
+
+TEST_HARNESS_MAIN
