@@ -229,11 +229,14 @@ err_close:
 
 static void acl_dev_init_lists(struct acl_device *dev, int id)
 {
+	unsigned int i;
+
 	dev->id = id;
 	list_init(&dev->streams);
 	list_init(&dev->events);
 	list_init(&dev->handles);
-	list_init(&dev->regions);
+	for (i = 0; i < ACL_REGION_BUCKETS; i++)
+		list_init(&dev->regions[i]);
 }
 
 /* After fork the child holds none of the parent's contexts. */

@@ -18,6 +18,8 @@
 #include "list.h"
 
 #define ACL_MAX_DEVICES		64
+/* Regions are found by start address in O(1) however many there are. */
+#define ACL_REGION_BUCKETS	1024
 
 struct acl_stream;
 
@@ -35,7 +37,8 @@ struct acl_device {
 	struct list_head streams;	/* acl_stream.node: default + user streams */
 	struct list_head events;	/* acl_event.node */
 	struct list_head handles;	/* acl_handle.node: VMM physical handles */
-	struct list_head regions;	/* acl_region.node: VA reservations, host memory */
+	/* acl_region.node, hashed by start address: VA reservations, host memory */
+	struct list_head regions[ACL_REGION_BUCKETS];
 
 	/* Internal streams; each busy mutex is held across submit and sync. */
 	pthread_mutex_t copy_lock;	/* serialises synchronous direct copies */

@@ -363,7 +363,7 @@ ACL_EXPORT aclError aclrtHostUnregister(void *ptr)
 	if (ret) {
 		/* still registered: keep tracking it */
 		pthread_mutex_lock(&dev->lock);
-		list_add_tail(&r->node, &dev->regions);
+		acl_region_link_locked(dev, r);
 		pthread_mutex_unlock(&dev->lock);
 		goto out;
 	}

@@ -109,6 +109,16 @@ int acl_va_release(struct acl_device *dev, uint64_t addr, uint64_t len)
 	return 0;
 }
 
+static struct list_head *acl_region_bucket(struct acl_device *dev, uint64_t addr)
+{
+	return &dev->regions[(addr >> 12) % ACL_REGION_BUCKETS];
+}
+
+void acl_region_link_locked(struct acl_device *dev, struct acl_region *r)
+{
+	list_add_tail(&r->node, acl_region_bucket(dev, r->addr));
+}
+
 int acl_region_add(struct acl_device *dev, const struct acl_region *tmpl)
 {
 	struct acl_region *r = malloc(sizeof(*r));
@@ -117,7 +127,7 @@ int acl_region_add(struct acl_device *dev, const struct acl_region *tmpl)
 		return acl_errf(-ENOMEM, "out of host memory");
 	*r = *tmpl;
 	pthread_mutex_lock(&dev->lock);
-	list_add_tail(&r->node, &dev->regions);
+	acl_region_link_locked(dev, r);
 	pthread_mutex_unlock(&dev->lock);
 	return 0;
 }
@@ -126,7 +136,7 @@ struct acl_region *acl_region_find_locked(struct acl_device *dev, uint64_t addr,
 {
 	struct acl_region *r;
 
-	list_for_each_entry(r, &dev->regions, node)
+	list_for_each_entry(r, acl_region_bucket(dev, addr), node)
 		if (r->addr == addr && (kind < 0 || (int)r->kind == kind))
 			return r;
 	return NULL;
@@ -151,16 +161,17 @@ int acl_region_take(struct acl_device *dev, uint64_t addr, int kind, struct acl_
 void acl_regions_teardown(struct acl_device *dev, bool unmap)
 {
 	struct acl_region *r, *n;
+	unsigned int i;
 
-	list_for_each_entry_safe(r, n, &dev->regions, node) {
-		list_del(&r->node);
-		if (unmap) {
-			if (r->kind != ACL_REGION_HOST_REG)
+	for (i = 0; i < ACL_REGION_BUCKETS; i++) {
+		list_for_each_entry_safe(r, n, &dev->regions[i], node) {
+			list_del(&r->node);
+			if (unmap && r->kind != ACL_REGION_HOST_REG)
 				munmap((void *)(uintptr_t)r->addr, r->len);
-			if (r->dev_va)
+			if (unmap && r->dev_va)
 				munmap((void *)(uintptr_t)r->dev_va, r->dev_va_len);
+			free(r);
 		}
-		free(r);
 	}
 }
 

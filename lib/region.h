@@ -51,6 +51,8 @@ int acl_va_reserve_proc(struct acl_device *dev, uint64_t len, uint64_t align, ui
 /* Undo acl_va_reserve(). */
 int acl_va_release(struct acl_device *dev, uint64_t addr, uint64_t len);
 
+/* Link @r into the device's index; dev->lock held. */
+void acl_region_link_locked(struct acl_device *dev, struct acl_region *r);
 /* Allocate and link a region (dev->lock taken inside). */
 int acl_region_add(struct acl_device *dev, const struct acl_region *tmpl);
 /* Find the region of @kind (or any kind when < 0) starting at @addr; dev->lock held. */

@@ -207,8 +207,9 @@ TEST_F(host, register_unregister)
 	EXPECT_EQ(NPU_ADDR_HOST, q.kind);
 	ASSERT_EQ(0, npu_query(self->fd, ptr64(buf) + len - 1, &q));
 	EXPECT_EQ(NPU_ADDR_HOST, q.kind);
+	/* (The next page may be a device reservation mmap placed there.) */
 	ASSERT_EQ(0, npu_query(self->fd, ptr64(buf) + len, &q));
-	EXPECT_EQ(NPU_ADDR_NONE, q.kind);
+	EXPECT_NE(NPU_ADDR_HOST, q.kind);
 
 	ASSERT_EQ(0, npu_unregister(self->fd, buf));
 	ASSERT_EQ(0, npu_query(self->fd, ptr64(buf), &q));
