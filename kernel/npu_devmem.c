@@ -195,12 +195,18 @@ struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id)
  * @ctx: context
  * @handle: the reference the table takes over; dropped on failure
  * @id: out, the id
+ * @imported: mark the entry NPU_HANDLE_IMPORTED, in the same step
  */
 int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,
-		       u32 *id)
+		       u32 *id, bool imported)
 {
-	int ret = xa_alloc(&ctx->handles, id, handle, xa_limit_32b, GFP_KERNEL);
+	int ret;
 
+	xa_lock(&ctx->handles);
+	ret = __xa_alloc(&ctx->handles, id, handle, xa_limit_32b, GFP_KERNEL);
+	if (!ret && imported)
+		__xa_set_mark(&ctx->handles, *id, NPU_HANDLE_IMPORTED);
+	xa_unlock(&ctx->handles);
 	if (ret) {
 		npu_handle_put(handle);
 		return ret == -EBUSY ? -ENOSPC : ret;
@@ -244,7 +250,7 @@ int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 	handle = npu_handle_create(mem, args->length, args->page_size);
 	if (IS_ERR(handle))
 		return PTR_ERR(handle);
-	return npu_handle_install(ctx, handle, &args->handle);
+	return npu_handle_install(ctx, handle, &args->handle, false);
 }
 
 int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)

@@ -68,7 +68,7 @@ struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id);
 void npu_handle_put(struct npu_handle *handle);
 int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,
-		       u32 *id);
+		       u32 *id, bool imported);
 void npu_handles_release(struct npu_context *ctx);
 
 /* Visit each device-physical extent of @handle in order. */

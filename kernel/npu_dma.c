@@ -11,7 +11,6 @@
  * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
  */
 #include <linux/cpumask.h>
-#include <linux/file.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
 #include <linux/overflow.h>
@@ -30,8 +29,11 @@
 
 /* Bytes moved under one hold of vm_lock: bounds how long unmap waits. */
 #define NPU_DMA_CHUNK		SZ_1M
-/* How often a waiting command looks at memory nobody signals about. */
-#define NPU_WAIT_POLL		msecs_to_jiffies(10)
+/*
+ * How often a waiting command looks again. A wait does not hold a worker:
+ * the stream's work re-arms itself and returns.
+ */
+#define NPU_WAIT_POLL		1
 
 static struct workqueue_struct *npu_dma_wq;
 
@@ -43,8 +45,7 @@ static struct workqueue_struct *npu_dma_wq;
  * @dst_reg: host registration of a host destination (holds a user)
  * @src_reg: host registration of a host source (holds a user)
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
- * @peer: context of a COPY's peer operand, or NULL
- * @peer_file: its file, held until the command is done
+ * @peer: context of a COPY's peer operand (holds a reference), or NULL
  */
 struct npu_job {
 	struct list_head link;
@@ -54,7 +55,6 @@ struct npu_job {
 	struct npu_host_reg *src_reg;
 	struct npu_stream *wait;
 	struct npu_context *peer;
-	struct file *peer_file;
 };
 
 /**
@@ -116,6 +116,9 @@ static int npu_dma_translate(struct npu_stream *stream,
 		side->run_system = true;
 	} else if (side->vm != stream->ctx) {
 		/* A peer's memory: its mapping must grant this device. */
+		if (side->vm->dead)
+			return npu_dma_fault(stream, side, pos,
+					     "peer context closed");
 		if (!npu_vm_peer_allows_locked(side->vm, side->addr + pos,
 					       stream->ctx->npu->index,
 					       side->write))
@@ -313,28 +316,18 @@ static bool npu_wait_done(u64 cur, const struct npu_cmd *cmd)
 	}
 }
 
+/* A WAIT_VALUE: 0 once the value is there, -EAGAIN before, or a fault. */
 static int npu_job_wait_value(struct npu_stream *stream, struct npu_job *job,
 			      struct npu_dma_side *side)
 {
-	struct npu_device *npu = stream->ctx->npu;
 	u64 cur;
 	int ret;
 
-	for (;;) {
-		int gen = atomic_read(&npu->value_gen);
-
-		ret = npu_dma_run(stream, side, NULL, sizeof(u64),
-				  npu_dma_read_fn, &cur);
-		if (ret)
-			return ret;
-		if (npu_wait_done(cur, &job->cmd))
-			return 0;
-		wait_event_timeout(npu->value_wq,
-				   atomic_read(&npu->value_gen) != gen ||
-				   READ_ONCE(stream->aborted), NPU_WAIT_POLL);
-		if (READ_ONCE(stream->aborted))
-			return -ECANCELED;
-	}
+	ret = npu_dma_run(stream, side, NULL, sizeof(u64), npu_dma_read_fn,
+			  &cur);
+	if (ret)
+		return ret;
+	return npu_wait_done(cur, &job->cmd) ? 0 : -EAGAIN;
 }
 
 /* Has @stream finished the command numbered @seqno? */
@@ -343,20 +336,14 @@ static bool npu_stream_done(struct npu_stream *stream, u64 seqno)
 	return atomic64_read_acquire(&stream->completed) >= seqno;
 }
 
+/* A WAIT_STREAM: a stream that went away counts as having got there. */
 static int npu_job_wait_stream(struct npu_stream *stream, struct npu_job *job)
 {
 	struct npu_stream *other = job->wait;
 
-	while (!npu_stream_done(other, job->cmd.value) &&
-	       !READ_ONCE(other->aborted)) {
-		wait_event_timeout(other->wq,
-				   npu_stream_done(other, job->cmd.value) ||
-				   READ_ONCE(other->aborted) ||
-				   READ_ONCE(stream->aborted), NPU_WAIT_POLL);
-		if (READ_ONCE(stream->aborted))
-			return -ECANCELED;
-	}
-	return 0;
+	if (npu_stream_done(other, job->cmd.value) || READ_ONCE(other->aborted))
+		return 0;
+	return -EAGAIN;
 }
 
 static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
@@ -371,33 +358,23 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		.addr = cmd->src, .reg = job->src_reg,
 		.vm = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
 	};
-	struct npu_device *npu = stream->ctx->npu;
 	u8 fill = cmd->value;
-	int ret;
 
 	switch (cmd->op) {
 	case NPU_OP_COPY:
-		ret = npu_dma_run(stream, &dst, &src, cmd->length,
-				  npu_dma_copy_fn, NULL);
-		break;
+		return npu_dma_run(stream, &dst, &src, cmd->length,
+				   npu_dma_copy_fn, NULL);
 	case NPU_OP_MEMSET:
-		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
-				  npu_dma_set_fn, &fill);
-		break;
+		return npu_dma_run(stream, &dst, NULL, cmd->length,
+				   npu_dma_set_fn, &fill);
 	case NPU_OP_WRITE_VALUE:
-		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
-				  npu_dma_write_fn, &cmd->value);
-		break;
+		return npu_dma_run(stream, &dst, NULL, sizeof(u64),
+				   npu_dma_write_fn, &cmd->value);
 	case NPU_OP_WAIT_VALUE:
-		src.write = false;
 		return npu_job_wait_value(stream, job, &src);
 	default:
 		return npu_job_wait_stream(stream, job);
 	}
-	/* Anything written may be what a WAIT_VALUE is waiting for. */
-	atomic_inc(&npu->value_gen);
-	wake_up_all(&npu->value_wq);
-	return ret;
 }
 
 static void npu_stream_free(struct kref *ref)
@@ -430,37 +407,52 @@ static void npu_job_free(struct npu_job *job)
 		npu_host_reg_put(job->src_reg);
 	if (job->wait)
 		npu_stream_put(job->wait);
-	if (job->peer_file)
-		fput(job->peer_file);
+	if (job->peer)
+		npu_context_put(job->peer);
 	kfree(job);
 }
 
+/*
+ * Run the queue head first: a wait that is not yet satisfied stays at the
+ * head and the work looks again after NPU_WAIT_POLL, so waiting streams
+ * hold no worker. Only this function takes jobs off the queue.
+ */
 static void npu_stream_work(struct work_struct *work)
 {
-	struct npu_stream *stream = container_of(work, struct npu_stream, work);
+	struct npu_stream *stream = container_of(to_delayed_work(work),
+						 struct npu_stream, work);
 	struct npu_job *job;
+	bool rearmed;
 	int ret;
 
 	for (;;) {
 		spin_lock(&stream->lock);
 		job = list_first_entry_or_null(&stream->queue, struct npu_job,
 					       link);
-		if (job)
-			list_del(&job->link);
 		spin_unlock(&stream->lock);
 		if (!job)
-			break;
+			return;
 
 		ret = READ_ONCE(stream->aborted) ? -ECANCELED :
 						   npu_job_run(stream, job);
-		if (ret && ret != -ECANCELED) {
-			spin_lock(&stream->lock);
-			if (!stream->error) {
-				stream->error = ret;
-				stream->error_seq = job->seqno;
-			}
+		spin_lock(&stream->lock);
+		if (ret == -EAGAIN) {
+			/* Not re-armed once npu_stream_stop() has run. */
+			rearmed = !stream->aborted;
+			if (rearmed)
+				queue_delayed_work(npu_dma_wq, &stream->work,
+						   NPU_WAIT_POLL);
 			spin_unlock(&stream->lock);
+			if (rearmed)
+				return;
+			continue;
 		}
+		list_del(&job->link);
+		if (ret && ret != -ECANCELED && !stream->error) {
+			stream->error = ret;
+			stream->error_seq = job->seqno;
+		}
+		spin_unlock(&stream->lock);
 		atomic64_set_release(&stream->completed, job->seqno);
 		wake_up_all(&stream->wq);
 		npu_job_free(job);
@@ -470,17 +462,18 @@ static void npu_stream_work(struct work_struct *work)
 /*
  * Start the stream's worker on another CPU than the submitter's: the
  * engine runs beside the CPU, as hardware does, instead of preempting the
- * thread that queued the work.
+ * thread that queued the work. Called with stream->lock held, so that
+ * npu_stream_stop() either sees the work queued or this never runs.
  */
 static void npu_stream_kick(struct npu_stream *stream)
 {
 	unsigned int cpu = cpumask_any_but(cpu_online_mask,
 					   raw_smp_processor_id());
 
-	if (cpu < nr_cpu_ids)
-		queue_work_on(cpu, npu_dma_wq, &stream->work);
-	else
-		queue_work(npu_dma_wq, &stream->work);
+	lockdep_assert_held(&stream->lock);
+	if (cpu >= nr_cpu_ids)
+		cpu = raw_smp_processor_id();
+	mod_delayed_work_on(cpu, npu_dma_wq, &stream->work, 0);
 }
 
 /* Check the operands' address ranges; take the host registrations. */
@@ -520,7 +513,7 @@ static int npu_job_peer(struct npu_context *ctx, struct npu_job *job)
 
 	if (fd > INT_MAX)
 		return -EBADF;
-	job->peer = npu_context_fget(fd, &job->peer_file);
+	job->peer = npu_context_get_fd(fd);
 	if (!job->peer)
 		return -EBADF;
 	if (job->peer->npu == ctx->npu)
@@ -622,10 +615,9 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 			job->seqno = ++stream->submitted;
 		args->seqno = stream->submitted;
 		list_splice_tail_init(&jobs, &stream->queue);
+		npu_stream_kick(stream);
 	}
 	spin_unlock(&stream->lock);
-	if (!ret)
-		npu_stream_kick(stream);
 free_jobs:
 	list_for_each_entry_safe(job, tmp, &jobs, link)
 		npu_job_free(job);
@@ -697,7 +689,7 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 	stream->ctx = ctx;
 	spin_lock_init(&stream->lock);
 	INIT_LIST_HEAD(&stream->queue);
-	INIT_WORK(&stream->work, npu_stream_work);
+	INIT_DELAYED_WORK(&stream->work, npu_stream_work);
 	init_waitqueue_head(&stream->wq);
 
 	ret = xa_alloc(&ctx->streams, &id, stream, xa_limit_32b, GFP_KERNEL);
@@ -710,13 +702,18 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 	return 0;
 }
 
-/* Stop @stream: drop what is queued, stop what runs, wait for the worker. */
+/*
+ * Stop @stream: drop what is queued, stop what runs, wait for the worker.
+ * Once aborted is set under the lock nothing queues or re-arms the work,
+ * and the flush runs a pending re-arm at once, so no work outlives this.
+ */
 static void npu_stream_stop(struct npu_stream *stream)
 {
+	spin_lock(&stream->lock);
 	WRITE_ONCE(stream->aborted, true);
+	spin_unlock(&stream->lock);
 	wake_up_all(&stream->wq);
-	wake_up_all(&stream->ctx->npu->value_wq);
-	flush_work(&stream->work);
+	flush_delayed_work(&stream->work);
 }
 
 int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
@@ -749,8 +746,6 @@ void npu_streams_release(struct npu_context *ctx)
 	struct npu_stream *stream;
 	unsigned long id;
 
-	xa_for_each(&ctx->streams, id, stream)
-		WRITE_ONCE(stream->aborted, true);
 	xa_for_each(&ctx->streams, id, stream) {
 		xa_erase(&ctx->streams, id);
 		npu_stream_stop(stream);

@@ -25,9 +25,9 @@ struct npu_context;
  * @completed: seqno of the last command finished
  * @error: first fault not yet reported by STREAM_SYNC, or 0
  * @error_seq: seqno of the command that faulted
- * @aborted: set once when the stream or its context goes away: queued
- *	commands are dropped and running ones stop at the next chunk
- * @work: runs the queue
+ * @aborted: set once, under @lock, when the stream or its context goes
+ *	away: queued commands are dropped, running ones stop at the next chunk
+ * @work: runs the queue, or looks again later at a wait at its head
  * @wq: woken when @completed moves or @aborted is set
  */
 struct npu_stream {
@@ -41,7 +41,7 @@ struct npu_stream {
 	int error;
 	u64 error_seq;
 	bool aborted;
-	struct work_struct work;
+	struct delayed_work work;
 	wait_queue_head_t wq;
 };
 

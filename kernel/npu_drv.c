@@ -199,6 +199,8 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return -EFAULT;
 	if (size < op->min_size)
 		return -EINVAL;
+	if (size > PAGE_SIZE)	/* bounds the scan for a non-zero tail */
+		return -E2BIG;
 	ret = copy_struct_from_user(&buf, op->size, uarg, size);
 	if (ret)
 		return ret;
@@ -221,6 +223,7 @@ static int npu_open(struct inode *inode, struct file *file)
 	ctx = kzalloc(sizeof(*ctx), GFP_KERNEL_ACCOUNT);
 	if (!ctx)
 		return -ENOMEM;
+	kref_init(&ctx->ref);
 	ctx->npu = npu;
 	ctx->mm = current->mm;
 	ctx->tgid = current->tgid;
@@ -238,17 +241,32 @@ static int npu_open(struct inode *inode, struct file *file)
 	return 0;
 }
 
-/* The last reference is gone: stop DMA, then free in reverse order. */
+static void npu_context_free(struct kref *ref)
+{
+	kfree(container_of(ref, struct npu_context, ref));
+}
+
+void npu_context_put(struct npu_context *ctx)
+{
+	kref_put(&ctx->ref, npu_context_free);
+}
+
+/* The last reference to the file is gone: stop DMA, then free in reverse. */
 static int npu_release(struct inode *inode, struct file *file)
 {
 	struct npu_context *ctx = file->private_data;
+
+	/* Peer copies from other contexts stop reaching this one. */
+	down_write(&ctx->vm_lock);
+	ctx->dead = true;
+	up_write(&ctx->vm_lock);
 
 	npu_streams_release(ctx);
 	npu_host_release(ctx);
 	npu_vm_release(ctx);
 	npu_handles_release(ctx);
 	mmdrop(ctx->mm);
-	kfree(ctx);
+	npu_context_put(ctx);
 	return 0;
 }
 
@@ -262,14 +280,16 @@ static const struct file_operations npu_fops = {
 };
 
 /**
- * npu_context_fget() - the context behind an fd of this process
+ * npu_context_get_fd() - the context behind an fd of this process
  * @fd: file descriptor
- * @filep: out, the file, with a reference the caller drops with fput()
  *
- * Return: the context, or NULL if @fd is not an npu file opened by the
- * calling process.
+ * The reference keeps the struct, not the file: closing the file still
+ * releases the context, and holders see @dead.
+ *
+ * Return: the context with a reference (npu_context_put()), or NULL if @fd
+ * is not an npu file opened by the calling process.
  */
-struct npu_context *npu_context_fget(int fd, struct file **filep)
+struct npu_context *npu_context_get_fd(int fd)
 {
 	struct file *file = fget(fd);
 	struct npu_context *ctx;
@@ -277,11 +297,11 @@ struct npu_context *npu_context_fget(int fd, struct file **filep)
 	if (!file)
 		return NULL;
 	ctx = file->f_op == &npu_fops ? file->private_data : NULL;
-	if (!ctx || ctx->mm != current->mm) {
-		fput(file);
-		return NULL;
-	}
-	*filep = file;
+	if (ctx && ctx->mm == current->mm)
+		kref_get(&ctx->ref);
+	else
+		ctx = NULL;
+	fput(file);
 	return ctx;
 }
 
@@ -362,7 +382,6 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 		return ERR_PTR(-ENOMEM);
 	npu->index = index;
 	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
-	init_waitqueue_head(&npu->value_wq);
 	ret = npu_device_dma_setup(npu);
 	if (ret)
 		goto free;
@@ -440,6 +459,9 @@ static int __init npu_init(void)
 {
 	unsigned int i;
 	int ret;
+
+	/* The device MMU and the uapi alignments are 4 KiB pages. */
+	BUILD_BUG_ON(PAGE_SIZE != SZ_4K);
 
 	if (!num_devices || num_devices > NPU_MAX_DEVICES) {
 		pr_err("npu: num_devices=%u: must be 1..%d\n", num_devices,

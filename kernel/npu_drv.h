@@ -8,12 +8,12 @@
 #include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/iommu.h>
+#include <linux/kref.h>
 #include <linux/maple_tree.h>
 #include <linux/miscdevice.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
-#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "npu_compat.h"
@@ -33,8 +33,6 @@
  * @pdev: the platform device used when there is no carrier
  * @domain: IOMMU paging domain of @dma_dev, or NULL for direct DMA
  * @mem: device memory (allocator and backing pages)
- * @value_wq: woken after every device write, for WAIT_VALUE commands
- * @value_gen: bumped after every device write
  */
 struct npu_device {
 	unsigned int index;
@@ -45,12 +43,14 @@ struct npu_device {
 	struct platform_device *pdev;
 	struct iommu_domain *domain;
 	struct npu_devmem *mem;
-	wait_queue_head_t value_wq;
-	atomic_t value_gen;
 };
 
 /**
  * struct npu_context - state of one open file: one process on one device
+ * @ref: the open file holds one; so does each peer COPY naming it, which
+ *	keeps the struct (not its contents) alive after close
+ * @dead: set under @vm_lock at close, before anything is torn down: a
+ *	peer COPY that gets the lock afterwards faults instead
  * @npu: the device
  * @mm: the process the context serves (pinning charges it)
  * @tgid: the process, for fault reports
@@ -68,6 +68,8 @@ struct npu_device {
  *	(PEER_ENABLE; atomic bitops)
  */
 struct npu_context {
+	struct kref ref;
+	bool dead;
 	struct npu_device *npu;
 	struct mm_struct *mm;
 	pid_t tgid;
@@ -83,6 +85,7 @@ struct npu_context {
 };
 
 unsigned int npu_device_count(void);
-struct npu_context *npu_context_fget(int fd, struct file **filep);
+struct npu_context *npu_context_get_fd(int fd);
+void npu_context_put(struct npu_context *ctx);
 
 #endif /* __NPU_DRV_H__ */

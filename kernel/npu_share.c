@@ -123,7 +123,9 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 	share->any_pid = args->flags & NPU_SHARE_ANY_PID;
 
 	mutex_lock(&npu_share_lock);
-	if (handle->share) {
+	if (xa_load(&ctx->handles, args->handle) != handle) {
+		ret = -ENOENT;	/* freed meanwhile: revoke has run already */
+	} else if (handle->share) {
 		ret = -EBUSY;
 	} else {
 		do
@@ -203,8 +205,5 @@ int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
 	if (ret)
 		return ret;
 
-	ret = npu_handle_install(ctx, handle, &args->handle);
-	if (!ret)
-		xa_set_mark(&ctx->handles, args->handle, NPU_HANDLE_IMPORTED);
-	return ret;
+	return npu_handle_install(ctx, handle, &args->handle, true);
 }

@@ -74,10 +74,12 @@ FIXTURE_TEARDOWN(pages)
 static uint64_t map_new(int fd, uint64_t len, uint64_t page, uint32_t *handle)
 {
 	uint64_t va = npu_reserve_new(fd, len, page);
+	struct npu_get_info info;
 
-	if (!va || npu_alloc(fd, len, page, handle) ||
+	if (!va || npu_info(fd, &info) || npu_alloc(fd, len, page, handle) ||
 	    npu_map(fd, va, len, *handle) ||
-	    npu_set_access(fd, va, len, 0, NPU_ACCESS_READWRITE))
+	    npu_set_access(fd, va, len, info.device_index,
+			   NPU_ACCESS_READWRITE))
 		return 0;
 	return va;
 }
@@ -664,6 +666,59 @@ TEST_F_TIMEOUT(vm, ten_thousand_mappings, 120)
 		ASSERT_EQ(0, npu_unmap(self->fd, va + i * SZ_4K));
 	EXPECT_EQ(0, npu_release(self->fd, va));
 	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+/*
+ * Two contexts whose queued peer copies name each other, each stuck behind
+ * a wait: closing both files must still release both (no reference cycle).
+ */
+TEST(peer_copies_do_not_pin_contexts)
+{
+	int fd[2], i;
+	uint32_t handle[2], stream[2];
+	uint64_t va[2];
+
+	if (npu_device_count() < 2)
+		SKIP(return, "needs two NPUs");
+	for (i = 0; i < 2; i++) {
+		struct npu_peer_enable pe = { .size = sizeof(pe), .device = !i };
+
+		fd[i] = npu_open(i);
+		ASSERT_LE(0, fd[i]);
+		va[i] = map_new(fd[i], SZ_2M, SZ_2M, &handle[i]);
+		ASSERT_NE(0, va[i]);
+		ASSERT_EQ(0, npu_ioctl(fd[i], NPU_IOCTL_PEER_ENABLE, &pe));
+		ASSERT_EQ(-EALREADY, npu_ioctl(fd[i], NPU_IOCTL_PEER_ENABLE, &pe));
+		ASSERT_EQ(0, npu_set_access(fd[i], va[i], SZ_2M, !i,
+					    NPU_ACCESS_READWRITE));
+		ASSERT_EQ(0, npu_stream_create(fd[i], &stream[i]));
+	}
+	/* A peer copy that can run does, in both directions. */
+	for (i = 0; i < 2; i++) {
+		struct npu_cmd c = npu_copy_cmd(va[!i], va[i], 4096,
+						NPU_CMD_DST_PEER);
+
+		c.value = fd[!i];
+		ASSERT_EQ(0, npu_run(fd[i], stream[i], c));
+	}
+	for (i = 0; i < 2; i++) {
+		struct npu_cmd c[2] = {
+			value_cmd(NPU_OP_WAIT_VALUE, va[i], 1, NPU_WAIT_EQ),
+			npu_copy_cmd(va[!i], va[i], 4096, NPU_CMD_DST_PEER),
+		};
+
+		c[1].value = fd[!i];
+		ASSERT_EQ(0, npu_submit(fd[i], stream[i], c, 2, NULL));
+	}
+	close(fd[0]);
+	close(fd[1]);
+	for (i = 0; i < 2; i++) {
+		int f = npu_open(i);
+
+		ASSERT_LE(0, f);
+		EXPECT_EQ(0, npu_mem_used(f));
+		close(f);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -209,7 +209,8 @@ struct npu_unmap {
  * struct npu_access - set or read a device's access to mapped memory
  * @size: sizeof(struct npu_access)
  * @flags: must be 0
- * @addr: start, 4 KiB aligned
+ * @addr: SET_ACCESS: start, 4 KiB aligned; GET_ACCESS: any byte of a
+ *        mapping
  * @length: SET_ACCESS: non-zero multiple of 4 KiB; every byte must be
  *          mapped, and the range must cover whole mappings; GET_ACCESS: 0
  * @device: the device the rights are for: this file's device, or a peer
@@ -217,7 +218,9 @@ struct npu_unmap {
  * @access: NPU_ACCESS_* (in for SET_ACCESS, out for GET_ACCESS)
  *
  * Errors: -ENOENT some of the range is not mapped, -EINVAL bad access
- * value or a range cutting a mapping, -ENODEV no such device.
+ * value, a range cutting a mapping, or a peer device for host memory,
+ * -EACCES READWRITE on a read-only host registration, -ENODEV no such
+ * device.
  */
 struct npu_access {
 	__u32 size;
@@ -360,7 +363,8 @@ struct npu_stream_destroy {
 #define NPU_OP_MEMSET		2	/* length bytes of (u8)value at dst */
 #define NPU_OP_WRITE_VALUE	3	/* u64 value at dst (8-byte aligned) */
 #define NPU_OP_WAIT_VALUE	4	/* wait until the u64 at src satisfies NPU_WAIT_* */
-#define NPU_OP_WAIT_STREAM	5	/* wait until stream @src completed seqno @value */
+/* Wait until stream @src completed seqno @value, or was destroyed. */
+#define NPU_OP_WAIT_STREAM	5
 
 /* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
@@ -438,8 +442,10 @@ struct npu_submit {
  * @timeout_ms: -1 waits forever, 0 polls
  * @seqno: wait until this command completed; 0 means all queued so far
  *
- * Returns 0, or -EIO once for each command that faulted (the device log
- * names it), -ETIMEDOUT, -EINTR on a signal, -ENOENT unknown stream.
+ * Returns 0, or -EIO if a command up to @seqno faulted (the first fault
+ * not yet reported is reported once; the device log names every one),
+ * -ETIMEDOUT, -EINTR on a signal, -ENOENT unknown stream, -EINVAL a
+ * @seqno not yet submitted.
  */
 struct npu_stream_sync {
 	__u32 size;
