@@ -389,9 +389,25 @@ static void get_info_verify(struct round *r)
 /* MEM_ALLOC                                                           */
 /* ------------------------------------------------------------------ */
 
+/*
+ * The kernel's GPU buddy allocator cannot take a failure of its own: when
+ * the slab allocation in split_block() fails, alloc_from_freetree()'s
+ * err_undo frees a block that is still linked in its free tree (KASAN:
+ * slab-use-after-free in rb_last(), then BUG at drivers/gpu/buddy.c),
+ * in Debian's 6.12 as upstream. That is no npu error path, so the call
+ * under test must not split: an anchor handle allocated first splits a
+ * root block down to 2 MiB, which leaves the anchor's free 2 MiB buddy for
+ * the 2 MiB the call asks for.
+ */
+static void mem_alloc_setup(struct round *r)
+{
+	open_dev(r);
+	ASSERT_SETUP(npu_alloc(r->fd, SZ_2M, SZ_2M, &r->handle));
+}
+
 static int mem_alloc_call(struct round *r)
 {
-	r->len = 2 * SZ_2M;
+	r->len = SZ_2M;
 	return npu_alloc(r->fd, r->len, SZ_2M, &r->new_handle);
 }
 
@@ -839,7 +855,7 @@ TEST_F_TIMEOUT(failnth, get_info, SWEEP_TIMEOUT)
 TEST_F_TIMEOUT(failnth, mem_alloc, SWEEP_TIMEOUT)
 {
 	run_sweep(&(struct sweep){
-		.name = "MEM_ALLOC", .allocates = true, .setup = open_dev,
+		.name = "MEM_ALLOC", .allocates = true, .setup = mem_alloc_setup,
 		.call = mem_alloc_call, .verify = mem_alloc_verify,
 		.check_failed = mem_alloc_failed,
 	});
