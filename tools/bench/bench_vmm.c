@@ -17,6 +17,8 @@
  *
  * usage: bench_vmm [-n CYCLES] [-N LIVE] [-r REPS]
  */
+#include <stdbool.h>
+
 #include "bench.h"
 
 #define MAP_SIZE	(2 * MiB)
@@ -158,16 +160,33 @@ static int bench_map_cycle(struct vmm_cycle *c)
 
 #define SPACER_SIZE	(2 << 20)
 
-static int bench_d2d(void)
+/*
+ * b) A 64 MiB device-to-device copy against memcpy. With @peer, the
+ * destination lives on device 1 and device 0's engine writes it through
+ * peer access (issue "sharing and peers": no target, reported as info).
+ */
+static int bench_d2d(bool peer)
 {
+	aclrtMemAccessDesc grant = {
+		.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
+		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	const char *tag = peer ? "b.d2d_peer" : "b.d2d";
 	double td[32], th[32], t0;
 	void *src, *dst, *spacer;
 	char *hsrc, *hdst;
 	int i, n = copy_reps > 32 ? 32 : copy_reps;
 
 	ACL_CHECK(aclrtMalloc(&src, COPY_SIZE, ACL_MEM_MALLOC_HUGE_FIRST));
-	ACL_CHECK(aclrtMalloc(&dst, COPY_SIZE, ACL_MEM_MALLOC_HUGE_FIRST));
 	ACL_CHECK(aclrtMalloc(&spacer, SPACER_SIZE, ACL_MEM_MALLOC_HUGE_ONLY));
+	if (peer) {
+		ACL_CHECK(aclrtSetDevice(1));
+		ACL_CHECK(aclrtMalloc(&dst, COPY_SIZE, ACL_MEM_MALLOC_HUGE_FIRST));
+		ACL_CHECK(aclrtMemSetAccess(dst, COPY_SIZE, &grant, 1));
+		ACL_CHECK(aclrtSetDevice(0));
+	} else {
+		ACL_CHECK(aclrtMalloc(&dst, COPY_SIZE, ACL_MEM_MALLOC_HUGE_FIRST));
+	}
 	/*
 	 * Device pages get host pages when first written: write both, with
 	 * a few pages written in between, so that source and destination are
@@ -192,16 +211,25 @@ static int bench_d2d(void)
 		__asm__ volatile("" : : "r"(hdst) : "memory");
 		th[i] = now_s() - t0;
 	}
-	report_ms("b.d2d_64MiB", median(td, n));
+	printf("raw %s_64MiB %.3f ms\n", tag, median(td, n) * 1e3);
 	report_ms("b.memcpy_64MiB", median(th, n));
-	report_gbps("b.d2d_rate", COPY_SIZE, median(td, n));
+	printf("raw %s_rate %.3f GB/s\n", tag, COPY_SIZE / median(td, n) / 1e9);
 	report_gbps("b.memcpy_rate", COPY_SIZE, median(th, n));
 	ACL_CHECK(aclrtFree(src));
-	ACL_CHECK(aclrtFree(dst));
 	ACL_CHECK(aclrtFree(spacer));
+	if (peer)	/* memory is freed on the device that holds it */
+		ACL_CHECK(aclrtSetDevice(1));
+	ACL_CHECK(aclrtFree(dst));
+	if (peer)
+		ACL_CHECK(aclrtSetDevice(0));
 	/* the ratio of each round, then their median: robust to a busy host */
 	for (i = 0; i < n; i++)
 		td[i] = th[i] / td[i];
+	if (peer) {
+		printf("info d2d_peer_vs_memcpy %.3f (npu0 -> npu1 through peer access; no target)\n",
+		       median(td, n));
+		return 0;
+	}
 	return report_ratio("d2d_vs_memcpy", median(td, n), ">=", 0.9);
 }
 
@@ -324,7 +352,12 @@ int main(int argc, char **argv)
 	note_cpu_copy_flags();
 	vmm_cycle_init(&c);
 	miss |= bench_map_cycle(&c);
-	miss |= bench_d2d();
+	miss |= bench_d2d(false);
+	if (aclrtDeviceEnablePeerAccess(1, 0) == ACL_SUCCESS)
+		bench_d2d(true);
+	else
+		printf("note no second NPU with peer access: %s\n",
+		       aclGetRecentErrMsg());
 	miss |= bench_many_mappings(&c);
 	vmm_cycle_fini(&c);
 	bench_end();
