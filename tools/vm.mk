@@ -10,12 +10,16 @@
 #   make checkpatch  checkpatch.pl --strict --no-tree on the kernel sources
 #   make sparse      npu.ko with C=2 (sparse) for every bench kernel
 #
-# Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TIMEOUT, NPU_CACHE, NPU_PARAMS
+# Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TIMEOUT, VM_DEBUG_SCALE, NPU_CACHE, NPU_PARAMS
 # (all passed through the environment to the tools).
 
-export KERNELS VM_MEM VM_ACCEL VM_TIMEOUT NPU_CACHE NPU_PARAMS
+export KERNELS VM_MEM VM_ACCEL VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
 
 TOOLS_OUT	:= $(BUILD)/tools
+# The Debian (`deb`) kernels of tools/kernels.list: what `make demo` and the
+# benchmarks need installed (not the debug kernel, which takes an hour and
+# more to build).
+DEB_KERNELS	:= $(shell awk '$$1 !~ /^\#/ && $$2 == "deb" { printf "%s ", $$1 }' tools/kernels.list)
 TOOLS_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -Iinclude -Itests
 TOOLS_LDLIBS	:= -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread -lm
 
@@ -52,7 +56,7 @@ demo-build:
 	@$(MAKE) --no-print-directory lib $(TOOLS_OUT)/npu-demo
 
 demo:
-	@tools/install-deps
+	@KERNELS="$${KERNELS:-$(DEB_KERNELS)}" tools/install-deps
 	@$(MAKE) --no-print-directory demo-build
 	@tools/vm-run --no-build -k "$$(tools/kernels --newest | cut -d' ' -f1)" -- $(TOOLS_OUT)/npu-demo
 

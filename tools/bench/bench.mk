@@ -11,7 +11,7 @@
 #   make bench-plot    redo build/bench/*.png and the summary from the logs
 #
 # Variables (environment or command line):
-#   BENCH_KERNELS   kernels to boot (default: every one of tools/kernels.list)
+#   BENCH_KERNELS   kernels to boot (default: the Debian kernels of tools/kernels.list)
 #   BENCH_VM_MEM    guest RAM (default 14G: bench_pin registers 8 GiB)
 #   BENCH_TIMEOUT   seconds per VM (default 2400)
 #   BENCH_QUICK=1   smaller runs (about a minute per kernel), for smoke tests
@@ -34,7 +34,7 @@ $(BENCH_PROGS): $(BENCH_OUT)/%: $(BENCH_DIR)/%.c $(BENCH_HDRS) $(BUILD)/lib/liba
 bench-progs: $(BENCH_PROGS)
 
 bench-vm: bench-progs
-	@tools/install-deps
+	@KERNELS="$${BENCH_KERNELS:-$(DEB_KERNELS)}" tools/install-deps
 	@$(BENCH_DIR)/run-bench $(BENCH_PROGS)
 
 bench-plot:
