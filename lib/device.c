@@ -93,6 +93,26 @@ struct acl_device *acl_dev_iter(int *pos)
 	return NULL;
 }
 
+bool acl_dev_holds(size_t list_off, size_t node_off, const void *p)
+{
+	struct acl_device *dev;
+	int pos = 0;
+
+	while ((dev = acl_dev_iter(&pos))) {
+		struct list_head *head = (struct list_head *)((char *)dev + list_off);
+		struct list_head *n;
+		bool found = false;
+
+		pthread_mutex_lock(&dev->lock);
+		for (n = head->next; n != head && !found; n = n->next)
+			found = (const char *)n - node_off == (const char *)p;
+		pthread_mutex_unlock(&dev->lock);
+		if (found)
+			return true;
+	}
+	return false;
+}
+
 /* N of a "npuN" directory entry, or -1. */
 static int acl_npu_index(const char *name)
 {

@@ -13,6 +13,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "list.h"
@@ -68,5 +69,13 @@ int acl_dev_check_id(long long id, const char *what);
 
 /* Iterate over open devices. */
 struct acl_device *acl_dev_iter(int *pos);
+/*
+ * Is @p a live object of an open device: an entry, linked by the list_head
+ * at @node_off, of the device list at @list_off? (Takes each dev->lock.)
+ */
+bool acl_dev_holds(size_t list_off, size_t node_off, const void *p);
+#define acl_dev_find(list, type, p)					\
+	((type *)(acl_dev_holds(offsetof(struct acl_device, list),	\
+				offsetof(type, node), (p)) ? (p) : NULL))
 
 #endif /* LIBACL_DEVICE_H */

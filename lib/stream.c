@@ -48,24 +48,10 @@ void acl_stream_free(struct acl_stream *s)
 	free(s);
 }
 
-/* Find @p among the live streams of the open devices; takes each dev->lock. */
+/* @p if it is a live stream of an open device, else NULL. */
 static struct acl_stream *acl_stream_lookup(const void *p)
 {
-	struct acl_device *dev;
-	struct acl_stream *s;
-	int pos = 0;
-
-	while ((dev = acl_dev_iter(&pos))) {
-		pthread_mutex_lock(&dev->lock);
-		list_for_each_entry(s, &dev->streams, node) {
-			if (s == p) {
-				pthread_mutex_unlock(&dev->lock);
-				return s;
-			}
-		}
-		pthread_mutex_unlock(&dev->lock);
-	}
-	return NULL;
+	return acl_dev_find(streams, struct acl_stream, p);
 }
 
 int acl_stream_resolve(aclrtStream stream, struct acl_stream **out)
@@ -230,21 +216,7 @@ ACL_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 
 static struct acl_event *acl_event_lookup(const void *p)
 {
-	struct acl_device *dev;
-	struct acl_event *e;
-	int pos = 0;
-
-	while ((dev = acl_dev_iter(&pos))) {
-		pthread_mutex_lock(&dev->lock);
-		list_for_each_entry(e, &dev->events, node) {
-			if (e == p) {
-				pthread_mutex_unlock(&dev->lock);
-				return e;
-			}
-		}
-		pthread_mutex_unlock(&dev->lock);
-	}
-	return NULL;
+	return acl_dev_find(events, struct acl_event, p);
 }
 
 static int acl_event_get(aclrtEvent event, struct acl_event **out)

@@ -91,21 +91,7 @@ out:
 
 struct acl_handle *acl_handle_lookup(const void *p)
 {
-	struct acl_device *dev;
-	struct acl_handle *h;
-	int pos = 0;
-
-	while ((dev = acl_dev_iter(&pos))) {
-		pthread_mutex_lock(&dev->lock);
-		list_for_each_entry(h, &dev->handles, node) {
-			if (h == p) {
-				pthread_mutex_unlock(&dev->lock);
-				return h;
-			}
-		}
-		pthread_mutex_unlock(&dev->lock);
-	}
-	return NULL;
+	return acl_dev_find(handles, struct acl_handle, p);
 }
 
 ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
