@@ -59,12 +59,17 @@ static struct page *npu_devmem_fill_locked(struct npu_devmem *mem,
 	page = xa_load(&mem->backing, index);
 	if (page)
 		return page;
-	page = alloc_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN |
-			   (order ? __GFP_COMP : 0), order);
+	/*
+	 * Charged to the active memory cgroup (the DMA engine sets the
+	 * writer's). Running out is a DMA fault, not a reason to OOM-kill.
+	 */
+	page = alloc_pages(GFP_KERNEL_ACCOUNT | __GFP_ZERO | __GFP_NOWARN |
+			   __GFP_RETRY_MAYFAIL | (order ? __GFP_COMP : 0),
+			   order);
 	if (!page)
 		return ERR_PTR(-ENOMEM);
 	old = xa_store_range(&mem->backing, first, first + (1UL << order) - 1,
-			     page, GFP_KERNEL);
+			     page, GFP_KERNEL_ACCOUNT);
 	if (xa_is_err(old)) {
 		__free_pages(page, order);
 		return ERR_PTR(xa_err(old));
@@ -126,6 +131,7 @@ static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
 		xa_erase(&mem->backing, index);
 		__free_pages(page, order);
 		atomic_long_sub(1L << order, &mem->backing_pages);
+		cond_resched();
 	}
 }
 

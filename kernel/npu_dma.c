@@ -15,6 +15,7 @@
 #include <linux/iommu.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/mm.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -358,23 +359,38 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		.addr = cmd->src, .reg = job->src_reg,
 		.vm = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
 	};
+	struct mem_cgroup *old_memcg;
 	u8 fill = cmd->value;
+	int ret;
 
+	/*
+	 * Device pages come into being on their first write: charge them to
+	 * the memory cgroup of the context whose mapping is written, as if
+	 * its process had touched them (the worker itself has none).
+	 */
+	old_memcg = set_active_memcg(dst.vm->memcg);
 	switch (cmd->op) {
 	case NPU_OP_COPY:
-		return npu_dma_run(stream, &dst, &src, cmd->length,
-				   npu_dma_copy_fn, NULL);
+		ret = npu_dma_run(stream, &dst, &src, cmd->length,
+				  npu_dma_copy_fn, NULL);
+		break;
 	case NPU_OP_MEMSET:
-		return npu_dma_run(stream, &dst, NULL, cmd->length,
-				   npu_dma_set_fn, &fill);
+		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
+				  npu_dma_set_fn, &fill);
+		break;
 	case NPU_OP_WRITE_VALUE:
-		return npu_dma_run(stream, &dst, NULL, sizeof(u64),
-				   npu_dma_write_fn, &cmd->value);
+		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
+				  npu_dma_write_fn, &cmd->value);
+		break;
 	case NPU_OP_WAIT_VALUE:
-		return npu_job_wait_value(stream, job, &src);
+		ret = npu_job_wait_value(stream, job, &src);
+		break;
 	default:
-		return npu_job_wait_stream(stream, job);
+		ret = npu_job_wait_stream(stream, job);
+		break;
 	}
+	set_active_memcg(old_memcg);
+	return ret;
 }
 
 static void npu_stream_free(struct kref *ref)

@@ -11,6 +11,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
 #include <linux/fs.h>
+#include <linux/memcontrol.h>
 #include <linux/module.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
@@ -228,11 +229,13 @@ static int npu_open(struct inode *inode, struct file *file)
 	ctx->mm = current->mm;
 	ctx->tgid = current->tgid;
 	get_task_comm(ctx->comm, current);
+	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
 	xa_init_flags(&ctx->handles, XA_FLAGS_ALLOC1);
 	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1);
 	mt_init(&ctx->host_regs);
 	ret = npu_vm_init(ctx);
 	if (ret) {
+		mem_cgroup_put(ctx->memcg);
 		kfree(ctx);
 		return ret;
 	}
@@ -243,7 +246,10 @@ static int npu_open(struct inode *inode, struct file *file)
 
 static void npu_context_free(struct kref *ref)
 {
-	kfree(container_of(ref, struct npu_context, ref));
+	struct npu_context *ctx = container_of(ref, struct npu_context, ref);
+
+	mem_cgroup_put(ctx->memcg);
+	kfree(ctx);
 }
 
 void npu_context_put(struct npu_context *ctx)

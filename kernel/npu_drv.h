@@ -55,6 +55,8 @@ struct npu_device {
  * @mm: the process the context serves (pinning charges it)
  * @tgid: the process, for fault reports
  * @comm: its name, for fault reports
+ * @memcg: the opener's memory cgroup, charged for the device pages that
+ *	this context's mappings are the first to write (a reference)
  * @handles: physical handles by id (internally locked)
  * @streams: streams by id (internally locked)
  * @vm_lock: protects @reservations, @mappings, @host_regs, @pt and every
@@ -74,6 +76,7 @@ struct npu_context {
 	struct mm_struct *mm;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
+	struct mem_cgroup *memcg;
 	struct xarray handles;
 	struct xarray streams;
 	struct rw_semaphore vm_lock;

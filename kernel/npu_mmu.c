@@ -2,13 +2,16 @@
 /*
  * npu: device page tables - build, change and walk them.
  *
- * Callers serialise changes and walks with the context's vm_lock; the
- * tables themselves carry no lock.
+ * Callers serialise changes and walks with the context's vm_lock (a
+ * sleeping lock); the tables themselves carry no lock. Changes to a range
+ * of many 4 KiB leaves reschedule between tables: one handle can be
+ * gigabytes of them.
  */
 #include <linux/gfp.h>
 #include <linux/io.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 
 #include "npu_mmu.h"
 
@@ -30,6 +33,12 @@ static inline u64 *npu_pt_next(u64 pte)
 static inline bool npu_pte_is_table(u64 pte, int level)
 {
 	return level > 0 && (pte & NPU_PTE_VALID) && !(pte & NPU_PTE_LEAF);
+}
+
+/* Is @va the first address past a last-level table's range? */
+static inline bool npu_pt_table_end(u64 va)
+{
+	return !(va & (npu_pt_level_size(1) - 1));
 }
 
 static u64 *npu_pt_alloc_table(struct npu_pt *pt)
@@ -54,6 +63,8 @@ static void npu_pt_free_table(struct npu_pt *pt, u64 *table, int level)
 	}
 	free_page((unsigned long)table);
 	pt->tables--;
+	if (level == 1)
+		cond_resched();
 }
 
 int npu_pt_init(struct npu_pt *pt)
@@ -137,6 +148,8 @@ int npu_pt_map(struct npu_pt *pt, u64 va, u64 addr, u64 size, u64 flags,
 		*pte = ((addr + done) & NPU_PTE_ADDR) | flags | NPU_PTE_VALID |
 		       (level ? NPU_PTE_LEAF : 0);
 		done += npu_pt_level_size(level);
+		if (npu_pt_table_end(va + done))
+			cond_resched();
 	}
 	return 0;
 }
@@ -177,6 +190,8 @@ static void npu_pt_update(struct npu_pt *pt, u64 va, u64 size, u64 clear,
 		if (pte)
 			*pte = (*pte & ~clear) | set;
 		va += step;
+		if (npu_pt_table_end(va))
+			cond_resched();
 	}
 }
 

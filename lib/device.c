@@ -73,6 +73,20 @@ int acl_enter_dev(struct acl_device **devp)
 	return ret ? ret : acl_cur_dev(devp);
 }
 
+int acl_enter_args(struct acl_device **devp, const char *names, size_t n,
+		   const void *const *ptrs)
+{
+	int ret = acl_check_init();
+	size_t i, len;
+
+	for (i = 0; !ret && i < n; i++, names += len, names += strspn(names, ", ")) {
+		len = strcspn(names, ",");
+		if (!ptrs[i])
+			return acl_errf(-EINVAL, "%.*s must not be NULL", (int)len, names);
+	}
+	return ret || !devp ? ret : acl_cur_dev(devp);
+}
+
 struct acl_device *acl_dev_get(int id)
 {
 	if (id < 0 || id >= ACL_MAX_DEVICES)

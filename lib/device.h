@@ -58,6 +58,19 @@ int acl_cur_dev(struct acl_device **devp);
 /* acl_check_init() then acl_cur_dev(). */
 int acl_enter_dev(struct acl_device **devp);
 
+/*
+ * The start of most API calls: acl_check_init(), then each pointer
+ * argument must not be NULL ("<name> must not be NULL", -EINVAL), then, if
+ * @devp is not NULL, acl_cur_dev(@devp). The arguments are plain names:
+ * acl_enter(&dev, virPtr, handle).
+ */
+#define acl_enter(devp, ...)						\
+	acl_enter_args((devp), #__VA_ARGS__,				\
+		       sizeof((const void *[]){ __VA_ARGS__ }) / sizeof(void *), \
+		       (const void *[]){ __VA_ARGS__ })
+int acl_enter_args(struct acl_device **devp, const char *names, size_t n,
+		   const void *const *ptrs);
+
 /* Device N if open (some thread called aclrtSetDevice(N)), else NULL. */
 struct acl_device *acl_dev_get(int id);
 

@@ -142,14 +142,7 @@ ACL_EXPORT aclError aclrtFreeHost(void *hostPtr)
 	struct acl_region r;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!hostPtr) {
-		ret = acl_errf(-EINVAL, "hostPtr must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, hostPtr);
 	if (ret)
 		goto out;
 	if (acl_region_take(dev, (uintptr_t)hostPtr, ACL_REGION_HOST_ALLOC, &r)) {
@@ -286,13 +279,9 @@ ACL_EXPORT aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint3
 	struct acl_device *dev;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, pHost, pDevice);
 	if (ret)
 		goto out;
-	if (!pHost || !pDevice) {
-		ret = acl_errf(-EINVAL, "%s must not be NULL", !pHost ? "pHost" : "pDevice");
-		goto out;
-	}
 	if (flag) {
 		ret = acl_errf(-EINVAL, "flag %#x must be 0", flag);
 		goto out;
@@ -330,14 +319,7 @@ ACL_EXPORT aclError aclrtHostUnregister(void *ptr)
 	struct acl_region copy;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!ptr) {
-		ret = acl_errf(-EINVAL, "ptr must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, ptr);
 	if (ret)
 		goto out;
 	pthread_mutex_lock(&dev->lock);

@@ -201,26 +201,9 @@ static int acl_malloc_args(void **devPtr, size_t size)
 	return 0;
 }
 
-ACL_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
-{
-	struct acl_device *dev;
-	uint64_t page;
-	int ret;
-
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_malloc_args(devPtr, size);
-	if (!ret)
-		ret = acl_policy_page(policy, &page);
-	if (!ret)
-		ret = acl_cur_dev(&dev);
-	if (!ret)
-		ret = acl_malloc(dev, devPtr, size, policy);
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
-				       aclrtMallocConfig *cfg)
+/* aclrtMalloc and aclrtMallocWithCfg (whose @cfg may be NULL) as @fn. */
+static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size,
+			       aclrtMemMallocPolicy policy, const aclrtMallocConfig *cfg)
 {
 	struct acl_device *dev;
 	uint32_t va_flag;
@@ -238,7 +221,18 @@ ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallo
 		ret = acl_malloc_cfg_check(dev, cfg, false, &va_flag);
 	if (!ret)
 		ret = acl_malloc(dev, devPtr, size, policy);
-	return acl_ret(__func__, ret);
+	return acl_ret(fn, ret);
+}
+
+ACL_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+	return acl_malloc_api(__func__, devPtr, size, policy, NULL);
+}
+
+ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+				       aclrtMallocConfig *cfg)
+{
+	return acl_malloc_api(__func__, devPtr, size, policy, cfg);
 }
 
 /* Why @addr is no aclrtMalloc allocation start of @dev, for the message. */
@@ -264,14 +258,7 @@ ACL_EXPORT aclError aclrtFree(void *devPtr)
 	struct acl_region r;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!devPtr) {
-		ret = acl_errf(-EINVAL, "devPtr must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, devPtr);
 	if (ret)
 		goto out;
 	if (acl_region_take(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC, &r)) {
@@ -321,14 +308,7 @@ ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttribute
 	struct npu_addr_query q;
 	int ret, pos = 0;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!ptr || !attributes) {
-		ret = acl_errf(-EINVAL, "%s must not be NULL", !ptr ? "ptr" : "attributes");
-		goto out;
-	}
-	ret = acl_cur_dev(&cur);
+	ret = acl_enter(&cur, ptr, attributes);
 	if (ret)
 		goto out;
 	memset(attributes, 0, sizeof(*attributes));

@@ -35,13 +35,9 @@ ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
 	struct acl_handle *h;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, handle, shareableHandle);
 	if (ret)
 		goto out;
-	if (!handle || !shareableHandle) {
-		ret = acl_errf(-EINVAL, "%s must not be NULL", !handle ? "handle" : "shareableHandle");
-		goto out;
-	}
 	/* CANN: a reserved parameter, fixed to NONE; the name is no POSIX fd */
 	if (handleType != ACL_MEM_HANDLE_TYPE_NONE) {
 		ret = acl_errf(-EINVAL, "handleType %d must be ACL_MEM_HANDLE_TYPE_NONE (shareable handles are 64-bit names, not POSIX file descriptors)",
@@ -110,13 +106,9 @@ ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
 	size_t i;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, pid);
 	if (ret)
 		goto out;
-	if (!pid) {
-		ret = acl_errf(-EINVAL, "pid must not be NULL");
-		goto out;
-	}
 	if (!pidNum || pidNum > NPU_SHARE_MAX_PIDS) {
 		ret = acl_errf(-EINVAL, "pidNum %zu must be 1..%d", pidNum, NPU_SHARE_MAX_PIDS);
 		goto out;
@@ -152,13 +144,9 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
 	struct acl_handle *h;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, handle);
 	if (ret)
 		goto out;
-	if (!handle) {
-		ret = acl_errf(-EINVAL, "handle must not be NULL");
-		goto out;
-	}
 	ret = acl_dev_check_id(deviceId, "deviceId");
 	if (ret)
 		goto out;
@@ -227,13 +215,9 @@ ACL_EXPORT aclError aclrtDeviceGetBareTgid(int32_t *pid)
 	struct npu_get_info info = { .size = sizeof(info) };
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, pid);
 	if (ret)
 		goto out;
-	if (!pid) {
-		ret = acl_errf(-EINVAL, "pid must not be NULL");
-		goto out;
-	}
 	ret = acl_get_info_any(&info);
 	if (!ret)
 		*pid = (int32_t)info.tgid;
@@ -245,13 +229,9 @@ ACL_EXPORT aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t dev
 {
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, canAccessPeer);
 	if (ret)
 		goto out;
-	if (!canAccessPeer) {
-		ret = acl_errf(-EINVAL, "canAccessPeer must not be NULL");
-		goto out;
-	}
 	ret = acl_dev_check_id(deviceId, "deviceId");
 	if (!ret)
 		ret = acl_dev_check_id(peerDeviceId, "peerDeviceId");

@@ -122,14 +122,7 @@ ACL_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!stream) {
-		ret = acl_errf(-EINVAL, "stream must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, stream);
 	if (ret)
 		goto out;
 	ret = acl_stream_new(dev, &s);
@@ -239,14 +232,7 @@ ACL_EXPORT aclError aclrtCreateEvent(aclrtEvent *event)
 	struct acl_event *e;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!event) {
-		ret = acl_errf(-EINVAL, "event must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, event);
 	if (ret)
 		goto out;
 	e = calloc(1, sizeof(*e));
@@ -407,13 +393,9 @@ ACL_EXPORT aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, devAddr);
 	if (ret)
 		goto out;
-	if (!devAddr) {
-		ret = acl_errf(-EINVAL, "devAddr must not be NULL");
-		goto out;
-	}
 	if ((uintptr_t)devAddr & 7) {
 		ret = acl_errf(-EINVAL, "devAddr %p must be 8-byte aligned", devAddr);
 		goto out;
@@ -447,13 +429,9 @@ ACL_EXPORT aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 	uint32_t host = 0;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, devAddr);
 	if (ret)
 		goto out;
-	if (!devAddr) {
-		ret = acl_errf(-EINVAL, "devAddr must not be NULL");
-		goto out;
-	}
 	if ((uintptr_t)devAddr & 7) {
 		ret = acl_errf(-EINVAL, "devAddr %p must be 8-byte aligned", devAddr);
 		goto out;

@@ -69,13 +69,9 @@ ACL_EXPORT aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
 	uint64_t gran;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, granularity);
 	if (ret)
 		goto out;
-	if (!granularity) {
-		ret = acl_errf(-EINVAL, "granularity must not be NULL");
-		goto out;
-	}
 	if (option != ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM &&
 	    option != ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED) {
 		ret = acl_errf(-EINVAL, "option %d must be ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM or _RECOMMENDED",
@@ -103,13 +99,9 @@ ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 	uint64_t gran;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, handle);
 	if (ret)
 		goto out;
-	if (!handle) {
-		ret = acl_errf(-EINVAL, "handle must not be NULL");
-		goto out;
-	}
 	if (flags) {
 		ret = acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
 		goto out;
@@ -168,13 +160,9 @@ ACL_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 	struct acl_handle *h;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, handle);
 	if (ret)
 		goto out;
-	if (!handle) {
-		ret = acl_errf(-EINVAL, "handle must not be NULL");
-		goto out;
-	}
 	h = acl_handle_lookup(handle);
 	if (!h) {
 		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
@@ -204,13 +192,9 @@ ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t al
 	uint64_t va;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, virPtr);
 	if (ret)
 		goto out;
-	if (!virPtr) {
-		ret = acl_errf(-EINVAL, "virPtr must not be NULL");
-		goto out;
-	}
 	if (!size || size % ACL_VMM_GRANULE) {
 		ret = acl_errf(-EINVAL, "size %zu must be a non-zero multiple of 2 MiB", size);
 		goto out;
@@ -250,14 +234,7 @@ ACL_EXPORT aclError aclrtReleaseMemAddress(void *virPtr)
 	uint64_t len = 0;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!virPtr) {
-		ret = acl_errf(-EINVAL, "virPtr must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, virPtr);
 	if (ret)
 		goto out;
 	/* Release in the kernel first: it refuses while mappings remain. */
@@ -290,13 +267,9 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 	struct acl_handle *h;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, virPtr, handle);
 	if (ret)
 		goto out;
-	if (!virPtr || !handle) {
-		ret = acl_errf(-EINVAL, "%s must not be NULL", !virPtr ? "virPtr" : "handle");
-		goto out;
-	}
 	if (flags) {
 		ret = acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
 		goto out;
@@ -364,14 +337,7 @@ ACL_EXPORT aclError aclrtUnmapMem(void *virPtr)
 	struct acl_device *dev;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!virPtr) {
-		ret = acl_errf(-EINVAL, "virPtr must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, virPtr);
 	if (ret)
 		goto out;
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
@@ -400,13 +366,9 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 	size_t i, j;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, virPtr, desc);
 	if (ret)
 		goto out;
-	if (!virPtr || !desc) {
-		ret = acl_errf(-EINVAL, "%s must not be NULL", !virPtr ? "virPtr" : "desc");
-		goto out;
-	}
 	if (!size) {
 		ret = acl_errf(-EINVAL, "size must be non-zero");
 		goto out;
@@ -467,14 +429,7 @@ ACL_EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, 
 	struct acl_device *dev;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
-	if (!virPtr || !location || !flag) {
-		ret = acl_errf(-EINVAL, "%s must not be NULL", !virPtr ? "virPtr" : !location ? "location" : "flag");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_enter(&dev, virPtr, location, flag);
 	if (ret)
 		goto out;
 	ret = acl_location_check(location, "location");

@@ -1278,24 +1278,6 @@ TEST_F_TIMEOUT(killed, sigkill, 120)
 /* RLIMIT_MEMLOCK                                                      */
 /* ------------------------------------------------------------------ */
 
-/* A field of the status file in the /proc/PID directory @dirfd, in kB. */
-static long long status_kb_at(int dirfd, const char *field)
-{
-	char line[128];
-	long long val = -1;
-	size_t n = strlen(field);
-	int fd = openat(dirfd, "status", O_RDONLY);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			val = atoll(line + n + 1);
-	fclose(f);
-	return val;
-}
-
 enum { R_4M, R_VMPIN_FAIL, R_512K, R_VMPIN_512, R_512K_B, R_VMPIN_1M,
        R_4K_OVER, R_UNREG_A, R_UNREG_B, R_VMPIN_END, R_4K_AFTER, R_UID, R_NUM };
 
@@ -1340,19 +1322,19 @@ TEST_F(host, rlimit_memlock_unprivileged)
 		CHILD_CHECK(big && a && b && c);
 		r[R_UID] = getuid();
 		r[R_4M] = npu_register(fd, big, 4 * SZ_1M, 0, 0);
-		r[R_VMPIN_FAIL] = status_kb_at(procfd, "VmPin");
+		r[R_VMPIN_FAIL] = npu_status_kb_at(procfd, "VmPin");
 		/* The parent checks the pin count now. */
 		CHILD_CHECK(write(step_pipe[1], "s", 1) == 1);
 		CHILD_CHECK(read(ack_pipe[0], &ch, 1) == 1);
 		r[R_512K] = npu_register(fd, a, SZ_1M / 2, 0, 0);
-		r[R_VMPIN_512] = status_kb_at(procfd, "VmPin");
+		r[R_VMPIN_512] = npu_status_kb_at(procfd, "VmPin");
 		/* Exactly the limit is allowed, one page more is not. */
 		r[R_512K_B] = npu_register(fd, b, SZ_1M / 2, NPU_HOST_READONLY, 0);
-		r[R_VMPIN_1M] = status_kb_at(procfd, "VmPin");
+		r[R_VMPIN_1M] = npu_status_kb_at(procfd, "VmPin");
 		r[R_4K_OVER] = npu_register(fd, c, SZ_4K, 0, 0);
 		r[R_UNREG_A] = npu_unregister(fd, a);
 		r[R_UNREG_B] = npu_unregister(fd, b);
-		r[R_VMPIN_END] = status_kb_at(procfd, "VmPin");
+		r[R_VMPIN_END] = npu_status_kb_at(procfd, "VmPin");
 		r[R_4K_AFTER] = npu_register(fd, c, SZ_4K, 0, 0);
 		CHILD_CHECK(write(res_pipe[1], r, sizeof(r)) == sizeof(r));
 		_exit(0);

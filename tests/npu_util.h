@@ -322,21 +322,34 @@ static inline long long npu_pins_held(void)
 	       npu_vmstat("nr_foll_pin_released");
 }
 
-/* A field of /proc/self/status in kB (VmPin, VmLck), or -1. */
-static inline long long npu_status_kb(const char *field)
+/*
+ * A field of the status file (VmPin, VmLck) in kB, or -1: of the /proc/PID
+ * directory open as @dirfd, or with AT_FDCWD of /proc/self.
+ */
+static inline long long npu_status_kb_at(int dirfd, const char *field)
 {
 	char line[128];
 	long long val = -1;
 	size_t n = strlen(field);
-	FILE *f = fopen("/proc/self/status", "r");
+	int fd = openat(dirfd, dirfd == AT_FDCWD ? "/proc/self/status" : "status",
+			O_RDONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
+	}
 	while (fgets(line, sizeof(line), f))
 		if (!strncmp(line, field, n) && line[n] == ':')
 			val = atoll(line + n + 1);
 	fclose(f);
 	return val;
+}
+
+static inline long long npu_status_kb(const char *field)
+{
+	return npu_status_kb_at(AT_FDCWD, field);
 }
 
 #endif /* NPU_TEST_UTIL_H */

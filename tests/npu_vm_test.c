@@ -4,6 +4,7 @@
  * and the DMA engine's streams and faults, through the raw ioctls.
  */
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "harness.h"
@@ -666,6 +667,104 @@ TEST_F_TIMEOUT(vm, ten_thousand_mappings, 120)
 		ASSERT_EQ(0, npu_unmap(self->fd, va + i * SZ_4K));
 	EXPECT_EQ(0, npu_release(self->fd, va));
 	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+#define CGROOT	"/sys/fs/cgroup"
+
+static int cg_write(const char *dir, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, val, strlen(val)) < 0 ? -errno : 0;
+	close(fd);
+	return ret;
+}
+
+/* @key's value in a flat-keyed cgroup file, a plain number's if !@key; -1 if none. */
+static long long cg_read(const char *dir, const char *file, const char *key)
+{
+	char path[256], line[128];
+	long long val = -1;
+	size_t n = key ? strlen(key) : 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (val < 0 && fgets(line, sizeof(line), f))
+		if (!key)
+			val = atoll(line);
+		else if (!strncmp(line, key, n) && line[n] == ' ')
+			val = atoll(line + n + 1);
+	fclose(f);
+	return val;
+}
+
+/*
+ * Device pages come into being when first written, by the DMA worker: they
+ * are charged to the memory cgroup of the process that opened the context,
+ * a limit turns the write that needs one more page into a DMA fault (not
+ * an OOM kill), and closing the context uncharges them.
+ */
+TEST(device_pages_charge_the_openers_memcg)
+{
+	const long long mib = 1 << 20;
+	long long base, used, more, end;
+	char cg[64], num[32];
+	uint32_t handle, stream;
+	uint64_t va;
+	int fd;
+
+	if (access(CGROOT "/cgroup.controllers", F_OK) ||
+	    cg_write(CGROOT, "cgroup.subtree_control", "+memory"))
+		SKIP(return, "no cgroup2 memory controller at " CGROOT);
+	snprintf(cg, sizeof(cg), CGROOT "/npu-test-%d", getpid());
+	snprintf(num, sizeof(num), "%d", getpid());
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	ASSERT_EQ(0, cg_write(cg, "cgroup.procs", num));
+
+	fd = npu_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, npu_stream_create(fd, &stream));
+	va = map_new(fd, 32 * SZ_2M, SZ_2M, &handle);
+	ASSERT_NE(0, va);
+	base = cg_read(cg, "memory.current", NULL);
+	ASSERT_LE(0, base);
+	/* 32 MiB written: 32 MiB charged, plus at most bookkeeping. */
+	ASSERT_EQ(0, npu_run(fd, stream, npu_memset_cmd(va, 0x5a, 16 * SZ_2M, 0)));
+	used = cg_read(cg, "memory.current", NULL) - base;
+	EXPECT_LE(32 * mib, used);
+	EXPECT_GT(33 * mib, used);
+
+	/* Room for two more 2 MiB pages, not three: the third write faults. */
+	snprintf(num, sizeof(num), "%lld", base + used + 5 * mib);
+	ASSERT_EQ(0, cg_write(cg, "memory.max", num));
+	npu_expect_dma_faults(true);
+	EXPECT_EQ(-EIO, npu_run(fd, stream,
+				npu_memset_cmd(va + 16 * SZ_2M, 0x5b, 16 * SZ_2M, 0)));
+	npu_expect_dma_faults(false);
+	more = cg_read(cg, "memory.current", NULL) - base - used;
+	EXPECT_EQ(0, cg_write(cg, "memory.max", "max"));
+	EXPECT_LE(4 * mib, more);
+	EXPECT_GT(5 * mib, more);
+	EXPECT_LT(0, cg_read(cg, "memory.events", "max"));
+	EXPECT_EQ(0, cg_read(cg, "memory.events", "oom_kill"));
+
+	/* Closing the context frees and uncharges the pages. */
+	close(fd);
+	end = cg_read(cg, "memory.current", NULL);
+	EXPECT_LE(0, end);
+	EXPECT_GT(base + mib, end);
+
+	snprintf(num, sizeof(num), "%d", getpid());
+	EXPECT_EQ(0, cg_write(CGROOT, "cgroup.procs", num));
+	EXPECT_EQ(0, rmdir(cg));
 }
 
 /*
