@@ -22,6 +22,7 @@
 
 #include <uapi/npu.h>
 
+#include "npu_copy.h"
 #include "npu_devmem.h"
 #include "npu_dma.h"
 #include "npu_drv.h"
@@ -72,6 +73,11 @@ struct npu_job {
  * @run_system: @run_addr is a host DMA address
  * @run_huge: device memory mapped by a 2 MiB or larger leaf: its handle
  *	owns whole 2 MiB backing pages
+ * @win: CPU address of operand byte @win_pos, kept where all memory is
+ *	mapped (no HIGHMEM) so that the next piece in the same backing page
+ *	needs no lookup
+ * @win_pos: operand offset of @win
+ * @win_len: bytes valid from @win (0: none)
  */
 struct npu_dma_side {
 	u64 addr;
@@ -84,7 +90,17 @@ struct npu_dma_side {
 	u64 run_addr;
 	bool run_system;
 	bool run_huge;
+	void *win;
+	u64 win_pos;
+	u64 win_len;
 };
+
+/* Forget translations: mappings may change while vm_lock is not held. */
+static void npu_dma_side_reset(struct npu_dma_side *side)
+{
+	side->run_len = 0;
+	side->win_len = 0;
+}
 
 static int npu_dma_fault(struct npu_stream *stream, struct npu_dma_side *side,
 			 u64 pos, const char *why)
@@ -150,7 +166,8 @@ static int npu_dma_translate(struct npu_stream *stream,
 /*
  * Map the operand's byte @pos for the CPU doing the engine's work; *@avail
  * is how many bytes from there are contiguous in the same translation: a
- * page, or up to 2 MiB of device memory where no kmap is needed.
+ * page, or up to 2 MiB of device memory where no kmap is needed. Undo with
+ * npu_dma_kunmap().
  */
 static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 			  u64 pos, size_t *avail, int *err)
@@ -160,6 +177,10 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 	struct page *page;
 	phys_addr_t phys;
 
+	if (pos >= side->win_pos && pos - side->win_pos < side->win_len) {
+		*avail = side->win_len - (pos - side->win_pos);
+		return side->win + (pos - side->win_pos);
+	}
 	*err = npu_dma_translate(stream, side, pos);
 	if (*err)
 		return NULL;
@@ -190,7 +211,18 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 			span = PAGE_SIZE - off;
 	}
 	*avail = min(span, left);
-	return kmap_local_page(page) + off;
+	if (IS_ENABLED(CONFIG_HIGHMEM))
+		return kmap_local_page(page) + off;
+	side->win = page_address(page) + off;
+	side->win_pos = pos;
+	side->win_len = *avail;
+	return side->win;
+}
+
+static void npu_dma_kunmap(void *addr)
+{
+	if (IS_ENABLED(CONFIG_HIGHMEM))
+		kunmap_local(addr);
 }
 
 /*
@@ -238,10 +270,9 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;
 		npu_dma_lock(ctx, peer);
-		/* Mappings may have changed while the lock was dropped. */
-		dst->run_len = 0;
+		npu_dma_side_reset(dst);
 		if (src)
-			src->run_len = 0;
+			npu_dma_side_reset(src);
 		while (pos < end) {
 			size_t n = end - pos, avail;
 			void *d, *s = NULL;
@@ -253,15 +284,15 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 			if (src) {
 				s = npu_dma_kmap(stream, src, pos, &avail, &ret);
 				if (!s) {
-					kunmap_local(d);
+					npu_dma_kunmap(d);
 					break;
 				}
 				n = min(n, avail);
 			}
 			fn(d, s, n, arg);
 			if (s)
-				kunmap_local(s);
-			kunmap_local(d);
+				npu_dma_kunmap(s);
+			npu_dma_kunmap(d);
 			pos += n;
 		}
 		npu_dma_unlock(ctx, peer);
@@ -270,21 +301,9 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 	return ret;
 }
 
-/*
- * Whole pages go through copy_page(), the architecture's fastest page
- * copy (rep movsq on x86, where memcpy may be rep movsb, which emulators
- * run a byte at a time).
- */
 static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
 {
-	size_t done;
-
-	if (!PAGE_ALIGNED(dst) || !PAGE_ALIGNED(src) || !PAGE_ALIGNED(n)) {
-		memcpy(dst, src, n);
-		return;
-	}
-	for (done = 0; done < n; done += PAGE_SIZE)
-		copy_page(dst + done, (void *)src + done);
+	npu_copy(dst, src, n);
 }
 
 static void npu_dma_set_fn(void *dst, const void *src, size_t n, void *arg)
@@ -776,6 +795,7 @@ int npu_dma_init(void)
 	 * Per-CPU workers, so a stream runs where npu_stream_kick() puts it;
 	 * CPU-intensive, so a long copy does not hold up other work there.
 	 */
+	npu_copy_init();
 	npu_dma_wq = alloc_workqueue("npu_dma", WQ_CPU_INTENSIVE, 0);
 	return npu_dma_wq ? 0 : -ENOMEM;
 }

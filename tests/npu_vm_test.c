@@ -470,6 +470,56 @@ static struct npu_cmd value_cmd(uint32_t op, uint64_t addr, uint64_t value,
 	return c;
 }
 
+static char pattern(uint64_t i)
+{
+	return (char)(i * 31 + (i >> 12));
+}
+
+/*
+ * Long device-to-device copies between 2 MiB-page handles, at offsets that
+ * are word-aligned but not block-aligned and at odd ones, with tails: what
+ * the engine moves in wide blocks, in 64-byte blocks and byte-wise must
+ * all land, and nothing next to the range.
+ */
+TEST_F(vm, d2d_copy_long_runs)
+{
+	static const struct { uint64_t src, dst, len; } cases[] = {
+		{ 8, SZ_2M - 4096 - 24, 3 * SZ_2M / 2 + 77 },	/* words */
+		{ 5, SZ_2M - 1000, 3 * SZ_2M / 2 + 3 },		/* bytes */
+		{ 0, SZ_2M, 3 * SZ_2M / 2 },			/* whole pages */
+	};
+	uint32_t h1, h2;
+	uint64_t src = map_new(self->fd, 4 * SZ_2M, SZ_2M, &h1);
+	uint64_t dst = map_new(self->fd, 4 * SZ_2M, SZ_2M, &h2);
+	char *h = self->host;
+
+	ASSERT_NE(0, src);
+	ASSERT_NE(0, dst);
+	for (uint64_t i = 0; i < HOST_SIZE; i++)
+		h[i] = pattern(i);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(src, ptr64(h), HOST_SIZE, NPU_CMD_SRC_HOST)));
+	for (unsigned int c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint64_t s = cases[c].src, d = cases[c].dst, len = cases[c].len;
+
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_memset_cmd(dst, 0, 4 * SZ_2M, 0)));
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_copy_cmd(dst + d, src + s, len, 0)));
+		/* Read back with 64 bytes of margin on either side. */
+		memset(h, 0x77, HOST_SIZE);
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_copy_cmd(ptr64(h), dst + d - 64, len + 128,
+						  NPU_CMD_DST_HOST)));
+		for (uint64_t i = 0; i < 64; i++) {
+			ASSERT_EQ(0, h[i]);
+			ASSERT_EQ(0, h[64 + len + i]);
+		}
+		for (uint64_t i = 0; i < len; i++)
+			ASSERT_EQ(pattern(s + i), h[64 + i]);
+	}
+}
+
 TEST_F(vm, write_and_wait_value)
 {
 	uint32_t handle, s2;
