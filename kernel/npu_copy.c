@@ -2,25 +2,29 @@
 /*
  * npu: the data mover of the simulated DMA engine.
  *
- * The board's DMA engine is a CPU, so its bandwidth is that of this loop.
- * Two rules keep it fast everywhere the bench runs, emulated CPUs included
- * (Documentation/benchmarks.rst has the measurements):
+ * The board's DMA engine is a CPU, so its bandwidth is that of this loop,
+ * and the loop is chosen by measurement (Documentation/benchmarks.rst,
+ * under QEMU TCG, where the bench runs):
  *
- *  - Load a block of the source before storing any of it. An emulated CPU
- *    keeps a direct-mapped software TLB, and device memory is backed by
- *    2 MiB pages, so the source and destination pages of a device copy
- *    often evict each other: a loop that alternates a word at a time
- *    between them (rep movsq) refills the TLB on every word.
- *  - Move long runs with the widest registers there are: with AVX2, 512
- *    bytes a block inside kernel_fpu_begin()/kernel_fpu_end(), in 64 KiB
- *    sections so that preemption is never off for long.
+ *  - 64-byte blocks through general registers, every word of a block
+ *    loaded before any is stored, are the fastest copy where nothing
+ *    aliases: ahead of memcpy() ('rep movsb' on CPUs with ERMS, which an
+ *    emulator runs a byte at a time) and of copy_page() ('rep movsq').
+ *  - Source and destination pages congruent modulo 16 MiB - device
+ *    buffers of the same power-of-two size side by side, for one - share
+ *    an entry of a direct-mapped TLB of up to 4096 entries (QEMU's
+ *    software TLB grows to about that while a copy streams through
+ *    memory), and then every switch between them costs a refill. Those
+ *    copies move 512-byte blocks with AVX2, inside kernel_fpu_begin()/
+ *    kernel_fpu_end() sections of at most 64 KiB, so that preemption is
+ *    never off for long.
  *
- * Short runs, and CPUs without AVX2, move 64 bytes a block through general
- * registers; what is not a whole block goes through memcpy().
+ * Whatever is not a whole block goes through memcpy().
  */
 #include <linux/compiler.h>
 #include <linux/instrumented.h>
 #include <linux/minmax.h>
+#include <linux/mm.h>
 #include <linux/sizes.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -35,8 +39,8 @@
 
 #define NPU_COPY_BLOCK		64	/* eight words */
 #define NPU_COPY_WIDE_BLOCK	512	/* sixteen 32-byte registers */
-#define NPU_COPY_WIDE_MIN	SZ_64K	/* worth an FPU section */
-#define NPU_COPY_WIDE_SECTION	SZ_64K	/* bytes per FPU section */
+#define NPU_COPY_WIDE_SECTION	SZ_64K	/* bytes per FPU section at most */
+#define NPU_COPY_ALIAS_SPAN	SZ_16M	/* 4096 TLB entries of 4 KiB */
 
 #ifdef CONFIG_X86_64
 static bool npu_copy_avx2 __read_mostly;
@@ -83,7 +87,7 @@ static size_t npu_copy_wide(void *dst, const void *src, size_t n)
 {
 	size_t done = 0, end;
 
-	if (!npu_copy_avx2 || n < NPU_COPY_WIDE_MIN || !may_use_simd())
+	if (!npu_copy_avx2 || !may_use_simd())
 		return 0;
 	n = round_down(n, NPU_COPY_WIDE_BLOCK);
 	/* The compiler does not see through asm: tell KASAN and KCSAN. */
@@ -141,6 +145,15 @@ static size_t npu_copy_blocks(void *dst, const void *src, size_t n)
 	return words * sizeof(u64);
 }
 
+/* Do @dst and @src lie in pages that a small direct-mapped TLB aliases? */
+static bool npu_copy_aliases(void *dst, const void *src)
+{
+	unsigned long pages = ((unsigned long)dst >> PAGE_SHIFT) -
+			      ((unsigned long)src >> PAGE_SHIFT);
+
+	return !(pages & (NPU_COPY_ALIAS_SPAN / PAGE_SIZE - 1));
+}
+
 /**
  * npu_copy() - copy @n bytes for the DMA engine
  * @dst: destination, mapped for the CPU
@@ -153,7 +166,8 @@ void npu_copy(void *dst, const void *src, size_t n)
 
 	/* Words are loaded and stored whole: both ends must be aligned. */
 	if (IS_ALIGNED((unsigned long)dst | (unsigned long)src, sizeof(u64))) {
-		done = npu_copy_wide(dst, src, n);
+		if (npu_copy_aliases(dst, src))
+			done = npu_copy_wide(dst, src, n);
 		done += npu_copy_blocks(dst + done, src + done, n - done);
 	}
 	if (done < n)

@@ -163,14 +163,24 @@ static int npu_dma_translate(struct npu_stream *stream,
 	return 0;
 }
 
+/* The host physical address behind DMA address @addr, as the IOMMU sees it. */
+static phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr)
+{
+	phys_addr_t phys = npu->domain ? iommu_iova_to_phys(npu->domain, addr) :
+					 (phys_addr_t)addr;
+
+	return phys && pfn_valid(PHYS_PFN(phys)) ? phys : 0;
+}
+
 /*
  * Map the operand's byte @pos for the CPU doing the engine's work; *@avail
- * is how many bytes from there are contiguous in the same translation: a
- * page, or up to 2 MiB of device memory where no kmap is needed. Undo with
- * npu_dma_kunmap().
+ * is how many bytes from there are contiguous in the same translation, of
+ * the @want the caller still needs: a page, or where no kmap is needed up
+ * to 2 MiB of device memory, or host pages the IOMMU maps contiguously
+ * (each still translated). Undo with npu_dma_kunmap().
  */
 static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
-			  u64 pos, size_t *avail, int *err)
+			  u64 pos, u64 want, size_t *avail, int *err)
 {
 	struct npu_device *npu = side->vm->npu;
 	u64 addr, off, left, span = PAGE_SIZE;
@@ -187,9 +197,8 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 	addr = side->run_addr + (pos - side->run_pos);
 	left = side->run_len - (pos - side->run_pos);
 	if (side->run_system) {
-		phys = npu->domain ? iommu_iova_to_phys(npu->domain, addr) :
-				     (phys_addr_t)addr;
-		if (!phys || !pfn_valid(PHYS_PFN(phys))) {
+		phys = npu_dma_host_phys(npu, addr);
+		if (!phys) {
 			*err = npu_dma_fault(stream, side, pos,
 					     "no IOMMU translation");
 			return NULL;
@@ -197,6 +206,10 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 		page = pfn_to_page(PHYS_PFN(phys));
 		off = offset_in_page(phys);
 		span = PAGE_SIZE - off;
+		/* A huge page is one run: the copy moves it in long blocks. */
+		while (!IS_ENABLED(CONFIG_HIGHMEM) && span < min(left, want) &&
+		       npu_dma_host_phys(npu, addr + span) == phys + span)
+			span += PAGE_SIZE;
 	} else {
 		page = npu_devmem_page(npu->mem, addr, side->write,
 				       side->run_huge, &span);
@@ -277,12 +290,12 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 			size_t n = end - pos, avail;
 			void *d, *s = NULL;
 
-			d = npu_dma_kmap(stream, dst, pos, &avail, &ret);
+			d = npu_dma_kmap(stream, dst, pos, n, &avail, &ret);
 			if (!d)
 				break;
 			n = min(n, avail);
 			if (src) {
-				s = npu_dma_kmap(stream, src, pos, &avail, &ret);
+				s = npu_dma_kmap(stream, src, pos, n, &avail, &ret);
 				if (!s) {
 					npu_dma_kunmap(d);
 					break;
