@@ -7,9 +7,6 @@
 
 #include <linux/types.h>
 
-/* Pick the copy loop for this CPU; once, at module load. */
-void npu_copy_init(void);
-
 void npu_copy(void *dst, const void *src, size_t n);
 
 #endif /* __NPU_COPY_H__ */

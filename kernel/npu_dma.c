@@ -808,7 +808,6 @@ int npu_dma_init(void)
 	 * Per-CPU workers, so a stream runs where npu_stream_kick() puts it;
 	 * CPU-intensive, so a long copy does not hold up other work there.
 	 */
-	npu_copy_init();
 	npu_dma_wq = alloc_workqueue("npu_dma", WQ_CPU_INTENSIVE, 0);
 	return npu_dma_wq ? 0 : -ENOMEM;
 }

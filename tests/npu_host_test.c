@@ -1163,6 +1163,7 @@ TEST_F_TIMEOUT(host, register_over_2g, 400)
 /* ------------------------------------------------------------------ */
 
 #define KILL_LEN	(64 * SZ_1M)
+#define KILL_ROUNDS	64
 
 /*
  * The child: a context with device memory, a registration and big copies
@@ -1176,7 +1177,8 @@ static void kill_child(int ready_fd, bool block_in_unregister)
 	uint64_t va;
 	unsigned char *buf = npu_host_mem(KILL_LEN);
 	uint64_t *flag = npu_host_mem(SZ_4K);
-	struct npu_cmd cmds[9];
+	/* Enough copying (8 GiB) to outlast the parent's wait many times over. */
+	struct npu_cmd cmds[1 + 2 * KILL_ROUNDS];
 	int n = 0;
 
 	CHILD_CHECK(fd >= 0 && buf && flag);
@@ -1191,7 +1193,7 @@ static void kill_child(int ready_fd, bool block_in_unregister)
 		cmds[n++] = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE,
 			.flags = NPU_CMD_SRC_HOST | NPU_WAIT_EQ,
 			.src = ptr64(flag), .value = 1 };
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < KILL_ROUNDS; i++) {
 		cmds[n++] = npu_copy_cmd(va, ptr64(buf), KILL_LEN, NPU_CMD_SRC_HOST);
 		cmds[n++] = npu_copy_cmd(ptr64(buf), va, KILL_LEN, NPU_CMD_DST_HOST);
 	}
