@@ -477,9 +477,10 @@ static char pattern(uint64_t i)
 
 /*
  * Long device-to-device copies between 2 MiB-page handles, at offsets that
- * are word-aligned but not block-aligned and at odd ones, with tails: what
- * the engine moves in wide blocks, in 64-byte blocks and byte-wise must
- * all land, and nothing next to the range.
+ * are word-aligned but not block-aligned and at odd ones, with tails, and
+ * across 2 MiB backing pages (whose device pages are rotated): what the
+ * engine moves in 64-byte blocks and byte-wise must all land, and nothing
+ * next to the range.
  */
 TEST_F(vm, d2d_copy_long_runs)
 {

@@ -17,7 +17,7 @@ export KERNELS VM_MEM VM_ACCEL VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
 
 TOOLS_OUT	:= $(BUILD)/tools
 # The Debian (`deb`) kernels of tools/kernels.list: what `make demo` and the
-# benchmarks need installed (not the debug kernel, which takes an hour and
+# benchmarks need installed (not the debug kernel, which takes 25 minutes and
 # more to build).
 DEB_KERNELS	:= $(shell awk '$$1 !~ /^\#/ && $$2 == "deb" { printf "%s ", $$1 }' tools/kernels.list)
 TOOLS_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -Iinclude -Itests
