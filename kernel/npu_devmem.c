@@ -80,12 +80,13 @@ static struct page *npu_devmem_fill_locked(struct npu_devmem *mem,
 
 /*
  * Device pages lie in their 2 MiB backing page rotated by an amount that
- * differs from one 2 MiB granule of device memory to the next, and is
- * never 0: equal offsets of two device buffers, or of a device buffer and
- * a 2 MiB-aligned host buffer, then never share a host page colour. Two
- * operands of one colour evict each other from a direct-mapped TLB (an
- * emulated CPU's has one), which made device-to-device copies three times
- * slower (Documentation/benchmarks.rst). Nothing else sees the layout.
+ * differs from one 2 MiB granule of device memory to the next (repeating
+ * every 511 granules) and is never 0: equal offsets of two device buffers,
+ * or of a device buffer and a 2 MiB-aligned host buffer, then lie in host
+ * pages of different colours modulo 2 MiB. Two operands of one colour
+ * evict each other from a direct-mapped TLB (an emulated CPU's has one),
+ * which made device-to-device copies several times slower
+ * (Documentation/benchmarks.rst). Nothing else sees the layout.
  */
 static unsigned long npu_devmem_rotation(unsigned long granule)
 {

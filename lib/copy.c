@@ -208,10 +208,10 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
 
 /*
  * The staging buffer starts an odd number of pages past a 2 MiB boundary,
- * so it never shares page colour with 2 MiB-aligned user buffers (large
- * mallocs, THP) or with device memory (backed by 2 MiB pages): both copies
- * of a staged transfer would pay for that on a CPU with a direct-mapped
- * TLB, an emulated one for instance (Documentation/benchmarks.rst).
+ * so that it does not share page colour (modulo 2 MiB) with 2 MiB-aligned
+ * user buffers (large mallocs, THP): the copy into or out of it would pay
+ * for that on a CPU with a direct-mapped TLB, an emulated one for instance
+ * (Documentation/benchmarks.rst).
  */
 #define ACL_STAGE_ALIGN		(2ULL << 20)
 #define ACL_STAGE_SKEW		(37 * 4096ULL)
