@@ -88,12 +88,14 @@ static struct page *npu_devmem_fill_locked(struct npu_devmem *mem,
  * which made device-to-device copies several times slower
  * (Documentation/benchmarks.rst). Nothing else sees the layout.
  */
-static unsigned long npu_devmem_rotation(unsigned long granule)
+static unsigned long npu_devmem_subpage(unsigned long index,
+					unsigned int order)
 {
-	unsigned long nr = 1UL << NPU_BACKING_ORDER;
-
+	unsigned long nr = 1UL << order;
 	/* 37 is prime to nr - 1: granules nr - 1 apart are the first alike. */
-	return 1 + granule * 37 % (nr - 1);
+	unsigned long rotation = 1 + (index >> order) * 37 % (nr - 1);
+
+	return (index + rotation) & (nr - 1);
 }
 
 /**
@@ -129,8 +131,7 @@ struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 	if (PageCompound(page)) {
 		unsigned int order = compound_order(page);
 		unsigned long nr = 1UL << order;
-		unsigned long sub = (index + npu_devmem_rotation(index >> order)) &
-				    (nr - 1);
+		unsigned long sub = npu_devmem_subpage(index, order);
 
 		/* Contiguous up to the end of the backing page, then wraps. */
 		page = nth_page(page, sub);

@@ -206,7 +206,7 @@ static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 		page = pfn_to_page(PHYS_PFN(phys));
 		off = offset_in_page(phys);
 		span = PAGE_SIZE - off;
-		/* A huge page is one run: the copy moves it in long blocks. */
+		/* Host pages the IOMMU maps contiguously: one longer piece. */
 		while (!IS_ENABLED(CONFIG_HIGHMEM) && span < min(left, want) &&
 		       npu_dma_host_phys(npu, addr + span) == phys + span)
 			span += PAGE_SIZE;

@@ -215,13 +215,11 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
  */
 #define ACL_STAGE_ALIGN		(2ULL << 20)
 #define ACL_STAGE_SKEW		(37 * 4096ULL)
-#define ACL_STAGE_MAP_LEN	(2 * ACL_STAGE_HALF + ACL_STAGE_ALIGN + ACL_STAGE_SKEW)
 
 void acl_stage_teardown(struct acl_device *dev, bool unmap)
 {
-	if (dev->stage_map && unmap)
-		munmap(dev->stage_map, ACL_STAGE_MAP_LEN);
-	dev->stage_map = NULL;
+	if (dev->stage_buf && unmap)
+		munmap(dev->stage_buf, 2 * ACL_STAGE_HALF);
 	dev->stage_buf = NULL;
 }
 
@@ -237,20 +235,20 @@ static int acl_stage_get_locked(struct acl_device *dev)
 
 	if (dev->stage_buf)
 		return 0;
-	p = mmap(NULL, ACL_STAGE_MAP_LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = acl_map_aligned(2 * ACL_STAGE_HALF, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS);
 	if (p == MAP_FAILED)
 		return acl_errf(-ENOMEM, "cannot map the staging buffer: %s", strerror(errno));
-	reg.addr = acl_round_up((uintptr_t)p, ACL_STAGE_ALIGN) + ACL_STAGE_SKEW;
+	reg.addr = (uintptr_t)p;
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
 	if (ret) {
-		munmap(p, ACL_STAGE_MAP_LEN);
+		munmap(p, 2 * ACL_STAGE_HALF);
 		if (ret == -ENOMEM)
 			acl_errf(ret, "cannot pin the %llu MiB staging buffer: over RLIMIT_MEMLOCK?",
 				 (unsigned long long)(2 * ACL_STAGE_HALF >> 20));
 		return ret;
 	}
-	dev->stage_map = p;
-	dev->stage_buf = (void *)(uintptr_t)reg.addr;
+	dev->stage_buf = p;
 	return 0;
 }
 

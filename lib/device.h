@@ -47,7 +47,6 @@ struct acl_device {
 	pthread_mutex_t stage_lock;	/* serialises staged copies; protects stage_buf */
 	struct acl_stream *stage_stream;
 	void *stage_buf;		/* 2 * ACL_STAGE_HALF, registered, lazily */
-	void *stage_map;		/* the mapping stage_buf lies in */
 };
 
 /* 0 when aclInit has run and aclFinalize has not, else ACLI_EUNINIT. */

@@ -18,10 +18,31 @@
 #define ACL_VA_PROT	PROT_NONE
 #define ACL_VA_FLAGS	(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
 
+void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int flags)
+{
+	uint64_t span = len + (align > ACL_HOST_PAGE ? align : 0) + skew, start, base;
+	void *p;
+
+	/* Over-map so that the start fits, then trim both ends. */
+	if (span < len) {
+		errno = EOVERFLOW;
+		return MAP_FAILED;
+	}
+	p = mmap(NULL, span, prot, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return p;
+	base = (uintptr_t)p;
+	start = acl_round_up(base, align) + skew;
+	if (start > base)
+		munmap(p, start - base);
+	if (base + span > start + len)
+		munmap((void *)(uintptr_t)(start + len), base + span - (start + len));
+	return (void *)(uintptr_t)start;
+}
+
 /* Reserve [@len aligned to @align] of process address space, PROT_NONE. */
 static int acl_proc_va_reserve(uint64_t len, uint64_t align, uint64_t hint, uint64_t *addr)
 {
-	uint64_t span, start, base;
 	void *p;
 
 	if (hint && !(hint & (align - 1))) {
@@ -34,21 +55,13 @@ static int acl_proc_va_reserve(uint64_t len, uint64_t align, uint64_t hint, uint
 		if (p != MAP_FAILED)
 			munmap(p, len);
 	}
-	/* Over-reserve so an aligned start fits, then trim both ends. */
-	span = len + (align > ACL_HOST_PAGE ? align : 0);
-	if (span < len)
+	p = acl_map_aligned(len, align, 0, ACL_VA_PROT, ACL_VA_FLAGS);
+	if (p == MAP_FAILED && errno == EOVERFLOW)
 		return acl_errf(-EINVAL, "size %#llx too large", (unsigned long long)len);
-	p = mmap(NULL, span, ACL_VA_PROT, ACL_VA_FLAGS, -1, 0);
 	if (p == MAP_FAILED)
 		return acl_errf(-ENOMEM, "cannot reserve %#llx bytes of address space: %s",
-				(unsigned long long)span, strerror(errno));
-	base = (uintptr_t)p;
-	start = acl_round_up(base, align);
-	if (start > base)
-		munmap(p, start - base);
-	if (base + span > start + len)
-		munmap((void *)(uintptr_t)(start + len), base + span - (start + len));
-	*addr = start;
+				(unsigned long long)len, strerror(errno));
+	*addr = (uintptr_t)p;
 	return 0;
 }
 

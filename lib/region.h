@@ -48,6 +48,13 @@ int acl_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_
  * device VA itself, so there is no VA_RESERVE; undo with munmap().
  */
 int acl_va_reserve_proc(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t *addr);
+
+/*
+ * mmap() @len bytes that start @skew bytes past an @align boundary, with
+ * @prot and @flags (anonymous); what was mapped beyond is unmapped again.
+ * MAP_FAILED with errno set on failure (EOVERFLOW: @len too large).
+ */
+void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int flags);
 /* Undo acl_va_reserve(). */
 int acl_va_release(struct acl_device *dev, uint64_t addr, uint64_t len);
 

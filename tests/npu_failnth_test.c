@@ -91,18 +91,6 @@ static struct knob knobs[] = {
 	{ .path = "/sys/kernel/debug/fail_page_alloc/min-order", .value = "0" },
 };
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	n = write(fd, s, strlen(s));
-	close(fd);
-	return n == (ssize_t)strlen(s) ? 0 : -EIO;
-}
-
 static int read_str(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -123,7 +111,7 @@ static void knobs_restore(void)
 {
 	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
 		if (knobs[i].changed)
-			write_str(knobs[i].path, knobs[i].saved);
+			npu_write_file(knobs[i].path, knobs[i].saved);
 		knobs[i].changed = false;
 	}
 }
@@ -136,7 +124,7 @@ static const char *knobs_set(void)
 
 		if (read_str(k->path, k->saved, sizeof(k->saved)))
 			return k->path;
-		if (write_str(k->path, k->value))
+		if (npu_write_file(k->path, k->value))
 			return k->path;
 		k->changed = true;
 	}

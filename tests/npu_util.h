@@ -289,30 +289,55 @@ static inline void *npu_host_mem(size_t length)
 	return p;
 }
 
-/* A /proc/vmstat counter after folding the per-CPU deltas, or -1. */
-static inline long long npu_vmstat(const char *name)
+/* Write @s to the file @path (sysfs, procfs, cgroupfs): 0 or -errno. */
+static inline int npu_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, strlen(s));
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return n < 0 ? (int)n : n == (ssize_t)strlen(s) ? 0 : -EIO;
+}
+
+/*
+ * The number after "@key@sep" at the start of a line of @path (relative to
+ * @dirfd, or AT_FDCWD), or at the start of the first line if @key is NULL;
+ * -1 if there is none. For /proc/vmstat, /proc/PID/status, cgroup files.
+ */
+static inline long long npu_file_value_at(int dirfd, const char *path,
+					  const char *key, char sep)
 {
 	char line[128];
 	long long val = -1;
-	size_t n = strlen(name);
-	FILE *f;
-	int fd = open("/proc/sys/vm/stat_refresh", O_WRONLY);
+	size_t n = key ? strlen(key) : 0;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
 
-	/* Fold the per-CPU deltas; an unprivileged reader sees stale counts. */
-	if (fd >= 0) {
-		ssize_t n = write(fd, "1", 1);
-
-		(void)n;
-		close(fd);
-	}
-	f = fopen("/proc/vmstat", "r");
-	if (!f)
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, name, n) && line[n] == ' ')
+	}
+	while (val < 0 && fgets(line, sizeof(line), f))
+		if (!key)
+			val = atoll(line);
+		else if (!strncmp(line, key, n) && line[n] == sep)
 			val = atoll(line + n + 1);
 	fclose(f);
 	return val;
+}
+
+/* A /proc/vmstat counter after folding the per-CPU deltas, or -1. */
+static inline long long npu_vmstat(const char *name)
+{
+	/* Fold the per-CPU deltas; an unprivileged reader sees stale counts. */
+	npu_write_file("/proc/sys/vm/stat_refresh", "1");
+	return npu_file_value_at(AT_FDCWD, "/proc/vmstat", name, ' ');
 }
 
 /* Pins taken and not released, system-wide. */
@@ -328,23 +353,8 @@ static inline long long npu_pins_held(void)
  */
 static inline long long npu_status_kb_at(int dirfd, const char *field)
 {
-	char line[128];
-	long long val = -1;
-	size_t n = strlen(field);
-	int fd = openat(dirfd, dirfd == AT_FDCWD ? "/proc/self/status" : "status",
-			O_RDONLY | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, field, n) && line[n] == ':')
-			val = atoll(line + n + 1);
-	fclose(f);
-	return val;
+	return npu_file_value_at(dirfd, dirfd == AT_FDCWD ? "/proc/self/status" : "status",
+				 field, ':');
 }
 
 static inline long long npu_status_kb(const char *field)

@@ -725,36 +725,18 @@ TEST_F_TIMEOUT(vm, ten_thousand_mappings, 120)
 static int cg_write(const char *dir, const char *file, const char *val)
 {
 	char path[256];
-	int fd, ret;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, val, strlen(val)) < 0 ? -errno : 0;
-	close(fd);
-	return ret;
+	return npu_write_file(path, val);
 }
 
 /* @key's value in a flat-keyed cgroup file, a plain number's if !@key; -1 if none. */
 static long long cg_read(const char *dir, const char *file, const char *key)
 {
-	char path[256], line[128];
-	long long val = -1;
-	size_t n = key ? strlen(key) : 0;
-	FILE *f;
+	char path[256];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (val < 0 && fgets(line, sizeof(line), f))
-		if (!key)
-			val = atoll(line);
-		else if (!strncmp(line, key, n) && line[n] == ' ')
-			val = atoll(line + n + 1);
-	fclose(f);
-	return val;
+	return npu_file_value_at(AT_FDCWD, path, key, ' ');
 }
 
 /*

@@ -45,18 +45,20 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Device memory on NPU 0 in 2 MiB pages, and read-write access for it. */
+static aclrtPhysicalMemProp prop = {
+	.handleType = ACL_MEM_HANDLE_TYPE_NONE,
+	.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
+	.memAttr = ACL_HBM_MEM_HUGE,
+	.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+};
+static aclrtMemAccessDesc desc = {
+	.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
+	.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+};
+
 static void vmm_flow(void)
 {
-	aclrtPhysicalMemProp prop = {
-		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
-		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
-		.memAttr = ACL_HBM_MEM_HUGE,
-		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
-	};
-	aclrtMemAccessDesc desc = {
-		.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
-		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
-	};
 	aclrtDrvMemHandle handle;
 	size_t gran = 0, size;
 	void *va = NULL;
@@ -214,10 +216,6 @@ dev:
 /* The importer: a child process with a library of its own. */
 static int share_child(int rd, int wr, size_t size)
 {
-	aclrtMemAccessDesc desc = {
-		.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
-		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
-	};
 	aclrtDrvMemHandle handle;
 	uint64_t shareable;
 	int32_t tgid;
@@ -257,16 +255,6 @@ static int share_child(int rd, int wr, size_t size)
 
 static void share_flow(void)
 {
-	aclrtPhysicalMemProp prop = {
-		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
-		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
-		.memAttr = ACL_HBM_MEM_HUGE,
-		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
-	};
-	aclrtMemAccessDesc desc = {
-		.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE,
-		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
-	};
 	size_t size = 2 << 20;
 	int up[2], down[2], status;
 	aclrtDrvMemHandle handle;
