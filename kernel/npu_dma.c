@@ -11,6 +11,7 @@
  * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
  */
 #include <linux/cpumask.h>
+#include <linux/dma-direct.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
 #include <linux/overflow.h>
@@ -167,7 +168,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 static phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr)
 {
 	phys_addr_t phys = npu->domain ? iommu_iova_to_phys(npu->domain, addr) :
-					 (phys_addr_t)addr;
+					 dma_to_phys(npu->dma_dev, addr);
 
 	return phys && pfn_valid(PHYS_PFN(phys)) ? phys : 0;
 }

@@ -10,6 +10,7 @@
  * DMA device - through its IOMMU domain when it has one - and the pages
  * are charged to RLIMIT_MEMLOCK as pinned_vm.
  */
+#include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
@@ -207,6 +208,26 @@ int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
 	return -ERANGE;
 }
 
+/*
+ * Registered pages are shared with the device for as long as they are
+ * registered, with no sync points in between. A mapping that swiotlb
+ * bounces (direct DMA with swiotlb=force, or memory encryption) would show
+ * the device a copy instead: refuse it rather than move stale data. With
+ * an IOMMU domain the engine translates every access itself.
+ */
+static bool npu_host_bounced(struct npu_device *npu, struct sg_table *sgt)
+{
+	struct scatterlist *sg;
+	unsigned int i;
+
+	if (npu->domain)
+		return false;
+	for_each_sgtable_dma_sg(sgt, sg, i)
+		if (dma_to_phys(npu->dma_dev, sg_dma_address(sg)) != sg_phys(sg))
+			return true;
+	return false;
+}
+
 int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_host_register *args = arg;
@@ -260,6 +281,10 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
 	if (ret)
 		goto unpin;
+	if (npu_host_bounced(ctx->npu, &reg->pages.sgt)) {
+		ret = -EOPNOTSUPP;
+		goto unmap;
+	}
 
 	down_write(&ctx->vm_lock);
 	ret = mtree_insert_range(&ctx->host_regs, reg->addr,
@@ -272,7 +297,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	up_write(&ctx->vm_lock);
 	if (!ret)
 		return 0;
-
+unmap:
 	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
 unpin:
 	npu_host_unpin(reg);

@@ -11,7 +11,11 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <acl/acl.h>
 
@@ -219,36 +223,72 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
 void acl_stage_teardown(struct acl_device *dev, bool unmap)
 {
 	if (dev->stage_buf && unmap)
-		munmap(dev->stage_buf, 2 * ACL_STAGE_HALF);
+		munmap(dev->stage_buf, 2 * dev->stage_half);
 	dev->stage_buf = NULL;
 }
 
-/* Map and pin the staging buffer on first use; dev->stage_lock held. */
+/* Whether the kernel lets this process pin past RLIMIT_MEMLOCK. */
+static bool acl_cap_ipc_lock(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	return data[CAP_TO_INDEX(CAP_IPC_LOCK)].effective & CAP_TO_MASK(CAP_IPC_LOCK);
+}
+
+/*
+ * The staging buffer counts against RLIMIT_MEMLOCK like any page-locked
+ * memory. Where the limit binds, it takes at most a quarter of it, so that
+ * the default 8 MiB still leaves room for aclrtMallocHost and
+ * aclrtHostRegister.
+ */
+static size_t acl_stage_half_size(void)
+{
+	size_t half = ACL_STAGE_HALF_MAX;
+	struct rlimit rl;
+
+	if (acl_cap_ipc_lock() || getrlimit(RLIMIT_MEMLOCK, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return half;
+	while (half > ACL_STAGE_HALF_MIN && 2 * half > rl.rlim_cur / 4)
+		half /= 2;
+	return half;
+}
+
+/*
+ * Map and pin the staging buffer on first use; dev->stage_lock held. A
+ * buffer the limit does not take (other page-locked memory counts too) is
+ * retried at half the size, down to ACL_STAGE_HALF_MIN.
+ */
 static int acl_stage_get_locked(struct acl_device *dev)
 {
-	struct npu_host_register reg = {
-		.size = sizeof(reg),
-		.length = 2 * ACL_STAGE_HALF,
-	};
+	struct npu_host_register reg = { .size = sizeof(reg) };
+	size_t half;
 	void *p;
 	int ret;
 
 	if (dev->stage_buf)
 		return 0;
-	p = acl_map_aligned(2 * ACL_STAGE_HALF, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS);
-	if (p == MAP_FAILED)
-		return acl_errf(-ENOMEM, "cannot map the staging buffer: %s", strerror(errno));
-	reg.addr = (uintptr_t)p;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
-	if (ret) {
-		munmap(p, 2 * ACL_STAGE_HALF);
-		if (ret == -ENOMEM)
-			acl_errf(ret, "cannot pin the %llu MiB staging buffer: over RLIMIT_MEMLOCK?",
-				 (unsigned long long)(2 * ACL_STAGE_HALF >> 20));
-		return ret;
+	for (half = acl_stage_half_size();; half /= 2) {
+		p = acl_map_aligned(2 * half, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS);
+		if (p == MAP_FAILED)
+			return acl_errf(-ENOMEM, "cannot map the staging buffer: %s", strerror(errno));
+		reg.addr = (uintptr_t)p;
+		reg.length = 2 * half;
+		ret = npu_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
+		if (!ret)
+			break;
+		munmap(p, 2 * half);
+		if (ret != -ENOMEM)
+			return ret;
+		if (half == ACL_STAGE_HALF_MIN)
+			return acl_errf(ret, "cannot pin a %llu KiB staging buffer: over RLIMIT_MEMLOCK?",
+					(unsigned long long)(2 * half >> 10));
 	}
 	dev->stage_buf = p;
+	dev->stage_half = half;
 	return 0;
 }
 
@@ -263,6 +303,7 @@ static void acl_stage_drain(struct acl_stream *s, unsigned int queued)
 static int acl_stage_h2d(struct acl_device *dev, uint64_t dst, const char *src, size_t n)
 {
 	struct acl_stream *s = dev->stage_stream;
+	size_t half = dev->stage_half;
 	char *buf = dev->stage_buf;
 	uint64_t seq[2] = { 0, 0 };
 	unsigned int queued = 0, i = 0;
@@ -272,16 +313,16 @@ static int acl_stage_h2d(struct acl_device *dev, uint64_t dst, const char *src, 
 	for (off = 0; off < n; off += chunk, i ^= 1) {
 		struct npu_cmd cmd = { .op = NPU_OP_COPY, .flags = NPU_CMD_SRC_HOST };
 
-		chunk = n - off < ACL_STAGE_HALF ? n - off : ACL_STAGE_HALF;
+		chunk = n - off < half ? n - off : half;
 		/* this half is free once its previous DMA has completed */
 		if (seq[i]) {
 			ret = acl_stream_wait(dev, s->id, seq[i], -1);
 			if (ret)
 				goto fail;
 		}
-		memcpy(buf + i * ACL_STAGE_HALF, src + off, chunk);
+		memcpy(buf + i * half, src + off, chunk);
 		cmd.dst = dst + off;
-		cmd.src = (uintptr_t)(buf + i * ACL_STAGE_HALF);
+		cmd.src = (uintptr_t)(buf + i * half);
 		cmd.length = chunk;
 		ret = acl_stream_submit(s, &cmd, 1, &seq[i]);
 		if (ret)
@@ -297,8 +338,8 @@ fail:
 static int acl_stage_d2h(struct acl_device *dev, char *dst, uint64_t src, size_t n)
 {
 	struct acl_stream *s = dev->stage_stream;
+	size_t half = dev->stage_half, nchunks = (n + half - 1) / half;
 	char *buf = dev->stage_buf;
-	size_t nchunks = (n + ACL_STAGE_HALF - 1) / ACL_STAGE_HALF;
 	uint64_t seq[2] = { 0, 0 };
 	unsigned int queued = 0;
 	size_t k;
@@ -308,22 +349,22 @@ static int acl_stage_d2h(struct acl_device *dev, char *dst, uint64_t src, size_t
 	for (k = 0; k < nchunks + 2; k++) {
 		if (k >= 2) {
 			size_t d = k - 2;
-			size_t len = n - d * ACL_STAGE_HALF < ACL_STAGE_HALF ? n - d * ACL_STAGE_HALF : ACL_STAGE_HALF;
+			size_t len = n - d * half < half ? n - d * half : half;
 
 			ret = acl_stream_wait(dev, s->id, seq[d & 1], -1);
 			if (ret)
 				goto fail;
 			queued--;
-			memcpy(dst + d * ACL_STAGE_HALF, buf + (d & 1) * ACL_STAGE_HALF, len);
+			memcpy(dst + d * half, buf + (d & 1) * half, len);
 		}
 		if (k < nchunks) {
-			size_t off = k * ACL_STAGE_HALF;
+			size_t off = k * half;
 			struct npu_cmd cmd = {
 				.op = NPU_OP_COPY,
 				.flags = NPU_CMD_DST_HOST,
-				.dst = (uintptr_t)(buf + (k & 1) * ACL_STAGE_HALF),
+				.dst = (uintptr_t)(buf + (k & 1) * half),
 				.src = src + off,
-				.length = n - off < ACL_STAGE_HALF ? n - off : ACL_STAGE_HALF,
+				.length = n - off < half ? n - off : half,
 			};
 
 			ret = acl_stream_submit(s, &cmd, 1, &seq[k & 1]);

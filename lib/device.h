@@ -44,9 +44,10 @@ struct acl_device {
 	/* Internal streams; each busy mutex is held across submit and sync. */
 	pthread_mutex_t copy_lock;	/* serialises synchronous direct copies */
 	struct acl_stream *copy_stream;
-	pthread_mutex_t stage_lock;	/* serialises staged copies; protects stage_buf */
+	pthread_mutex_t stage_lock;	/* serialises staged copies; protects stage_* */
 	struct acl_stream *stage_stream;
-	void *stage_buf;		/* 2 * ACL_STAGE_HALF, registered, lazily */
+	void *stage_buf;		/* 2 * stage_half, registered, lazily */
+	size_t stage_half;
 };
 
 /* 0 when aclInit has run and aclFinalize has not, else ACLI_EUNINIT. */

@@ -58,6 +58,9 @@ static int acl_host_pin(struct acl_device *dev, uint64_t addr, uint64_t len, uin
 			 (unsigned long long)len);
 	else if (ret == -ENOMEM)
 		acl_errf(ret, "cannot pin %#llx bytes: over RLIMIT_MEMLOCK?", (unsigned long long)len);
+	else if (ret == -EOPNOTSUPP)
+		acl_errf(ret, "ptr %#llx+%#llx: the device would reach it only through swiotlb bounce buffers",
+			 (unsigned long long)addr, (unsigned long long)len);
 	if (ret)
 		goto err_release;
 	ret = acl_region_add(dev, &r);

@@ -4,8 +4,11 @@
  * memset, host memory, pointer attributes.  Skips without /dev/npu0.
  */
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "lib_util.h"
@@ -364,6 +367,124 @@ TEST_F(cp, pageable)
 	ASSERT_ACL_OK(aclrtFree(d2));
 	free(src);
 	free(dst);
+}
+
+/*
+ * The staging buffer is page-locked memory too. Where RLIMIT_MEMLOCK binds
+ * (no CAP_IPC_LOCK) it takes at most a quarter of the limit, and less when
+ * other page-locked memory leaves less; below its minimum the copy fails
+ * clearly. A forked child drops CAP_IPC_LOCK and reports back.
+ */
+enum { ST_COPY1, ST_DATA1, ST_PIN1, ST_HOST4M, ST_PIN2, ST_HOST7M, ST_COPY2, ST_DATA2,
+       ST_PIN3, ST_COPY3, ST_MSG3, ST_PIN4, ST_NUM };
+
+static long long vm_pin_kb(void)
+{
+	char line[128];
+	long long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmPin:", 6))
+			kb = atoll(line + 6);
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+static int drop_cap_ipc_lock(void)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	int i = CAP_TO_INDEX(CAP_IPC_LOCK);
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[i].effective &= ~CAP_TO_MASK(CAP_IPC_LOCK);
+	data[i].permitted &= ~CAP_TO_MASK(CAP_IPC_LOCK);
+	data[i].inheritable &= ~CAP_TO_MASK(CAP_IPC_LOCK);
+	return syscall(SYS_capset, &hdr, data);
+}
+
+/* A pageable round trip of @n bytes through @d: its aclError, *@ok = data came back. */
+static aclError pageable_round_trip(void *d, size_t n, long long *ok)
+{
+	char *src = malloc(n), *dst = calloc(1, n);
+	aclError ret = ACL_ERROR_RT_MEMORY_ALLOCATION;
+
+	*ok = 0;
+	if (src && dst) {
+		fill_pattern(src, n, 21);
+		ret = aclrtMemcpy(d, n, src, n, ACL_MEMCPY_HOST_TO_DEVICE);
+		if (ret == ACL_SUCCESS)
+			ret = aclrtMemcpy(dst, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST);
+		*ok = ret == ACL_SUCCESS && check_pattern(dst, n, 21) == -1;
+	}
+	free(src);
+	free(dst);
+	return ret;
+}
+
+TEST(staging_fits_rlimit_memlock)
+{
+	long long r[ST_NUM];
+	int res[2], status;
+	pid_t pid;
+
+	NEED_DEVICE();
+	ASSERT_EQ(0, pipe(res));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = 8 * MiB, .rlim_max = 8 * MiB };
+		const char *msg;
+		void *d, *h4, *h7;
+		long long ok;
+
+		memset(r, 0xff, sizeof(r));
+		if (setrlimit(RLIMIT_MEMLOCK, &rl) || drop_cap_ipc_lock() ||
+		    aclrtSetDevice(0) || aclrtMalloc(&d, 8 * MiB, ACL_MEM_MALLOC_HUGE_FIRST))
+			_exit(2);
+		/* Debian's default limit: a 2 MiB buffer, 6 MiB left */
+		r[ST_COPY1] = pageable_round_trip(d, 5 * MiB + 3, &r[ST_DATA1]);
+		r[ST_PIN1] = vm_pin_kb();
+		r[ST_HOST4M] = aclrtMallocHost(&h4, 4 * MiB);
+		r[ST_PIN2] = vm_pin_kb();
+		/* 7 MiB already locked: the buffer shrinks to the 1 MiB left */
+		if (aclrtResetDevice(0) || aclrtSetDevice(0) ||
+		    aclrtMalloc(&d, 8 * MiB, ACL_MEM_MALLOC_HUGE_FIRST))
+			_exit(3);
+		r[ST_HOST7M] = aclrtMallocHost(&h7, 7 * MiB);
+		r[ST_COPY2] = pageable_round_trip(d, 3 * MiB + 5, &r[ST_DATA2]);
+		r[ST_PIN3] = vm_pin_kb();
+		/* below the smallest buffer: a clear error, nothing left pinned */
+		rl.rlim_cur = 64 * KiB;
+		if (aclrtResetDevice(0) || setrlimit(RLIMIT_MEMLOCK, &rl) || aclrtSetDevice(0) ||
+		    aclrtMalloc(&d, 8 * MiB, ACL_MEM_MALLOC_HUGE_FIRST))
+			_exit(4);
+		r[ST_COPY3] = pageable_round_trip(d, MiB, &ok);
+		msg = aclGetRecentErrMsg();
+		r[ST_MSG3] = msg && strstr(msg, "staging buffer") && strstr(msg, "RLIMIT_MEMLOCK");
+		r[ST_PIN4] = vm_pin_kb();
+		_exit(write(res[1], r, sizeof(r)) == sizeof(r) ? 0 : 5);
+	}
+	close(res[1]);
+	ASSERT_EQ((ssize_t)sizeof(r), read(res[0], r, sizeof(r)));
+	close(res[0]);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(ACL_SUCCESS, r[ST_COPY1]);
+	EXPECT_EQ(1, r[ST_DATA1]);
+	EXPECT_EQ(2048, r[ST_PIN1]);
+	EXPECT_EQ(ACL_SUCCESS, r[ST_HOST4M]);
+	EXPECT_EQ(6144, r[ST_PIN2]);
+	EXPECT_EQ(ACL_SUCCESS, r[ST_HOST7M]);
+	EXPECT_EQ(ACL_SUCCESS, r[ST_COPY2]);
+	EXPECT_EQ(1, r[ST_DATA2]);
+	EXPECT_EQ(8192, r[ST_PIN3]);
+	EXPECT_EQ(ACL_ERROR_RT_MEMORY_ALLOCATION, r[ST_COPY3]);
+	EXPECT_EQ(1, r[ST_MSG3]);
+	EXPECT_EQ(0, r[ST_PIN4]);
 }
 
 /* Registered host memory is copied by one direct DMA. */

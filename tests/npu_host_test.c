@@ -222,6 +222,39 @@ TEST_F(host, register_unregister)
 	ASSERT_NOTHING_PINNED(self);
 }
 
+/*
+ * Direct DMA through swiotlb bounce buffers would show the device a copy of
+ * the registered pages: refused, with nothing left pinned. Runs in the VM
+ * tools/check boots with "intel_iommu=off swiotlb=force"; skips elsewhere.
+ */
+static bool kernel_cmdline_has(const char *word)
+{
+	char line[1024] = "";
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (f && !fgets(line, sizeof(line), f))
+		line[0] = 0;
+	if (f)
+		fclose(f);
+	return strstr(line, word) != NULL;
+}
+
+TEST_F(host, swiotlb_bouncing_is_refused)
+{
+	struct npu_get_info info;
+	size_t len = 16 * SZ_4K;	/* one swiotlb mapping holds 256 KiB at most */
+	void *buf = npu_host_mem(len);
+
+	ASSERT_NONNULL(buf);
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	if (!kernel_cmdline_has("swiotlb=force") || (info.caps & NPU_CAP_IOMMU))
+		SKIP(return, "needs direct DMA with swiotlb=force (tools/check boots it)");
+	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, buf, len, 0, 0));
+	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, buf, SZ_4K, NPU_HOST_READONLY, 0));
+	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, buf, len, NPU_HOST_MAPPED, npu_hole(len, SZ_4K)));
+	ASSERT_NOTHING_PINNED(self);
+}
+
 TEST_F(host, copy_h2d_d2h)
 {
 	size_t len = 2 * SZ_1M + 3 * SZ_4K;

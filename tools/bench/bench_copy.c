@@ -6,7 +6,9 @@
  *     and pageable (malloc) host memory, and plain memcpy host to host,
  *     over 4 KiB..256 MiB (powers of 4): a table between "table-begin" and
  *     "table-end" lines (run-bench plots it). Targets at 64 MiB: pinned >=
- *     0.9x memcpy; pageable >= 0.7x pinned (each direction).
+ *     0.9x memcpy; pageable >= 0.7x pinned (each direction). Beside
+ *     them, at 64 MiB: copy primitives and a device-free two-thread
+ *     pipeline (pipe_copy()), the bound of any staged copy on this host.
  *  g) aclrtMemcpyAsync submit latency (pinned 64 MiB H2D): the call's
  *     time <= 2% of the copy's (submit to synchronize).
  *  h) a 64 MiB pinned MemcpyAsync overlapped with a CPU loop of the same
@@ -18,6 +20,7 @@
  */
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
 
 #include "bench.h"
 
@@ -30,7 +33,9 @@ static int reps = 7;
 enum col {
 	C_MEMCPY, C_PIN_H2D, C_PIN_D2H, C_PAGE_H2D, C_PAGE_D2H, NCOLS,
 	/* copy primitives, host to host (bench.h) */
-	C_REP_MOVSB = NCOLS, C_REP_MOVSQ, C_U64_LOOP, NPRIMS
+	C_REP_MOVSB = NCOLS, C_REP_MOVSQ, C_U64_LOOP,
+	C_HOST_PIPE,	/* the staged copy's shape without a device: pipe_copy() */
+	NPRIMS
 };
 static const char *const col_name[NCOLS] = {
 	"memcpy", "pinned_h2d", "pinned_d2h", "pageable_h2d", "pageable_d2h",
@@ -41,7 +46,61 @@ struct bufs {
 	char *pinned;	/* aclrtMallocHost */
 	char *page;	/* malloc */
 	char *page2;	/* malloc, memcpy's destination */
+	char *ring;	/* pipe_copy()'s two halves */
 };
+
+/*
+ * The reference for staged copies: the same two-stage pipeline with no
+ * device in it. The caller copies PIPE_HALF pieces into one half of a
+ * buffer shaped like libacl's staging buffer (run with CAP_IPC_LOCK) while
+ * a second thread copies the other half out, as the engine does on the
+ * other CPU. What this costs beyond memcpy is what any pipeline between
+ * two CPUs through a small buffer costs on this host; a staged copy cannot
+ * do better.
+ */
+#define PIPE_HALF	(4 * MiB)
+
+struct pipe_state {
+	char *ring, *dst;
+	size_t n;
+	atomic_size_t filled;	/* bytes the caller has put in the ring */
+	atomic_size_t drained;	/* bytes the drain thread has taken out */
+};
+
+static void *pipe_drain(void *arg)
+{
+	struct pipe_state *p = arg;
+	size_t off, len;
+
+	for (off = 0; off < p->n; off += len) {
+		len = p->n - off < PIPE_HALF ? p->n - off : PIPE_HALF;
+		while (atomic_load_explicit(&p->filled, memory_order_acquire) < off + len)
+			;
+		memcpy(p->dst + off, p->ring + (off / PIPE_HALF % 2) * PIPE_HALF, len);
+		atomic_store_explicit(&p->drained, off + len, memory_order_release);
+	}
+	return NULL;
+}
+
+static void pipe_copy(char *ring, char *dst, const char *src, size_t n)
+{
+	struct pipe_state p = { .ring = ring, .dst = dst, .n = n };
+	size_t off, len;
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, pipe_drain, &p))
+		bench_die("pthread_create");
+	for (off = 0; off < n; off += len) {
+		len = n - off < PIPE_HALF ? n - off : PIPE_HALF;
+		/* this half is free once the drain is done with its last piece */
+		while (off >= 2 * PIPE_HALF &&
+		       atomic_load_explicit(&p.drained, memory_order_acquire) < off - PIPE_HALF)
+			;
+		memcpy(ring + (off / PIPE_HALF % 2) * PIPE_HALF, src + off, len);
+		atomic_store_explicit(&p.filled, off + len, memory_order_release);
+	}
+	pthread_join(t, NULL);
+}
 
 static void one_copy(struct bufs *b, int c, size_t n)
 {
@@ -70,6 +129,9 @@ static void one_copy(struct bufs *b, int c, size_t n)
 		break;
 	case C_U64_LOOP:
 		copy_u64_loop(b->page2, b->page, n);
+		break;
+	case C_HOST_PIPE:
+		pipe_copy(b->ring, b->page2, b->page, n);
 		break;
 	default:
 		break;
@@ -149,9 +211,11 @@ static int bench_table(struct bufs *b)
 	{
 		static const int all[NPRIMS] = {
 			C_MEMCPY, C_PIN_H2D, C_PIN_D2H, C_PAGE_H2D, C_PAGE_D2H,
-			C_REP_MOVSB, C_REP_MOVSQ, C_U64_LOOP,
+			C_REP_MOVSB, C_REP_MOVSQ, C_U64_LOOP, C_HOST_PIPE,
 		};
-		static const char *const prim[] = { "rep_movsb_4k", "rep_movsq_4k", "u64_loop" };
+		static const char *const prim[] = {
+			"rep_movsb_4k", "rep_movsq_4k", "u64_loop", "host_pipeline",
+		};
 		char name[64];
 		double tt[NPRIMS][MAX_ROUNDS];
 
@@ -161,10 +225,16 @@ static int bench_table(struct bufs *b)
 			snprintf(name, sizeof(name), "e.%s_64MiB", c < NCOLS ? col_name[c] : prim[c - NCOLS]);
 			report_gbps(name, TARGET_SIZE, median(tt[c], k));
 		}
-		for (c = C_REP_MOVSB; c < NPRIMS; c++) {
+		for (c = C_REP_MOVSB; c < C_HOST_PIPE; c++) {
 			snprintf(name, sizeof(name), "%s_vs_memcpy_64M", prim[c - C_REP_MOVSB]);
 			report_info(name, paired_ratio(tt, C_MEMCPY, c, k), "(copy primitive reference)");
 		}
+		report_info("host_pipeline_vs_memcpy_64M", paired_ratio(tt, C_MEMCPY, C_HOST_PIPE, k),
+			    "(two threads through 2 x 4 MiB, no device: the bound of a staged copy)");
+		report_info("pageable_h2d_vs_host_pipeline_64M",
+			    paired_ratio(tt, C_HOST_PIPE, C_PAGE_H2D, k), "(1 = as fast as the bound)");
+		report_info("pageable_d2h_vs_host_pipeline_64M",
+			    paired_ratio(tt, C_HOST_PIPE, C_PAGE_D2H, k), "(1 = as fast as the bound)");
 		miss |= report_ratio("pinned_h2d_vs_memcpy_64M", paired_ratio(tt, C_MEMCPY, C_PIN_H2D, k), ">=", 0.9);
 		miss |= report_ratio("pinned_d2h_vs_memcpy_64M", paired_ratio(tt, C_MEMCPY, C_PIN_D2H, k), ">=", 0.9);
 		miss |= report_ratio("pageable_h2d_vs_pinned_64M", paired_ratio(tt, C_PIN_H2D, C_PAGE_H2D, k), ">=", 0.7);
@@ -390,6 +460,7 @@ int main(int argc, char **argv)
 	/* pageable: anonymous memory as malloc gives it, placed apart (bench.h) */
 	b.page = host_alloc(alloc, 0);
 	b.page2 = host_alloc(alloc, 17);
+	b.ring = host_alloc(2 * PIPE_HALF, 37);
 	memset(b.pinned, 0x22, alloc);
 	ACL_CHECK(aclrtCreateStream(&st));
 
