@@ -19,6 +19,7 @@
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/swiotlb.h>
 #include <linux/wait_bit.h>
 
 #include <uapi/npu.h>
@@ -210,10 +211,11 @@ int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
 
 /*
  * Registered pages are shared with the device for as long as they are
- * registered, with no sync points in between. A mapping that swiotlb
- * bounces (direct DMA with swiotlb=force, or memory encryption) would show
- * the device a copy instead: refuse it rather than move stale data. With
- * an IOMMU domain the engine translates every access itself.
+ * registered, with no sync points in between, so a mapping that swiotlb
+ * bounces would show the device a copy instead. Forced bouncing
+ * (swiotlb=force, memory encryption) is refused before anything is pinned;
+ * this catches the rest, e.g. a bus that cannot address a page. With an
+ * IOMMU domain the engine translates every access itself.
  */
 static bool npu_host_bounced(struct npu_device *npu, struct sg_table *sgt)
 {
@@ -251,6 +253,8 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	} else if (args->dev_addr) {
 		return -EINVAL;
 	}
+	if (!ctx->npu->domain && is_swiotlb_force_bounce(ctx->npu->dma_dev))
+		return -EOPNOTSUPP;	/* see npu_host_bounced() */
 
 	/* Refuse an overlap before pinning anything. */
 	index = args->addr;
@@ -282,8 +286,11 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	if (ret)
 		goto unpin;
 	if (npu_host_bounced(ctx->npu, &reg->pages.sgt)) {
+		/* no DMA ran: a copy back would overwrite the pages */
+		dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
+				  DMA_ATTR_SKIP_CPU_SYNC);
 		ret = -EOPNOTSUPP;
-		goto unmap;
+		goto unpin;
 	}
 
 	down_write(&ctx->vm_lock);
@@ -297,7 +304,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	up_write(&ctx->vm_lock);
 	if (!ret)
 		return 0;
-unmap:
+
 	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
 unpin:
 	npu_host_unpin(reg);

@@ -205,5 +205,7 @@ int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
 	if (ret)
 		return ret;
 
+	args->length = handle->size;
+	args->page_size = handle->page_size;
 	return npu_handle_install(ctx, handle, &args->handle, true);
 }

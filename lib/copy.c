@@ -258,8 +258,8 @@ static size_t acl_stage_half_size(void)
 
 /*
  * Map and pin the staging buffer on first use; dev->stage_lock held. A
- * buffer the limit does not take (other page-locked memory counts too) is
- * retried at half the size, down to ACL_STAGE_HALF_MIN.
+ * buffer the limit does not take (the process's other registrations count
+ * too) is retried at half the size, down to ACL_STAGE_HALF_MIN.
  */
 static int acl_stage_get_locked(struct acl_device *dev)
 {
@@ -281,8 +281,10 @@ static int acl_stage_get_locked(struct acl_device *dev)
 		if (!ret)
 			break;
 		munmap(p, 2 * half);
+		if (ret == -EOPNOTSUPP)
+			return acl_errf(ret, "cannot register the staging buffer: the device would reach it only through swiotlb bounce buffers");
 		if (ret != -ENOMEM)
-			return ret;
+			return acl_errf(ret, "cannot register the staging buffer: %s", strerror(-ret));
 		if (half == ACL_STAGE_HALF_MIN)
 			return acl_errf(ret, "cannot pin a %llu KiB staging buffer: over RLIMIT_MEMLOCK?",
 					(unsigned long long)(2 * half >> 10));

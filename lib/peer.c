@@ -7,8 +7,7 @@
  * handle (SHARE_EXPORT); the library remembers it in the exporting
  * acl_handle, which is how aclrtMemSetPidToShareableHandle finds the
  * context that may change its pid list. An import gives a new acl_handle
- * on the device named, whose size the library learns when it is mapped
- * (SHARE_IMPORT does not report it).
+ * on the device named, with the size and page size SHARE_IMPORT reports.
  *
  * Peer access is per device context: PEER_ENABLE on the current device's
  * file lets its DMA engine reach another device's memory, where that
@@ -179,6 +178,8 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
 	}
 	h->dev = dev;
 	h->id = imp.handle;
+	h->size = imp.length;
+	h->page_size = imp.page_size;
 	h->imported = true;
 	pthread_mutex_lock(&dev->lock);
 	list_add_tail(&h->node, &dev->handles);

@@ -286,8 +286,7 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
 		goto out;
 	}
-	/* an imported handle's size is known once mapped: until then the driver checks */
-	if (h->size && size != h->size) {
+	if (size != h->size) {
 		ret = acl_errf(-EINVAL, "size %zu must equal the handle's size %llu", size,
 			       (unsigned long long)h->size);
 		goto out;
@@ -297,7 +296,7 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 			       h->dev->id, dev->id);
 		goto out;
 	}
-	if (h->page_size && ((uintptr_t)virPtr & (h->page_size - 1))) {
+	if ((uintptr_t)virPtr & (h->page_size - 1)) {
 		ret = acl_errf(-EINVAL, "virPtr %p must be aligned to the handle's page size %llu", virPtr,
 			       (unsigned long long)h->page_size);
 		goto out;
@@ -312,21 +311,6 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 		ret = acl_errf(ret, "virPtr %p+%zu overlaps an existing mapping", virPtr, size);
 	else if (ret == -EBUSY)
 		ret = acl_errf(ret, "handle %p is mapped already", handle);
-	else if (ret == -EINVAL && !h->size)
-		ret = acl_errf(ret, "size %zu must equal the imported handle's size (the exporter's aclrtMallocPhysical size) and virPtr %p be aligned to its page size",
-			       size, virPtr);
-	if (!ret && !h->size) {
-		struct npu_addr_query q;
-
-		/* learn the imported handle's size and page size from the mapping */
-		if (!acl_addr_query(dev, map.addr, &q) && q.page_size) {
-			pthread_mutex_lock(&dev->lock);
-			h->page_size = q.page_size;
-			h->size = size;
-			pthread_mutex_unlock(&dev->lock);
-		}
-		acl_err_clear();
-	}
 out:
 	return acl_ret(__func__, ret);
 }

@@ -14,8 +14,8 @@ struct acl_handle {
 	struct list_head node;		/* in dev->handles */
 	struct acl_device *dev;
 	uint32_t id;			/* kernel handle, valid in dev's context */
-	uint64_t size;			/* 0: imported, not known until mapped */
-	uint64_t page_size;		/* 0 likewise */
+	uint64_t size;			/* bytes; an import reports it too */
+	uint64_t page_size;
 	uint64_t shareable;		/* name from SHARE_EXPORT, 0 if not exported */
 	bool imported;			/* from aclrtMemImportFromShareableHandle */
 };

@@ -305,6 +305,7 @@ TEST(export_import_across_processes)
 	struct child a;
 	uint64_t sh = 0, sh2 = 0, ack = 0;
 	char *buf = malloc(SZ);
+	const char *msg;
 	int32_t tgid;
 	void *va;
 
@@ -319,8 +320,10 @@ TEST(export_import_across_processes)
 	/* an imported handle is not exported again */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh2));
 	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * SZ, 0, NULL, 0));
-	/* the driver knows the size */
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, 2 * SZ, 0, h, 0));
+	/* the import reported the size: checked before the driver is asked */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, 2 * SZ, 0, h, 0));
+	msg = aclGetRecentErrMsg();
+	EXPECT_TRUE(msg && strstr(msg, "must equal the handle's size 2097152"));
 	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
 	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
@@ -331,7 +334,6 @@ TEST(export_import_across_processes)
 	put_u64(a.wr, 1);
 	EXPECT_EQ(0, try_get_u64(a.rd, &ack));
 	EXPECT_EQ(1U, ack);
-	/* size known now: a second mapping is checked here */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem((char *)va + SZ, 2 * SZ, 0, h, 0));
 	ASSERT_ACL_OK(aclrtMapMem((char *)va + SZ, SZ, 0, h, 0));
 	ASSERT_ACL_OK(aclrtUnmapMem((char *)va + SZ));

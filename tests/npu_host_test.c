@@ -242,16 +242,19 @@ static bool kernel_cmdline_has(const char *word)
 TEST_F(host, swiotlb_bouncing_is_refused)
 {
 	struct npu_get_info info;
-	size_t len = 16 * SZ_4K;	/* one swiotlb mapping holds 256 KiB at most */
-	void *buf = npu_host_mem(len);
+	size_t len = 16 * SZ_4K, big = 4 * SZ_1M;
+	void *buf = npu_host_mem(len), *bigbuf = npu_host_mem(big);
 
 	ASSERT_NONNULL(buf);
+	ASSERT_NONNULL(bigbuf);
 	ASSERT_EQ(0, npu_info(self->fd, &info));
 	if (!kernel_cmdline_has("swiotlb=force") || (info.caps & NPU_CAP_IOMMU))
 		SKIP(return, "needs direct DMA with swiotlb=force (tools/check boots it)");
 	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, buf, len, 0, 0));
 	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, buf, SZ_4K, NPU_HOST_READONLY, 0));
 	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, buf, len, NPU_HOST_MAPPED, npu_hole(len, SZ_4K)));
+	/* more than one swiotlb mapping can hold (256 KiB): the same answer */
+	EXPECT_EQ(-EOPNOTSUPP, npu_register(self->fd, bigbuf, big, 0, 0));
 	ASSERT_NOTHING_PINNED(self);
 }
 

@@ -185,6 +185,73 @@ TEST_F(dev, outputs_are_overwritten)
 	EXPECT_EQ(0, q.host_flags);
 }
 
+/*
+ * SHARE_IMPORT reports the memory's length and page size; a caller with the
+ * first release's struct (ending at __reserved) still imports, and nothing
+ * past its size is written. The exporter is a forked child.
+ */
+TEST_F(dev, share_import_reports_length_and_page_size)
+{
+	const size_t old_size = offsetof(struct npu_share_import, length);
+	struct npu_share_import imp;
+	int to_parent[2], to_child[2], status;
+	uint64_t shareable = 0;
+	char ack = 'a';
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(to_parent));
+	ASSERT_EQ(0, pipe(to_child));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct npu_share_export e = {
+			.size = sizeof(e), .flags = NPU_SHARE_ANY_PID,
+		};
+		int fd = npu_open(0);
+
+		if (fd < 0 || npu_alloc(fd, 3 * SZ_2M, SZ_2M, &e.handle) ||
+		    npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e))
+			e.shareable = 0;
+		/* the name lives until the exporter's context goes */
+		if (write(to_parent[1], &e.shareable, sizeof(e.shareable)) !=
+		    sizeof(e.shareable) || read(to_child[0], &ack, 1) != 1)
+			_exit(2);
+		_exit(e.shareable ? 0 : 1);
+	}
+	ASSERT_EQ((ssize_t)sizeof(shareable),
+		  read(to_parent[0], &shareable, sizeof(shareable)));
+	ASSERT_NE(0, shareable);
+
+	memset(&imp, 0xa5, sizeof(imp));
+	imp.size = sizeof(imp);
+	imp.flags = 0;
+	imp.__reserved = 0;
+	imp.shareable = shareable;
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	EXPECT_NE(0, imp.handle);
+	EXPECT_EQ(3 * SZ_2M, imp.length);
+	EXPECT_EQ(SZ_2M, imp.page_size);
+	EXPECT_EQ(0, npu_free(self->fd, imp.handle));
+
+	memset(&imp, 0xa5, sizeof(imp));
+	imp.size = old_size;
+	imp.flags = 0;
+	imp.__reserved = 0;
+	imp.shareable = shareable;
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	EXPECT_NE(0, imp.handle);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, imp.length);
+	EXPECT_EQ(0xa5a5a5a5a5a5a5a5ULL, imp.page_size);
+	EXPECT_EQ(0, npu_free(self->fd, imp.handle));
+	/* the exporter's own handle still holds the memory */
+	EXPECT_EQ((long long)(3 * SZ_2M), npu_mem_used(self->fd));
+
+	ASSERT_EQ(1, write(to_child[1], &ack, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
 /* A context serves the process that opened it; a forked child gets EPERM. */
 TEST_F(dev, other_process_is_eperm)
 {

@@ -511,11 +511,14 @@ struct npu_share_pids {
 
 /**
  * struct npu_share_import - take a handle another process exported
- * @size: sizeof(struct npu_share_import)
+ * @size: sizeof(struct npu_share_import); the first release's struct ended
+ *        at @__reserved and still works, without @length and @page_size
  * @flags: must be 0
  * @shareable: from the exporter
  * @handle: out, a handle in this context to the same memory
  * @__reserved: must be 0
+ * @length: out, the memory's size in bytes (as NPU_IOCTL_MEM_ALLOC made it)
+ * @page_size: out, its NPU_PAGE_* granule
  *
  * Errors: -ENOENT no such name, revoked, or this process is not allowed
  * (the same answer, so names cannot be probed), -EINVAL the exporting
@@ -527,6 +530,8 @@ struct npu_share_import {
 	__u64 shareable;
 	__u32 handle;
 	__u32 __reserved;
+	__u64 length;
+	__u64 page_size;
 };
 
 #define NPU_IOCTL_SHARE_IMPORT	_IO(NPU_TYPE, NPU_CMD_SHARE_IMPORT)
