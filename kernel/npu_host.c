@@ -10,7 +10,6 @@
  * DMA device - through its IOMMU domain when it has one - and the pages
  * are charged to RLIMIT_MEMLOCK as pinned_vm.
  */
-#include <linux/dma-direct.h>
 #include <linux/dma-mapping.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
@@ -209,27 +208,6 @@ int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
 	return -ERANGE;
 }
 
-/*
- * Registered pages are shared with the device for as long as they are
- * registered, with no sync points in between, so a mapping that swiotlb
- * bounces would show the device a copy instead. Forced bouncing
- * (swiotlb=force, memory encryption) is refused before anything is pinned;
- * this catches the rest, e.g. a bus that cannot address a page. With an
- * IOMMU domain the engine translates every access itself.
- */
-static bool npu_host_bounced(struct npu_device *npu, struct sg_table *sgt)
-{
-	struct scatterlist *sg;
-	unsigned int i;
-
-	if (npu->domain)
-		return false;
-	for_each_sgtable_dma_sg(sgt, sg, i)
-		if (dma_to_phys(npu->dma_dev, sg_dma_address(sg)) != sg_phys(sg))
-			return true;
-	return false;
-}
-
 int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_host_register *args = arg;
@@ -253,8 +231,15 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	} else if (args->dev_addr) {
 		return -EINVAL;
 	}
+	/*
+	 * Registered pages are shared with the device for as long as they are
+	 * registered, with no sync points in between: a mapping that swiotlb
+	 * bounces would show the device a copy. The NPU's DMA mask is 64 bits,
+	 * so without an IOMMU that happens only when bouncing is forced
+	 * (swiotlb=force, memory encryption); refuse it before pinning.
+	 */
 	if (!ctx->npu->domain && is_swiotlb_force_bounce(ctx->npu->dma_dev))
-		return -EOPNOTSUPP;	/* see npu_host_bounced() */
+		return -EOPNOTSUPP;
 
 	/* Refuse an overlap before pinning anything. */
 	index = args->addr;
@@ -285,13 +270,6 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
 	if (ret)
 		goto unpin;
-	if (npu_host_bounced(ctx->npu, &reg->pages.sgt)) {
-		/* no DMA ran: a copy back would overwrite the pages */
-		dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
-				  DMA_ATTR_SKIP_CPU_SYNC);
-		ret = -EOPNOTSUPP;
-		goto unpin;
-	}
 
 	down_write(&ctx->vm_lock);
 	ret = mtree_insert_range(&ctx->host_regs, reg->addr,

@@ -225,7 +225,9 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	ret = npu_ioctl(fd, NPU_IOCTL_GET_INFO, &info);
 	if (ret)
 		goto err_close;
-	if ((info.driver_version >> 16) != (NPU_DRIVER_VERSION >> 16)) {
+	/* same major; a minor older than the library's lacks what it uses */
+	if ((info.driver_version >> 16) != (NPU_DRIVER_VERSION >> 16) ||
+	    (info.driver_version >> 8) < (NPU_DRIVER_VERSION >> 8)) {
 		ret = acl_errf(ACLI_EDRV, "%s: driver version %#x, library built for %#x", path,
 			       info.driver_version, NPU_DRIVER_VERSION);
 		goto err_close;

@@ -209,15 +209,20 @@ TEST_F(dev, share_import_reports_length_and_page_size)
 		};
 		int fd = npu_open(0);
 
+		close(to_parent[0]);
+		close(to_child[1]);
 		if (fd < 0 || npu_alloc(fd, 3 * SZ_2M, SZ_2M, &e.handle) ||
 		    npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e))
-			e.shareable = 0;
+			_exit(1);	/* the parent reads end-of-file */
 		/* the name lives until the exporter's context goes */
 		if (write(to_parent[1], &e.shareable, sizeof(e.shareable)) !=
 		    sizeof(e.shareable) || read(to_child[0], &ack, 1) != 1)
 			_exit(2);
-		_exit(e.shareable ? 0 : 1);
+		_exit(0);
 	}
+	/* the ends the child holds: its exit is end-of-file either way */
+	close(to_parent[1]);
+	close(to_child[0]);
 	ASSERT_EQ((ssize_t)sizeof(shareable),
 		  read(to_parent[0], &shareable, sizeof(shareable)));
 	ASSERT_NE(0, shareable);

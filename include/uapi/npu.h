@@ -24,7 +24,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010100	/* 1.1.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010200	/* 1.2.0: major << 16 | minor << 8 | patch */
 
 #define NPU_TYPE		0xCE
 #define NPU_CMD_BASE		0x80

@@ -104,7 +104,9 @@ static void pipe_copy(char *ring, char *dst, const char *src, size_t n)
 	pthread_t t;
 
 	int cpu = sched_getcpu();
+	cpu_set_t was;
 
+	pthread_getaffinity_np(pthread_self(), sizeof(was), &was);
 	pin_to_cpu(pthread_self(), cpu);
 	if (pthread_create(&t, NULL, pipe_drain, &p))
 		bench_die("pthread_create");
@@ -119,7 +121,7 @@ static void pipe_copy(char *ring, char *dst, const char *src, size_t n)
 		atomic_store_explicit(&p.filled, off + len, memory_order_release);
 	}
 	pthread_join(t, NULL);
-	pin_to_cpu(pthread_self(), -1);
+	pthread_setaffinity_np(pthread_self(), sizeof(was), &was);
 }
 
 static void one_copy(struct bufs *b, int c, size_t n)
