@@ -68,9 +68,7 @@ int acl_cur_dev(struct acl_device **devp)
 
 int acl_enter_dev(struct acl_device **devp)
 {
-	int ret = acl_check_init();
-
-	return ret ? ret : acl_cur_dev(devp);
+	return acl_enter_args(devp, "", 0, NULL);
 }
 
 int acl_enter_args(struct acl_device **devp, const char *names, size_t n,

@@ -378,6 +378,7 @@ TEST_F(cp, pageable)
 enum { ST_COPY1, ST_DATA1, ST_PIN1, ST_HOST4M, ST_PIN2, ST_HOST7M, ST_COPY2, ST_DATA2,
        ST_PIN3, ST_COPY3, ST_MSG3, ST_PIN4, ST_NUM };
 
+/* VmPin of /proc/self/status in kB (npu_util.h has one too, but is GPL-2.0). */
 static long long vm_pin_kb(void)
 {
 	char line[128];
