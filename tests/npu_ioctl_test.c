@@ -227,6 +227,23 @@ TEST_F(dev, share_import_reports_length_and_page_size)
 		  read(to_parent[0], &shareable, sizeof(shareable)));
 	ASSERT_NE(0, shareable);
 
+	/* bad input: exact errors, nothing imported */
+	memset(&imp, 0, sizeof(imp));
+	imp.size = sizeof(imp);
+	imp.shareable = shareable;
+	imp.flags = 1;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	imp.flags = 0;
+	imp.__reserved = 1;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	imp.__reserved = 0;
+	imp.size = offsetof(struct npu_share_import, __reserved);
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	imp.size = sizeof(imp);
+	imp.shareable = shareable ^ 1;
+	EXPECT_EQ(-ENOENT, npu_ioctl(self->fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	EXPECT_EQ(0, imp.handle);
+
 	memset(&imp, 0xa5, sizeof(imp));
 	imp.size = sizeof(imp);
 	imp.flags = 0;
