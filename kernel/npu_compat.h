@@ -10,6 +10,18 @@
 #include "npu_conftest.h"
 
 /*
+ * Configuration the driver cannot do without: 2 MiB device pages are
+ * multi-index xarray entries, and a context learns through an MMU
+ * notifier that its process's mm is gone.
+ */
+#if !IS_ENABLED(CONFIG_XARRAY_MULTI)
+#error "npu needs CONFIG_XARRAY_MULTI"
+#endif
+#if !IS_ENABLED(CONFIG_MMU_NOTIFIER)
+#error "npu needs CONFIG_MMU_NOTIFIER"
+#endif
+
+/*
  * The GPU buddy allocator: drm_buddy (a module) on older kernels,
  * gpu_buddy (built in) where it moved out of DRM; its free_list() grew a
  * flags argument on the way.

@@ -9,6 +9,7 @@
  * handle frees its pages, so the next owner of the addresses reads zeros.
  */
 #include <linux/highmem.h>
+#include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
 
@@ -17,6 +18,20 @@
 #include "npu_devmem.h"
 #include "npu_drv.h"
 #include "npu_share.h"
+
+/* Per-context caps on what a user can make the kernel hold. */
+static unsigned int max_handles = 65536;
+module_param(max_handles, uint, 0644);
+MODULE_PARM_DESC(max_handles, "Physical handles per context, imports included (default 65536)");
+
+static unsigned int max_imports = 4096;
+module_param(max_imports, uint, 0644);
+MODULE_PARM_DESC(max_imports, "Handles per context from SHARE_IMPORT (default 4096)");
+
+static unsigned long long ctx_mem_limit;
+module_param(ctx_mem_limit, ullong, 0644);
+MODULE_PARM_DESC(ctx_mem_limit,
+		 "Bytes of device memory one context may allocate, 0: the whole device (default 0)");
 
 struct npu_devmem *npu_devmem_create(u64 size)
 {
@@ -105,7 +120,8 @@ static unsigned long npu_devmem_subpage(unsigned long index,
  * @write: back the page if it is not yet
  * @huge: it belongs to a handle of 2 MiB or larger pages, which owns the
  *	whole 2 MiB around it
- * @span: out, bytes from @dpa that lie in the same host allocation
+ * @span: out, bytes from @dpa on that are contiguous both in device and
+ *	in host memory: they lie in one host allocation, in order
  *
  * Return: the page; the shared zero page for a read of a page never
  * written; ERR_PTR(-ENOMEM) if a page for a write cannot be had.
@@ -133,9 +149,14 @@ struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 		unsigned long nr = 1UL << order;
 		unsigned long sub = npu_devmem_subpage(index, order);
 
-		/* Contiguous up to the end of the backing page, then wraps. */
+		/*
+		 * Contiguous to the end of the backing page, where the
+		 * granule's first pages wrap around, and never past the
+		 * granule's own end: the next granule is another page.
+		 */
 		page = nth_page(page, sub);
-		*span = (nr - sub) * PAGE_SIZE - offset_in_page(dpa);
+		*span = (min(nr - sub, nr - (index & (nr - 1))) << PAGE_SHIFT) -
+			offset_in_page(dpa);
 	} else {
 		*span = PAGE_SIZE - offset_in_page(dpa);
 	}
@@ -157,25 +178,36 @@ static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
 	}
 }
 
-static struct npu_handle *npu_handle_create(struct npu_devmem *mem, u64 size,
+static struct npu_handle *npu_handle_create(struct npu_context *ctx, u64 size,
 					    u64 page_size)
 {
-	struct npu_handle *handle = kzalloc(sizeof(*handle), GFP_KERNEL);
+	struct npu_devmem *mem = ctx->npu->mem;
+	u64 limit = READ_ONCE(ctx_mem_limit) ?: mem->size;
+	struct npu_handle *handle;
 	int ret;
 
-	if (!handle)
+	if (!npu_charge(&ctx->mem_charged, size, min(limit, mem->size)))
 		return ERR_PTR(-ENOMEM);
+	handle = kzalloc(sizeof(*handle), GFP_KERNEL_ACCOUNT);
+	if (!handle) {
+		atomic_long_sub(size, &ctx->mem_charged);
+		return ERR_PTR(-ENOMEM);
+	}
 	kref_init(&handle->ref);
 	INIT_LIST_HEAD(&handle->blocks);
 	handle->mem = mem;
 	handle->size = size;
 	handle->page_size = page_size;
+	handle->owner = ctx;
+	npu_context_get(ctx);
 
 	mutex_lock(&mem->lock);
 	ret = npu_buddy_alloc_blocks(&mem->buddy, 0, mem->size, size, page_size,
 				     &handle->blocks, 0);
 	mutex_unlock(&mem->lock);
 	if (ret) {
+		atomic_long_sub(size, &ctx->mem_charged);
+		npu_context_put(ctx);
 		kfree(handle);
 		/* The buddy says -ENOSPC; for the caller it is memory. */
 		return ERR_PTR(ret == -ENOSPC ? -ENOMEM : ret);
@@ -197,6 +229,8 @@ static void npu_handle_free(struct kref *ref)
 	npu_buddy_free_list(&mem->buddy, &handle->blocks);
 	mutex_unlock(&mem->lock);
 	atomic64_sub(handle->size, &mem->used);
+	atomic_long_sub(handle->size, &handle->owner->mem_charged);
+	npu_context_put(handle->owner);
 	kfree(handle);
 }
 
@@ -228,18 +262,51 @@ struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id)
 int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,
 		       u32 *id, bool imported)
 {
-	int ret;
+	int ret = -ENOSPC;
 
+	if (!npu_charge(&ctx->nr_handles, 1, READ_ONCE(max_handles)))
+		goto put;
+	if (imported && !npu_charge(&ctx->nr_imports, 1, READ_ONCE(max_imports)))
+		goto uncharge;
 	xa_lock(&ctx->handles);
-	ret = __xa_alloc(&ctx->handles, id, handle, xa_limit_32b, GFP_KERNEL);
+	ret = __xa_alloc(&ctx->handles, id, handle, xa_limit_32b,
+			 GFP_KERNEL_ACCOUNT);
 	if (!ret && imported)
 		__xa_set_mark(&ctx->handles, *id, NPU_HANDLE_IMPORTED);
 	xa_unlock(&ctx->handles);
-	if (ret) {
-		npu_handle_put(handle);
-		return ret == -EBUSY ? -ENOSPC : ret;
-	}
-	return 0;
+	if (!ret)
+		return 0;
+	if (ret == -EBUSY)
+		ret = -ENOSPC;
+	if (imported)
+		atomic_long_dec(&ctx->nr_imports);
+uncharge:
+	atomic_long_dec(&ctx->nr_handles);
+put:
+	npu_handle_put(handle);
+	return ret;
+}
+
+/*
+ * Take handle @id out of the context's table and its counts; revoke its
+ * name if this context exported it. Returns the table's reference.
+ */
+static struct npu_handle *npu_handle_remove(struct npu_context *ctx, u32 id)
+{
+	struct npu_handle *handle;
+	bool imported;
+
+	xa_lock(&ctx->handles);
+	imported = xa_get_mark(&ctx->handles, id, NPU_HANDLE_IMPORTED);
+	handle = __xa_erase(&ctx->handles, id);
+	xa_unlock(&ctx->handles);
+	if (!handle)
+		return NULL;
+	atomic_long_dec(&ctx->nr_handles);
+	if (imported)
+		atomic_long_dec(&ctx->nr_imports);
+	npu_share_revoke(ctx, handle);
+	return handle;
 }
 
 void npu_handles_release(struct npu_context *ctx)
@@ -248,9 +315,10 @@ void npu_handles_release(struct npu_context *ctx)
 	unsigned long id;
 
 	xa_for_each(&ctx->handles, id, handle) {
-		xa_erase(&ctx->handles, id);
-		npu_share_revoke(ctx, handle);
-		npu_handle_put(handle);
+		handle = npu_handle_remove(ctx, id);
+		if (handle)
+			npu_handle_put(handle);
+		cond_resched();
 	}
 	xa_destroy(&ctx->handles);
 }
@@ -264,7 +332,6 @@ static bool npu_page_size_valid(u64 page_size)
 int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_mem_alloc *args = arg;
-	struct npu_devmem *mem = ctx->npu->mem;
 	struct npu_handle *handle;
 
 	if (args->flags || args->__reserved)
@@ -272,10 +339,10 @@ int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 	if (!npu_page_size_valid(args->page_size) || !args->length ||
 	    !IS_ALIGNED(args->length, args->page_size))
 		return -EINVAL;
-	if (args->length > mem->size)
+	if (args->length > ctx->npu->mem->size)
 		return -ENOMEM;
 
-	handle = npu_handle_create(mem, args->length, args->page_size);
+	handle = npu_handle_create(ctx, args->length, args->page_size);
 	if (IS_ERR(handle))
 		return PTR_ERR(handle);
 	return npu_handle_install(ctx, handle, &args->handle, false);
@@ -286,10 +353,9 @@ int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_mem_free *args = arg;
 	struct npu_handle *handle;
 
-	handle = xa_erase(&ctx->handles, args->handle);
+	handle = npu_handle_remove(ctx, args->handle);
 	if (!handle)
 		return -ENOENT;
-	npu_share_revoke(ctx, handle);
 	npu_handle_put(handle);
 	return 0;
 }

@@ -47,6 +47,8 @@ struct npu_devmem {
  * @page_size: granule it was allocated (and is mapped) in
  * @blocks: buddy blocks, each aligned to @page_size
  * @share: its export, or NULL (protected by npu_share_lock)
+ * @owner: the context that allocated it, charged for @size until the
+ *	memory is freed (a reference to the struct, not the file)
  */
 struct npu_handle {
 	struct kref ref;
@@ -55,6 +57,7 @@ struct npu_handle {
 	u64 page_size;
 	struct list_head blocks;
 	struct npu_share *share;
+	struct npu_context *owner;
 };
 
 /* Marks a context's handle table entry that came from SHARE_IMPORT. */

@@ -10,10 +10,10 @@
  * missing permission or an IOMMU miss is a DMA fault: the command fails,
  * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
  */
-#include <linux/cpumask.h>
 #include <linux/dma-direct.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/sched/mm.h>
@@ -40,6 +40,25 @@
 
 static struct workqueue_struct *npu_dma_wq;
 
+/*
+ * Like a real engine, the simulated one has a few channels: at most this
+ * many streams move data at once, whatever their number and whichever CPU
+ * queued them (the workqueue is unbound and bounded by this).
+ */
+static unsigned int dma_channels = 4;
+module_param(dma_channels, uint, 0444);
+MODULE_PARM_DESC(dma_channels, "Streams the DMA engine runs at once, 1-64 (default 4)");
+
+/* Per-context caps on what a user can make the kernel hold. */
+static unsigned int max_streams = 1024;
+module_param(max_streams, uint, 0644);
+MODULE_PARM_DESC(max_streams, "Streams per context (default 1024)");
+
+static unsigned int max_queued = 65536;
+module_param(max_queued, uint, 0644);
+MODULE_PARM_DESC(max_queued,
+		 "Commands queued and not yet completed per context, at least one full SUBMIT (default 65536)");
+
 /**
  * struct npu_job - a queued command
  * @link: in the stream's queue
@@ -49,6 +68,7 @@ static struct workqueue_struct *npu_dma_wq;
  * @src_reg: host registration of a host source (holds a user)
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
  * @peer: context of a COPY's peer operand (holds a reference), or NULL
+ * @queued: the context whose queued count this job is in, once queued
  */
 struct npu_job {
 	struct list_head link;
@@ -58,6 +78,7 @@ struct npu_job {
 	struct npu_host_reg *src_reg;
 	struct npu_stream *wait;
 	struct npu_context *peer;
+	struct npu_context *queued;
 };
 
 /**
@@ -450,6 +471,10 @@ static struct npu_stream *npu_stream_get(struct npu_context *ctx, u32 id)
 
 static void npu_job_free(struct npu_job *job)
 {
+	if (job->queued) {
+		atomic_long_dec(&job->queued->queued);
+		wake_up_all(&job->queued->queue_wq);
+	}
 	if (job->dst_reg)
 		npu_host_reg_put(job->dst_reg);
 	if (job->src_reg)
@@ -497,7 +522,8 @@ static void npu_stream_work(struct work_struct *work)
 			continue;
 		}
 		list_del(&job->link);
-		if (ret && ret != -ECANCELED && !stream->error) {
+		/* A dropped command did not run: that is its error too. */
+		if (ret && !stream->error) {
 			stream->error = ret;
 			stream->error_seq = job->seqno;
 		}
@@ -509,20 +535,16 @@ static void npu_stream_work(struct work_struct *work)
 }
 
 /*
- * Start the stream's worker on another CPU than the submitter's: the
- * engine runs beside the CPU, as hardware does, instead of preempting the
- * thread that queued the work. Called with stream->lock held, so that
- * npu_stream_stop() either sees the work queued or this never runs.
+ * Start the stream's worker at once. The workqueue is unbound: the
+ * scheduler puts the engine's workers on whichever CPUs are free, so the
+ * streams of all users spread over the machine instead of all landing on
+ * one CPU. Called with stream->lock held, so that npu_stream_stop()
+ * either sees the work queued or this never runs.
  */
 static void npu_stream_kick(struct npu_stream *stream)
 {
-	unsigned int cpu = cpumask_any_but(cpu_online_mask,
-					   raw_smp_processor_id());
-
 	lockdep_assert_held(&stream->lock);
-	if (cpu >= nr_cpu_ids)
-		cpu = raw_smp_processor_id();
-	mod_delayed_work_on(cpu, npu_dma_wq, &stream->work, 0);
+	mod_delayed_work(npu_dma_wq, &stream->work, 0);
 }
 
 /* Check the operands' address ranges; take the host registrations. */
@@ -622,6 +644,25 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 	}
 }
 
+/*
+ * Make room for @count more queued commands in @ctx, as a full ring would:
+ * wait until enough earlier ones completed. The stream's abort (destroy,
+ * close, unplug) ends the wait.
+ */
+static int npu_queue_charge(struct npu_context *ctx, struct npu_stream *stream,
+			    unsigned int count)
+{
+	long cap = max(READ_ONCE(max_queued), NPU_SUBMIT_MAX_CMDS);
+	int ret;
+
+	ret = wait_event_interruptible(ctx->queue_wq,
+				       READ_ONCE(stream->aborted) ||
+				       npu_charge(&ctx->queued, count, cap));
+	if (ret)
+		return ret;
+	return READ_ONCE(stream->aborted) ? -ENOENT : 0;
+}
+
 int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_submit *args = arg;
@@ -655,6 +696,11 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 		if (ret)
 			goto free_jobs;
 	}
+	ret = npu_queue_charge(ctx, stream, args->count);
+	if (ret)
+		goto free_jobs;
+	list_for_each_entry(job, &jobs, link)
+		job->queued = ctx;
 
 	spin_lock(&stream->lock);
 	if (stream->aborted) {
@@ -704,6 +750,11 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 						   npu_stream_done(stream, target),
 						   timeout);
 	if (timeout < 0) {
+		/*
+		 * Not -ERESTARTSYS: a restart would wait the whole relative
+		 * timeout again, so a periodic signal would make it endless.
+		 * The caller waits on with what is left of its deadline.
+		 */
 		ret = -EINTR;
 		goto put;
 	}
@@ -726,14 +777,17 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_stream_create *args = arg;
 	struct npu_stream *stream;
-	u32 id;
 	int ret;
 
 	if (args->flags || args->__reserved)
 		return -EINVAL;
+	if (!npu_charge(&ctx->nr_streams, 1, READ_ONCE(max_streams)))
+		return -ENOSPC;
 	stream = kzalloc(sizeof(*stream), GFP_KERNEL_ACCOUNT);
-	if (!stream)
+	if (!stream) {
+		atomic_long_dec(&ctx->nr_streams);
 		return -ENOMEM;
+	}
 	kref_init(&stream->ref);
 	stream->ctx = ctx;
 	spin_lock_init(&stream->lock);
@@ -741,13 +795,19 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 	INIT_DELAYED_WORK(&stream->work, npu_stream_work);
 	init_waitqueue_head(&stream->wq);
 
-	ret = xa_alloc(&ctx->streams, &id, stream, xa_limit_32b, GFP_KERNEL);
-	if (ret) {
+	/*
+	 * The id is written before the entry is visible to lookups (under
+	 * the xarray's lock); ids are not reused soon after a destroy, so a
+	 * stale id names no one else's new stream.
+	 */
+	ret = xa_alloc_cyclic(&ctx->streams, &stream->id, stream, xa_limit_32b,
+			      &ctx->next_stream, GFP_KERNEL_ACCOUNT);
+	if (ret < 0) {
 		kfree(stream);
+		atomic_long_dec(&ctx->nr_streams);
 		return ret == -EBUSY ? -ENOSPC : ret;
 	}
-	stream->id = id;
-	args->stream = id;
+	args->stream = stream->id;
 	return 0;
 }
 
@@ -762,7 +822,16 @@ static void npu_stream_stop(struct npu_stream *stream)
 	WRITE_ONCE(stream->aborted, true);
 	spin_unlock(&stream->lock);
 	wake_up_all(&stream->wq);
+	wake_up_all(&stream->ctx->queue_wq);
 	flush_delayed_work(&stream->work);
+}
+
+/* The stream has left its context's table: it no longer counts. */
+static void npu_stream_remove(struct npu_stream *stream)
+{
+	atomic_long_dec(&stream->ctx->nr_streams);
+	npu_stream_stop(stream);
+	npu_stream_put(stream);
 }
 
 int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
@@ -784,8 +853,7 @@ int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
 		/* A fatal signal ends the wait; the stop below then aborts. */
 		wait_event_killable(stream->wq, npu_stream_done(stream, target));
 	}
-	npu_stream_stop(stream);
-	npu_stream_put(stream);
+	npu_stream_remove(stream);
 	return 0;
 }
 
@@ -796,20 +864,37 @@ void npu_streams_release(struct npu_context *ctx)
 	unsigned long id;
 
 	xa_for_each(&ctx->streams, id, stream) {
-		xa_erase(&ctx->streams, id);
+		if (xa_erase(&ctx->streams, id) == stream)
+			npu_stream_remove(stream);
+	}
+}
+
+/*
+ * Unplug: stop every stream's DMA and end the waits for it; the streams
+ * stay in the table (their ioctls answer -ENODEV) until shutdown.
+ */
+void npu_streams_abort(struct npu_context *ctx)
+{
+	struct npu_stream *stream;
+	unsigned long id;
+
+	xa_for_each(&ctx->streams, id, stream) {
+		stream = npu_stream_get(ctx, id);
+		if (!stream)
+			continue;
 		npu_stream_stop(stream);
 		npu_stream_put(stream);
 	}
-	xa_destroy(&ctx->streams);
 }
 
 int npu_dma_init(void)
 {
-	/*
-	 * Per-CPU workers, so a stream runs where npu_stream_kick() puts it;
-	 * CPU-intensive, so a long copy does not hold up other work there.
-	 */
-	npu_dma_wq = alloc_workqueue("npu_dma", WQ_CPU_INTENSIVE, 0);
+	if (!dma_channels || dma_channels > 64) {
+		pr_err("npu: dma_channels=%u: must be 1..64\n", dma_channels);
+		return -EINVAL;
+	}
+	/* Unbound: the scheduler spreads the channels over idle CPUs. */
+	npu_dma_wq = alloc_workqueue("npu_dma", WQ_UNBOUND, dma_channels);
 	return npu_dma_wq ? 0 : -ENOMEM;
 }
 

@@ -48,6 +48,7 @@ struct npu_stream {
 int npu_dma_init(void);
 void npu_dma_exit(void);
 void npu_streams_release(struct npu_context *ctx);
+void npu_streams_abort(struct npu_context *ctx);
 
 int npu_stream_create_ioctl(struct npu_context *ctx, void *arg);
 int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg);

@@ -18,6 +18,7 @@
 #include <linux/sched/mm.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
+#include <linux/srcu.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -42,6 +43,13 @@ MODULE_PARM_DESC(mem_size,
 static bool carrier = true;
 module_param(carrier, bool, 0444);
 MODULE_PARM_DESC(carrier, "Carry NPUs on free pci-testdev functions (default Y)");
+
+/*
+ * Unplug barrier: every ioctl runs inside its read side and checks
+ * npu_device.unplugged, so once the carrier's remove has set the flag and
+ * waited for a grace period, no ioctl can start DMA or pin memory.
+ */
+DEFINE_STATIC_SRCU(npu_unplug_srcu);
 
 static struct npu_device *npu_devices[NPU_MAX_DEVICES];
 static u64 npu_mem_sizes[NPU_MAX_DEVICES];
@@ -183,7 +191,7 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	const struct npu_ioctl_op *op;
 	union npu_ioctl_buf buf;
 	u32 size;
-	int ret;
+	int ret, idx;
 
 	if (_IOC_TYPE(cmd) != NPU_TYPE || _IOC_DIR(cmd) != _IOC_NONE ||
 	    _IOC_SIZE(cmd) || nr < NPU_CMD_BASE ||
@@ -205,12 +213,47 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	ret = copy_struct_from_user(&buf, op->size, uarg, size);
 	if (ret)
 		return ret;
-	ret = op->execute(ctx, &buf);
+	idx = srcu_read_lock(&npu_unplug_srcu);
+	ret = READ_ONCE(ctx->npu->unplugged) ? -ENODEV : op->execute(ctx, &buf);
+	srcu_read_unlock(&npu_unplug_srcu, idx);
 	if (!ret && op->out &&
 	    copy_to_user(uarg, &buf, min_t(u32, size, op->size)))
 		return -EFAULT;
 	return ret;
 }
+
+/*
+ * Stop everything that holds the process's pages: DMA first, then the
+ * host registrations (DMA-unmap, unpin, uncharge). Runs once: when the
+ * context's mm goes away (exit, exec), when its carrier is removed, or at
+ * close, whichever comes first. Pins must not outlive the mm that made
+ * them: no one can use them any more, and a file kept open across exec
+ * or inherited by a child would otherwise hold them on.
+ */
+static void npu_context_shutdown(struct npu_context *ctx)
+{
+	mutex_lock(&ctx->shutdown_lock);
+	if (!ctx->shut) {
+		/* Peer copies from other contexts stop reaching this one. */
+		down_write(&ctx->vm_lock);
+		ctx->dead = true;
+		up_write(&ctx->vm_lock);
+		npu_streams_release(ctx);
+		npu_host_release(ctx);
+		ctx->shut = true;
+	}
+	mutex_unlock(&ctx->shutdown_lock);
+}
+
+static void npu_context_mm_release(struct mmu_notifier *mn,
+				   struct mm_struct *mm)
+{
+	npu_context_shutdown(container_of(mn, struct npu_context, mn));
+}
+
+static const struct mmu_notifier_ops npu_context_mn_ops = {
+	.release = npu_context_mm_release,
+};
 
 static int npu_open(struct inode *inode, struct file *file)
 {
@@ -229,19 +272,38 @@ static int npu_open(struct inode *inode, struct file *file)
 	ctx->mm = current->mm;
 	ctx->tgid = current->tgid;
 	get_task_comm(ctx->comm, current);
-	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
-	xa_init_flags(&ctx->handles, XA_FLAGS_ALLOC1);
-	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1);
+	mutex_init(&ctx->shutdown_lock);
+	init_waitqueue_head(&ctx->host_wq);
+	init_waitqueue_head(&ctx->queue_wq);
+	xa_init_flags(&ctx->handles, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	mt_init(&ctx->host_regs);
 	ret = npu_vm_init(ctx);
-	if (ret) {
-		mem_cgroup_put(ctx->memcg);
-		kfree(ctx);
-		return ret;
-	}
+	if (ret)
+		goto free;
+	ctx->mn.ops = &npu_context_mn_ops;
+	ret = mmu_notifier_register(&ctx->mn, ctx->mm);
+	if (ret)
+		goto vm_release;
+	mutex_lock(&npu->ctx_lock);
+	ret = npu->unplugged ? -ENODEV : 0;
+	if (!ret)
+		list_add_tail(&ctx->node, &npu->contexts);
+	mutex_unlock(&npu->ctx_lock);
+	if (ret)
+		goto unregister;
+	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
 	mmgrab(ctx->mm);
 	file->private_data = ctx;
 	return 0;
+
+unregister:
+	mmu_notifier_unregister(&ctx->mn, ctx->mm);
+vm_release:
+	npu_vm_release(ctx);
+free:
+	kfree(ctx);
+	return ret;
 }
 
 static void npu_context_free(struct kref *ref)
@@ -261,14 +323,15 @@ void npu_context_put(struct npu_context *ctx)
 static int npu_release(struct inode *inode, struct file *file)
 {
 	struct npu_context *ctx = file->private_data;
+	struct npu_device *npu = ctx->npu;
 
-	/* Peer copies from other contexts stop reaching this one. */
-	down_write(&ctx->vm_lock);
-	ctx->dead = true;
-	up_write(&ctx->vm_lock);
-
-	npu_streams_release(ctx);
-	npu_host_release(ctx);
+	/* Unplug either has shut the context down already or never sees it. */
+	mutex_lock(&npu->ctx_lock);
+	list_del(&ctx->node);
+	mutex_unlock(&npu->ctx_lock);
+	/* Runs the shutdown if the mm is still there; waits for one running. */
+	mmu_notifier_unregister(&ctx->mn, ctx->mm);
+	npu_context_shutdown(ctx);
 	npu_vm_release(ctx);
 	npu_handles_release(ctx);
 	mmdrop(ctx->mm);
@@ -322,17 +385,57 @@ static int npu_carrier_probe(struct pci_dev *pdev,
 	if (ret)
 		return ret;
 	pci_set_master(pdev);
-	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	/* A device page-table entry holds 52 address bits (NPU_PTE_ADDR). */
+	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(52));
 	if (ret)
 		return ret;
 	dma_set_max_seg_size(&pdev->dev, UINT_MAX);
-	npu_carriers[npu_num_carriers++] = pdev;
+	npu_carriers[npu_num_carriers++] = pci_dev_get(pdev);
 	return 0;
 }
 
-/* Carriers leave only when the module unregisters, after every NPU. */
+/*
+ * The carrier is going away (hot unplug, sysfs remove, module unload)
+ * while files may be open and DMA in flight. As drm_dev_unplug() does:
+ * mark the NPU unplugged, wait until no ioctl runs, then stop every
+ * context's DMA and release its host memory while the DMA device still
+ * exists; the device node goes, open files get -ENODEV from then on and
+ * keep only their device memory until they close.
+ */
+static void npu_device_unplug(struct npu_device *npu)
+{
+	struct npu_context *ctx;
+
+	mutex_lock(&npu->ctx_lock);
+	WRITE_ONCE(npu->unplugged, true);
+	mutex_unlock(&npu->ctx_lock);
+	/*
+	 * Stop the streams first: that ends the ioctls that wait for them
+	 * (STREAM_SYNC, STREAM_DESTROY, HOST_UNREGISTER), so the grace
+	 * period below ends too.
+	 */
+	mutex_lock(&npu->ctx_lock);
+	list_for_each_entry(ctx, &npu->contexts, node)
+		npu_streams_abort(ctx);
+	mutex_unlock(&npu->ctx_lock);
+	synchronize_srcu(&npu_unplug_srcu);
+
+	mutex_lock(&npu->ctx_lock);
+	list_for_each_entry(ctx, &npu->contexts, node)
+		npu_context_shutdown(ctx);
+	mutex_unlock(&npu->ctx_lock);
+	misc_deregister(&npu->misc);
+	dev_info(npu->misc.this_device, "carrier %s removed\n",
+		 pci_name(npu->carrier));
+}
+
 static void npu_carrier_remove(struct pci_dev *pdev)
 {
+	unsigned int i;
+
+	for (i = 0; i < num_devices; i++)
+		if (npu_devices[i] && npu_devices[i]->carrier == pdev)
+			npu_device_unplug(npu_devices[i]);
 }
 
 static const struct pci_device_id npu_carrier_ids[] = {
@@ -361,7 +464,7 @@ static int npu_device_dma_setup(struct npu_device *npu)
 		if (IS_ERR(npu->pdev))
 			return PTR_ERR(npu->pdev);
 		npu->dma_dev = &npu->pdev->dev;
-		dma_coerce_mask_and_coherent(npu->dma_dev, DMA_BIT_MASK(64));
+		dma_coerce_mask_and_coherent(npu->dma_dev, DMA_BIT_MASK(52));
 		dma_set_max_seg_size(npu->dma_dev, UINT_MAX);
 	}
 	domain = iommu_get_domain_for_dev(npu->dma_dev);
@@ -372,7 +475,9 @@ static int npu_device_dma_setup(struct npu_device *npu)
 
 static void npu_device_destroy(struct npu_device *npu)
 {
-	misc_deregister(&npu->misc);
+	if (!npu->unplugged)
+		misc_deregister(&npu->misc);
+	put_device(npu->misc.this_device);
 	npu_devmem_destroy(npu->mem);
 	if (npu->pdev)
 		platform_device_unregister(npu->pdev);
@@ -388,6 +493,8 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 		return ERR_PTR(-ENOMEM);
 	npu->index = index;
 	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
+	mutex_init(&npu->ctx_lock);
+	INIT_LIST_HEAD(&npu->contexts);
 	ret = npu_device_dma_setup(npu);
 	if (ret)
 		goto free;
@@ -400,10 +507,13 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 	npu->misc.name = npu->name;
 	npu->misc.fops = &npu_fops;
 	npu->misc.parent = npu->dma_dev;
-	npu->misc.mode = 0666;
+	/* Users of the device are in the group the udev rule names. */
+	npu->misc.mode = 0660;
 	ret = misc_register(&npu->misc);
 	if (ret)
 		goto destroy_mem;
+	/* Fault reports name it until the NPU goes, unplugged or not. */
+	get_device(npu->misc.this_device);
 	dev_info(npu->misc.this_device, "%llu MiB device memory, DMA %s\n",
 		 size >> 20, npu->domain ? "through the IOMMU" : "direct");
 	return npu;
@@ -448,6 +558,12 @@ static int npu_parse_mem_sizes(void)
 	for (; i < NPU_MAX_DEVICES; i++)
 		npu_mem_sizes[i] = size;
 	return 0;
+}
+
+static void npu_put_carriers(void)
+{
+	while (npu_num_carriers)
+		pci_dev_put(npu_carriers[--npu_num_carriers]);
 }
 
 static void npu_destroy_devices(void)
@@ -497,9 +613,10 @@ static int __init npu_init(void)
 	return 0;
 
 destroy:
-	npu_destroy_devices();
 	if (carrier)
 		pci_unregister_driver(&npu_carrier_driver);
+	npu_destroy_devices();
+	npu_put_carriers();
 dma_exit:
 	npu_dma_exit();
 	return ret;
@@ -507,9 +624,11 @@ dma_exit:
 
 static void __exit npu_exit(void)
 {
-	npu_destroy_devices();
+	/* Carried NPUs are unplugged first, the others destroyed as they are. */
 	if (carrier)
 		pci_unregister_driver(&npu_carrier_driver);
+	npu_destroy_devices();
+	npu_put_carriers();
 	npu_dma_exit();
 }
 

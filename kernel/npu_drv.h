@@ -11,9 +11,11 @@
 #include <linux/kref.h>
 #include <linux/maple_tree.h>
 #include <linux/miscdevice.h>
+#include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/rwsem.h>
 #include <linux/sched.h>
+#include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "npu_compat.h"
@@ -29,10 +31,14 @@
  * @misc: the character device
  * @dma_dev: device that host memory is DMA-mapped for: a PCI carrier
  *	function (translated by its IOMMU domain) or a platform device
- * @carrier: the PCI function carrying this NPU, or NULL
+ * @carrier: the PCI function carrying this NPU (a reference), or NULL
  * @pdev: the platform device used when there is no carrier
  * @domain: IOMMU paging domain of @dma_dev, or NULL for direct DMA
  * @mem: device memory (allocator and backing pages)
+ * @ctx_lock: protects @contexts and @unplugged
+ * @contexts: the open contexts, for unplug
+ * @unplugged: the carrier went away: every ioctl answers -ENODEV; read
+ *	locklessly inside the npu_unplug_srcu read side
  */
 struct npu_device {
 	unsigned int index;
@@ -43,28 +49,44 @@ struct npu_device {
 	struct platform_device *pdev;
 	struct iommu_domain *domain;
 	struct npu_devmem *mem;
+	struct mutex ctx_lock;		/* see above */
+	struct list_head contexts;
+	bool unplugged;
 };
 
 /**
  * struct npu_context - state of one open file: one process on one device
  * @ref: the open file holds one; so does each peer COPY naming it, which
  *	keeps the struct (not its contents) alive after close
- * @dead: set under @vm_lock at close, before anything is torn down: a
+ * @dead: set under @vm_lock at shutdown, before anything is torn down: a
  *	peer COPY that gets the lock afterwards faults instead
  * @npu: the device
- * @mm: the process the context serves (pinning charges it)
+ * @node: in the device's context list (under its ctx_lock)
+ * @mm: the process the context serves (a grab; its pinned_vm shows pins)
+ * @mn: tells when @mm goes away (exit, exec): DMA stops and pins go then
+ * @shutdown_lock: serialises npu_context_shutdown() and protects @shut
+ * @shut: DMA stopped and host memory released, for good
  * @tgid: the process, for fault reports
  * @comm: its name, for fault reports
  * @memcg: the opener's memory cgroup, charged for the device pages that
  *	this context's mappings are the first to write (a reference)
  * @handles: physical handles by id (internally locked)
+ * @nr_handles: entries in @handles, within max_handles
+ * @nr_imports: of them from SHARE_IMPORT, within max_imports
+ * @mem_charged: bytes of device memory this context allocated and that
+ *	still exist, within ctx_mem_limit
  * @streams: streams by id (internally locked)
+ * @nr_streams: entries in @streams, within max_streams
+ * @next_stream: where the cyclic stream id allocation goes on
+ * @queued: commands submitted and not yet freed, within max_queued
+ * @queue_wq: woken when @queued goes down or a stream is aborted
  * @vm_lock: protects @reservations, @mappings, @host_regs, @pt and every
  *	mapping's state; DMA takes it shared for each chunk it moves, so
  *	unmap and unregister never race with an access in progress
  * @reservations: device VA reservations, keyed by range
  * @mappings: device mappings, keyed by range
  * @host_regs: host registrations, keyed by user address range
+ * @host_wq: woken when a command lets go of a registration
  * @pt: device page tables
  * @peers: devices whose memory this context's DMA engine may reach
  *	(PEER_ENABLE; atomic bitops)
@@ -73,16 +95,28 @@ struct npu_context {
 	struct kref ref;
 	bool dead;
 	struct npu_device *npu;
+	struct list_head node;
 	struct mm_struct *mm;
+	struct mmu_notifier mn;
+	struct mutex shutdown_lock;	/* see above */
+	bool shut;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	struct mem_cgroup *memcg;
 	struct xarray handles;
+	atomic_long_t nr_handles;
+	atomic_long_t nr_imports;
+	atomic_long_t mem_charged;
 	struct xarray streams;
+	atomic_long_t nr_streams;
+	u32 next_stream;
+	atomic_long_t queued;
+	wait_queue_head_t queue_wq;
 	struct rw_semaphore vm_lock;
 	struct maple_tree reservations;
 	struct maple_tree mappings;
 	struct maple_tree host_regs;
+	wait_queue_head_t host_wq;
 	struct npu_pt pt;
 	unsigned long peers;
 };
@@ -90,5 +124,25 @@ struct npu_context {
 unsigned int npu_device_count(void);
 struct npu_context *npu_context_get_fd(int fd);
 void npu_context_put(struct npu_context *ctx);
+
+static inline void npu_context_get(struct npu_context *ctx)
+{
+	kref_get(&ctx->ref);
+}
+
+/*
+ * Take @n more of a per-context resource counted in @count if that stays
+ * within @cap: every object a user can make the kernel hold is capped.
+ */
+static inline bool npu_charge(atomic_long_t *count, long n, long cap)
+{
+	long cur = atomic_long_read(count);
+
+	do {
+		if (cur + n > cap)
+			return false;
+	} while (!atomic_long_try_cmpxchg(count, &cur, cur + n));
+	return true;
+}
 
 #endif /* __NPU_DRV_H__ */

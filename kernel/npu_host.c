@@ -7,8 +7,11 @@
  * no single pin call grows with the registration; the batches are
  * appended to one scatter-gather table that merges contiguous pages, so a
  * huge folio becomes one segment. The table is DMA-mapped for the NPU's
- * DMA device - through its IOMMU domain when it has one - and the pages
- * are charged to RLIMIT_MEMLOCK as pinned_vm.
+ * DMA device - through its IOMMU domain when it has one. The pages are
+ * charged to the registering user's locked_vm against RLIMIT_MEMLOCK, as
+ * iommufd and io_uring do: pins outlive the mm that made them until the
+ * context notices that mm is gone, and a per-mm count (pinned_vm, which
+ * still feeds VmPin) would restart at zero after exec or in a child.
  */
 #include <linux/dma-mapping.h>
 #include <linux/maple_tree.h>
@@ -16,10 +19,11 @@
 #include <linux/overflow.h>
 #include <linux/sched/mm.h>
 #include <linux/sched/signal.h>
+#include <linux/sched/user.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/swiotlb.h>
-#include <linux/wait_bit.h>
+#include <linux/wait.h>
 
 #include <uapi/npu.h>
 
@@ -27,17 +31,35 @@
 #include "npu_host.h"
 #include "npu_vm.h"
 
-/* Charge @npages to the pinned_vm of @mm, within RLIMIT_MEMLOCK. */
-static int npu_host_charge(struct mm_struct *mm, unsigned long npages)
+/*
+ * Charge @reg to the calling user's locked_vm, within RLIMIT_MEMLOCK unless
+ * the caller has CAP_IPC_LOCK, and to its mm's pinned_vm (VmPin). The
+ * registration keeps the user_struct, so the charge goes back to the user
+ * who paid it, whoever closes the file.
+ */
+static int npu_host_charge(struct npu_host_reg *reg)
 {
+	unsigned long npages = reg->size >> PAGE_SHIFT;
 	unsigned long limit = rlimit(RLIMIT_MEMLOCK) >> PAGE_SHIFT;
-	u64 pinned = atomic64_add_return(npages, &mm->pinned_vm);
+	struct user_struct *user = current_user();
+	long cur = atomic_long_read(&user->locked_vm);
 
-	if (pinned > limit && !capable(CAP_IPC_LOCK)) {
-		atomic64_sub(npages, &mm->pinned_vm);
-		return -ENOMEM;
-	}
+	do {
+		if (cur + npages > limit && !capable(CAP_IPC_LOCK))
+			return -ENOMEM;
+	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, cur + npages));
+	reg->user = get_uid(user);
+	atomic64_add(npages, &reg->ctx->mm->pinned_vm);
 	return 0;
+}
+
+static void npu_host_uncharge(struct npu_host_reg *reg)
+{
+	unsigned long npages = reg->size >> PAGE_SHIFT;
+
+	atomic64_sub(npages, &reg->ctx->mm->pinned_vm);
+	atomic_long_sub(npages, &reg->user->locked_vm);
+	free_uid(reg->user);
 }
 
 static void npu_host_unpin(struct npu_host_reg *reg)
@@ -46,10 +68,12 @@ static void npu_host_unpin(struct npu_host_reg *reg)
 	struct scatterlist *sg;
 	unsigned int i;
 
-	for_each_sgtable_sg(&reg->pages.sgt, sg, i)
+	for_each_sgtable_sg(&reg->pages.sgt, sg, i) {
 		unpin_user_page_range_dirty_lock(sg_page(sg),
 						 sg->length >> PAGE_SHIFT,
 						 dirty);
+		cond_resched();
+	}
 	sg_free_append_table(&reg->pages);
 }
 
@@ -108,10 +132,12 @@ static int npu_host_pin(struct npu_host_reg *reg)
 			ret = pinned ? pinned : -EFAULT;
 			break;
 		}
+		/* The hint is a page count the table may still grow by. */
 		ret = sg_alloc_append_table_from_pages(&reg->pages, batch, pinned,
 						       0, (u64)pinned << PAGE_SHIFT,
 						       ALIGN_DOWN(UINT_MAX, PAGE_SIZE),
-						       npages - done - pinned,
+						       min(npages - done - pinned,
+							   (unsigned long)UINT_MAX),
 						       GFP_KERNEL_ACCOUNT);
 		if (ret) {
 			unpin_user_pages(batch, pinned);
@@ -122,6 +148,7 @@ static int npu_host_pin(struct npu_host_reg *reg)
 			ret = -EINTR;
 			break;
 		}
+		cond_resched();
 	}
 	free_page((unsigned long)batch);
 	if (ret)
@@ -135,7 +162,7 @@ static void npu_host_reg_destroy(struct npu_host_reg *reg)
 
 	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
 	npu_host_unpin(reg);
-	atomic64_sub(reg->size >> PAGE_SHIFT, &ctx->mm->pinned_vm);
+	npu_host_uncharge(reg);
 	kfree(reg);
 }
 
@@ -165,10 +192,13 @@ struct npu_host_reg *npu_host_reg_get(struct npu_context *ctx, u64 addr,
 
 void npu_host_reg_put(struct npu_host_reg *reg)
 {
+	/* The context outlives its registrations; @reg may be gone below. */
+	struct npu_context *ctx = reg->ctx;
+
 	if (atomic_dec_and_test(&reg->users))
 		npu_host_reg_destroy(reg);
 	else
-		wake_up_var(&reg->users);
+		wake_up_all(&ctx->host_wq);
 }
 
 /**
@@ -219,6 +249,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	if (args->flags & ~NPU_HOST_FLAGS_MASK)
 		return -EINVAL;
 	if (!args->length || !IS_ALIGNED(args->addr | args->length, SZ_4K) ||
+	    args->length > NPU_HOST_MAX_LENGTH ||
 	    check_add_overflow(args->addr, args->length, &end) ||
 	    end > TASK_SIZE)
 		return -EINVAL;
@@ -261,7 +292,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 						    DMA_BIDIRECTIONAL;
 	atomic_set(&reg->users, 1);
 
-	ret = npu_host_charge(ctx->mm, reg->size >> PAGE_SHIFT);
+	ret = npu_host_charge(reg);
 	if (ret)
 		goto free;
 	ret = npu_host_pin(reg);
@@ -273,7 +304,8 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 
 	down_write(&ctx->vm_lock);
 	ret = mtree_insert_range(&ctx->host_regs, reg->addr,
-				 reg->addr + reg->size - 1, reg, GFP_KERNEL);
+				 reg->addr + reg->size - 1, reg,
+				 GFP_KERNEL_ACCOUNT);
 	if (!ret && reg->dev_addr) {
 		ret = npu_vm_map_host_locked(ctx, reg);
 		if (ret)
@@ -287,7 +319,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 unpin:
 	npu_host_unpin(reg);
 uncharge:
-	atomic64_sub(reg->size >> PAGE_SHIFT, &ctx->mm->pinned_vm);
+	npu_host_uncharge(reg);
 free:
 	kfree(reg);
 	return ret;
@@ -323,12 +355,12 @@ int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
 	 * Wait for the commands using it. A fatal signal stops the wait; the
 	 * last command then unpins.
 	 */
-	wait_var_event_killable(&reg->users, atomic_read(&reg->users) == 1);
+	wait_event_killable(ctx->host_wq, atomic_read(&reg->users) == 1);
 	npu_host_reg_put(reg);
 	return 0;
 }
 
-/* Called at close, after every stream has stopped. */
+/* At shutdown, after every stream has stopped: nothing uses them any more. */
 void npu_host_release(struct npu_context *ctx)
 {
 	struct npu_host_reg *reg;

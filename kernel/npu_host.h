@@ -12,6 +12,7 @@
 
 struct npu_context;
 struct npu_mapping;
+struct user_struct;
 
 /**
  * struct npu_host_reg - one registration
@@ -20,11 +21,13 @@ struct npu_mapping;
  * @flags: NPU_HOST_* it was registered with
  * @dev_addr: device VA it is mapped at (NPU_HOST_MAPPED), else 0
  * @ctx: the context it belongs to
+ * @user: the user charged for the pinned pages (a reference)
  * @pages: the pinned pages, DMA-mapped for the device (pages.sgt)
  * @dir: DMA direction of the mapping
  * @mapping: its device mapping, or NULL
  * @users: one for the context's tree and one for each command using it;
- *	the last one unpins. Unregister waits until only its own is left.
+ *	the last one unpins. Unregister waits on the context's host_wq
+ *	until only its own is left.
  */
 struct npu_host_reg {
 	u64 addr;
@@ -32,6 +35,7 @@ struct npu_host_reg {
 	u32 flags;
 	u64 dev_addr;
 	struct npu_context *ctx;
+	struct user_struct *user;
 	struct sg_append_table pages;
 	enum dma_data_direction dir;
 	struct npu_mapping *mapping;

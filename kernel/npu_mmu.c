@@ -11,6 +11,7 @@
 #include <linux/io.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/sched.h>
 
 #include "npu_mmu.h"
@@ -128,11 +129,20 @@ static int npu_pt_leaf_level(u64 va, u64 addr, u64 size, u64 max_leaf)
  *
  * Uses the largest leaves the alignment allows. Tables left empty by an
  * earlier unmap where a larger leaf now goes are freed.
+ *
+ * Return: 0; -EINVAL for a misaligned @addr or @size; -ERANGE if the
+ * addresses do not fit an entry's 52 bits (never truncated); -ENOMEM.
  */
 int npu_pt_map(struct npu_pt *pt, u64 va, u64 addr, u64 size, u64 flags,
 	       u64 max_leaf)
 {
-	u64 done = 0;
+	u64 done = 0, end;
+
+	if (!IS_ALIGNED(addr | size, PAGE_SIZE))
+		return -EINVAL;
+	if (check_add_overflow(addr, size, &end) ||
+	    end > NPU_PTE_ADDR + PAGE_SIZE)
+		return -ERANGE;
 
 	while (done < size) {
 		int level = npu_pt_leaf_level(va + done, addr + done,

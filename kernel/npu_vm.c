@@ -63,7 +63,7 @@ static int npu_va_insert(struct maple_tree *mt, u64 start, u64 size,
 			 void *entry)
 {
 	int ret = mtree_insert_range(mt, start, start + size - 1, entry,
-				     GFP_KERNEL);
+				     GFP_KERNEL_ACCOUNT);
 
 	return ret == -EEXIST ? -EADDRINUSE : ret;
 }

@@ -11,6 +11,10 @@
  */
 int npu_ioctl_named(int fd, unsigned long req, void *arg, const char *name);
 
+/* The same, but -EINTR comes back (quietly) for a caller with a deadline. */
+int npu_ioctl_once_named(int fd, unsigned long req, void *arg, const char *name);
+
 #define npu_ioctl(fd, req, arg) npu_ioctl_named(fd, req, arg, #req)
+#define npu_ioctl_once(fd, req, arg) npu_ioctl_once_named(fd, req, arg, #req)
 
 #endif /* LIBACL_IOCTL_H */

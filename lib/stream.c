@@ -8,7 +8,9 @@
  * event is waiting for that seqno.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include <acl/acl.h>
 
@@ -93,6 +95,14 @@ int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, ui
 	return ret;
 }
 
+static int64_t acl_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms)
 {
 	struct npu_stream_sync arg = {
@@ -101,9 +111,21 @@ int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t t
 		.timeout_ms = timeout_ms,
 		.seqno = seq,
 	};
+	int64_t deadline = acl_now_ms() + (timeout_ms > 0 ? timeout_ms : 0);
 	int ret;
 
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_STREAM_SYNC, &arg);
+	/*
+	 * A signal ends the driver's wait with -EINTR: wait on until the
+	 * deadline, not for the whole timeout again, or a periodic signal
+	 * would keep a bounded wait from ever timing out.
+	 */
+	while ((ret = npu_ioctl_once(dev->fd, NPU_IOCTL_STREAM_SYNC, &arg)) == -EINTR) {
+		if (timeout_ms >= 0) {
+			int64_t left = deadline - acl_now_ms();
+
+			arg.timeout_ms = left > 0 ? (int32_t)left : 0;
+		}
+	}
 	if (ret == -ETIMEDOUT)
 		return acl_errf(ret, "stream did not complete within %d ms", timeout_ms);
 	if (ret == -EIO)

@@ -4,6 +4,9 @@
  * Skips without /dev/npu0.
  */
 #include <pthread.h>
+#include <signal.h>
+#include <sys/time.h>
+#include <time.h>
 
 #include "lib_util.h"
 
@@ -67,6 +70,36 @@ TEST_F(blocked, sync_timeout_then_release)
 	ASSERT_ACL_OK(aclrtSynchronizeStream(writer));
 	ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(self->waiter, 5000));
 	ASSERT_ACL_OK(aclrtDestroyStream(writer));
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * A signal every 20 ms interrupts the driver's wait over and over: the
+ * timeout is a deadline, so the call still times out, close to 300 ms.
+ */
+TEST_F(blocked, sync_timeout_under_a_periodic_signal)
+{
+	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
+	struct itimerval it = { { 0, 20000 }, { 0, 20000 } }, off = { 0 };
+	struct timespec t0, t1;
+	double took;
+
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_GEQ, self->waiter));
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, NULL));
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
+		   aclrtSynchronizeStreamWithTimeout(self->waiter, 300));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	setitimer(ITIMER_REAL, &off, NULL);
+	took = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	TH_LOG("timed out after %.3f s", took);
+	EXPECT_LE(0.29, took);
+	EXPECT_GT(3.0 * (getenv("HARNESS_TIMEOUT_SCALE") ? atof(getenv("HARNESS_TIMEOUT_SCALE")) : 1.0), took);
 }
 
 TEST_F(blocked, destroy_force_aborts)

@@ -16,6 +16,8 @@
 
 #include <grp.h>
 #include <pthread.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <stddef.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -378,6 +380,32 @@ TEST_F(host, register_bad_args)
 	ASSERT_EQ(0, npu_register(self->fd, buf, len, 0, 0));
 	ASSERT_EQ(0, npu_unregister(self->fd, buf));
 	ASSERT_NOTHING_PINNED(self);
+}
+
+/*
+ * A registration longer than NPU_HOST_MAX_LENGTH is refused before anything
+ * is pinned or charged, whatever RLIMIT_MEMLOCK allows (root here). Once
+ * 16 TiB + 2 MiB truncated the scatter-gather table's page hint to zero
+ * and oopsed on the second batch of pins.
+ */
+TEST_F(host, register_over_the_cap)
+{
+	const uint64_t lens[] = {
+		(16ULL << 40) + SZ_2M, NPU_HOST_MAX_LENGTH + SZ_4K,
+	};
+
+	ASSERT_EQ(0, geteuid());
+	for (unsigned int i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		void *p = mmap(NULL, lens[i], PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+
+		ASSERT_NE(MAP_FAILED, p);
+		EXPECT_EQ(-EINVAL, npu_register(self->fd, p, lens[i], 0, 0));
+		EXPECT_EQ(-EINVAL, npu_register(self->fd, p, lens[i],
+						NPU_HOST_READONLY, 0));
+		ASSERT_NOTHING_PINNED(self);
+		ASSERT_OK(munmap(p, lens[i]));
+	}
 }
 
 TEST_F(host, register_unmapped_efault)
@@ -1338,15 +1366,15 @@ TEST_F(host, rlimit_memlock_unprivileged)
 
 		/*
 		 * The VM's / is mode 0700: look /dev and /proc/self up while
-		 * still root; the open of /dev/npu0 itself (0666) and of
-		 * status happen as nobody.
+		 * still root; the open of /dev/npu0 itself (0660, group npu)
+		 * and of status happen as nobody in group npu.
 		 */
 		devfd = open("/dev", O_PATH | O_DIRECTORY);
 		procfd = open("/proc/self", O_PATH | O_DIRECTORY);
 		CHILD_CHECK(devfd >= 0 && procfd >= 0);
 		close(self->fd);
 		CHILD_CHECK(setrlimit(RLIMIT_MEMLOCK, &rl) == 0);
-		CHILD_CHECK(setgroups(0, NULL) == 0);
+		CHILD_CHECK(setgroups(1, (gid_t[]){ NPU_GID }) == 0);
 		CHILD_CHECK(setgid(65534) == 0);
 		CHILD_CHECK(setuid(65534) == 0);
 		fd = openat(devfd, "npu0", O_RDWR | O_CLOEXEC);
@@ -1400,6 +1428,161 @@ TEST_F(host, rlimit_memlock_unprivileged)
 	EXPECT_EQ(0, r[R_VMPIN_END]);
 	EXPECT_EQ(0, r[R_4K_AFTER]);
 	/* The child's close released its last registration. */
+	ASSERT_NOTHING_PINNED(self);
+}
+
+/* /dev/npuN is root:npu 0660: a user outside the group cannot open it. */
+TEST(node_needs_the_npu_group)
+{
+	int status, devfd = open("/dev", O_PATH | O_DIRECTORY);
+	struct stat st;
+	pid_t pid;
+
+	ASSERT_LE(0, devfd);
+	ASSERT_OK(stat("/dev/npu0", &st));
+	EXPECT_EQ(0660, st.st_mode & 07777);
+	EXPECT_EQ(NPU_GID, st.st_gid);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		int fd;
+
+		CHILD_CHECK(setgroups(0, NULL) == 0);
+		CHILD_CHECK(setgid(65534) == 0);
+		CHILD_CHECK(setuid(65534) == 0);
+		fd = openat(devfd, "npu0", O_RDWR | O_CLOEXEC);
+		CHILD_CHECK(fd < 0 && errno == EACCES);
+		CHILD_CHECK(setgroups(1, (gid_t[]){ NPU_GID }) == -1);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		CHILD_CHECK(setgroups(1, (gid_t[]){ NPU_GID }) == 0);
+		CHILD_CHECK(setgid(65534) == 0);
+		CHILD_CHECK(setuid(65534) == 0);
+		CHILD_CHECK(openat(devfd, "npu0", O_RDWR | O_CLOEXEC) >= 0);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	close(devfd);
+}
+
+/*
+ * The exec'd half of rlimit_memlock_is_the_users: runs from a constructor
+ * when NPU_TEST_EXEC_HELPER="RESFD,ACKFD" is set, before the harness.
+ * Each step registers 1 MiB (the whole limit) on a new file and reports
+ * the result; the parent counts the pins between the steps.
+ */
+static void memlock_step(int res, int ack, int ret)
+{
+	char ch;
+
+	if (write(res, &ret, sizeof(ret)) != sizeof(ret) || read(ack, &ch, 1) != 1)
+		_exit(3);
+}
+
+static void memlock_register_1m(int res, int ack)
+{
+	void *buf = npu_host_mem(SZ_1M);
+	int fd = open("/dev/npu0", O_RDWR);	/* kept across the fork */
+
+	if (fd < 0 || !buf)
+		memlock_step(res, ack, fd < 0 ? -errno : -ENOMEM);
+	else
+		memlock_step(res, ack, npu_register(fd, buf, SZ_1M, 0, 0));
+}
+
+__attribute__((constructor)) static void memlock_exec_helper(void)
+{
+	const char *env = getenv("NPU_TEST_EXEC_HELPER");
+	int res, ack, gone[2];
+	pid_t pid;
+	char ch;
+
+	if (!env || sscanf(env, "%d,%d", &res, &ack) != 2)
+		return;
+	/* After exec: the old image's file is still open, its mm is gone. */
+	memlock_register_1m(res, ack);
+	/* Fork, then exit: the child keeps both files open. */
+	if (pipe(gone))
+		_exit(4);
+	pid = fork();
+	if (pid < 0)
+		_exit(5);
+	if (pid > 0)
+		_exit(0);
+	close(gone[1]);
+	/* EOF once the parent, the only writer left, has exited. */
+	while (read(gone[0], &ch, 1) > 0)
+		;
+	memlock_register_1m(res, ack);
+	_exit(0);
+}
+
+/*
+ * RLIMIT_MEMLOCK binds the user, not one mm: a file that outlives its
+ * process (kept open across exec, or inherited by a child after the
+ * parent exited) once let an unprivileged process tree pin the limit
+ * again in every new mm. Now pins go when the mm that made them goes, and
+ * what is pinned never exceeds the limit.
+ */
+TEST_F(host, rlimit_memlock_is_the_users)
+{
+	int res[2], ack[2], r, status;
+	pid_t pid;
+
+	ASSERT_OK(pipe(res));
+	ASSERT_OK(pipe(ack));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct rlimit rl = { .rlim_cur = SZ_1M, .rlim_max = SZ_1M };
+		void *a = npu_host_mem(SZ_1M), *c = npu_host_mem(SZ_4K);
+		char env[64];
+		int fd, fd2;
+
+		CHILD_CHECK(a && c);
+		close(self->fd);
+		CHILD_CHECK(setrlimit(RLIMIT_MEMLOCK, &rl) == 0);
+		CHILD_CHECK(setgroups(1, (gid_t[]){ NPU_GID }) == 0);
+		CHILD_CHECK(setgid(65533) == 0);
+		CHILD_CHECK(setuid(65533) == 0);
+		fd = open("/dev/npu0", O_RDWR);		/* no O_CLOEXEC */
+		fd2 = open("/dev/npu0", O_RDWR | O_CLOEXEC);
+		CHILD_CHECK(fd >= 0 && fd2 >= 0);
+		r = npu_register(fd, a, SZ_1M, 0, 0);
+		/* The limit is the user's, across files. */
+		CHILD_CHECK(npu_register(fd2, c, SZ_4K, 0, 0) == -ENOMEM);
+		memlock_step(res[1], ack[0], r);
+		snprintf(env, sizeof(env), "NPU_TEST_EXEC_HELPER=%d,%d", res[1], ack[0]);
+		execle("/tests/npu_host_test", "npu_host_test", (char *)NULL,
+		       (char *[]){ env, NULL });
+		_exit(6);
+	}
+	close(res[1]);
+	close(ack[0]);
+	/* Before exec, after exec, in the child of the exited process. */
+	for (int step = 0; step < 3; step++) {
+		long long held;
+
+		ASSERT_EQ((ssize_t)sizeof(r), read(res[0], &r, sizeof(r)));
+		held = npu_pins_held() - self->pins0;
+		TH_LOG("step %d: register %d, %lld pages pinned", step, r, held);
+		EXPECT_EQ(0, r);
+		/* 256 pages: one registration of 1 MiB, never two. */
+		EXPECT_EQ(256, held);
+		ASSERT_EQ(1, write(ack[1], "a", 1));
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	/* EOF: the last process exited and took its pins with it. */
+	ASSERT_EQ(0, read(res[0], &r, sizeof(r)));
+	for (int i = 0; i < 100 && npu_pins_held() != self->pins0; i++)
+		usleep(20 * 1000);
 	ASSERT_NOTHING_PINNED(self);
 }
 

@@ -16,9 +16,11 @@
 #include "npu_util.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <sys/syscall.h>
 
 #define MOD_NAME	"npu"
+#define NPU_MAX_NODES	8
 #define MOD_SYSFS	"/sys/module/npu"
 
 struct mod_params {
@@ -143,7 +145,17 @@ static int restore_module(void)
 	ret = mod_load(params);
 	if (ret && ret != -EEXIST)
 		return ret;
-	return wait_node(0, true) ? 0 : -ENODEV;
+	if (!wait_node(0, true))
+		return -ENODEV;
+	/* What udev/60-npu.rules does for the new nodes. */
+	for (int n = 0; n < NPU_MAX_NODES; n++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/dev/npu%d", n);
+		if (chown(path, 0, NPU_GID) && errno != ENOENT)
+			return -errno;
+	}
+	return 0;
 }
 
 /* Unload, waiting briefly for contexts of finished children to close. */
@@ -556,6 +568,111 @@ TEST_F_TIMEOUT(mod, per_device_mem_size_and_fallback, 60)
 	ASSERT_EQ(0, unload_now());
 	for (int i = 0; i < 8; i++)
 		ASSERT_TRUE(wait_node(i, false));
+}
+
+struct sync_call {
+	int fd;
+	uint32_t stream;
+	int ret;
+};
+
+static void *sync_call(void *p)
+{
+	struct sync_call *c = p;
+
+	c->ret = npu_sync(c->fd, c->stream, -1);
+	return NULL;
+}
+
+#define REMOVE_LEN	(64 * SZ_2M / 2)
+
+/*
+ * Hot removal of npu1's PCI carrier with DMA in flight and a thread
+ * waiting for it: the remove completes, DMA stops, every pin goes, the
+ * open file answers -ENODEV to everything and closes cleanly, npu0 is
+ * untouched, and the module unloads. The function comes back with a PCI
+ * rescan and a reload.
+ */
+TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
+{
+	char link[256], path[300], *bdf;
+	unsigned char *host = npu_host_mem(REMOVE_LEN);
+	struct sync_call c = { .ret = 1 };
+	struct npu_cmd cmds[16];
+	struct npu_get_info info;
+	long long pins0 = npu_pins_held();
+	uint64_t va, *flag;
+	uint32_t handle, s2;
+	pthread_t t;
+	ssize_t n;
+	int fd0;
+
+	ASSERT_NONNULL(host);
+	self->fd = npu_open(1);
+	if (self->fd < 0)
+		SKIP(return, "no /dev/npu1");
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	if (!(info.caps & NPU_CAP_PCI_CARRIER))
+		SKIP(return, "npu1 has no PCI carrier");
+	n = readlink("/sys/class/misc/npu1/device", link, sizeof(link) - 1);
+	ASSERT_LT(0, n);
+	link[n] = 0;
+	bdf = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	TH_LOG("npu1 rides on %s", bdf);
+
+	/* DMA in flight: long copies from pinned memory, a blocked wait. */
+	va = npu_hole(REMOVE_LEN, SZ_2M);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_reserve(self->fd, va, REMOVE_LEN));
+	ASSERT_EQ(0, npu_alloc(self->fd, REMOVE_LEN, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, va, REMOVE_LEN, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, REMOVE_LEN, 1, NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_register(self->fd, host, REMOVE_LEN, 0, 0));
+	ASSERT_LT(pins0, npu_pins_held());
+	ASSERT_EQ(0, npu_stream_create(self->fd, &c.stream));
+	for (int i = 0; i < 16; i++)
+		cmds[i] = npu_copy_cmd(va, ptr64(host), REMOVE_LEN, NPU_CMD_SRC_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, c.stream, cmds, 16, NULL));
+	flag = (uint64_t *)host;
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s2));
+	cmds[0] = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE, .flags = NPU_CMD_SRC_HOST,
+				    .src = ptr64(flag), .value = ~0ULL };
+	ASSERT_EQ(0, npu_submit(self->fd, s2, cmds, 1, NULL));
+	c.fd = self->fd;
+	ASSERT_EQ(0, pthread_create(&t, NULL, sync_call, &c));
+	usleep(100 * 1000);
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
+	ASSERT_OK(npu_write_file(path, "1"));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	TH_LOG("the waiting STREAM_SYNC returned %d", c.ret);
+	EXPECT_TRUE(c.ret == -ECANCELED || c.ret == -ENODEV);
+	EXPECT_EQ(pins0, npu_pins_held());
+	EXPECT_TRUE(wait_node(1, false));
+
+	EXPECT_EQ(-ENODEV, npu_info(self->fd, &info));
+	EXPECT_EQ(-ENODEV, npu_submit(self->fd, s2, cmds, 1, NULL));
+	EXPECT_EQ(-ENODEV, npu_sync(self->fd, s2, 0));
+	EXPECT_EQ(-ENODEV, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
+	EXPECT_EQ(-ENODEV, npu_register(self->fd, host, SZ_4K, 0, 0));
+	EXPECT_EQ(-ENODEV, npu_stream_create(self->fd, &s2));
+
+	/* The other NPU goes on. */
+	fd0 = npu_open(0);
+	ASSERT_LE(0, fd0);
+	ASSERT_EQ(0, npu_register(fd0, host, SZ_4K, 0, 0));
+	ASSERT_EQ(0, npu_stream_create(fd0, &s2));
+	ASSERT_EQ(0, npu_run(fd0, s2, npu_memset_cmd(ptr64(host), 0x5a, SZ_4K,
+						      NPU_CMD_DST_HOST)));
+	EXPECT_EQ(0x5a, host[SZ_4K - 1]);
+	close(fd0);
+
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_EQ(pins0, npu_pins_held());
+	ASSERT_EQ(0, unload_now());
+	ASSERT_OK(npu_write_file("/sys/bus/pci/rescan", "1"));
+	/* The teardown loads the module again, with npu1 on its carrier. */
 }
 
 TEST_F_TIMEOUT(mod, carrier_off_no_iommu, 60)

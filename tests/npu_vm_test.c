@@ -3,6 +3,7 @@
  * npu_vm_test: device memory, VA reservations, mappings, access rights,
  * and the DMA engine's streams and faults, through the raw ioctls.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -159,6 +160,145 @@ TEST_F(pages, memory_is_zeroed_before_reuse)
 					  NPU_CMD_DST_HOST)));
 	for (uint64_t i = 0; i < (len < HOST_SIZE ? len : HOST_SIZE); i++)
 		ASSERT_EQ(0, h[i]);
+}
+
+/* A small deterministic generator, so a failing case can be replayed. */
+static uint64_t rnd_next(uint64_t *state)
+{
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *state >> 33;
+}
+
+/* Submit @n commands in batches of NPU_SUBMIT_MAX_CMDS and wait for all. */
+static int run_cmds(int fd, uint32_t stream, struct npu_cmd *cmds, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i += NPU_SUBMIT_MAX_CMDS) {
+		uint32_t k = n - i < NPU_SUBMIT_MAX_CMDS ? n - i : NPU_SUBMIT_MAX_CMDS;
+		int ret = npu_submit(fd, stream, cmds + i, k, NULL);
+
+		if (ret)
+			return ret;
+	}
+	return npu_sync(fd, stream, -1);
+}
+
+/*
+ * Compare @len bytes at window offset @off with @model, reading them back
+ * in pieces of @piece bytes, HOST_SIZE at a time; returns the first
+ * differing window offset, -1 if none, -2 if a read failed.
+ */
+static long long check_window(int fd, uint32_t stream, char *h, uint64_t va,
+			      const char *model, uint64_t off, uint64_t len,
+			      uint64_t piece)
+{
+	static struct npu_cmd cmds[HOST_SIZE / SZ_4K + 1];
+
+	while (len) {
+		uint64_t n = len < HOST_SIZE ? len : HOST_SIZE, pos = 0;
+		uint32_t k = 0;
+
+		memset(h, 0xa5, n);
+		while (pos < n) {
+			uint64_t m = n - pos < piece ? n - pos : piece;
+
+			cmds[k++] = npu_copy_cmd(ptr64(h + pos), va + off + pos,
+						 m, NPU_CMD_DST_HOST);
+			pos += m;
+		}
+		if (run_cmds(fd, stream, cmds, k))
+			return -2;
+		for (uint64_t i = 0; i < n; i++)
+			if (h[i] != model[off + i])
+				return (long long)(off + i);
+		off += n;
+		len -= n;
+	}
+	return -1;
+}
+
+/*
+ * Integrity against a model of the whole window: host-to-device writes and
+ * device-to-device copies of odd lengths at odd offsets that cross pages,
+ * 2 MiB granules and (for 1 GiB pages) the rotated backing inside them,
+ * then reads page by page and at other offsets and lengths than the
+ * writes. A round trip at the offset written hides a misplaced page; a
+ * comparison with the model does not. For 1 GiB pages two 8 MiB windows
+ * are modelled: the first and the last of the handle.
+ */
+TEST_F(pages, integrity_against_a_model)
+{
+	static const struct { uint64_t off, len; } fixed[] = {
+		{ SZ_2M - SZ_4K, 2 * SZ_4K },		/* the reviewer's case */
+		{ SZ_2M - 1, 2 },
+		{ 3 * SZ_2M / 2 + 5, SZ_2M + 3 * SZ_4K },
+		{ SZ_4K - 7, 5 * SZ_4K + 14 },
+	};
+	uint64_t len = variant->len, win = len < 4 * SZ_2M ? len : 4 * SZ_2M;
+	uint64_t seed = 0x9e3779b97f4a7c15ULL ^ variant->page, va, st = seed;
+	char *h = self->host, *model = malloc(win);
+	uint64_t bases[2] = { 0, len - win };
+	uint32_t handle;
+	long long bad;
+
+	ASSERT_NONNULL(model);
+	va = map_new(self->fd, len, variant->page, &handle);
+	ASSERT_NE(0, va);
+	printf("# seed %#llx, window %llu KiB\n", (unsigned long long)seed,
+	       (unsigned long long)(win >> 10));
+	for (int w = 0; w < (len > win ? 2 : 1); w++) {
+		uint64_t base = va + bases[w];
+
+		/* Fresh memory reads as zeros, as the model starts. */
+		memset(model, 0, win);
+		bad = check_window(self->fd, self->stream, h, base, model, 0,
+				   win, SZ_4K);
+		ASSERT_EQ(-1, bad);
+		for (int op = 0; op < 48; op++) {
+			uint64_t off, n, src;
+
+			if (op < (int)(sizeof(fixed) / sizeof(fixed[0]))) {
+				off = fixed[op].off % win;
+				n = fixed[op].len;
+			} else {
+				off = rnd_next(&st) % win;
+				n = 1 + rnd_next(&st) % (HOST_SIZE - 1);
+			}
+			if (n > win - off)
+				n = win - off;
+			if (op % 3 != 2) {
+				for (uint64_t i = 0; i < n; i++)
+					h[i] = (char)rnd_next(&st);
+				ASSERT_EQ(0, npu_run(self->fd, self->stream,
+						     npu_copy_cmd(base + off, ptr64(h), n,
+								  NPU_CMD_SRC_HOST)));
+				memcpy(model + off, h, n);
+				continue;
+			}
+			/* A device-to-device copy to a disjoint range. */
+			src = rnd_next(&st) % win;
+			if (n > win - src)
+				n = win - src;
+			if (src < off + n && off < src + n)
+				continue;
+			ASSERT_EQ(0, npu_run(self->fd, self->stream,
+					     npu_copy_cmd(base + off, base + src, n, 0)));
+			memmove(model + off, model + src, n);
+		}
+		/* Page by page, then at an odd split and offset. */
+		bad = check_window(self->fd, self->stream, h, base, model, 0,
+				   win, SZ_4K);
+		if (bad >= 0)
+			printf("# window %d: page-wise read differs at %#llx\n", w, bad);
+		ASSERT_EQ(-1, bad);
+		bad = check_window(self->fd, self->stream, h, base, model, 1234,
+				   win - 1234, 3 * SZ_4K + 17);
+		if (bad >= 0)
+			printf("# window %d: odd read differs at %#llx\n", w, bad);
+		ASSERT_EQ(-1, bad);
+	}
+	free(model);
+	EXPECT_EQ(0, npu_unmap(self->fd, va));
+	EXPECT_EQ(0, npu_free(self->fd, handle));
 }
 
 TEST_F(vm, alloc_bad_inputs)
@@ -666,6 +806,248 @@ TEST_F(vm, destroy_force_aborts)
 }
 
 /* A process that exits with mappings and DMA in flight leaves nothing. */
+/* Stream ids are allocated cyclically: a destroyed stream's id stays dead. */
+TEST_F(vm, stream_ids_are_not_reused_at_once)
+{
+	uint32_t a, b;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &a));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, a, 0));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	EXPECT_NE(a, b);
+	EXPECT_EQ(-ENOENT, npu_sync(self->fd, a, 0));
+	EXPECT_EQ(0, npu_stream_destroy(self->fd, b, 0));
+}
+
+struct blocked_call {
+	int fd;
+	uint32_t stream;
+	struct npu_cmd cmd;
+	int ret;
+	pid_t tid;
+};
+
+static void *sync_thread(void *p)
+{
+	struct blocked_call *c = p;
+
+	__atomic_store_n(&c->tid, gettid(), __ATOMIC_SEQ_CST);
+	c->ret = npu_sync(c->fd, c->stream, -1);
+	return NULL;
+}
+
+static void *submit_thread(void *p)
+{
+	struct blocked_call *c = p;
+
+	__atomic_store_n(&c->tid, gettid(), __ATOMIC_SEQ_CST);
+	c->ret = npu_submit(c->fd, c->stream, &c->cmd, 1, NULL);
+	return NULL;
+}
+
+/* Wait until thread @tid sleeps (in the call it was started for). */
+static bool thread_sleeps(pid_t *tidp)
+{
+	for (int i = 0; i < 500; i++) {
+		pid_t tid = __atomic_load_n(tidp, __ATOMIC_SEQ_CST);
+		char path[64], buf[256], *p;
+		FILE *f;
+
+		usleep(10 * 1000);
+		if (!tid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+		fclose(f);
+		if (p && p[1] == ' ' && p[2] == 'S')
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A FORCE destroy drops what is queued: a STREAM_SYNC waiting for those
+ * commands says they did not run, instead of reporting success.
+ */
+TEST_F(vm, sync_reports_commands_dropped_by_destroy)
+{
+	uint64_t *flag = (uint64_t *)self->host;
+	struct blocked_call c = { .fd = self->fd, .ret = 1 };
+	struct npu_cmd cmds[2];
+	pthread_t t;
+
+	*flag = 0;
+	self->host[SZ_4K] = 0;
+	ASSERT_EQ(0, npu_stream_create(self->fd, &c.stream));
+	cmds[0] = value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+			    NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
+	cmds[1] = npu_memset_cmd(ptr64(self->host + SZ_4K), 0x33, SZ_4K,
+				 NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, c.stream, cmds, 2, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, sync_thread, &c));
+	ASSERT_TRUE(thread_sleeps(&c.tid));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, c.stream, NPU_STREAM_DESTROY_FORCE));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(-ECANCELED, c.ret);
+	EXPECT_EQ(0, self->host[SZ_4K]);
+}
+
+/* Per-context caps: module parameters, writable by the administrator. */
+#define NPU_PARAM_DIR	"/sys/module/npu/parameters/"
+
+static long long param_get(const char *name)
+{
+	return npu_file_value_at(AT_FDCWD, name, NULL, 0);
+}
+
+static int param_set(const char *name, long long value)
+{
+	char v[32];
+
+	snprintf(v, sizeof(v), "%lld", value);
+	return npu_write_file(name, v);
+}
+
+static const char *const cap_params[] = {
+	NPU_PARAM_DIR "max_handles", NPU_PARAM_DIR "max_imports",
+	NPU_PARAM_DIR "max_streams", NPU_PARAM_DIR "max_queued",
+	NPU_PARAM_DIR "ctx_mem_limit",
+};
+
+FIXTURE(caps) {
+	VM_FIELDS;
+	long long saved[sizeof(cap_params) / sizeof(cap_params[0])];
+};
+
+FIXTURE_SETUP(caps)
+{
+	for (unsigned int i = 0; i < sizeof(cap_params) / sizeof(cap_params[0]); i++) {
+		self->saved[i] = param_get(cap_params[i]);
+		ASSERT_LE(0, self->saved[i]);
+	}
+	VM_SETUP();
+}
+
+FIXTURE_TEARDOWN(caps)
+{
+	for (unsigned int i = 0; i < sizeof(cap_params) / sizeof(cap_params[0]); i++)
+		param_set(cap_params[i], self->saved[i]);
+	close(self->fd);
+}
+
+TEST_F(caps, handles)
+{
+	uint32_t h[9];
+
+	ASSERT_OK(param_set(cap_params[0], 8));
+	for (int i = 0; i < 8; i++)
+		ASSERT_EQ(0, npu_alloc(self->fd, SZ_4K, SZ_4K, &h[i]));
+	EXPECT_EQ(-ENOSPC, npu_alloc(self->fd, SZ_4K, SZ_4K, &h[8]));
+	EXPECT_EQ((long long)(8 * SZ_4K), npu_mem_used(self->fd));
+	ASSERT_EQ(0, npu_free(self->fd, h[3]));
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_4K, SZ_4K, &h[3]));
+	/* Another context has its own count. */
+	int fd2 = npu_open(0);
+
+	ASSERT_LE(0, fd2);
+	EXPECT_EQ(0, npu_alloc(fd2, SZ_4K, SZ_4K, &h[8]));
+	close(fd2);
+	for (int i = 0; i < 8; i++)
+		EXPECT_EQ(0, npu_free(self->fd, h[i]));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+TEST_F(caps, device_memory)
+{
+	uint64_t va = npu_reserve_new(self->fd, 4 * SZ_2M, SZ_2M);
+	uint32_t h, h2;
+
+	ASSERT_NE(0, va);
+	ASSERT_OK(param_set(cap_params[4], 4 * SZ_2M));
+	ASSERT_EQ(0, npu_alloc(self->fd, 4 * SZ_2M, SZ_2M, &h));
+	EXPECT_EQ(-ENOMEM, npu_alloc(self->fd, SZ_4K, SZ_4K, &h2));
+	/* Memory a mapping keeps alive after its handle is freed still counts. */
+	ASSERT_EQ(0, npu_map(self->fd, va, 4 * SZ_2M, h));
+	ASSERT_EQ(0, npu_free(self->fd, h));
+	EXPECT_EQ(-ENOMEM, npu_alloc(self->fd, SZ_4K, SZ_4K, &h2));
+	ASSERT_EQ(0, npu_unmap(self->fd, va));
+	ASSERT_EQ(0, npu_alloc(self->fd, 4 * SZ_2M, SZ_2M, &h2));
+	EXPECT_EQ(0, npu_free(self->fd, h2));
+	EXPECT_EQ(0, npu_mem_used(self->fd));
+}
+
+TEST_F(caps, streams)
+{
+	uint32_t s[3];
+
+	/* The fixture's stream is one of them. */
+	ASSERT_OK(param_set(cap_params[2], 3));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s[0]));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s[1]));
+	EXPECT_EQ(-ENOSPC, npu_stream_create(self->fd, &s[2]));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, s[0], 0));
+	EXPECT_EQ(0, npu_stream_create(self->fd, &s[2]));
+}
+
+/* A full queue makes SUBMIT wait for room, as a full ring would. */
+TEST_F(caps, queued_commands)
+{
+	static struct npu_cmd cmds[NPU_SUBMIT_MAX_CMDS];
+	uint64_t *flag = (uint64_t *)self->host;
+	struct blocked_call c = { .fd = self->fd, .stream = self->stream, .ret = 1 };
+	pthread_t t;
+
+	*flag = 0;
+	ASSERT_OK(param_set(cap_params[3], 1));	/* at least one SUBMIT's worth */
+	cmds[0] = value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+			    NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
+	for (int i = 1; i < NPU_SUBMIT_MAX_CMDS; i++)
+		cmds[i] = npu_memset_cmd(ptr64(self->host + SZ_4K), i, 64,
+					 NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, NPU_SUBMIT_MAX_CMDS, NULL));
+	c.cmd = npu_memset_cmd(ptr64(self->host + SZ_4K), 0x77, 64, NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, pthread_create(&t, NULL, submit_thread, &c));
+	ASSERT_TRUE(thread_sleeps(&c.tid));
+	EXPECT_EQ(1, __atomic_load_n(&c.ret, __ATOMIC_SEQ_CST));
+	__atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, c.ret);
+	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0x77, self->host[SZ_4K]);
+}
+
+/* SHARE_IMPORT of one name, again and again, is capped too. */
+TEST_F(caps, imports)
+{
+	struct npu_share_export e = { .size = sizeof(e), .flags = NPU_SHARE_ANY_PID };
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &e.handle));
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_SHARE_EXPORT, &e));
+	ASSERT_OK(param_set(cap_params[1], 3));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		struct npu_share_import im = { .size = sizeof(im), .shareable = e.shareable };
+		int fd = npu_open(0), ret;
+
+		if (fd < 0)
+			_exit(10);
+		for (int i = 0; i < 3; i++)
+			if (npu_ioctl(fd, NPU_IOCTL_SHARE_IMPORT, &im))
+				_exit(11 + i);
+		ret = npu_ioctl(fd, NPU_IOCTL_SHARE_IMPORT, &im);
+		_exit(ret == -ENOSPC ? 0 : 20);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+	EXPECT_EQ(0, npu_free(self->fd, e.handle));
+}
+
 TEST_F_TIMEOUT(vm, exit_with_dma_in_flight, 120)
 {
 	long long before = npu_mem_used(self->fd);

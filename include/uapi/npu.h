@@ -239,12 +239,16 @@ struct npu_access {
 #define NPU_HOST_MAPPED		(1U << 1)	/* also map at @dev_addr for the device */
 #define NPU_HOST_FLAGS_MASK	(NPU_HOST_READONLY | NPU_HOST_MAPPED)
 
+/* Longest registration: 1 TiB (2^28 pages). */
+#define NPU_HOST_MAX_LENGTH	(1ULL << 40)
+
 /**
  * struct npu_host_register - pin user memory and map it for device DMA
  * @size: sizeof(struct npu_host_register)
  * @flags: NPU_HOST_* bits
  * @addr: user address, 4 KiB aligned
- * @length: bytes, non-zero multiple of 4 KiB, no wrap
+ * @length: bytes, non-zero multiple of 4 KiB, no wrap, at most
+ *          NPU_HOST_MAX_LENGTH
  * @dev_addr: with NPU_HOST_MAPPED: the device VA to map it at (4 KiB
  *            aligned, may equal @addr); else must be 0
  *

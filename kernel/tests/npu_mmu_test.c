@@ -337,6 +337,30 @@ static void npu_mmu_test_map_over_empty_tables(struct kunit *test)
 		    NPU_PTE_VALID | NPU_PTE_LEAF | RW, SZ_1G - SZ_2M);
 }
 
+/*
+ * An entry holds address bits 51..12: an address beyond them (or not
+ * 4 KiB aligned) is refused, never truncated into someone else's page.
+ */
+static void npu_mmu_test_addr_beyond_52_bits(struct kunit *test)
+{
+	struct npu_pt *pt = test->priv;
+
+	KUNIT_EXPECT_EQ(test, -ERANGE, npu_pt_map(pt, VA0, BIT_ULL(52), SZ_4K,
+						  RW | NPU_PTE_SYSTEM, SZ_1G));
+	KUNIT_EXPECT_EQ(test, -ERANGE, npu_pt_map(pt, VA0, BIT_ULL(52) - SZ_4K,
+						  2 * SZ_4K, RW, SZ_1G));
+	KUNIT_EXPECT_EQ(test, -ERANGE, npu_pt_map(pt, VA0, U64_MAX & ~0xfffULL,
+						  SZ_4K, RW, SZ_1G));
+	KUNIT_EXPECT_EQ(test, -EINVAL, npu_pt_map(pt, VA0, PA0 + 8, SZ_4K,
+						  RW, SZ_1G));
+	expect_unmapped(test, VA0);
+	KUNIT_EXPECT_EQ(test, 1UL, pt->tables);
+	/* The highest page that fits is mapped as it is. */
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, VA0, BIT_ULL(52) - SZ_4K,
+					    SZ_4K, RW, SZ_1G));
+	expect_walk(test, VA0, BIT_ULL(52) - SZ_4K, NPU_PTE_VALID | RW, SZ_4K);
+}
+
 /* Destroy frees every table, whatever is still mapped (checked in exit). */
 static void npu_mmu_test_destroy_mapped(struct kunit *test)
 {
@@ -363,6 +387,7 @@ static struct kunit_case npu_mmu_test_cases[] = {
 	KUNIT_CASE(npu_mmu_test_prune_keeps_live),
 	KUNIT_CASE(npu_mmu_test_map_over_empty_tables),
 	KUNIT_CASE(npu_mmu_test_destroy_mapped),
+	KUNIT_CASE(npu_mmu_test_addr_beyond_52_bits),
 	{}
 };
 
