@@ -74,7 +74,7 @@ static int npu_get_info_ioctl(struct npu_context *ctx, void *arg)
 	args->page_sizes = NPU_PAGE_4K | NPU_PAGE_2M | NPU_PAGE_1G;
 	args->va_start = NPU_VA_START;
 	args->va_end = NPU_VA_END;
-	args->tgid = task_tgid_nr(current);
+	args->tgid = task_tgid_vnr(current);
 	args->num_devices = num_devices;
 	return 0;
 }

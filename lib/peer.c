@@ -131,6 +131,9 @@ ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
 	if (ret == -ENOENT)
 		ret = acl_errf(ret, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
 			       (unsigned long long)shareableHandle);
+	else if (ret == -ESRCH)
+		ret = acl_errf(ret, "one of the %zu pids names no process in this pid namespace (or a thread, not a process): the list is unchanged",
+			       pidNum);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -166,7 +169,7 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
 		free(h);
 		/* unknown, revoked and not allowed answer alike: names cannot be probed */
 		if (ret == -ENOENT)
-			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, or this process is not on its pid list",
+			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, this process is not on its pid list, or runs as another user than the exporter",
 				 (unsigned long long)shareableHandle);
 		else if (ret == -EINVAL)
 			acl_errf(ret, "shareableHandle %#llx was exported by this process: import it in another one",

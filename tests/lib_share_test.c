@@ -175,7 +175,9 @@ TEST(export_args_and_twice)
 	uint64_t sh = 0, sh2 = 0;
 	int32_t pids[MAX_PIDS + 1];
 	const char *msg;
+	pid_t dead;
 	size_t i;
+	int st;
 
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
@@ -216,11 +218,23 @@ TEST(export_args_and_twice)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
 	pids[1] = 0;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	/* pids name live processes: this one and init, repeated */
 	for (i = 0; i < MAX_PIDS + 1; i++)
-		pids[i] = (int32_t)(1000 + i);
+		pids[i] = i & 1 ? 1 : getpid();
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, MAX_PIDS + 1));
 	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh, pids, MAX_PIDS));
 	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh, pids, 1));
+	/* a reaped child's pid names no process */
+	dead = fork();
+	ASSERT_LE(0, dead);
+	if (!dead)
+		_exit(0);
+	ASSERT_EQ(dead, waitpid(dead, &st, 0));
+	pids[1] = dead;
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "names no process"));
 	/* names this process did not export */
 	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh ^ 0x5a5a, pids, 1));
 	msg = aclGetRecentErrMsg();

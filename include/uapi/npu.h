@@ -24,7 +24,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010200	/* 1.2.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010201	/* 1.2.1: major << 16 | minor << 8 | patch */
 
 #define NPU_TYPE		0xCE
 #define NPU_CMD_BASE		0x80
@@ -74,8 +74,9 @@ enum {
  * @page_sizes: bitmap of supported page sizes (NPU_PAGE_*)
  * @va_start: lowest device virtual address a context may reserve
  * @va_end: one past the highest device virtual address
- * @tgid: the caller's process id in the initial pid namespace, as
- *        SHARE_SET_PIDS expects it (since driver 1.1)
+ * @tgid: the caller's process id in its own pid namespace (getpid()), as
+ *        SHARE_SET_PIDS expects it (since driver 1.1; before 1.2.1 the
+ *        initial namespace's)
  * @num_devices: NPUs this driver has (since driver 1.1)
  */
 struct npu_get_info {
@@ -462,7 +463,7 @@ struct npu_stream_sync {
 #define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
 
 /* SHARE_EXPORT flags */
-#define NPU_SHARE_ANY_PID	(1U << 0)	/* no pid check on import */
+#define NPU_SHARE_ANY_PID	(1U << 0)	/* no pid list (euid still checked) */
 
 /**
  * struct npu_share_export - make a physical handle importable by others
@@ -495,12 +496,17 @@ struct npu_share_export {
  * @size: sizeof(struct npu_share_pids)
  * @flags: must be 0
  * @shareable: from SHARE_EXPORT in this context
- * @pids: user pointer to @count __s32 process ids (initial pid namespace)
+ * @pids: user pointer to @count __s32 process ids, in the caller's pid
+ *        namespace (as getpid() and GET_INFO's tgid give them)
  * @count: 1..NPU_SHARE_MAX_PIDS
  * @__reserved: must be 0
  *
- * Replaces the list. Errors: -ENOENT not exported by this context,
- * -EINVAL bad count or a pid <= 0.
+ * Replaces the list. Each id is resolved when this call runs, and the list
+ * holds those processes, not their numbers: a listed process that exits
+ * can no longer import, and a process that gets its number later is not
+ * on the list. Errors: -EINVAL bad count or a pid <= 0; -ESRCH an id names
+ * no process (none, or a thread that is not its process's main thread),
+ * and nothing changed; -ENOENT not exported by this context.
  */
 struct npu_share_pids {
 	__u32 size;
@@ -524,6 +530,9 @@ struct npu_share_pids {
  * @length: out, the memory's size in bytes (as NPU_IOCTL_MEM_ALLOC made it)
  * @page_size: out, its NPU_PAGE_* granule
  *
+ * A process may import if it is one SHARE_SET_PIDS listed (or the name was
+ * exported with NPU_SHARE_ANY_PID) and its effective uid is the exporter's
+ * at export; any uid may when the exporter had CAP_SYS_ADMIN then.
  * Errors: -ENOENT no such name, revoked, or this process is not allowed
  * (the same answer, so names cannot be probed), -EINVAL the exporting
  * process itself, -ENODEV exported from another device.

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu_share_test: who may import a shared handle, at the ioctl level.
+ *
+ * SHARE_SET_PIDS names processes (in the caller's pid namespace), not pid
+ * numbers: a number that a process of any uid gets later does not inherit
+ * the right to import. The importer's euid must also be the exporter's
+ * unless the exporter was privileged (CAP_SYS_ADMIN) when it exported.
+ * GET_INFO's tgid is the caller's pid in its own namespace.
+ *
+ * Runs as root in the VM: the other processes are forked "peers" that open
+ * /dev/npu0 first, then drop to another uid, then run the requests the
+ * test sends them over a pipe (import, export, set pids, GET_INFO).
+ */
+#include <grp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "npu_util.h"
+
+#define UID_A	65534	/* nobody */
+#define UID_B	65533
+
+#define MAX_REQ_PIDS	4
+
+enum { OP_IMPORT = 1, OP_EXPORT, OP_SET_PIDS, OP_TGID };
+
+struct req {
+	int32_t op;
+	uint32_t flags;		/* OP_EXPORT */
+	uint64_t name;		/* OP_IMPORT, OP_SET_PIDS */
+	int32_t npids;		/* OP_SET_PIDS */
+	int32_t pids[MAX_REQ_PIDS];
+};
+
+struct peer {
+	pid_t pid;
+	int rd;		/* the test reads the peer's replies */
+	int wr;		/* the test writes requests */
+};
+
+/* Returned by peer_call() when the peer is gone. */
+#define PEER_DEAD	(-100000LL)
+
+static int set_pids(int fd, uint64_t name, const int32_t *pids, uint32_t n)
+{
+	struct npu_share_pids p = {
+		.size = sizeof(p), .shareable = name, .pids = ptr64(pids),
+		.count = n,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_SHARE_SET_PIDS, &p);
+}
+
+/* Allocate 2 MiB and export it: the name, or 0 (never a name). */
+static uint64_t export_new(int fd, uint32_t flags)
+{
+	struct npu_share_export e = { .size = sizeof(e), .flags = flags };
+	int ret = npu_alloc(fd, SZ_2M, SZ_2M, &e.handle);
+
+	if (!ret)
+		ret = npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e);
+	if (ret)
+		printf("# pid %d: export: %s\n", getpid(), strerror(-ret));
+	return ret ? 0 : e.shareable;
+}
+
+/* Import @name and free the handle again: 0 or -errno. */
+static int import_once(int fd, uint64_t name)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = name };
+	int ret = npu_ioctl(fd, NPU_IOCTL_SHARE_IMPORT, &imp);
+
+	if (!ret && npu_free(fd, imp.handle))
+		ret = -EBADE;	/* the import gave no usable handle */
+	return ret;
+}
+
+static long long tgid_of(int fd)
+{
+	struct npu_get_info info;
+	int ret = npu_info(fd, &info);
+
+	return ret ? ret : (long long)info.tgid;
+}
+
+static int drop_to(uid_t uid)
+{
+	if (setgroups(0, NULL) || setgid(uid) || setuid(uid))
+		return -1;
+	return geteuid() == uid && getegid() == uid ? 0 : -1;
+}
+
+static void peer_serve(int fd, int rd, int wr)
+{
+	struct req r;
+	long long v;
+
+	while (read(rd, &r, sizeof(r)) == sizeof(r)) {
+		switch (r.op) {
+		case OP_IMPORT:
+			v = import_once(fd, r.name);
+			break;
+		case OP_EXPORT:
+			v = (long long)export_new(fd, r.flags);
+			break;
+		case OP_SET_PIDS:
+			v = set_pids(fd, r.name, r.pids, r.npids);
+			break;
+		case OP_TGID:
+			v = tgid_of(fd);
+			break;
+		default:
+			v = -ENOSYS;
+		}
+		if (write(wr, &v, sizeof(v)) != sizeof(v))
+			_exit(12);
+	}
+}
+
+/*
+ * Fork a peer: it opens /dev/npu0 as root, drops to @uid (unless 0) and
+ * serves requests until the test closes its pipe. Returns its pid, or -1.
+ */
+static pid_t peer_start(struct peer *p, uid_t uid)
+{
+	int req[2], rep[2];
+
+	if (pipe(req))
+		return -1;
+	if (pipe(rep)) {
+		close(req[0]);
+		close(req[1]);
+		return -1;
+	}
+	p->pid = fork();
+	if (p->pid < 0)
+		return -1;
+	if (!p->pid) {
+		int fd;
+
+		/* other peers' pipe ends too: each peer sees its own EOF */
+		for (fd = 3; fd < 1024; fd++)
+			if (fd != req[0] && fd != rep[1])
+				close(fd);
+		fd = npu_open(0);	/* before dropping privileges */
+		if (fd < 0)
+			_exit(10);
+		if (uid && drop_to(uid))
+			_exit(11);
+		peer_serve(fd, req[0], rep[1]);
+		_exit(0);
+	}
+	close(req[0]);
+	close(rep[1]);
+	p->rd = rep[0];
+	p->wr = req[1];
+	return p->pid;
+}
+
+static long long peer_call(struct peer *p, struct req r)
+{
+	long long v;
+
+	if (write(p->wr, &r, sizeof(r)) != sizeof(r) ||
+	    read(p->rd, &v, sizeof(v)) != sizeof(v))
+		return PEER_DEAD;
+	return v;
+}
+
+/* The peer exports a new handle: its name, or 0. */
+static uint64_t peer_export(struct peer *p, uint32_t flags)
+{
+	long long v = peer_call(p, (struct req){ .op = OP_EXPORT,
+						 .flags = flags });
+
+	return v == PEER_DEAD ? 0 : (uint64_t)v;
+}
+
+static long long peer_import(struct peer *p, uint64_t name)
+{
+	return peer_call(p, (struct req){ .op = OP_IMPORT, .name = name });
+}
+
+/* Stop the peer and reap it: true if it exited cleanly. */
+static bool peer_stop(struct peer *p)
+{
+	int st;
+
+	close(p->wr);
+	close(p->rd);
+	return waitpid(p->pid, &st, 0) == p->pid && WIFEXITED(st) &&
+	       !WEXITSTATUS(st);
+}
+
+FIXTURE(share) {
+	int fd;
+};
+
+FIXTURE_SETUP(share)
+{
+	self->fd = -1;
+	if (geteuid())
+		SKIP(return, "needs root (forks peers of other uids)");
+	/* a peer that died is a failed call, not a killed test */
+	signal(SIGPIPE, SIG_IGN);
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+}
+
+FIXTURE_TEARDOWN(share)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+/*
+ * The exporter (root) lists process A (uid 65534), which imports; A exits.
+ * A new process B of uid 65534 is given A's pid number (ns_last_pid): it is
+ * not A, and its import answers like an unknown name.
+ */
+TEST_F(share, pid_reused_by_another_process_is_refused)
+{
+	uint64_t name = export_new(self->fd, 0);
+	int attempt;
+
+	ASSERT_NE(0, name);
+	if (access("/proc/sys/kernel/ns_last_pid", W_OK))
+		SKIP(return, "no writable /proc/sys/kernel/ns_last_pid");
+	/* a kernel thread may take the number first: try again with a new A */
+	for (attempt = 0; attempt < 5; attempt++) {
+		struct peer a, b;
+		char last[32];
+		int32_t p;
+
+		ASSERT_LT(0, peer_start(&a, UID_A));
+		p = a.pid;
+		ASSERT_EQ(0, set_pids(self->fd, name, &p, 1));
+		EXPECT_EQ(0, peer_import(&a, name));
+		ASSERT_TRUE(peer_stop(&a));
+
+		snprintf(last, sizeof(last), "%d", p - 1);
+		ASSERT_EQ(0, npu_write_file("/proc/sys/kernel/ns_last_pid", last));
+		ASSERT_LT(0, peer_start(&b, UID_A));
+		if (b.pid != p) {
+			TH_LOG("attempt %d: wanted pid %d, got %d", attempt, p,
+			       b.pid);
+			ASSERT_TRUE(peer_stop(&b));
+			continue;
+		}
+		EXPECT_EQ(-ENOENT, peer_import(&b, name));
+		EXPECT_TRUE(peer_stop(&b));
+		return;
+	}
+	SKIP(return, "could not give a new process a listed pid number in 5 attempts");
+}
+
+/*
+ * An unprivileged exporter (uid 65534): a listed process of another euid
+ * (65533) is refused like an unknown name, with or without ANY_PID; a
+ * listed process of its own euid imports. A privileged exporter (root)
+ * lets any euid import.
+ */
+TEST_F(share, importer_euid_must_match_unprivileged_exporter)
+{
+	struct peer e, same, other;
+	uint64_t listed, any, root_listed, root_any;
+	struct req r = { .op = OP_SET_PIDS, .npids = 2 };
+	int32_t p;
+
+	ASSERT_LT(0, peer_start(&e, UID_A));
+	ASSERT_LT(0, peer_start(&same, UID_A));
+	ASSERT_LT(0, peer_start(&other, UID_B));
+
+	listed = peer_export(&e, 0);
+	ASSERT_NE(0, listed);
+	r.name = listed;
+	r.pids[0] = same.pid;
+	r.pids[1] = other.pid;
+	ASSERT_EQ(0, peer_call(&e, r));
+	EXPECT_EQ(-ENOENT, peer_import(&other, listed));
+	EXPECT_EQ(0, peer_import(&same, listed));
+
+	any = peer_export(&e, NPU_SHARE_ANY_PID);
+	ASSERT_NE(0, any);
+	EXPECT_EQ(-ENOENT, peer_import(&other, any));
+	EXPECT_EQ(0, peer_import(&same, any));
+
+	/* root exported: euid does not matter */
+	root_listed = export_new(self->fd, 0);
+	ASSERT_NE(0, root_listed);
+	p = other.pid;
+	ASSERT_EQ(0, set_pids(self->fd, root_listed, &p, 1));
+	EXPECT_EQ(0, peer_import(&other, root_listed));
+	root_any = export_new(self->fd, NPU_SHARE_ANY_PID);
+	ASSERT_NE(0, root_any);
+	EXPECT_EQ(0, peer_import(&other, root_any));
+	EXPECT_EQ(0, peer_import(&same, root_any));
+
+	EXPECT_TRUE(peer_stop(&other));
+	EXPECT_TRUE(peer_stop(&same));
+	EXPECT_TRUE(peer_stop(&e));
+}
+
+static void *wait_on_pipe(void *arg)
+{
+	int *fds = arg;
+	pid_t tid = syscall(SYS_gettid);
+	char c;
+
+	if (write(fds[1], &tid, sizeof(tid)) != sizeof(tid))
+		return NULL;
+	while (read(fds[2], &c, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/*
+ * SET_PIDS with a number that names no process - a reaped child's pid,
+ * pid_max, a thread that is not a process's main thread - is -ESRCH for
+ * the whole call: the list stays as it was.
+ */
+TEST_F(share, set_pids_with_no_such_process_is_esrch)
+{
+	uint64_t name = export_new(self->fd, 0);
+	long long pid_max;
+	int32_t list[2];
+	struct peer in, out;
+	int fds[4], st;
+	pthread_t thr;
+	pid_t dead, tid;
+
+	ASSERT_NE(0, name);
+	ASSERT_LT(0, peer_start(&in, 0));
+	ASSERT_LT(0, peer_start(&out, 0));
+	list[0] = in.pid;
+	ASSERT_EQ(0, set_pids(self->fd, name, list, 1));
+
+	dead = fork();
+	ASSERT_LE(0, dead);
+	if (!dead)
+		_exit(0);
+	ASSERT_EQ(dead, waitpid(dead, &st, 0));
+	ASSERT_ERRNO(kill(dead, 0), ESRCH);
+	pid_max = npu_file_value_at(AT_FDCWD, "/proc/sys/kernel/pid_max",
+				    NULL, 0);
+	ASSERT_LT(1, pid_max);
+
+	/* fds: the thread writes its tid to [1], waits on [2] */
+	ASSERT_EQ(0, pipe(fds));
+	ASSERT_EQ(0, pipe(fds + 2));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, wait_on_pipe, fds));
+	ASSERT_EQ((ssize_t)sizeof(tid), read(fds[0], &tid, sizeof(tid)));
+	ASSERT_NE(getpid(), tid);
+
+	list[0] = out.pid;
+	list[1] = dead;
+	EXPECT_EQ(-ESRCH, set_pids(self->fd, name, list, 2));
+	list[1] = (int32_t)pid_max;
+	EXPECT_EQ(-ESRCH, set_pids(self->fd, name, list, 2));
+	list[1] = tid;
+	EXPECT_EQ(-ESRCH, set_pids(self->fd, name, list, 2));
+	/* the numbers are checked before the name: still -ESRCH */
+	EXPECT_EQ(-ESRCH, set_pids(self->fd, name ^ 1, list, 2));
+
+	ASSERT_EQ(1, write(fds[3], "x", 1));
+	ASSERT_EQ(0, pthread_join(thr, NULL));
+
+	/* the list is still [in] */
+	EXPECT_EQ(0, peer_import(&in, name));
+	EXPECT_EQ(-ENOENT, peer_import(&out, name));
+
+	EXPECT_TRUE(peer_stop(&out));
+	EXPECT_TRUE(peer_stop(&in));
+}
+
+#define CK(cond) do {								\
+	if (!(cond)) {								\
+		printf("# pid %d of its namespace: %s:%d: %s is false\n",	\
+		       getpid(), __FILE__, __LINE__, #cond);			\
+		fflush(stdout);							\
+		_exit(3);							\
+	}									\
+} while (0)
+
+/*
+ * Process N1 of a new pid namespace (pid 1 there): GET_INFO says tgid 1;
+ * it imports what the test exported for its outer pid; it exports a handle
+ * for pid 2 of its namespace, and that process (N2) imports it.
+ */
+static void ns_init(int from_test)
+{
+	int fd = npu_open(0), go[2], st;
+	uint64_t name, mine;
+	int32_t two;
+	pid_t n2;
+
+	CK(fd >= 0);
+	CK(getpid() == 1);
+	CK(tgid_of(fd) == 1);
+	CK(read(from_test, &name, sizeof(name)) == sizeof(name));
+	CK(import_once(fd, name) == 0);
+
+	mine = export_new(fd, 0);
+	CK(mine);
+	CK(pipe(go) == 0);
+	n2 = fork();
+	CK(n2 >= 0);
+	if (!n2) {
+		char c;
+
+		fd = npu_open(0);
+		CK(fd >= 0);
+		CK(tgid_of(fd) == 2);
+		CK(read(go[0], &c, 1) == 1);
+		CK(import_once(fd, mine) == 0);
+		_exit(0);
+	}
+	CK(n2 == 2);
+	two = n2;
+	CK(set_pids(fd, mine, &two, 1) == 0);
+	CK(write(go[1], "x", 1) == 1);
+	CK(waitpid(n2, &st, 0) == n2);
+	CK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	/* the namespace's pid 1 is the exporter itself */
+	CK(import_once(fd, mine) == -EINVAL);
+	_exit(0);
+}
+
+/*
+ * GET_INFO's tgid is the caller's pid as it knows it: getpid() here, 1 for
+ * the first process of a new pid namespace; SET_PIDS resolves numbers in
+ * the caller's namespace, so both sides whitelist with the numbers they see.
+ */
+TEST_F(share, tgid_and_pids_are_in_the_callers_namespace)
+{
+	int to_ns[2], from_x[2], st;
+	uint64_t name = export_new(self->fd, 0);
+	pid_t x, n1 = 0;
+	int32_t p;
+	ssize_t w;
+
+	ASSERT_EQ((long long)getpid(), tgid_of(self->fd));
+	ASSERT_NE(0, name);
+	ASSERT_EQ(0, pipe(to_ns));
+	ASSERT_EQ(0, pipe(from_x));
+	x = fork();
+	ASSERT_LE(0, x);
+	if (!x) {
+		pid_t n;
+
+		close(from_x[0]);
+		close(to_ns[1]);
+		if (unshare(CLONE_NEWPID))
+			_exit(4);
+		n = fork();
+		if (n < 0)
+			_exit(5);
+		if (!n) {
+			close(from_x[1]);
+			ns_init(to_ns[0]);
+		}
+		if (write(from_x[1], &n, sizeof(n)) != sizeof(n))
+			_exit(6);
+		if (waitpid(n, &st, 0) != n)
+			_exit(7);
+		_exit(WIFEXITED(st) ? WEXITSTATUS(st) : 8);
+	}
+	close(from_x[1]);
+	close(to_ns[0]);
+	if (read(from_x[0], &n1, sizeof(n1)) != sizeof(n1)) {
+		ASSERT_EQ(x, waitpid(x, &st, 0));
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 4)
+			SKIP(return, "unshare(CLONE_NEWPID): not available");
+		ASSERT_TRUE(false);
+	}
+	/* the test names N1 by the pid it sees */
+	p = n1;
+	ASSERT_NE(1, p);
+	ASSERT_EQ(0, set_pids(self->fd, name, &p, 1));
+	/* N1 may have failed already: its status says why, not this write */
+	w = write(to_ns[1], &name, sizeof(uint64_t));
+	ASSERT_EQ(x, waitpid(x, &st, 0));
+	EXPECT_TRUE(WIFEXITED(st));
+	EXPECT_EQ(0, WEXITSTATUS(st));
+	EXPECT_EQ((ssize_t)sizeof(uint64_t), w);
+}
+
+TEST_HARNESS_MAIN
