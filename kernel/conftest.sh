@@ -19,6 +19,8 @@ $(probe NPU_HAVE_GPU_BUDDY '#include <linux/gpu_buddy.h>
 int probe(struct gpu_buddy *mm) { return gpu_buddy_init(mm, 1ULL << 30, 4096); }')
 $(probe NPU_HAVE_DRM_BUDDY_FREE_FLAGS '#include <drm/drm_buddy.h>
 void probe(struct drm_buddy *mm, struct list_head *l) { drm_buddy_free_list(mm, l, 0); }')
+$(probe NPU_HAVE_OLD_GUP_MUST_UNSHARE '#include <linux/mm.h>
+bool probe(struct page *page) { return gup_must_unshare(FOLL_PIN, page); }')
 "
 
 objs=

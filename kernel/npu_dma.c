@@ -531,6 +531,8 @@ static void npu_stream_work(struct work_struct *work)
 		atomic64_set_release(&stream->completed, job->seqno);
 		wake_up_all(&stream->wq);
 		npu_job_free(job);
+		/* A queue of many small commands is a long loop. */
+		cond_resched();
 	}
 }
 

@@ -13,6 +13,7 @@
  * context notices that mm is gone, and a per-mm count (pinned_vm, which
  * still feeds VmPin) would restart at zero after exec or in a child.
  */
+#include <linux/backing-dev.h>
 #include <linux/dma-mapping.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
@@ -77,36 +78,53 @@ static void npu_host_unpin(struct npu_host_reg *reg)
 	sg_free_append_table(&reg->pages);
 }
 
-static bool npu_host_has_zero_page(struct page **pages, int n)
-{
-	while (n--)
-		if (is_zero_pfn(page_to_pfn(pages[n])))
-			return true;
-	return false;
-}
-
+#ifdef NPU_HAVE_OLD_GUP_MUST_UNSHARE
 /*
- * Pin @n pages at @addr. A read-only long-term pin of never-written
- * anonymous memory can pin the shared zero page (6.1 does): the CPU's
- * first write then lands on a new page the device never sees. Such a
- * batch is pinned for write instead where the mapping allows it - it
- * reads the same, and it is the page the process will write.
+ * Before Linux 6.2, GUP neither broke COW for a read-only long-term pin
+ * of a writable private mapping (the zero page, the huge zero page or a
+ * file's page-cache page stayed pinned while the process's next write
+ * went to a new page the device never saw), nor refused a writable
+ * long-term pin of a shared file mapping that the file system writes back
+ * (it may write and clean the pages while the device writes them). Do
+ * here what newer kernels do in GUP: pin such a read-only batch for write
+ * (it reads the same, and it is the page the process will write), refuse
+ * such a writable one with -EFAULT as they do. The batch at @addr is
+ * clamped to one VMA. A VMA that changes between this look and the pin is
+ * the caller's race, as with any pin of memory being remapped.
  */
-static int npu_host_pin_batch(unsigned long addr, unsigned long n,
-			      unsigned int gup, struct page **batch)
+static int npu_host_pin_flags(unsigned long addr, unsigned long *n,
+			      unsigned int *gup)
 {
-	int pinned = pin_user_pages_fast(addr, n, gup, batch);
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	int ret = 0;
 
-	if (pinned <= 0 || (gup & FOLL_WRITE) ||
-	    !npu_host_has_zero_page(batch, pinned))
-		return pinned;
-	unpin_user_pages(batch, pinned);
-	n = pinned;
-	pinned = pin_user_pages_fast(addr, n, gup | FOLL_WRITE, batch);
-	if (pinned == -EFAULT)	/* not writable: the zero page it is */
-		pinned = pin_user_pages_fast(addr, n, gup, batch);
-	return pinned;
+	mmap_read_lock(mm);
+	vma = vma_lookup(mm, addr);
+	if (!vma) {
+		ret = -EFAULT;
+	} else {
+		*n = min(*n, (vma->vm_end - addr) >> PAGE_SHIFT);
+		if (*gup & FOLL_WRITE) {
+			if ((vma->vm_flags & VM_SHARED) && vma->vm_file &&
+			    mapping_can_writeback(vma->vm_file->f_mapping))
+				ret = -EFAULT;
+		} else if (is_cow_mapping(vma->vm_flags) &&
+			   (vma->vm_flags & VM_WRITE)) {
+			*gup |= FOLL_WRITE;
+		}
+	}
+	mmap_read_unlock(mm);
+	return ret;
 }
+#else
+/* GUP itself unshares read-only long-term pins and refuses the others. */
+static int npu_host_pin_flags(unsigned long addr, unsigned long *n,
+			      unsigned int *gup)
+{
+	return 0;
+}
+#endif
 
 static int npu_host_pin(struct npu_host_reg *reg)
 {
@@ -123,11 +141,15 @@ static int npu_host_pin(struct npu_host_reg *reg)
 		return -ENOMEM;
 
 	while (done < npages) {
+		unsigned long addr = reg->addr + (done << PAGE_SHIFT);
 		unsigned long n = min(npages - done, batch_max);
+		unsigned int flags = gup;
 		int pinned;
 
-		pinned = npu_host_pin_batch(reg->addr + (done << PAGE_SHIFT),
-					    n, gup, batch);
+		ret = npu_host_pin_flags(addr, &n, &flags);
+		if (ret)
+			break;
+		pinned = pin_user_pages_fast(addr, n, flags, batch);
 		if (pinned <= 0) {
 			ret = pinned ? pinned : -EFAULT;
 			break;

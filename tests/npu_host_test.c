@@ -787,6 +787,97 @@ TEST_F(host, readonly)
 /* Host operands must be inside one registration                       */
 /* ------------------------------------------------------------------ */
 
+/*
+ * A READONLY registration of a writable private mapping sees the process's
+ * later writes. Never-written anonymous memory (the zero page; with THP,
+ * the huge zero page) and a MAP_PRIVATE file's page cache are unshared
+ * when pinned; 6.1's GUP pinned the shared page, and the process's next
+ * write went to a copy the device never saw.
+ */
+TEST_F(host, readonly_sees_later_writes)
+{
+	const size_t len = 2 * SZ_1M;
+	unsigned char *out = npu_host_mem(len);
+	char path[] = "/tmp/npu-private-XXXXXX";
+	int fd = mkstemp(path);
+
+	ASSERT_NONNULL(out);
+	ASSERT_LE(0, fd);
+	ASSERT_OK(unlink(path));
+	ASSERT_OK(ftruncate(fd, len));
+	ASSERT_EQ((ssize_t)len, pwrite(fd, out, len, 0));	/* page cache, zeros */
+	ASSERT_EQ(0, npu_register(self->fd, out, len, 0, 0));
+	for (int kind = 0; kind < 3; kind++) {
+		unsigned char *raw, *buf;
+		volatile unsigned char sum = 0;
+
+		if (kind < 2) {
+			raw = mmap(NULL, 2 * len, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			ASSERT_NE(MAP_FAILED, raw);
+			buf = (unsigned char *)(((uintptr_t)raw + len - 1) & ~(len - 1));
+			madvise(buf, len, kind ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+		} else {
+			raw = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+			ASSERT_NE(MAP_FAILED, raw);
+			buf = raw;
+		}
+		/* Read only: the shared page is what is mapped now. */
+		for (size_t i = 0; i < len; i += SZ_4K)
+			sum += buf[i];
+		ASSERT_EQ(0, sum);
+		ASSERT_EQ(0, npu_register(self->fd, buf, len, NPU_HOST_READONLY, 0));
+		fill(buf, len, 0x31 + kind);
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_copy_cmd(self->va, ptr64(buf), len, NPU_CMD_SRC_HOST)));
+		memset(out, 0, len);
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_copy_cmd(ptr64(out), self->va, len, NPU_CMD_DST_HOST)));
+		if (memcmp(out, buf, len))
+			TH_LOG("kind %d: the device read what was there before the write", kind);
+		EXPECT_EQ(0, memcmp(out, buf, len));
+		ASSERT_EQ(0, npu_unregister(self->fd, buf));
+		ASSERT_OK(munmap(raw, kind < 2 ? 2 * len : len));
+	}
+	ASSERT_EQ(0, npu_unregister(self->fd, out));
+	close(fd);
+	ASSERT_NOTHING_PINNED(self);
+}
+
+/*
+ * A writable long-term pin of a shared mapping of a file that its file
+ * system writes back (ext4 here) is refused, -EFAULT, as 6.12's GUP
+ * refuses it: the file system may write back and clean pages while the
+ * device writes them. 6.1's GUP allowed it. Read-only is fine, and so is
+ * shmem (register_tmpfs_file_shared).
+ */
+TEST_F(host, register_shared_writeback_file)
+{
+	const size_t len = 16 * SZ_4K;
+	unsigned char *p;
+	int fd;
+
+	if (system("mkdir -p /mnt/npu-ext4 && mke2fs -q /dev/ram0 >/dev/null 2>&1 && "
+		   "mount -t ext4 /dev/ram0 /mnt/npu-ext4 2>/dev/null"))
+		SKIP(return, "no ext4 on /dev/ram0 (make check loads brd and ext4)");
+	fd = open("/mnt/npu-ext4/f", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	ASSERT_LE(0, fd);
+	ASSERT_OK(ftruncate(fd, len));
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	memset(p, 0x42, len);
+	EXPECT_EQ(-EFAULT, npu_register(self->fd, p, len, 0, 0));
+	EXPECT_EQ(-EFAULT, npu_register(self->fd, p, len, NPU_HOST_MAPPED,
+					npu_hole(len, SZ_4K)));
+	ASSERT_NOTHING_PINNED(self);
+	EXPECT_EQ(0, npu_register(self->fd, p, len, NPU_HOST_READONLY, 0));
+	EXPECT_EQ(0, npu_unregister(self->fd, p));
+	ASSERT_OK(munmap(p, len));
+	close(fd);
+	EXPECT_EQ(0, system("umount /mnt/npu-ext4"));
+	ASSERT_NOTHING_PINNED(self);
+}
+
 TEST_F(host, submit_unregistered_enxio)
 {
 	size_t len = 16 * SZ_4K;
