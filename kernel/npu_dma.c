@@ -10,6 +10,8 @@
  * missing permission or an IOMMU miss is a DMA fault: the command fails,
  * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
  */
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/dma-direct.h>
 #include <linux/highmem.h>
 #include <linux/iommu.h>
@@ -30,7 +32,7 @@
 #include "npu_host.h"
 #include "npu_vm.h"
 
-/* Bytes moved under one hold of vm_lock: bounds how long unmap waits. */
+/* Bytes moved under one hold of the VA space: bounds how long unmap waits. */
 #define NPU_DMA_CHUNK		SZ_1M
 /*
  * How often a waiting command looks again. A wait does not hold a worker:
@@ -42,12 +44,16 @@ static struct workqueue_struct *npu_dma_wq;
 
 /*
  * Like a real engine, the simulated one has a few channels: at most this
- * many streams move data at once, whatever their number and whichever CPU
- * queued them (the workqueue is unbound and bounded by this).
+ * many streams move data at once on each CPU (the workqueue's max_active),
+ * however many streams there are, so busy streams cannot multiply the
+ * kernel's workers.
  */
 static unsigned int dma_channels = 4;
 module_param(dma_channels, uint, 0444);
-MODULE_PARM_DESC(dma_channels, "Streams the DMA engine runs at once, 1-64 (default 4)");
+MODULE_PARM_DESC(dma_channels, "Streams the DMA engine runs at once per CPU, 1-64 (default 4)");
+
+/* The CPU the engine's next stream start goes to (npu_dma_cpu()). */
+static atomic_t npu_dma_next_cpu = ATOMIC_INIT(-1);
 
 /* Per-context caps on what a user can make the kernel hold. */
 static unsigned int max_streams = 1024;
@@ -84,8 +90,8 @@ struct npu_job {
 /**
  * struct npu_dma_side - one operand of a command as the engine walks it
  * @addr: device VA, or user address inside @reg
- * @vm: the context whose page tables translate @addr: the stream's, or a
- *	peer's on another device
+ * @ctx: the context whose VA space @addr is in: the stream's, or a peer's
+ *	on another device
  * @reg: host registration, or NULL for a device VA
  * @cur: DMA segment lookup cursor for @reg
  * @write: the engine writes through this operand
@@ -103,7 +109,7 @@ struct npu_job {
  */
 struct npu_dma_side {
 	u64 addr;
-	struct npu_context *vm;
+	struct npu_context *ctx;
 	struct npu_host_reg *reg;
 	struct npu_host_cursor cur;
 	bool write;
@@ -117,7 +123,7 @@ struct npu_dma_side {
 	u64 win_len;
 };
 
-/* Forget translations: mappings may change while vm_lock is not held. */
+/* Forget translations: mappings may change while the VA space is not held. */
 static void npu_dma_side_reset(struct npu_dma_side *side)
 {
 	side->run_len = 0;
@@ -141,7 +147,8 @@ static int npu_dma_fault(struct npu_stream *stream, struct npu_dma_side *side,
 static int npu_dma_translate(struct npu_stream *stream,
 			     struct npu_dma_side *side, u64 pos)
 {
-	struct npu_pt_walk walk;
+	struct npu_vm_xlate xl;
+	const char *why;
 	u64 left;
 
 	if (pos >= side->run_pos && pos < side->run_pos + side->run_len)
@@ -153,32 +160,16 @@ static int npu_dma_translate(struct npu_stream *stream,
 			return npu_dma_fault(stream, side, pos,
 					     "beyond the registration");
 		side->run_system = true;
-	} else if (side->vm != stream->ctx) {
-		/* A peer's memory: its mapping must grant this device. */
-		if (side->vm->dead)
-			return npu_dma_fault(stream, side, pos,
-					     "peer context closed");
-		if (!npu_vm_peer_allows_locked(side->vm, side->addr + pos,
-					       stream->ctx->npu->index,
-					       side->write))
-			return npu_dma_fault(stream, side, pos,
-					     "no peer access");
-		if (npu_pt_walk(&side->vm->pt, side->addr + pos, &walk))
-			return npu_dma_fault(stream, side, pos, "not mapped");
-		side->run_addr = walk.addr;
-		side->run_system = false;
-		side->run_huge = walk.leaf >= SZ_2M;
-		left = walk.left;
 	} else {
-		if (npu_pt_walk(&side->vm->pt, side->addr + pos, &walk))
-			return npu_dma_fault(stream, side, pos, "not mapped");
-		if (!(walk.pte & (side->write ? NPU_PTE_WRITE : NPU_PTE_READ)))
-			return npu_dma_fault(stream, side, pos, side->write ?
-					     "no write access" : "no read access");
-		side->run_addr = walk.addr;
-		side->run_system = walk.pte & NPU_PTE_SYSTEM;
-		side->run_huge = walk.leaf >= SZ_2M;
-		left = walk.left;
+		why = npu_vm_translate_locked(&side->ctx->vm, side->addr + pos,
+					      stream->ctx->npu->index,
+					      side->write, &xl);
+		if (why)
+			return npu_dma_fault(stream, side, pos, why);
+		side->run_addr = xl.addr;
+		side->run_system = xl.system;
+		side->run_huge = xl.huge;
+		left = xl.left;
 	}
 	side->run_pos = pos;
 	side->run_len = left;
@@ -204,7 +195,7 @@ static phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr)
 static void *npu_dma_kmap(struct npu_stream *stream, struct npu_dma_side *side,
 			  u64 pos, u64 want, size_t *avail, int *err)
 {
-	struct npu_device *npu = side->vm->npu;
+	struct npu_device *npu = side->ctx->npu;
 	u64 addr, off, left, span = PAGE_SIZE;
 	struct page *page;
 	phys_addr_t phys;
@@ -261,29 +252,9 @@ static void npu_dma_kunmap(void *addr)
 }
 
 /*
- * Take the vm_lock of the stream's context and of a peer's, in address
- * order, so two streams copying between the same two contexts in
- * opposite directions cannot deadlock.
- */
-static void npu_dma_lock(struct npu_context *a, struct npu_context *b)
-{
-	if (b && a > b)
-		swap(a, b);
-	down_read(&a->vm_lock);
-	if (b)
-		down_read_nested(&b->vm_lock, SINGLE_DEPTH_NESTING);
-}
-
-static void npu_dma_unlock(struct npu_context *a, struct npu_context *b)
-{
-	if (b)
-		up_read(&b->vm_lock);
-	up_read(&a->vm_lock);
-}
-
-/*
  * Run @fn over @len bytes of one or two operands, a piece at a time: each
- * piece lies in one page of every operand. vm_lock is held for a chunk.
+ * piece lies in one page of every operand. The VA spaces are held for a
+ * chunk.
  */
 typedef void (*npu_dma_fn)(void *dst, const void *src, size_t n, void *arg);
 
@@ -295,16 +266,16 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 	u64 pos = 0;
 	int ret = 0;
 
-	if (dst->vm != ctx)
-		peer = dst->vm;
-	else if (src && src->vm != ctx)
-		peer = src->vm;
+	if (dst->ctx != ctx)
+		peer = dst->ctx;
+	else if (src && src->ctx != ctx)
+		peer = src->ctx;
 	while (pos < len && !ret) {
 		u64 end = min(len, pos + NPU_DMA_CHUNK);
 
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;
-		npu_dma_lock(ctx, peer);
+		npu_vm_read_lock(&ctx->vm, peer ? &peer->vm : NULL);
 		npu_dma_side_reset(dst);
 		if (src)
 			npu_dma_side_reset(src);
@@ -330,7 +301,7 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 			npu_dma_kunmap(d);
 			pos += n;
 		}
-		npu_dma_unlock(ctx, peer);
+		npu_vm_read_unlock(&ctx->vm, peer ? &peer->vm : NULL);
 		cond_resched();
 	}
 	return ret;
@@ -407,11 +378,11 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 	struct npu_context *ctx = stream->ctx;
 	struct npu_dma_side dst = {
 		.addr = cmd->dst, .reg = job->dst_reg, .write = true,
-		.vm = cmd->flags & NPU_CMD_DST_PEER ? job->peer : ctx,
+		.ctx = cmd->flags & NPU_CMD_DST_PEER ? job->peer : ctx,
 	};
 	struct npu_dma_side src = {
 		.addr = cmd->src, .reg = job->src_reg,
-		.vm = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
+		.ctx = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
 	};
 	struct mem_cgroup *old_memcg;
 	u8 fill = cmd->value;
@@ -422,7 +393,7 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 	 * the memory cgroup of the context whose mapping is written, as if
 	 * its process had touched them (the worker itself has none).
 	 */
-	old_memcg = set_active_memcg(dst.vm->memcg);
+	old_memcg = set_active_memcg(dst.ctx->memcg);
 	switch (cmd->op) {
 	case NPU_OP_COPY:
 		ret = npu_dma_run(stream, &dst, &src, cmd->length,
@@ -537,16 +508,38 @@ static void npu_stream_work(struct work_struct *work)
 }
 
 /*
- * Start the stream's worker at once. The workqueue is unbound: the
- * scheduler puts the engine's workers on whichever CPUs are free, so the
- * streams of all users spread over the machine instead of all landing on
- * one CPU. Called with stream->lock held, so that npu_stream_stop()
- * either sees the work queued or this never runs.
+ * The CPU for the next stream start: the online CPUs in turn, skipping
+ * the submitter's, so that the engine runs beside the CPU that queued the
+ * work (as hardware does, instead of preempting it) and the streams of
+ * all users spread over the machine. The caller holds cpus_read_lock().
  */
-static void npu_stream_kick(struct npu_stream *stream)
+static unsigned int npu_dma_cpu(void)
+{
+	unsigned int self = raw_smp_processor_id(), cpu, n;
+
+	if (num_online_cpus() == 1)
+		return self;
+	for (n = 0; n < 2; n++) {
+		cpu = (unsigned int)atomic_inc_return(&npu_dma_next_cpu) %
+		      nr_cpu_ids;
+		cpu = cpumask_next(cpu - 1, cpu_online_mask);
+		if (cpu >= nr_cpu_ids)
+			cpu = cpumask_first(cpu_online_mask);
+		if (cpu != self)
+			return cpu;
+	}
+	return cpumask_any_but(cpu_online_mask, self);
+}
+
+/*
+ * Start the stream's worker on @cpu at once. Called with stream->lock
+ * held, so that npu_stream_stop() either sees the work queued or this
+ * never runs.
+ */
+static void npu_stream_kick(struct npu_stream *stream, unsigned int cpu)
 {
 	lockdep_assert_held(&stream->lock);
-	mod_delayed_work(npu_dma_wq, &stream->work, 0);
+	mod_delayed_work_on(cpu, npu_dma_wq, &stream->work, 0);
 }
 
 /* Check the operands' address ranges; take the host registrations. */
@@ -704,6 +697,8 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 	list_for_each_entry(job, &jobs, link)
 		job->queued = ctx;
 
+	/* The CPU chosen stays online until the work is queued on it. */
+	cpus_read_lock();
 	spin_lock(&stream->lock);
 	if (stream->aborted) {
 		ret = -ENOENT;
@@ -712,9 +707,10 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 			job->seqno = ++stream->submitted;
 		args->seqno = stream->submitted;
 		list_splice_tail_init(&jobs, &stream->queue);
-		npu_stream_kick(stream);
+		npu_stream_kick(stream, npu_dma_cpu());
 	}
 	spin_unlock(&stream->lock);
+	cpus_read_unlock();
 free_jobs:
 	list_for_each_entry_safe(job, tmp, &jobs, link)
 		npu_job_free(job);
@@ -895,8 +891,12 @@ int npu_dma_init(void)
 		pr_err("npu: dma_channels=%u: must be 1..64\n", dma_channels);
 		return -EINVAL;
 	}
-	/* Unbound: the scheduler spreads the channels over idle CPUs. */
-	npu_dma_wq = alloc_workqueue("npu_dma", WQ_UNBOUND, dma_channels);
+	/*
+	 * Per-CPU workers, so a stream runs where npu_stream_kick() puts it;
+	 * CPU-intensive, so a long copy does not hold up other work there;
+	 * dma_channels at a time on each CPU.
+	 */
+	npu_dma_wq = alloc_workqueue("npu_dma", WQ_CPU_INTENSIVE, dma_channels);
 	return npu_dma_wq ? 0 : -ENOMEM;
 }
 

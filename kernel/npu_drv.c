@@ -235,9 +235,9 @@ static void npu_context_shutdown(struct npu_context *ctx)
 	mutex_lock(&ctx->shutdown_lock);
 	if (!ctx->shut) {
 		/* Peer copies from other contexts stop reaching this one. */
-		down_write(&ctx->vm_lock);
-		ctx->dead = true;
-		up_write(&ctx->vm_lock);
+		down_write(&ctx->vm.lock);
+		ctx->vm.dead = true;
+		up_write(&ctx->vm.lock);
 		npu_streams_release(ctx);
 		npu_host_release(ctx);
 		ctx->shut = true;
@@ -277,8 +277,7 @@ static int npu_open(struct inode *inode, struct file *file)
 	init_waitqueue_head(&ctx->queue_wq);
 	xa_init_flags(&ctx->handles, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
 	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
-	mt_init(&ctx->host_regs);
-	ret = npu_vm_init(ctx);
+	ret = npu_vm_init(&ctx->vm, npu->index);
 	if (ret)
 		goto free;
 	ctx->mn.ops = &npu_context_mn_ops;
@@ -300,7 +299,7 @@ static int npu_open(struct inode *inode, struct file *file)
 unregister:
 	mmu_notifier_unregister(&ctx->mn, ctx->mm);
 vm_release:
-	npu_vm_release(ctx);
+	npu_vm_release(&ctx->vm);
 free:
 	kfree(ctx);
 	return ret;
@@ -332,7 +331,7 @@ static int npu_release(struct inode *inode, struct file *file)
 	/* Runs the shutdown if the mm is still there; waits for one running. */
 	mmu_notifier_unregister(&ctx->mn, ctx->mm);
 	npu_context_shutdown(ctx);
-	npu_vm_release(ctx);
+	npu_vm_release(&ctx->vm);
 	npu_handles_release(ctx);
 	mmdrop(ctx->mm);
 	npu_context_put(ctx);

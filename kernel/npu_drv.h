@@ -9,21 +9,15 @@
 #include <linux/device.h>
 #include <linux/iommu.h>
 #include <linux/kref.h>
-#include <linux/maple_tree.h>
 #include <linux/miscdevice.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
-#include <linux/rwsem.h>
 #include <linux/sched.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "npu_compat.h"
-#include "npu_mmu.h"
-
-#define NPU_MAX_DEVICES		8
-#define NPU_VA_START		SZ_2M
-#define NPU_VA_END		BIT_ULL(47)
+#include "npu_vm.h"
 
 /**
  * struct npu_device - one simulated NPU
@@ -58,8 +52,6 @@ struct npu_device {
  * struct npu_context - state of one open file: one process on one device
  * @ref: the open file holds one; so does each peer COPY naming it, which
  *	keeps the struct (not its contents) alive after close
- * @dead: set under @vm_lock at shutdown, before anything is torn down: a
- *	peer COPY that gets the lock afterwards faults instead
  * @npu: the device
  * @node: in the device's context list (under its ctx_lock)
  * @mm: the process the context serves (a grab; its pinned_vm shows pins)
@@ -80,12 +72,8 @@ struct npu_device {
  * @next_stream: where the cyclic stream id allocation goes on
  * @queued: commands submitted and not yet freed, within max_queued
  * @queue_wq: woken when @queued goes down or a stream is aborted
- * @vm_lock: protects @reservations, @mappings, @host_regs, @pt and every
- *	mapping's state; DMA takes it shared for each chunk it moves, so
- *	unmap and unregister never race with an access in progress
- * @reservations: device VA reservations, keyed by range
- * @mappings: device mappings, keyed by range
- * @host_regs: host registrations, keyed by user address range
+ * @vm: the device VA space: reservations, mappings, host registrations
+ *	and page tables, and the lock that protects them
  * @host_wq: woken when a command lets go of a registration
  * @pt: device page tables
  * @peers: devices whose memory this context's DMA engine may reach
@@ -93,7 +81,6 @@ struct npu_device {
  */
 struct npu_context {
 	struct kref ref;
-	bool dead;
 	struct npu_device *npu;
 	struct list_head node;
 	struct mm_struct *mm;
@@ -112,12 +99,8 @@ struct npu_context {
 	u32 next_stream;
 	atomic_long_t queued;
 	wait_queue_head_t queue_wq;
-	struct rw_semaphore vm_lock;
-	struct maple_tree reservations;
-	struct maple_tree mappings;
-	struct maple_tree host_regs;
+	struct npu_vm vm;
 	wait_queue_head_t host_wq;
-	struct npu_pt pt;
 	unsigned long peers;
 };
 

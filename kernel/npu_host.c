@@ -202,13 +202,13 @@ struct npu_host_reg *npu_host_reg_get(struct npu_context *ctx, u64 addr,
 {
 	struct npu_host_reg *reg;
 
-	down_read(&ctx->vm_lock);
-	reg = mtree_load(&ctx->host_regs, addr);
+	down_read(&ctx->vm.lock);
+	reg = mtree_load(&ctx->vm.host_regs, addr);
 	if (reg && addr + size <= reg->addr + reg->size)
 		atomic_inc(&reg->users);
 	else
 		reg = NULL;
-	up_read(&ctx->vm_lock);
+	up_read(&ctx->vm.lock);
 	return reg;
 }
 
@@ -296,9 +296,9 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 
 	/* Refuse an overlap before pinning anything. */
 	index = args->addr;
-	down_read(&ctx->vm_lock);
-	reg = mt_find(&ctx->host_regs, &index, args->addr + args->length - 1);
-	up_read(&ctx->vm_lock);
+	down_read(&ctx->vm.lock);
+	reg = mt_find(&ctx->vm.host_regs, &index, args->addr + args->length - 1);
+	up_read(&ctx->vm.lock);
 	if (reg)
 		return -EEXIST;
 
@@ -324,16 +324,16 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	if (ret)
 		goto unpin;
 
-	down_write(&ctx->vm_lock);
-	ret = mtree_insert_range(&ctx->host_regs, reg->addr,
+	down_write(&ctx->vm.lock);
+	ret = mtree_insert_range(&ctx->vm.host_regs, reg->addr,
 				 reg->addr + reg->size - 1, reg,
 				 GFP_KERNEL_ACCOUNT);
 	if (!ret && reg->dev_addr) {
-		ret = npu_vm_map_host_locked(ctx, reg);
+		ret = npu_vm_map_host_locked(&ctx->vm, reg);
 		if (ret)
-			mtree_erase(&ctx->host_regs, reg->addr);
+			mtree_erase(&ctx->vm.host_regs, reg->addr);
 	}
-	up_write(&ctx->vm_lock);
+	up_write(&ctx->vm.lock);
 	if (!ret)
 		return 0;
 
@@ -351,10 +351,10 @@ free:
 static void npu_host_detach_locked(struct npu_context *ctx,
 				   struct npu_host_reg *reg)
 {
-	lockdep_assert_held_write(&ctx->vm_lock);
-	mtree_erase(&ctx->host_regs, reg->addr);
+	lockdep_assert_held_write(&ctx->vm.lock);
+	mtree_erase(&ctx->vm.host_regs, reg->addr);
 	if (reg->mapping)
-		npu_vm_unmap_host_locked(ctx, reg);
+		npu_vm_unmap_host_locked(&ctx->vm, reg);
 }
 
 int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
@@ -364,14 +364,14 @@ int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags)
 		return -EINVAL;
-	down_write(&ctx->vm_lock);
-	reg = mtree_load(&ctx->host_regs, args->addr);
+	down_write(&ctx->vm.lock);
+	reg = mtree_load(&ctx->vm.host_regs, args->addr);
 	if (!reg || reg->addr != args->addr) {
-		up_write(&ctx->vm_lock);
+		up_write(&ctx->vm.lock);
 		return -ENXIO;
 	}
 	npu_host_detach_locked(ctx, reg);
-	up_write(&ctx->vm_lock);
+	up_write(&ctx->vm.lock);
 
 	/*
 	 * Wait for the commands using it. A fatal signal stops the wait; the
@@ -388,11 +388,11 @@ void npu_host_release(struct npu_context *ctx)
 	struct npu_host_reg *reg;
 	unsigned long index = 0;
 
-	down_write(&ctx->vm_lock);
-	mt_for_each(&ctx->host_regs, reg, index, ULONG_MAX) {
+	down_write(&ctx->vm.lock);
+	mt_for_each(&ctx->vm.host_regs, reg, index, ULONG_MAX) {
 		npu_host_detach_locked(ctx, reg);
 		npu_host_reg_put(reg);
 	}
-	up_write(&ctx->vm_lock);
-	mtree_destroy(&ctx->host_regs);
+	up_write(&ctx->vm.lock);
+	mtree_destroy(&ctx->vm.host_regs);
 }

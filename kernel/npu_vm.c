@@ -19,32 +19,98 @@
 #include "npu_host.h"
 #include "npu_vm.h"
 
-int npu_vm_init(struct npu_context *ctx)
+int npu_vm_init(struct npu_vm *vm, unsigned int device)
 {
-	init_rwsem(&ctx->vm_lock);
-	mt_init(&ctx->reservations);
-	mt_init(&ctx->mappings);
-	return npu_pt_init(&ctx->pt);
+	init_rwsem(&vm->lock);
+	mt_init(&vm->reservations);
+	mt_init(&vm->mappings);
+	mt_init(&vm->host_regs);
+	vm->device = device;
+	return npu_pt_init(&vm->pt);
 }
 
 /* Free what is left once the context is gone: no DMA, no ioctl runs. */
-void npu_vm_release(struct npu_context *ctx)
+void npu_vm_release(struct npu_vm *vm)
 {
 	struct npu_reservation *resv;
 	struct npu_mapping *map;
 	unsigned long index = 0;
 
-	mt_for_each(&ctx->mappings, map, index, ULONG_MAX) {
+	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
 		if (map->handle)
 			npu_handle_put(map->handle);
 		kfree(map);
+		cond_resched();
 	}
-	mtree_destroy(&ctx->mappings);
+	mtree_destroy(&vm->mappings);
 	index = 0;
-	mt_for_each(&ctx->reservations, resv, index, ULONG_MAX)
+	mt_for_each(&vm->reservations, resv, index, ULONG_MAX)
 		kfree(resv);
-	mtree_destroy(&ctx->reservations);
-	npu_pt_destroy(&ctx->pt);
+	mtree_destroy(&vm->reservations);
+	npu_pt_destroy(&vm->pt);
+}
+
+/*
+ * Hold @vm and a @peer VA space (or NULL) for the engine's accesses. Two
+ * are taken in address order, so two copies between the same two
+ * contexts in opposite directions cannot deadlock.
+ */
+void npu_vm_read_lock(struct npu_vm *vm, struct npu_vm *peer)
+{
+	if (peer && vm > peer)
+		swap(vm, peer);
+	down_read(&vm->lock);
+	if (peer)
+		down_read_nested(&peer->lock, SINGLE_DEPTH_NESTING);
+}
+
+void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer)
+{
+	if (peer)
+		up_read(&peer->lock);
+	up_read(&vm->lock);
+}
+
+/**
+ * npu_vm_translate_locked() - translate one device access as the MMU does
+ * @vm: the VA space @va belongs to
+ * @va: device VA
+ * @device: the device whose DMA engine makes the access: @vm's own, or a
+ *	peer, which reaches only mappings whose peer rights grant it
+ * @write: the access writes
+ * @xl: out, the translation
+ *
+ * Every permission is checked here, for the own device (the page-table
+ * entry's bits) and for peers (the mapping's rights).
+ *
+ * Return: NULL, or why the access faults.
+ */
+const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
+				    unsigned int device, bool write,
+				    struct npu_vm_xlate *xl)
+{
+	struct npu_pt_walk walk;
+
+	lockdep_assert_held(&vm->lock);
+	if (device != vm->device) {
+		struct npu_mapping *map = mtree_load(&vm->mappings, va);
+		u32 need = write ? NPU_ACCESS_READWRITE : NPU_ACCESS_READ;
+
+		if (vm->dead)
+			return "peer context closed";
+		if (!map || (map->peer_access[device] & need) != need)
+			return "no peer access";
+	}
+	if (npu_pt_walk(&vm->pt, va, &walk))
+		return "not mapped";
+	if (device == vm->device &&
+	    !(walk.pte & (write ? NPU_PTE_WRITE : NPU_PTE_READ)))
+		return write ? "no write access" : "no read access";
+	xl->addr = walk.addr;
+	xl->left = walk.left;
+	xl->system = walk.pte & NPU_PTE_SYSTEM;
+	xl->huge = walk.leaf >= SZ_2M;
+	return NULL;
 }
 
 /* A device VA range: aligned, non-empty, not wrapping, inside the window. */
@@ -88,9 +154,9 @@ int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg)
 	resv->start = args->addr;
 	resv->size = args->length;
 
-	down_write(&ctx->vm_lock);
-	ret = npu_va_insert(&ctx->reservations, resv->start, resv->size, resv);
-	up_write(&ctx->vm_lock);
+	down_write(&ctx->vm.lock);
+	ret = npu_va_insert(&ctx->vm.reservations, resv->start, resv->size, resv);
+	up_write(&ctx->vm.lock);
 	if (ret)
 		kfree(resv);
 	return ret;
@@ -104,58 +170,58 @@ int npu_va_release_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags)
 		return -EINVAL;
-	down_write(&ctx->vm_lock);
-	resv = mtree_load(&ctx->reservations, args->addr);
+	down_write(&ctx->vm.lock);
+	resv = mtree_load(&ctx->vm.reservations, args->addr);
 	if (!resv || resv->start != args->addr) {
 		ret = -ENOENT;
 	} else if (resv->owner || resv->mappings) {
 		ret = -EBUSY;
 	} else {
-		mtree_erase(&ctx->reservations, resv->start);
-		npu_pt_prune(&ctx->pt, resv->start, resv->size);
+		mtree_erase(&ctx->vm.reservations, resv->start);
+		npu_pt_prune(&ctx->vm.pt, resv->start, resv->size);
 	}
-	up_write(&ctx->vm_lock);
+	up_write(&ctx->vm.lock);
 	if (!ret)
 		kfree(resv);
 	return ret;
 }
 
 /* Insert @map into the tree and its reservation; the caller fills the PTEs. */
-static int npu_mapping_insert_locked(struct npu_context *ctx,
-				     struct npu_mapping *map)
+static int npu_mapping_insert_locked(struct npu_vm *vm, struct npu_mapping *map)
 {
-	int ret = npu_va_insert(&ctx->mappings, map->start, map->size, map);
+	int ret;
 
+	lockdep_assert_held_write(&vm->lock);
+	ret = npu_va_insert(&vm->mappings, map->start, map->size, map);
 	if (!ret)
 		map->resv->mappings++;
 	return ret;
 }
 
-static void npu_mapping_remove_locked(struct npu_context *ctx,
-				      struct npu_mapping *map)
+static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map)
 {
-	lockdep_assert_held_write(&ctx->vm_lock);
-	npu_pt_unmap(&ctx->pt, map->start, map->size);
-	mtree_erase(&ctx->mappings, map->start);
+	lockdep_assert_held_write(&vm->lock);
+	npu_pt_unmap(&vm->pt, map->start, map->size);
+	mtree_erase(&vm->mappings, map->start);
 	map->resv->mappings--;
 }
 
-static int npu_map_handle_locked(struct npu_context *ctx,
-				 struct npu_mapping *map)
+static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
 {
 	struct npu_handle *handle = map->handle;
 	struct npu_buddy_block *block;
 	u64 va = map->start;
 	int ret;
 
+	lockdep_assert_held_write(&vm->lock);
 	npu_handle_for_each_block(handle, block) {
 		u64 size = npu_buddy_block_size(&handle->mem->buddy, block);
 
-		ret = npu_pt_map(&ctx->pt, va, npu_buddy_block_offset(block),
+		ret = npu_pt_map(&vm->pt, va, npu_buddy_block_offset(block),
 				 size, npu_access_pte(map->access),
 				 handle->page_size);
 		if (ret) {
-			npu_pt_unmap(&ctx->pt, map->start, va - map->start);
+			npu_pt_unmap(&vm->pt, map->start, va - map->start);
 			return ret;
 		}
 		va += size;
@@ -188,24 +254,24 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	map->size = args->length;
 	map->handle = handle;
 
-	down_write(&ctx->vm_lock);
-	resv = mtree_load(&ctx->reservations, map->start);
+	down_write(&ctx->vm.lock);
+	resv = mtree_load(&ctx->vm.reservations, map->start);
 	if (!resv || resv->owner ||
 	    map->start + map->size > resv->start + resv->size) {
 		ret = -ENOENT;
 		goto unlock;
 	}
 	map->resv = resv;
-	ret = npu_mapping_insert_locked(ctx, map);
+	ret = npu_mapping_insert_locked(&ctx->vm, map);
 	if (ret)
 		goto unlock;
-	ret = npu_map_handle_locked(ctx, map);
+	ret = npu_map_handle_locked(&ctx->vm, map);
 	if (ret) {
-		mtree_erase(&ctx->mappings, map->start);
+		mtree_erase(&ctx->vm.mappings, map->start);
 		resv->mappings--;
 	}
 unlock:
-	up_write(&ctx->vm_lock);
+	up_write(&ctx->vm.lock);
 	if (!ret)
 		return 0;
 	kfree(map);
@@ -221,14 +287,14 @@ int npu_unmap_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags)
 		return -EINVAL;
-	down_write(&ctx->vm_lock);
-	map = mtree_load(&ctx->mappings, args->addr);
+	down_write(&ctx->vm.lock);
+	map = mtree_load(&ctx->vm.mappings, args->addr);
 	if (!map || map->start != args->addr || !map->handle) {
-		up_write(&ctx->vm_lock);
+		up_write(&ctx->vm.lock);
 		return -ENOENT;
 	}
-	npu_mapping_remove_locked(ctx, map);
-	up_write(&ctx->vm_lock);
+	npu_mapping_remove_locked(&ctx->vm, map);
+	up_write(&ctx->vm.lock);
 
 	npu_handle_put(map->handle);
 	kfree(map);
@@ -236,7 +302,7 @@ int npu_unmap_ioctl(struct npu_context *ctx, void *arg)
 }
 
 /* Map a MAPPED registration's DMA segments at its device VA. */
-int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
+int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
 {
 	struct npu_reservation *resv;
 	struct npu_mapping *map;
@@ -245,7 +311,7 @@ int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
 	unsigned int i;
 	int ret;
 
-	lockdep_assert_held_write(&ctx->vm_lock);
+	lockdep_assert_held_write(&vm->lock);
 	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
 	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
 	ret = -ENOMEM;
@@ -260,16 +326,16 @@ int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
 	map->host = reg;
 	map->access = reg->flags & NPU_HOST_READONLY ? NPU_ACCESS_READ :
 						       NPU_ACCESS_READWRITE;
-	ret = npu_va_insert(&ctx->reservations, resv->start, resv->size, resv);
+	ret = npu_va_insert(&vm->reservations, resv->start, resv->size, resv);
 	if (ret)
 		goto free;
-	ret = npu_mapping_insert_locked(ctx, map);
+	ret = npu_mapping_insert_locked(vm, map);
 	if (ret)
 		goto erase_resv;
 
 	perm = npu_access_pte(map->access) | NPU_PTE_SYSTEM;
 	for_each_sgtable_dma_sg(&reg->pages.sgt, sg, i) {
-		ret = npu_pt_map(&ctx->pt, va, sg_dma_address(sg),
+		ret = npu_pt_map(&vm->pt, va, sg_dma_address(sg),
 				 sg_dma_len(sg), perm, NPU_PAGE_1G);
 		if (ret)
 			goto unmap;
@@ -279,24 +345,25 @@ int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
 	return 0;
 
 unmap:
-	npu_pt_unmap(&ctx->pt, map->start, va - map->start);
-	mtree_erase(&ctx->mappings, map->start);
+	npu_pt_unmap(&vm->pt, map->start, va - map->start);
+	mtree_erase(&vm->mappings, map->start);
 erase_resv:
-	mtree_erase(&ctx->reservations, resv->start);
+	mtree_erase(&vm->reservations, resv->start);
 free:
 	kfree(map);
 	kfree(resv);
 	return ret;
 }
 
-void npu_vm_unmap_host_locked(struct npu_context *ctx, struct npu_host_reg *reg)
+void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
 {
 	struct npu_mapping *map = reg->mapping;
 	struct npu_reservation *resv = map->resv;
 
-	npu_mapping_remove_locked(ctx, map);
-	mtree_erase(&ctx->reservations, resv->start);
-	npu_pt_prune(&ctx->pt, resv->start, resv->size);
+	lockdep_assert_held_write(&vm->lock);
+	npu_mapping_remove_locked(vm, map);
+	mtree_erase(&vm->reservations, resv->start);
+	npu_pt_prune(&vm->pt, resv->start, resv->size);
 	reg->mapping = NULL;
 	kfree(map);
 	kfree(resv);
@@ -321,10 +388,10 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		return -ENODEV;
 	peer = args->device != ctx->npu->index;
 
-	down_write(&ctx->vm_lock);
+	down_write(&ctx->vm.lock);
 	/* Check the whole range before changing any of it. */
 	for (va = args->addr; va < end; va = map->start + map->size) {
-		map = mtree_load(&ctx->mappings, va);
+		map = mtree_load(&ctx->vm.mappings, va);
 		if (!map) {
 			ret = -ENOENT;
 			goto unlock;
@@ -342,17 +409,17 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		}
 	}
 	for (va = args->addr; va < end; va = map->start + map->size) {
-		map = mtree_load(&ctx->mappings, va);
+		map = mtree_load(&ctx->vm.mappings, va);
 		if (peer) {
 			map->peer_access[args->device] = args->access;
 			continue;
 		}
 		map->access = args->access;
-		npu_pt_protect(&ctx->pt, map->start, map->size,
+		npu_pt_protect(&ctx->vm.pt, map->start, map->size,
 			       npu_access_pte(args->access));
 	}
 unlock:
-	up_write(&ctx->vm_lock);
+	up_write(&ctx->vm.lock);
 	return ret;
 }
 
@@ -366,27 +433,16 @@ int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
 		return -EINVAL;
 	if (args->device >= npu_device_count())
 		return -ENODEV;
-	down_read(&ctx->vm_lock);
-	map = mtree_load(&ctx->mappings, args->addr);
+	down_read(&ctx->vm.lock);
+	map = mtree_load(&ctx->vm.mappings, args->addr);
 	if (!map)
 		ret = -ENOENT;
 	else if (args->device == ctx->npu->index)
 		args->access = map->access;
 	else
 		args->access = map->peer_access[args->device];
-	up_read(&ctx->vm_lock);
+	up_read(&ctx->vm.lock);
 	return ret;
-}
-
-/* May @device's DMA engine reach @va of @peer, for a write if @write? */
-bool npu_vm_peer_allows_locked(struct npu_context *peer, u64 va,
-			       unsigned int device, bool write)
-{
-	struct npu_mapping *map = mtree_load(&peer->mappings, va);
-	u32 need = write ? NPU_ACCESS_READWRITE : NPU_ACCESS_READ;
-
-	lockdep_assert_held(&peer->vm_lock);
-	return map && (map->peer_access[device] & need) == need;
 }
 
 int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
@@ -400,8 +456,8 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 	if (args->flags)
 		return -EINVAL;
 
-	down_read(&ctx->vm_lock);
-	reg = mtree_load(&ctx->host_regs, out.addr);
+	down_read(&ctx->vm.lock);
+	reg = mtree_load(&ctx->vm.host_regs, out.addr);
 	if (reg) {
 		out.kind = NPU_ADDR_HOST;
 		out.base = reg->addr;
@@ -415,20 +471,20 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 		}
 		goto unlock;
 	}
-	resv = mtree_load(&ctx->reservations, out.addr);
+	resv = mtree_load(&ctx->vm.reservations, out.addr);
 	if (!resv)
 		goto unlock;
 	out.kind = NPU_ADDR_DEVICE;
 	out.base = resv->start;
 	out.length = resv->size;
-	map = mtree_load(&ctx->mappings, out.addr);
+	map = mtree_load(&ctx->vm.mappings, out.addr);
 	if (map) {
 		out.mapped = 1;
 		out.access = map->access;
 		out.page_size = map->handle ? map->handle->page_size : PAGE_SIZE;
 	}
 unlock:
-	up_read(&ctx->vm_lock);
+	up_read(&ctx->vm.lock);
 	*args = out;
 	return 0;
 }

@@ -5,9 +5,18 @@
 #ifndef __NPU_VM_H__
 #define __NPU_VM_H__
 
+#include <linux/bits.h>
+#include <linux/maple_tree.h>
+#include <linux/rwsem.h>
 #include <linux/types.h>
 
-#include "npu_drv.h"
+#include "npu_mmu.h"
+
+/* Devices a board has at most: the size of each mapping's peer rights. */
+#define NPU_MAX_DEVICES		8
+/* The device VA window every context may reserve in. */
+#define NPU_VA_START		SZ_2M
+#define NPU_VA_END		BIT_ULL(47)
 
 struct npu_context;
 struct npu_handle;
@@ -48,14 +57,56 @@ struct npu_mapping {
 	struct npu_host_reg *host;
 };
 
-int npu_vm_init(struct npu_context *ctx);
-void npu_vm_release(struct npu_context *ctx);
+/**
+ * struct npu_vm - the device VA space of a context, as its device's MMU
+ *	and DMA engine see it
+ * @lock: protects @dead, @reservations, @mappings, @host_regs, @pt and
+ *	every mapping's state. Ioctls that change them hold it for writing;
+ *	the DMA engine holds it shared while it moves a chunk, so unmap and
+ *	unregister never race with an access in progress.
+ * @dead: the context shut down: no device reaches this VA space any more
+ * @reservations: device VA reservations, keyed by range
+ * @mappings: device mappings, keyed by range
+ * @host_regs: host registrations, keyed by user address range
+ * @pt: device page tables
+ * @device: index of the device this VA space belongs to
+ */
+struct npu_vm {
+	struct rw_semaphore lock;	/* see above */
+	bool dead;
+	struct maple_tree reservations;
+	struct maple_tree mappings;
+	struct maple_tree host_regs;
+	struct npu_pt pt;
+	unsigned int device;
+};
 
-int npu_vm_map_host_locked(struct npu_context *ctx, struct npu_host_reg *reg);
-void npu_vm_unmap_host_locked(struct npu_context *ctx, struct npu_host_reg *reg);
+/**
+ * struct npu_vm_xlate - the MMU's answer for one device access
+ * @addr: device-physical address, or a host DMA address if @system
+ * @left: bytes from @addr to the end of the leaf
+ * @system: host memory: a MAPPED registration
+ * @huge: device memory mapped by a 2 MiB or larger leaf, whose handle
+ *	owns whole 2 MiB backing pages
+ */
+struct npu_vm_xlate {
+	u64 addr;
+	u64 left;
+	bool system;
+	bool huge;
+};
 
-bool npu_vm_peer_allows_locked(struct npu_context *peer, u64 va,
-			       unsigned int device, bool write);
+int npu_vm_init(struct npu_vm *vm, unsigned int device);
+void npu_vm_release(struct npu_vm *vm);
+
+void npu_vm_read_lock(struct npu_vm *vm, struct npu_vm *peer);
+void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer);
+const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
+				    unsigned int device, bool write,
+				    struct npu_vm_xlate *xl);
+
+int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
+void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
 
 int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg);
 int npu_va_release_ioctl(struct npu_context *ctx, void *arg);
