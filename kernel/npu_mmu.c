@@ -2,7 +2,7 @@
 /*
  * npu: device page tables - build, change and walk them.
  *
- * Callers serialise changes and walks with the context's vm_lock (a
+ * Callers serialise changes and walks with the VA space's lock (a
  * sleeping lock); the tables themselves carry no lock. Changes to a range
  * of many 4 KiB leaves reschedule between tables: one handle can be
  * gigabytes of them.

@@ -34,6 +34,8 @@ static const struct {
 	{ -E2BIG,	ACL_ERROR_DRV_FAILURE,			"driver rejected the request layout" },
 	{ -EPERM,	ACL_ERROR_RT_CONTEXT_NULL,		"context belongs to another process" },
 	{ -EALREADY,	ACL_ERROR_INVALID_PARAM,		"already enabled" },
+	{ -ENOSPC,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"a per-context limit of the driver was reached (npu module parameters)" },
+	{ -ECANCELED,	ACL_ERROR_RT_FAILURE,			"commands were dropped before they ran (stream destroyed or device removed)" },
 	{ -ESRCH,	ACL_ERROR_INVALID_PARAM,		"no such process" },
 	{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
 	{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },

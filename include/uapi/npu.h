@@ -16,7 +16,8 @@
  *
  * One open file of /dev/npuN is one context on device N: handles,
  * reservations, registrations and streams belong to it and are released
- * when it is closed.
+ * when it is closed. Once the device's PCI carrier is removed, every
+ * ioctl returns -ENODEV.
  */
 #ifndef _UAPI_NPU_H
 #define _UAPI_NPU_H
@@ -107,7 +108,8 @@ struct npu_get_info {
  * @handle: out, non-zero, valid in this context only
  * @__reserved: must be 0
  *
- * Errors: -EINVAL bad size/page size/flags, -ENOMEM device memory exhausted.
+ * Errors: -EINVAL bad size/page size/flags, -ENOMEM device memory or the
+ * context's ctx_mem_limit exhausted, -ENOSPC the context has max_handles.
  */
 struct npu_mem_alloc {
 	__u32 size;
@@ -253,11 +255,18 @@ struct npu_access {
  * @dev_addr: with NPU_HOST_MAPPED: the device VA to map it at (4 KiB
  *            aligned, may equal @addr); else must be 0
  *
- * Pages are pinned FOLL_LONGTERM and charged to RLIMIT_MEMLOCK (pinned_vm)
- * unless the caller has CAP_IPC_LOCK.
+ * Pages are pinned FOLL_LONGTERM and charged to the calling user's
+ * RLIMIT_MEMLOCK (locked_vm, as io_uring and iommufd do; they also show in
+ * the process's VmPin) unless the caller has CAP_IPC_LOCK. They are
+ * released when the process's address space goes, even if the file stays
+ * open. A READONLY registration of a writable private mapping pins the
+ * process's own copy of each page, so it sees the process's later writes.
  * Errors: -EEXIST overlaps a registration, -EADDRINUSE @dev_addr overlaps
- * device VA in use, -EFAULT unmapped user range, -ENOMEM over RLIMIT_MEMLOCK,
- * -EINVAL bad flags/alignment/size, others as pin_user_pages() answers.
+ * device VA in use, -EFAULT unmapped user range, or a writable
+ * registration of a shared file mapping that is written back (ext4, xfs;
+ * shmem and hugetlbfs are fine), -ENOMEM over RLIMIT_MEMLOCK, -EINVAL bad
+ * flags/alignment/size or longer than NPU_HOST_MAX_LENGTH, others as
+ * pin_user_pages() answers.
  */
 struct npu_host_register {
 	__u32 size;
@@ -331,8 +340,10 @@ struct npu_addr_query {
  * struct npu_stream_create - create a DMA command queue
  * @size: sizeof(struct npu_stream_create)
  * @flags: must be 0
- * @stream: out, non-zero stream id
+ * @stream: out, non-zero stream id, allocated cyclically
  * @__reserved: must be 0
+ *
+ * Errors: -ENOSPC the context has max_streams streams.
  */
 struct npu_stream_create {
 	__u32 size;
@@ -423,10 +434,13 @@ struct npu_cmd {
  * another context of this process, on another device, named by its fd;
  * it is reached only if PEER_ENABLE allowed that device and the peer's
  * mapping grants this device access (SET_ACCESS with @device = this one).
+ * With max_queued commands of the context not yet complete, SUBMIT waits
+ * for room as a full ring would.
  * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
  * operand not registered, -EACCES device write to a read-only registration,
  * -EBADF a peer fd that is not an npu context of this process on another
- * device, -EPERM peer access to that device not enabled.
+ * device, -EPERM peer access to that device not enabled, -EINTR a signal
+ * while waiting for room.
  */
 struct npu_submit {
 	__u32 size;
@@ -449,8 +463,10 @@ struct npu_submit {
  *
  * Returns 0, or -EIO if a command up to @seqno faulted (the first fault
  * not yet reported is reported once; the device log names every one),
- * -ETIMEDOUT, -EINTR on a signal, -ENOENT unknown stream, -EINVAL a
- * @seqno not yet submitted.
+ * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal),
+ * -ETIMEDOUT, -EINTR on a signal (never restarted: call again with what
+ * is left of the timeout), -ENOENT unknown stream, -EINVAL a @seqno not
+ * yet submitted.
  */
 struct npu_stream_sync {
 	__u32 size;
