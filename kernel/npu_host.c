@@ -14,6 +14,7 @@
  * still feeds VmPin) would restart at zero after exec or in a child.
  */
 #include <linux/backing-dev.h>
+#include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/maple_tree.h>
 #include <linux/mm.h>
@@ -31,6 +32,14 @@
 #include "npu_drv.h"
 #include "npu_host.h"
 #include "npu_vm.h"
+
+/*
+ * A coherent mapping that never bounces (npu_host_register_ioctl() refuses
+ * the others) has nothing to sync: saying so also lets several contexts
+ * map the same pages, which the DMA-API debug code's cacheline tracking
+ * refuses for mappings that sync.
+ */
+#define NPU_HOST_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
 
 /*
  * Charge @reg to the calling user's locked_vm, within RLIMIT_MEMLOCK unless
@@ -182,7 +191,8 @@ static void npu_host_reg_destroy(struct npu_host_reg *reg)
 {
 	struct npu_context *ctx = reg->ctx;
 
-	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
+	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
+			  NPU_HOST_DMA_ATTRS);
 	npu_host_unpin(reg);
 	npu_host_uncharge(reg);
 	kfree(reg);
@@ -286,12 +296,15 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	}
 	/*
 	 * Registered pages are shared with the device for as long as they are
-	 * registered, with no sync points in between: a mapping that swiotlb
-	 * bounces would show the device a copy. The NPU's DMA mask is 64 bits,
-	 * so without an IOMMU that happens only when bouncing is forced
-	 * (swiotlb=force, memory encryption); refuse it before pinning.
+	 * registered, with no sync points in between, so the device must
+	 * reach the pages themselves, coherently: a non-coherent device would
+	 * see stale cache lines, and a mapping that swiotlb bounces a copy.
+	 * The NPU's DMA mask is 52 bits, so without an IOMMU bouncing happens
+	 * only when it is forced (swiotlb=force, memory encryption). Refuse
+	 * both before pinning.
 	 */
-	if (!ctx->npu->domain && is_swiotlb_force_bounce(ctx->npu->dma_dev))
+	if (!dev_is_dma_coherent(ctx->npu->dma_dev) ||
+	    (!ctx->npu->domain && is_swiotlb_force_bounce(ctx->npu->dma_dev)))
 		return -EOPNOTSUPP;
 
 	/* Refuse an overlap before pinning anything. */
@@ -320,7 +333,8 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	ret = npu_host_pin(reg);
 	if (ret)
 		goto uncharge;
-	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
+	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
+			      NPU_HOST_DMA_ATTRS);
 	if (ret)
 		goto unpin;
 
@@ -337,7 +351,8 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	if (!ret)
 		return 0;
 
-	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir, 0);
+	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
+			  NPU_HOST_DMA_ATTRS);
 unpin:
 	npu_host_unpin(reg);
 uncharge:

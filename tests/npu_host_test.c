@@ -878,6 +878,49 @@ TEST_F(host, register_shared_writeback_file)
 	ASSERT_NOTHING_PINNED(self);
 }
 
+/*
+ * The same pages registered in several contexts at once (two on one NPU,
+ * one on another), as aclrtHostRegister on two devices does: every
+ * registration works and every device reads what the process wrote. The
+ * debug kernel's DMA-API checks once reported the second mapping
+ * ("overlapping mappings aren't supported").
+ */
+TEST_F(host, same_pages_in_several_contexts)
+{
+	const size_t len = 64 * SZ_1M / 64;
+	unsigned char *buf = npu_host_mem(len), *out = npu_host_mem(len);
+	int fds[3] = { self->fd, npu_open(0), npu_open(1) };
+	int n = fds[2] >= 0 ? 3 : 2;
+
+	ASSERT_NONNULL(buf);
+	ASSERT_NONNULL(out);
+	ASSERT_LE(0, fds[1]);
+	fill(buf, len, 0x77);
+	for (int i = 0; i < n; i++)
+		ASSERT_EQ(0, npu_register(fds[i], buf, len, 0, 0));
+	for (int i = 0; i < n; i++) {
+		uint32_t dev = dev_index(fds[i]), s, h;
+		uint64_t va = devmem_new(fds[i], dev, 2 * SZ_1M, SZ_2M, &h);
+
+		ASSERT_NE(0, va);
+		ASSERT_EQ(0, npu_stream_create(fds[i], &s));
+		ASSERT_EQ(0, npu_register(fds[i], out, len, 0, 0));
+		memset(out, 0, len);
+		ASSERT_EQ(0, npu_run(fds[i], s, npu_copy_cmd(va, ptr64(buf), len,
+							    NPU_CMD_SRC_HOST)));
+		ASSERT_EQ(0, npu_run(fds[i], s, npu_copy_cmd(ptr64(out), va, len,
+							    NPU_CMD_DST_HOST)));
+		EXPECT_EQ(0, memcmp(out, buf, len));
+		ASSERT_EQ(0, npu_unregister(fds[i], out));
+	}
+	for (int i = 0; i < n; i++)
+		EXPECT_EQ(0, npu_unregister(fds[i], buf));
+	close(fds[1]);
+	if (fds[2] >= 0)
+		close(fds[2]);
+	ASSERT_NOTHING_PINNED(self);
+}
+
 TEST_F(host, submit_unregistered_enxio)
 {
 	size_t len = 16 * SZ_4K;
