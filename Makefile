@@ -7,7 +7,7 @@
 #   kernel/tests/kunit.mk  make kunit KDIR=<tree> MODOUT=<dir>   (KUnit modules)
 #   lib/lib.mk         make lib                                    (libacl)
 #   tests/tests.mk     make tests                                  (build/tests/*)
-#   tools/vm.mk        check, demo, bench, checkpatch, sparse, deps, modules
+#   tools/vm.mk        check, stress, demo, bench, checkpatch, sparse, deps, modules
 #   tools/bench/bench.mk  bench-progs, bench-vm (make bench)
 
 .DEFAULT_GOAL := all
@@ -60,6 +60,7 @@ help:
 	@echo "  tests       every tests/*.c into build/tests/"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"
 	@echo "  check       build all, boot each bench kernel, run the tests (make check)"
+	@echo "  stress      the concurrency stress test, STRESS_SECONDS=300, on each bench kernel"
 	@echo "  demo        boot the newest kernel and run build/tools/npu-demo"
 	@echo "  bench       the benchmarks in a VM per kernel (tools/bench/bench.mk)"
 	@echo "  checkpatch  scripts/checkpatch.pl --strict on kernel/ and include/uapi/"

@@ -5,13 +5,16 @@
 #   make modules     npu.ko for every bench kernel: build/<kernel>/module/npu.ko
 #   make check       install-deps, build everything, boot each kernel, run
 #                    tests/run-tests; last line "N passed, M failed, K skipped"
+#   make stress      tests/npu_stress_test for STRESS_SECONDS (default 300) in
+#                    a VM of each kernel, one after the other
 #   make demo        boot the newest kernel and run build/tools/npu-demo
 #   make bench       the benchmarks (tools/bench/bench.mk: bench-vm)
 #   make checkpatch  checkpatch.pl --strict --no-tree on the kernel sources
 #   make sparse      npu.ko with C=2 (sparse) for every bench kernel
 #
 # Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TIMEOUT, VM_DEBUG_SCALE, NPU_CACHE, NPU_PARAMS
-# (all passed through the environment to the tools).
+# (all passed through the environment to the tools); STRESS_SECONDS and
+# NPU_STRESS_SEED, NPU_STRESS_PROCS, NPU_STRESS_THREADS for `make stress`.
 
 export KERNELS VM_MEM VM_ACCEL VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
 
@@ -30,7 +33,7 @@ define end_make_quietly
 { st=$$?; case "$$(cat /proc/$$PPID/comm 2>/dev/null)" in *make*) kill -PIPE $$PPID;; esac; exit $$st; }
 endef
 
-.PHONY: deps modules check demo demo-build bench checkpatch sparse
+.PHONY: deps modules check stress demo demo-build bench checkpatch sparse
 
 deps:
 	@tools/install-deps
@@ -44,6 +47,18 @@ modules:
 check:
 	@tools/install-deps
 	@tools/check || $(end_make_quietly)
+
+# The stress test's long run (make check runs a 20 s one on the debug kernel
+# only). vm-run's timeout, multiplied by VM_DEBUG_SCALE on the debug kernel,
+# leaves room for the boot, the end of the workers and the checks.
+STRESS_SECONDS	?= 300
+STRESS_ENV	:= --env NPU_STRESS_SECONDS=$(STRESS_SECONDS) \
+		   $(foreach v,NPU_STRESS_SEED NPU_STRESS_PROCS NPU_STRESS_THREADS,$(if $($(v)),--env $(v)=$($(v))))
+
+stress:
+	@tools/install-deps
+	@$(MAKE) --no-print-directory lib tests
+	@tools/vm-run --timeout $$(( $(STRESS_SECONDS) + 600 )) $(STRESS_ENV) -- run-tests npu_stress_test
 
 $(TOOLS_OUT)/npu-demo: tools/demo.c $(TEST_HDRS) $(TEST_LIB_DEP)
 	@mkdir -p $(@D)
