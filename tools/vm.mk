@@ -10,10 +10,11 @@
 #   make checkpatch  checkpatch.pl --strict --no-tree on the kernel sources
 #   make sparse      npu.ko with C=2 (sparse) for every bench kernel
 #
-# Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TIMEOUT, VM_DEBUG_SCALE, NPU_CACHE, NPU_PARAMS
+# Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TCG_THREAD, VM_TIMEOUT, VM_DEBUG_SCALE, NPU_CACHE,
+# NPU_PARAMS
 # (all passed through the environment to the tools).
 
-export KERNELS VM_MEM VM_ACCEL VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
+export KERNELS VM_MEM VM_ACCEL VM_TCG_THREAD VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
 
 TOOLS_OUT	:= $(BUILD)/tools
 # The Debian (`deb`) kernels of tools/kernels.list: what `make demo` and the
