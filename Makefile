@@ -66,5 +66,5 @@ help:
 	@echo "  checkpatch  scripts/checkpatch.pl --strict on kernel/ and include/uapi/"
 	@echo "  sparse      module build with C=2 for every bench kernel"
 	@echo "  clean       remove build/"
-	@echo "variables: KERNELS=\"6.1 6.12\" VM_MEM=6G VM_ACCEL=kvm VM_TIMEOUT=600 NPU_CACHE=/var/cache/npu"
+	@echo "variables: KERNELS=\"6.1 6.12\" VM_MEM=6G VM_ACCEL=kvm VM_TCG_THREAD=single VM_TIMEOUT=600 NPU_CACHE=/var/cache/npu"
 	@echo "run your own program in the VM: tools/vm-run -- ./prog [args]"

@@ -97,6 +97,28 @@ unsigned int npu_device_count(void)
 	return num_devices;
 }
 
+/* Every argument struct; NPU_IOCTL_OP() checks that each fits. */
+union npu_ioctl_buf {
+	struct npu_get_info get_info;
+	struct npu_mem_alloc mem_alloc;
+	struct npu_mem_free mem_free;
+	struct npu_va_range va_range;
+	struct npu_map map;
+	struct npu_unmap unmap;
+	struct npu_access access;
+	struct npu_host_register host_register;
+	struct npu_host_unregister host_unregister;
+	struct npu_addr_query addr_query;
+	struct npu_stream_create stream_create;
+	struct npu_stream_destroy stream_destroy;
+	struct npu_submit submit;
+	struct npu_stream_sync stream_sync;
+	struct npu_share_export share_export;
+	struct npu_share_pids share_pids;
+	struct npu_share_import share_import;
+	struct npu_peer_enable peer_enable;
+};
+
 /**
  * struct npu_ioctl_op - one entry of the ioctl table
  * @size: the struct as this module knows it
@@ -113,7 +135,9 @@ struct npu_ioctl_op {
 
 #define NPU_IOCTL_OP(_ioctl, _fn, _struct, _last, _out)			\
 	[_IOC_NR(_ioctl) - NPU_CMD_BASE] = {				\
-		.size = sizeof(_struct),				\
+		.size = sizeof(_struct) +				\
+			BUILD_BUG_ON_ZERO(sizeof(_struct) >		\
+					  sizeof(union npu_ioctl_buf)),	\
 		.min_size = offsetofend(_struct, _last),		\
 		.execute = _fn,						\
 		.out = _out,						\
@@ -160,27 +184,6 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_share_import, __reserved, true),
 	NPU_IOCTL_OP(NPU_IOCTL_PEER_ENABLE, npu_peer_enable_ioctl,
 		     struct npu_peer_enable, __reserved, false),
-};
-
-union npu_ioctl_buf {
-	struct npu_get_info get_info;
-	struct npu_mem_alloc mem_alloc;
-	struct npu_mem_free mem_free;
-	struct npu_va_range va_range;
-	struct npu_map map;
-	struct npu_unmap unmap;
-	struct npu_access access;
-	struct npu_host_register host_register;
-	struct npu_host_unregister host_unregister;
-	struct npu_addr_query addr_query;
-	struct npu_stream_create stream_create;
-	struct npu_stream_destroy stream_destroy;
-	struct npu_submit submit;
-	struct npu_stream_sync stream_sync;
-	struct npu_share_export share_export;
-	struct npu_share_pids share_pids;
-	struct npu_share_import share_import;
-	struct npu_peer_enable peer_enable;
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

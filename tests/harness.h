@@ -98,6 +98,7 @@ struct __th_variant {
 	const char *name;
 	const void *data;
 	int line;
+	int seq;			/* registration order: ties of line */
 	struct __th_variant *next;
 };
 
@@ -138,6 +139,9 @@ static inline void __th_register(struct __th_test *t)
 
 static inline void __th_register_variant(struct __th_fixture *f, struct __th_variant *v)
 {
+	static int seq;
+
+	v->seq = ++seq;
 	v->next = f->variants;
 	f->variants = v;
 }
@@ -526,7 +530,8 @@ static inline int __th_cmp_vline(const void *a, const void *b)
 	const struct __th_variant *x = *(const struct __th_variant *const *)a;
 	const struct __th_variant *y = *(const struct __th_variant *const *)b;
 
-	return x->line - y->line;
+	/* variants made by one macro expansion share a line */
+	return x->line != y->line ? x->line - y->line : x->seq - y->seq;
 }
 
 static inline double __th_now(void)

@@ -2,8 +2,10 @@
 /*
  * npu_ioctl_test: the uapi conventions every ioctl follows - dispatch,
  * struct size negotiation, reserved fields, output zeroing, per-process
- * contexts - and GET_INFO on every device.
+ * contexts - and GET_INFO on every device. The size, flags and reserved
+ * field tests are generated from one table of every ioctl (NPU_IOCTLS).
  */
+#include <limits.h>
 #include <stddef.h>
 #include <sys/wait.h>
 
@@ -95,65 +97,583 @@ TEST_F(dev, bad_user_pointer_is_efault)
 				     (void *)16));
 }
 
-TEST_F(dev, short_struct_is_einval)
-{
-	struct npu_get_info info = { 0 };
-	struct npu_map map = { 0 };
+/*
+ * Struct size negotiation, generated for every ioctl from one table, as
+ * iommufd's selftest does with TEST_LENGTH. Each entry: the ioctl
+ * (NPU_IOCTL_<name>), its argument struct, the struct's last field in the
+ * release that introduced the ioctl (kernel/npu_drv.c's npu_ioctl_ops[]
+ * names the same one), whether the struct has a __reserved and a flags
+ * field, and a builder that makes a valid argument (the objects it names
+ * included) in a fresh context. Adding an ioctl is adding its line, in
+ * command-number order, and usually a builder.
+ *
+ * For each entry, with the builder's argument and only the size changed:
+ *   too_short           0, 4 and first-release size - 1: -EINVAL
+ *   first_release_size  the builder's result (0, or the one errno that
+ *                       says the size was accepted); nothing written past
+ *                       the size
+ *   current_size        sizeof(struct): the same
+ *   zero_tail           sizeof + 1, sizeof + 8, PAGE_SIZE with zeroes past
+ *                       the struct: the same, and the tail stays zero
+ *   nonzero_tail        a non-zero byte past the struct: -E2BIG
+ *   over_page           PAGE_SIZE + 1, 2 * PAGE_SIZE, UINT32_MAX: -E2BIG
+ * and, over the whole table, a non-zero __reserved or an unknown flag bit
+ * is -EINVAL. A refused call changes nothing (device memory in use).
+ */
+#define RSV(s)		offsetof(struct s, __reserved)
+#define NORSV(s)	0
+#define FLAGS(s)	offsetof(struct s, flags)
+#define NOFLAGS(s)	0
 
-	info.size = 0;
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
-	info.size = offsetof(struct npu_get_info, va_end);
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
-	/* The 1.0 struct ended at va_end: still accepted, tail untouched. */
-	memset(&info, 0, sizeof(info));
-	info.size = offsetof(struct npu_get_info, tgid);
-	info.tgid = 12345;
-	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
-	EXPECT_EQ(SZ_2M, info.va_start);
-	EXPECT_EQ(12345, info.tgid);
-	map.size = 4;
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &map));
+#define NPU_IOCTLS(X)							\
+	X(GET_INFO,	   npu_get_info,	va_end,	    RSV,   FLAGS,   b_none) \
+	X(MEM_ALLOC,	   npu_mem_alloc,	__reserved, RSV,   FLAGS,   b_mem_alloc) \
+	X(MEM_FREE,	   npu_mem_free,	handle,	    NORSV, NOFLAGS, b_mem_free) \
+	X(VA_RESERVE,	   npu_va_range,	length,	    NORSV, FLAGS,   b_va_reserve) \
+	X(VA_RELEASE,	   npu_va_range,	length,	    NORSV, FLAGS,   b_va_release) \
+	X(MAP,		   npu_map,		__reserved, RSV,   FLAGS,   b_map) \
+	X(UNMAP,	   npu_unmap,		addr,	    NORSV, FLAGS,   b_unmap) \
+	X(SET_ACCESS,	   npu_access,		access,	    NORSV, FLAGS,   b_set_access) \
+	X(GET_ACCESS,	   npu_access,		access,	    NORSV, FLAGS,   b_get_access) \
+	X(HOST_REGISTER,   npu_host_register,	dev_addr,   NORSV, FLAGS,   b_host_register) \
+	X(HOST_UNREGISTER, npu_host_unregister,	addr,	    NORSV, FLAGS,   b_host_unregister) \
+	X(ADDR_QUERY,	   npu_addr_query,	host_flags, NORSV, FLAGS,   b_addr_query) \
+	X(STREAM_CREATE,   npu_stream_create,	__reserved, RSV,   FLAGS,   b_none) \
+	X(STREAM_DESTROY,  npu_stream_destroy,	__reserved, RSV,   FLAGS,   b_stream_destroy) \
+	X(SUBMIT,	   npu_submit,		seqno,	    NORSV, FLAGS,   b_submit) \
+	X(STREAM_SYNC,	   npu_stream_sync,	seqno,	    NORSV, FLAGS,   b_stream_sync) \
+	X(SHARE_EXPORT,	   npu_share_export,	shareable,  RSV,   FLAGS,   b_share_export) \
+	X(SHARE_SET_PIDS,  npu_share_pids,	__reserved, RSV,   FLAGS,   b_share_set_pids) \
+	X(SHARE_IMPORT,	   npu_share_import,	__reserved, RSV,   FLAGS,   b_share_import) \
+	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable)
+
+/* What the builders share: made once per test, outlives the contexts. */
+struct len_env {
+	uint64_t va;		/* SZ_2M of free address space, PROT_NONE */
+	char *host;		/* one page of anonymous memory */
+	int32_t tgid;		/* in the initial pid namespace */
+	int ndev;
+	struct npu_cmd cmd;
+	uint64_t shareable;	/* exported by a child, ANY_PID */
+	pid_t exporter;
+	int exporter_ack;	/* closing it lets the exporter exit */
+};
+
+/* A builder: fill @arg (zeroed) for @fd; the ioctl's answer, or LEN_BROKEN. */
+#define LEN_BUILDER(name)						\
+	static int name(struct len_env *env __attribute__((unused)),	\
+			int fd __attribute__((unused)),			\
+			void *arg __attribute__((unused)))
+
+/* A builder's answer when making the objects failed. */
+#define LEN_BROKEN	1
+
+struct len_op {
+	const char *name;
+	unsigned long cmd;
+	uint32_t size;		/* sizeof(struct) */
+	uint32_t min_size;	/* offsetofend(struct, first release's last) */
+	uint32_t reserved;	/* offset of __reserved (a __u32), 0 if none */
+	uint32_t flags;		/* offset of flags (a __u32), 0 if none */
+	/* fill @arg (zeroed) for @fd: the ioctl's answer, or LEN_BROKEN */
+	int (*build)(struct len_env *env, int fd, void *arg);
+};
+
+LEN_BUILDER(b_none)
+{
+	return 0;
 }
 
-TEST_F(dev, long_struct_needs_zero_tail)
+LEN_BUILDER(b_mem_alloc)
 {
-	struct {
-		struct npu_get_info info;
-		uint64_t tail[4];
-	} big;
+	struct npu_mem_alloc *a = arg;
 
-	memset(&big, 0, sizeof(big));
-	big.info.size = sizeof(big);
-	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &big));
-	EXPECT_EQ(NPU_DRIVER_VERSION, big.info.driver_version);
-	/* The kernel writes back only what it knows. */
-	EXPECT_EQ(0, big.tail[0]);
-	big.tail[3] = 1;
-	EXPECT_EQ(-E2BIG, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &big));
+	a->length = SZ_4K;
+	a->page_size = SZ_4K;
+	return 0;
 }
 
-TEST_F(dev, flags_and_reserved_must_be_zero)
+LEN_BUILDER(b_mem_free)
 {
-	struct npu_get_info info = { .size = sizeof(info), .flags = 1 };
-	struct npu_mem_alloc alloc = {
-		.size = sizeof(alloc), .length = SZ_2M, .page_size = SZ_2M,
+	struct npu_mem_free *a = arg;
+
+	return npu_alloc(fd, SZ_4K, SZ_4K, &a->handle) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_va_reserve)
+{
+	struct npu_va_range *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_2M;
+	return 0;
+}
+
+LEN_BUILDER(b_va_release)
+{
+	struct npu_va_range *a = arg;
+
+	a->addr = env->va;
+	return npu_reserve(fd, env->va, SZ_2M) ? LEN_BROKEN : 0;
+}
+
+/* Reserve env->va and map a fresh 4 KiB handle at it: 0 or LEN_BROKEN. */
+static int len_mapped(struct len_env *env, int fd, uint32_t *handle)
+{
+	uint32_t h;
+
+	if (npu_reserve(fd, env->va, SZ_2M) || npu_alloc(fd, SZ_4K, SZ_4K, &h))
+		return LEN_BROKEN;
+	if (handle) {
+		*handle = h;
+		return 0;
+	}
+	return npu_map(fd, env->va, SZ_4K, h) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_map)
+{
+	struct npu_map *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_4K;
+	return len_mapped(env, fd, &a->handle);
+}
+
+LEN_BUILDER(b_unmap)
+{
+	struct npu_unmap *a = arg;
+
+	a->addr = env->va;
+	return len_mapped(env, fd, NULL);
+}
+
+LEN_BUILDER(b_set_access)
+{
+	struct npu_access *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_4K;
+	a->access = NPU_ACCESS_READWRITE;
+	return len_mapped(env, fd, NULL);
+}
+
+LEN_BUILDER(b_get_access)
+{
+	struct npu_access *a = arg;
+
+	a->addr = env->va;
+	return len_mapped(env, fd, NULL);
+}
+
+LEN_BUILDER(b_host_register)
+{
+	struct npu_host_register *a = arg;
+
+	a->addr = ptr64(env->host);
+	a->length = SZ_4K;
+	return 0;
+}
+
+LEN_BUILDER(b_host_unregister)
+{
+	struct npu_host_unregister *a = arg;
+
+	a->addr = ptr64(env->host);
+	return npu_register(fd, env->host, SZ_4K, 0, 0) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_addr_query)
+{
+	struct npu_addr_query *a = arg;
+
+	a->addr = ptr64(env->host);
+	return 0;
+}
+
+LEN_BUILDER(b_stream_destroy)
+{
+	struct npu_stream_destroy *a = arg;
+
+	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_submit)
+{
+	struct npu_submit *a = arg;
+
+	env->cmd = (struct npu_cmd){
+		.op = NPU_OP_WRITE_VALUE, .dst = env->va, .value = 42,
 	};
-	struct npu_stream_create sc = { .size = sizeof(sc), .__reserved = 1 };
-	struct npu_addr_query q = { .size = sizeof(q), .flags = 2 };
+	a->count = 1;
+	a->cmds = ptr64(&env->cmd);
+	if (len_mapped(env, fd, NULL) ||
+	    npu_set_access(fd, env->va, SZ_4K, 0, NPU_ACCESS_READWRITE))
+		return LEN_BROKEN;
+	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
+}
 
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
-	info.flags = 0;
-	info.__reserved = 1;
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, &info));
-	alloc.flags = 1;
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MEM_ALLOC, &alloc));
-	alloc.flags = 0;
-	alloc.__reserved = 1;
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MEM_ALLOC, &alloc));
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_CREATE, &sc));
-	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_ADDR_QUERY, &q));
-	/* Nothing was allocated by the refused calls. */
-	EXPECT_EQ(0, npu_mem_used(self->fd));
+LEN_BUILDER(b_stream_sync)
+{
+	struct npu_stream_sync *a = arg;
+
+	a->timeout_ms = -1;
+	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_share_export)
+{
+	struct npu_share_export *a = arg;
+
+	return npu_alloc(fd, SZ_4K, SZ_4K, &a->handle) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_share_set_pids)
+{
+	struct npu_share_pids *a = arg;
+	struct npu_share_export e = { .size = sizeof(e) };
+
+	if (npu_alloc(fd, SZ_4K, SZ_4K, &e.handle) ||
+	    npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e))
+		return LEN_BROKEN;
+	a->shareable = e.shareable;
+	a->pids = ptr64(&env->tgid);
+	a->count = 1;
+	return 0;
+}
+
+LEN_BUILDER(b_share_import)
+{
+	struct npu_share_import *a = arg;
+
+	a->shareable = env->shareable;
+	return env->shareable ? 0 : LEN_BROKEN;
+}
+
+LEN_BUILDER(b_peer_enable)
+{
+	struct npu_peer_enable *a = arg;
+
+	a->device = 1;
+	return env->ndev > 1 ? 0 : -ENODEV;	/* a lone device has no peer */
+}
+
+#define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\
+	.name = #_name, .cmd = NPU_IOCTL_##_name,			\
+	.size = sizeof(struct _struct),					\
+	.min_size = offsetofend(struct _struct, _last),			\
+	.reserved = _rsv(_struct), .flags = _flags(_struct),		\
+	.build = _build,						\
+},
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+#endif
+#ifndef offsetofend
+#define offsetofend(t, m)	(offsetof(t, m) + sizeof(((t *)0)->m))
+#endif
+
+static const struct len_op len_ops[] = { NPU_IOCTLS(LEN_OP) };
+
+/* The exporter of env->shareable: a child that waits for end-of-file. */
+static int len_env_exporter(struct len_env *env)
+{
+	int to_parent[2], to_child[2];
+	char c;
+
+	if (pipe(to_parent) || pipe(to_child))
+		return -1;
+	env->exporter = fork();
+	if (env->exporter < 0)
+		return -1;
+	if (env->exporter == 0) {
+		struct npu_share_export e = {
+			.size = sizeof(e), .flags = NPU_SHARE_ANY_PID,
+		};
+		int fd = npu_open(0);
+
+		close(to_parent[0]);
+		close(to_child[1]);
+		if (fd < 0 || npu_alloc(fd, SZ_4K, SZ_4K, &e.handle) ||
+		    npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e) ||
+		    write(to_parent[1], &e.shareable, sizeof(e.shareable)) !=
+		    sizeof(e.shareable))
+			_exit(1);
+		_exit(read(to_child[0], &c, 1) == 0 ? 0 : 2);
+	}
+	close(to_parent[1]);
+	close(to_child[0]);
+	env->exporter_ack = to_child[1];
+	if (read(to_parent[0], &env->shareable, sizeof(env->shareable)) !=
+	    sizeof(env->shareable))
+		env->shareable = 0;
+	close(to_parent[0]);
+	return env->shareable ? 0 : -1;
+}
+
+static int len_env_init(struct len_env *env, bool exporter)
+{
+	struct npu_get_info info;
+	int fd = npu_open(0);
+
+	memset(env, 0, sizeof(*env));
+	env->exporter_ack = -1;
+	if (fd < 0 || npu_info(fd, &info))
+		return -1;
+	close(fd);
+	env->tgid = info.tgid;
+	env->ndev = info.num_devices;
+	env->va = npu_hole(SZ_2M, SZ_2M);
+	env->host = npu_host_mem(SZ_4K);
+	if (!env->va || !env->host)
+		return -1;
+	return exporter ? len_env_exporter(env) : 0;
+}
+
+static void len_env_fini(struct len_env *env)
+{
+	if (env->exporter > 0) {
+		close(env->exporter_ack);
+		waitpid(env->exporter, NULL, 0);
+	}
+}
+
+#define LEN_CANARY	0xa5
+
+/* The argument: three pages, so that sizes over a page are readable. */
+static unsigned char *len_buf(void)
+{
+	static unsigned char *buf;
+
+	if (!buf)
+		buf = npu_host_mem(3 * getpagesize());
+	return buf;
+}
+
+/*
+ * Build @op's argument in a fresh context, give it @size and a byte @poke
+ * (if non-zero) at offset @at past the struct, and issue it. *@want gets
+ * the builder's answer. Checks that nothing past min(@size, sizeof) was
+ * written, and that a refused call left device memory as it was.
+ */
+static int len_call(struct len_env *env,
+		    const struct len_op *op, uint32_t size, uint32_t at,
+		    unsigned char poke, int *want)
+{
+	unsigned char *buf = len_buf();
+	size_t span = 3 * getpagesize(), keep;
+	long long used;
+	int fd = npu_open(0), ret = -EBADF;
+
+	*want = LEN_BROKEN;
+	if (fd < 0 || !buf) {
+		TH_LOG("%s: no context or buffer", op->name);
+		goto out;
+	}
+	memset(buf, 0, span);
+	*want = op->build(env, fd, buf);
+	if (*want == LEN_BROKEN) {
+		TH_LOG("%s: building the argument failed", op->name);
+		goto out;
+	}
+	/*
+	 * Past @size the canary (the kernel reads the size field, the first
+	 * __u32, whatever @size says), zeroes from the struct's end up to
+	 * @size, and the poke.
+	 */
+	keep = size < sizeof(uint32_t) ? sizeof(uint32_t) :
+	       size < span ? size : span;
+	memset(buf + keep, LEN_CANARY, span - keep);
+	*(uint32_t *)buf = size;
+	if (poke)
+		buf[op->size + at] = poke;
+	used = npu_mem_used(fd);
+	ret = npu_ioctl(fd, op->cmd, buf);
+	for (size_t i = keep < op->size ? keep : op->size; i < span; i++) {
+		unsigned char expect = i >= keep ? LEN_CANARY :
+				       poke && i == op->size + at ? poke : 0;
+
+		if (buf[i] != expect) {
+			TH_LOG("%s size %u: byte %zu changed to %#x",
+			       op->name, size, i, buf[i]);
+			ret = -EILSEQ;
+			break;
+		}
+	}
+	if (ret && used != npu_mem_used(fd)) {
+		TH_LOG("%s size %u: refused (%d), yet device memory in use went from %lld to %lld",
+		       op->name, size, ret, used, npu_mem_used(fd));
+		ret = -EILSEQ;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+/* The call must answer @expect, or (@expect == 1) what the builder said. */
+#define LEN_EXPECT(expect, size, at, poke) do {				\
+	int _want, _ret = len_call(&self->env, variant->op,	\
+				   (size), (at), (poke), &_want);	\
+	ASSERT_NE(LEN_BROKEN, _want);					\
+	if ((expect) != 1)						\
+		_want = (expect);					\
+	if (_ret != _want)						\
+		TH_LOG("%s with size %u: %d (%s), expected %d (%s)",	\
+		       variant->op->name, (unsigned int)(size), _ret,	\
+		       strerror(-_ret), _want, strerror(-_want));	\
+	EXPECT_EQ(_want, _ret);						\
+} while (0)
+#define LEN_WORKS	1
+
+FIXTURE(len) {
+	struct len_env env;
+};
+
+FIXTURE_VARIANT(len) {
+	const struct len_op *op;
+};
+
+#define LEN_VARIANT(_name, ...)						\
+	FIXTURE_VARIANT_ADD(len, _name) {				\
+		.op = &len_ops[NPU_CMD_##_name - NPU_CMD_BASE],		\
+	};
+NPU_IOCTLS(LEN_VARIANT)
+
+FIXTURE_SETUP(len)
+{
+	ASSERT_EQ(0, len_env_init(&self->env,
+				  variant->op->cmd == NPU_IOCTL_SHARE_IMPORT));
+}
+
+FIXTURE_TEARDOWN(len)
+{
+	len_env_fini(&self->env);
+}
+
+TEST_F(len, too_short)
+{
+	LEN_EXPECT(-EINVAL, 0, 0, 0);
+	LEN_EXPECT(-EINVAL, sizeof(uint32_t), 0, 0);
+	LEN_EXPECT(-EINVAL, variant->op->min_size - 1, 0, 0);
+}
+
+TEST_F(len, first_release_size)
+{
+	LEN_EXPECT(LEN_WORKS, variant->op->min_size, 0, 0);
+}
+
+TEST_F(len, current_size)
+{
+	LEN_EXPECT(LEN_WORKS, variant->op->size, 0, 0);
+}
+
+TEST_F(len, zero_tail)
+{
+	LEN_EXPECT(LEN_WORKS, variant->op->size + 1, 0, 0);
+	LEN_EXPECT(LEN_WORKS, variant->op->size + 8, 0, 0);
+	LEN_EXPECT(LEN_WORKS, getpagesize(), 0, 0);
+}
+
+TEST_F(len, nonzero_tail)
+{
+	uint32_t size = variant->op->size, page = getpagesize();
+
+	LEN_EXPECT(-E2BIG, size + 8, 0, 1);
+	LEN_EXPECT(-E2BIG, size + 8, 7, 0x80);
+	LEN_EXPECT(-E2BIG, page, page - size - 1, 1);
+}
+
+TEST_F(len, over_page)
+{
+	LEN_EXPECT(-E2BIG, getpagesize() + 1, 0, 0);
+	LEN_EXPECT(-E2BIG, 2 * getpagesize(), 0, 0);
+	LEN_EXPECT(-E2BIG, UINT32_MAX, 0, 0);
+}
+
+/* The table names every ioctl, in order, and the next number is unknown. */
+TEST(length_table_covers_every_ioctl)
+{
+	struct npu_get_info info = { .size = sizeof(info) };
+	int fd = npu_open(0);
+
+	ASSERT_LE(0, fd);
+	for (size_t i = 0; i < ARRAY_SIZE(len_ops); i++) {
+		EXPECT_EQ(NPU_CMD_BASE + i, _IOC_NR(len_ops[i].cmd));
+		EXPECT_LE(len_ops[i].min_size, len_ops[i].size);
+		EXPECT_EQ(0, len_ops[i].size % sizeof(uint64_t));
+	}
+	EXPECT_EQ(-ENOTTY, npu_ioctl(fd, _IO(NPU_TYPE, NPU_CMD_BASE +
+					      ARRAY_SIZE(len_ops)), &info));
+	close(fd);
+}
+
+FIXTURE(lenall) {
+	struct len_env env;
+};
+
+FIXTURE_SETUP(lenall)
+{
+	ASSERT_EQ(0, len_env_init(&self->env, true));
+}
+
+FIXTURE_TEARDOWN(lenall)
+{
+	len_env_fini(&self->env);
+}
+
+/* Set the __u32 at @off of a valid argument to each of @vals: -EINVAL. */
+static void len_field_nonzero(struct len_env *env, const char *what,
+			      bool flags)
+{
+	static const uint32_t vals[] = { 1, 1U << 31 };
+	int checked = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(len_ops); i++) {
+		const struct len_op *op = &len_ops[i];
+		uint32_t off = flags ? op->flags : op->reserved;
+
+		if (!off)
+			continue;
+		for (size_t v = 0; v < ARRAY_SIZE(vals); v++) {
+			unsigned char *buf = len_buf();
+			int fd = npu_open(0), ret;
+			long long used;
+
+			ASSERT_LE(0, fd);
+			ASSERT_NONNULL(buf);
+			memset(buf, 0, op->size);
+			ASSERT_NE(LEN_BROKEN, op->build(env, fd, buf));
+			*(uint32_t *)buf = op->size;
+			/* a flags bit no mask has (bit 0 is valid for some) */
+			if (!flags || vals[v] != 1)
+				*(uint32_t *)(buf + off) = vals[v];
+			else
+				*(uint32_t *)(buf + off) |= 1U << 30;
+			used = npu_mem_used(fd);
+			ret = npu_ioctl(fd, op->cmd, buf);
+			if (ret != -EINVAL)
+				TH_LOG("%s with %s %#x: %d (%s)", op->name, what,
+				       *(uint32_t *)(buf + off), ret,
+				       strerror(-ret));
+			EXPECT_EQ(-EINVAL, ret);
+			EXPECT_EQ(used, npu_mem_used(fd));
+			close(fd);
+		}
+		checked++;
+	}
+	TH_LOG("%s: %d ioctls", what, checked);
+	EXPECT_LT(0, checked);
+}
+
+TEST_F(lenall, reserved_must_be_zero)
+{
+	len_field_nonzero(&self->env, "__reserved", false);
+}
+
+TEST_F(lenall, unknown_flags_are_einval)
+{
+	len_field_nonzero(&self->env, "flags", true);
 }
 
 TEST_F(dev, outputs_are_overwritten)

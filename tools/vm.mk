@@ -12,11 +12,12 @@
 #   make checkpatch  checkpatch.pl --strict --no-tree on the kernel sources
 #   make sparse      npu.ko with C=2 (sparse) for every bench kernel
 #
-# Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TIMEOUT, VM_DEBUG_SCALE, NPU_CACHE, NPU_PARAMS
-# (all passed through the environment to the tools); STRESS_SECONDS and
-# NPU_STRESS_SEED, NPU_STRESS_PROCS, NPU_STRESS_THREADS for `make stress`.
+# Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TCG_THREAD, VM_TIMEOUT, VM_DEBUG_SCALE,
+# NPU_CACHE, NPU_PARAMS (all passed through the environment to the tools);
+# STRESS_SECONDS and NPU_STRESS_SEED, NPU_STRESS_PROCS, NPU_STRESS_THREADS for
+# `make stress`.
 
-export KERNELS VM_MEM VM_ACCEL VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
+export KERNELS VM_MEM VM_ACCEL VM_TCG_THREAD VM_TIMEOUT VM_DEBUG_SCALE NPU_CACHE NPU_PARAMS
 
 TOOLS_OUT	:= $(BUILD)/tools
 # The Debian (`deb`) kernels of tools/kernels.list: what `make demo` and the
