@@ -444,7 +444,9 @@ static void npu_job_free(struct npu_job *job)
 {
 	if (job->queued) {
 		atomic_long_dec(&job->queued->queued);
-		wake_up_all(&job->queued->queue_wq);
+		/* Every command ends here: wake only if a SUBMIT waits for room. */
+		if (wq_has_sleeper(&job->queued->queue_wq))
+			wake_up_all(&job->queued->queue_wq);
 	}
 	if (job->dst_reg)
 		npu_host_reg_put(job->dst_reg);
@@ -515,20 +517,15 @@ static void npu_stream_work(struct work_struct *work)
  */
 static unsigned int npu_dma_cpu(void)
 {
-	unsigned int self = raw_smp_processor_id(), cpu, n;
+	unsigned int self = raw_smp_processor_id(), cpu;
 
 	if (num_online_cpus() == 1)
 		return self;
-	for (n = 0; n < 2; n++) {
-		cpu = (unsigned int)atomic_inc_return(&npu_dma_next_cpu) %
-		      nr_cpu_ids;
-		cpu = cpumask_next(cpu - 1, cpu_online_mask);
-		if (cpu >= nr_cpu_ids)
-			cpu = cpumask_first(cpu_online_mask);
-		if (cpu != self)
-			return cpu;
-	}
-	return cpumask_any_but(cpu_online_mask, self);
+	cpu = (unsigned int)atomic_inc_return(&npu_dma_next_cpu) % nr_cpu_ids;
+	cpu = cpumask_next(cpu - 1, cpu_online_mask);
+	if (cpu >= nr_cpu_ids)
+		cpu = cpumask_first(cpu_online_mask);
+	return cpu == self ? cpumask_any_but(cpu_online_mask, self) : cpu;
 }
 
 /*

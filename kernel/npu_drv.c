@@ -408,15 +408,13 @@ static void npu_device_unplug(struct npu_device *npu)
 {
 	struct npu_context *ctx;
 
-	mutex_lock(&npu->ctx_lock);
-	WRITE_ONCE(npu->unplugged, true);
-	mutex_unlock(&npu->ctx_lock);
 	/*
 	 * Stop the streams first: that ends the ioctls that wait for them
-	 * (STREAM_SYNC, STREAM_DESTROY, HOST_UNREGISTER), so the grace
-	 * period below ends too.
+	 * (STREAM_SYNC, STREAM_DESTROY, HOST_UNREGISTER, SUBMIT), so the
+	 * grace period below ends too.
 	 */
 	mutex_lock(&npu->ctx_lock);
+	WRITE_ONCE(npu->unplugged, true);
 	list_for_each_entry(ctx, &npu->contexts, node)
 		npu_streams_abort(ctx);
 	mutex_unlock(&npu->ctx_lock);

@@ -229,7 +229,7 @@ void npu_host_reg_put(struct npu_host_reg *reg)
 
 	if (atomic_dec_and_test(&reg->users))
 		npu_host_reg_destroy(reg);
-	else
+	else if (wq_has_sleeper(&ctx->host_wq))	/* an unregister waits */
 		wake_up_all(&ctx->host_wq);
 }
 

@@ -533,18 +533,6 @@ static int sync_seq(int fd, uint32_t stream, int32_t timeout, uint64_t seqno)
 	return npu_ioctl(fd, NPU_IOCTL_STREAM_SYNC, &s);
 }
 
-static struct npu_cmd value_cmd(uint32_t op, uint64_t addr, uint64_t value,
-				uint32_t flags)
-{
-	struct npu_cmd c = { .op = op, .flags = flags, .value = value };
-
-	if (op == NPU_OP_WAIT_VALUE)
-		c.src = addr;
-	else
-		c.dst = addr;
-	return c;
-}
-
 /* ------------------------------------------------------------------ */
 /* Racy operations on the shared contexts                              */
 /* ------------------------------------------------------------------ */
@@ -1098,13 +1086,13 @@ static void r_submit(struct thr *t, struct sctx *c)
 						 (uint8_t)rnd(t, 256), len,
 						 d.flags & NPU_CMD_DST_HOST);
 		} else if (kind < 9) {
-			cmds[i] = value_cmd(NPU_OP_WRITE_VALUE,
+			cmds[i] = npu_value_cmd(NPU_OP_WRITE_VALUE,
 					    d.addr + (rnd(t, d.len / 8) * 8),
 					    splitmix(&t->rng),
 					    d.flags & NPU_CMD_DST_HOST);
 		} else {
 			/* true at once, or a fault: never a wait that hangs */
-			cmds[i] = value_cmd(NPU_OP_WAIT_VALUE,
+			cmds[i] = npu_value_cmd(NPU_OP_WAIT_VALUE,
 					    d.addr + (rnd(t, d.len / 8) * 8), 0,
 					    (d.flags & NPU_CMD_DST_HOST ?
 					     NPU_CMD_SRC_HOST : 0) | NPU_WAIT_GEQ);
@@ -1636,7 +1624,7 @@ static void v_roundtrip(struct thr *t)
 	cmds[0] = npu_copy_cmd(va0, ptr64(t->hsrc), len, NPU_CMD_SRC_HOST);
 	cmds[1] = npu_copy_cmd(va1, va0, len, 0);
 	cmds[2] = npu_memset_cmd(va1 + moff, mbyte, mlen, 0);
-	cmds[3] = value_cmd(NPU_OP_WRITE_VALUE, va1 + woff, wval, 0);
+	cmds[3] = npu_value_cmd(NPU_OP_WRITE_VALUE, va1 + woff, wval, 0);
 	cmds[4] = mapped ? npu_copy_cmd(va2, va1, len, 0) :
 			   npu_copy_cmd(ptr64(t->hdst), va1, len, NPU_CMD_DST_HOST);
 	EXACT(t, OP_SUBMIT, npu_submit(fd, s, cmds, 5, &seqno), 0, s, 5, len);
@@ -1831,7 +1819,7 @@ static void v_faults(struct thr *t)
 	run_fault(t, fd, s, npu_memset_cmd(va, 1, len, 0), __LINE__);
 	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va, len, dev, NPU_ACCESS_READ),
 	      0, va, len, 0);
-	run_fault(t, fd, s, value_cmd(NPU_OP_WRITE_VALUE, va + 8, 1, 0), __LINE__);
+	run_fault(t, fd, s, npu_value_cmd(NPU_OP_WRITE_VALUE, va + 8, 1, 0), __LINE__);
 	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va, SZ_4K, dev, NPU_ACCESS_READ),
 	      -EINVAL, va, SZ_4K, 0);
 	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va + len, SZ_4K, dev,
@@ -1988,11 +1976,11 @@ static void v_waits(struct thr *t)
 	s1 = stream_new(t, fd);
 	s2 = stream_new(t, fd);
 	/* s2 waits for a value s1 writes after its memset */
-	b[0] = value_cmd(NPU_OP_WAIT_VALUE, flag, token, NPU_WAIT_EQ);
+	b[0] = npu_value_cmd(NPU_OP_WAIT_VALUE, flag, token, NPU_WAIT_EQ);
 	b[1] = npu_copy_cmd(ptr64(t->hdst), va, len - 8, NPU_CMD_DST_HOST);
 	EXACT(t, OP_SUBMIT, npu_submit(fd, s2, b, 2, NULL), 0, s2, 2, 0);
 	a[0] = npu_memset_cmd(va, byte, len - 8, 0);
-	a[1] = value_cmd(NPU_OP_WRITE_VALUE, flag, token, 0);
+	a[1] = npu_value_cmd(NPU_OP_WRITE_VALUE, flag, token, 0);
 	EXACT(t, OP_SUBMIT, npu_submit(fd, s1, a, 2, &seqno), 0, s1, 2, 0);
 	EXACT(t, OP_SYNC, npu_sync(fd, s2, -1), 0, s2, 0, 0);
 	check_byte(t, t->hdst, byte, len - 8, "copy after WAIT_VALUE", __LINE__);

@@ -279,6 +279,19 @@ static inline struct npu_cmd npu_memset_cmd(uint64_t dst, uint8_t value,
 				 .dst = dst, .value = value, .length = len };
 }
 
+/* WRITE_VALUE at @addr, or WAIT_VALUE on @addr (its source). */
+static inline struct npu_cmd npu_value_cmd(uint32_t op, uint64_t addr,
+					   uint64_t value, uint32_t flags)
+{
+	struct npu_cmd c = { .op = op, .flags = flags, .value = value };
+
+	if (op == NPU_OP_WAIT_VALUE)
+		c.src = addr;
+	else
+		c.dst = addr;
+	return c;
+}
+
 static inline uint64_t ptr64(const void *p)
 {
 	return (uint64_t)(uintptr_t)p;

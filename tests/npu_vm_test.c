@@ -598,18 +598,6 @@ TEST_F(vm, d2d_copy)
 		ASSERT_EQ((char)(i * 7), h[i]);
 }
 
-static struct npu_cmd value_cmd(uint32_t op, uint64_t addr, uint64_t value,
-				uint32_t flags)
-{
-	struct npu_cmd c = { .op = op, .flags = flags, .value = value };
-
-	if (op == NPU_OP_WAIT_VALUE)
-		c.src = addr;
-	else
-		c.dst = addr;
-	return c;
-}
-
 static char pattern(uint64_t i)
 {
 	return (char)(i * 31 + (i >> 12));
@@ -669,24 +657,24 @@ TEST_F(vm, write_and_wait_value)
 	ASSERT_NE(0, va);
 	ASSERT_EQ(0, npu_stream_create(self->fd, &s2));
 	/* s2 waits for the value s1 writes later. */
-	struct npu_cmd wait = value_cmd(NPU_OP_WAIT_VALUE, va + 8, 5,
+	struct npu_cmd wait = npu_value_cmd(NPU_OP_WAIT_VALUE, va + 8, 5,
 					NPU_WAIT_EQ);
 	ASSERT_EQ(0, npu_submit(self->fd, s2, &wait, 1, NULL));
 	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, s2, 50));
 	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, s2, 0));
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
-			     value_cmd(NPU_OP_WRITE_VALUE, va + 8, 5, 0)));
+			     npu_value_cmd(NPU_OP_WRITE_VALUE, va + 8, 5, 0)));
 	EXPECT_EQ(0, npu_sync(self->fd, s2, 5000));
 	/* GEQ, AND and NOR conditions on the value now there. */
-	EXPECT_EQ(0, npu_run(self->fd, s2, value_cmd(NPU_OP_WAIT_VALUE, va + 8,
+	EXPECT_EQ(0, npu_run(self->fd, s2, npu_value_cmd(NPU_OP_WAIT_VALUE, va + 8,
 						     3, NPU_WAIT_GEQ)));
-	EXPECT_EQ(0, npu_run(self->fd, s2, value_cmd(NPU_OP_WAIT_VALUE, va + 8,
+	EXPECT_EQ(0, npu_run(self->fd, s2, npu_value_cmd(NPU_OP_WAIT_VALUE, va + 8,
 						     4, NPU_WAIT_AND)));
-	EXPECT_EQ(0, npu_run(self->fd, s2, value_cmd(NPU_OP_WAIT_VALUE, va + 8,
+	EXPECT_EQ(0, npu_run(self->fd, s2, npu_value_cmd(NPU_OP_WAIT_VALUE, va + 8,
 						     2, NPU_WAIT_NOR)));
 	/* A host value written by the device. */
 	EXPECT_EQ(0, npu_run(self->fd, s2,
-			     value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host),
+			     npu_value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host),
 				       0x1122334455667788ULL, NPU_CMD_DST_HOST)));
 	EXPECT_EQ(0x1122334455667788ULL, *(uint64_t *)self->host);
 	EXPECT_EQ(0, npu_stream_destroy(self->fd, s2, 0));
@@ -701,7 +689,7 @@ TEST_F(vm, wait_stream_orders_streams)
 	ASSERT_NE(0, va);
 	ASSERT_EQ(0, npu_stream_create(self->fd, &s2));
 	/* s1: wait for a value, then write 1; s2: wait for s1, then copy. */
-	cmds[0] = value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_EQ);
+	cmds[0] = npu_value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_EQ);
 	cmds[1] = npu_memset_cmd(va + 4096, 0x61, 4096, 0);
 	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 2, &seq));
 	cmds[0] = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM,
@@ -716,7 +704,7 @@ TEST_F(vm, wait_stream_orders_streams)
 
 	ASSERT_EQ(0, npu_stream_create(self->fd, &s3));
 	ASSERT_EQ(0, npu_run(self->fd, s3,
-			     value_cmd(NPU_OP_WRITE_VALUE, va, 1, 0)));
+			     npu_value_cmd(NPU_OP_WRITE_VALUE, va, 1, 0)));
 	EXPECT_EQ(0, npu_sync(self->fd, s2, 5000));
 	EXPECT_EQ(0x61, self->host[0]);
 }
@@ -757,10 +745,10 @@ TEST_F(vm, stream_bad_inputs)
 	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
 	c = npu_copy_cmd(-4096ULL, 0x10000, 8192, 0);
 	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
-	c = value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host) + 4, 1,
+	c = npu_value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host) + 4, 1,
 		      NPU_CMD_DST_HOST);
 	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
-	c = value_cmd(NPU_OP_WAIT_VALUE, ptr64(self->host) + 4, 1,
+	c = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(self->host) + 4, 1,
 		      NPU_CMD_SRC_HOST);
 	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
 	c = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = self->stream };
@@ -791,7 +779,7 @@ TEST_F(vm, destroy_force_aborts)
 	uint32_t handle, s2;
 	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M, &handle);
 	struct npu_cmd cmds[2] = {
-		value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_EQ),
+		npu_value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_EQ),
 		npu_memset_cmd(ptr64(self->host), 9, 4096, NPU_CMD_DST_HOST),
 	};
 
@@ -882,7 +870,7 @@ TEST_F(vm, sync_reports_commands_dropped_by_destroy)
 	*flag = 0;
 	self->host[SZ_4K] = 0;
 	ASSERT_EQ(0, npu_stream_create(self->fd, &c.stream));
-	cmds[0] = value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+	cmds[0] = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
 			    NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
 	cmds[1] = npu_memset_cmd(ptr64(self->host + SZ_4K), 0x33, SZ_4K,
 				 NPU_CMD_DST_HOST);
@@ -1002,7 +990,7 @@ TEST_F(caps, queued_commands)
 
 	*flag = 0;
 	ASSERT_OK(param_set(cap_params[3], 1));	/* at least one SUBMIT's worth */
-	cmds[0] = value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+	cmds[0] = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
 			    NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
 	for (int i = 1; i < NPU_SUBMIT_MAX_CMDS; i++)
 		cmds[i] = npu_memset_cmd(ptr64(self->host + SZ_4K), i, 64,
@@ -1278,7 +1266,7 @@ TEST(peer_copies_do_not_pin_contexts)
 	}
 	for (i = 0; i < 2; i++) {
 		struct npu_cmd c[2] = {
-			value_cmd(NPU_OP_WAIT_VALUE, va[i], 1, NPU_WAIT_EQ),
+			npu_value_cmd(NPU_OP_WAIT_VALUE, va[i], 1, NPU_WAIT_EQ),
 			npu_copy_cmd(va[!i], va[i], 4096, NPU_CMD_DST_PEER),
 		};
 
