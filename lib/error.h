@@ -23,6 +23,28 @@ enum {
 	ACLI_ENODEVS		= -(ACLI_ERR_BASE + 8),	/* no /dev/npuN at all */
 	ACLI_EDRV		= -(ACLI_ERR_BASE + 9),	/* driver unusable (open, version) */
 	ACLI_ENOPEER		= -(ACLI_ERR_BASE + 10),	/* peer access not enabled for a copy */
+	/* runtime-layer answers of the aclrt runtime spec (aclrt-api-runtime.md) */
+	ACLI_ERTPARAM		= -(ACLI_ERR_BASE + 11),	/* bad value, runtime layer: 107000 */
+	ACLI_EHANDLE		= -(ACLI_ERR_BASE + 12),	/* not a live object of that type: 107017 */
+	ACLI_ESTREAMCTX		= -(ACLI_ERR_BASE + 13),	/* stream of another context: 107003 */
+	ACLI_ESTREAMSUB		= -(ACLI_ERR_BASE + 14),	/* stream (not) subscribed: 107011 */
+	ACLI_ETHREADSUB		= -(ACLI_ERR_BASE + 15),	/* thread (not) subscribed: 107012 */
+	ACLI_ENOCBREG		= -(ACLI_ERR_BASE + 16),	/* callback on unsubscribed stream: 107015 */
+	ACLI_ECTXRELEASE	= -(ACLI_ERR_BASE + 17),	/* context released / not held: 507007 */
+	ACLI_EREPORTTIMEOUT	= -(ACLI_ERR_BASE + 18),	/* aclrtProcessReport: nothing came: 507012 */
+	ACLI_EEVENTTIMEOUT	= -(ACLI_ERR_BASE + 19),	/* event sync timed out: 507047 */
+	ACLI_ETIMESTAMP		= -(ACLI_ERR_BASE + 20),	/* event has no timestamp (yet): 107006 */
+	ACLI_EINTERNAL		= -(ACLI_ERR_BASE + 21),	/* runtime state error: 507000 */
+	ACLI_ESTREAMABORT	= -(ACLI_ERR_BASE + 22),	/* stream is being aborted: 107023 */
+	ACLI_EWAITTIMEOUT	= -(ACLI_ERR_BASE + 23),	/* internal wait timed out: 107019 */
+	ACLI_ETASKTIMEOUT	= -(ACLI_ERR_BASE + 24),	/* device task timed out: 107020 */
+	ACLI_EDEVSETUP		= -(ACLI_ERR_BASE + 25),	/* device not opened by the process: 507033 */
+	ACLI_ENOSTREAMRES	= -(ACLI_ERR_BASE + 26),	/* no stream id left: 207008 */
+	ACLI_ENOEVENTRES	= -(ACLI_ERR_BASE + 27),	/* no event id left: 207007 */
+	ACLI_ENONOTIFYRES	= -(ACLI_ERR_BASE + 28),	/* no notify id left: 207009 */
+	ACLI_ERTNOTSUPP		= -(ACLI_ERR_BASE + 29),	/* the chip cannot do it: 207000 */
+	ACLI_EFILE		= -(ACLI_ERR_BASE + 30),	/* version file missing: 100003 */
+	ACLI_ETASKFAULT		= -(ACLI_ERR_BASE + 31),	/* a task of the stream failed (DMA fault) */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))
