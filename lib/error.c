@@ -12,70 +12,88 @@
 
 #define ACL_MSG_MAX	512
 
-static const struct {
-	int err;
-	aclError code;
-	const char *what;	/* reason when the failing step left none */
-} acl_errmap[] = {
-	{ -EINVAL,	ACL_ERROR_INVALID_PARAM,		"invalid argument" },
-	{ -ENOMEM,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"out of memory" },
-	{ -EEXIST,	ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "host memory already registered" },
-	{ -ENXIO,	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,	"host memory not registered" },
-	{ -EADDRINUSE,	ACL_ERROR_INVALID_PARAM,		"address range already in use" },
-	{ -ENOENT,	ACL_ERROR_INVALID_PARAM,		"no such object" },
-	{ -EBUSY,	ACL_ERROR_INVALID_PARAM,		"object still in use" },
-	{ -EFAULT,	ACL_ERROR_INVALID_PARAM,		"bad address" },
-	{ -EACCES,	ACL_ERROR_INVALID_PARAM,		"access denied" },
-	{ -ETIMEDOUT,	ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,	"timed out" },
-	{ -EIO,		ACL_ERROR_RT_FAILURE,			"device command faulted" },
-	{ -EOPNOTSUPP,	ACL_ERROR_RT_FEATURE_NOT_SUPPORT,	"not supported by the device" },
-	{ -ENODEV,	ACL_ERROR_RT_INVALID_DEVICEID,		"invalid device id" },
-	{ -ENOTTY,	ACL_ERROR_DRV_FAILURE,			"driver does not know the request" },
-	{ -E2BIG,	ACL_ERROR_DRV_FAILURE,			"driver rejected the request layout" },
-	{ -EPERM,	ACL_ERROR_RT_CONTEXT_NULL,		"context belongs to another process" },
-	{ -EALREADY,	ACL_ERROR_INVALID_PARAM,		"already enabled" },
-	{ -ENOSPC,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"a per-context limit of the driver was reached (npu module parameters)" },
-	{ -ECANCELED,	ACL_ERROR_RT_FAILURE,			"commands were dropped before they ran (stream destroyed or device removed)" },
-	{ -ESRCH,	ACL_ERROR_INVALID_PARAM,		"no such process" },
-	{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
-	{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },
-	{ ACLI_EUNINIT,	ACL_ERROR_UNINITIALIZE,			"aclInit has not been called" },
-	{ ACLI_ENOCTX,	ACL_ERROR_RT_CONTEXT_NULL,		"no current device: call aclrtSetDevice first" },
-	{ ACLI_ENOTREG,	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,	"host memory not registered" },
-	{ ACLI_ENOTSUPP, ACL_ERROR_API_NOT_SUPPORT,		"not implemented yet" },
-	{ ACLI_EFEATURE, ACL_ERROR_FEATURE_UNSUPPORTED,		"not supported by this driver" },
-	{ ACLI_ENODEVS,	ACL_ERROR_RT_NO_DEVICE,			"no npu device found" },
-	{ ACLI_EDRV,	ACL_ERROR_DRV_FAILURE,			"driver unusable" },
-	{ ACLI_ENOPEER,	ACL_ERROR_INVALID_PARAM,		"peer access is not enabled" },
-	{ ACLI_ERTPARAM, ACL_ERROR_RT_PARAM_INVALID,		"invalid value" },
-	{ ACLI_EHANDLE,	ACL_ERROR_RT_INVALID_HANDLE,		"not a live handle of that type" },
-	{ ACLI_ESTREAMCTX, ACL_ERROR_RT_STREAM_CONTEXT,		"the stream belongs to another context" },
-	{ ACLI_ESTREAMSUB, ACL_ERROR_RT_STREAM_SUBSCRIBE,	"stream subscription state is wrong" },
-	{ ACLI_ETHREADSUB, ACL_ERROR_RT_THREAD_SUBSCRIBE,	"thread subscription state is wrong" },
-	{ ACLI_ENOCBREG, ACL_ERROR_RT_STREAM_NO_CB_REG,		"the stream has no subscribed report thread" },
-	{ ACLI_ECTXRELEASE, ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,	"context released or not held" },
-	{ ACLI_EREPORTTIMEOUT, ACL_ERROR_RT_REPORT_TIMEOUT,	"no callback arrived in time" },
-	{ ACLI_EEVENTTIMEOUT, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,	"event did not complete in time" },
-	{ ACLI_ETIMESTAMP, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the event has no timestamp" },
-	{ ACLI_EINTERNAL, ACL_ERROR_RT_INTERNAL_ERROR,		"runtime state error" },
-	{ ACLI_ESTREAMABORT, ACL_ERROR_RT_STREAM_ABORT,		"the stream is being aborted" },
-	{ ACLI_EWAITTIMEOUT, ACL_ERROR_RT_WAIT_TIMEOUT,		"internal wait timed out" },
-	{ ACLI_ETASKTIMEOUT, ACL_ERROR_RT_TASK_TIMEOUT,		"a device task timed out" },
-	{ ACLI_EDEVSETUP, ACL_ERROR_RT_DEV_SETUP_ERROR,		"the process has not opened the device" },
-	{ ACLI_ENOSTREAMRES, ACL_ERROR_RT_NO_STREAM_RESOURCE,	"no stream left" },
-	{ ACLI_ENOEVENTRES, ACL_ERROR_RT_NO_EVENT_RESOURCE,	"no event left" },
-	{ ACLI_ENONOTIFYRES, ACL_ERROR_RT_NO_NOTIFY_RESOURCE,	"no notify left" },
-	{ ACLI_ERTNOTSUPP, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,	"not supported by the simulated chip" },
-	{ ACLI_EFILE,	ACL_ERROR_INVALID_FILE,			"file missing or unreadable" },
-	{ ACLI_ETASKFAULT, ACL_ERROR_RT_FAILURE,			"a task of the stream failed" },
-};
-
 /* reason recorded during the current call */
 static __thread char acl_detail[ACL_MSG_MAX];
 /* message of the last failed call, until aclGetRecentErrMsg() takes it */
 static __thread char acl_msg[ACL_MSG_MAX];
 /* the copy handed out, valid until the next aclGetRecentErrMsg() */
 static __thread char acl_msg_out[ACL_MSG_MAX];
+
+/*
+ * The one errno -> aclError table.  It is built on the stack at each call
+ * (failures only): the acl-layer codes are static const int, which C does
+ * not accept in a static initialiser.
+ */
+static aclError acl_code_of(int err, const char **what)
+{
+	const struct {
+		int err;
+		aclError code;
+		const char *what;	/* reason when the failing step left none */
+	} map[] = {
+		{ -EINVAL,	ACL_ERROR_INVALID_PARAM,		"invalid argument" },
+		{ -ENOMEM,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"out of memory" },
+		{ -EEXIST,	ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "host memory already registered" },
+		{ -ENXIO,	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,	"host memory not registered" },
+		{ -EADDRINUSE,	ACL_ERROR_INVALID_PARAM,		"address range already in use" },
+		{ -ENOENT,	ACL_ERROR_INVALID_PARAM,		"no such object" },
+		{ -EBUSY,	ACL_ERROR_INVALID_PARAM,		"object still in use" },
+		{ -EFAULT,	ACL_ERROR_INVALID_PARAM,		"bad address" },
+		{ -EACCES,	ACL_ERROR_INVALID_PARAM,		"access denied" },
+		{ -ETIMEDOUT,	ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,	"timed out" },
+		{ -EIO,		ACL_ERROR_RT_FAILURE,			"device command faulted" },
+		{ -EOPNOTSUPP,	ACL_ERROR_RT_FEATURE_NOT_SUPPORT,	"not supported by the device" },
+		{ -ENODEV,	ACL_ERROR_RT_INVALID_DEVICEID,		"invalid device id" },
+		{ -ENOTTY,	ACL_ERROR_DRV_FAILURE,			"driver does not know the request" },
+		{ -E2BIG,	ACL_ERROR_DRV_FAILURE,			"driver rejected the request layout" },
+		{ -EPERM,	ACL_ERROR_RT_CONTEXT_NULL,		"context belongs to another process" },
+		{ -EALREADY,	ACL_ERROR_INVALID_PARAM,		"already enabled" },
+		{ -ENOSPC,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"a per-context limit of the driver was reached (npu module parameters)" },
+		{ -ECANCELED,	ACL_ERROR_RT_FAILURE,			"commands were dropped before they ran (stream destroyed or device removed)" },
+		{ -ESRCH,	ACL_ERROR_INVALID_PARAM,		"no such process" },
+		{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
+		{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },
+		{ ACLI_EUNINIT,	ACL_ERROR_UNINITIALIZE,			"aclInit has not been called" },
+		{ ACLI_ENOCTX,	ACL_ERROR_RT_CONTEXT_NULL,		"no current device: call aclrtSetDevice first" },
+		{ ACLI_ENOTREG,	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED,	"host memory not registered" },
+		{ ACLI_ENOTSUPP, ACL_ERROR_API_NOT_SUPPORT,		"not implemented yet" },
+		{ ACLI_EFEATURE, ACL_ERROR_FEATURE_UNSUPPORTED,		"not supported by this driver" },
+		{ ACLI_ENODEVS,	ACL_ERROR_RT_NO_DEVICE,			"no npu device found" },
+		{ ACLI_EDRV,	ACL_ERROR_DRV_FAILURE,			"driver unusable" },
+		{ ACLI_ENOPEER,	ACL_ERROR_INVALID_PARAM,		"peer access is not enabled" },
+		{ ACLI_ERTPARAM, ACL_ERROR_RT_PARAM_INVALID,		"invalid value" },
+		{ ACLI_EHANDLE,	ACL_ERROR_RT_INVALID_HANDLE,		"not a live handle of that type" },
+		{ ACLI_ESTREAMCTX, ACL_ERROR_RT_STREAM_CONTEXT,		"the stream belongs to another context" },
+		{ ACLI_ESTREAMSUB, ACL_ERROR_RT_STREAM_SUBSCRIBE,	"stream subscription state is wrong" },
+		{ ACLI_ETHREADSUB, ACL_ERROR_RT_THREAD_SUBSCRIBE,	"thread subscription state is wrong" },
+		{ ACLI_ENOCBREG, ACL_ERROR_RT_STREAM_NO_CB_REG,		"the stream has no subscribed report thread" },
+		{ ACLI_ECTXRELEASE, ACL_ERROR_RT_CONTEXT_RELEASE_ERROR,	"context released or not held" },
+		{ ACLI_EREPORTTIMEOUT, ACL_ERROR_RT_REPORT_TIMEOUT,	"no callback arrived in time" },
+		{ ACLI_EEVENTTIMEOUT, ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,	"event did not complete in time" },
+		{ ACLI_ETIMESTAMP, ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, "the event has no timestamp" },
+		{ ACLI_EINTERNAL, ACL_ERROR_RT_INTERNAL_ERROR,		"runtime state error" },
+		{ ACLI_ESTREAMABORT, ACL_ERROR_RT_STREAM_ABORT,		"the stream is being aborted" },
+		{ ACLI_EWAITTIMEOUT, ACL_ERROR_RT_WAIT_TIMEOUT,		"internal wait timed out" },
+		{ ACLI_ETASKTIMEOUT, ACL_ERROR_RT_TASK_TIMEOUT,		"a device task timed out" },
+		{ ACLI_EDEVSETUP, ACL_ERROR_RT_DEV_SETUP_ERROR,		"the process has not opened the device" },
+		{ ACLI_ENOSTREAMRES, ACL_ERROR_RT_NO_STREAM_RESOURCE,	"no stream left" },
+		{ ACLI_ENOEVENTRES, ACL_ERROR_RT_NO_EVENT_RESOURCE,	"no event left" },
+		{ ACLI_ENONOTIFYRES, ACL_ERROR_RT_NO_NOTIFY_RESOURCE,	"no notify left" },
+		{ ACLI_ERTNOTSUPP, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,	"not supported by the simulated chip" },
+		{ ACLI_EFILE,	ACL_ERROR_INVALID_FILE,			"file missing or unreadable" },
+		{ ACLI_ETASKFAULT, ACL_ERROR_RT_FAILURE,			"a task of the stream failed" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		if (map[i].err == err) {
+			*what = map[i].what;
+			return map[i].code;
+		}
+	}
+	*what = NULL;
+	return ACL_ERROR_RT_INTERNAL_ERROR;
+}
 
 int acl_errf(int err, const char *fmt, ...)
 {
@@ -104,21 +122,14 @@ static void __acl_printf(1, 2) acl_msg_set(const char *fmt, ...)
 
 aclError acl_ret(const char *api, int err)
 {
-	aclError code = ACL_ERROR_RT_INTERNAL_ERROR;
-	const char *what = NULL;
-	size_t i;
+	aclError code;
+	const char *what;
 
 	if (err >= 0) {
 		acl_detail[0] = '\0';
 		return ACL_SUCCESS;
 	}
-	for (i = 0; i < sizeof(acl_errmap) / sizeof(acl_errmap[0]); i++) {
-		if (acl_errmap[i].err == err) {
-			code = acl_errmap[i].code;
-			what = acl_errmap[i].what;
-			break;
-		}
-	}
+	code = acl_code_of(err, &what);
 	if (acl_detail[0])
 		what = acl_detail;
 	if (what)

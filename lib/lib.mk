@@ -22,7 +22,8 @@ LIB_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -fPIC -fvisibility=hidden -pthread \
 		   -D_GNU_SOURCE -Iinclude -Ilib $(LIB_EXTRA_CFLAGS)
 LIB_SRCS	:= $(wildcard lib/*.c)
 LIB_OBJS	:= $(patsubst lib/%.c,$(LIB_OUT)/obj/%.o,$(LIB_SRCS))
-LIB_HDRS	:= $(wildcard lib/*.h) $(wildcard include/acl/*.h) include/uapi/npu.h
+ACL_HDRS	:= $(wildcard include/acl/*.h include/acl/error_codes/*.h)
+LIB_HDRS	:= $(wildcard lib/*.h) $(ACL_HDRS) include/uapi/npu.h
 
 LIB_TEST_SRCS	:= $(wildcard tests/lib_*.c)
 LIB_TEST_BINS	:= $(patsubst tests/%.c,$(LIB_TEST_OUT)/%,$(LIB_TEST_SRCS)) \
@@ -59,11 +60,11 @@ $(LIB_TEST_OUT)/lib_%: tests/lib_%.c tests/harness.h $(wildcard tests/lib_*.h) $
 
 # The public headers must compile as strict C and C++, with the frozen
 # layouts checked by static assertions; the programs just report TAP.
-$(LIB_TEST_OUT)/header_c: tests/header_c.c tests/header_checks.h $(wildcard include/acl/*.h) $(LIB_OUT)/libacl.so
+$(LIB_TEST_OUT)/header_c: tests/header_c.c tests/header_checks.h $(ACL_HDRS) $(LIB_OUT)/libacl.so
 	@mkdir -p $(@D)
 	$(CC) -std=c11 -pedantic-errors -Wall -Wextra -Werror -Iinclude -o $@ $< $(LIB_TEST_LDFLAGS)
 
-$(LIB_TEST_OUT)/header_cxx: tests/header_cxx.cc tests/header_checks.h $(wildcard include/acl/*.h) $(LIB_OUT)/libacl.so
+$(LIB_TEST_OUT)/header_cxx: tests/header_cxx.cc tests/header_checks.h $(ACL_HDRS) $(LIB_OUT)/libacl.so
 	@mkdir -p $(@D)
 	$(CXX) -std=c++11 -pedantic-errors -Wall -Wextra -Werror -Iinclude -o $@ $< $(LIB_TEST_LDFLAGS)
 

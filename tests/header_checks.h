@@ -2,43 +2,159 @@
 /*
  * Frozen facts of the public headers, shared by header_c.c (C11) and
  * header_cxx.cc (C++11): the values and layouts a program built against
- * the CANN headers relies on.  ACL_SA is the language's static assertion.
+ * the CANN headers relies on.  ACL_SA is the language's static assertion,
+ * ACL_SA_CONST_INT(x) an integer constant expression that is 1 when x is
+ * an object of type const int.  The includer provides printf and strcmp.
  */
 #define ACL_SA_EQ(a, b) ACL_SA((a) == (b), #a " == " #b)
 
-/* error codes */
-ACL_SA_EQ(ACL_SUCCESS, 0);
-ACL_SA_EQ(ACL_ERROR_INVALID_PARAM, 100000);
-ACL_SA_EQ(ACL_ERROR_UNINITIALIZE, 100001);
-ACL_SA_EQ(ACL_ERROR_REPEAT_INITIALIZE, 100002);
-ACL_SA_EQ(ACL_ERROR_REPEAT_FINALIZE, 100037);
-ACL_SA_EQ(ACL_ERROR_BAD_ALLOC, 200000);
-ACL_SA_EQ(ACL_ERROR_API_NOT_SUPPORT, 200001);
-ACL_SA_EQ(ACL_ERROR_INVALID_DEVICE, 200002);
-ACL_SA_EQ(ACL_ERROR_MEMORY_ADDRESS_UNALIGNED, 200003);
-ACL_SA_EQ(ACL_ERROR_INVALID_RESOURCE_HANDLE, 200005);
-ACL_SA_EQ(ACL_ERROR_FEATURE_UNSUPPORTED, 200006);
-ACL_SA_EQ(ACL_ERROR_STORAGE_OVER_LIMIT, 300000);
-ACL_SA_EQ(ACL_ERROR_INTERNAL_ERROR, 500000);
-ACL_SA_EQ(ACL_ERROR_FAILURE, 500001);
-ACL_SA_EQ(ACL_ERROR_RT_FAILURE, 500003);
-ACL_SA_EQ(ACL_ERROR_DRV_FAILURE, 500004);
-ACL_SA_EQ(ACL_ERROR_RT_PARAM_INVALID, 107000);
-ACL_SA_EQ(ACL_ERROR_RT_INVALID_DEVICEID, 107001);
-ACL_SA_EQ(ACL_ERROR_RT_CONTEXT_NULL, 107002);
-ACL_SA_EQ(ACL_ERROR_RT_ADDR_UNALIGNED, 107008);
-ACL_SA_EQ(ACL_ERROR_RT_INVALID_MEMORY_TYPE, 107016);
-ACL_SA_EQ(ACL_ERROR_RT_INVALID_HANDLE, 107017);
-ACL_SA_EQ(ACL_ERROR_RT_INVALID_MALLOC_TYPE, 107018);
-ACL_SA_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 207000);
-ACL_SA_EQ(ACL_ERROR_RT_MEMORY_ALLOCATION, 207001);
-ACL_SA_EQ(ACL_ERROR_RT_MEMORY_FREE, 207002);
-ACL_SA_EQ(ACL_ERROR_RT_NO_DEVICE, 207004);
-ACL_SA_EQ(ACL_ERROR_RT_INTERNAL_ERROR, 507000);
-ACL_SA_EQ(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, 507046);
-ACL_SA_EQ(ACL_ERROR_RT_DRV_INTERNAL_ERROR, 507899);
-ACL_SA_EQ(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910);
-ACL_SA_EQ(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911);
+/*
+ * Error codes, in two lists by their CANN spelling:
+ * ACL_CONST_CODES are `static const int` objects of acl_base_rt.h (not
+ * macros; constant expressions in C++ only), ACL_MACRO_CODES are the
+ * #defines of error_codes/rt_error_codes.h. The macros' values are checked
+ * here at compile time, the objects' in C++ only; acl_check_codes() checks
+ * every value at run time, that each object is not a macro and that each
+ * macro expands to exactly its number.
+ */
+#define ACL_CONST_CODES(X)							\
+	X(ACL_ERROR_NONE, 0)							\
+	X(ACL_SUCCESS, 0)							\
+	X(ACL_ERROR_INVALID_PARAM, 100000)					\
+	X(ACL_ERROR_UNINITIALIZE, 100001)					\
+	X(ACL_ERROR_REPEAT_INITIALIZE, 100002)					\
+	X(ACL_ERROR_INVALID_FILE, 100003)					\
+	X(ACL_ERROR_REPEAT_FINALIZE, 100037)					\
+	X(ACL_ERROR_BAD_ALLOC, 200000)						\
+	X(ACL_ERROR_API_NOT_SUPPORT, 200001)					\
+	X(ACL_ERROR_INVALID_DEVICE, 200002)					\
+	X(ACL_ERROR_MEMORY_ADDRESS_UNALIGNED, 200003)				\
+	X(ACL_ERROR_INVALID_RESOURCE_HANDLE, 200005)				\
+	X(ACL_ERROR_FEATURE_UNSUPPORTED, 200006)				\
+	X(ACL_ERROR_STORAGE_OVER_LIMIT, 300000)					\
+	X(ACL_ERROR_INTERNAL_ERROR, 500000)					\
+	X(ACL_ERROR_FAILURE, 500001)						\
+	X(ACL_ERROR_RT_FAILURE, 500003)						\
+	X(ACL_ERROR_DRV_FAILURE, 500004)
+
+#define ACL_MACRO_CODES(X)							\
+	X(ACL_RT_SUCCESS, 0)							\
+	X(ACL_ERROR_RT_PARAM_INVALID, 107000)					\
+	X(ACL_ERROR_RT_INVALID_DEVICEID, 107001)				\
+	X(ACL_ERROR_RT_CONTEXT_NULL, 107002)					\
+	X(ACL_ERROR_RT_STREAM_CONTEXT, 107003)					\
+	X(ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID, 107006)				\
+	X(ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL, 107007)			\
+	X(ACL_ERROR_RT_ADDR_UNALIGNED, 107008)					\
+	X(ACL_ERROR_RT_STREAM_SUBSCRIBE, 107011)				\
+	X(ACL_ERROR_RT_THREAD_SUBSCRIBE, 107012)				\
+	X(ACL_ERROR_RT_STREAM_NO_CB_REG, 107015)				\
+	X(ACL_ERROR_RT_INVALID_MEMORY_TYPE, 107016)				\
+	X(ACL_ERROR_RT_INVALID_HANDLE, 107017)					\
+	X(ACL_ERROR_RT_INVALID_MALLOC_TYPE, 107018)				\
+	X(ACL_ERROR_RT_WAIT_TIMEOUT, 107019)					\
+	X(ACL_ERROR_RT_TASK_TIMEOUT, 107020)					\
+	X(ACL_ERROR_RT_SYSPARAMOPT_NOT_SET, 107021)				\
+	X(ACL_ERROR_RT_DEVICE_TASK_ABORT, 107022)				\
+	X(ACL_ERROR_RT_STREAM_ABORT, 107023)					\
+	X(ACL_ERROR_STREAM_CAPTURE_CONFLICT, 107032)				\
+	X(ACL_ERROR_STREAM_TASK_GROUP_STATUS, 107033)				\
+	X(ACL_ERROR_STREAM_TASK_GROUP_INTR, 107034)				\
+	X(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, 207000)				\
+	X(ACL_ERROR_RT_MEMORY_ALLOCATION, 207001)				\
+	X(ACL_ERROR_RT_MEMORY_FREE, 207002)					\
+	X(ACL_ERROR_RT_NO_DEVICE, 207004)					\
+	X(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL, 207005)				\
+	X(ACL_ERROR_RT_NO_PERMISSION, 207006)					\
+	X(ACL_ERROR_RT_NO_EVENT_RESOURCE, 207007)				\
+	X(ACL_ERROR_RT_NO_STREAM_RESOURCE, 207008)				\
+	X(ACL_ERROR_RT_NO_NOTIFY_RESOURCE, 207009)				\
+	X(ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, 207021)				\
+	X(ACL_ERROR_RT_INTERNAL_ERROR, 507000)					\
+	X(ACL_ERROR_RT_TS_ERROR, 507001)					\
+	X(ACL_ERROR_RT_STREAM_NOT_COMPLETE, 507004)				\
+	X(ACL_ERROR_RT_EVENT_NOT_COMPLETE, 507006)				\
+	X(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR, 507007)				\
+	X(ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, 507009)				\
+	X(ACL_ERROR_RT_REPORT_TIMEOUT, 507012)					\
+	X(ACL_ERROR_RT_IPC_ERROR, 507022)					\
+	X(ACL_ERROR_RT_DEV_SETUP_ERROR, 507033)					\
+	X(ACL_ERROR_RT_VECTOR_CORE_EXCEPTION, 507035)				\
+	X(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, 507046)				\
+	X(ACL_ERROR_RT_EVENT_SYNC_TIMEOUT, 507047)				\
+	X(ACL_ERROR_RT_DRV_INTERNAL_ERROR, 507899)				\
+	X(ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT, 507905)				\
+	X(ACL_ERROR_SNAPSHOT_LOCK_FAILED, 507906)				\
+	X(ACL_ERROR_SNAPSHOT_UNLOCK_FAILED, 507907)				\
+	X(ACL_ERROR_SNAPSHOT_BACKUP_FAILED, 507908)				\
+	X(ACL_ERROR_SNAPSHOT_RESTORE_FAILED, 507909)				\
+	X(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, 507910)			\
+	X(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, 507911)				\
+	X(ACL_ERROR_SNAPSHOT_CALLBACK_FAILED, 507912)				\
+	X(ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED, 507913)
+
+#define ACL_SA_CODE(name, value) ACL_SA((name) == (value), #name " == " #value);
+ACL_MACRO_CODES(ACL_SA_CODE)
+#ifdef __cplusplus
+ACL_CONST_CODES(ACL_SA_CODE)
+#endif
+/* ACL_SA_CONST_INT(x): x names an object of type const int (includer's) */
+#define ACL_SA_CONST(name, value) ACL_SA(ACL_SA_CONST_INT(name), #name " is a static const int");
+ACL_CONST_CODES(ACL_SA_CONST)
+
+/* what programs test with the preprocessor */
+#if !defined(ACL_ERROR_RT_CONTEXT_NULL) || ACL_ERROR_RT_CONTEXT_NULL != 107002
+#error "ACL_ERROR_RT_CONTEXT_NULL must be a macro of value 107002"
+#endif
+#if !defined(ACL_RT_SUCCESS) || ACL_RT_SUCCESS != 0
+#error "ACL_RT_SUCCESS must be a macro of value 0"
+#endif
+#if defined(ACL_SUCCESS) || defined(ACL_ERROR_INVALID_PARAM) || defined(ACL_ERROR_RT_FAILURE)
+#error "the acl-layer codes are static const int, not macros"
+#endif
+
+#define ACL_STR(x) #x
+#define ACL_XSTR(x) ACL_STR(x)
+
+struct acl_code_row {
+	const char *name, *expanded, *want_text;
+	long value, want;
+	int macro;
+};
+
+#define ACL_CONST_ROW(name, v) { #name, ACL_XSTR(name), #v, (long)(name), v, 0 },
+#define ACL_MACRO_ROW(name, v) { #name, ACL_XSTR(name), #v, (long)(name), v, 1 },
+
+/* Prints a "# ..." line per wrong code; returns how many are wrong. */
+static int acl_check_codes(void)
+{
+	/* automatic: in C the objects are no constant initialisers */
+	const struct acl_code_row rows[] = {
+		ACL_CONST_CODES(ACL_CONST_ROW)
+		ACL_MACRO_CODES(ACL_MACRO_ROW)
+	};
+	size_t i;
+	int bad = 0;
+
+	for (i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		const struct acl_code_row *r = &rows[i];
+
+		if (r->value != r->want) {
+			printf("# %s is %ld, want %ld\n", r->name, r->value, r->want);
+			bad++;
+		}
+		if (r->macro && strcmp(r->expanded, r->want_text)) {
+			printf("# %s must be a macro expanding to %s, is \"%s\"\n", r->name,
+			       r->want_text, r->expanded);
+			bad++;
+		}
+		if (!r->macro && strcmp(r->expanded, r->name)) {
+			printf("# %s must not be a macro (expands to \"%s\")\n", r->name, r->expanded);
+			bad++;
+		}
+	}
+	return bad;
+}
 
 /* aclrtMemcpyKind */
 ACL_SA_EQ(ACL_MEMCPY_HOST_TO_HOST, 0);
@@ -142,7 +258,44 @@ ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_EQ, 1);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_AND, 2);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_NOR, 3);
 
+/* aclDataType */
+ACL_SA_EQ(sizeof(aclDataType), 4);
+ACL_SA_EQ(ACL_DT_UNDEFINED, -1);
+ACL_SA_EQ(ACL_FLOAT, 0);
+ACL_SA_EQ(ACL_FLOAT16, 1);
+ACL_SA_EQ(ACL_INT8, 2);
+ACL_SA_EQ(ACL_INT32, 3);
+ACL_SA_EQ(ACL_UINT8, 4);
+ACL_SA_EQ(ACL_INT16, 6);
+ACL_SA_EQ(ACL_UINT16, 7);
+ACL_SA_EQ(ACL_UINT32, 8);
+ACL_SA_EQ(ACL_INT64, 9);
+ACL_SA_EQ(ACL_UINT64, 10);
+ACL_SA_EQ(ACL_DOUBLE, 11);
+ACL_SA_EQ(ACL_BOOL, 12);
+ACL_SA_EQ(ACL_STRING, 13);
+ACL_SA_EQ(ACL_COMPLEX64, 16);
+ACL_SA_EQ(ACL_COMPLEX128, 17);
+ACL_SA_EQ(ACL_BF16, 27);
+ACL_SA_EQ(ACL_INT4, 29);
+ACL_SA_EQ(ACL_UINT1, 30);
+ACL_SA_EQ(ACL_COMPLEX32, 33);
+ACL_SA_EQ(ACL_HIFLOAT8, 34);
+ACL_SA_EQ(ACL_FLOAT8_E5M2, 35);
+ACL_SA_EQ(ACL_FLOAT8_E4M3FN, 36);
+ACL_SA_EQ(ACL_FLOAT8_E8M0, 37);
+ACL_SA_EQ(ACL_FLOAT6_E3M2, 38);
+ACL_SA_EQ(ACL_FLOAT6_E2M3, 39);
+ACL_SA_EQ(ACL_FLOAT4_E2M1, 40);
+ACL_SA_EQ(ACL_FLOAT4_E1M2, 41);
+
+/* aclFloat16: the 16 bits of an IEEE binary16, unsigned */
+ACL_SA_EQ(sizeof(aclFloat16), 2);
+ACL_SA((aclFloat16)-1 > 0, "aclFloat16 is unsigned");
+
 /* handle types are plain pointers */
+ACL_SA_EQ(sizeof(aclrtNotify), sizeof(void *));
+ACL_SA_EQ(sizeof(aclrtCntNotify), sizeof(void *));
 ACL_SA_EQ(sizeof(aclrtStream), sizeof(void *));
 ACL_SA_EQ(sizeof(aclrtEvent), sizeof(void *));
 ACL_SA_EQ(sizeof(aclrtContext), sizeof(void *));

@@ -10,7 +10,7 @@ TEST_SRCS	:= $(filter-out tests/lib_%.c tests/header_%.c,$(wildcard tests/*.c))
 TEST_BINS	:= $(patsubst tests/%.c,$(TEST_OUT)/%,$(TEST_SRCS))
 TEST_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
 		   -Iinclude -Itests $(TEST_EXTRA_CFLAGS)
-TEST_HDRS	:= $(wildcard tests/*.h include/acl/*.h include/uapi/*.h)
+TEST_HDRS	:= $(wildcard tests/*.h include/acl/*.h include/acl/error_codes/*.h include/uapi/*.h)
 
 ifneq ($(wildcard lib/lib.mk),)
 TEST_LIB_DEP	:= $(LIB_OUT)/libacl.so

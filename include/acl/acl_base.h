@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libacl: base types and error codes of the aclrt API.
+ * libacl: base types and error codes of the aclrt API: the acl layer's in
+ * acl_base_rt.h (static const int), the runtime's in
+ * error_codes/rt_error_codes.h (macros).
  *
  * The names, numeric values and layouts here are fixed by the CANN
  * runtime headers (acl_rt.h 1.17) so that programs built against the
@@ -9,115 +11,12 @@
 #ifndef ACL_ACL_BASE_H
 #define ACL_ACL_BASE_H
 
-#include <stdint.h>
-#include <stddef.h>
-
-#ifndef ACL_FUNC_VISIBILITY
-#if defined(_WIN32)
-#ifdef FUNC_VISIBILITY
-#define ACL_FUNC_VISIBILITY __declspec(dllexport)
-#else
-#define ACL_FUNC_VISIBILITY
-#endif
-#elif defined(__GNUC__)
-#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
-#else
-#define ACL_FUNC_VISIBILITY
-#endif
-#endif
-
-#ifdef __GNUC__
-#define ACL_DEPRECATED __attribute__((deprecated))
-#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
-#else
-#define ACL_DEPRECATED
-#define ACL_DEPRECATED_MESSAGE(message)
-#endif
+#include "acl_base_rt.h"
+#include "error_codes/rt_error_codes.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef int aclError;
-typedef void *aclrtStream;
-typedef void *aclrtEvent;
-typedef void *aclrtContext;
-
-/*
- * Error codes.  An anonymous enum keeps them integer constant
- * expressions (usable in case labels and static asserts in C) without
- * turning them into macros.
- */
-enum {
-	ACL_SUCCESS = 0,
-	ACL_ERROR_NONE = 0,
-	ACL_RT_SUCCESS = 0,
-
-	ACL_ERROR_INVALID_PARAM = 100000,
-	ACL_ERROR_UNINITIALIZE = 100001,
-	ACL_ERROR_REPEAT_INITIALIZE = 100002,
-	ACL_ERROR_INVALID_FILE = 100003,
-	ACL_ERROR_REPEAT_FINALIZE = 100037,
-
-	ACL_ERROR_BAD_ALLOC = 200000,
-	ACL_ERROR_API_NOT_SUPPORT = 200001,
-	ACL_ERROR_INVALID_DEVICE = 200002,
-	ACL_ERROR_MEMORY_ADDRESS_UNALIGNED = 200003,
-	ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005,
-	ACL_ERROR_FEATURE_UNSUPPORTED = 200006,
-
-	ACL_ERROR_STORAGE_OVER_LIMIT = 300000,
-
-	ACL_ERROR_INTERNAL_ERROR = 500000,
-	ACL_ERROR_FAILURE = 500001,
-	ACL_ERROR_RT_FAILURE = 500003,
-	ACL_ERROR_DRV_FAILURE = 500004,
-
-	/* runtime codes (error_codes/rt_error_codes.h in CANN) */
-	ACL_ERROR_RT_PARAM_INVALID = 107000,
-	ACL_ERROR_RT_INVALID_DEVICEID = 107001,
-	ACL_ERROR_RT_CONTEXT_NULL = 107002,
-	ACL_ERROR_RT_STREAM_CONTEXT = 107003,
-	ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID = 107006,
-	ACL_ERROR_RT_EVENT_TIMESTAMP_REVERSAL = 107007,
-	ACL_ERROR_RT_STREAM_SUBSCRIBE = 107011,
-	ACL_ERROR_RT_THREAD_SUBSCRIBE = 107012,
-	ACL_ERROR_RT_STREAM_NO_CB_REG = 107015,
-	ACL_ERROR_RT_ADDR_UNALIGNED = 107008,
-	ACL_ERROR_RT_INVALID_MEMORY_TYPE = 107016,
-	ACL_ERROR_RT_INVALID_HANDLE = 107017,
-	ACL_ERROR_RT_INVALID_MALLOC_TYPE = 107018,
-	ACL_ERROR_RT_WAIT_TIMEOUT = 107019,
-	ACL_ERROR_RT_TASK_TIMEOUT = 107020,
-	ACL_ERROR_RT_SYSPARAMOPT_NOT_SET = 107021,
-	ACL_ERROR_RT_DEVICE_TASK_ABORT = 107022,
-	ACL_ERROR_RT_STREAM_ABORT = 107023,
-	ACL_ERROR_RT_FEATURE_NOT_SUPPORT = 207000,
-	ACL_ERROR_RT_MEMORY_ALLOCATION = 207001,
-	ACL_ERROR_RT_MEMORY_FREE = 207002,
-	ACL_ERROR_RT_NO_DEVICE = 207004,
-	ACL_ERROR_RT_RESOURCE_ALLOC_FAIL = 207005,
-	ACL_ERROR_RT_NO_PERMISSION = 207006,
-	ACL_ERROR_RT_NO_EVENT_RESOURCE = 207007,
-	ACL_ERROR_RT_NO_STREAM_RESOURCE = 207008,
-	ACL_ERROR_RT_NO_NOTIFY_RESOURCE = 207009,
-	ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED = 207021,
-	ACL_ERROR_RT_INTERNAL_ERROR = 507000,
-	ACL_ERROR_RT_TS_ERROR = 507001,
-	ACL_ERROR_RT_STREAM_NOT_COMPLETE = 507004,
-	ACL_ERROR_RT_EVENT_NOT_COMPLETE = 507006,
-	ACL_ERROR_RT_CONTEXT_RELEASE_ERROR = 507007,
-	ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT = 507009,
-	ACL_ERROR_RT_REPORT_TIMEOUT = 507012,
-	ACL_ERROR_RT_IPC_ERROR = 507022,
-	ACL_ERROR_RT_DEV_SETUP_ERROR = 507033,
-	ACL_ERROR_RT_VECTOR_CORE_EXCEPTION = 507035,
-	ACL_ERROR_RT_EVENT_SYNC_TIMEOUT = 507047,
-	ACL_ERROR_RT_STREAM_SYNC_TIMEOUT = 507046,
-	ACL_ERROR_RT_DRV_INTERNAL_ERROR = 507899,
-	ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 507910,
-	ACL_ERROR_HOST_MEMORY_NOT_REGISTERED = 507911,
-};
 
 /*
  * Reason of the calling thread's most recent failure, then cleared;

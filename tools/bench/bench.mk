@@ -19,7 +19,7 @@
 BENCH_DIR	:= tools/bench
 BENCH_OUT	:= $(BUILD)/bench/bin
 BENCH_PROGS	:= $(patsubst $(BENCH_DIR)/%.c,$(BENCH_OUT)/%,$(wildcard $(BENCH_DIR)/bench_*.c))
-BENCH_HDRS	:= $(wildcard $(BENCH_DIR)/*.h include/acl/*.h include/uapi/*.h)
+BENCH_HDRS	:= $(wildcard $(BENCH_DIR)/*.h include/acl/*.h include/acl/error_codes/*.h include/uapi/*.h)
 BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -Iinclude
 BENCH_LDLIBS	:= -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../../lib' -lacl -pthread -lm
 

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libacl: base types, the acl-layer error codes and the data types of the
+ * aclrt API (CANN's acl/acl_base_rt.h).
+ *
+ * Spelling as in CANN, so that programs written against the vendor's
+ * headers see the same kind of name: ACL_SUCCESS, ACL_ERROR_NONE, the
+ * ACL_ERROR_* codes without _RT_ and, as the one exception, ACL_ERROR_RT_FAILURE
+ * are `static const int` objects, not macros (`#ifdef ACL_SUCCESS` is
+ * false). In C++ they are constant expressions; in C they are not, so C
+ * code cannot use them in case labels, static initialisers or static
+ * assertions. ACL_RT_SUCCESS and the runtime codes ACL_ERROR_RT_* are
+ * macros, in error_codes/rt_error_codes.h.
+ */
+#ifndef ACL_ACL_BASE_RT_H
+#define ACL_ACL_BASE_RT_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#ifndef ACL_FUNC_VISIBILITY
+#if defined(_WIN32)
+#ifdef FUNC_VISIBILITY
+#define ACL_FUNC_VISIBILITY __declspec(dllexport)
+#else
+#define ACL_FUNC_VISIBILITY
+#endif
+#elif defined(__GNUC__)
+#define ACL_FUNC_VISIBILITY __attribute__((visibility("default")))
+#else
+#define ACL_FUNC_VISIBILITY
+#endif
+#endif
+
+#ifndef ACL_DEPRECATED
+#ifdef __GNUC__
+#define ACL_DEPRECATED __attribute__((deprecated))
+#define ACL_DEPRECATED_MESSAGE(message) __attribute__((deprecated(message)))
+#else
+#define ACL_DEPRECATED
+#define ACL_DEPRECATED_MESSAGE(message)
+#endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef void *aclrtStream;
+typedef void *aclrtEvent;
+typedef void *aclrtContext;
+typedef void *aclrtNotify;
+typedef void *aclrtCntNotify;
+typedef int aclError;
+/* an IEEE 754 binary16 value, as its bit pattern */
+typedef uint16_t aclFloat16;
+
+static const int ACL_ERROR_NONE = 0;
+static const int ACL_SUCCESS = 0;
+
+/* the acl layer: arguments, initialisation, files */
+static const int ACL_ERROR_INVALID_PARAM = 100000;
+static const int ACL_ERROR_UNINITIALIZE = 100001;
+static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
+static const int ACL_ERROR_INVALID_FILE = 100003;
+static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
+
+static const int ACL_ERROR_BAD_ALLOC = 200000;
+static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
+static const int ACL_ERROR_INVALID_DEVICE = 200002;
+static const int ACL_ERROR_MEMORY_ADDRESS_UNALIGNED = 200003;
+static const int ACL_ERROR_INVALID_RESOURCE_HANDLE = 200005;
+static const int ACL_ERROR_FEATURE_UNSUPPORTED = 200006;
+
+static const int ACL_ERROR_STORAGE_OVER_LIMIT = 300000;
+
+static const int ACL_ERROR_INTERNAL_ERROR = 500000;
+static const int ACL_ERROR_FAILURE = 500001;
+static const int ACL_ERROR_RT_FAILURE = 500003;
+static const int ACL_ERROR_DRV_FAILURE = 500004;
+
+/* Element types; aclDataTypeSize() gives their sizes in bytes. */
+typedef enum {
+	ACL_DT_UNDEFINED = -1,
+	ACL_FLOAT = 0,
+	ACL_FLOAT16 = 1,
+	ACL_INT8 = 2,
+	ACL_INT32 = 3,
+	ACL_UINT8 = 4,
+	ACL_INT16 = 6,
+	ACL_UINT16 = 7,
+	ACL_UINT32 = 8,
+	ACL_INT64 = 9,
+	ACL_UINT64 = 10,
+	ACL_DOUBLE = 11,
+	ACL_BOOL = 12,
+	ACL_STRING = 13,
+	ACL_COMPLEX64 = 16,
+	ACL_COMPLEX128 = 17,
+	ACL_BF16 = 27,
+	ACL_INT4 = 29,
+	ACL_UINT1 = 30,
+	ACL_COMPLEX32 = 33,
+	ACL_HIFLOAT8 = 34,
+	ACL_FLOAT8_E5M2 = 35,
+	ACL_FLOAT8_E4M3FN = 36,
+	ACL_FLOAT8_E8M0 = 37,
+	ACL_FLOAT6_E3M2 = 38,
+	ACL_FLOAT6_E2M3 = 39,
+	ACL_FLOAT4_E2M1 = 40,
+	ACL_FLOAT4_E1M2 = 41,
+} aclDataType;
+
+/*
+ * CANN also declares aclrtGetSocName() here; libacl declares it once, with
+ * the device queries of acl_rt.h.
+ */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ACL_ACL_BASE_RT_H */
