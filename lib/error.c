@@ -1,23 +1,30 @@
 // SPDX-License-Identifier: MIT
 /*
- * The one errno -> aclError table, and the thread-local messages behind
- * aclGetRecentErrMsg().
+ * The one errno -> aclError table, and the two thread-local records of
+ * failures: the messages behind aclGetRecentErrMsg() (every failure) and
+ * the last error behind aclrtGetLastError() (every failure but the acl
+ * layer's ACL_ERROR_INVALID_PARAM). acl_ret_quiet() touches neither.
  */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <acl/acl_rt.h>
+
 #include "error.h"
 
-#define ACL_MSG_MAX	512
+#define ACL_LINE_MAX	512		/* one failure's message */
+#define ACL_MSG_MAX	2048		/* the failures not yet taken */
 
 /* reason recorded during the current call */
-static __thread char acl_detail[ACL_MSG_MAX];
-/* message of the last failed call, until aclGetRecentErrMsg() takes it */
+static __thread char acl_detail[ACL_LINE_MAX];
+/* messages of the failed calls, newest first, until aclGetRecentErrMsg() takes them */
 static __thread char acl_msg[ACL_MSG_MAX];
 /* the copy handed out, valid until the next aclGetRecentErrMsg() */
 static __thread char acl_msg_out[ACL_MSG_MAX];
+/* the thread's last error: aclrtGetLastError() takes it, aclrtPeekAtLastError() reads it */
+static __thread aclError acl_last_err;
 
 /*
  * The one errno -> aclError table.  It is built on the stack at each call
@@ -110,14 +117,41 @@ void acl_err_clear(void)
 	acl_detail[0] = '\0';
 }
 
-/* Truncation is fine: the message is for humans. */
-static void __acl_printf(1, 2) acl_msg_set(const char *fmt, ...)
+/*
+ * Put the message of a failure in front of those not yet taken, newest
+ * first, one per line. When they do not all fit, the oldest lines go
+ * (whole lines only); one line alone is truncated. Truncation is fine:
+ * the message is for humans.
+ */
+static void __acl_printf(1, 2) acl_msg_push(const char *fmt, ...)
 {
+	char line[ACL_LINE_MAX];
+	size_t n, keep, old = strlen(acl_msg);
 	va_list ap;
+	int len;
 
 	va_start(ap, fmt);
-	vsnprintf(acl_msg, sizeof(acl_msg), fmt, ap);
+	len = vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
+	n = len < 0 ? 0 : (size_t)len < sizeof(line) ? (size_t)len : sizeof(line) - 1;
+	line[n] = '\0';
+
+	/* room for "line\nold" and the NUL */
+	keep = sizeof(acl_msg) - 2 - n;
+	if (old <= keep) {
+		keep = old;
+	} else {
+		while (keep && acl_msg[keep] != '\n')
+			keep--;
+	}
+	if (keep) {
+		memmove(acl_msg + n + 1, acl_msg, keep);
+		acl_msg[n] = '\n';
+		acl_msg[n + 1 + keep] = '\0';
+	} else {
+		acl_msg[n] = '\0';
+	}
+	memcpy(acl_msg, line, n);
 }
 
 aclError acl_ret(const char *api, int err)
@@ -133,12 +167,24 @@ aclError acl_ret(const char *api, int err)
 	if (acl_detail[0])
 		what = acl_detail;
 	if (what)
-		acl_msg_set("%s: %s", api, what);
+		acl_msg_push("%s: %s", api, what);
 	else
-		acl_msg_set("%s: internal error %d (%s)", api, -err,
-			    strerrorname_np(-err) ?: "unknown errno");
+		acl_msg_push("%s: internal error %d (%s)", api, -err,
+			     strerrorname_np(-err) ?: "unknown errno");
 	acl_detail[0] = '\0';
+	/* the acl layer's argument checks leave the last error alone */
+	if (code != ACL_ERROR_INVALID_PARAM)
+		acl_last_err = code;
 	return code;
+}
+
+aclError acl_ret_quiet(const char *api, int err)
+{
+	const char *what;
+
+	(void)api;
+	acl_detail[0] = '\0';
+	return err >= 0 ? ACL_SUCCESS : acl_code_of(err, &what);
 }
 
 ACL_EXPORT const char *aclGetRecentErrMsg(void)
@@ -148,4 +194,31 @@ ACL_EXPORT const char *aclGetRecentErrMsg(void)
 	memcpy(acl_msg_out, acl_msg, sizeof(acl_msg_out));
 	acl_msg[0] = '\0';
 	return acl_msg_out;
+}
+
+static int acl_check_level(aclrtLastErrLevel level)
+{
+	if (level != ACL_RT_THREAD_LEVEL)
+		return acl_errf(-EINVAL, "level %d must be ACL_RT_THREAD_LEVEL (0)", (int)level);
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtGetLastError(aclrtLastErrLevel level)
+{
+	aclError code = acl_last_err;
+	int ret = acl_check_level(level);
+
+	if (ret)
+		return acl_ret(__func__, ret);
+	acl_last_err = ACL_SUCCESS;
+	return code;
+}
+
+ACL_EXPORT aclError aclrtPeekAtLastError(aclrtLastErrLevel level)
+{
+	int ret = acl_check_level(level);
+
+	if (ret)
+		return acl_ret(__func__, ret);
+	return acl_last_err;
 }

@@ -52,8 +52,18 @@ enum {
 /* Record why the current call fails (overwriting any earlier reason); returns err. */
 int acl_errf(int err, const char *fmt, ...) __acl_printf(2, 3);
 
-/* Translate at the API boundary: err 0 -> ACL_SUCCESS, else set the message. */
+/*
+ * Translate at the API boundary: err >= 0 -> ACL_SUCCESS; a failure adds
+ * "api: reason" to the thread's messages and, unless it is the acl layer's
+ * ACL_ERROR_INVALID_PARAM, becomes the thread's last error.
+ */
 aclError acl_ret(const char *api, int err);
+
+/*
+ * Translate a result the spec calls quiet (107002 of aclrtGetCurrentContext,
+ * "not ready" states): no message, the last error untouched.
+ */
+aclError acl_ret_quiet(const char *api, int err);
 
 /* Drop a reason recorded by a step whose failure was handled. */
 void acl_err_clear(void);

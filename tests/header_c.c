@@ -29,7 +29,8 @@ int main(void)
 		aclrtMallocPhysical;
 	aclError (*sa)(void *, size_t, aclrtMemAccessDesc *, size_t) = aclrtMemSetAccess;
 	aclError (*in)(const char *) = aclInit;
-	int ok1 = msg && mc && hr && mp && sa && in, ok2;
+	aclError (*le)(aclrtLastErrLevel) = aclrtGetLastError;
+	int ok1 = msg && mc && hr && mp && sa && in && le, ok2;
 
 	printf("TAP version 13\n1..2\n");
 	printf("%s 1 acl headers compile as C11 with the CANN values and layouts\n",

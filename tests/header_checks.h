@@ -258,6 +258,45 @@ ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_EQ, 1);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_AND, 2);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_NOR, 3);
 
+/* errors */
+ACL_SA_EQ(ACL_RT_THREAD_LEVEL, 0);
+ACL_SA_EQ(sizeof(aclrtLastErrLevel), 4);
+ACL_SA_EQ(ACL_RT_NO_ERROR, 0);
+ACL_SA_EQ(ACL_RT_ERROR_MEMORY, 1);
+ACL_SA_EQ(ACL_RT_ERROR_L2, 2);
+ACL_SA_EQ(ACL_RT_ERROR_AICORE, 3);
+ACL_SA_EQ(ACL_RT_ERROR_LINK, 4);
+ACL_SA_EQ(ACL_RT_ERROR_L3_PORT, 5);
+ACL_SA_EQ(ACL_RT_ERROR_OTHERS, 0xFFFF);
+ACL_SA_EQ(sizeof(aclrtErrorType), 4);
+ACL_SA_EQ(ACL_RT_AICORE_ERROR_UNKNOWN, 0);
+ACL_SA_EQ(ACL_RT_AICORE_ERROR_SW, 1);
+ACL_SA_EQ(ACL_RT_AICORE_ERROR_HW_LOCAL, 2);
+ACL_SA_EQ(sizeof(aclrtAicoreErrorType), 4);
+ACL_SA_EQ(ACL_RT_MEM_UCE_INFO_MAX_NUM, 20);
+ACL_SA_EQ(UCE_INFO_RESERVED_SIZE, 14);
+ACL_SA_EQ(MAX_MEM_UCE_INFO_ARRAY_SIZE, 128);
+ACL_SA_EQ(sizeof(aclrtMemUceInfo), sizeof(void *) + 15 * sizeof(size_t));
+ACL_SA_EQ(offsetof(aclrtMemUceInfo, addr), 0);
+ACL_SA_EQ(offsetof(aclrtMemUceInfo, len), sizeof(void *));
+ACL_SA_EQ(offsetof(aclrtMemUceInfo, reserved), sizeof(void *) + sizeof(size_t));
+ACL_SA_EQ(sizeof(aclrtMemUceInfoArray), sizeof(size_t) + 20 * sizeof(aclrtMemUceInfo));
+ACL_SA_EQ(offsetof(aclrtMemUceInfoArray, memUceInfoArray), sizeof(size_t));
+ACL_SA_EQ(sizeof(aclrtErrorInfoDetail), sizeof(aclrtMemUceInfoArray));
+ACL_SA_EQ(offsetof(aclrtErrorInfo, tryRepair), 0);
+ACL_SA_EQ(offsetof(aclrtErrorInfo, hasDetail), 1);
+ACL_SA_EQ(offsetof(aclrtErrorInfo, reserved), 2);
+ACL_SA_EQ(offsetof(aclrtErrorInfo, errorType), 4);
+ACL_SA_EQ(offsetof(aclrtErrorInfo, detail), 8);
+ACL_SA_EQ(sizeof(aclrtErrorInfo), 8 + sizeof(aclrtErrorInfoDetail));
+#ifdef __LP64__
+/* the byte counts of the spec (LP64) */
+ACL_SA_EQ(sizeof(aclrtMemUceInfo), 128);
+ACL_SA_EQ(sizeof(aclrtMemUceInfoArray), 2568);
+ACL_SA_EQ(sizeof(aclrtErrorInfoDetail), 2568);
+ACL_SA_EQ(sizeof(aclrtErrorInfo), 2576);
+#endif
+
 /* aclDataType */
 ACL_SA_EQ(sizeof(aclDataType), 4);
 ACL_SA_EQ(ACL_DT_UNDEFINED, -1);

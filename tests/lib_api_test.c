@@ -86,6 +86,9 @@ TEST(every_api_before_init_is_uninitialize)
 	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtDeviceGetBareTgid(&i32));
 	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtDeviceCanAccessPeer(&i32, 0, 1));
 	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtDeviceEnablePeerAccess(1, 0));
+	/* the last-error queries need no aclInit */
+	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 }
 
 TEST(init_finalize_repeat)
@@ -174,6 +177,148 @@ TEST(err_msg_names_argument_and_rule)
 	EXPECT_STREQ("aclrtMalloc: size must be non-zero", aclGetRecentErrMsg());
 	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(&p, 4, &msg, 8, ACL_MEMCPY_HOST_TO_HOST));
 	EXPECT_STREQ("aclrtMemcpy: count 8 exceeds destMax 4", aclGetRecentErrMsg());
+}
+
+TEST(err_msg_lists_newest_first)
+{
+	const char *msg;
+	void *p;
+
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
+	EXPECT_EQ(ACL_ERROR_REPEAT_INITIALIZE, aclInit(NULL));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_STREQ("aclInit: aclInit was already called; call aclFinalize first\n"
+		     "aclrtMalloc: size must be non-zero", msg);
+	EXPECT_NULL(aclGetRecentErrMsg());
+}
+
+TEST(err_msg_keeps_whole_lines)
+{
+	const char *msg, *nl;
+	void *p;
+	int i;
+
+	/* far more failures than fit: the newest first, no line cut */
+	ASSERT_ACL_OK(aclInit(NULL));
+	for (i = 0; i < 200; i++)
+		EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMalloc(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_EQ(0, strncmp(msg, "aclrtMalloc: devPtr must not be NULL\n", 37));
+	EXPECT_GT(strlen(msg), 1000U);
+	EXPECT_LT(strlen(msg), 4096U);
+	for (msg = strchr(msg, '\n') + 1; *msg; msg = nl + 1) {
+		nl = strchr(msg, '\n');
+		if (!nl) {
+			EXPECT_STREQ("aclrtMalloc: size must be non-zero", msg);
+			break;
+		}
+		EXPECT_EQ(0, strncmp(msg, "aclrtMalloc: size must be non-zero\n", (size_t)(nl - msg) + 1));
+	}
+	EXPECT_NULL(aclGetRecentErrMsg());
+}
+
+/* The last error */
+
+TEST(last_error_get_resets_peek_keeps)
+{
+	int32_t dev;
+
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST(last_error_level)
+{
+	int32_t dev;
+
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	/* a bad level is an acl-layer rejection: 100000, the store untouched */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetLastError((aclrtLastErrLevel)1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtPeekAtLastError((aclrtLastErrLevel)-1));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST(last_error_layers)
+{
+	int32_t dev;
+	void *p;
+
+	ASSERT_ACL_OK(aclInit(NULL));
+	/* acl-layer argument rejections do not set it */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetDevice(NULL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	/* nor overwrite it */
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(-1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
+	EXPECT_EQ(ACL_ERROR_RT_INVALID_DEVICEID, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	/* every other failure overwrites it; a success leaves it */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclFinalize());
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_REPEAT_INITIALIZE, aclInit(NULL));
+	EXPECT_EQ(ACL_ERROR_REPEAT_INITIALIZE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclFinalize());
+	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST(last_error_and_message_are_independent)
+{
+	int32_t dev;
+
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	/* taking the message leaves the last error */
+	EXPECT_NONNULL(aclGetRecentErrMsg());
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	/* taking the last error leaves the message */
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_STREQ("aclrtGetDevice: no current device: call aclrtSetDevice first",
+		     aclGetRecentErrMsg());
+	/* the queries themselves leave no message */
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_NULL(aclGetRecentErrMsg());
+}
+
+static void *other_thread_last_error(void *arg)
+{
+	long before = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+
+	(void)arg;
+	if (aclrtSetDevice(-1) != ACL_ERROR_RT_INVALID_DEVICEID)
+		return (void *)-1L;
+	return (void *)(before * 1000000 + aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST(last_error_is_thread_local)
+{
+	pthread_t t;
+	int32_t dev;
+	void *ret;
+
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	ASSERT_EQ(0, pthread_create(&t, NULL, other_thread_last_error, NULL));
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	/* the thread started with 0 and saw its own 107001 */
+	EXPECT_EQ((long)ACL_ERROR_RT_INVALID_DEVICEID, (long)ret);
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 }
 
 /* Devices */
@@ -499,9 +644,11 @@ TEST(only_the_api_is_exported)
 	ASSERT_NONNULL(h);
 	EXPECT_NONNULL(dlsym(h, "aclrtMalloc"));
 	EXPECT_NONNULL(dlsym(h, "aclGetRecentErrMsg"));
+	EXPECT_NONNULL(dlsym(h, "aclrtGetLastError"));
 	/* internals stay hidden */
 	EXPECT_NULL(dlsym(h, "acl_errf"));
 	EXPECT_NULL(dlsym(h, "acl_ret"));
+	EXPECT_NULL(dlsym(h, "acl_ret_quiet"));
 	EXPECT_NULL(dlsym(h, "npu_ioctl_named"));
 	EXPECT_NULL(dlsym(h, "acl_va_reserve"));
 	dlclose(h);

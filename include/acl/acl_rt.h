@@ -167,6 +167,70 @@ typedef struct {
 	uint8_t rsv[12];
 } aclrtMemAccessDesc;
 
+/*
+ * Errors (aclrtGetLastError, aclrtGetErrorVerbose): the calling thread's
+ * last runtime error, and the latest fault a device reported.
+ */
+#define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
+#define UCE_INFO_RESERVED_SIZE 14
+#define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
+
+typedef enum aclrtLastErrLevel {
+	ACL_RT_THREAD_LEVEL = 0,
+} aclrtLastErrLevel;
+
+typedef enum {
+	ACL_RT_NO_ERROR = 0,
+	ACL_RT_ERROR_MEMORY = 1,
+	ACL_RT_ERROR_L2 = 2,
+	ACL_RT_ERROR_AICORE = 3,
+	ACL_RT_ERROR_LINK = 4,
+	ACL_RT_ERROR_L3_PORT = 5,
+	ACL_RT_ERROR_OTHERS = 0xFFFF,
+} aclrtErrorType;
+
+typedef enum aclrtAicoreErrorType {
+	ACL_RT_AICORE_ERROR_UNKNOWN = 0,
+	ACL_RT_AICORE_ERROR_SW = 1,
+	ACL_RT_AICORE_ERROR_HW_LOCAL = 2,
+} aclrtAicoreErrorType;
+
+/* a device memory range hit by an uncorrectable error */
+typedef struct aclrtMemUceInfo {
+	void *addr;
+	size_t len;
+	size_t reserved[UCE_INFO_RESERVED_SIZE];
+} aclrtMemUceInfo;
+
+typedef struct {
+	size_t arraySize;
+	aclrtMemUceInfo memUceInfoArray[ACL_RT_MEM_UCE_INFO_MAX_NUM];
+} aclrtMemUceInfoArray;
+
+typedef union aclrtErrorInfoDetail {
+	aclrtMemUceInfoArray uceInfo;
+	aclrtAicoreErrorType aicoreErrType;
+} aclrtErrorInfoDetail;
+
+typedef struct aclrtErrorInfo {
+	uint8_t tryRepair;
+	uint8_t hasDetail;
+	uint8_t reserved[2];
+	aclrtErrorType errorType;
+	aclrtErrorInfoDetail detail;
+} aclrtErrorInfo;
+
+/*
+ * The calling thread's last error: the code of its latest failure other
+ * than an acl-layer argument rejection (ACL_ERROR_INVALID_PARAM) or a quiet
+ * result; 0 if none. Get resets it to 0, Peek leaves it. level must be
+ * ACL_RT_THREAD_LEVEL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
+ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
+/* The latest fault of device deviceId (process-wide). */
+ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+
 /* Devices */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
