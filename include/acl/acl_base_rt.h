@@ -112,6 +112,21 @@ typedef enum {
 } aclDataType;
 
 /*
+ * Pure utilities: no aclInit or device needed, thread-safe, and they
+ * touch neither the last error nor aclGetRecentErrMsg().
+ */
+/*
+ * Bytes of one element: 0 for ACL_DT_UNDEFINED and ACL_STRING, 1 for the
+ * sub-byte INT4 and UINT1; 8 for any value without a size of its own
+ * (FLOAT6_*, FLOAT4_*, unassigned numbers), as CANN.
+ */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+/* Exact; exponent field 31 decodes as a normal exponent (0x7C00 -> 65536). */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+/* Nearest, ties to even; |x| >= 65520, Inf and NaN saturate to +-65504. */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/*
  * CANN also declares aclrtGetSocName() here; libacl declares it once, with
  * the device queries of acl_rt.h.
  */
