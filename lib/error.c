@@ -89,6 +89,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ERTNOTSUPP, ACL_ERROR_RT_FEATURE_NOT_SUPPORT,	"not supported by the simulated chip" },
 		{ ACLI_EFILE,	ACL_ERROR_INVALID_FILE,			"file missing or unreadable" },
 		{ ACLI_ETASKFAULT, ACL_ERROR_RT_FAILURE,			"a task of the stream failed" },
+		{ ACLI_EVERSION, ACL_ERROR_INTERNAL_ERROR,		"version string not understood" },
 	};
 	size_t i;
 

@@ -45,6 +45,7 @@ enum {
 	ACLI_ERTNOTSUPP		= -(ACLI_ERR_BASE + 29),	/* the chip cannot do it: 207000 */
 	ACLI_EFILE		= -(ACLI_ERR_BASE + 30),	/* version file missing: 100003 */
 	ACLI_ETASKFAULT		= -(ACLI_ERR_BASE + 31),	/* a task of the stream failed (DMA fault) */
+	ACLI_EVERSION		= -(ACLI_ERR_BASE + 32),	/* version string not understood: 500000 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

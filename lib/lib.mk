@@ -40,6 +40,15 @@ $(LIB_OUT)/obj/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
+# PREFIX is compiled in (aclsysGetVersion* without ASCEND_HOME_PATH) and
+# written into acl.pc; the stamp changes only when PREFIX does.
+$(LIB_OUT)/prefix.stamp: lib-prefix-force
+	@mkdir -p $(@D)
+	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
+.PHONY: lib-prefix-force
+$(LIB_OUT)/obj/version.o: $(LIB_OUT)/prefix.stamp
+$(LIB_OUT)/obj/version.o: LIB_CFLAGS += -DACL_PREFIX='"$(PREFIX)"'
+
 $(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
 	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=lib/libacl.map \
 		-Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(LIB_OBJS)
@@ -47,7 +56,7 @@ $(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
 $(LIB_OUT)/libacl.so: $(LIB_OUT)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $@
 
-$(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk
+$(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk $(LIB_OUT)/prefix.stamp
 	@mkdir -p $(@D)
 	sed -e 's|@prefix@|$(PREFIX)|' -e 's|@libdir@|$${prefix}/lib|' \
 	    -e 's|@includedir@|$${prefix}/include|' -e 's|@version@|$(LIB_VERSION)|' $< > $@

@@ -297,6 +297,10 @@ ACL_SA_EQ(sizeof(aclrtErrorInfoDetail), 2568);
 ACL_SA_EQ(sizeof(aclrtErrorInfo), 2576);
 #endif
 
+/* package versions */
+ACL_SA_EQ(ACL_PKG_VERSION_MAX_SIZE, 128);
+ACL_SA_EQ(ACL_PKG_VERSION_PARTS_MAX_SIZE, 64);
+
 /* aclDataType */
 ACL_SA_EQ(sizeof(aclDataType), 4);
 ACL_SA_EQ(ACL_DT_UNDEFINED, -1);

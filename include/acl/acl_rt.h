@@ -231,6 +231,21 @@ ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 /* The latest fault of device deviceId (process-wide). */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
 
+/*
+ * Package versions: the Version= line of
+ * $ASCEND_HOME_PATH/share/info/<pkgName>/version.info (pkgName e.g.
+ * "runtime"; "driver" and "firmware" are found through
+ * /etc/ascend_install.info). versionStr holds ACL_PKG_VERSION_MAX_SIZE
+ * bytes. The number is major * 10^7 + minor * 10^5 + patch * 10^3, less
+ * 300/200/100 plus N for an alpha/beta/rc N suffix: "9.0.0-rc.1" is
+ * 89999901.
+ */
+#define ACL_PKG_VERSION_MAX_SIZE 128
+#define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
+
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
+ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
+
 /* Devices */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);

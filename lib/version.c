@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aclsysGetVersionStr/aclsysGetVersionNum: the Version= line of a
+ * package's version.info, as CANN lays them out.
+ *
+ *   <home>/share/info/<pkgName>/version.info     every package but:
+ *   <Driver_Install_Path_Param>/driver/version.info      "driver"
+ *   <Firmware_Install_Path_Param>/firmware/version.info  "firmware"
+ *
+ * where <home> is $ASCEND_HOME_PATH, or libacl's install prefix when that
+ * is unset or empty (`make install` puts share/info/runtime/version.info
+ * there), and the two install paths are keys of /etc/ascend_install.info.
+ * A name with '-' is tried again with '_' for each '-', one with '_' with
+ * '-'. Neither call needs aclInit.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <acl/acl_rt.h>
+
+#include "error.h"
+
+#ifndef ACL_PREFIX
+#define ACL_PREFIX "/usr/local"
+#endif
+
+#define ACL_INSTALL_INFO	"/etc/ascend_install.info"
+
+/*
+ * The value of the first line "KEY..." of a file (leading blanks skipped),
+ * trimmed: 0, -ENOMSG (no such line), -ENODATA (empty) or -errno.
+ */
+static int acl_file_value(const char *path, const char *key, char **value)
+{
+	size_t cap = 0, klen = strlen(key);
+	char *line = NULL, *v, *end;
+	int ret = -ENOMSG;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) >= 0) {
+		v = line + strspn(line, " \t");
+		if (strncmp(v, key, klen))
+			continue;
+		v += klen;
+		v += strspn(v, " \t");
+		end = v + strlen(v);
+		while (end > v && isspace((unsigned char)end[-1]))
+			end--;
+		*end = '\0';
+		ret = *v ? 0 : -ENODATA;
+		if (!ret) {
+			*value = strdup(v);
+			if (!*value)
+				ret = -ENOMEM;
+		}
+		break;
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* ACLI_EFILE with the reason acl_file_value() failed, or -ENOMEM. */
+static int acl_file_err(int err, const char *path, const char *key)
+{
+	if (err == -ENOMEM)
+		return err;
+	if (err == -ENOMSG)
+		return acl_errf(ACLI_EFILE, "%s has no %s line", path, key);
+	if (err == -ENODATA)
+		return acl_errf(ACLI_EFILE, "%s has an empty %s", path, key);
+	return acl_errf(ACLI_EFILE, "%s: %s", path, strerror(-err));
+}
+
+/* The version string of one package name; ACLI_EFILE when there is none. */
+static int acl_version_of(const char *pkg, char **version)
+{
+	const char *home = getenv("ASCEND_HOME_PATH");
+	char *path = NULL, *dir = NULL;
+	bool driver = !strcmp(pkg, "driver"), firmware = !strcmp(pkg, "firmware");
+	int ret;
+
+	if (driver || firmware) {
+		const char *key = driver ? "Driver_Install_Path_Param=" : "Firmware_Install_Path_Param=";
+
+		ret = acl_file_value(ACL_INSTALL_INFO, key, &dir);
+		if (ret)
+			return acl_file_err(ret, ACL_INSTALL_INFO, key);
+		ret = asprintf(&path, "%s/%s/version.info", dir, pkg);
+		free(dir);
+	} else {
+		if (!home || !home[0])
+			home = ACL_PREFIX;
+		ret = asprintf(&path, "%s/share/info/%s/version.info", home, pkg);
+	}
+	if (ret < 0)
+		return -ENOMEM;
+	ret = acl_file_value(path, "Version=", version);
+	if (ret)
+		ret = acl_file_err(ret, path, "Version=");
+	free(path);
+	return ret;
+}
+
+/* pkgName as given, else with '-' and '_' swapped as CANN does. */
+static int acl_version_read(const char *pkg, char **version)
+{
+	const char from = strchr(pkg, '-') ? '-' : '_', to = from == '-' ? '_' : '-';
+	char *alt, *c;
+	int ret;
+
+	ret = acl_version_of(pkg, version);
+	if (ret != ACLI_EFILE || !strchr(pkg, from))
+		return ret;
+	alt = strdup(pkg);
+	if (!alt)
+		return -ENOMEM;
+	for (c = alt; *c; c++)
+		if (*c == from)
+			*c = to;
+	ret = acl_version_of(alt, version);
+	free(alt);
+	return ret;
+}
+
+/* Digits at *s, at most 9 of them (so no overflow); advances *s. */
+static int acl_parse_digits(const char **s, long *v)
+{
+	const char *p = *s;
+
+	*v = 0;
+	while (isdigit((unsigned char)*p) && p - *s < 9)
+		*v = *v * 10 + (*p++ - '0');
+	if (p == *s || isdigit((unsigned char)*p))
+		return -EINVAL;
+	*s = p;
+	return 0;
+}
+
+/*
+ * CANN's version number: major * 10^7 + minor * 10^5 + patch * 10^3 for
+ * "major.minor.patch"; a pre-release suffix of at most one separator ('-'
+ * or '.'), a keyword and an optional number ("-rc.1", "beta2", ".alpha")
+ * subtracts 300 (alpha), 200 (beta) or 100 (rc) and adds its number.
+ */
+static int acl_version_number(const char *ver, int32_t *num)
+{
+	static const struct {
+		const char *word;
+		int weight;
+	} pre[] = { { "alpha", 300 }, { "beta", 200 }, { "rc", 100 } };
+	const char *s = ver;
+	long major, minor, patch, n = 0;
+	long long val;
+	size_t i, len;
+
+	if (acl_parse_digits(&s, &major) || *s++ != '.' ||
+	    acl_parse_digits(&s, &minor) || *s++ != '.' ||
+	    acl_parse_digits(&s, &patch))
+		goto bad;
+	val = major * 10000000LL + minor * 100000LL + patch * 1000LL;
+	if (*s) {
+		if (*s == '-' || *s == '.')
+			s++;
+		for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+			len = strlen(pre[i].word);
+			if (!strncasecmp(s, pre[i].word, len))
+				break;
+		}
+		if (i == sizeof(pre) / sizeof(pre[0]))
+			goto bad;
+		s += len;
+		if (*s == '-' || *s == '.')
+			s++;
+		if (*s || s[-1] == '-' || s[-1] == '.') {
+			if (acl_parse_digits(&s, &n) || *s)
+				goto bad;
+		}
+		val += n - pre[i].weight;
+	}
+	if (val < 0 || val > INT32_MAX)
+		goto bad;
+	*num = (int32_t)val;
+	return 0;
+bad:
+	return acl_errf(ACLI_EVERSION, "version \"%s\" is not major.minor.patch[-{alpha|beta|rc}[.N]]",
+			ver);
+}
+
+static int acl_version_args(const char *pkgName, const void *out, const char *outName)
+{
+	if (!pkgName)
+		return acl_errf(-EINVAL, "pkgName must not be NULL");
+	if (!out)
+		return acl_errf(-EINVAL, "%s must not be NULL", outName);
+	return 0;
+}
+
+ACL_EXPORT aclError aclsysGetVersionStr(char *pkgName, char *versionStr)
+{
+	char *ver = NULL;
+	int ret;
+
+	ret = acl_version_args(pkgName, versionStr, "versionStr");
+	if (!ret)
+		ret = acl_version_read(pkgName, &ver);
+	if (!ret && strlen(ver) >= ACL_PKG_VERSION_MAX_SIZE)
+		ret = acl_errf(ACLI_EVERSION, "version \"%.32s...\" does not fit ACL_PKG_VERSION_MAX_SIZE (%d)",
+			       ver, ACL_PKG_VERSION_MAX_SIZE);
+	if (!ret)
+		strcpy(versionStr, ver);
+	free(ver);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
+{
+	char *ver = NULL;
+	int ret;
+
+	ret = acl_version_args(pkgName, versionNum, "versionNum");
+	if (!ret)
+		ret = acl_version_read(pkgName, &ver);
+	if (!ret)
+		ret = acl_version_number(ver, versionNum);
+	free(ver);
+	return acl_ret(__func__, ret);
+}

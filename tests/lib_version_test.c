@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: aclsysGetVersionStr/aclsysGetVersionNum over version.info
+ * files in a temporary $ASCEND_HOME_PATH. The driver and firmware paths
+ * come from /etc/ascend_install.info, which only the guest's tests write
+ * (as root, when there is none).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "lib_util.h"
+
+FIXTURE(home) {
+	char dir[64];
+};
+
+FIXTURE_SETUP(home)
+{
+	snprintf(self->dir, sizeof(self->dir), "/tmp/acl-home-XXXXXX");
+	ASSERT_NONNULL(mkdtemp(self->dir));
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", self->dir, 1));
+}
+
+FIXTURE_TEARDOWN(home)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+/* Write <root>/<rel> (directories made), content as given. */
+static int write_file(const char *root, const char *rel, const char *content)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (slash = strchr(path + strlen(root) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*slash = '/';
+	}
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	fputs(content, f);
+	return fclose(f);
+}
+
+static int put_version(const char *home, const char *pkg, const char *content)
+{
+	char rel[256];
+
+	snprintf(rel, sizeof(rel), "share/info/%s/version.info", pkg);
+	return write_file(home, rel, content);
+}
+
+TEST_F(home, runtime_string_and_number)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "runtime";
+	int32_t num = 0;
+
+	ASSERT_EQ(0, put_version(self->dir, "runtime", "Version=9.0.0\nversion_dir=9.0.0\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ("9.0.0", str);
+	EXPECT_ACL_OK(aclsysGetVersionNum(pkg, &num));
+	EXPECT_EQ(90000000, num);
+}
+
+TEST_F(home, version_line_anywhere_trimmed)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "toolkit";
+	int32_t num = 0;
+
+	ASSERT_EQ(0, put_version(self->dir, "toolkit",
+				 "# generated\r\npackage_name=toolkit\r\n  Version= 8.5.2-beta.3 \r\n"
+				 "Version=1.0.0\r\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ("8.5.2-beta.3", str);
+	EXPECT_ACL_OK(aclsysGetVersionNum(pkg, &num));
+	EXPECT_EQ(80502000 - 200 + 3, num);
+}
+
+TEST_F(home, number_formula)
+{
+	static const struct {
+		const char *ver;
+		int32_t num;
+	} cases[] = {
+		{ "9.0.0", 90000000 },
+		{ "9.0.0-rc.1", 89999901 },
+		{ "9.0.0-rc1", 89999901 },
+		{ "9.0.0rc1", 89999901 },
+		{ "9.0.0.rc.1", 89999901 },
+		{ "9.0.0-RC.2", 89999902 },
+		{ "9.0.0-rc", 89999900 },
+		{ "8.1.0-alpha.2", 80100000 - 300 + 2 },
+		{ "8.1.0-alpha002", 80100000 - 300 + 2 },
+		{ "8.1.2beta", 80102000 - 200 },
+		{ "1.17.3", 10000000 + 1700000 + 3000 },
+		{ "0.0.0", 0 },
+		{ "0.0.1-rc.5", 1000 - 100 + 5 },
+		{ "214.74.83", 2147483000 },
+	};
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "runtime";
+	char content[160];
+	int32_t num;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(content, sizeof(content), "Version=%s\n", cases[i].ver);
+		ASSERT_EQ(0, put_version(self->dir, "runtime", content));
+		num = -1;
+		EXPECT_ACL_OK(aclsysGetVersionNum(pkg, &num));
+		if (num != cases[i].num)
+			TH_LOG("\"%s\"", cases[i].ver);
+		EXPECT_EQ(cases[i].num, num);
+		EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+		EXPECT_STREQ(cases[i].ver, str);
+	}
+}
+
+TEST_F(home, unparsable_number_is_internal_error)
+{
+	static const char *const bad[] = {
+		"abc", "9", "9.0", "9.0.", "9..0", ".9.0.0", "9.0.x", "a.0.0", "9.0.0-gamma",
+		"9.0.0-rc.x", "9.0.0-rc.", "9.0.0--rc1", "9.0.0-rc.1.2", "9.0.0-rc1x", "9.0.0 rc1",
+		"-9.0.0", "+9.0.0", "215.0.0", "1234567890.0.0", "8.0.RC1",
+	};
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "runtime";
+	char content[160];
+	int32_t num;
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(content, sizeof(content), "Version=%s\n", bad[i]);
+		ASSERT_EQ(0, put_version(self->dir, "runtime", content));
+		num = 12345;
+		if (aclsysGetVersionNum(pkg, &num) != ACL_ERROR_INTERNAL_ERROR)
+			TH_LOG("\"%s\" -> %d", bad[i], num);
+		EXPECT_ACL(ACL_ERROR_INTERNAL_ERROR, aclsysGetVersionNum(pkg, &num));
+		EXPECT_EQ(12345, num);
+		/* the string is still the string */
+		EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+		EXPECT_STREQ(bad[i], str);
+	}
+}
+
+TEST_F(home, dash_and_underscore_are_tried_both_ways)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char a[] = "ge-compiler", b[] = "bisheng_compiler", c[] = "x-y_z", d[] = "ge_compiler";
+	char e[] = "no-such_pkg";
+
+	ASSERT_EQ(0, put_version(self->dir, "ge_compiler", "Version=1.2.3\n"));
+	ASSERT_EQ(0, put_version(self->dir, "bisheng-compiler", "Version=4.5.6\n"));
+	ASSERT_EQ(0, put_version(self->dir, "x_y_z", "Version=7.8.9\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(a, str));
+	EXPECT_STREQ("1.2.3", str);
+	EXPECT_ACL_OK(aclsysGetVersionStr(d, str));
+	EXPECT_STREQ("1.2.3", str);
+	EXPECT_ACL_OK(aclsysGetVersionStr(b, str));
+	EXPECT_STREQ("4.5.6", str);
+	/* a name with both: every '-' becomes '_' */
+	EXPECT_ACL_OK(aclsysGetVersionStr(c, str));
+	EXPECT_STREQ("7.8.9", str);
+	/* the name given wins */
+	ASSERT_EQ(0, put_version(self->dir, "ge-compiler", "Version=3.2.1\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(a, str));
+	EXPECT_STREQ("3.2.1", str);
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(e, str));
+	/* the caller's name is left as it was */
+	EXPECT_STREQ("ge-compiler", a);
+	EXPECT_STREQ("no-such_pkg", e);
+}
+
+TEST_F(home, missing_file_or_line_is_invalid_file)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE] = "untouched";
+	char pkg[] = "runtime", other[] = "opp";
+	const char *msg;
+	int32_t num = 7;
+
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionNum(pkg, &num));
+	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(other, str));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "/share/info/opp/version.info"));
+	/* a file without the line, or with an empty value */
+	ASSERT_EQ(0, put_version(self->dir, "runtime", "version_dir=9.0.0\nVersion 9.0.0\n"));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	ASSERT_EQ(0, put_version(self->dir, "runtime", "Version=  \n"));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionNum(pkg, &num));
+	ASSERT_EQ(0, put_version(self->dir, "runtime", ""));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	/* ASCEND_HOME_PATH naming nothing */
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "/nonexistent/ascend", 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ("untouched", str);
+	EXPECT_EQ(7, num);
+	/* runtime-layer style: the last error is set */
+	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST_F(home, string_must_fit_the_buffer)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "runtime";
+	char content[300];
+	int32_t num = 0;
+
+	/* 127 characters fit */
+	snprintf(content, sizeof(content), "Version=1.2.3-rc.%0118d\n", 4);
+	ASSERT_EQ(0, put_version(self->dir, "runtime", content));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_EQ(127U, strlen(str));
+	/* its number has too many digits */
+	EXPECT_ACL(ACL_ERROR_INTERNAL_ERROR, aclsysGetVersionNum(pkg, &num));
+	snprintf(content, sizeof(content), "Version=1.2.3-rc.%0119d\n", 4);
+	ASSERT_EQ(0, put_version(self->dir, "runtime", content));
+	EXPECT_ACL(ACL_ERROR_INTERNAL_ERROR, aclsysGetVersionStr(pkg, str));
+}
+
+TEST(null_arguments)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "runtime";
+	int32_t num;
+
+	/* no aclInit needed; acl-layer rejections leave the last error */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetVersionStr(NULL, str));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetVersionStr(pkg, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetVersionNum(NULL, &num));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetVersionNum(pkg, NULL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST(unset_home_reads_the_install_prefix)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "no-such-package-here";
+	const char *msg;
+	char first[512];
+
+	/* the prefix compiled in; an empty value counts as unset */
+	ASSERT_EQ(0, unsetenv("ASCEND_HOME_PATH"));
+	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	TH_LOG("%s", msg);
+	EXPECT_NONNULL(strstr(msg, "/share/info/no_such_package_here/version.info"));
+	EXPECT_NULL(strstr(msg, "//"));
+	snprintf(first, sizeof(first), "%s", msg);
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "", 1));
+	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ(first, aclGetRecentErrMsg());
+}
+
+/*
+ * /etc/ascend_install.info: only where nothing else owns it - in the
+ * guest, as root, when there is none (removed again at the end).
+ */
+FIXTURE(install_info) {
+	char dir[64];
+	bool wrote;
+};
+
+#define INSTALL_INFO "/etc/ascend_install.info"
+
+FIXTURE_SETUP(install_info)
+{
+	char content[256];
+
+	snprintf(self->dir, sizeof(self->dir), "/tmp/acl-drv-XXXXXX");
+	ASSERT_NONNULL(mkdtemp(self->dir));
+	if (access(INSTALL_INFO, F_OK) == 0)
+		SKIP(return, INSTALL_INFO " exists: not ours to change");
+	if (!getenv("NPU_VM") || geteuid() != 0)
+		return;	/* the tests check that there is none */
+	snprintf(content, sizeof(content),
+		 "UserName=root\nDriver_Install_Path_Param= %s/drv \nFirmware_Install_Path_Param=%s/fw\n",
+		 self->dir, self->dir);
+	ASSERT_EQ(0, write_file("/etc", "ascend_install.info", content));
+	self->wrote = true;
+}
+
+FIXTURE_TEARDOWN(install_info)
+{
+	char cmd[128];
+
+	if (self->wrote)
+		unlink(INSTALL_INFO);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", self->dir);
+	if (system(cmd))
+		TH_LOG("could not remove %s", self->dir);
+}
+
+TEST_F(install_info, driver_and_firmware)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE];
+	char drv[] = "driver", fw[] = "firmware";
+	const char *msg;
+	int32_t num = 0;
+
+	if (!self->wrote) {
+		/* no install info at all */
+		EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(drv, str));
+		EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclsysGetVersionNum(fw, &num));
+		msg = aclGetRecentErrMsg();
+		ASSERT_NONNULL(msg);
+		EXPECT_NONNULL(strstr(msg, INSTALL_INFO));
+		SKIP(return, "only the guest writes " INSTALL_INFO);
+	}
+	/* ASCEND_HOME_PATH plays no part */
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "/nonexistent", 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(drv, str));
+	ASSERT_EQ(0, write_file(self->dir, "drv/driver/version.info", "Version=24.1.0\n"));
+	ASSERT_EQ(0, write_file(self->dir, "fw/firmware/version.info", "Version=7.5.0-rc.3\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(drv, str));
+	EXPECT_STREQ("24.1.0", str);
+	EXPECT_ACL_OK(aclsysGetVersionNum(drv, &num));
+	EXPECT_EQ(240100000, num);
+	EXPECT_ACL_OK(aclsysGetVersionStr(fw, str));
+	EXPECT_STREQ("7.5.0-rc.3", str);
+	EXPECT_ACL_OK(aclsysGetVersionNum(fw, &num));
+	EXPECT_EQ(70500000 - 100 + 3, num);
+	/* a key missing from the install info */
+	ASSERT_EQ(0, write_file("/etc", "ascend_install.info", "UserName=root\n"));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(drv, str));
+}
+
+TEST_HARNESS_MAIN
