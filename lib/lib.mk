@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: MIT
 # lib/lib.mk - libacl, included by the top-level Makefile.
 #
-#   make lib        build/lib/libacl.so.1 (+ libacl.so link) and build/lib/acl.pc
+#   make lib        build/lib/libacl.so.1, the link names libacl.so,
+#                   libascendcl.so and libacl_rt.so, and build/lib/acl.pc
 #   make lib-tests  build/tests/lib_*, header_c, header_cxx (TAP programs)
 #   make lib-check  the host checks: headers as C and C++, the frozen
-#                   exported-symbol list, and the library tests (tests
-#                   that need /dev/npuN skip without it)
+#                   exported-symbol list, and the library tests (tests that
+#                   need /dev/npuN skip without it)
 #   make lib-clean
 #
-# Variables: CC, CXX, PREFIX (acl.pc), LIB_EXTRA_CFLAGS.
+# Variables: CC, CXX, PREFIX (compiled in, acl.pc), LIB_EXTRA_CFLAGS.
 
 LIB_OUT		?= build/lib
 LIB_TEST_OUT	?= build/tests
@@ -17,6 +18,11 @@ CXX		?= c++
 
 LIB_VERSION	:= 1.0.0
 LIB_SONAME	:= libacl.so.1
+# Names a program links with (-lacl, -lascendcl, -lacl_rt: CANN's examples
+# use the last two), each a symlink to the soname, so the program records
+# libacl.so.1. libacl_rt.so also serves binaries linked against CANN's own
+# libacl_rt.so, whose soname is that name.
+LIB_LINKS	:= libacl.so libascendcl.so libacl_rt.so
 LIB_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 LIB_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -fPIC -fvisibility=hidden -pthread \
 		   -D_GNU_SOURCE -Iinclude -Ilib $(LIB_EXTRA_CFLAGS)
@@ -34,7 +40,7 @@ LIB_TEST_LDFLAGS := -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
 
 .PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-pc lib-clean
 
-lib: $(LIB_OUT)/libacl.so $(LIB_OUT)/acl.pc
+lib: $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_OUT)/acl.pc
 
 $(LIB_OUT)/obj/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -53,7 +59,7 @@ $(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
 	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=lib/libacl.map \
 		-Wl,-z,defs -Wl,-z,now -Wl,-z,relro -o $@ $(LIB_OBJS)
 
-$(LIB_OUT)/libacl.so: $(LIB_OUT)/$(LIB_SONAME)
+$(addprefix $(LIB_OUT)/,$(LIB_LINKS)): $(LIB_OUT)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $@
 
 $(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk $(LIB_OUT)/prefix.stamp

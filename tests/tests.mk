@@ -3,10 +3,10 @@
 # built against include/ and tests/harness.h, and linked with -lacl from
 # build/lib when libacl exists (lib/lib.mk). tests/lib_*.c and
 # tests/header_*.c are built by lib/lib.mk (make lib-tests), which
-# `make tests` includes.
+# `make tests` includes; tests/link_*.c by the rules at the end.
 
 TEST_OUT	?= $(BUILD)/tests
-TEST_SRCS	:= $(filter-out tests/lib_%.c tests/header_%.c,$(wildcard tests/*.c))
+TEST_SRCS	:= $(filter-out tests/lib_%.c tests/header_%.c tests/link_%.c,$(wildcard tests/*.c))
 TEST_BINS	:= $(patsubst tests/%.c,$(TEST_OUT)/%,$(TEST_SRCS))
 TEST_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread \
 		   -Iinclude -Itests $(TEST_EXTRA_CFLAGS)
@@ -15,7 +15,7 @@ TEST_HDRS	:= $(wildcard tests/*.h include/acl/*.h include/acl/error_codes/*.h in
 ifneq ($(wildcard lib/lib.mk),)
 TEST_LIB_DEP	:= $(LIB_OUT)/libacl.so
 TEST_LDLIBS	:= -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
-TEST_EXTRA	:= lib-tests
+TEST_EXTRA	:= lib-tests link-tests
 else
 TEST_LIB_DEP	:=
 TEST_LDLIBS	:= -pthread
@@ -28,3 +28,43 @@ tests: $(TEST_BINS) $(TEST_EXTRA)
 $(TEST_BINS): $(TEST_OUT)/%: tests/%.c $(TEST_HDRS) $(TEST_LIB_DEP)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(TEST_LDLIBS)
+
+ifneq ($(wildcard lib/lib.mk),)
+# libacl under the names programs link with: tests/link_names.c linked with
+# -lascendcl and with -lacl_rt (the binaries need libacl.so.1), and against
+# a stub libacl_rt.so (soname libacl_rt.so, kept out of build/tests) so that
+# the binary needs libacl_rt.so as one linked against CANN's libraries
+# does; at run time each finds libacl. `make lib-check` runs them too.
+LINK_BINS	:= $(addprefix $(TEST_OUT)/link_,ascendcl_test acl_rt_test needed_acl_rt_test)
+LINK_STUB	:= $(BUILD)/stub/libacl_rt.so
+LINK_RPATH	:= -Wl,-rpath,'$$ORIGIN/../lib'
+
+.PHONY: link-tests lib-check-links
+link-tests: $(LINK_BINS)
+
+$(LINK_STUB): tests/link_stub.c
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -shared -fPIC -Wl,-soname,libacl_rt.so -o $@ $<
+
+$(TEST_OUT)/link_ascendcl_test: tests/link_names.c $(TEST_HDRS) $(LIB_OUT)/libascendcl.so
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libacl.so.1"' -o $@ $< -L$(LIB_OUT) $(LINK_RPATH) -lascendcl -pthread
+
+$(TEST_OUT)/link_acl_rt_test: tests/link_names.c $(TEST_HDRS) $(LIB_OUT)/libacl_rt.so
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libacl.so.1"' -o $@ $< -L$(LIB_OUT) $(LINK_RPATH) -lacl_rt -pthread
+
+$(TEST_OUT)/link_needed_acl_rt_test: tests/link_names.c $(TEST_HDRS) $(LINK_STUB) $(LIB_OUT)/libacl_rt.so
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libacl_rt.so"' -o $@ $< -L$(dir $(LINK_STUB)) $(LINK_RPATH) -lacl_rt -pthread
+
+# The NEEDED entries are what each build is about; then each runs on libacl.
+lib-check-links: $(LINK_BINS)
+	@for t in $(LINK_BINS); do \
+		need=$$(readelf -d $$t | sed -n 's/.*(NEEDED).*\[\(libacl[^]]*\)\]/\1/p'); \
+		case $$t in *needed_acl_rt*) want=libacl_rt.so ;; *) want=libacl.so.1 ;; esac; \
+		[ "$$need" = "$$want" ] || { echo "lib-check-links: $$t needs '$$need', not $$want" >&2; exit 1; }; \
+		LD_LIBRARY_PATH= $$t || exit 1; \
+	done
+lib-check: lib-check-links
+endif
