@@ -44,8 +44,15 @@ ifneq ($(wildcard tools/bench/bench.mk),)
 include tools/bench/bench.mk
 endif
 
-.PHONY: all clean help
+.PHONY: all clean help install uninstall
 all: module lib tests
+
+# make install / make uninstall: DESTDIR, PREFIX (default /usr/local) and
+# the directories under it (LIBDIR, INCLUDEDIR, DATADIR). Each part adds
+# its own <part>-install and <part>-uninstall here.
+INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib)
+install: $(addsuffix -install,$(INSTALL_PARTS))
+uninstall: $(addsuffix -uninstall,$(INSTALL_PARTS))
 
 clean:
 	rm -rf $(BUILD)
@@ -58,6 +65,7 @@ help:
 	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
+	@echo "  install     libacl, its link names, headers, acl.pc (DESTDIR= PREFIX=/usr/local); uninstall"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"
 	@echo "  check       build all, boot each bench kernel, run the tests (make check)"
 	@echo "  stress      the concurrency stress test, STRESS_SECONDS=300, on each bench kernel"

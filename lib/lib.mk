@@ -5,16 +5,24 @@
 #                   libascendcl.so and libacl_rt.so, and build/lib/acl.pc
 #   make lib-tests  build/tests/lib_*, header_c, header_cxx (TAP programs)
 #   make lib-check  the host checks: headers as C and C++, the frozen
-#                   exported-symbol list, and the library tests (tests that
+#                   exported-symbol list, acl.pc, an install into a
+#                   scratch DESTDIR, and the library tests (tests that
 #                   need /dev/npuN skip without it)
+#   make lib-install, lib-uninstall   what `make install` / `make uninstall`
+#                   do for libacl (DESTDIR, PREFIX, LIBDIR, INCLUDEDIR)
 #   make lib-clean
 #
-# Variables: CC, CXX, PREFIX (compiled in, acl.pc), LIB_EXTRA_CFLAGS.
+# Variables: CC, CXX, PREFIX (compiled in, acl.pc), LIBDIR, INCLUDEDIR,
+# DATADIR, DESTDIR, LIB_EXTRA_CFLAGS.
 
 LIB_OUT		?= build/lib
 LIB_TEST_OUT	?= build/tests
 PREFIX		?= /usr/local
+LIBDIR		?= $(PREFIX)/lib
+INCLUDEDIR	?= $(PREFIX)/include
+DATADIR		?= $(PREFIX)/share
 CXX		?= c++
+INSTALL		?= install
 
 LIB_VERSION	:= 1.0.0
 LIB_SONAME	:= libacl.so.1
@@ -38,9 +46,10 @@ LIB_TEST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror -pthread -D_GNU_SOURC
 		   -Iinclude -Itests
 LIB_TEST_LDFLAGS := -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
 
-.PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-pc lib-clean
+.PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-pc lib-check-install \
+	lib-install lib-uninstall lib-clean
 
-lib: $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_OUT)/acl.pc
+lib: $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_OUT)/acl.pc $(LIB_OUT)/version.info
 
 $(LIB_OUT)/obj/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
@@ -62,10 +71,17 @@ $(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
 $(addprefix $(LIB_OUT)/,$(LIB_LINKS)): $(LIB_OUT)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $@
 
+# libdir and includedir relative to ${prefix} when under PREFIX.
 $(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk $(LIB_OUT)/prefix.stamp
 	@mkdir -p $(@D)
-	sed -e 's|@prefix@|$(PREFIX)|' -e 's|@libdir@|$${prefix}/lib|' \
-	    -e 's|@includedir@|$${prefix}/include|' -e 's|@version@|$(LIB_VERSION)|' $< > $@
+	sed -e 's|@prefix@|$(PREFIX)|' -e 's|@libdir@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
+	    -e 's|@includedir@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
+	    -e 's|@version@|$(LIB_VERSION)|' $< > $@
+
+# What aclsysGetVersionStr("runtime") answers for an installed libacl.
+$(LIB_OUT)/version.info: lib/lib.mk
+	@mkdir -p $(@D)
+	printf 'Version=%s\n' '$(LIB_VERSION)' > $@
 
 lib-tests: $(LIB_TEST_BINS)
 
@@ -100,10 +116,41 @@ lib-check-symbols: $(LIB_OUT)/libacl.so
 # A program finds the library and headers through pkg-config.
 lib-check-pc: $(LIB_OUT)/acl.pc
 	@test "$$(PKG_CONFIG_PATH=$(LIB_OUT) pkg-config --modversion acl)" = $(LIB_VERSION) && \
-	 test "$$(PKG_CONFIG_PATH=$(LIB_OUT) pkg-config --libs acl | xargs)" = "-L$(PREFIX)/lib -lacl" && \
-	 echo "lib-check-pc: acl.pc answers version $(LIB_VERSION), -L$(PREFIX)/lib -lacl"
+	 test "$$(PKG_CONFIG_PATH=$(LIB_OUT) pkg-config --libs acl | xargs)" = "-L$(LIBDIR) -lacl" && \
+	 echo "lib-check-pc: acl.pc answers version $(LIB_VERSION), -L$(LIBDIR) -lacl"
 
-lib-check: lib lib-tests lib-check-headers lib-check-symbols lib-check-pc
+# make install into a scratch DESTDIR, pkg-config on the result, a
+# program built from it; then the same with a real scratch PREFIX (which
+# builds libacl apart, in the scratch directory).
+lib-check-install: lib tests/install-check tests/link_names.c
+	@MAKE='$(MAKE)' CC='$(CC)' PREFIX='$(PREFIX)' LIBDIR='$(LIBDIR)' INCLUDEDIR='$(INCLUDEDIR)' \
+	 DATADIR='$(DATADIR)' LIB_VERSION='$(LIB_VERSION)' tests/install-check
+
+# Installs what `make lib` built, for PREFIX (under DESTDIR when set): the
+# library and its link names in LIBDIR, acl.pc in LIBDIR/pkgconfig, the
+# headers (include/acl/**) in INCLUDEDIR, and the runtime's version.info
+# in DATADIR/info/runtime/ (ASCEND_HOME_PATH's layout; ldconfig is not run).
+LIB_INSTALL_HDRS := $(ACL_HDRS:include/%=%)
+
+lib-install: lib
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(DATADIR)/info/runtime
+	$(INSTALL) -m 755 $(LIB_OUT)/$(LIB_SONAME) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	for n in $(LIB_LINKS); do ln -sfn $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/$$n || exit 1; done
+	$(INSTALL) -m 644 $(LIB_OUT)/acl.pc $(DESTDIR)$(LIBDIR)/pkgconfig/acl.pc
+	for h in $(LIB_INSTALL_HDRS); do \
+		$(INSTALL) -D -m 644 include/$$h $(DESTDIR)$(INCLUDEDIR)/$$h || exit 1; done
+	$(INSTALL) -m 644 $(LIB_OUT)/version.info $(DESTDIR)$(DATADIR)/info/runtime/version.info
+
+# Removes exactly those files, then the directories they leave empty.
+lib-uninstall:
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,$(LIB_SONAME) $(LIB_LINKS) pkgconfig/acl.pc) \
+	      $(addprefix $(DESTDIR)$(INCLUDEDIR)/,$(LIB_INSTALL_HDRS)) \
+	      $(DESTDIR)$(DATADIR)/info/runtime/version.info
+	for d in $(addprefix $(DESTDIR)$(INCLUDEDIR)/,acl/error_codes acl) \
+		 $(addprefix $(DESTDIR)$(DATADIR)/,info/runtime info); do \
+		if [ -d $$d ]; then rmdir --ignore-fail-on-non-empty $$d || exit 1; fi; done
+
+lib-check: lib lib-tests lib-check-headers lib-check-symbols lib-check-pc lib-check-install
 	@fail=0; for t in $(patsubst tests/%.c,$(LIB_TEST_OUT)/%,$(LIB_TEST_SRCS)); do \
 		LD_LIBRARY_PATH=$(LIB_OUT) $$t || fail=1; done; exit $$fail
 

@@ -8,9 +8,12 @@
  * LINK_OBJECT is the name the dynamic linker loads libacl by: the
  * binary's NEEDED entry (libacl.so.1 for -lascendcl and -lacl_rt, whose
  * symlinks lead the linker to the soname; libacl_rt.so for the stub).
+ * With LINK_RUNTIME_VERSION, aclsysGetVersionStr("runtime") must answer it
+ * without ASCEND_HOME_PATH (an installed libacl reads its own prefix).
  */
 #include <dlfcn.h>
 #include <link.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <acl/acl.h>
@@ -69,5 +72,16 @@ TEST(answers_are_libacl_s)
 	EXPECT_EQ(ACL_ERROR_REPEAT_FINALIZE, aclFinalize());
 	EXPECT_NONNULL(aclGetRecentErrMsg());
 }
+
+#ifdef LINK_RUNTIME_VERSION
+TEST(runtime_version_of_the_install)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE], pkg[] = "runtime";
+
+	ASSERT_EQ(0, unsetenv("ASCEND_HOME_PATH"));
+	ASSERT_EQ(ACL_SUCCESS, aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ(LINK_RUNTIME_VERSION, str);
+}
+#endif
 
 TEST_HARNESS_MAIN
