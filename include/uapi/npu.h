@@ -25,7 +25,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010201	/* 1.2.1: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010300	/* 1.3.0: major << 16 | minor << 8 | patch */
 
 #define NPU_TYPE		0xCE
 #define NPU_CMD_BASE		0x80
@@ -62,9 +62,13 @@ enum {
 #define NPU_PAGE_2M		(1ULL << 21)
 #define NPU_PAGE_1G		(1ULL << 30)
 
+/* Longest SoC name GET_INFO reports, its NUL included. */
+#define NPU_SOC_NAME_LEN	32
+
 /**
  * struct npu_get_info - describe the device behind this file
- * @size: sizeof(struct npu_get_info)
+ * @size: sizeof(struct npu_get_info); a caller's shorter struct (down to
+ *        @va_end, the first release's) gets only the fields it holds
  * @flags: must be 0
  * @device_index: N of /dev/npuN
  * @driver_version: NPU_DRIVER_VERSION of the running module
@@ -79,6 +83,27 @@ enum {
  *        SHARE_SET_PIDS expects it (since driver 1.1; before 1.2.1 the
  *        initial namespace's)
  * @num_devices: NPUs this driver has (since driver 1.1)
+ * @pci_domain: PCI domain of the carrier function (since 1.3); 0, as are
+ *              @pci_bus and @pci_devfn, when @caps lacks
+ *              NPU_CAP_PCI_CARRIER (a platform device)
+ * @pci_bus: PCI bus number of the carrier, 0..255 (since 1.3)
+ * @pci_devfn: PCI device and function of the carrier, (device << 3) |
+ *             function, as Linux's devfn (since 1.3)
+ * @cube_cores: cube (AI) cores the device models, the cube_cores module
+ *              parameter (since 1.3); nothing runs on them, programs size
+ *              their work by them
+ * @vector_cores: vector cores it models, the vector_cores module parameter
+ *                (since 1.3)
+ * @uuid: 16 random bytes (an RFC 4122 version 4 UUID) made when the device
+ *        was created, at module load: stable while the module stays
+ *        loaded, different for every device (since 1.3)
+ * @soc_name: NUL-terminated name of the chip model, the soc_name module
+ *            parameter, the rest zero (since 1.3)
+ * @mem_peak: the highest @mem_used since the device was created (since
+ *            1.3)
+ * @clock_ns: the device clock now: nanoseconds since the device was
+ *            created (CLOCK_MONOTONIC, as NPU_OP_TIMESTAMP writes it)
+ *            (since 1.3)
  */
 struct npu_get_info {
 	__u32 size;
@@ -94,6 +119,15 @@ struct npu_get_info {
 	__u64 va_end;
 	__u32 tgid;
 	__u32 num_devices;
+	__u32 pci_domain;
+	__u16 pci_bus;
+	__u16 pci_devfn;
+	__u32 cube_cores;
+	__u32 vector_cores;
+	__u8 uuid[16];
+	char soc_name[NPU_SOC_NAME_LEN];
+	__u64 mem_peak;
+	__u64 clock_ns;
 };
 
 #define NPU_IOCTL_GET_INFO	_IO(NPU_TYPE, NPU_CMD_GET_INFO)
