@@ -386,6 +386,7 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 	};
 	struct mem_cgroup *old_memcg;
 	u8 fill = cmd->value;
+	u64 stamp;
 	int ret;
 
 	/*
@@ -410,8 +411,14 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 	case NPU_OP_WAIT_VALUE:
 		ret = npu_job_wait_value(stream, job, &src);
 		break;
-	default:
+	case NPU_OP_WAIT_STREAM:
 		ret = npu_job_wait_stream(stream, job);
+		break;
+	default:
+		/* NPU_OP_TIMESTAMP: the clock as the engine gets here */
+		stamp = npu_device_clock(ctx->npu);
+		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
+				  npu_dma_write_fn, &stamp);
 		break;
 	}
 	set_active_memcg(old_memcg);
@@ -631,6 +638,11 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			return -EINVAL;
 		job->wait = npu_stream_get(ctx, cmd->src);
 		return job->wait ? 0 : -ENOENT;
+	case NPU_OP_TIMESTAMP:
+		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src || cmd->length ||
+		    cmd->value || !IS_ALIGNED(cmd->dst, sizeof(u64)))
+			return -EINVAL;
+		return npu_job_host(ctx, job, sizeof(u64));
 	default:
 		return -EINVAL;
 	}

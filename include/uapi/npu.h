@@ -415,8 +415,10 @@ struct npu_stream_destroy {
 #define NPU_OP_WAIT_VALUE	4	/* wait until the u64 at src satisfies NPU_WAIT_* */
 /* Wait until stream @src completed seqno @value, or was destroyed. */
 #define NPU_OP_WAIT_STREAM	5
+/* u64 device clock at dst (8-byte aligned) when the engine runs it (since 1.3) */
+#define NPU_OP_TIMESTAMP	6
 
-/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE */
+/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE/TIMESTAMP */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
 #define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
 /* COPY only: dst or src is a device VA of the peer context whose fd is @value */
@@ -438,6 +440,14 @@ struct npu_stream_destroy {
  * @length: bytes for COPY/MEMSET; 0 for the others
  * @value: fill byte, value to write or compare, seqno to wait for, or
  *         for a COPY with NPU_CMD_*_PEER the fd of the peer context
+ *
+ * NPU_OP_TIMESTAMP (since 1.3) writes the device clock, nanoseconds since
+ * the device was created (CLOCK_MONOTONIC; GET_INFO's @clock_ns reads the
+ * same clock), as a __u64 at @dst, read when the engine runs the command,
+ * after every earlier command of the stream completed: two of them on a
+ * stream time the commands between. @dst is a device VA or, with
+ * NPU_CMD_DST_HOST (the only flag), a user address inside a writable
+ * registration, 8-byte aligned; @src, @length and @value must be 0.
  */
 struct npu_cmd {
 	__u32 op;

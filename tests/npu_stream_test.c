@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu_stream_test: what driver 1.3 added to streams - NPU_OP_TIMESTAMP
+ * and the device clock - through the raw ioctls.
+ */
+#include <time.h>
+
+#include "harness.h"
+#include "npu_util.h"
+
+#define HOST_SIZE	(4 * SZ_4K)
+#define DEV_SIZE	(8 * SZ_2M)
+
+FIXTURE(strm) {
+	int fd;
+	uint32_t stream;
+	uint64_t *host;		/* HOST_SIZE, registered */
+	uint64_t va;		/* DEV_SIZE of device memory, read-write */
+};
+
+FIXTURE_SETUP(strm)
+{
+	uint32_t handle;
+
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &self->stream));
+	self->host = npu_host_mem(HOST_SIZE);
+	ASSERT_NONNULL(self->host);
+	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
+	self->va = npu_reserve_new(self->fd, DEV_SIZE, SZ_2M);
+	ASSERT_NE(0, self->va);
+	ASSERT_EQ(0, npu_alloc(self->fd, DEV_SIZE, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, self->va, DEV_SIZE, handle));
+	ASSERT_EQ(0, npu_free(self->fd, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, DEV_SIZE, 0,
+				    NPU_ACCESS_READWRITE));
+}
+
+FIXTURE_TEARDOWN(strm)
+{
+	npu_expect_dma_faults(false);
+	close(self->fd);
+}
+
+static struct npu_cmd stamp_cmd(uint64_t dst, uint32_t flags)
+{
+	return (struct npu_cmd){ .op = NPU_OP_TIMESTAMP, .flags = flags,
+				 .dst = dst };
+}
+
+/* GET_INFO's device clock now, or 0. */
+static uint64_t dev_clock(int fd)
+{
+	struct npu_get_info info;
+
+	return npu_info(fd, &info) ? 0 : info.clock_ns;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* ------------------------------------------------------------------ */
+/* NPU_OP_TIMESTAMP                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The stamp is the device clock GET_INFO reads, taken when the command
+ * runs: between the clock read before the submit and the one after the
+ * sync, in a host registration and in device memory alike; stamps of one
+ * stream never go back.
+ */
+TEST_F(strm, timestamp_writes_the_device_clock)
+{
+	struct npu_cmd cmds[6];
+	uint64_t before, after, *h = self->host;
+
+	for (int i = 0; i < 4; i++)
+		cmds[i] = stamp_cmd(ptr64(&h[i]), NPU_CMD_DST_HOST);
+	cmds[4] = stamp_cmd(self->va + 8, 0);
+	cmds[5] = npu_copy_cmd(ptr64(&h[4]), self->va + 8, 8, NPU_CMD_DST_HOST);
+	before = dev_clock(self->fd);
+	ASSERT_NE(0, before);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 6, NULL));
+	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
+	after = dev_clock(self->fd);
+	TH_LOG("clock %llu, stamps %llu..%llu, clock %llu",
+	       (unsigned long long)before, (unsigned long long)h[0],
+	       (unsigned long long)h[4], (unsigned long long)after);
+	EXPECT_LE(before, h[0]);
+	for (int i = 1; i < 5; i++)
+		EXPECT_LE(h[i - 1], h[i]);
+	EXPECT_LE(h[4], after);
+}
+
+/*
+ * Taken when the engine gets to it, not at submit: a stamp behind a wait
+ * is later than the clock just before the host releases the wait.
+ */
+TEST_F(strm, timestamp_is_taken_when_the_command_runs)
+{
+	uint64_t *h = self->host, released;
+	struct npu_cmd cmds[3] = {
+		stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+		npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(&h[0]), 1,
+			      NPU_CMD_SRC_HOST | NPU_WAIT_EQ),
+		stamp_cmd(ptr64(&h[2]), NPU_CMD_DST_HOST),
+	};
+
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 3, NULL));
+	usleep(100 * 1000);
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->stream, 0));
+	released = dev_clock(self->fd);
+	__atomic_store_n(&h[0], 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
+	TH_LOG("first stamp %llu, released at %llu, second stamp %llu",
+	       (unsigned long long)h[1], (unsigned long long)released,
+	       (unsigned long long)h[2]);
+	EXPECT_LE(h[1] + 100 * 1000 * 1000ULL, released);
+	EXPECT_LE(released, h[2]);
+}
+
+/*
+ * The clock counts from the device's creation: CLOCK_MONOTONIC minus the
+ * clock is the same instant however late one asks, and it is in the past.
+ */
+TEST_F(strm, clock_counts_from_device_creation)
+{
+	uint64_t m0 = mono_ns(), c0 = dev_clock(self->fd), m1 = mono_ns();
+	uint64_t m2, c1, m3;
+
+	ASSERT_NE(0, c0);
+	EXPECT_LT(c0, m1);
+	usleep(50 * 1000);
+	m2 = mono_ns();
+	c1 = dev_clock(self->fd);
+	m3 = mono_ns();
+	EXPECT_LE(c0 + 50 * 1000 * 1000ULL, c1);
+	/* created at m - c, within the time each read took */
+	EXPECT_LE(m0 - c0, m3 - c1);
+	EXPECT_LE(m2 - c1, m1 - c0);
+	TH_LOG("device created %.3f s after boot",
+	       (double)(m1 - c0) / 1e9);
+}
+
+TEST_F(strm, timestamp_bad_inputs)
+{
+	uint64_t *ro = npu_host_mem(SZ_4K), *plain = npu_host_mem(SZ_4K);
+	uint64_t h = ptr64(self->host);
+	struct npu_cmd c;
+
+	ASSERT_NONNULL(ro);
+	ASSERT_NONNULL(plain);
+	ASSERT_EQ(0, npu_register(self->fd, ro, SZ_4K, NPU_HOST_READONLY, 0));
+	c = stamp_cmd(h + 4, NPU_CMD_DST_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(self->va + 1, 0);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST);
+	c.src = h;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST);
+	c.length = 8;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST);
+	c.value = 1;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_SRC_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(self->va, NPU_CMD_DST_PEER);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST | NPU_WAIT_EQ);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, 1U << 31);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	/* host operands: registered, writable */
+	c = stamp_cmd(ptr64(plain), NPU_CMD_DST_HOST);
+	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h + HOST_SIZE, NPU_CMD_DST_HOST);
+	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(ptr64(ro), NPU_CMD_DST_HOST);
+	EXPECT_EQ(-EACCES, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	/* nothing was queued */
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+	EXPECT_EQ(0, ro[0]);
+
+	/* A device address is checked when it runs: unmapped, read-only. */
+	npu_expect_dma_faults(true);
+	c = stamp_cmd(self->va + DEV_SIZE, 0);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, c));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, DEV_SIZE, 0,
+				    NPU_ACCESS_READ));
+	c = stamp_cmd(self->va, 0);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, c));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+}
+
+TEST_HARNESS_MAIN
