@@ -27,8 +27,13 @@ struct npu_context;
  * @error_seq: seqno of the command that faulted
  * @aborted: set once, under @lock, when the stream or its context goes
  *	away: queued commands are dropped, running ones stop at the next chunk
- * @work: runs the queue, or looks again later at a wait at its head
+ * @work: runs the queue, or looks again later at a WAIT_VALUE at its head
  * @wq: woken when @completed moves or @aborted is set
+ * @waiter: in @wait_on's @wq while the WAIT_STREAM at the head of this
+ *	stream's queue waits for it; its wake-up runs @work
+ * @wait_on: the stream @waiter waits in, or NULL; only the worker (and
+ *	npu_stream_stop() once the worker is done) uses it
+ * @wait_seq: the seqno of @wait_on it waits for
  */
 struct npu_stream {
 	struct kref ref;
@@ -43,6 +48,9 @@ struct npu_stream {
 	bool aborted;
 	struct delayed_work work;
 	wait_queue_head_t wq;
+	struct wait_queue_entry waiter;
+	struct npu_stream *wait_on;
+	u64 wait_seq;
 };
 
 int npu_dma_init(void);

@@ -679,7 +679,7 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	struct npu_get_info info;
 	long long pins0 = npu_pins_held();
 	uint64_t va, *flag;
-	uint32_t handle, s2;
+	uint32_t handle, s2, s3;
 	pthread_t t;
 	ssize_t n;
 	int fd0;
@@ -715,6 +715,11 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	cmds[0] = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE, .flags = NPU_CMD_SRC_HOST,
 				    .src = ptr64(flag), .value = ~0ULL };
 	ASSERT_EQ(0, npu_submit(self->fd, s2, cmds, 1, NULL));
+	/* and a stream parked on a WAIT_STREAM for the blocked one */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s3));
+	cmds[1] = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = s2,
+				    .value = 1 };
+	ASSERT_EQ(0, npu_submit(self->fd, s3, &cmds[1], 1, NULL));
 	c.fd = self->fd;
 	ASSERT_EQ(0, pthread_create(&t, NULL, sync_call, &c));
 	usleep(100 * 1000);

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * npu_stream_test: what driver 1.3 added to streams - NPU_OP_TIMESTAMP
- * and the device clock - through the raw ioctls.
+ * and the device clock, and the prompt wake-up of WAIT_STREAM waits -
+ * through the raw ioctls.
  */
+#include <pthread.h>
 #include <time.h>
 
 #include "harness.h"
@@ -47,6 +49,12 @@ static struct npu_cmd stamp_cmd(uint64_t dst, uint32_t flags)
 {
 	return (struct npu_cmd){ .op = NPU_OP_TIMESTAMP, .flags = flags,
 				 .dst = dst };
+}
+
+static struct npu_cmd wait_stream_cmd(uint32_t stream, uint64_t seqno)
+{
+	return (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = stream,
+				 .value = seqno };
 }
 
 /* GET_INFO's device clock now, or 0. */
@@ -199,6 +207,193 @@ TEST_F(strm, timestamp_bad_inputs)
 	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, c));
 	npu_expect_dma_faults(false);
 	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+}
+
+/* ------------------------------------------------------------------ */
+/* WAIT_STREAM wake-up                                                 */
+/* ------------------------------------------------------------------ */
+
+/* The kernel's jiffies and CLOCK_MONOTONIC (root: /proc/timer_list). */
+static bool timer_list(uint64_t *jiffies, uint64_t *now)
+{
+	char buf[4096], *p;
+	ssize_t n;
+	int fd = open("/proc/timer_list", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strstr(buf, "now at ");
+	if (!p)
+		return false;
+	*now = strtoull(p + 7, NULL, 10);
+	p = strstr(buf, "jiffies: ");
+	if (!p) {
+		/* the per-CPU part may be past the first read */
+		fd = open("/proc/timer_list", O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		while (!p && (n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+			buf[n] = 0;
+			p = strstr(buf, "jiffies: ");
+		}
+		close(fd);
+		if (!p)
+			return false;
+	}
+	*jiffies = strtoull(p + 9, NULL, 10);
+	return true;
+}
+
+/* Nanoseconds per jiffy, measured; 0 if /proc/timer_list cannot tell. */
+static uint64_t jiffy_ns(void)
+{
+	uint64_t j0, n0, j1, n1;
+
+	if (!timer_list(&j0, &n0))
+		return 0;
+	usleep(200 * 1000);
+	if (!timer_list(&j1, &n1) || j1 <= j0)
+		return 0;
+	return (n1 - n0) / (j1 - j0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define WAKE_ROUNDS	41
+
+/*
+ * Stream B waits for the last command of stream A, which first spends a
+ * while on a memset: B parks on the wait before A gets there. The engine's
+ * own stamps time the wake-up: from A's last command (a TIMESTAMP) to the
+ * TIMESTAMP right after B's wait. It must be well under a jiffy, the
+ * interval at which waits were polled before driver 1.3.
+ */
+TEST_F_TIMEOUT(strm, wait_stream_wakes_at_once, 120)
+{
+	uint64_t lat[WAKE_ROUNDS], *h = self->host, seq, jiffy = jiffy_ns();
+	bool debug = getenv("HARNESS_TIMEOUT_SCALE") &&
+		     atoi(getenv("HARNESS_TIMEOUT_SCALE")) > 1;
+	uint32_t b;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	for (int i = 0; i < WAKE_ROUNDS; i++) {
+		struct npu_cmd a_cmds[2] = {
+			npu_memset_cmd(self->va, (uint8_t)i, DEV_SIZE, 0),
+			stamp_cmd(ptr64(&h[0]), NPU_CMD_DST_HOST),
+		};
+		struct npu_cmd b_cmds[2] = {
+			{ .op = NPU_OP_WAIT_STREAM, .src = self->stream },
+			stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+		};
+
+		ASSERT_EQ(0, npu_submit(self->fd, self->stream, a_cmds, 2, &seq));
+		b_cmds[0].value = seq;
+		ASSERT_EQ(0, npu_submit(self->fd, b, b_cmds, 2, NULL));
+		ASSERT_EQ(0, npu_sync(self->fd, b, -1));
+		ASSERT_LE(h[0], h[1]);
+		lat[i] = h[1] - h[0];
+	}
+	qsort(lat, WAKE_ROUNDS, sizeof(lat[0]), cmp_u64);
+	TH_LOG("wake-up after the awaited command: min %llu us, median %llu us, 90%% %llu us, max %llu us; jiffy %llu us",
+	       (unsigned long long)lat[0] / 1000,
+	       (unsigned long long)lat[WAKE_ROUNDS / 2] / 1000,
+	       (unsigned long long)lat[WAKE_ROUNDS * 9 / 10] / 1000,
+	       (unsigned long long)lat[WAKE_ROUNDS - 1] / 1000,
+	       (unsigned long long)jiffy / 1000);
+	if (!jiffy)
+		SKIP(return, "no jiffies in /proc/timer_list (not root?)");
+	/*
+	 * A poll would wake after half a jiffy on the median. The debug
+	 * kernel (KASAN, lockdep, HZ=1000) is too slow to tell reliably.
+	 */
+	if (debug)
+		SKIP(return, "debug kernel: latency reported, not judged");
+	EXPECT_LT(lat[WAKE_ROUNDS / 2], jiffy / 4);
+	EXPECT_LT(lat[WAKE_ROUNDS * 9 / 10], jiffy / 2);
+}
+
+/*
+ * A wait for a stream that is destroyed, or whose context closes, ends at
+ * once too; streams parked on each other in a chain all go with the file.
+ */
+TEST_F(strm, wait_stream_ends_when_the_stream_goes)
+{
+	uint64_t *h = self->host, t0;
+	struct npu_cmd block = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(&h[0]), 1,
+					     NPU_CMD_SRC_HOST | NPU_WAIT_EQ);
+	struct npu_cmd cmds[2];
+	uint32_t a, b, chain[8];
+	int fd;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &a));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	ASSERT_EQ(0, npu_submit(self->fd, a, &block, 1, NULL));
+	cmds[0] = wait_stream_cmd(a, 1);
+	cmds[1] = stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, b, cmds, 2, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, b, 50));
+	EXPECT_EQ(0, h[1]);
+	t0 = dev_clock(self->fd);
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, a, NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(0, npu_sync(self->fd, b, 5000));
+	EXPECT_LE(t0, h[1]);
+	TH_LOG("ran %llu us after the destroy began",
+	       (unsigned long long)(h[1] - t0) / 1000);
+
+	/* A chain of parked streams, and a close with all of them parked. */
+	fd = npu_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, npu_register(fd, self->host, HOST_SIZE, 0, 0));
+	for (int i = 0; i < 8; i++) {
+		ASSERT_EQ(0, npu_stream_create(fd, &chain[i]));
+		if (i)
+			cmds[0] = wait_stream_cmd(chain[i - 1], 1);
+		ASSERT_EQ(0, npu_submit(fd, chain[i], i ? cmds : &block, 1,
+					NULL));
+	}
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(fd, chain[7], 20));
+	/* the middle of the chain goes: the rest follows, the head waits */
+	ASSERT_EQ(0, npu_stream_destroy(fd, chain[3], NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(0, npu_sync(fd, chain[7], 5000));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(fd, chain[2], 0));
+	for (int i = 4; i < 8; i++) {
+		cmds[0] = wait_stream_cmd(chain[i == 4 ? 2 : i - 1], 2);
+		if (i == 4)
+			cmds[0].value = 1;
+		ASSERT_EQ(0, npu_submit(fd, chain[i], cmds, 1, NULL));
+	}
+	EXPECT_EQ(0, close(fd));
+}
+
+/* A wait for a command not yet submitted ends when it completes. */
+TEST_F(strm, wait_stream_for_a_later_submit)
+{
+	uint64_t *h = self->host;
+	struct npu_cmd cmds[2] = {
+		wait_stream_cmd(self->stream, 3),
+		stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+	};
+	uint32_t b;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	ASSERT_EQ(0, npu_submit(self->fd, b, cmds, 2, NULL));
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, b, 20));
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     stamp_cmd(ptr64(&h[0]), NPU_CMD_DST_HOST)));
+	}
+	EXPECT_EQ(0, npu_sync(self->fd, b, 5000));
+	EXPECT_LE(h[0], h[1]);
 }
 
 TEST_HARNESS_MAIN

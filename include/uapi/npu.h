@@ -448,6 +448,12 @@ struct npu_stream_destroy {
  * stream time the commands between. @dst is a device VA or, with
  * NPU_CMD_DST_HOST (the only flag), a user address inside a writable
  * registration, 8-byte aligned; @src, @length and @value must be 0.
+ *
+ * A WAIT_STREAM that is not satisfied when it reaches the head of its
+ * stream holds no worker; the stream it waits for wakes it as soon as it
+ * completes the awaited command, or is destroyed or aborted (since 1.3;
+ * before, the wait looked again every jiffy). A WAIT_VALUE looks again
+ * every jiffy.
  */
 struct npu_cmd {
 	__u32 op;
