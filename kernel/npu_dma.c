@@ -542,8 +542,11 @@ static void npu_stream_work(struct work_struct *work)
 		if (!job)
 			return;
 
-		ret = READ_ONCE(stream->aborted) ? -ECANCELED :
-						   npu_job_run(stream, job);
+		/* Only this worker sets @halted. */
+		if (READ_ONCE(stream->aborted) || stream->halted)
+			ret = -ECANCELED;
+		else
+			ret = npu_job_run(stream, job);
 		if (ret == -EAGAIN && stream->wait_on)
 			return;
 		spin_lock(&stream->lock);
@@ -563,6 +566,11 @@ static void npu_stream_work(struct work_struct *work)
 		if (ret && !stream->error) {
 			stream->error = ret;
 			stream->error_seq = job->seqno;
+		}
+		if (ret && ret != -ECANCELED &&
+		    (stream->mode & NPU_STREAM_STOP_ON_FAULT)) {
+			stream->halted = true;
+			stream->halt_seq = job->seqno;
 		}
 		spin_unlock(&stream->lock);
 		atomic64_set_release(&stream->completed, job->seqno);
@@ -831,9 +839,35 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 	if (stream->error && stream->error_seq <= target) {
 		ret = stream->error;
 		stream->error = 0;
+	} else if (stream->halted && stream->halt_seq < target) {
+		/* Dropped after the fault, which was reported before. */
+		ret = -ECANCELED;
 	}
 	spin_unlock(&stream->lock);
 put:
+	npu_stream_put(stream);
+	return ret;
+}
+
+int npu_stream_set_mode_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_stream_mode *args = arg;
+	struct npu_stream *stream;
+	int ret = 0;
+
+	if (args->flags || args->__reserved ||
+	    args->mode & ~NPU_STREAM_MODE_MASK)
+		return -EINVAL;
+	stream = npu_stream_get(ctx, args->stream);
+	if (!stream)
+		return -ENOENT;
+	spin_lock(&stream->lock);
+	/* A mode can be set, not cleared. */
+	if (stream->mode & ~args->mode)
+		ret = -EINVAL;
+	else
+		stream->mode = args->mode;
+	spin_unlock(&stream->lock);
 	npu_stream_put(stream);
 	return ret;
 }

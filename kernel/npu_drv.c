@@ -149,6 +149,7 @@ union npu_ioctl_buf {
 	struct npu_share_pids share_pids;
 	struct npu_share_import share_import;
 	struct npu_peer_enable peer_enable;
+	struct npu_stream_mode stream_mode;
 };
 
 /**
@@ -216,6 +217,8 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_share_import, __reserved, true),
 	NPU_IOCTL_OP(NPU_IOCTL_PEER_ENABLE, npu_peer_enable_ioctl,
 		     struct npu_peer_enable, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SET_MODE, npu_stream_set_mode_ioctl,
+		     struct npu_stream_mode, __reserved, false),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

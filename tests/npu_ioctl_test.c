@@ -221,7 +221,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_PEER_ENABLE + 1),
+				     _IO(NPU_TYPE, NPU_CMD_STREAM_SET_MODE + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -287,7 +287,8 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(SHARE_EXPORT,	   npu_share_export,	shareable,  RSV,   FLAGS,   b_share_export) \
 	X(SHARE_SET_PIDS,  npu_share_pids,	__reserved, RSV,   FLAGS,   b_share_set_pids) \
 	X(SHARE_IMPORT,	   npu_share_import,	__reserved, RSV,   FLAGS,   b_share_import) \
-	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable)
+	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable) \
+	X(STREAM_SET_MODE, npu_stream_mode,	__reserved, RSV,   FLAGS,   b_stream_set_mode)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -498,6 +499,14 @@ LEN_BUILDER(b_peer_enable)
 
 	a->device = 1;
 	return env->ndev > 1 ? 0 : -ENODEV;	/* a lone device has no peer */
+}
+
+LEN_BUILDER(b_stream_set_mode)
+{
+	struct npu_stream_mode *a = arg;
+
+	a->mode = NPU_STREAM_STOP_ON_FAULT;
+	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
 }
 
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * npu_stream_test: what driver 1.3 added to streams - NPU_OP_TIMESTAMP
- * and the device clock, and the prompt wake-up of WAIT_STREAM waits -
- * through the raw ioctls.
+ * and the device clock, the prompt wake-up of WAIT_STREAM waits, and
+ * STREAM_SET_MODE's NPU_STREAM_STOP_ON_FAULT - through the raw ioctls.
  */
 #include <pthread.h>
 #include <time.h>
@@ -71,6 +71,15 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int set_mode(int fd, uint32_t stream, uint32_t mode)
+{
+	struct npu_stream_mode m = {
+		.size = sizeof(m), .stream = stream, .mode = mode,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SET_MODE, &m);
 }
 
 /* ------------------------------------------------------------------ */
@@ -394,6 +403,142 @@ TEST_F(strm, wait_stream_for_a_later_submit)
 	}
 	EXPECT_EQ(0, npu_sync(self->fd, b, 5000));
 	EXPECT_LE(h[0], h[1]);
+}
+
+/* ------------------------------------------------------------------ */
+/* STREAM_SET_MODE                                                     */
+/* ------------------------------------------------------------------ */
+
+/* A fault, then work queued behind it and submitted later. */
+TEST_F(strm, stop_on_fault_drops_later_commands)
+{
+	uint8_t *b = (uint8_t *)self->host;
+	uint64_t seq;
+	struct npu_cmd cmds[3] = {
+		npu_memset_cmd(ptr64(b), 0x11, 64, NPU_CMD_DST_HOST),
+		npu_copy_cmd(ptr64(b + 64), self->va + DEV_SIZE, 64,
+			     NPU_CMD_DST_HOST),
+		npu_memset_cmd(ptr64(b + 128), 0x33, 64, NPU_CMD_DST_HOST),
+	};
+	uint32_t w;
+
+	ASSERT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 3, &seq));
+	EXPECT_EQ(-EIO, npu_sync(self->fd, self->stream, -1));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(0x11, b[0]);
+	EXPECT_EQ(0, b[128]);
+	/* every later sync says the rest was dropped */
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, 0));
+	/* up to the fault, nothing more to say */
+	{
+		struct npu_stream_sync s = {
+			.size = sizeof(s), .stream = self->stream,
+			.timeout_ms = -1, .seqno = seq - 1,
+		};
+
+		EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &s));
+		s.seqno = seq - 2;
+		EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &s));
+	}
+	/* submitted later: accepted, dropped */
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmds[2], 1, &seq));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0, b[128]);
+	/* a stream waiting for the stopped one goes on */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &w));
+	cmds[0] = wait_stream_cmd(self->stream, seq);
+	cmds[1] = npu_memset_cmd(ptr64(b + 192), 0x44, 64, NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, w, cmds, 2, NULL));
+	EXPECT_EQ(0, npu_sync(self->fd, w, 5000));
+	EXPECT_EQ(0x44, b[192]);
+	/* setting the mode again changes nothing */
+	EXPECT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+}
+
+/*
+ * Commands queued before the mode was set are dropped too once one
+ * faults; without the mode, the stream goes on after a fault.
+ */
+TEST_F(strm, stop_on_fault_applies_to_queued_commands)
+{
+	uint64_t *h = self->host;
+	uint8_t *b = (uint8_t *)&h[8];
+	struct npu_cmd cmds[4] = {
+		npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(&h[0]), 1,
+			      NPU_CMD_SRC_HOST | NPU_WAIT_EQ),
+		npu_copy_cmd(ptr64(b), self->va + DEV_SIZE, 64,
+			     NPU_CMD_DST_HOST),
+		npu_memset_cmd(ptr64(b + 64), 0x55, 64, NPU_CMD_DST_HOST),
+		stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+	};
+	uint32_t other;
+
+	/* the default: a fault is reported, the rest runs */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &other));
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, other, &cmds[1], 3, NULL));
+	EXPECT_EQ(-EIO, npu_sync(self->fd, other, -1));
+	EXPECT_EQ(0x55, b[64]);
+	EXPECT_NE(0, h[1]);
+	EXPECT_EQ(0, npu_sync(self->fd, other, -1));
+
+	b[64] = 0;
+	h[1] = 0;
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 4, NULL));
+	ASSERT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	__atomic_store_n(&h[0], 1, __ATOMIC_SEQ_CST);
+	EXPECT_EQ(-EIO, npu_sync(self->fd, self->stream, -1));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0, b[64]);
+	EXPECT_EQ(0, h[1]);
+	/* the other stream of the context is not stopped */
+	EXPECT_EQ(0, npu_run(self->fd, other, cmds[2]));
+	EXPECT_EQ(0x55, b[64]);
+}
+
+TEST_F(strm, set_mode_bad_inputs)
+{
+	struct npu_stream_mode m = {
+		.size = sizeof(m), .stream = self->stream,
+	};
+	uint32_t s;
+
+	/* a new stream has no mode: setting none is setting the same */
+	EXPECT_EQ(0, set_mode(self->fd, self->stream, 0));
+	EXPECT_EQ(-EINVAL, set_mode(self->fd, self->stream, 1U << 1));
+	EXPECT_EQ(-EINVAL, set_mode(self->fd, self->stream,
+				    NPU_STREAM_STOP_ON_FAULT | 1U << 31));
+	EXPECT_EQ(-ENOENT, set_mode(self->fd, 999, NPU_STREAM_STOP_ON_FAULT));
+	EXPECT_EQ(-ENOENT, set_mode(self->fd, 0, NPU_STREAM_STOP_ON_FAULT));
+	m.flags = 1;
+	m.mode = NPU_STREAM_STOP_ON_FAULT;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SET_MODE, &m));
+	m.flags = 0;
+	m.__reserved = 1ULL << 32;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SET_MODE, &m));
+	m.__reserved = 0;
+	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SET_MODE, &m));
+	/* set, then cleared: refused; set again: fine */
+	EXPECT_EQ(-EINVAL, set_mode(self->fd, self->stream, 0));
+	EXPECT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	/* a destroyed stream */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, s, 0));
+	EXPECT_EQ(-ENOENT, set_mode(self->fd, s, NPU_STREAM_STOP_ON_FAULT));
+	/* streams are per context */
+	{
+		int fd = npu_open(0);
+
+		ASSERT_LE(0, fd);
+		EXPECT_EQ(-ENOENT, set_mode(fd, self->stream,
+					    NPU_STREAM_STOP_ON_FAULT));
+		close(fd);
+	}
 }
 
 TEST_HARNESS_MAIN

@@ -51,6 +51,7 @@ enum {
 	NPU_CMD_SHARE_SET_PIDS,
 	NPU_CMD_SHARE_IMPORT,
 	NPU_CMD_PEER_ENABLE,
+	NPU_CMD_STREAM_SET_MODE,	/* since 1.3 */
 };
 
 /* Device capabilities reported by GET_INFO. */
@@ -513,7 +514,9 @@ struct npu_submit {
  *
  * Returns 0, or -EIO if a command up to @seqno faulted (the first fault
  * not yet reported is reported once; the device log names every one),
- * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal),
+ * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal,
+ * or, on a stream in NPU_STREAM_STOP_ON_FAULT mode, any command after the
+ * fault, once the fault was reported: every such sync says so again),
  * -ETIMEDOUT, -EINTR on a signal (never restarted: call again with what
  * is left of the timeout), -ENOENT unknown stream, -EINVAL a @seqno not
  * yet submitted.
@@ -633,5 +636,37 @@ struct npu_peer_enable {
 };
 
 #define NPU_IOCTL_PEER_ENABLE	_IO(NPU_TYPE, NPU_CMD_PEER_ENABLE)
+
+/* Stream modes (STREAM_SET_MODE) */
+#define NPU_STREAM_STOP_ON_FAULT (1U << 0)	/* drop every command after a fault */
+#define NPU_STREAM_MODE_MASK	NPU_STREAM_STOP_ON_FAULT
+
+/**
+ * struct npu_stream_mode - set a stream's mode (since 1.3)
+ * @size: sizeof(struct npu_stream_mode)
+ * @flags: must be 0
+ * @stream: from STREAM_CREATE
+ * @mode: the stream's new mode, NPU_STREAM_* bits; a new stream has none
+ * @__reserved: must be 0
+ *
+ * A mode can be set, not cleared: @mode must include every bit the stream
+ * has (setting the same mode again is 0).
+ * With NPU_STREAM_STOP_ON_FAULT, once a command of the stream faults,
+ * every later command of the stream, queued already or submitted later,
+ * is dropped unrun and counts as -ECANCELED: STREAM_SYNC reports the fault
+ * (-EIO) first, then -ECANCELED for every seqno after the fault's. A fault
+ * counts if its command completes after this call.
+ * Errors: -ENOENT unknown stream, -EINVAL unknown mode bits or a bit the
+ * stream has missing from @mode.
+ */
+struct npu_stream_mode {
+	__u32 size;
+	__u32 flags;
+	__u32 stream;
+	__u32 mode;
+	__u64 __reserved;
+};
+
+#define NPU_IOCTL_STREAM_SET_MODE _IO(NPU_TYPE, NPU_CMD_STREAM_SET_MODE)
 
 #endif /* _UAPI_NPU_H */
