@@ -164,6 +164,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 	} else {
 		why = npu_vm_translate_locked(&side->ctx->vm, side->addr + pos,
 					      stream->ctx->npu->index,
+					      READ_ONCE(stream->ctx->peers),
 					      side->write, &xl);
 		if (why)
 			return npu_dma_fault(stream, side, pos, why);

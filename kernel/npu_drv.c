@@ -124,6 +124,19 @@ static int npu_peer_enable_ioctl(struct npu_context *ctx, void *arg)
 	return test_and_set_bit(args->device, &ctx->peers) ? -EALREADY : 0;
 }
 
+static int npu_peer_disable_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_peer_enable *args = arg;
+
+	if (args->flags || args->__reserved)
+		return -EINVAL;
+	if (args->device >= num_devices)
+		return -ENODEV;
+	if (args->device == ctx->npu->index)
+		return -EINVAL;
+	return test_and_clear_bit(args->device, &ctx->peers) ? 0 : -ENOENT;
+}
+
 unsigned int npu_device_count(void)
 {
 	return num_devices;
@@ -219,6 +232,8 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_peer_enable, __reserved, false),
 	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SET_MODE, npu_stream_set_mode_ioctl,
 		     struct npu_stream_mode, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_PEER_DISABLE, npu_peer_disable_ioctl,
+		     struct npu_peer_enable, __reserved, false),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

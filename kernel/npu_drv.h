@@ -84,7 +84,8 @@ struct npu_device {
  * @host_wq: woken when a command lets go of a registration
  * @pt: device page tables
  * @peers: devices whose memory this context's DMA engine may reach
- *	(PEER_ENABLE; atomic bitops)
+ *	(PEER_ENABLE, PEER_DISABLE; atomic bitops; the engine reads it for
+ *	every peer access)
  */
 struct npu_context {
 	struct kref ref;

@@ -221,7 +221,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_STREAM_SET_MODE + 1),
+				     _IO(NPU_TYPE, NPU_CMD_PEER_DISABLE + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -288,7 +288,8 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(SHARE_SET_PIDS,  npu_share_pids,	__reserved, RSV,   FLAGS,   b_share_set_pids) \
 	X(SHARE_IMPORT,	   npu_share_import,	__reserved, RSV,   FLAGS,   b_share_import) \
 	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable) \
-	X(STREAM_SET_MODE, npu_stream_mode,	__reserved, RSV,   FLAGS,   b_stream_set_mode)
+	X(STREAM_SET_MODE, npu_stream_mode,	__reserved, RSV,   FLAGS,   b_stream_set_mode) \
+	X(PEER_DISABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_disable)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -507,6 +508,16 @@ LEN_BUILDER(b_stream_set_mode)
 
 	a->mode = NPU_STREAM_STOP_ON_FAULT;
 	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_peer_disable)
+{
+	struct npu_peer_enable *a = arg, e = { .size = sizeof(e), .device = 1 };
+
+	a->device = 1;
+	if (env->ndev < 2)
+		return -ENODEV;
+	return npu_ioctl(fd, NPU_IOCTL_PEER_ENABLE, &e) ? LEN_BROKEN : 0;
 }
 
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\

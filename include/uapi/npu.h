@@ -52,6 +52,7 @@ enum {
 	NPU_CMD_SHARE_IMPORT,
 	NPU_CMD_PEER_ENABLE,
 	NPU_CMD_STREAM_SET_MODE,	/* since 1.3 */
+	NPU_CMD_PEER_DISABLE,		/* since 1.3 */
 };
 
 /* Device capabilities reported by GET_INFO. */
@@ -195,10 +196,14 @@ struct npu_va_range {
 #define NPU_IOCTL_VA_RESERVE	_IO(NPU_TYPE, NPU_CMD_VA_RESERVE)
 #define NPU_IOCTL_VA_RELEASE	_IO(NPU_TYPE, NPU_CMD_VA_RELEASE)
 
+/* MAP flags */
+#define NPU_MAP_PEERS		(1U << 0)	/* RW for peers that enabled it (since 1.3) */
+#define NPU_MAP_FLAGS_MASK	NPU_MAP_PEERS
+
 /**
  * struct npu_map - map a whole physical handle at a reserved address
  * @size: sizeof(struct npu_map)
- * @flags: must be 0
+ * @flags: 0 or NPU_MAP_PEERS (since 1.3)
  * @addr: device VA inside one reservation, aligned to the handle's page size
  * @length: must equal the handle's length
  * @offset: must be 0
@@ -206,6 +211,11 @@ struct npu_va_range {
  * @__reserved: must be 0
  *
  * The mapping starts with no access (NPU_ACCESS_NONE): SET_ACCESS grants it.
+ * A peer device's DMA engine reaches it only where SET_ACCESS granted
+ * that device, or, with NPU_MAP_PEERS, read-write from every context on
+ * another device that PEER_ENABLE'd this one (no grant needed; GET_ACCESS
+ * answers NPU_ACCESS_READWRITE for every peer device); either way only
+ * while that context's peer access is enabled.
  * A handle may be mapped at several addresses; each mapping keeps it alive.
  * Errors: -ENOENT unknown handle or no reservation holds the range,
  * -EINVAL size/offset/alignment, -EADDRINUSE overlaps a mapping.
@@ -483,8 +493,10 @@ struct npu_cmd {
  * reported by STREAM_SYNC.
  * A peer operand (NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER) is a device VA in
  * another context of this process, on another device, named by its fd;
- * it is reached only if PEER_ENABLE allowed that device and the peer's
- * mapping grants this device access (SET_ACCESS with @device = this one).
+ * it is reached only if PEER_ENABLE allowed that device, both at submit
+ * and when the command runs (a PEER_DISABLE in between makes it fault),
+ * and the peer's mapping grants this device access (SET_ACCESS with
+ * @device = this one, or a mapping made with NPU_MAP_PEERS).
  * With max_queued commands of the context not yet complete, SUBMIT waits
  * for room as a full ring would.
  * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
@@ -625,8 +637,14 @@ struct npu_share_import {
  * @device: the peer device index
  * @__reserved: must be 0
  *
- * Errors: -ENODEV no such device, -EINVAL the device itself, -EALREADY
- * enabled before.
+ * The same struct serves PEER_DISABLE (since 1.3), which withdraws what
+ * PEER_ENABLE allowed: later SUBMITs naming a context of that device get
+ * -EPERM, and queued peer commands that run afterwards fault ("peer
+ * access disabled"). Closing the context forgets both.
+ * PEER_ENABLE errors: -ENODEV no such device, -EINVAL the device itself,
+ * -EALREADY enabled before.
+ * PEER_DISABLE errors: -ENODEV no such device, -EINVAL the device itself,
+ * -ENOENT not enabled (never, or disabled since).
  */
 struct npu_peer_enable {
 	__u32 size;
@@ -636,6 +654,7 @@ struct npu_peer_enable {
 };
 
 #define NPU_IOCTL_PEER_ENABLE	_IO(NPU_TYPE, NPU_CMD_PEER_ENABLE)
+#define NPU_IOCTL_PEER_DISABLE	_IO(NPU_TYPE, NPU_CMD_PEER_DISABLE)
 
 /* Stream modes (STREAM_SET_MODE) */
 #define NPU_STREAM_STOP_ON_FAULT (1U << 0)	/* drop every command after a fault */
