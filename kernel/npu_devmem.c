@@ -184,6 +184,7 @@ static struct npu_handle *npu_handle_create(struct npu_context *ctx, u64 size,
 	struct npu_devmem *mem = ctx->npu->mem;
 	u64 limit = READ_ONCE(ctx_mem_limit) ?: mem->size;
 	struct npu_handle *handle;
+	s64 used, peak;
 	int ret;
 
 	if (!npu_charge(&ctx->mem_charged, size, min(limit, mem->size)))
@@ -212,7 +213,10 @@ static struct npu_handle *npu_handle_create(struct npu_context *ctx, u64 size,
 		/* The buddy says -ENOSPC; for the caller it is memory. */
 		return ERR_PTR(ret == -ENOSPC ? -ENOMEM : ret);
 	}
-	atomic64_add(size, &mem->used);
+	used = atomic64_add_return(size, &mem->used);
+	peak = atomic64_read(&mem->peak);
+	while (used > peak && !atomic64_try_cmpxchg(&mem->peak, &peak, used))
+		;
 	return handle;
 }
 

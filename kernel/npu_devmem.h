@@ -23,6 +23,7 @@ struct npu_share;
  * @lock: protects @buddy, and serialises filling @backing
  * @buddy: allocator of device-physical addresses
  * @used: bytes allocated to handles
+ * @peak: the highest @used has been
  * @backing: device page frame number -> struct page, filled on first
  *	write, so an idle 16 GiB device costs nothing. Memory of handles
  *	with 2 MiB or larger pages is backed by 2 MiB compound pages (one
@@ -35,6 +36,7 @@ struct npu_devmem {
 	struct mutex lock;		/* see above */
 	struct npu_buddy buddy;
 	atomic64_t used;
+	atomic64_t peak;
 	struct xarray backing;
 	atomic_long_t backing_pages;
 };

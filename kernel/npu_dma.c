@@ -35,8 +35,9 @@
 /* Bytes moved under one hold of the VA space: bounds how long unmap waits. */
 #define NPU_DMA_CHUNK		SZ_1M
 /*
- * How often a waiting command looks again. A wait does not hold a worker:
- * the stream's work re-arms itself and returns.
+ * How often a WAIT_VALUE at the head of a stream looks again. A wait does
+ * not hold a worker: the stream's work re-arms itself and returns. A
+ * WAIT_STREAM does not poll: the stream it waits for wakes it.
  */
 #define NPU_WAIT_POLL		1
 
@@ -163,6 +164,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 	} else {
 		why = npu_vm_translate_locked(&side->ctx->vm, side->addr + pos,
 					      stream->ctx->npu->index,
+					      READ_ONCE(stream->ctx->peers),
 					      side->write, &xl);
 		if (why)
 			return npu_dma_fault(stream, side, pos, why);
@@ -362,14 +364,65 @@ static bool npu_stream_done(struct npu_stream *stream, u64 seqno)
 	return atomic64_read_acquire(&stream->completed) >= seqno;
 }
 
-/* A WAIT_STREAM: a stream that went away counts as having got there. */
+/* A WAIT_STREAM's condition: a stream that went away counts as there. */
+static bool npu_wait_stream_done(struct npu_stream *other, u64 seqno)
+{
+	return npu_stream_done(other, seqno) || READ_ONCE(other->aborted);
+}
+
+/*
+ * The wake-up of a stream parked on @other's wq (npu_job_wait_stream()):
+ * @other completed a command or was stopped. Called under @other->wq's
+ * lock; the worker runs again at once, on this CPU, unless the parked
+ * stream is being stopped (npu_stream_stop() runs it then).
+ */
+static int npu_stream_wake(struct wait_queue_entry *waiter, unsigned int mode,
+			   int sync, void *key)
+{
+	struct npu_stream *stream = container_of(waiter, struct npu_stream,
+						 waiter);
+
+	if (!npu_wait_stream_done(stream->wait_on, stream->wait_seq))
+		return 0;
+	list_del_init(&waiter->entry);
+	spin_lock(&stream->lock);
+	if (!stream->aborted)
+		mod_delayed_work(npu_dma_wq, &stream->work, 0);
+	spin_unlock(&stream->lock);
+	return 1;
+}
+
+/* Leave the wq the stream was parked on, if it was (woken or not). */
+static void npu_stream_unwait(struct npu_stream *stream)
+{
+	if (!stream->wait_on)
+		return;
+	remove_wait_queue(&stream->wait_on->wq, &stream->waiter);
+	stream->wait_on = NULL;
+}
+
+/*
+ * A WAIT_STREAM: 0 once @other got there, or -EAGAIN with @stream parked
+ * on @other's wq, whose next wake-up after it gets there runs the worker
+ * again. The check after parking closes the race with a completion in
+ * between: @other sets @completed (or @aborted) before it takes its wq's
+ * lock to wake, and parking takes the same lock, so either that wake-up
+ * finds @stream parked or the second check sees the new value.
+ */
 static int npu_job_wait_stream(struct npu_stream *stream, struct npu_job *job)
 {
 	struct npu_stream *other = job->wait;
+	u64 seqno = job->cmd.value;
 
-	if (npu_stream_done(other, job->cmd.value) || READ_ONCE(other->aborted))
+	if (npu_wait_stream_done(other, seqno))
 		return 0;
-	return -EAGAIN;
+	stream->wait_on = other;
+	stream->wait_seq = seqno;
+	add_wait_queue(&other->wq, &stream->waiter);
+	if (!npu_wait_stream_done(other, seqno))
+		return -EAGAIN;
+	npu_stream_unwait(stream);
+	return 0;
 }
 
 static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
@@ -386,6 +439,7 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 	};
 	struct mem_cgroup *old_memcg;
 	u8 fill = cmd->value;
+	u64 stamp;
 	int ret;
 
 	/*
@@ -410,8 +464,14 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 	case NPU_OP_WAIT_VALUE:
 		ret = npu_job_wait_value(stream, job, &src);
 		break;
-	default:
+	case NPU_OP_WAIT_STREAM:
 		ret = npu_job_wait_stream(stream, job);
+		break;
+	default:
+		/* NPU_OP_TIMESTAMP: the clock as the engine gets here */
+		stamp = npu_device_clock(ctx->npu);
+		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
+				  npu_dma_write_fn, &stamp);
 		break;
 	}
 	set_active_memcg(old_memcg);
@@ -460,9 +520,10 @@ static void npu_job_free(struct npu_job *job)
 }
 
 /*
- * Run the queue head first: a wait that is not yet satisfied stays at the
- * head and the work looks again after NPU_WAIT_POLL, so waiting streams
- * hold no worker. Only this function takes jobs off the queue.
+ * Run the queue head first: a WAIT_VALUE that is not yet satisfied stays
+ * at the head and the work looks again after NPU_WAIT_POLL, a WAIT_STREAM
+ * parks the stream until the stream it waits for wakes it, so waiting
+ * streams hold no worker. Only this function takes jobs off the queue.
  */
 static void npu_stream_work(struct work_struct *work)
 {
@@ -473,6 +534,8 @@ static void npu_stream_work(struct work_struct *work)
 	int ret;
 
 	for (;;) {
+		/* Woken, or run for another reason: parked no longer. */
+		npu_stream_unwait(stream);
 		spin_lock(&stream->lock);
 		job = list_first_entry_or_null(&stream->queue, struct npu_job,
 					       link);
@@ -480,8 +543,13 @@ static void npu_stream_work(struct work_struct *work)
 		if (!job)
 			return;
 
-		ret = READ_ONCE(stream->aborted) ? -ECANCELED :
-						   npu_job_run(stream, job);
+		/* Only this worker sets @halted. */
+		if (READ_ONCE(stream->aborted) || stream->halted)
+			ret = -ECANCELED;
+		else
+			ret = npu_job_run(stream, job);
+		if (ret == -EAGAIN && stream->wait_on)
+			return;
 		spin_lock(&stream->lock);
 		if (ret == -EAGAIN) {
 			/* Not re-armed once npu_stream_stop() has run. */
@@ -500,8 +568,14 @@ static void npu_stream_work(struct work_struct *work)
 			stream->error = ret;
 			stream->error_seq = job->seqno;
 		}
+		if (ret && ret != -ECANCELED &&
+		    (stream->mode & NPU_STREAM_STOP_ON_FAULT)) {
+			stream->halted = true;
+			stream->halt_seq = job->seqno;
+		}
 		spin_unlock(&stream->lock);
 		atomic64_set_release(&stream->completed, job->seqno);
+		/* Wakes STREAM_SYNC and the streams parked on a WAIT_STREAM. */
 		wake_up_all(&stream->wq);
 		npu_job_free(job);
 		/* A queue of many small commands is a long loop. */
@@ -631,6 +705,11 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			return -EINVAL;
 		job->wait = npu_stream_get(ctx, cmd->src);
 		return job->wait ? 0 : -ENOENT;
+	case NPU_OP_TIMESTAMP:
+		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src || cmd->length ||
+		    cmd->value || !IS_ALIGNED(cmd->dst, sizeof(u64)))
+			return -EINVAL;
+		return npu_job_host(ctx, job, sizeof(u64));
 	default:
 		return -EINVAL;
 	}
@@ -761,9 +840,35 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 	if (stream->error && stream->error_seq <= target) {
 		ret = stream->error;
 		stream->error = 0;
+	} else if (stream->halted && stream->halt_seq < target) {
+		/* Dropped after the fault, which was reported before. */
+		ret = -ECANCELED;
 	}
 	spin_unlock(&stream->lock);
 put:
+	npu_stream_put(stream);
+	return ret;
+}
+
+int npu_stream_set_mode_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_stream_mode *args = arg;
+	struct npu_stream *stream;
+	int ret = 0;
+
+	if (args->flags || args->__reserved ||
+	    args->mode & ~NPU_STREAM_MODE_MASK)
+		return -EINVAL;
+	stream = npu_stream_get(ctx, args->stream);
+	if (!stream)
+		return -ENOENT;
+	spin_lock(&stream->lock);
+	/* A mode can be set, not cleared. */
+	if (stream->mode & ~args->mode)
+		ret = -EINVAL;
+	else
+		stream->mode = args->mode;
+	spin_unlock(&stream->lock);
 	npu_stream_put(stream);
 	return ret;
 }
@@ -789,6 +894,7 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 	INIT_LIST_HEAD(&stream->queue);
 	INIT_DELAYED_WORK(&stream->work, npu_stream_work);
 	init_waitqueue_head(&stream->wq);
+	init_waitqueue_func_entry(&stream->waiter, npu_stream_wake);
 
 	/*
 	 * The id is written before the entry is visible to lookups (under
@@ -808,17 +914,24 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 
 /*
  * Stop @stream: drop what is queued, stop what runs, wait for the worker.
- * Once aborted is set under the lock nothing queues or re-arms the work,
- * and the flush runs a pending re-arm at once, so no work outlives this.
+ * Once aborted is set under the lock nothing queues or re-arms the work
+ * (a wake-up of a parked stream included); the work queued here runs the
+ * queue once more, which drops every command, and the flush waits for
+ * it, so no work outlives this. The wake-up of the wq ends the waits
+ * for this stream: STREAM_SYNC, and other streams' WAIT_STREAMs.
  */
 static void npu_stream_stop(struct npu_stream *stream)
 {
 	spin_lock(&stream->lock);
 	WRITE_ONCE(stream->aborted, true);
+	if (!list_empty(&stream->queue))
+		mod_delayed_work(npu_dma_wq, &stream->work, 0);
 	spin_unlock(&stream->lock);
 	wake_up_all(&stream->wq);
 	wake_up_all(&stream->ctx->queue_wq);
 	flush_delayed_work(&stream->work);
+	/* The worker left any wq it was parked on; this is for certain. */
+	npu_stream_unwait(stream);
 }
 
 /* The stream has left its context's table: it no longer counts. */

@@ -45,6 +45,23 @@ module_param(carrier, bool, 0444);
 MODULE_PARM_DESC(carrier, "Carry NPUs on free pci-testdev functions (default Y)");
 
 /*
+ * The chip model GET_INFO reports: a name and the compute cores it has.
+ * Nothing runs on the cores; programs read the counts to size their work.
+ */
+static char *soc_name = "NPUSim-A1";
+module_param(soc_name, charp, 0444);
+MODULE_PARM_DESC(soc_name,
+		 "Chip model name every NPU reports, 1-31 printable ASCII characters (default NPUSim-A1)");
+
+static unsigned int cube_cores = 24;
+module_param(cube_cores, uint, 0444);
+MODULE_PARM_DESC(cube_cores, "Cube (AI) cores each NPU models, 1-65535 (default 24)");
+
+static unsigned int vector_cores = 48;
+module_param(vector_cores, uint, 0444);
+MODULE_PARM_DESC(vector_cores, "Vector cores each NPU models, 1-65535 (default 48)");
+
+/*
  * Unplug barrier: every ioctl runs inside its read side and checks
  * npu_device.unplugged, so once the carrier's remove has set the flag and
  * waited for a grace period, no ioctl can start DMA or pin memory.
@@ -76,6 +93,21 @@ static int npu_get_info_ioctl(struct npu_context *ctx, void *arg)
 	args->va_end = NPU_VA_END;
 	args->tgid = task_tgid_vnr(current);
 	args->num_devices = num_devices;
+	if (npu->carrier) {
+		args->pci_domain = pci_domain_nr(npu->carrier->bus);
+		args->pci_bus = npu->carrier->bus->number;
+		args->pci_devfn = npu->carrier->devfn;
+	} else {
+		args->pci_domain = 0;
+		args->pci_bus = 0;
+		args->pci_devfn = 0;
+	}
+	args->cube_cores = cube_cores;
+	args->vector_cores = vector_cores;
+	memcpy(args->uuid, &npu->uuid, sizeof(args->uuid));
+	strscpy_pad(args->soc_name, soc_name, sizeof(args->soc_name));
+	args->mem_peak = atomic64_read(&npu->mem->peak);
+	args->clock_ns = npu_device_clock(npu);
 	return 0;
 }
 
@@ -90,6 +122,19 @@ static int npu_peer_enable_ioctl(struct npu_context *ctx, void *arg)
 	if (args->device == ctx->npu->index)
 		return -EINVAL;
 	return test_and_set_bit(args->device, &ctx->peers) ? -EALREADY : 0;
+}
+
+static int npu_peer_disable_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_peer_enable *args = arg;
+
+	if (args->flags || args->__reserved)
+		return -EINVAL;
+	if (args->device >= num_devices)
+		return -ENODEV;
+	if (args->device == ctx->npu->index)
+		return -EINVAL;
+	return test_and_clear_bit(args->device, &ctx->peers) ? 0 : -ENOENT;
 }
 
 unsigned int npu_device_count(void)
@@ -117,6 +162,7 @@ union npu_ioctl_buf {
 	struct npu_share_pids share_pids;
 	struct npu_share_import share_import;
 	struct npu_peer_enable peer_enable;
+	struct npu_stream_mode stream_mode;
 };
 
 /**
@@ -183,6 +229,10 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP(NPU_IOCTL_SHARE_IMPORT, npu_share_import_ioctl,
 		     struct npu_share_import, __reserved, true),
 	NPU_IOCTL_OP(NPU_IOCTL_PEER_ENABLE, npu_peer_enable_ioctl,
+		     struct npu_peer_enable, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SET_MODE, npu_stream_set_mode_ioctl,
+		     struct npu_stream_mode, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_PEER_DISABLE, npu_peer_disable_ioctl,
 		     struct npu_peer_enable, __reserved, false),
 };
 
@@ -492,6 +542,8 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 	if (!npu)
 		return ERR_PTR(-ENOMEM);
 	npu->index = index;
+	npu->created_ns = ktime_get_ns();
+	uuid_gen(&npu->uuid);
 	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
 	mutex_init(&npu->ctx_lock);
 	INIT_LIST_HEAD(&npu->contexts);
@@ -560,6 +612,28 @@ static int npu_parse_mem_sizes(void)
 	return 0;
 }
 
+/* The chip model's parameters, or say what is wrong. */
+static int npu_check_model(void)
+{
+	size_t len = soc_name ? strlen(soc_name) : 0, i;
+
+	for (i = 0; i < len; i++)
+		if (soc_name[i] < 0x20 || soc_name[i] > 0x7e)
+			break;
+	if (!len || len >= NPU_SOC_NAME_LEN || i < len) {
+		pr_err("npu: soc_name: must be 1..%d printable ASCII characters\n",
+		       NPU_SOC_NAME_LEN - 1);
+		return -EINVAL;
+	}
+	if (!cube_cores || cube_cores > U16_MAX || !vector_cores ||
+	    vector_cores > U16_MAX) {
+		pr_err("npu: cube_cores=%u vector_cores=%u: each must be 1..%u\n",
+		       cube_cores, vector_cores, U16_MAX);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static void npu_put_carriers(void)
 {
 	while (npu_num_carriers)
@@ -591,6 +665,9 @@ static int __init npu_init(void)
 		return -EINVAL;
 	}
 	ret = npu_parse_mem_sizes();
+	if (ret)
+		return ret;
+	ret = npu_check_model();
 	if (ret)
 		return ret;
 	ret = npu_dma_init();

@@ -9,10 +9,12 @@
 #include <linux/device.h>
 #include <linux/iommu.h>
 #include <linux/kref.h>
+#include <linux/ktime.h>
 #include <linux/miscdevice.h>
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/uuid.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
@@ -33,6 +35,9 @@
  * @contexts: the open contexts, for unplug
  * @unplugged: the carrier went away: every ioctl answers -ENODEV; read
  *	locklessly inside the npu_unplug_srcu read side
+ * @created_ns: ktime_get_ns() when the device was created: the device
+ *	clock (NPU_OP_TIMESTAMP, GET_INFO) counts from there
+ * @uuid: random, made once when the device is created (GET_INFO)
  */
 struct npu_device {
 	unsigned int index;
@@ -46,6 +51,8 @@ struct npu_device {
 	struct mutex ctx_lock;		/* see above */
 	struct list_head contexts;
 	bool unplugged;
+	u64 created_ns;
+	uuid_t uuid;
 };
 
 /**
@@ -77,7 +84,8 @@ struct npu_device {
  * @host_wq: woken when a command lets go of a registration
  * @pt: device page tables
  * @peers: devices whose memory this context's DMA engine may reach
- *	(PEER_ENABLE; atomic bitops)
+ *	(PEER_ENABLE, PEER_DISABLE; atomic bitops; the engine reads it for
+ *	every peer access)
  */
 struct npu_context {
 	struct kref ref;
@@ -105,6 +113,13 @@ struct npu_context {
 };
 
 unsigned int npu_device_count(void);
+
+/* The device clock: nanoseconds since @npu was created. */
+static inline u64 npu_device_clock(const struct npu_device *npu)
+{
+	return ktime_get_ns() - npu->created_ns;
+}
+
 struct npu_context *npu_context_get_fd(int fd);
 void npu_context_put(struct npu_context *ctx);
 

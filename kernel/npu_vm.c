@@ -77,17 +77,20 @@ void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer)
  * @va: device VA
  * @device: the device whose DMA engine makes the access: @vm's own, or a
  *	peer, which reaches only mappings whose peer rights grant it
+ * @peers: for a peer, the devices its accessing context enabled
+ *	(PEER_ENABLE): @vm's device must be one of them
  * @write: the access writes
  * @xl: out, the translation
  *
  * Every permission is checked here, for the own device (the page-table
- * entry's bits) and for peers (the mapping's rights).
+ * entry's bits) and for peers (the accessor's peer access, then the
+ * mapping's rights).
  *
  * Return: NULL, or why the access faults.
  */
 const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
-				    unsigned int device, bool write,
-				    struct npu_vm_xlate *xl)
+				    unsigned int device, unsigned long peers,
+				    bool write, struct npu_vm_xlate *xl)
 {
 	struct npu_pt_walk walk;
 
@@ -98,7 +101,10 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 
 		if (vm->dead)
 			return "peer context closed";
-		if (!map || (map->peer_access[device] & need) != need)
+		if (!(peers & BIT(vm->device)))
+			return "peer access disabled";
+		if (!map || (!map->peers &&
+			     (map->peer_access[device] & need) != need))
 			return "no peer access";
 	}
 	if (npu_pt_walk(&vm->pt, va, &walk))
@@ -237,7 +243,8 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_mapping *map;
 	int ret;
 
-	if (args->flags || args->__reserved || args->offset)
+	if (args->flags & ~NPU_MAP_FLAGS_MASK || args->__reserved ||
+	    args->offset)
 		return -EINVAL;
 	handle = npu_handle_lookup(ctx, args->handle);
 	if (!handle)
@@ -253,6 +260,7 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	map->start = args->addr;
 	map->size = args->length;
 	map->handle = handle;
+	map->peers = args->flags & NPU_MAP_PEERS;
 
 	down_write(&ctx->vm.lock);
 	resv = mtree_load(&ctx->vm.reservations, map->start);
@@ -439,6 +447,8 @@ int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
 		ret = -ENOENT;
 	else if (args->device == ctx->npu->index)
 		args->access = map->access;
+	else if (map->peers)
+		args->access = NPU_ACCESS_READWRITE;
 	else
 		args->access = map->peer_access[args->device];
 	up_read(&ctx->vm.lock);

@@ -42,7 +42,11 @@ struct npu_reservation {
  * @start: first byte
  * @size: bytes
  * @access: NPU_ACCESS_* of this device (mirrored in the PTEs)
- * @peer_access: NPU_ACCESS_* of each other device's DMA engine
+ * @peer_access: NPU_ACCESS_* of each other device's DMA engine, as
+ *	SET_ACCESS granted it
+ * @peers: mapped with NPU_MAP_PEERS: every peer device's engine whose
+ *	context enabled this device reads and writes it, whatever
+ *	@peer_access says
  * @resv: the reservation it lies in
  * @handle: the device memory mapped (holds a reference), or NULL
  * @host: the host registration mapped, or NULL
@@ -52,6 +56,7 @@ struct npu_mapping {
 	u64 size;
 	u32 access;
 	u8 peer_access[NPU_MAX_DEVICES];
+	bool peers;
 	struct npu_reservation *resv;
 	struct npu_handle *handle;
 	struct npu_host_reg *host;
@@ -102,8 +107,8 @@ void npu_vm_release(struct npu_vm *vm);
 void npu_vm_read_lock(struct npu_vm *vm, struct npu_vm *peer);
 void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer);
 const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
-				    unsigned int device, bool write,
-				    struct npu_vm_xlate *xl);
+				    unsigned int device, unsigned long peers,
+				    bool write, struct npu_vm_xlate *xl);
 
 int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
 void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);

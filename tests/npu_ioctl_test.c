@@ -70,6 +70,148 @@ TEST(get_info_every_device)
 	}
 }
 
+/* A module parameter's value as text, without the newline; "" if none. */
+static void param_text(const char *name, char *buf, size_t len)
+{
+	char path[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/sys/module/npu/parameters/%s", name);
+	buf[0] = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	buf[n > 0 ? n : 0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/*
+ * The fields of driver 1.3: the carrier's PCI address (the function the
+ * device node's parent link names), the modelled chip (the module's
+ * parameters), a random UUID of each device, the memory peak and the
+ * device clock.
+ */
+TEST(get_info_chip_model_every_device)
+{
+	struct npu_get_info info[8];
+	char soc[64], cube[16], vector[16];
+	int n = npu_device_count();
+
+	param_text("soc_name", soc, sizeof(soc));
+	param_text("cube_cores", cube, sizeof(cube));
+	param_text("vector_cores", vector, sizeof(vector));
+	ASSERT_NE(0, soc[0]);
+	ASSERT_LE(n, 8);
+	for (int i = 0; i < n; i++) {
+		struct npu_get_info *in = &info[i];
+		char path[64], link[256], want[32], *base;
+		static const uint8_t zero[16];
+		int fd = npu_open(i);
+		uint64_t clock;
+		ssize_t len;
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, npu_info(fd, in));
+		clock = in->clock_ns;
+		EXPECT_STREQ(soc, in->soc_name);
+		EXPECT_EQ(strtoul(cube, NULL, 10), in->cube_cores);
+		EXPECT_EQ(strtoul(vector, NULL, 10), in->vector_cores);
+		EXPECT_LT(0, in->cube_cores);
+		EXPECT_LT(0, in->vector_cores);
+		/* zero-padded, NUL-terminated */
+		for (size_t j = strlen(in->soc_name); j < sizeof(in->soc_name); j++)
+			EXPECT_EQ(0, in->soc_name[j]);
+		/* RFC 4122 version 4, variant 1 */
+		EXPECT_NE(0, memcmp(in->uuid, zero, sizeof(zero)));
+		EXPECT_EQ(0x40, in->uuid[6] & 0xf0);
+		EXPECT_EQ(0x80, in->uuid[8] & 0xc0);
+		for (int j = 0; j < i; j++)
+			EXPECT_NE(0, memcmp(in->uuid, info[j].uuid, 16));
+		EXPECT_LE(in->mem_used, in->mem_peak);
+		EXPECT_LE(in->mem_peak, in->mem_total);
+
+		snprintf(path, sizeof(path), "/sys/class/misc/npu%d/device", i);
+		len = readlink(path, link, sizeof(link) - 1);
+		ASSERT_LT(0, len);
+		link[len] = 0;
+		base = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+		if (in->caps & NPU_CAP_PCI_CARRIER) {
+			snprintf(want, sizeof(want), "%04x:%02x:%02x.%x",
+				 in->pci_domain, in->pci_bus, in->pci_devfn >> 3,
+				 in->pci_devfn & 7);
+			EXPECT_STREQ(want, base);
+			EXPECT_GE(255, in->pci_bus);
+			EXPECT_GE(255, in->pci_devfn);
+		} else {
+			EXPECT_EQ(0, in->pci_domain);
+			EXPECT_EQ(0, in->pci_bus);
+			EXPECT_EQ(0, in->pci_devfn);
+		}
+		TH_LOG("npu%d: %s, %u cube and %u vector cores, carrier %s, peak %llu MiB, clock %llu ms",
+		       i, in->soc_name, in->cube_cores, in->vector_cores, base,
+		       (unsigned long long)in->mem_peak >> 20,
+		       (unsigned long long)in->clock_ns / 1000000);
+		/* the same answers again, the clock on */
+		ASSERT_EQ(0, npu_info(fd, in));
+		EXPECT_LT(clock, in->clock_ns);
+		EXPECT_STREQ(soc, in->soc_name);
+		close(fd);
+	}
+}
+
+/* Callers of 1.0 and 1.1 get only the fields their struct holds. */
+TEST_F(dev, get_info_older_sizes)
+{
+	const size_t sizes[] = {
+		offsetof(struct npu_get_info, tgid),
+		offsetof(struct npu_get_info, pci_domain),
+	};
+
+	for (size_t i = 0; i < 2; i++) {
+		unsigned char buf[sizeof(struct npu_get_info) + 8];
+		struct npu_get_info *in = (struct npu_get_info *)buf;
+
+		memset(buf, 0xa5, sizeof(buf));
+		memset(buf, 0, sizes[i]);
+		in->size = sizes[i];
+		ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_GET_INFO, in));
+		EXPECT_EQ(NPU_DRIVER_VERSION, in->driver_version);
+		EXPECT_EQ(SZ_2M, in->va_start);
+		for (size_t j = sizes[i]; j < sizeof(buf); j++)
+			EXPECT_EQ(0xa5, buf[j]);
+		if (i)
+			EXPECT_EQ((uint32_t)getpid(), in->tgid);
+	}
+}
+
+/* The peak is the most device memory in use at once since the device began. */
+TEST_F(dev, get_info_mem_peak)
+{
+	struct npu_get_info info;
+	uint64_t peak0, len;
+	uint32_t h;
+
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	peak0 = info.mem_peak;
+	ASSERT_EQ(0, info.mem_used);
+	/* above the peak if there is room (it is not when a test used it all) */
+	len = peak0 + SZ_2M <= info.mem_total ? peak0 + SZ_2M : SZ_2M;
+	ASSERT_EQ(0, npu_alloc(self->fd, len, SZ_2M, &h));
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	EXPECT_EQ(len, info.mem_used);
+	EXPECT_EQ(len > peak0 ? len : peak0, info.mem_peak);
+	ASSERT_EQ(0, npu_free(self->fd, h));
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	EXPECT_EQ(0, info.mem_used);
+	EXPECT_EQ(len > peak0 ? len : peak0, info.mem_peak);
+	TH_LOG("peak %llu MiB before, %llu MiB after",
+	       (unsigned long long)peak0 >> 20,
+	       (unsigned long long)info.mem_peak >> 20);
+}
+
 TEST_F(dev, unknown_ioctl_is_enotty)
 {
 	struct npu_get_info info = { .size = sizeof(info) };
@@ -79,7 +221,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_PEER_ENABLE + 1),
+				     _IO(NPU_TYPE, NPU_CMD_PEER_DISABLE + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -145,7 +287,9 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(SHARE_EXPORT,	   npu_share_export,	shareable,  RSV,   FLAGS,   b_share_export) \
 	X(SHARE_SET_PIDS,  npu_share_pids,	__reserved, RSV,   FLAGS,   b_share_set_pids) \
 	X(SHARE_IMPORT,	   npu_share_import,	__reserved, RSV,   FLAGS,   b_share_import) \
-	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable)
+	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable) \
+	X(STREAM_SET_MODE, npu_stream_mode,	__reserved, RSV,   FLAGS,   b_stream_set_mode) \
+	X(PEER_DISABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_disable)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -356,6 +500,24 @@ LEN_BUILDER(b_peer_enable)
 
 	a->device = 1;
 	return env->ndev > 1 ? 0 : -ENODEV;	/* a lone device has no peer */
+}
+
+LEN_BUILDER(b_stream_set_mode)
+{
+	struct npu_stream_mode *a = arg;
+
+	a->mode = NPU_STREAM_STOP_ON_FAULT;
+	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_peer_disable)
+{
+	struct npu_peer_enable *a = arg, e = { .size = sizeof(e), .device = 1 };
+
+	a->device = 1;
+	if (env->ndev < 2)
+		return -ENODEV;
+	return npu_ioctl(fd, NPU_IOCTL_PEER_ENABLE, &e) ? LEN_BROKEN : 0;
 }
 
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\

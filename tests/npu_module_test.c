@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <pthread.h>
 #include <sys/syscall.h>
+#include <time.h>
 
 #define MOD_NAME	"npu"
 #define NPU_MAX_NODES	8
@@ -27,6 +28,9 @@ struct mod_params {
 	char num_devices[32];
 	char mem_size[256];
 	char carrier[8];
+	char soc_name[64];
+	char cube_cores[16];
+	char vector_cores[16];
 	bool valid;
 };
 
@@ -63,7 +67,13 @@ static int read_params(struct mod_params *p)
 	    read_line(MOD_SYSFS "/parameters/mem_size", p->mem_size,
 		      sizeof(p->mem_size)) ||
 	    read_line(MOD_SYSFS "/parameters/carrier", p->carrier,
-		      sizeof(p->carrier)))
+		      sizeof(p->carrier)) ||
+	    read_line(MOD_SYSFS "/parameters/soc_name", p->soc_name,
+		      sizeof(p->soc_name)) ||
+	    read_line(MOD_SYSFS "/parameters/cube_cores", p->cube_cores,
+		      sizeof(p->cube_cores)) ||
+	    read_line(MOD_SYSFS "/parameters/vector_cores", p->vector_cores,
+		      sizeof(p->vector_cores)))
 		return -1;
 	p->valid = true;
 	return 0;
@@ -71,8 +81,10 @@ static int read_params(struct mod_params *p)
 
 static void params_string(const struct mod_params *p, char *buf, size_t len)
 {
-	snprintf(buf, len, "num_devices=%s mem_size=%s carrier=%s",
-		 p->num_devices, p->mem_size, p->carrier);
+	snprintf(buf, len,
+		 "num_devices=%s mem_size=%s carrier=%s soc_name=%s cube_cores=%s vector_cores=%s",
+		 p->num_devices, p->mem_size, p->carrier, p->soc_name,
+		 p->cube_cores, p->vector_cores);
 }
 
 static bool mod_loaded(void)
@@ -129,7 +141,10 @@ static int restore_module(void)
 		if (!read_params(&cur) &&
 		    !strcmp(cur.num_devices, saved.num_devices) &&
 		    !strcmp(cur.mem_size, saved.mem_size) &&
-		    !strcmp(cur.carrier, saved.carrier))
+		    !strcmp(cur.carrier, saved.carrier) &&
+		    !strcmp(cur.soc_name, saved.soc_name) &&
+		    !strcmp(cur.cube_cores, saved.cube_cores) &&
+		    !strcmp(cur.vector_cores, saved.vector_cores))
 			return 0;
 		/* Loaded with other parameters: an fd may still be closing. */
 		for (int i = 0; i < 100; i++) {
@@ -464,6 +479,17 @@ static const struct bad_param bad_params[] = {
 	  "npu: mem_size: more than 8 sizes" },
 	{ "mem_size=64M,64M,64M,64M,64M,64M,64M,64M,64M,64M", -EINVAL,
 	  "npu: mem_size: more than 8 sizes" },
+	{ "soc_name=", -EINVAL,
+	  "npu: soc_name: must be 1..31 printable ASCII characters" },
+	/* 32 characters: one too many for GET_INFO's 32 bytes with the NUL */
+	{ "soc_name=ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", -EINVAL,
+	  "npu: soc_name: must be 1..31" },
+	{ "soc_name=caf\xc3\xa9", -EINVAL, "npu: soc_name: must be 1..31" },
+	{ "cube_cores=0", -EINVAL,
+	  "npu: cube_cores=0 vector_cores=48: each must be 1..65535" },
+	{ "vector_cores=0", -EINVAL, "npu: cube_cores=24 vector_cores=0" },
+	{ "cube_cores=65536", -EINVAL, "npu: cube_cores=65536" },
+	{ "vector_cores=4294967295", -EINVAL, "vector_cores=4294967295: each" },
 };
 
 TEST_F_TIMEOUT(mod, bad_parameters, 120)
@@ -500,6 +526,7 @@ TEST_F_TIMEOUT(mod, bad_parameters, 120)
 	/* A bad value for a parameter's type is refused by the kernel. */
 	EXPECT_EQ(-EINVAL, mod_load("num_devices=abc"));
 	EXPECT_EQ(-EINVAL, mod_load("carrier=maybe"));
+	EXPECT_EQ(-EINVAL, mod_load("cube_cores=-1"));
 	EXPECT_FALSE(mod_loaded());
 
 	/* A clean load works after all of that. */
@@ -507,6 +534,56 @@ TEST_F_TIMEOUT(mod, bad_parameters, 120)
 	ASSERT_EQ(0, mod_load(params));
 	ASSERT_TRUE(wait_node(0, true));
 	ASSERT_EQ(0, copy_roundtrip(0));
+}
+
+/* The chip model GET_INFO reports comes from the module parameters. */
+TEST_F_TIMEOUT(mod, chip_model_parameters, 60)
+{
+	static const char *const names[] = {
+		"A", "ABCDEFGHIJKLMNOPQRSTUVWXYZ01234", "Sim-NPU_2.0+x",
+	};
+	struct npu_get_info info;
+	char params[512];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		ASSERT_EQ(0, unload_now());
+		snprintf(params, sizeof(params),
+			 "num_devices=2 mem_size=%s carrier=%s soc_name=%s cube_cores=%zu vector_cores=%zu",
+			 saved.mem_size, saved.carrier, names[i],
+			 i ? (size_t)65535 : 1, 2 * i + 1);
+		ASSERT_EQ(0, mod_load(params));
+		for (int n = 0; n < 2; n++) {
+			ASSERT_TRUE(wait_node(n, true));
+			ASSERT_EQ(0, info_of(n, &info));
+			EXPECT_STREQ(names[i], info.soc_name);
+			EXPECT_EQ(i ? 65535 : 1, info.cube_cores);
+			EXPECT_EQ(2 * i + 1, info.vector_cores);
+		}
+	}
+	/* A reload makes new UUIDs, and the clock starts again. */
+	{
+		uint64_t created[2];
+		uint8_t uuid[16];
+		struct timespec ts;
+
+		for (int r = 0; r < 2; r++) {
+			if (r) {
+				ASSERT_EQ(0, unload_now());
+				params_string(&saved, params, sizeof(params));
+				ASSERT_EQ(0, mod_load(params));
+				ASSERT_TRUE(wait_node(0, true));
+			}
+			ASSERT_EQ(0, info_of(0, &info));
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			created[r] = ts.tv_sec * 1000000000ULL + ts.tv_nsec -
+				     info.clock_ns;
+			if (!r)
+				memcpy(uuid, info.uuid, sizeof(uuid));
+		}
+		EXPECT_NE(0, memcmp(uuid, info.uuid, sizeof(uuid)));
+		EXPECT_STREQ(saved.soc_name, info.soc_name);
+		EXPECT_LT(created[0], created[1]);
+	}
 }
 
 TEST_F_TIMEOUT(mod, two_devices, 60)
@@ -602,7 +679,7 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	struct npu_get_info info;
 	long long pins0 = npu_pins_held();
 	uint64_t va, *flag;
-	uint32_t handle, s2;
+	uint32_t handle, s2, s3;
 	pthread_t t;
 	ssize_t n;
 	int fd0;
@@ -638,6 +715,11 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	cmds[0] = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE, .flags = NPU_CMD_SRC_HOST,
 				    .src = ptr64(flag), .value = ~0ULL };
 	ASSERT_EQ(0, npu_submit(self->fd, s2, cmds, 1, NULL));
+	/* and a stream parked on a WAIT_STREAM for the blocked one */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s3));
+	cmds[1] = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = s2,
+				    .value = 1 };
+	ASSERT_EQ(0, npu_submit(self->fd, s3, &cmds[1], 1, NULL));
 	c.fd = self->fd;
 	ASSERT_EQ(0, pthread_create(&t, NULL, sync_call, &c));
 	usleep(100 * 1000);
@@ -702,8 +784,9 @@ int main(int argc, char **argv)
 		printf("# npu.ko is not loaded (no %s/parameters): tests will fail\n",
 		       MOD_SYSFS);
 	else
-		printf("# npu.ko parameters: num_devices=%s mem_size=%s carrier=%s\n",
-		       saved.num_devices, saved.mem_size, saved.carrier);
+		printf("# npu.ko parameters: num_devices=%s mem_size=%s carrier=%s soc_name=%s cube_cores=%s vector_cores=%s\n",
+		       saved.num_devices, saved.mem_size, saved.carrier,
+		       saved.soc_name, saved.cube_cores, saved.vector_cores);
 	ret = harness_run(argc, argv);
 	/* Whatever happened above (a test killed by its timeout, say). */
 	r2 = restore_module();

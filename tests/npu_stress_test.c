@@ -21,11 +21,11 @@
  *    the table, so exactly one thread undoes a given object: they must
  *    succeed (VA_RELEASE may also say -EBUSY);
  *  - SUBMITs of COPY (H2D, D2H, D2D, H2H, peer copies to and from the
- *    other NPU's shared context after PEER_ENABLE), MEMSET, WRITE_VALUE
- *    and WAIT_VALUE on several streams reach memory that other threads
- *    unmap, unregister, free and re-map meanwhile: a DMA fault is allowed
- *    then (STREAM_SYNC -EIO), so the whole run is an expected-fault
- *    region (npu_expect_dma_faults());
+ *    other NPU's shared context after PEER_ENABLE), MEMSET, WRITE_VALUE,
+ *    TIMESTAMP and WAIT_VALUE on several streams reach memory that other
+ *    threads unmap, unregister, free and re-map meanwhile: a DMA fault is
+ *    allowed then (STREAM_SYNC -EIO), so the whole run is an
+ *    expected-fault region (npu_expect_dma_faults());
  *  - a thread closes a shared context's fd and opens a new one while the
  *    other threads are using dups of it (the last close, and so release()
  *    with DMA in flight, happens in whichever thread closes last).
@@ -1090,6 +1090,11 @@ static void r_submit(struct thr *t, struct sctx *c)
 					    d.addr + (rnd(t, d.len / 8) * 8),
 					    splitmix(&t->rng),
 					    d.flags & NPU_CMD_DST_HOST);
+			/* the same operand rules: a clock instead of a value */
+			if (rnd(t, 2)) {
+				cmds[i].op = NPU_OP_TIMESTAMP;
+				cmds[i].value = 0;
+			}
 		} else {
 			/* true at once, or a fault: never a wait that hangs */
 			cmds[i] = npu_value_cmd(NPU_OP_WAIT_VALUE,

@@ -387,6 +387,12 @@ TEST_F(vm, map_bad_inputs)
 	m.offset = 0;
 	m.__reserved = 1;
 	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &m));
+	m.__reserved = 0;
+	/* NPU_MAP_PEERS is the one flag. */
+	m.flags = NPU_MAP_PEERS << 1;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &m));
+	m.flags = NPU_MAP_PEERS | 1U << 31;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MAP, &m));
 	/* Unknown handle, unreserved VA, running past the reservation. */
 	EXPECT_EQ(-ENOENT, npu_map(self->fd, va, 2 * SZ_2M, 999));
 	EXPECT_EQ(-ENOENT, npu_map(self->fd, other, 2 * SZ_2M, handle));

@@ -25,7 +25,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010201	/* 1.2.1: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010300	/* 1.3.0: major << 16 | minor << 8 | patch */
 
 #define NPU_TYPE		0xCE
 #define NPU_CMD_BASE		0x80
@@ -51,6 +51,8 @@ enum {
 	NPU_CMD_SHARE_SET_PIDS,
 	NPU_CMD_SHARE_IMPORT,
 	NPU_CMD_PEER_ENABLE,
+	NPU_CMD_STREAM_SET_MODE,	/* since 1.3 */
+	NPU_CMD_PEER_DISABLE,		/* since 1.3 */
 };
 
 /* Device capabilities reported by GET_INFO. */
@@ -62,9 +64,13 @@ enum {
 #define NPU_PAGE_2M		(1ULL << 21)
 #define NPU_PAGE_1G		(1ULL << 30)
 
+/* Longest SoC name GET_INFO reports, its NUL included. */
+#define NPU_SOC_NAME_LEN	32
+
 /**
  * struct npu_get_info - describe the device behind this file
- * @size: sizeof(struct npu_get_info)
+ * @size: sizeof(struct npu_get_info); a caller's shorter struct (down to
+ *        @va_end, the first release's) gets only the fields it holds
  * @flags: must be 0
  * @device_index: N of /dev/npuN
  * @driver_version: NPU_DRIVER_VERSION of the running module
@@ -79,6 +85,27 @@ enum {
  *        SHARE_SET_PIDS expects it (since driver 1.1; before 1.2.1 the
  *        initial namespace's)
  * @num_devices: NPUs this driver has (since driver 1.1)
+ * @pci_domain: PCI domain of the carrier function (since 1.3); 0, as are
+ *              @pci_bus and @pci_devfn, when @caps lacks
+ *              NPU_CAP_PCI_CARRIER (a platform device)
+ * @pci_bus: PCI bus number of the carrier, 0..255 (since 1.3)
+ * @pci_devfn: PCI device and function of the carrier, (device << 3) |
+ *             function, as Linux's devfn (since 1.3)
+ * @cube_cores: cube (AI) cores the device models, the cube_cores module
+ *              parameter (since 1.3); nothing runs on them, programs size
+ *              their work by them
+ * @vector_cores: vector cores it models, the vector_cores module parameter
+ *                (since 1.3)
+ * @uuid: 16 random bytes (an RFC 4122 version 4 UUID) made when the device
+ *        was created, at module load: stable while the module stays
+ *        loaded, different for every device (since 1.3)
+ * @soc_name: NUL-terminated name of the chip model, the soc_name module
+ *            parameter, the rest zero (since 1.3)
+ * @mem_peak: the highest @mem_used since the device was created (since
+ *            1.3)
+ * @clock_ns: the device clock now: nanoseconds since the device was
+ *            created (CLOCK_MONOTONIC, as NPU_OP_TIMESTAMP writes it)
+ *            (since 1.3)
  */
 struct npu_get_info {
 	__u32 size;
@@ -94,6 +121,15 @@ struct npu_get_info {
 	__u64 va_end;
 	__u32 tgid;
 	__u32 num_devices;
+	__u32 pci_domain;
+	__u16 pci_bus;
+	__u16 pci_devfn;
+	__u32 cube_cores;
+	__u32 vector_cores;
+	__u8 uuid[16];
+	char soc_name[NPU_SOC_NAME_LEN];
+	__u64 mem_peak;
+	__u64 clock_ns;
 };
 
 #define NPU_IOCTL_GET_INFO	_IO(NPU_TYPE, NPU_CMD_GET_INFO)
@@ -160,10 +196,14 @@ struct npu_va_range {
 #define NPU_IOCTL_VA_RESERVE	_IO(NPU_TYPE, NPU_CMD_VA_RESERVE)
 #define NPU_IOCTL_VA_RELEASE	_IO(NPU_TYPE, NPU_CMD_VA_RELEASE)
 
+/* MAP flags */
+#define NPU_MAP_PEERS		(1U << 0)	/* RW for peers that enabled it (since 1.3) */
+#define NPU_MAP_FLAGS_MASK	NPU_MAP_PEERS
+
 /**
  * struct npu_map - map a whole physical handle at a reserved address
  * @size: sizeof(struct npu_map)
- * @flags: must be 0
+ * @flags: 0 or NPU_MAP_PEERS (since 1.3)
  * @addr: device VA inside one reservation, aligned to the handle's page size
  * @length: must equal the handle's length
  * @offset: must be 0
@@ -171,6 +211,11 @@ struct npu_va_range {
  * @__reserved: must be 0
  *
  * The mapping starts with no access (NPU_ACCESS_NONE): SET_ACCESS grants it.
+ * A peer device's DMA engine reaches it only where SET_ACCESS granted
+ * that device, or, with NPU_MAP_PEERS, read-write from every context on
+ * another device that PEER_ENABLE'd this one (no grant needed; GET_ACCESS
+ * answers NPU_ACCESS_READWRITE for every peer device); either way only
+ * while that context's peer access is enabled.
  * A handle may be mapped at several addresses; each mapping keeps it alive.
  * Errors: -ENOENT unknown handle or no reservation holds the range,
  * -EINVAL size/offset/alignment, -EADDRINUSE overlaps a mapping.
@@ -381,8 +426,10 @@ struct npu_stream_destroy {
 #define NPU_OP_WAIT_VALUE	4	/* wait until the u64 at src satisfies NPU_WAIT_* */
 /* Wait until stream @src completed seqno @value, or was destroyed. */
 #define NPU_OP_WAIT_STREAM	5
+/* u64 device clock at dst (8-byte aligned) when the engine runs it (since 1.3) */
+#define NPU_OP_TIMESTAMP	6
 
-/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE */
+/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE/TIMESTAMP */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
 #define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
 /* COPY only: dst or src is a device VA of the peer context whose fd is @value */
@@ -404,6 +451,20 @@ struct npu_stream_destroy {
  * @length: bytes for COPY/MEMSET; 0 for the others
  * @value: fill byte, value to write or compare, seqno to wait for, or
  *         for a COPY with NPU_CMD_*_PEER the fd of the peer context
+ *
+ * NPU_OP_TIMESTAMP (since 1.3) writes the device clock, nanoseconds since
+ * the device was created (CLOCK_MONOTONIC; GET_INFO's @clock_ns reads the
+ * same clock), as a __u64 at @dst, read when the engine runs the command,
+ * after every earlier command of the stream completed: two of them on a
+ * stream time the commands between. @dst is a device VA or, with
+ * NPU_CMD_DST_HOST (the only flag), a user address inside a writable
+ * registration, 8-byte aligned; @src, @length and @value must be 0.
+ *
+ * A WAIT_STREAM that is not satisfied when it reaches the head of its
+ * stream holds no worker; the stream it waits for wakes it as soon as it
+ * completes the awaited command, or is destroyed or aborted (since 1.3;
+ * before, the wait looked again every jiffy). A WAIT_VALUE looks again
+ * every jiffy.
  */
 struct npu_cmd {
 	__u32 op;
@@ -432,8 +493,10 @@ struct npu_cmd {
  * reported by STREAM_SYNC.
  * A peer operand (NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER) is a device VA in
  * another context of this process, on another device, named by its fd;
- * it is reached only if PEER_ENABLE allowed that device and the peer's
- * mapping grants this device access (SET_ACCESS with @device = this one).
+ * it is reached only if PEER_ENABLE allowed that device, both at submit
+ * and when the command runs (a PEER_DISABLE in between makes it fault),
+ * and the peer's mapping grants this device access (SET_ACCESS with
+ * @device = this one, or a mapping made with NPU_MAP_PEERS).
  * With max_queued commands of the context not yet complete, SUBMIT waits
  * for room as a full ring would.
  * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
@@ -463,7 +526,9 @@ struct npu_submit {
  *
  * Returns 0, or -EIO if a command up to @seqno faulted (the first fault
  * not yet reported is reported once; the device log names every one),
- * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal),
+ * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal,
+ * or, on a stream in NPU_STREAM_STOP_ON_FAULT mode, any command after the
+ * fault, once the fault was reported: every such sync says so again),
  * -ETIMEDOUT, -EINTR on a signal (never restarted: call again with what
  * is left of the timeout), -ENOENT unknown stream, -EINVAL a @seqno not
  * yet submitted.
@@ -572,8 +637,14 @@ struct npu_share_import {
  * @device: the peer device index
  * @__reserved: must be 0
  *
- * Errors: -ENODEV no such device, -EINVAL the device itself, -EALREADY
- * enabled before.
+ * The same struct serves PEER_DISABLE (since 1.3), which withdraws what
+ * PEER_ENABLE allowed: later SUBMITs naming a context of that device get
+ * -EPERM, and queued peer commands that run afterwards fault ("peer
+ * access disabled"). Closing the context forgets both.
+ * PEER_ENABLE errors: -ENODEV no such device, -EINVAL the device itself,
+ * -EALREADY enabled before.
+ * PEER_DISABLE errors: -ENODEV no such device, -EINVAL the device itself,
+ * -ENOENT not enabled (never, or disabled since).
  */
 struct npu_peer_enable {
 	__u32 size;
@@ -583,5 +654,38 @@ struct npu_peer_enable {
 };
 
 #define NPU_IOCTL_PEER_ENABLE	_IO(NPU_TYPE, NPU_CMD_PEER_ENABLE)
+#define NPU_IOCTL_PEER_DISABLE	_IO(NPU_TYPE, NPU_CMD_PEER_DISABLE)
+
+/* Stream modes (STREAM_SET_MODE) */
+#define NPU_STREAM_STOP_ON_FAULT (1U << 0)	/* drop every command after a fault */
+#define NPU_STREAM_MODE_MASK	NPU_STREAM_STOP_ON_FAULT
+
+/**
+ * struct npu_stream_mode - set a stream's mode (since 1.3)
+ * @size: sizeof(struct npu_stream_mode)
+ * @flags: must be 0
+ * @stream: from STREAM_CREATE
+ * @mode: the stream's new mode, NPU_STREAM_* bits; a new stream has none
+ * @__reserved: must be 0
+ *
+ * A mode can be set, not cleared: @mode must include every bit the stream
+ * has (setting the same mode again is 0).
+ * With NPU_STREAM_STOP_ON_FAULT, once a command of the stream faults,
+ * every later command of the stream, queued already or submitted later,
+ * is dropped unrun and counts as -ECANCELED: STREAM_SYNC reports the fault
+ * (-EIO) first, then -ECANCELED for every seqno after the fault's. A fault
+ * counts if its command completes after this call.
+ * Errors: -ENOENT unknown stream, -EINVAL unknown mode bits or a bit the
+ * stream has missing from @mode.
+ */
+struct npu_stream_mode {
+	__u32 size;
+	__u32 flags;
+	__u32 stream;
+	__u32 mode;
+	__u64 __reserved;
+};
+
+#define NPU_IOCTL_STREAM_SET_MODE _IO(NPU_TYPE, NPU_CMD_STREAM_SET_MODE)
 
 #endif /* _UAPI_NPU_H */

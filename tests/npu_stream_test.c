@@ -1,0 +1,544 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu_stream_test: what driver 1.3 added to streams - NPU_OP_TIMESTAMP
+ * and the device clock, the prompt wake-up of WAIT_STREAM waits, and
+ * STREAM_SET_MODE's NPU_STREAM_STOP_ON_FAULT - through the raw ioctls.
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "harness.h"
+#include "npu_util.h"
+
+#define HOST_SIZE	(4 * SZ_4K)
+#define DEV_SIZE	(8 * SZ_2M)
+
+FIXTURE(strm) {
+	int fd;
+	uint32_t stream;
+	uint64_t *host;		/* HOST_SIZE, registered */
+	uint64_t va;		/* DEV_SIZE of device memory, read-write */
+};
+
+FIXTURE_SETUP(strm)
+{
+	uint32_t handle;
+
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &self->stream));
+	self->host = npu_host_mem(HOST_SIZE);
+	ASSERT_NONNULL(self->host);
+	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
+	self->va = npu_reserve_new(self->fd, DEV_SIZE, SZ_2M);
+	ASSERT_NE(0, self->va);
+	ASSERT_EQ(0, npu_alloc(self->fd, DEV_SIZE, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, self->va, DEV_SIZE, handle));
+	ASSERT_EQ(0, npu_free(self->fd, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, DEV_SIZE, 0,
+				    NPU_ACCESS_READWRITE));
+}
+
+FIXTURE_TEARDOWN(strm)
+{
+	npu_expect_dma_faults(false);
+	close(self->fd);
+}
+
+static struct npu_cmd stamp_cmd(uint64_t dst, uint32_t flags)
+{
+	return (struct npu_cmd){ .op = NPU_OP_TIMESTAMP, .flags = flags,
+				 .dst = dst };
+}
+
+static struct npu_cmd wait_stream_cmd(uint32_t stream, uint64_t seqno)
+{
+	return (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = stream,
+				 .value = seqno };
+}
+
+/* GET_INFO's device clock now, or 0. */
+static uint64_t dev_clock(int fd)
+{
+	struct npu_get_info info;
+
+	return npu_info(fd, &info) ? 0 : info.clock_ns;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int set_mode(int fd, uint32_t stream, uint32_t mode)
+{
+	struct npu_stream_mode m = {
+		.size = sizeof(m), .stream = stream, .mode = mode,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SET_MODE, &m);
+}
+
+/* ------------------------------------------------------------------ */
+/* NPU_OP_TIMESTAMP                                                    */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The stamp is the device clock GET_INFO reads, taken when the command
+ * runs: between the clock read before the submit and the one after the
+ * sync, in a host registration and in device memory alike; stamps of one
+ * stream never go back.
+ */
+TEST_F(strm, timestamp_writes_the_device_clock)
+{
+	struct npu_cmd cmds[6];
+	uint64_t before, after, *h = self->host;
+
+	for (int i = 0; i < 4; i++)
+		cmds[i] = stamp_cmd(ptr64(&h[i]), NPU_CMD_DST_HOST);
+	cmds[4] = stamp_cmd(self->va + 8, 0);
+	cmds[5] = npu_copy_cmd(ptr64(&h[4]), self->va + 8, 8, NPU_CMD_DST_HOST);
+	before = dev_clock(self->fd);
+	ASSERT_NE(0, before);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 6, NULL));
+	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
+	after = dev_clock(self->fd);
+	TH_LOG("clock %llu, stamps %llu..%llu, clock %llu",
+	       (unsigned long long)before, (unsigned long long)h[0],
+	       (unsigned long long)h[4], (unsigned long long)after);
+	EXPECT_LE(before, h[0]);
+	for (int i = 1; i < 5; i++)
+		EXPECT_LE(h[i - 1], h[i]);
+	EXPECT_LE(h[4], after);
+}
+
+/*
+ * Taken when the engine gets to it, not at submit: a stamp behind a wait
+ * is later than the clock just before the host releases the wait.
+ */
+TEST_F(strm, timestamp_is_taken_when_the_command_runs)
+{
+	uint64_t *h = self->host, released;
+	struct npu_cmd cmds[3] = {
+		stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+		npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(&h[0]), 1,
+			      NPU_CMD_SRC_HOST | NPU_WAIT_EQ),
+		stamp_cmd(ptr64(&h[2]), NPU_CMD_DST_HOST),
+	};
+
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 3, NULL));
+	usleep(100 * 1000);
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->stream, 0));
+	released = dev_clock(self->fd);
+	__atomic_store_n(&h[0], 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
+	TH_LOG("first stamp %llu, released at %llu, second stamp %llu",
+	       (unsigned long long)h[1], (unsigned long long)released,
+	       (unsigned long long)h[2]);
+	EXPECT_LE(h[1] + 100 * 1000 * 1000ULL, released);
+	EXPECT_LE(released, h[2]);
+}
+
+/*
+ * The clock counts from the device's creation: CLOCK_MONOTONIC minus the
+ * clock is the same instant however late one asks, and it is in the past.
+ */
+TEST_F(strm, clock_counts_from_device_creation)
+{
+	uint64_t m0 = mono_ns(), c0 = dev_clock(self->fd), m1 = mono_ns();
+	uint64_t m2, c1, m3;
+
+	ASSERT_NE(0, c0);
+	EXPECT_LT(c0, m1);
+	usleep(50 * 1000);
+	m2 = mono_ns();
+	c1 = dev_clock(self->fd);
+	m3 = mono_ns();
+	EXPECT_LE(c0 + 50 * 1000 * 1000ULL, c1);
+	/* created at m - c, within the time each read took */
+	EXPECT_LE(m0 - c0, m3 - c1);
+	EXPECT_LE(m2 - c1, m1 - c0);
+	TH_LOG("device created %.3f s after boot",
+	       (double)(m1 - c0) / 1e9);
+}
+
+TEST_F(strm, timestamp_bad_inputs)
+{
+	uint64_t *ro = npu_host_mem(SZ_4K), *plain = npu_host_mem(SZ_4K);
+	uint64_t h = ptr64(self->host);
+	struct npu_cmd c;
+
+	ASSERT_NONNULL(ro);
+	ASSERT_NONNULL(plain);
+	ASSERT_EQ(0, npu_register(self->fd, ro, SZ_4K, NPU_HOST_READONLY, 0));
+	c = stamp_cmd(h + 4, NPU_CMD_DST_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(self->va + 1, 0);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST);
+	c.src = h;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST);
+	c.length = 8;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST);
+	c.value = 1;
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_SRC_HOST);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(self->va, NPU_CMD_DST_PEER);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, NPU_CMD_DST_HOST | NPU_WAIT_EQ);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h, 1U << 31);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	/* host operands: registered, writable */
+	c = stamp_cmd(ptr64(plain), NPU_CMD_DST_HOST);
+	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(h + HOST_SIZE, NPU_CMD_DST_HOST);
+	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	c = stamp_cmd(ptr64(ro), NPU_CMD_DST_HOST);
+	EXPECT_EQ(-EACCES, npu_submit(self->fd, self->stream, &c, 1, NULL));
+	/* nothing was queued */
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+	EXPECT_EQ(0, ro[0]);
+
+	/* A device address is checked when it runs: unmapped, read-only. */
+	npu_expect_dma_faults(true);
+	c = stamp_cmd(self->va + DEV_SIZE, 0);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, c));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, DEV_SIZE, 0,
+				    NPU_ACCESS_READ));
+	c = stamp_cmd(self->va, 0);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, c));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+}
+
+/* ------------------------------------------------------------------ */
+/* WAIT_STREAM wake-up                                                 */
+/* ------------------------------------------------------------------ */
+
+/* The kernel's jiffies and CLOCK_MONOTONIC (root: /proc/timer_list). */
+static bool timer_list(uint64_t *jiffies, uint64_t *now)
+{
+	char buf[4096], *p;
+	ssize_t n;
+	int fd = open("/proc/timer_list", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	p = strstr(buf, "now at ");
+	if (!p)
+		return false;
+	*now = strtoull(p + 7, NULL, 10);
+	p = strstr(buf, "jiffies: ");
+	if (!p) {
+		/* the per-CPU part may be past the first read */
+		fd = open("/proc/timer_list", O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return false;
+		while (!p && (n = read(fd, buf, sizeof(buf) - 1)) > 0) {
+			buf[n] = 0;
+			p = strstr(buf, "jiffies: ");
+		}
+		close(fd);
+		if (!p)
+			return false;
+	}
+	*jiffies = strtoull(p + 9, NULL, 10);
+	return true;
+}
+
+/* Nanoseconds per jiffy, measured; 0 if /proc/timer_list cannot tell. */
+static uint64_t jiffy_ns(void)
+{
+	uint64_t j0, n0, j1, n1;
+
+	if (!timer_list(&j0, &n0))
+		return 0;
+	usleep(200 * 1000);
+	if (!timer_list(&j1, &n1) || j1 <= j0)
+		return 0;
+	return (n1 - n0) / (j1 - j0);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define WAKE_ROUNDS	41
+
+/*
+ * Stream B waits for the last command of stream A, which first spends a
+ * while on a memset: B parks on the wait before A gets there. The engine's
+ * own stamps time the wake-up: from A's last command (a TIMESTAMP) to the
+ * TIMESTAMP right after B's wait. It must be well under a jiffy, the
+ * interval at which waits were polled before driver 1.3.
+ */
+TEST_F_TIMEOUT(strm, wait_stream_wakes_at_once, 120)
+{
+	uint64_t lat[WAKE_ROUNDS], *h = self->host, seq, jiffy = jiffy_ns();
+	bool debug = getenv("HARNESS_TIMEOUT_SCALE") &&
+		     atoi(getenv("HARNESS_TIMEOUT_SCALE")) > 1;
+	uint32_t b;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	for (int i = 0; i < WAKE_ROUNDS; i++) {
+		struct npu_cmd a_cmds[2] = {
+			npu_memset_cmd(self->va, (uint8_t)i, DEV_SIZE, 0),
+			stamp_cmd(ptr64(&h[0]), NPU_CMD_DST_HOST),
+		};
+		struct npu_cmd b_cmds[2] = {
+			{ .op = NPU_OP_WAIT_STREAM, .src = self->stream },
+			stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+		};
+
+		ASSERT_EQ(0, npu_submit(self->fd, self->stream, a_cmds, 2, &seq));
+		b_cmds[0].value = seq;
+		ASSERT_EQ(0, npu_submit(self->fd, b, b_cmds, 2, NULL));
+		ASSERT_EQ(0, npu_sync(self->fd, b, -1));
+		ASSERT_LE(h[0], h[1]);
+		lat[i] = h[1] - h[0];
+	}
+	qsort(lat, WAKE_ROUNDS, sizeof(lat[0]), cmp_u64);
+	TH_LOG("wake-up after the awaited command: min %llu us, median %llu us, 90%% %llu us, max %llu us; jiffy %llu us",
+	       (unsigned long long)lat[0] / 1000,
+	       (unsigned long long)lat[WAKE_ROUNDS / 2] / 1000,
+	       (unsigned long long)lat[WAKE_ROUNDS * 9 / 10] / 1000,
+	       (unsigned long long)lat[WAKE_ROUNDS - 1] / 1000,
+	       (unsigned long long)jiffy / 1000);
+	if (!jiffy)
+		SKIP(return, "no jiffies in /proc/timer_list (not root?)");
+	/*
+	 * A poll would wake after half a jiffy on the median. The debug
+	 * kernel (KASAN, lockdep, HZ=1000) is too slow to tell reliably.
+	 */
+	if (debug)
+		SKIP(return, "debug kernel: latency reported, not judged");
+	EXPECT_LT(lat[WAKE_ROUNDS / 2], jiffy / 4);
+	EXPECT_LT(lat[WAKE_ROUNDS * 9 / 10], jiffy / 2);
+}
+
+/*
+ * A wait for a stream that is destroyed, or whose context closes, ends at
+ * once too; streams parked on each other in a chain all go with the file.
+ */
+TEST_F(strm, wait_stream_ends_when_the_stream_goes)
+{
+	uint64_t *h = self->host, t0;
+	struct npu_cmd block = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(&h[0]), 1,
+					     NPU_CMD_SRC_HOST | NPU_WAIT_EQ);
+	struct npu_cmd cmds[2];
+	uint32_t a, b, chain[8];
+	int fd;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &a));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	ASSERT_EQ(0, npu_submit(self->fd, a, &block, 1, NULL));
+	cmds[0] = wait_stream_cmd(a, 1);
+	cmds[1] = stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, b, cmds, 2, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, b, 50));
+	EXPECT_EQ(0, h[1]);
+	t0 = dev_clock(self->fd);
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, a, NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(0, npu_sync(self->fd, b, 5000));
+	EXPECT_LE(t0, h[1]);
+	TH_LOG("ran %llu us after the destroy began",
+	       (unsigned long long)(h[1] - t0) / 1000);
+
+	/* A chain of parked streams, and a close with all of them parked. */
+	fd = npu_open(0);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, npu_register(fd, self->host, HOST_SIZE, 0, 0));
+	for (int i = 0; i < 8; i++) {
+		ASSERT_EQ(0, npu_stream_create(fd, &chain[i]));
+		if (i)
+			cmds[0] = wait_stream_cmd(chain[i - 1], 1);
+		ASSERT_EQ(0, npu_submit(fd, chain[i], i ? cmds : &block, 1,
+					NULL));
+	}
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(fd, chain[7], 20));
+	/* the middle of the chain goes: the rest follows, the head waits */
+	ASSERT_EQ(0, npu_stream_destroy(fd, chain[3], NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(0, npu_sync(fd, chain[7], 5000));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(fd, chain[2], 0));
+	for (int i = 4; i < 8; i++) {
+		cmds[0] = wait_stream_cmd(chain[i == 4 ? 2 : i - 1], 2);
+		if (i == 4)
+			cmds[0].value = 1;
+		ASSERT_EQ(0, npu_submit(fd, chain[i], cmds, 1, NULL));
+	}
+	EXPECT_EQ(0, close(fd));
+}
+
+/* A wait for a command not yet submitted ends when it completes. */
+TEST_F(strm, wait_stream_for_a_later_submit)
+{
+	uint64_t *h = self->host;
+	struct npu_cmd cmds[2] = {
+		wait_stream_cmd(self->stream, 3),
+		stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+	};
+	uint32_t b;
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	ASSERT_EQ(0, npu_submit(self->fd, b, cmds, 2, NULL));
+	for (int i = 0; i < 3; i++) {
+		EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, b, 20));
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     stamp_cmd(ptr64(&h[0]), NPU_CMD_DST_HOST)));
+	}
+	EXPECT_EQ(0, npu_sync(self->fd, b, 5000));
+	EXPECT_LE(h[0], h[1]);
+}
+
+/* ------------------------------------------------------------------ */
+/* STREAM_SET_MODE                                                     */
+/* ------------------------------------------------------------------ */
+
+/* A fault, then work queued behind it and submitted later. */
+TEST_F(strm, stop_on_fault_drops_later_commands)
+{
+	uint8_t *b = (uint8_t *)self->host;
+	uint64_t seq;
+	struct npu_cmd cmds[3] = {
+		npu_memset_cmd(ptr64(b), 0x11, 64, NPU_CMD_DST_HOST),
+		npu_copy_cmd(ptr64(b + 64), self->va + DEV_SIZE, 64,
+			     NPU_CMD_DST_HOST),
+		npu_memset_cmd(ptr64(b + 128), 0x33, 64, NPU_CMD_DST_HOST),
+	};
+	uint32_t w;
+
+	ASSERT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 3, &seq));
+	EXPECT_EQ(-EIO, npu_sync(self->fd, self->stream, -1));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(0x11, b[0]);
+	EXPECT_EQ(0, b[128]);
+	/* every later sync says the rest was dropped */
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, 0));
+	/* up to the fault, nothing more to say */
+	{
+		struct npu_stream_sync s = {
+			.size = sizeof(s), .stream = self->stream,
+			.timeout_ms = -1, .seqno = seq - 1,
+		};
+
+		EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &s));
+		s.seqno = seq - 2;
+		EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &s));
+	}
+	/* submitted later: accepted, dropped */
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmds[2], 1, &seq));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0, b[128]);
+	/* a stream waiting for the stopped one goes on */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &w));
+	cmds[0] = wait_stream_cmd(self->stream, seq);
+	cmds[1] = npu_memset_cmd(ptr64(b + 192), 0x44, 64, NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, w, cmds, 2, NULL));
+	EXPECT_EQ(0, npu_sync(self->fd, w, 5000));
+	EXPECT_EQ(0x44, b[192]);
+	/* setting the mode again changes nothing */
+	EXPECT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+}
+
+/*
+ * Commands queued before the mode was set are dropped too once one
+ * faults; without the mode, the stream goes on after a fault.
+ */
+TEST_F(strm, stop_on_fault_applies_to_queued_commands)
+{
+	uint64_t *h = self->host;
+	uint8_t *b = (uint8_t *)&h[8];
+	struct npu_cmd cmds[4] = {
+		npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(&h[0]), 1,
+			      NPU_CMD_SRC_HOST | NPU_WAIT_EQ),
+		npu_copy_cmd(ptr64(b), self->va + DEV_SIZE, 64,
+			     NPU_CMD_DST_HOST),
+		npu_memset_cmd(ptr64(b + 64), 0x55, 64, NPU_CMD_DST_HOST),
+		stamp_cmd(ptr64(&h[1]), NPU_CMD_DST_HOST),
+	};
+	uint32_t other;
+
+	/* the default: a fault is reported, the rest runs */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &other));
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, other, &cmds[1], 3, NULL));
+	EXPECT_EQ(-EIO, npu_sync(self->fd, other, -1));
+	EXPECT_EQ(0x55, b[64]);
+	EXPECT_NE(0, h[1]);
+	EXPECT_EQ(0, npu_sync(self->fd, other, -1));
+
+	b[64] = 0;
+	h[1] = 0;
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 4, NULL));
+	ASSERT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	__atomic_store_n(&h[0], 1, __ATOMIC_SEQ_CST);
+	EXPECT_EQ(-EIO, npu_sync(self->fd, self->stream, -1));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0, b[64]);
+	EXPECT_EQ(0, h[1]);
+	/* the other stream of the context is not stopped */
+	EXPECT_EQ(0, npu_run(self->fd, other, cmds[2]));
+	EXPECT_EQ(0x55, b[64]);
+}
+
+TEST_F(strm, set_mode_bad_inputs)
+{
+	struct npu_stream_mode m = {
+		.size = sizeof(m), .stream = self->stream,
+	};
+	uint32_t s;
+
+	/* a new stream has no mode: setting none is setting the same */
+	EXPECT_EQ(0, set_mode(self->fd, self->stream, 0));
+	EXPECT_EQ(-EINVAL, set_mode(self->fd, self->stream, 1U << 1));
+	EXPECT_EQ(-EINVAL, set_mode(self->fd, self->stream,
+				    NPU_STREAM_STOP_ON_FAULT | 1U << 31));
+	EXPECT_EQ(-ENOENT, set_mode(self->fd, 999, NPU_STREAM_STOP_ON_FAULT));
+	EXPECT_EQ(-ENOENT, set_mode(self->fd, 0, NPU_STREAM_STOP_ON_FAULT));
+	m.flags = 1;
+	m.mode = NPU_STREAM_STOP_ON_FAULT;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SET_MODE, &m));
+	m.flags = 0;
+	m.__reserved = 1ULL << 32;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SET_MODE, &m));
+	m.__reserved = 0;
+	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SET_MODE, &m));
+	/* set, then cleared: refused; set again: fine */
+	EXPECT_EQ(-EINVAL, set_mode(self->fd, self->stream, 0));
+	EXPECT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	/* a destroyed stream */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, s, 0));
+	EXPECT_EQ(-ENOENT, set_mode(self->fd, s, NPU_STREAM_STOP_ON_FAULT));
+	/* streams are per context */
+	{
+		int fd = npu_open(0);
+
+		ASSERT_LE(0, fd);
+		EXPECT_EQ(-ENOENT, set_mode(fd, self->stream,
+					    NPU_STREAM_STOP_ON_FAULT));
+		close(fd);
+	}
+}
+
+TEST_HARNESS_MAIN
