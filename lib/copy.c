@@ -26,6 +26,20 @@
 #include "region.h"
 #include "stream.h"
 
+/*
+ * A device's copy machinery: each busy mutex is held across its stream's
+ * submits and waits, so that synchronous copies from any context or
+ * thread share two internal streams.
+ */
+struct acl_copier {
+	pthread_mutex_t copy_lock;	/* serialises synchronous direct copies */
+	struct acl_stream *copy_stream;
+	pthread_mutex_t stage_lock;	/* serialises staged copies; protects stage_* */
+	struct acl_stream *stage_stream;
+	void *stage_buf;		/* 2 * stage_half, registered, lazily */
+	size_t stage_half;
+};
+
 enum acl_side_kind {
 	ACL_SIDE_DEVICE,	/* device VA of the copying device */
 	ACL_SIDE_PEER,		/* device VA of another open device: NPU_CMD_*_PEER */
@@ -220,11 +234,40 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
 #define ACL_STAGE_ALIGN		(2ULL << 20)
 #define ACL_STAGE_SKEW		(37 * 4096ULL)
 
-void acl_stage_teardown(struct acl_device *dev, bool unmap)
+int acl_copy_open(struct acl_device *dev)
 {
-	if (dev->stage_buf && unmap)
-		munmap(dev->stage_buf, 2 * dev->stage_half);
-	dev->stage_buf = NULL;
+	struct acl_copier *c;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return acl_errf(-ENOMEM, "out of host memory");
+	pthread_mutex_init(&c->copy_lock, NULL);
+	pthread_mutex_init(&c->stage_lock, NULL);
+	ret = acl_stream_new(dev, &c->copy_stream);
+	if (!ret)
+		ret = acl_stream_new(dev, &c->stage_stream);
+	dev->copier = c;
+	if (ret)
+		acl_copy_close(dev, false);
+	return ret;
+}
+
+void acl_copy_close(struct acl_device *dev, bool in_child)
+{
+	struct acl_copier *c = dev->copier;
+
+	if (!c)
+		return;
+	/* the kernel streams and the registration go with the file */
+	if (c->stage_buf && !in_child)
+		munmap(c->stage_buf, 2 * c->stage_half);
+	acl_stream_free(c->copy_stream);
+	acl_stream_free(c->stage_stream);
+	pthread_mutex_destroy(&c->copy_lock);
+	pthread_mutex_destroy(&c->stage_lock);
+	free(c);
+	dev->copier = NULL;
 }
 
 /* Whether the kernel lets this process pin past RLIMIT_MEMLOCK. */
@@ -263,12 +306,13 @@ static size_t acl_stage_half_size(void)
  */
 static int acl_stage_get_locked(struct acl_device *dev)
 {
+	struct acl_copier *c = dev->copier;
 	struct npu_host_register reg = { .size = sizeof(reg) };
 	size_t half;
 	void *p;
 	int ret;
 
-	if (dev->stage_buf)
+	if (c->stage_buf)
 		return 0;
 	for (half = acl_stage_half_size();; half /= 2) {
 		p = acl_map_aligned(2 * half, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, PROT_READ | PROT_WRITE,
@@ -289,8 +333,8 @@ static int acl_stage_get_locked(struct acl_device *dev)
 			return acl_errf(ret, "cannot pin a %llu KiB staging buffer: over RLIMIT_MEMLOCK?",
 					(unsigned long long)(2 * half >> 10));
 	}
-	dev->stage_buf = p;
-	dev->stage_half = half;
+	c->stage_buf = p;
+	c->stage_half = half;
 	return 0;
 }
 
@@ -304,9 +348,9 @@ static void acl_stage_drain(struct acl_stream *s, unsigned int queued)
 
 static int acl_stage_h2d(struct acl_device *dev, uint64_t dst, const char *src, size_t n)
 {
-	struct acl_stream *s = dev->stage_stream;
-	size_t half = dev->stage_half;
-	char *buf = dev->stage_buf;
+	struct acl_stream *s = dev->copier->stage_stream;
+	size_t half = dev->copier->stage_half;
+	char *buf = dev->copier->stage_buf;
 	uint64_t seq[2] = { 0, 0 };
 	unsigned int queued = 0, i = 0;
 	size_t off, chunk;
@@ -339,9 +383,9 @@ fail:
 
 static int acl_stage_d2h(struct acl_device *dev, char *dst, uint64_t src, size_t n)
 {
-	struct acl_stream *s = dev->stage_stream;
-	size_t half = dev->stage_half, nchunks = (n + half - 1) / half;
-	char *buf = dev->stage_buf;
+	struct acl_stream *s = dev->copier->stage_stream;
+	size_t half = dev->copier->stage_half, nchunks = (n + half - 1) / half;
+	char *buf = dev->copier->stage_buf;
 	uint64_t seq[2] = { 0, 0 };
 	unsigned int queued = 0;
 	size_t k;
@@ -387,7 +431,7 @@ static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_s
 {
 	int ret;
 
-	pthread_mutex_lock(&dev->stage_lock);
+	pthread_mutex_lock(&dev->copier->stage_lock);
 	ret = acl_stage_get_locked(dev);
 	if (!ret) {
 		if (d->kind == ACL_SIDE_PAGEABLE)
@@ -395,7 +439,7 @@ static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_s
 		else
 			ret = acl_stage_h2d(dev, (uintptr_t)dst, src, n);
 	}
-	pthread_mutex_unlock(&dev->stage_lock);
+	pthread_mutex_unlock(&dev->copier->stage_lock);
 	return ret;
 }
 
@@ -405,11 +449,13 @@ static int acl_cmd_sync(struct acl_device *dev, struct npu_cmd *cmd)
 	uint64_t seq;
 	int ret;
 
-	pthread_mutex_lock(&dev->copy_lock);
-	ret = acl_stream_submit(dev->copy_stream, cmd, 1, &seq);
+	struct acl_copier *c = dev->copier;
+
+	pthread_mutex_lock(&c->copy_lock);
+	ret = acl_stream_submit(c->copy_stream, cmd, 1, &seq);
 	if (!ret)
-		ret = acl_stream_wait(dev, dev->copy_stream->id, seq, -1);
-	pthread_mutex_unlock(&dev->copy_lock);
+		ret = acl_stream_wait(dev, c->copy_stream->id, seq, -1);
+	pthread_mutex_unlock(&c->copy_lock);
 	return ret;
 }
 
@@ -543,9 +589,11 @@ ACL_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src,
 
 	ret = acl_copy_args(dst, destMax, src, count, kind);
 	if (!ret)
-		ret = acl_stream_resolve(stream, &s);
-	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret) {
 		ret = acl_copy(s->dev, s, dst, src, count, kind);
+		acl_stream_put(s);
+	}
 	return acl_ret(__func__, ret);
 }
 
@@ -619,8 +667,10 @@ ACL_EXPORT aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t valu
 
 	ret = acl_memset_args(devPtr, maxCount, count);
 	if (!ret)
-		ret = acl_stream_resolve(stream, &s);
-	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret) {
 		ret = acl_memset(s->dev, s, devPtr, value, count);
+		acl_stream_put(s);
+	}
 	return acl_ret(__func__, ret);
 }

@@ -13,7 +13,9 @@ struct acl_device;
 #define ACL_STAGE_HALF_MAX	(4ULL << 20)
 #define ACL_STAGE_HALF_MIN	(64ULL << 10)
 
-/* Forget the staging buffer at context teardown; @unmap: also munmap it. */
-void acl_stage_teardown(struct acl_device *dev, bool unmap);
+/* The device's internal copy streams; the staging buffer comes on first use. */
+int acl_copy_open(struct acl_device *dev);
+/* Free them; @in_child: after fork, leave the inherited buffer mapped. */
+void acl_copy_close(struct acl_device *dev, bool in_child);
 
 #endif /* LIBACL_COPY_H */

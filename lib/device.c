@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * aclInit/aclFinalize, devices and the calling thread's current device.
+ * aclInit/aclFinalize and the device table: opening a device for its first
+ * context and closing it after its last.
  *
  * Locking: acl_global_lock serialises init, finalize and the opening and
  * closing of devices; each device's own lock protects its lists.  API
@@ -17,52 +18,34 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
 #include "copy.h"
 #include "device.h"
+#include "handle.h"
 #include "error.h"
 #include "ioctl.h"
+#include "slots.h"
 #include "region.h"
 #include "stream.h"
 #include "vmm.h"
 
 enum { ACL_STATE_NEVER, ACL_STATE_INIT, ACL_STATE_FINALIZED };
 
-static pthread_mutex_t acl_global_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t acl_global_lock = PTHREAD_MUTEX_INITIALIZER;
 static int acl_state;		/* ACL_STATE_*; written under acl_global_lock */
 static pthread_once_t acl_atfork_once = PTHREAD_ONCE_INIT;
 
 static struct acl_device acl_devices[ACL_MAX_DEVICES] = {
 	[0 ... ACL_MAX_DEVICES - 1] = {
 		.lock = PTHREAD_MUTEX_INITIALIZER,
-		.copy_lock = PTHREAD_MUTEX_INITIALIZER,
-		.stage_lock = PTHREAD_MUTEX_INITIALIZER,
 		.fd = -1,
 	},
 };
-
-/* The calling thread's current device: id and the gen it was set under. */
-static __thread int acl_cur_id = -1;
-static __thread unsigned int acl_cur_gen;
 
 int acl_check_init(void)
 {
 	if (__atomic_load_n(&acl_state, __ATOMIC_ACQUIRE) != ACL_STATE_INIT)
 		return acl_errf(ACLI_EUNINIT, "aclInit has not been called (or aclFinalize has)");
-	return 0;
-}
-
-int acl_cur_dev(struct acl_device **devp)
-{
-	struct acl_device *dev;
-
-	if (acl_cur_id < 0)
-		return acl_errf(ACLI_ENOCTX, "no current device: call aclrtSetDevice first");
-	dev = &acl_devices[acl_cur_id];
-	if (__atomic_load_n(&dev->fd, __ATOMIC_ACQUIRE) < 0 ||
-	    __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE) != acl_cur_gen)
-		return acl_errf(ACLI_ENOCTX, "current device %d was reset: call aclrtSetDevice again",
-				acl_cur_id);
-	*devp = dev;
 	return 0;
 }
 
@@ -173,37 +156,26 @@ int acl_dev_check_id(long long id, const char *what)
 }
 
 /*
- * Release the library's view of a context.  @in_child: after fork, the
- * context is the parent's; drop bookkeeping only and leave every mapping
- * as the child inherited it.
+ * Release the library's view of a driver context; its library contexts
+ * are gone.  @in_child: after fork, the driver context is the parent's;
+ * drop bookkeeping only and leave every mapping as the child inherited it.
  */
 static void acl_dev_teardown_locked(struct acl_device *dev, bool in_child)
 {
-	struct acl_stream *s, *sn;
-	struct acl_event *e, *en;
-
-	list_for_each_entry_safe(s, sn, &dev->streams, node) {
-		list_del(&s->node);
-		acl_stream_free(s);
-	}
-	list_for_each_entry_safe(e, en, &dev->events, node) {
-		list_del(&e->node);
-		pthread_mutex_destroy(&e->lock);
-		free(e);
-	}
 	acl_handles_teardown(dev);
-	acl_stream_free(dev->copy_stream);
-	acl_stream_free(dev->stage_stream);
-	dev->default_stream = dev->copy_stream = dev->stage_stream = NULL;
 
 	/* Closing the file releases every kernel object of the context. */
 	close(dev->fd);
+	acl_copy_close(dev, in_child);
+	acl_slots_destroy(&dev->slots, in_child);
+	acl_slots_destroy(&dev->notifies, in_child);
 	__atomic_store_n(&dev->fd, -1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&dev->gen, 1, __ATOMIC_RELEASE);
 	dev->refs = 0;
+	dev->users = 0;
+	dev->primary = NULL;
 
 	acl_regions_teardown(dev, !in_child);
-	acl_stage_teardown(dev, !in_child);
 }
 
 static int acl_dev_open_locked(struct acl_device *dev)
@@ -234,28 +206,20 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	dev->va_end = info.va_end;
 	dev->page_sizes = info.page_sizes;
 	__atomic_store_n(&dev->peers, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
 	dev->fd = fd;
 
-	ret = acl_stream_new(dev, &dev->default_stream);
-	if (ret)
-		goto err_streams;
-	dev->default_stream->is_default = true;
-	list_add_tail(&dev->default_stream->node, &dev->streams);
-	ret = acl_stream_new(dev, &dev->copy_stream);
-	if (ret)
-		goto err_streams;
-	ret = acl_stream_new(dev, &dev->stage_stream);
-	if (ret)
-		goto err_streams;
-
+	ret = acl_copy_open(dev);
+	if (ret) {
+		/* closes fd */
+		acl_dev_teardown_locked(dev, false);
+		return ret;
+	}
 	dev->refs = 0;
+	dev->users = 0;
 	__atomic_add_fetch(&dev->gen, 1, __ATOMIC_RELEASE);
 	return 0;
 
-err_streams:
-	/* closes fd, frees what was created */
-	acl_dev_teardown_locked(dev, false);
-	return ret;
 err_close:
 	close(fd);
 	return ret;
@@ -266,8 +230,7 @@ static void acl_dev_init_lists(struct acl_device *dev, int id)
 	unsigned int i;
 
 	dev->id = id;
-	list_init(&dev->streams);
-	list_init(&dev->events);
+	list_init(&dev->contexts);
 	list_init(&dev->handles);
 	for (i = 0; i < ACL_REGION_BUCKETS; i++)
 		list_init(&dev->regions[i]);
@@ -289,14 +252,13 @@ static void acl_atfork_child(void)
 	int i;
 
 	pthread_mutex_unlock(&acl_global_lock);
-	acl_cur_id = -1;
+	acl_objs_forget();
 	for (i = 0; i < ACL_MAX_DEVICES; i++) {
 		struct acl_device *dev = &acl_devices[i];
 
-		/* another thread may have held them at fork time */
+		/* another thread may have held it at fork time */
 		pthread_mutex_init(&dev->lock, NULL);
-		pthread_mutex_init(&dev->copy_lock, NULL);
-		pthread_mutex_init(&dev->stage_lock, NULL);
+		acl_ctxs_forget(dev);
 		if (dev->fd >= 0)
 			acl_dev_teardown_locked(dev, true);
 	}
@@ -311,9 +273,84 @@ static void acl_atfork_register(void)
 	pthread_atfork(acl_atfork_prepare, acl_atfork_parent, acl_atfork_child);
 }
 
+int acl_dev_acquire_locked(int id, struct acl_device **devp)
+{
+	struct acl_device *dev;
+	int ret = 0;
+
+	if (id < 0 || id >= ACL_MAX_DEVICES)
+		return acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", id,
+				ACL_MAX_DEVICES - 1);
+	dev = &acl_devices[id];
+	pthread_mutex_lock(&dev->lock);
+	if (dev->fd < 0)
+		ret = acl_dev_open_locked(dev);
+	pthread_mutex_unlock(&dev->lock);
+	if (ret)
+		return ret;
+	dev->users++;
+	*devp = dev;
+	return 0;
+}
+
+void acl_dev_release_locked(struct acl_device *dev)
+{
+	if (!--dev->users) {
+		pthread_mutex_lock(&dev->lock);
+		acl_dev_teardown_locked(dev, false);
+		pthread_mutex_unlock(&dev->lock);
+	}
+}
+
+void acl_dev_release(struct acl_device *dev)
+{
+	pthread_mutex_lock(&acl_global_lock);
+	acl_dev_release_locked(dev);
+	pthread_mutex_unlock(&acl_global_lock);
+}
+
+struct acl_device *acl_dev_slot(int id)
+{
+	return &acl_devices[id];
+}
+
+/*
+ * The one option of aclInit's JSON this runtime applies:
+ * {"defaultDevice":{"default_device":"<id>"}} (a number or a string).
+ * Returns the id, -1 if the file does not set it, or -EINVAL.
+ */
+static int acl_config_default_device(const char *path)
+{
+	char buf[8192], *p, *end;
+	size_t n;
+	long id;
+	FILE *f;
+
+	f = fopen(path, "re");
+	if (!f)
+		return acl_errf(-EINVAL, "configPath \"%s\" must name a readable file: %s", path,
+				strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strstr(buf, "\"default_device\"");
+	if (!p || !strstr(buf, "\"defaultDevice\""))
+		return -1;
+	p += strlen("\"default_device\"");
+	p += strspn(p, " \t\r\n");
+	if (*p++ != ':')
+		return acl_errf(-EINVAL, "configPath \"%s\": default_device needs a value", path);
+	p += strspn(p, " \t\r\n\"");
+	id = strtol(p, &end, 10);
+	if (end == p || id < 0 || id >= ACL_MAX_DEVICES)
+		return acl_errf(-EINVAL, "configPath \"%s\": default_device must be a device id (0..%d)",
+				path, ACL_MAX_DEVICES - 1);
+	return (int)id;
+}
+
 ACL_EXPORT aclError aclInit(const char *configPath)
 {
-	int ret = 0;
+	int ret = 0, def = -1;
 
 	pthread_once(&acl_atfork_once, acl_atfork_register);
 	pthread_mutex_lock(&acl_global_lock);
@@ -321,12 +358,14 @@ ACL_EXPORT aclError aclInit(const char *configPath)
 		ret = acl_errf(ACLI_EREPEAT_INIT, "aclInit was already called; call aclFinalize first");
 		goto out;
 	}
-	/* The file is only checked: no option of it applies to this runtime. */
-	if (configPath && configPath[0] && access(configPath, R_OK)) {
-		ret = acl_errf(-EINVAL, "configPath \"%s\" must name a readable file: %s", configPath,
-			       strerror(errno));
-		goto out;
+	if (configPath && configPath[0]) {
+		def = acl_config_default_device(configPath);
+		if (def < -1) {
+			ret = def;
+			goto out;
+		}
 	}
+	acl_ctx_set_default_device(def);
 	__atomic_store_n(&acl_state, ACL_STATE_INIT, __ATOMIC_RELEASE);
 out:
 	pthread_mutex_unlock(&acl_global_lock);
@@ -340,22 +379,19 @@ ACL_EXPORT aclError aclFinalize(void)
 	pthread_mutex_lock(&acl_global_lock);
 	if (acl_state == ACL_STATE_FINALIZED) {
 		ret = acl_errf(ACLI_EREPEAT_FINALIZE, "aclFinalize was already called");
-		goto out;
+		goto unlock;
 	}
 	if (acl_state != ACL_STATE_INIT) {
 		ret = acl_errf(ACLI_EUNINIT, "aclInit has not been called");
-		goto out;
+		goto unlock;
 	}
 	__atomic_store_n(&acl_state, ACL_STATE_FINALIZED, __ATOMIC_RELEASE);
-	for (i = 0; i < ACL_MAX_DEVICES; i++) {
-		struct acl_device *dev = &acl_devices[i];
-
-		pthread_mutex_lock(&dev->lock);
-		if (dev->fd >= 0)
-			acl_dev_teardown_locked(dev, false);
-		pthread_mutex_unlock(&dev->lock);
-	}
-out:
+	pthread_mutex_unlock(&acl_global_lock);
+	/* Every context goes, and with the last of a device the device. */
+	for (i = 0; i < ACL_MAX_DEVICES; i++)
+		acl_ctxs_destroy(&acl_devices[i]);
+	return acl_ret(__func__, 0);
+unlock:
 	pthread_mutex_unlock(&acl_global_lock);
 	return acl_ret(__func__, ret);
 }
@@ -378,125 +414,40 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtSetDevice(int32_t deviceId)
-{
-	struct acl_device *dev;
-	int ret = acl_check_init();
-
-	if (ret)
-		goto out;
-	if (deviceId < 0 || deviceId >= ACL_MAX_DEVICES) {
-		ret = acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", deviceId,
-			       ACL_MAX_DEVICES - 1);
-		goto out;
-	}
-	dev = &acl_devices[deviceId];
-	pthread_mutex_lock(&acl_global_lock);
-	pthread_mutex_lock(&dev->lock);
-	if (dev->fd < 0)
-		ret = acl_dev_open_locked(dev);
-	if (!ret) {
-		dev->refs++;
-		acl_cur_id = deviceId;
-		acl_cur_gen = dev->gen;
-	}
-	pthread_mutex_unlock(&dev->lock);
-	pthread_mutex_unlock(&acl_global_lock);
-out:
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
-{
-	struct acl_device *dev;
-	int ret = acl_check_init();
-
-	if (ret)
-		goto out;
-	if (!deviceId) {
-		ret = acl_errf(-EINVAL, "deviceId must not be NULL");
-		goto out;
-	}
-	ret = acl_cur_dev(&dev);
-	if (!ret)
-		*deviceId = dev->id;
-out:
-	return acl_ret(__func__, ret);
-}
-
-static int acl_reset(int32_t deviceId, bool force)
-{
-	struct acl_device *dev;
-	int ret = acl_check_init();
-
-	if (ret)
-		return ret;
-	if (deviceId < 0 || deviceId >= ACL_MAX_DEVICES)
-		return acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", deviceId,
-				ACL_MAX_DEVICES - 1);
-	dev = &acl_devices[deviceId];
-	pthread_mutex_lock(&acl_global_lock);
-	pthread_mutex_lock(&dev->lock);
-	if (dev->fd < 0) {
-		ret = acl_dev_check_id(deviceId, "deviceId");
-		if (!ret)
-			ret = acl_errf(ACLI_ENOCTX, "device %d is not set: nothing to reset", deviceId);
-		goto out;
-	}
-	/* Force ignores the other aclrtSetDevice references. */
-	if (!force && --dev->refs > 0)
-		goto out;
-	acl_dev_teardown_locked(dev, false);
-out:
-	pthread_mutex_unlock(&dev->lock);
-	pthread_mutex_unlock(&acl_global_lock);
-	return ret;
-}
-
-ACL_EXPORT aclError aclrtResetDevice(int32_t deviceId)
-{
-	return acl_ret(__func__, acl_reset(deviceId, false));
-}
-
-ACL_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
-{
-	return acl_ret(__func__, acl_reset(deviceId, true));
-}
-
 ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 {
 	struct acl_device *dev;
-	struct acl_stream *s;
-	uint32_t *ids = NULL;
-	size_t n = 0, cap = 0, i;
+	struct acl_context *ctx;
+	struct acl_context **ctxs = NULL;
+	size_t n = 0, i;
 	int ret, err;
 
 	ret = acl_enter_dev(&dev);
 	if (ret)
 		goto out;
-	/* Snapshot the stream ids: waiting must not hold the device lock. */
+	/* Every context of the device; waiting must not hold the device lock. */
 	pthread_mutex_lock(&dev->lock);
-	list_for_each_entry(s, &dev->streams, node) {
-		if (n == cap) {
-			uint32_t *nids = realloc(ids, (cap ? cap * 2 : 16) * sizeof(*ids));
-
-			if (!nids) {
-				ret = acl_errf(-ENOMEM, "out of host memory");
-				break;
-			}
-			ids = nids;
-			cap = cap ? cap * 2 : 16;
-		}
-		ids[n++] = s->id;
+	list_for_each_entry(ctx, &dev->contexts, node)
+		n++;
+	ctxs = calloc(n ? n : 1, sizeof(*ctxs));
+	if (!ctxs) {
+		pthread_mutex_unlock(&dev->lock);
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto out;
+	}
+	n = 0;
+	list_for_each_entry(ctx, &dev->contexts, node) {
+		acl_obj_hold(&ctx->obj);
+		ctxs[n++] = ctx;
 	}
 	pthread_mutex_unlock(&dev->lock);
-	for (i = 0; i < n && !ret; i++) {
-		err = acl_stream_wait(dev, ids[i], 0, -1);
-		/* a stream destroyed meanwhile has nothing left to wait for */
-		if (err && err != -ENOENT)
+	for (i = 0; i < n; i++) {
+		err = acl_ctx_sync_streams(ctxs[i]);
+		if (err && !ret)
 			ret = err;
+		acl_ctx_put(ctxs[i]);
 	}
-	free(ids);
+	free(ctxs);
 out:
 	return acl_ret(__func__, ret);
 }

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Process state: initialisation, the device table and the calling
- * thread's current device.
+ * Process state: initialisation and the device table.
  *
- * A device is one open file of /dev/npuN, i.e. one driver context.  Its
- * struct lives for the whole process in a static table; opening and
- * closing it bumps @gen, which invalidates every thread's "current
- * device" and every library object created under the old context.
+ * A device is one open file of /dev/npuN, i.e. one driver context, shared
+ * by every library context on it (context.h). Its struct lives for the
+ * whole process in a static table; it is opened for its first context and
+ * closed with its last, and each open and close bumps @gen, which
+ * invalidates every library object created under the old driver context.
  */
 #ifndef LIBACL_DEVICE_H
 #define LIBACL_DEVICE_H
@@ -22,38 +22,54 @@
 /* Regions are found by start address in O(1) however many there are. */
 #define ACL_REGION_BUCKETS	1024
 
-struct acl_stream;
+struct acl_context;
+struct acl_copier;
+struct acl_slots;
 
 struct acl_device {
-	pthread_mutex_t lock;		/* protects the fields below except where noted */
+	pthread_mutex_t lock;		/* protects the lists below */
 	int id;				/* N of /dev/npuN; constant */
 	int fd;				/* -1 while not open; read unlocked by API calls */
 	unsigned int gen;		/* bumped at each open and close */
-	unsigned int refs;		/* aclrtSetDevice calls not yet reset */
 	uint64_t va_start, va_end;	/* device VA window (GET_INFO) */
 	uint64_t page_sizes;		/* NPU_PAGE_* the device supports */
 	uint64_t peers;			/* bit N: PEER_ENABLE'd device N (atomic; cleared at open) */
+	unsigned int faults;		/* task faults reported since open (atomic) */
 
-	struct acl_stream *default_stream;	/* NULL stream of the API */
-	struct list_head streams;	/* acl_stream.node: default + user streams */
-	struct list_head events;	/* acl_event.node */
+	/* Under acl_global_lock (acl_dev_acquire/release): */
+	unsigned int users;		/* live contexts, the primary one included */
+	struct acl_context *primary;	/* the primary context, or NULL */
+	unsigned int refs;		/* its aclrtSetDevice references */
+
+	struct list_head contexts;	/* acl_context.node */
 	struct list_head handles;	/* acl_handle.node: VMM physical handles */
 	/* acl_region.node, hashed by start address: VA reservations, host memory */
 	struct list_head regions[ACL_REGION_BUCKETS];
 
-	/* Internal streams; each busy mutex is held across submit and sync. */
-	pthread_mutex_t copy_lock;	/* serialises synchronous direct copies */
-	struct acl_stream *copy_stream;
-	pthread_mutex_t stage_lock;	/* serialises staged copies; protects stage_* */
-	struct acl_stream *stage_stream;
-	void *stage_buf;		/* 2 * stage_half, registered, lazily */
-	size_t stage_half;
+	struct acl_copier *copier;	/* copy.c's internal streams and staging buffer */
+	struct acl_slots *slots;	/* event.c's timestamp slots, lazily */
+	struct acl_slots *notifies;	/* notify.c's flags in device memory, lazily */
 };
+
+/*
+ * acl_global_lock serialises init, finalize and the opening and closing of
+ * devices; it is taken before any device's lock.
+ */
+extern pthread_mutex_t acl_global_lock;
+
+/* A device for one more context: opened if it was not (acl_global_lock held). */
+int acl_dev_acquire_locked(int id, struct acl_device **devp);
+/* Its context is gone: closed with the last one (takes acl_global_lock). */
+void acl_dev_release(struct acl_device *dev);
+void acl_dev_release_locked(struct acl_device *dev);
+
+/* The table entry of device @id (0 <= id < ACL_MAX_DEVICES), open or not. */
+struct acl_device *acl_dev_slot(int id);
 
 /* 0 when aclInit has run and aclFinalize has not, else ACLI_EUNINIT. */
 int acl_check_init(void);
 
-/* The calling thread's current device, or ACLI_ENOCTX (after acl_check_init). */
+/* The device of the calling thread's current context, or ACLI_ENOCTX (context.c). */
 int acl_cur_dev(struct acl_device **devp);
 
 /* acl_check_init() then acl_cur_dev(). */
@@ -72,7 +88,7 @@ int acl_enter_dev(struct acl_device **devp);
 int acl_enter_args(struct acl_device **devp, const char *names, size_t n,
 		   const void *const *ptrs);
 
-/* Device N if open (some thread called aclrtSetDevice(N)), else NULL. */
+/* Device N if open (some context of the process is on it), else NULL. */
 struct acl_device *acl_dev_get(int id);
 
 /* Number of /dev/npuN nodes; 0 when none. */

@@ -1,98 +1,261 @@
 // SPDX-License-Identifier: MIT
 /*
- * Streams, events and stream memory operations (aclrtValueWrite/Wait).
+ * Streams and stream memory operations (aclrtValueWrite/Wait).
  *
  * An aclrtStream is a struct acl_stream *; NULL means the current
- * device's default stream.  An event remembers the seqno of the last
- * command its stream had queued when it was recorded: waiting for the
- * event is waiting for that seqno.
+ * context's default stream. A stream's kernel queue runs its commands in
+ * order; the library adds what CANN has on top: the owning context,
+ * flags and priority as created, the failure mode (in STOP mode the
+ * first task error is latched for the whole context), and abort, which
+ * drops the kernel queue and carries on with a fresh one.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <acl/acl.h>
 
+#include "callback.h"
+#include "context.h"
 #include "device.h"
 #include "error.h"
 #include "ioctl.h"
 #include "region.h"
 #include "stream.h"
 
-int acl_stream_new(struct acl_device *dev, struct acl_stream **out)
+/* The flags CANN defines; others are ignored, as the vendor does. */
+#define ACL_STREAM_KNOWN	(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | \
+				 ACL_STREAM_PERSISTENT | ACL_STREAM_HUGE | \
+				 ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY)
+/* Streams whose work the host does not track: always COMPLETE. */
+#define ACL_STREAM_UNTRACKED	(ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | \
+				 ACL_STREAM_CPU_SCHEDULE)
+
+static int acl_kstream_create(struct acl_device *dev, uint32_t *id)
 {
 	struct npu_stream_create arg = { .size = sizeof(arg) };
-	struct acl_stream *s;
 	int ret;
+
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_STREAM_CREATE, &arg);
+	if (ret == -ENOSPC)
+		return acl_errf(ACLI_ENOSTREAMRES, "no stream left: the context has the driver's max_streams");
+	if (!ret)
+		*id = arg.stream;
+	return ret;
+}
+
+static int acl_kstream_destroy(struct acl_device *dev, uint32_t id, bool force)
+{
+	struct npu_stream_destroy arg = {
+		.size = sizeof(arg),
+		.flags = force ? NPU_STREAM_DESTROY_FORCE : 0,
+		.stream = id,
+	};
+
+	return npu_ioctl(dev->fd, NPU_IOCTL_STREAM_DESTROY, &arg);
+}
+
+static int acl_kstream_stop_on_fault(struct acl_device *dev, uint32_t id)
+{
+	struct npu_stream_mode arg = {
+		.size = sizeof(arg),
+		.stream = id,
+		.mode = NPU_STREAM_STOP_ON_FAULT,
+	};
+
+	return npu_ioctl(dev->fd, NPU_IOCTL_STREAM_SET_MODE, &arg);
+}
+
+static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
+{
+	struct acl_stream *s;
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return acl_errf(-ENOMEM, "out of host memory");
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_STREAM_CREATE, &arg);
-	if (ret) {
-		free(s);
-		return ret;
-	}
+		return NULL;
 	s->dev = dev;
-	s->id = arg.stream;
+	s->res_limit[0] = s->res_limit[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	list_init(&s->node);
+	return s;
+}
+
+int acl_stream_new(struct acl_device *dev, struct acl_stream **out)
+{
+	struct acl_stream *s = acl_stream_alloc(dev);
+	int ret;
+
+	if (!s)
+		return acl_errf(-ENOMEM, "out of host memory");
+	ret = acl_kstream_create(dev, &s->id);
+	if (ret) {
+		acl_stream_free(s);
+		return ret;
+	}
 	*out = s;
 	return 0;
+}
+
+int acl_stream_kill(struct acl_stream *s, bool force)
+{
+	return acl_kstream_destroy(s->dev, s->id, force);
 }
 
 void acl_stream_free(struct acl_stream *s)
 {
 	if (!s)
 		return;
+	acl_cbq_free(s->cbq);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
 
-/* @p if it is a live stream of an open device, else NULL. */
-static struct acl_stream *acl_stream_lookup(const void *p)
+static void acl_stream_release(struct acl_obj *obj)
 {
-	return acl_dev_find(streams, struct acl_stream, p);
+	acl_stream_free((struct acl_stream *)obj);
 }
 
-int acl_stream_resolve(aclrtStream stream, struct acl_stream **out)
+void acl_stream_put(struct acl_stream *s)
 {
-	struct acl_device *dev;
+	acl_obj_put(&s->obj);
+}
+
+int acl_stream_create(struct acl_context *ctx, uint32_t flags, uint32_t priority, bool is_default,
+		      struct acl_stream **out)
+{
+	struct acl_stream *s;
 	int ret;
 
-	if (!stream) {
-		ret = acl_cur_dev(&dev);
-		if (ret)
-			return ret;
-		*out = dev->default_stream;
-		return 0;
+	ret = acl_stream_new(ctx->dev, &s);
+	if (ret)
+		return ret;
+	s->ctx = ctx;
+	s->is_default = is_default;
+	s->flags = flags;
+	s->priority = priority;
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->dying) {
+		pthread_mutex_unlock(&ctx->lock);
+		acl_kstream_destroy(ctx->dev, s->id, true);
+		acl_stream_free(s);
+		return acl_errf(ACLI_ECTXRELEASE, "the context is being destroyed");
 	}
-	*out = acl_stream_lookup(stream);
-	if (!*out)
-		return acl_errf(-EINVAL, "stream %p is not a live stream (destroyed, or its device reset?)",
-				stream);
+	list_add_tail(&s->node, &ctx->streams);
+	pthread_mutex_unlock(&ctx->lock);
+	acl_obj_add(&s->obj, ACL_OBJ_STREAM, acl_stream_release);
+	*out = s;
 	return 0;
 }
 
-int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
+int acl_stream_teardown(struct acl_stream *s, bool force)
+{
+	uint32_t id;
+	int ret;
+
+	acl_obj_del(&s->obj);
+	pthread_mutex_lock(&s->lock);
+	id = s->id;
+	pthread_mutex_unlock(&s->lock);
+	if (force)
+		acl_cbq_drop(s);
+	/* waits for the queue, callbacks included (they need their threads) */
+	ret = acl_kstream_destroy(s->dev, id, force);
+	acl_cbq_stop(s);
+	acl_stream_put(s);
+	return ret;
+}
+
+void acl_stream_forget(struct acl_stream *s)
+{
+	list_del(&s->node);
+	acl_cbq_forget(s->cbq);
+	s->cbq = NULL;
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream **out)
+{
+	struct acl_context *ctx;
+	struct acl_stream *s;
+	int ret;
+
+	if (!stream) {
+		ret = acl_cur_ctx(&ctx);
+		if (ret)
+			return ret;
+		s = ctx->default_stream;
+		acl_obj_hold(&s->obj);
+		acl_ctx_put(ctx);
+		*out = s;
+		return 0;
+	}
+	s = (struct acl_stream *)acl_obj_get(stream, ACL_OBJ_STREAM);
+	if (!s)
+		return acl_errf(ACLI_EHANDLE, "stream %p is not a live stream (destroyed, or its context or device released?)",
+				stream);
+	if ((use & ACL_STREAM_OWN) && !acl_ctx_is_current(s->ctx)) {
+		acl_stream_put(s);
+		ret = acl_cur_ctx(&ctx);
+		if (ret)
+			return ret;
+		acl_ctx_put(ctx);
+		return acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one",
+				stream);
+	}
+	*out = s;
+	return 0;
+}
+
+/* The error latched for @s's context by a STOP-mode stream, or 0. */
+static int acl_stream_sticky(struct acl_stream *s)
+{
+	int err = s->ctx ? __atomic_load_n(&s->ctx->sticky, __ATOMIC_ACQUIRE) : 0;
+
+	return err ? acl_errf(err, "an earlier task of this context failed and a stream of it is in ACL_STOP_ON_FAILURE mode") : 0;
+}
+
+int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
 {
 	struct npu_submit arg = {
 		.size = sizeof(arg),
-		.stream = s->id,
 		.count = n,
 		.cmds = (uintptr_t)cmds,
 	};
 	int ret;
 
-	pthread_mutex_lock(&s->lock);
+	ret = acl_stream_sticky(s);
+	if (ret)
+		return ret;
+	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
+		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted: the task is dropped");
+	arg.stream = s->id;
 	ret = npu_ioctl(s->dev->fd, NPU_IOCTL_SUBMIT, &arg);
 	if (!ret)
 		s->last_seq = arg.seqno;
-	pthread_mutex_unlock(&s->lock);
 	if (!ret && seq)
 		*seq = arg.seqno;
 	return ret;
+}
+
+int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = acl_stream_submit_locked(s, cmds, n, seq);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq)
+{
+	pthread_mutex_lock(&s->lock);
+	*id = s->id;
+	*seq = s->last_seq;
+	pthread_mutex_unlock(&s->lock);
 }
 
 static int64_t acl_now_ms(void)
@@ -128,72 +291,201 @@ int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t t
 	}
 	if (ret == -ETIMEDOUT)
 		return acl_errf(ret, "stream did not complete within %d ms", timeout_ms);
-	if (ret == -EIO)
-		return acl_errf(ret, "a command on the stream faulted (see the kernel log)");
+	if (ret == -EIO) {
+		/* for aclrtGetErrorVerbose: the device's latest fault */
+		__atomic_add_fetch(&dev->faults, 1, __ATOMIC_RELAXED);
+		return acl_errf(ACLI_ETASKFAULT, "a task of the stream faulted (DMA fault: see the kernel log)");
+	}
+	if (ret == -ECANCELED)
+		return acl_errf(ACLI_ETASKFAULT, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
 	return ret;
+}
+
+/* A task error of @s seen now: latched for the context in STOP mode. */
+static void acl_stream_task_error(struct acl_stream *s, int err)
+{
+	int none = 0;
+
+	if (s->ctx && s->stop_on_failure)
+		__atomic_compare_exchange_n(&s->ctx->sticky, &none, err, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
+}
+
+static int acl_stream_take_fault(struct acl_stream *s)
+{
+	int err;
+
+	pthread_mutex_lock(&s->lock);
+	err = s->fault;
+	s->fault = 0;
+	pthread_mutex_unlock(&s->lock);
+	return err ? acl_errf(err, "a task of the stream faulted (DMA fault: see the kernel log)") : 0;
+}
+
+int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)
+{
+	int ret;
+
+	ret = acl_stream_sticky(s);
+	if (!ret)
+		ret = acl_stream_take_fault(s);
+	if (ret)
+		return ret;
+	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
+		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted");
+	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
+	if (ret == -ENOENT) {
+		/* the kernel stream was aborted and replaced: nothing left of it */
+		acl_err_clear();
+		return 0;
+	}
+	if (ret == ACLI_ETASKFAULT)
+		acl_stream_task_error(s, ret);
+	return ret;
+}
+
+int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)
+{
+	int ret;
+
+	if (!seq)
+		return 0;
+	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
+	acl_err_clear();
+	if (ret == ACLI_ETASKFAULT) {
+		/* the next synchronize reports it: a query must not swallow it */
+		pthread_mutex_lock(&s->lock);
+		if (!s->fault)
+			s->fault = ret;
+		pthread_mutex_unlock(&s->lock);
+		acl_stream_task_error(s, ret);
+		ret = 0;
+	}
+	return ret;
+}
+
+bool acl_stream_reached(struct acl_stream *s, uint32_t id, uint64_t seq)
+{
+	return acl_stream_reach(s, id, seq, 0) != -ETIMEDOUT;
 }
 
 int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 {
-	return acl_stream_wait(s->dev, s->id, 0, timeout_ms);
+	uint32_t id;
+	uint64_t seq;
+
+	acl_stream_point(s, &id, &seq);
+	return acl_stream_wait_seq(s, id, 0, timeout_ms);
+}
+
+int acl_ctx_sync_streams(struct acl_context *ctx)
+{
+	struct acl_stream **v = NULL, *s;
+	size_t n = 0, i;
+	int ret = 0, err;
+
+	pthread_mutex_lock(&ctx->lock);
+	list_for_each_entry(s, &ctx->streams, node)
+		n++;
+	v = calloc(n ? n : 1, sizeof(*v));
+	if (v) {
+		n = 0;
+		list_for_each_entry(s, &ctx->streams, node) {
+			acl_obj_hold(&s->obj);
+			v[n++] = s;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	if (!v)
+		return acl_errf(-ENOMEM, "out of host memory");
+	for (i = 0; i < n; i++) {
+		err = acl_stream_sync(v[i], -1);
+		if (err && !ret)
+			ret = err;
+		acl_stream_put(v[i]);
+	}
+	free(v);
+	return ret;
+}
+
+static int acl_create_stream(aclrtStream *stream, uint32_t priority, uint32_t flag)
+{
+	struct acl_context *ctx;
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream);
+	if (ret)
+		return ret;
+	flag &= ACL_STREAM_KNOWN;
+	if ((flag & ACL_STREAM_DEVICE_USE_ONLY) && flag != ACL_STREAM_DEVICE_USE_ONLY)
+		return acl_errf(ACLI_ERTPARAM, "ACL_STREAM_DEVICE_USE_ONLY cannot be combined with other flags (%#x)",
+				flag);
+	if (priority > ACL_STREAM_PRIO_LEAST)
+		priority = ACL_STREAM_PRIO_LEAST;
+	ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return ret;
+	ret = acl_stream_create(ctx, flag, priority, false, &s);
+	acl_ctx_put(ctx);
+	if (!ret)
+		*stream = s;
+	return ret;
 }
 
 ACL_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
 {
-	struct acl_device *dev;
-	struct acl_stream *s;
-	int ret;
-
-	ret = acl_enter(&dev, stream);
-	if (ret)
-		goto out;
-	ret = acl_stream_new(dev, &s);
-	if (ret)
-		goto out;
-	pthread_mutex_lock(&dev->lock);
-	list_add_tail(&s->node, &dev->streams);
-	pthread_mutex_unlock(&dev->lock);
-	*stream = s;
-out:
-	return acl_ret(__func__, ret);
+	return acl_ret(__func__, acl_create_stream(stream, 0, 0));
 }
 
-static int acl_stream_destroy(aclrtStream stream, uint32_t flags)
+ACL_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
-	struct npu_stream_destroy arg = { .size = sizeof(arg), .flags = flags };
-	struct acl_device *dev;
+	return acl_ret(__func__, acl_create_stream(stream, priority, flag));
+}
+
+static int acl_stream_destroy(aclrtStream stream, bool force)
+{
+	struct acl_context *ctx;
 	struct acl_stream *s;
+	bool mine = false;
 	int ret;
 
-	ret = acl_check_init();
+	ret = acl_enter(NULL, stream);
 	if (ret)
 		return ret;
-	if (!stream)
-		return acl_errf(-EINVAL, "stream must not be NULL (the default stream cannot be destroyed)");
-	s = acl_stream_lookup(stream);
-	if (!s)
-		return acl_errf(-EINVAL, "stream %p is not a live stream", stream);
-	if (s->is_default)
-		return acl_errf(-EINVAL, "stream %p is a default stream and cannot be destroyed", stream);
-	dev = s->dev;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		return ret;
+	ctx = s->ctx;
+	if (s->is_default) {
+		acl_stream_put(s);
+		return acl_errf(ACLI_ERTPARAM, "stream %p is a context's default stream and cannot be destroyed",
+				stream);
+	}
 	/* Unlink first so no other call finds it while the kernel waits. */
-	pthread_mutex_lock(&dev->lock);
-	list_del(&s->node);
-	pthread_mutex_unlock(&dev->lock);
-	arg.stream = s->id;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_STREAM_DESTROY, &arg);
-	acl_stream_free(s);
+	pthread_mutex_lock(&ctx->lock);
+	if (!list_empty(&s->node)) {
+		list_del(&s->node);
+		list_init(&s->node);
+		mine = true;
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	if (mine)
+		ret = acl_stream_teardown(s, force);
+	else
+		ret = acl_errf(ACLI_EHANDLE, "stream %p is being destroyed by another thread", stream);
+	acl_stream_put(s);
 	return ret;
 }
 
 ACL_EXPORT aclError aclrtDestroyStream(aclrtStream stream)
 {
-	return acl_ret(__func__, acl_stream_destroy(stream, 0));
+	return acl_ret(__func__, acl_stream_destroy(stream, false));
 }
 
 ACL_EXPORT aclError aclrtDestroyStreamForce(aclrtStream stream)
 {
-	return acl_ret(__func__, acl_stream_destroy(stream, NPU_STREAM_DESTROY_FORCE));
+	return acl_ret(__func__, acl_stream_destroy(stream, true));
 }
 
 static int acl_sync_stream(aclrtStream stream, int32_t timeout)
@@ -202,12 +494,13 @@ static int acl_sync_stream(aclrtStream stream, int32_t timeout)
 	int ret;
 
 	ret = acl_check_init();
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		return ret;
-	ret = acl_stream_resolve(stream, &s);
-	if (ret)
-		return ret;
-	return acl_stream_sync(s, timeout);
+	ret = acl_stream_sync(s, timeout);
+	acl_stream_put(s);
+	return ret;
 }
 
 ACL_EXPORT aclError aclrtSynchronizeStream(aclrtStream stream)
@@ -221,171 +514,193 @@ ACL_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 
 	/* CANN: -1 waits forever, > 0 is milliseconds; nothing else */
 	if (!ret && (timeout == 0 || timeout < -1))
-		ret = acl_errf(-EINVAL, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
+		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
 	if (!ret)
 		ret = acl_sync_stream(stream, timeout);
 	return acl_ret(__func__, ret);
 }
 
-/* Events */
-
-static struct acl_event *acl_event_lookup(const void *p)
-{
-	return acl_dev_find(events, struct acl_event, p);
-}
-
-static int acl_event_get(aclrtEvent event, struct acl_event **out)
-{
-	int ret = acl_check_init();
-
-	if (ret)
-		return ret;
-	if (!event)
-		return acl_errf(-EINVAL, "event must not be NULL");
-	*out = acl_event_lookup(event);
-	if (!*out)
-		return acl_errf(-EINVAL, "event %p is not a live event", event);
-	return 0;
-}
-
-ACL_EXPORT aclError aclrtCreateEvent(aclrtEvent *event)
-{
-	struct acl_device *dev;
-	struct acl_event *e;
-	int ret;
-
-	ret = acl_enter(&dev, event);
-	if (ret)
-		goto out;
-	e = calloc(1, sizeof(*e));
-	if (!e) {
-		ret = acl_errf(-ENOMEM, "out of host memory");
-		goto out;
-	}
-	e->dev = dev;
-	pthread_mutex_init(&e->lock, NULL);
-	pthread_mutex_lock(&dev->lock);
-	list_add_tail(&e->node, &dev->events);
-	pthread_mutex_unlock(&dev->lock);
-	*event = e;
-out:
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
-{
-	struct acl_event *e;
-	int ret;
-
-	ret = acl_event_get(event, &e);
-	if (ret)
-		goto out;
-	pthread_mutex_lock(&e->dev->lock);
-	list_del(&e->node);
-	pthread_mutex_unlock(&e->dev->lock);
-	pthread_mutex_destroy(&e->lock);
-	free(e);
-out:
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+ACL_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status)
 {
 	struct acl_stream *s;
-	struct acl_event *e;
+	uint32_t id;
 	uint64_t seq;
 	int ret;
 
-	ret = acl_event_get(event, &e);
+	ret = acl_enter(NULL, status);
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	acl_stream_point(s, &id, &seq);
+	*status = (s->flags & ACL_STREAM_UNTRACKED) || acl_stream_reached(s, id, seq) ?
+		  ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+	acl_stream_put(s);
+	return ACL_SUCCESS;
+}
+
+/* A stream query taking the NULL (default) stream, for the getters below. */
+static int acl_stream_getter(aclrtStream stream, const void *out, struct acl_stream **s)
+{
+	int ret = acl_enter(NULL, out);
+
+	return ret ? ret : acl_stream_resolve(stream, ACL_STREAM_USE, s);
+}
+
+ACL_EXPORT aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId)
+{
+	struct acl_stream *s;
+	int ret = acl_stream_getter(stream, streamId, &s);
+
+	if (!ret) {
+		pthread_mutex_lock(&s->lock);
+		*streamId = (int32_t)s->id;
+		pthread_mutex_unlock(&s->lock);
+		acl_stream_put(s);
+	}
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags)
+{
+	struct acl_stream *s;
+	int ret = acl_stream_getter(stream, flags, &s);
+
+	if (!ret) {
+		*flags = s->flags;
+		acl_stream_put(s);
+	}
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority)
+{
+	struct acl_stream *s;
+	int ret = acl_stream_getter(stream, priority, &s);
+
+	if (!ret) {
+		*priority = s->priority;
+		acl_stream_put(s);
+	}
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority)
+{
+	if (leastPriority)
+		*leastPriority = ACL_STREAM_PRIO_LEAST;
+	if (greatestPriority)
+		*greatestPriority = 0;
+	return ACL_SUCCESS;
+}
+
+ACL_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+	struct acl_stream *s;
+	bool stop = mode & ACL_STOP_ON_FAILURE;
+	int ret;
+
+	ret = acl_check_init();
 	if (ret)
 		goto out;
-	ret = acl_stream_resolve(stream, &s);
+	/* CANN takes NULL only on chips with a device control queue; ours has none */
+	if (!stream) {
+		ret = acl_errf(ACLI_ERTPARAM, "stream must not be NULL: the default stream's failure mode is fixed on this chip");
+		goto out;
+	}
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
 	pthread_mutex_lock(&s->lock);
-	seq = s->last_seq;
+	if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "a DEVICE_USE_ONLY stream has no failure mode");
+	else if (s->stop_on_failure && !stop)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "a stream in ACL_STOP_ON_FAILURE mode cannot go back to ACL_CONTINUE_ON_FAILURE");
+	else if (stop && !s->stop_on_failure)
+		ret = acl_kstream_stop_on_fault(s->dev, s->id);
+	if (!ret && stop)
+		s->stop_on_failure = true;
 	pthread_mutex_unlock(&s->lock);
-
-	pthread_mutex_lock(&e->lock);
-	e->recorded = true;
-	e->rec_dev = s->dev;
-	e->rec_gen = s->dev->gen;
-	e->rec_stream = s->id;
-	e->rec_seq = seq;
-	pthread_mutex_unlock(&e->lock);
+	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
 }
 
-/* Snapshot of what an event waits for; false when there is nothing to wait for. */
-static bool acl_event_target(struct acl_event *e, struct acl_device **dev, uint32_t *stream,
-			     uint64_t *seq)
+ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
 {
-	bool pending;
-
-	pthread_mutex_lock(&e->lock);
-	pending = e->recorded && e->rec_seq &&
-		  __atomic_load_n(&e->rec_dev->gen, __ATOMIC_ACQUIRE) == e->rec_gen;
-	*dev = e->rec_dev;
-	*stream = e->rec_stream;
-	*seq = e->rec_seq;
-	pthread_mutex_unlock(&e->lock);
-	return pending;
-}
-
-ACL_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)
-{
-	struct acl_device *dev;
-	struct acl_event *e;
-	uint32_t stream;
-	uint64_t seq;
-	int ret;
-
-	ret = acl_event_get(event, &e);
-	if (ret)
-		goto out;
-	/* never recorded, or recorded on an idle stream: complete */
-	if (!acl_event_target(e, &dev, &stream, &seq))
-		goto out;
-	ret = acl_stream_wait(dev, stream, seq, -1);
-	/* the stream was destroyed since, which waited for its work */
-	if (ret == -ENOENT)
-		ret = 0;
-out:
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
-{
-	struct acl_device *dev;
 	struct acl_stream *s;
-	struct acl_event *e;
-	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
-	uint32_t src;
-	uint64_t seq;
+	uint32_t id = 0;
 	int ret;
 
-	ret = acl_event_get(event, &e);
+	ret = acl_check_init();
+	if (!ret && !stream)
+		ret = acl_errf(ACLI_ERTPARAM, "stream must not be NULL");
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	ret = acl_stream_resolve(stream, &s);
-	if (ret)
-		goto out;
-	if (!acl_event_target(e, &dev, &src, &seq))
-		goto out;
-	if (dev != s->dev) {
-		/* stream ids are per context: wait on the host instead */
-		ret = acl_stream_wait(dev, src, seq, -1);
-		if (ret == -ENOENT)
-			ret = 0;
-		goto out;
+	/*
+	 * The kernel queue is dropped (running copies stop at their next
+	 * chunk) and a fresh one takes its place: waits on the old one end,
+	 * and callbacks queued behind it are discarded.
+	 */
+	__atomic_store_n(&s->aborting, true, __ATOMIC_RELEASE);
+	pthread_mutex_lock(&s->lock);
+	ret = acl_kstream_create(s->dev, &id);
+	if (!ret && s->stop_on_failure)
+		ret = acl_kstream_stop_on_fault(s->dev, id);
+	if (!ret) {
+		acl_kstream_destroy(s->dev, s->id, true);
+		s->id = id;
+		s->last_seq = 0;
+		s->fault = 0;
 	}
-	cmd.src = src;
-	cmd.value = seq;
-	ret = acl_stream_submit(s, &cmd, 1, NULL);
-	if (ret == -ENOENT)
-		ret = acl_errf(ret, "the stream event %p was recorded on no longer exists", event);
+	pthread_mutex_unlock(&s->lock);
+	__atomic_store_n(&s->aborting, false, __ATOMIC_RELEASE);
+	acl_stream_put(s);
 out:
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * The device's latest fault, process-wide. A DMA fault (a task touching
+ * memory its mapping does not allow) is not one of CANN's kinds (memory
+ * UCE, L2, AI Core, link): it is reported as ACL_RT_ERROR_OTHERS without
+ * detail, and nothing can be repaired.
+ */
+ACL_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_enter(NULL, errorInfo);
+	if (!ret)
+		ret = acl_dev_check_id(deviceId, "deviceId");
+	if (ret)
+		return acl_ret(__func__, ret);
+	memset(errorInfo, 0, sizeof(*errorInfo));
+	errorInfo->errorType = ACL_RT_NO_ERROR;
+	dev = acl_dev_get(deviceId);
+	if (dev && __atomic_load_n(&dev->faults, __ATOMIC_RELAXED))
+		errorInfo->errorType = ACL_RT_ERROR_OTHERS;
+	return ACL_SUCCESS;
+}
+
+ACL_EXPORT aclError aclrtStreamStop(aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_check_init();
+	if (!ret && !stream)
+		ret = acl_errf(ACLI_ERTPARAM, "stream must not be NULL");
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret) {
+		acl_stream_put(s);
+		/* CANN: only chips with the STARS scheduler */
+		ret = acl_errf(ACLI_ERTNOTSUPP, "the simulated chip has no STARS scheduler: use aclrtStreamAbort");
+	}
 	return acl_ret(__func__, ret);
 }
 
@@ -426,14 +741,14 @@ ACL_EXPORT aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag
 		ret = acl_errf(-EINVAL, "flag %#x must be 0", flag);
 		goto out;
 	}
-	ret = acl_stream_resolve(stream, &s);
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
 	ret = acl_value_addr(s, devAddr, &cmd.flags, true);
-	if (ret)
-		goto out;
 	cmd.dst = (uintptr_t)devAddr;
-	ret = acl_stream_submit(s, &cmd, 1, NULL);
+	if (!ret)
+		ret = acl_stream_submit(s, &cmd, 1, NULL);
+	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -462,16 +777,16 @@ ACL_EXPORT aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 		ret = acl_errf(-EINVAL, "flag %u must be ACL_STREAM_WAIT_VALUE_GEQ/EQ/AND/NOR (0..3)", flag);
 		goto out;
 	}
-	ret = acl_stream_resolve(stream, &s);
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
 	/* the device polls a device address: no host operand for WAIT_VALUE */
 	ret = acl_value_addr(s, devAddr, &host, false);
-	if (ret)
-		goto out;
 	cmd.flags = cond[flag];
 	cmd.src = (uintptr_t)devAddr;
-	ret = acl_stream_submit(s, &cmd, 1, NULL);
+	if (!ret)
+		ret = acl_stream_submit(s, &cmd, 1, NULL);
+	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
 }

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Streams (kernel command queues) and events (points in a stream). */
+/*
+ * Streams: kernel command queues owned by a context. The library's
+ * internal streams (copy.c, callbacks) belong to no context and are in
+ * no handle table.
+ */
 #ifndef LIBACL_STREAM_H
 #define LIBACL_STREAM_H
 
@@ -10,45 +14,90 @@
 #include <acl/acl_base.h>
 #include <uapi/npu.h>
 
+#include "handle.h"
 #include "list.h"
 
 struct acl_device;
+struct acl_context;
+struct acl_cbq;
+
+/* Modelled priorities: 0 is the highest (recorded, not scheduled by). */
+#define ACL_STREAM_PRIO_LEAST	7
 
 struct acl_stream {
-	struct list_head node;		/* in dev->streams; internal streams are in no list */
-	struct acl_device *dev;
-	uint32_t id;			/* kernel stream id */
-	bool is_default;
-	pthread_mutex_t lock;		/* orders submits: protects last_seq */
-	uint64_t last_seq;		/* seqno of the last command queued */
+	struct acl_obj obj;		/* first: the aclrtStream is the object */
+	struct list_head node;		/* in ctx->streams; under ctx->lock */
+	struct acl_context *ctx;	/* NULL for internal streams; constant */
+	struct acl_device *dev;		/* constant */
+	bool is_default;		/* constant */
+	uint32_t flags;			/* ACL_STREAM_* as created; constant */
+	uint32_t priority;		/* 0..ACL_STREAM_PRIO_LEAST; constant */
+	pthread_mutex_t lock;		/* orders submits: protects the fields below */
+	uint32_t id;			/* kernel stream id (a new one after an abort) */
+	uint64_t last_seq;		/* seqno of the last command queued on @id */
+	bool stop_on_failure;		/* ACL_STOP_ON_FAILURE set */
+	bool aborting;			/* aclrtStreamAbort running */
+	int fault;			/* task error seen by a query, for the next sync */
+	int64_t res_limit[2];		/* per-type core limit, -1 unset (atomic) */
+	struct acl_cbq *cbq;		/* callbacks (callback.c), lazily */
 };
 
-struct acl_event {
-	struct list_head node;		/* in dev->events of the creating device */
-	struct acl_device *dev;
-	pthread_mutex_t lock;		/* protects the fields below */
-	bool recorded;
-	struct acl_device *rec_dev;	/* device of the stream it was recorded on */
-	unsigned int rec_gen;		/* rec_dev->gen when recorded */
-	uint32_t rec_stream;		/* kernel id of that stream */
-	uint64_t rec_seq;		/* its last seqno then; 0: nothing to wait for */
-};
-
-/* Create a kernel stream for @dev; the caller links it where it belongs. */
+/* A user or default stream of @ctx: listed in it and in the handle table. */
+int acl_stream_create(struct acl_context *ctx, uint32_t flags, uint32_t priority, bool is_default,
+		      struct acl_stream **out);
+/* An internal stream of @dev. */
 int acl_stream_new(struct acl_device *dev, struct acl_stream **out);
-/* Free the library object only (the kernel object goes with the context). */
+/* Destroy an internal stream's kernel stream (after its work unless @force). */
+int acl_stream_kill(struct acl_stream *s, bool force);
+/* Free an internal stream's library object (its kernel stream goes with the file). */
 void acl_stream_free(struct acl_stream *s);
 
-/* NULL -> the current device's default stream; else a live stream. */
-int acl_stream_resolve(aclrtStream stream, struct acl_stream **out);
+/* Destroy a stream unlinked from its context: after its work (dropped with @force). */
+int acl_stream_teardown(struct acl_stream *s, bool force);
+/* After fork: free the library object only. */
+void acl_stream_forget(struct acl_stream *s);
+
+void acl_stream_put(struct acl_stream *s);
+
+/* How a call uses the stream it resolves. */
+enum {
+	ACL_STREAM_USE = 0,		/* query or synchronize: any context */
+	ACL_STREAM_OWN = 1 << 0,	/* submit or manage: the current context's only (107003) */
+};
+
+/*
+ * NULL -> the current context's default stream; else a live stream
+ * (107017 if not). Returns a reference (acl_stream_put).
+ */
+int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream **out);
 
 /* Queue @n commands; *seq (optional) gets the seqno of the last one. */
 int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq);
+/* The same with s->lock held, for a caller that reads s->last_seq with it. */
+int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq);
 
 /* Wait for @seq (0: all queued so far) on kernel stream @id of @dev. */
 int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms);
 
+/*
+ * Wait for @seq on @s as the API does: a task error comes back once
+ * (latched for the context in STOP mode). 0 when @id is not @s's kernel
+ * stream any more (aborted since: nothing of it is left to wait for).
+ */
+int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms);
+
+/*
+ * Wait until @s reached @seq of kernel stream @id: 0 (a task error is kept
+ * for the next synchronize), -ETIMEDOUT, or -ENOENT when @id is gone.
+ */
+int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms);
+/* Has it, now? */
+bool acl_stream_reached(struct acl_stream *s, uint32_t id, uint64_t seq);
+
 /* Wait for everything queued on @s. */
 int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms);
+
+/* The kernel id and last seqno of @s, consistently. */
+void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq);
 
 #endif /* LIBACL_STREAM_H */

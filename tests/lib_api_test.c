@@ -289,7 +289,7 @@ TEST(last_error_and_message_are_independent)
 	/* taking the last error leaves the message */
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
-	EXPECT_STREQ("aclrtGetDevice: no current device: call aclrtSetDevice first",
+	EXPECT_STREQ("aclrtGetDevice: no current context: call aclrtSetDevice or aclrtSetCurrentContext first",
 		     aclGetRecentErrMsg());
 	/* the queries themselves leave no message */
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
@@ -500,16 +500,16 @@ TEST(stream_event_args)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtCreateStream(NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStreamForce(NULL));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream((aclrtStream)buf));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeStream((aclrtStream)buf));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeStreamWithTimeout(NULL, 0));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeStreamWithTimeout(NULL, -2));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeStreamWithTimeout(NULL, INT32_MIN));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyStream((aclrtStream)buf));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSynchronizeStream((aclrtStream)buf));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStreamWithTimeout(NULL, 0));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStreamWithTimeout(NULL, -2));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStreamWithTimeout(NULL, INT32_MIN));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtCreateEvent(NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyEvent(NULL));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyEvent((aclrtEvent)buf));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyEvent((aclrtEvent)buf));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRecordEvent(NULL, NULL));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRecordEvent((aclrtEvent)buf, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtRecordEvent((aclrtEvent)buf, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeEvent(NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEvent(NULL, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtValueWrite(NULL, 1, 0, NULL));

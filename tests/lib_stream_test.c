@@ -23,10 +23,10 @@ TEST(stream_create_destroy)
 	ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(s1, 10));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
 	ASSERT_ACL_OK(aclrtDestroyStream(s1));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(s1));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeStream(s1));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyStream(s1));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSynchronizeStream(s1));
 	ASSERT_ACL_OK(aclrtDestroyStreamForce(s2));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStreamForce(s2));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyStreamForce(s2));
 	ASSERT_ACL_OK(aclrtSynchronizeDevice());
 }
 
@@ -38,7 +38,7 @@ TEST(stream_gone_with_device_reset)
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	ASSERT_ACL_OK(aclrtResetDevice(0));
 	ASSERT_ACL_OK(aclrtSetDevice(0));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyStream(s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyStream(s));
 }
 
 /* A stream blocked on a value nobody wrote yet. */
@@ -135,8 +135,8 @@ TEST_F(blocked, event_orders_streams)
 	ASSERT_ACL_OK(aclrtMemcpy(&host, 8, data, 8, ACL_MEMCPY_DEVICE_TO_HOST));
 	EXPECT_EQ(42U, host);
 	ASSERT_ACL_OK(aclrtDestroyEvent(ev));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyEvent(ev));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeEvent(ev));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyEvent(ev));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSynchronizeEvent(ev));
 	ASSERT_ACL_OK(aclrtDestroyStream(s2));
 	ASSERT_ACL_OK(aclrtDestroyStream(s3));
 	ASSERT_ACL_OK(aclrtFree(data));
@@ -222,6 +222,143 @@ TEST_F(blocked, async_pageable_copy_is_ordered)
 	ASSERT_ACL_OK(aclrtFree(data));
 }
 
+TEST(create_with_config)
+{
+	uint32_t flags = 99, prio = 99;
+	int32_t least = 0, greatest = 9, id = -1, id2 = -1;
+	aclrtStream s, d;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtDeviceGetStreamPriorityRange(&least, &greatest));
+	EXPECT_EQ(7, least);
+	EXPECT_EQ(0, greatest);
+	ASSERT_ACL_OK(aclrtDeviceGetStreamPriorityRange(NULL, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtCreateStreamWithConfig(NULL, 0, 0));
+	/* a priority past the lowest is clamped; unknown flag bits are ignored */
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 100, ACL_STREAM_FAST_LAUNCH | ACL_STREAM_HUGE | 0x1000));
+	ASSERT_ACL_OK(aclrtStreamGetPriority(s, &prio));
+	EXPECT_EQ(7U, prio);
+	ASSERT_ACL_OK(aclrtStreamGetFlags(s, &flags));
+	EXPECT_EQ(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_HUGE, flags);
+	ASSERT_ACL_OK(aclrtStreamGetId(s, &id));
+	ASSERT_ACL_OK(aclrtStreamGetId(NULL, &id2));
+	EXPECT_NE(id, id2);
+	ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&d));
+	ASSERT_ACL_OK(aclrtStreamGetId(d, &id));
+	EXPECT_EQ(id, id2);
+	ASSERT_ACL_OK(aclrtStreamGetFlags(NULL, &flags));
+	EXPECT_EQ(0U, flags);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamGetId(s, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamGetFlags(s, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamGetPriority(s, NULL));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtStreamGetId(s, &id));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtCreateStreamWithConfig(&s, 0, ACL_STREAM_DEVICE_USE_ONLY | ACL_STREAM_FAST_SYNC));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 3, ACL_STREAM_DEVICE_USE_ONLY));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	/* the default stream is not destroyed */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtDestroyStream(d));
+}
+
+TEST_F(blocked, query_and_abort)
+{
+	aclrtStreamStatus st = ACL_STREAM_STATUS_RESERVED;
+	uint64_t host = 0;
+
+	ASSERT_ACL_OK(aclrtStreamQuery(self->waiter, &st));
+	EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, st);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamQuery(self->waiter, NULL));
+	ASSERT_ACL_OK(aclrtValueWait(self->flag, 1, ACL_STREAM_WAIT_VALUE_EQ, self->waiter));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag + 1, 5, 0, self->waiter));
+	ASSERT_ACL_OK(aclrtStreamQuery(self->waiter, &st));
+	EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, st);
+	/* abort drops the queue and returns; the stream stays usable */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamAbort(NULL));
+	ASSERT_ACL_OK(aclrtStreamAbort(self->waiter));
+	ASSERT_ACL_OK(aclrtStreamQuery(self->waiter, &st));
+	EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, st);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->waiter));
+	ASSERT_ACL_OK(aclrtMemcpy(&host, 8, self->flag + 1, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, host);
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag + 1, 6, 0, self->waiter));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->waiter));
+	ASSERT_ACL_OK(aclrtMemcpy(&host, 8, self->flag + 1, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(6U, host);
+	/* no STARS scheduler on the simulated chip */
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtStreamStop(self->waiter));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamStop(NULL));
+}
+
+/* ACL_STOP_ON_FAILURE: the first task error sticks to the whole context. */
+TEST(failure_mode_stop_is_sticky)
+{
+	aclrtStream s, other;
+	aclrtContext ctx, primary;
+	uint64_t v = 1;
+	void *d, *good;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&primary));
+	ASSERT_ACL_OK(aclrtMalloc(&good, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(good, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtCreateContext(&ctx, 0));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&d, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&other));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSetStreamFailureMode(NULL, ACL_STOP_ON_FAILURE));
+	ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE));
+	ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE));
+	ASSERT_ACL_OK(aclrtSetStreamFailureMode(s, ACL_STOP_ON_FAILURE | 0x10));	/* bit 0 only */
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetStreamFailureMode(s, ACL_CONTINUE_ON_FAILURE));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtValueWrite(d, 1, 0, s));	/* reserved, unmapped: faults */
+	ASSERT_ACL_OK(aclrtValueWrite(good, 2, 0, s));	/* dropped after the fault */
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	npu_expect_dma_faults(false);
+	/* sticky: every stream of the context, synchronize and submit alike */
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(other));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtValueWrite(good, 3, 0, other));
+	ASSERT_ACL_OK(aclrtStreamAbort(s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	/* another context is not affected; the task after the fault never ran */
+	ASSERT_ACL_OK(aclrtSetCurrentContext(primary));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, good, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, v);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtSetCurrentContext(ctx));
+	ASSERT_ACL_OK(aclrtDestroyContext(ctx));
+	ASSERT_ACL_OK(aclrtSetCurrentContext(primary));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(d));
+	ASSERT_ACL_OK(aclrtFree(good));
+}
+
+/* ACL_CONTINUE_ON_FAILURE (the default): later tasks run, the error is reported once. */
+TEST(failure_mode_continue_runs_later_tasks)
+{
+	aclrtStream s;
+	uint64_t v = 0;
+	void *d, *good;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&good, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&d, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtValueWrite(d, 1, 0, s));
+	ASSERT_ACL_OK(aclrtValueWrite(good, 2, 0, s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, good, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(2U, v);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(d));
+	ASSERT_ACL_OK(aclrtFree(good));
+}
+
 TEST(event_unrecorded_and_idle)
 {
 	aclrtEvent ev;
@@ -236,7 +373,7 @@ TEST(event_unrecorded_and_idle)
 	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
 	ASSERT_ACL_OK(aclrtRecordEvent(ev, NULL));
 	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRecordEvent(ev, (aclrtStream)&s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtRecordEvent(ev, (aclrtStream)&s));
 	ASSERT_ACL_OK(aclrtDestroyStream(s));
 	/* its stream is gone: nothing left to wait for */
 	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
@@ -300,16 +437,32 @@ TEST(value_ops_need_device_memory)
 
 TEST(device_fault_is_rt_failure)
 {
+	aclrtErrorInfo info;
 	aclrtStream s;
 	void *d;
 
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtReserveMemAddress(&d, 2 * MiB, 0, NULL, 0));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	memset(&info, 0xff, sizeof(info));
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &info));
+	EXPECT_EQ(ACL_RT_NO_ERROR, info.errorType);
+	EXPECT_EQ(0, info.tryRepair);
+	EXPECT_EQ(0, info.hasDetail);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetErrorVerbose(0, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetErrorVerbose(-1, &info));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtGetErrorVerbose(64, &info));
 	/* reserved but unmapped: the command faults when it runs */
 	npu_expect_dma_faults(true);
 	ASSERT_ACL_OK(aclrtValueWrite(d, 1, 0, s));
 	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	/* the runtime error is the thread's last error, and the device's latest fault */
+	EXPECT_EQ(ACL_ERROR_RT_FAILURE, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_ERROR_RT_FAILURE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &info));
+	EXPECT_EQ(ACL_RT_ERROR_OTHERS, info.errorType);
+	EXPECT_EQ(0, info.hasDetail);
 	/* reported once */
 	EXPECT_ACL_OK(aclrtSynchronizeStream(s));
 	npu_expect_dma_faults(false);

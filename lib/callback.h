@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host functions in stream order (aclrtLaunchCallback, aclrtLaunchHostFunc).
+ *
+ * A callback is a point in its stream: a watcher thread per stream waits
+ * until the stream's kernel queue reached the commands queued before it,
+ * then hands it to the thread that runs it (the one the application
+ * subscribed with aclrtSubscribeReport, or the context's own host-function
+ * thread). A blocking callback also queues a gate in the stream, a
+ * WAIT_STREAM on a private gate stream that the runner releases once the
+ * function returned, so that nothing queued later starts before.
+ */
+#ifndef LIBACL_CALLBACK_H
+#define LIBACL_CALLBACK_H
+
+struct acl_cbq;
+struct acl_reporter;
+struct acl_stream;
+
+/* Stream teardown, before a forced kernel destroy: pending callbacks are discarded. */
+void acl_cbq_drop(struct acl_stream *s);
+/* Stream teardown, after its kernel stream is gone: stop its watcher. */
+void acl_cbq_stop(struct acl_stream *s);
+/* Stream release: free what acl_cbq_stop left. */
+void acl_cbq_free(struct acl_cbq *q);
+/* After fork (no threads of the parent exist): free memory only. */
+void acl_cbq_forget(struct acl_cbq *q);
+
+/* Context teardown: end its host-function thread. */
+void acl_reporter_stop(struct acl_reporter *r);
+void acl_reporter_forget(struct acl_reporter *r);
+
+#endif /* LIBACL_CALLBACK_H */

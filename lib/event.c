@@ -1,0 +1,598 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Events. Every record queues a TIMESTAMP command, so that the time an
+ * event reports is the device's, taken when the engine reached the
+ * record, and its completion is that command's. CANN's flags decide what
+ * an event may be used for; the checks follow the vendor runtime.
+ *
+ * A wait on an event that has no record (never recorded, or reset) does
+ * not block: the library waits for records it knows of, as CUDA does.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <acl/acl.h>
+
+#include "context.h"
+#include "device.h"
+#include "error.h"
+#include "event.h"
+#include "slots.h"
+#include "stream.h"
+
+#define ACL_EVENT_SYNC_BITS	(ACL_EVENT_SYNC | 0x4U | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC)
+#define ACL_EVENT_COMBINABLE	(ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | 0x4U | \
+				 ACL_EVENT_TIME_LINE)
+/* aclrtCreateEvent: CAPTURE_STREAM_PROGRESS | the second sync bit | TIME_LINE */
+#define ACL_EVENT_DEFAULT_FLAGS	0x0EU
+
+static void acl_event_release(struct acl_obj *obj)
+{
+	struct acl_event *e = (struct acl_event *)obj;
+	unsigned int i;
+
+	if (e->rec_s)
+		acl_stream_put(e->rec_s);
+	for (i = 0; i < e->nwaits; i++)
+		acl_stream_put(e->waits[i].s);
+	acl_slot_free(e->dev, &e->dev->slots, e->gen, e->slot);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+void acl_event_teardown(struct acl_event *e)
+{
+	acl_obj_del(&e->obj);
+	acl_obj_put(&e->obj);
+}
+
+void acl_event_forget(struct acl_event *e)
+{
+	list_del(&e->node);
+	pthread_mutex_destroy(&e->lock);
+	free(e);
+}
+
+/* Has the last record run? Caller holds e->lock. */
+static bool acl_event_done_locked(struct acl_event *e)
+{
+	return !e->recorded || acl_stream_reached(e->rec_s, e->rec_id, e->rec_seq);
+}
+
+/* Free the events destroyed while their record was pending, once it ran. */
+static void acl_events_reap(struct acl_context *ctx)
+{
+	struct acl_event *e, *en, *done = NULL;
+
+	pthread_mutex_lock(&ctx->lock);
+	list_for_each_entry_safe(e, en, &ctx->events, node) {
+		bool gone;
+
+		if (!e->destroyed)
+			continue;
+		pthread_mutex_lock(&e->lock);
+		gone = acl_event_done_locked(e);
+		pthread_mutex_unlock(&e->lock);
+		if (gone) {
+			list_del(&e->node);
+			/* reuse node as a private list link */
+			e->node.next = (struct list_head *)done;
+			done = e;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	while (done) {
+		e = done;
+		done = (struct acl_event *)e->node.next;
+		acl_obj_put(&e->obj);
+	}
+}
+
+static int acl_event_new(aclrtEvent *event, uint32_t flags, bool ex, bool id_at_create)
+{
+	struct acl_context *ctx;
+	struct acl_event *e;
+	int ret;
+
+	ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return ret;
+	acl_events_reap(ctx);
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto out;
+	}
+	ret = acl_slot_alloc(ctx->dev, &ctx->dev->slots, &e->slot, &e->word);
+	if (ret) {
+		free(e);
+		if (ret == -ENOSPC)
+			ret = acl_errf(ACLI_ENOEVENTRES, "no event left on device %d (%u in use)",
+				       ctx->dev->id, ACL_SLOTS_PAGES * ACL_SLOTS_PER_PAGE);
+		goto out;
+	}
+	e->ctx = ctx;
+	e->dev = ctx->dev;
+	e->gen = __atomic_load_n(&ctx->dev->gen, __ATOMIC_ACQUIRE);
+	e->flags = flags;
+	e->ex = ex;
+	e->id_at_create = id_at_create;
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->dying) {
+		pthread_mutex_unlock(&ctx->lock);
+		acl_slot_free(e->dev, &e->dev->slots, e->gen, e->slot);
+		pthread_mutex_destroy(&e->lock);
+		free(e);
+		ret = acl_errf(ACLI_ECTXRELEASE, "the context is being destroyed");
+		goto out;
+	}
+	list_add_tail(&e->node, &ctx->events);
+	pthread_mutex_unlock(&ctx->lock);
+	acl_obj_add(&e->obj, ACL_OBJ_EVENT, acl_event_release);
+	*event = e;
+out:
+	acl_ctx_put(ctx);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtCreateEvent(aclrtEvent *event)
+{
+	int ret = acl_enter(NULL, event);
+
+	if (!ret)
+		ret = acl_event_new(event, ACL_EVENT_DEFAULT_FLAGS, false, false);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	int ret = acl_enter(NULL, event);
+
+	if (!ret && !((flag && !(flag & ~ACL_EVENT_COMBINABLE)) || flag == ACL_EVENT_DEVICE_USE_ONLY ||
+		      flag == ACL_EVENT_EXTERNAL))
+		ret = acl_errf(ACLI_ERTPARAM, "flag %#x must combine SYNC, CAPTURE_STREAM_PROGRESS and TIME_LINE, or be DEVICE_USE_ONLY or EXTERNAL alone",
+			       flag);
+	if (!ret)
+		ret = acl_event_new(event, flag, false, true);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
+{
+	int ret = acl_enter(NULL, event);
+
+	if (!ret && !((flag && !(flag & ~ACL_EVENT_COMBINABLE)) || flag == ACL_EVENT_IPC))
+		ret = acl_errf(ACLI_ERTPARAM, "flag %#x must combine SYNC, CAPTURE_STREAM_PROGRESS and TIME_LINE, or be IPC alone",
+			       flag);
+	/* inter-process events need an IPC notify path the simulated chip lacks */
+	if (!ret && flag == ACL_EVENT_IPC)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "IPC events are not supported by the simulated chip");
+	if (!ret)
+		ret = acl_event_new(event, flag, true, true);
+	return acl_ret(__func__, ret);
+}
+
+/* A live event, with a reference. */
+static int acl_event_get(aclrtEvent event, struct acl_event **out)
+{
+	int ret = acl_enter(NULL, event);
+
+	if (ret)
+		return ret;
+	*out = (struct acl_event *)acl_obj_get(event, ACL_OBJ_EVENT);
+	if (!*out)
+		return acl_errf(ACLI_EHANDLE, "event %p is not a live event", event);
+	return 0;
+}
+
+static void acl_event_put(struct acl_event *e)
+{
+	acl_obj_put(&e->obj);
+}
+
+/* The start of a query: its output pointer, then the event. */
+static int acl_event_query(aclrtEvent event, const void *out, struct acl_event **e)
+{
+	int ret = acl_enter(NULL, out);
+
+	return ret ? ret : acl_event_get(event, e);
+}
+
+ACL_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
+{
+	struct acl_context *ctx;
+	struct acl_event *e;
+	bool pending;
+	int ret;
+
+	ret = acl_event_get(event, &e);
+	if (ret)
+		goto out;
+	ctx = e->ctx;
+	if (!acl_obj_del(&e->obj)) {
+		ret = acl_errf(ACLI_EHANDLE, "event %p is being destroyed by another thread", event);
+		acl_event_put(e);
+		goto out;
+	}
+	/* CANN does not block: a pending record keeps the event until it ran */
+	pthread_mutex_lock(&ctx->lock);
+	pthread_mutex_lock(&e->lock);
+	pending = !acl_event_done_locked(e);
+	e->destroyed = true;
+	pthread_mutex_unlock(&e->lock);
+	if (!pending)
+		list_del(&e->node);
+	pthread_mutex_unlock(&ctx->lock);
+	acl_event_put(e);
+	if (!pending)
+		acl_event_put(e);	/* the table's reference */
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_TIMESTAMP, .flags = NPU_CMD_DST_HOST };
+	struct acl_stream *s, *old;
+	struct acl_event *e;
+	uint64_t seq;
+	int ret;
+
+	ret = acl_event_get(event, &e);
+	if (ret)
+		goto out;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto put;
+	if (e->flags & ACL_EVENT_EXTERNAL) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is recorded with the EXTERNAL record flag only");
+		acl_stream_put(s);
+		goto put;
+	}
+	cmd.dst = (uintptr_t)e->word;
+	/* the event lock orders records of one event with their seqnos */
+	pthread_mutex_lock(&e->lock);
+	ret = acl_stream_submit(s, &cmd, 1, &seq);
+	if (!ret) {
+		old = e->rec_s;
+		e->ever = e->recorded = true;
+		e->rec_s = s;
+		e->rec_id = s->id;
+		e->rec_seq = seq;
+		s = old;
+	}
+	pthread_mutex_unlock(&e->lock);
+	if (s)
+		acl_stream_put(s);
+put:
+	acl_event_put(e);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
+{
+	struct acl_stream *s;
+	struct acl_event *e;
+	int ret;
+
+	ret = acl_event_get(event, &e);
+	if (ret)
+		goto out;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto put;
+	acl_stream_put(s);
+	if (e->ex || (e->flags & ACL_EVENT_IPC))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "events from aclrtCreateEventExWithFlag are not reset");
+	else if (!(e->flags & ACL_EVENT_SYNC_BITS))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x have no synchronizing bit: it cannot be reset",
+			       e->flags);
+	if (!ret) {
+		/* the host forgets the record: later waits find nothing to wait for */
+		pthread_mutex_lock(&e->lock);
+		e->recorded = false;
+		pthread_mutex_unlock(&e->lock);
+	}
+put:
+	acl_event_put(e);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* Snapshot of what a wait for @e waits for; false when nothing. */
+static bool acl_event_target(struct acl_event *e, struct acl_stream **s, uint32_t *id, uint64_t *seq)
+{
+	bool pending;
+
+	pthread_mutex_lock(&e->lock);
+	pending = e->recorded;
+	if (pending) {
+		*s = e->rec_s;
+		acl_obj_hold(&(*s)->obj);
+		*id = e->rec_id;
+		*seq = e->rec_seq;
+	}
+	pthread_mutex_unlock(&e->lock);
+	return pending;
+}
+
+static int acl_event_sync(aclrtEvent event, int32_t timeout)
+{
+	struct acl_stream *s;
+	struct acl_event *e;
+	uint32_t id;
+	uint64_t seq;
+	int ret;
+
+	ret = acl_event_get(event, &e);
+	if (ret)
+		return ret;
+	if (e->flags & ACL_EVENT_EXTERNAL)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event cannot be synchronized on the host");
+	else if (acl_event_target(e, &s, &id, &seq)) {
+		ret = acl_stream_wait_seq(s, id, seq, timeout);
+		if (ret == -ETIMEDOUT)
+			ret = acl_errf(ACLI_EEVENTTIMEOUT, "event %p did not complete within %d ms", event,
+				       timeout);
+		acl_stream_put(s);
+	}
+	acl_event_put(e);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtSynchronizeEvent(aclrtEvent event)
+{
+	return acl_ret(__func__, acl_event_sync(event, -1));
+}
+
+ACL_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout)
+{
+	int ret = acl_check_init();
+
+	if (!ret && (timeout == 0 || timeout < -1))
+		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
+	if (!ret)
+		ret = acl_event_sync(event, timeout);
+	return acl_ret(__func__, ret);
+}
+
+/* Remember a stream's wait for aclrtQueryEventWaitStatus; e->lock held. */
+static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s, uint64_t seq)
+{
+	struct acl_event_wait *w;
+	unsigned int i, kept = 0;
+
+	/* drop waits that passed; if full, the oldest (it ends first in its stream) */
+	for (i = 0; i < e->nwaits; i++) {
+		w = &e->waits[i];
+		if (acl_stream_reached(w->s, w->id, w->seq) ||
+		    (kept == ACL_EVENT_WAITS - 1 && i == 0)) {
+			acl_stream_put(w->s);
+			continue;
+		}
+		e->waits[kept++] = *w;
+	}
+	e->nwaits = kept;
+	if (e->nwaits == ACL_EVENT_WAITS) {
+		acl_stream_put(e->waits[0].s);
+		for (i = 1; i < e->nwaits; i++)
+			e->waits[i - 1] = e->waits[i];
+		e->nwaits--;
+	}
+	acl_obj_hold(&s->obj);
+	e->waits[e->nwaits++] = (struct acl_event_wait){ .s = s, .id = s->id, .seq = seq };
+}
+
+static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
+	struct acl_stream *s, *rs;
+	struct acl_event *e;
+	uint32_t id;
+	uint64_t seq, wseq;
+	int ret;
+
+	ret = acl_event_get(event, &e);
+	if (ret)
+		return ret;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto put;
+	if (!(e->flags & ACL_EVENT_SYNC_BITS) || (e->flags & ACL_EVENT_EXTERNAL)) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x: the event cannot be waited for by a stream",
+			       e->flags);
+		goto put_s;
+	}
+	if (!acl_event_target(e, &rs, &id, &seq))
+		goto put_s;
+	if (rs->dev != s->dev) {
+		/* stream ids are per device: wait on the host instead */
+		ret = acl_stream_wait_seq(rs, id, seq, -1);
+	} else if (rs != s) {
+		cmd.src = id;
+		cmd.value = seq;
+		ret = acl_stream_submit(s, &cmd, 1, &wseq);
+		/* the recording stream is gone (aborted, destroyed): nothing to wait for */
+		if (ret == -ENOENT) {
+			acl_err_clear();
+			ret = 0;
+		} else if (!ret) {
+			pthread_mutex_lock(&e->lock);
+			acl_event_note_wait_locked(e, s, wseq);
+			pthread_mutex_unlock(&e->lock);
+		}
+	}
+	acl_stream_put(rs);
+put_s:
+	acl_stream_put(s);
+put:
+	acl_event_put(e);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+	return acl_ret(__func__, acl_stream_wait_event(stream, event));
+}
+
+ACL_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
+{
+	int ret = acl_check_init();
+
+	if (!ret && timeout < 0)
+		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be >= 0 seconds (0: no limit)", timeout);
+	/* the engine's stream waits have no limit: the wait is the plain one */
+	if (!ret)
+		ret = acl_stream_wait_event(stream, event);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status)
+{
+	struct acl_event *e;
+	int ret;
+
+	ret = acl_event_query(event, status, &e);
+	if (ret)
+		return acl_ret(__func__, ret);
+	if (e->ex) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "aclrtQueryEvent does not take events from aclrtCreateEventExWithFlag");
+	} else {
+		pthread_mutex_lock(&e->lock);
+		*status = acl_event_done_locked(e) ? ACL_EVENT_STATUS_COMPLETE :
+						     ACL_EVENT_STATUS_NOT_READY;
+		pthread_mutex_unlock(&e->lock);
+	}
+	acl_event_put(e);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status)
+{
+	struct acl_event *e;
+	int ret;
+
+	ret = acl_event_query(event, status, &e);
+	if (ret)
+		return acl_ret(__func__, ret);
+	if (e->flags & ACL_EVENT_EXTERNAL) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event has no host-visible status");
+	} else {
+		pthread_mutex_lock(&e->lock);
+		/* an event never recorded (or reset) is not ready; an Ex one is complete */
+		if (!e->recorded)
+			*status = e->ex ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
+					  ACL_EVENT_RECORDED_STATUS_NOT_READY;
+		else
+			*status = acl_event_done_locked(e) ? ACL_EVENT_RECORDED_STATUS_COMPLETE :
+							     ACL_EVENT_RECORDED_STATUS_NOT_READY;
+		pthread_mutex_unlock(&e->lock);
+	}
+	acl_event_put(e);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status)
+{
+	struct acl_event *e;
+	unsigned int i;
+	int ret;
+
+	ret = acl_event_query(event, status, &e);
+	if (ret)
+		return acl_ret(__func__, ret);
+	if (e->ex) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "aclrtQueryEventWaitStatus does not take events from aclrtCreateEventExWithFlag");
+	} else {
+		*status = ACL_EVENT_WAIT_STATUS_COMPLETE;
+		pthread_mutex_lock(&e->lock);
+		for (i = 0; i < e->nwaits; i++)
+			if (!acl_stream_reached(e->waits[i].s, e->waits[i].id, e->waits[i].seq))
+				*status = ACL_EVENT_WAIT_STATUS_NOT_READY;
+		pthread_mutex_unlock(&e->lock);
+	}
+	acl_event_put(e);
+	return acl_ret(__func__, ret);
+}
+
+/* The device time of @e's record in ns; the checks of the timing calls. */
+static int acl_event_time(struct acl_event *e, const char *name, bool need_timeline, uint64_t *ns)
+{
+	int ret = 0;
+
+	if (e->flags & (ACL_EVENT_EXTERNAL | ACL_EVENT_IPC))
+		return acl_errf(ACLI_ERTNOTSUPP, "%s: EXTERNAL and IPC events have no timestamp", name);
+	pthread_mutex_lock(&e->lock);
+	if (!e->ever || !e->recorded)
+		ret = acl_errf(ACLI_EINTERNAL, "%s %p has not been recorded", name, e);
+	else if (!acl_event_done_locked(e))
+		ret = acl_errf(ACLI_ETIMESTAMP, "%s %p is not complete yet", name, e);
+	else if (need_timeline && !(e->flags & ACL_EVENT_TIME_LINE))
+		ret = acl_errf(ACLI_ETIMESTAMP, "%s %p was created without ACL_EVENT_TIME_LINE", name, e);
+	else
+		*ns = __atomic_load_n(e->word, __ATOMIC_ACQUIRE);
+	pthread_mutex_unlock(&e->lock);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent)
+{
+	struct acl_event *a = NULL, *b = NULL;
+	uint64_t t0, t1;
+	int ret;
+
+	ret = acl_enter(NULL, ms, startEvent, endEvent);
+	if (!ret)
+		ret = acl_event_get(startEvent, &a);
+	if (!ret)
+		ret = acl_event_get(endEvent, &b);
+	if (!ret)
+		ret = acl_event_time(a, "startEvent", true, &t0);
+	if (!ret)
+		ret = acl_event_time(b, "endEvent", true, &t1);
+	if (!ret)
+		*ms = (float)((double)(int64_t)(t1 - t0) / 1e6);
+	if (a)
+		acl_event_put(a);
+	if (b)
+		acl_event_put(b);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp)
+{
+	struct acl_event *e;
+	uint64_t ns;
+	int ret;
+
+	ret = acl_event_query(event, timestamp, &e);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_event_time(e, "event", false, &ns);
+	if (!ret)
+		*timestamp = ns / 1000;	/* CANN: microseconds since device boot */
+	acl_event_put(e);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId)
+{
+	struct acl_event *e;
+	int ret;
+
+	ret = acl_event_query(event, eventId, &e);
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_mutex_lock(&e->lock);
+	if (e->flags & ACL_EVENT_IPC)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "an IPC event has no id");
+	else if (!e->id_at_create && !e->ever)
+		ret = acl_errf(ACLI_EINTERNAL, "an event from aclrtCreateEvent gets its id at its first record");
+	else
+		*eventId = e->slot;
+	pthread_mutex_unlock(&e->lock);
+	acl_event_put(e);
+	return acl_ret(__func__, ret);
+}

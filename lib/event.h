@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Events: points in a stream. A record is a TIMESTAMP command that writes
+ * the device's clock into the event's word when the engine reaches it;
+ * waiting for the event is waiting for that command.
+ */
+#ifndef LIBACL_EVENT_H
+#define LIBACL_EVENT_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "handle.h"
+#include "list.h"
+
+struct acl_context;
+struct acl_stream;
+
+/* A stream's wait on the event, for aclrtQueryEventWaitStatus. */
+struct acl_event_wait {
+	struct acl_stream *s;		/* holds a reference */
+	uint32_t id;
+	uint64_t seq;
+};
+
+#define ACL_EVENT_WAITS	8		/* waits remembered; older ones complete first */
+
+struct acl_event {
+	struct acl_obj obj;		/* first: the aclrtEvent is the object */
+	struct list_head node;		/* in ctx->events; under ctx->lock */
+	struct acl_context *ctx;	/* constant; valid while the handle is */
+	struct acl_device *dev;		/* constant: the device of its word */
+	unsigned int gen;		/* dev->gen at creation */
+	uint32_t flags;			/* ACL_EVENT_* as created; constant */
+	bool ex;			/* aclrtCreateEventExWithFlag; constant */
+	bool id_at_create;		/* aclrtGetEventId answers before the first record */
+	uint32_t slot;			/* its word in dev->slots: the event id; constant */
+	uint64_t *word;			/* the device time of the last record, ns */
+	pthread_mutex_t lock;		/* protects the fields below */
+	bool ever;			/* recorded at least once */
+	bool recorded;			/* recorded since creation or the last reset */
+	bool destroyed;			/* handle gone; freed once the record ran */
+	struct acl_stream *rec_s;	/* stream of the last record (reference) */
+	uint32_t rec_id;		/* its kernel id then */
+	uint64_t rec_seq;		/* the record's seqno */
+	struct acl_event_wait waits[ACL_EVENT_WAITS];
+	unsigned int nwaits;
+};
+
+/* Context teardown: free @e (its streams are drained). */
+void acl_event_teardown(struct acl_event *e);
+/* After fork: free the library object only. */
+void acl_event_forget(struct acl_event *e);
+
+#endif /* LIBACL_EVENT_H */

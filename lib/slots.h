@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device-visible 64-bit words in registered host memory, numbered: event
+ * timestamps (event.c) and notify flags (notify.c). The engine writes and
+ * polls them (TIMESTAMP, WRITE_VALUE, WAIT_VALUE with a host operand);
+ * the library reads them. A word's number is the id CANN reports.
+ */
+#ifndef LIBACL_SLOTS_H
+#define LIBACL_SLOTS_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+struct acl_device;
+
+#define ACL_SLOTS_PER_PAGE	512
+#define ACL_SLOTS_PAGES		128	/* 65536 words per pool and device */
+
+struct acl_slots {
+	pthread_mutex_t lock;		/* protects the fields below */
+	uint64_t *page[ACL_SLOTS_PAGES];	/* registered lazily */
+	uint64_t used[ACL_SLOTS_PAGES * ACL_SLOTS_PER_PAGE / 64];	/* bitmap */
+	uint32_t next;			/* where the next search starts */
+};
+
+/*
+ * Take a free word of @dev's pool at *@poolp (made on first use), set to
+ * 0; -ENOSPC when all are in use.
+ */
+int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *idx,
+		   uint64_t **word);
+/*
+ * Give the word back, if the pool is the one of device generation @gen
+ * (a device closed since took the pool and its words with it).
+ */
+void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx);
+
+/* Free the pool at device close; @in_child: leave the pages mapped. */
+void acl_slots_destroy(struct acl_slots **poolp, bool in_child);
+
+#endif /* LIBACL_SLOTS_H */
