@@ -562,7 +562,7 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 	else if (peer && ret == -EBADF)
 		ret = acl_errf(ret, "device %d was reset during the copy", peer->id);
 	else if (peer && ret == -EIO)
-		ret = acl_errf(ret, "the copy faulted: device %d reaches device %d memory only where that mapping grants it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
+		ret = acl_errf(ret, "the copy faulted: device %d reaches device %d's aclrtMalloc memory, and VMM mappings only where they grant it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
 			       e->id, peer->id, e->id);
 	return ret;
 }

@@ -3,8 +3,9 @@
  * Device memory: aclrtMalloc/Free, memory info, pointer attributes.
  *
  * aclrtMalloc = reserve VA (aligned to the page size), allocate a
- * physical handle, map it, grant read-write, then drop the handle: the
- * mapping keeps the memory alive until aclrtFree unmaps it.
+ * physical handle, map it (NPU_MAP_PEERS: every device with peer access
+ * to this one reads and writes it), grant read-write, then drop the
+ * handle: the mapping keeps the memory alive until aclrtFree unmaps it.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -60,7 +61,8 @@ static int acl_dev_alloc(struct acl_device *dev, uint64_t len, uint64_t page, ui
 {
 	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = len, .page_size = page };
 	struct npu_mem_free mfree = { .size = sizeof(mfree) };
-	struct npu_map map = { .size = sizeof(map), .length = len };
+	/* CANN: a peer that enabled access reaches aclrtMalloc memory, no grant needed */
+	struct npu_map map = { .size = sizeof(map), .flags = NPU_MAP_PEERS, .length = len };
 	struct npu_unmap unmap = { .size = sizeof(unmap) };
 	struct npu_access acc = {
 		.size = sizeof(acc),

@@ -10,9 +10,11 @@
  * on the device named, with the size and page size SHARE_IMPORT reports.
  *
  * Peer access is per device context: PEER_ENABLE on the current device's
- * file lets its DMA engine reach another device's memory, where that
- * memory's mapping also grants it (aclrtMemSetAccess with the peer's id).
- * dev->peers mirrors what was enabled, so copies can explain a refusal.
+ * file lets its DMA engine reach another device's memory: all of its
+ * aclrtMalloc memory (mapped NPU_MAP_PEERS), and VMM mappings that grant
+ * it (aclrtMemSetAccess with the peer's id). PEER_DISABLE withdraws it.
+ * dev->peers mirrors what is enabled, so copies can explain a refusal and
+ * aclrtDevicePeerAccessStatus can answer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -252,6 +254,22 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+/* The checks Enable and Disable share; *devp gets the current device. */
+static int acl_peer_args(int32_t peerDeviceId, struct acl_device **devp)
+{
+	int ret;
+
+	ret = acl_dev_check_id(peerDeviceId, "peerDeviceId");
+	if (ret)
+		return ret;
+	ret = acl_cur_dev(devp);
+	if (ret)
+		return ret;
+	if (peerDeviceId == (*devp)->id)
+		return acl_errf(-EINVAL, "peerDeviceId %d is the current device: name another one", peerDeviceId);
+	return 0;
+}
+
 ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
 {
 	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peerDeviceId };
@@ -261,20 +279,14 @@ ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
 	ret = acl_check_init();
 	if (ret)
 		goto out;
+	/* CANN: a reserved parameter; anything but 0 is a feature it lacks */
 	if (flags) {
-		ret = acl_errf(-EINVAL, "flags %#x must be 0", flags);
+		ret = acl_errf(ACLI_EFEATURE, "flags %#x must be 0", flags);
 		goto out;
 	}
-	ret = acl_dev_check_id(peerDeviceId, "peerDeviceId");
+	ret = acl_peer_args(peerDeviceId, &dev);
 	if (ret)
 		goto out;
-	ret = acl_cur_dev(&dev);
-	if (ret)
-		goto out;
-	if (peerDeviceId == dev->id) {
-		ret = acl_errf(-EINVAL, "peerDeviceId %d is the current device: name another one", peerDeviceId);
-		goto out;
-	}
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
 	if (!ret || ret == -EALREADY)
 		__atomic_or_fetch(&dev->peers, 1ULL << peerDeviceId, __ATOMIC_RELEASE);
@@ -283,6 +295,63 @@ ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
 			       peerDeviceId);
 	else if (ret == -ENODEV)
 		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peerDeviceId);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
+{
+	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peerDeviceId };
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	ret = acl_peer_args(peerDeviceId, &dev);
+	if (ret)
+		goto out;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_DISABLE, &arg);
+	if (!ret || ret == -ENOENT)
+		__atomic_and_fetch(&dev->peers, ~(1ULL << peerDeviceId), __ATOMIC_RELEASE);
+	if (ret == -ENOENT)
+		ret = acl_errf(-EINVAL, "device %d has no peer access to device %d enabled (aclrtDeviceEnablePeerAccess)",
+			       dev->id, peerDeviceId);
+	else if (ret == -ENODEV)
+		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peerDeviceId);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* 0 if @id may be a device id of this API, else ACLI_ERTPARAM naming @what. */
+static int acl_peer_id_range(int32_t id, const char *what)
+{
+	if (id < 0 || id >= ACL_MAX_DEVICES)
+		return acl_errf(ACLI_ERTPARAM, "%s %d is not a device id (0..%d)", what, id,
+				ACL_MAX_DEVICES - 1);
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_enter(NULL, status);
+	if (ret)
+		goto out;
+	ret = acl_peer_id_range(deviceId, "deviceId");
+	if (!ret)
+		ret = acl_peer_id_range(peerDeviceId, "peerDeviceId");
+	if (!ret)
+		ret = acl_dev_check_id(deviceId, "deviceId");
+	if (!ret)
+		ret = acl_dev_check_id(peerDeviceId, "peerDeviceId");
+	if (ret)
+		goto out;
+	/* enabled in this process: deviceId set, and Enable called with it current */
+	dev = acl_dev_get(deviceId);
+	*status = dev && (__atomic_load_n(&dev->peers, __ATOMIC_ACQUIRE) & (1ULL << peerDeviceId)) ? 1 : 0;
 out:
 	return acl_ret(__func__, ret);
 }

@@ -632,7 +632,7 @@ TEST(sharing_and_peers_args)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceCanAccessPeer(NULL, 0, 1));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceCanAccessPeer(&v, -1, 0));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceCanAccessPeer(&v, 0, 64));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceEnablePeerAccess(1, 1));
+	EXPECT_ACL(ACL_ERROR_FEATURE_UNSUPPORTED, aclrtDeviceEnablePeerAccess(1, 1));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceEnablePeerAccess(-1, 0));
 	EXPECT_NULL(h);
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * libacl: peer access between two devices and copies between them.
+ * libacl: peer access between two devices and copies between them:
+ * aclrtMalloc memory is reached by a peer once it enabled access (CANN's
+ * semantics, no aclrtMemSetAccess), VMM mappings where they grant it.
  * Skips without /dev/npu0 and /dev/npu1.
  */
 #include "lib_util.h"
@@ -139,8 +141,10 @@ TEST(enable_peer_access)
 	ASSERT_ACL_OK(aclInit(NULL));
 	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtDeviceEnablePeerAccess(1, 0));
 	ASSERT_ACL_OK(aclrtSetDevice(0));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceEnablePeerAccess(1, 1));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceEnablePeerAccess(1, 0x80000000u));
+	/* CANN: flags are reserved; anything else is a feature it lacks */
+	EXPECT_ACL(ACL_ERROR_FEATURE_UNSUPPORTED, aclrtDeviceEnablePeerAccess(1, 1));
+	EXPECT_ACL(ACL_ERROR_FEATURE_UNSUPPORTED, aclrtDeviceEnablePeerAccess(1, 0x80000000u));
+	EXPECT_ACL(ACL_ERROR_FEATURE_UNSUPPORTED, aclrtDeviceEnablePeerAccess(64, 1));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceEnablePeerAccess(63, 0));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceEnablePeerAccess(64, 0));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceEnablePeerAccess(-1, 0));
@@ -303,6 +307,141 @@ TEST(copy_needs_peer_access_enabled)
 	buf_free(&b);
 }
 
+TEST(disable_peer_access)
+{
+	int32_t st = -1;
+	const char *msg;
+
+	if (!have_npu(0) || !have_npu(1))
+		SKIP(return, "needs /dev/npu0 and /dev/npu1");
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtDeviceDisablePeerAccess(1));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceDisablePeerAccess(63));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceDisablePeerAccess(64));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDeviceDisablePeerAccess(-1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceDisablePeerAccess(0));
+	/* not enabled: refused, as a repeated enable is */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtDeviceDisablePeerAccess(1));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "no peer access to device 1 enabled"));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(0, st);
+	ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(1, st);
+	ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(0, st);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDeviceDisablePeerAccess(1));
+	/* enabled again after a disable */
+	ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+	ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+}
+
+/* Who may access whom, as this process enabled it; no device needed. */
+TEST(peer_access_status)
+{
+	int32_t st = -1;
+
+	if (!have_npu(0) || !have_npu(1))
+		SKIP(return, "needs /dev/npu0 and /dev/npu1");
+	ASSERT_ACL_OK(aclInit(NULL));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(0, st);
+	st = -1;
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+	EXPECT_EQ(0, st);
+	st = -1;
+	/* a device has no peer access to itself */
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 0, &st));
+	EXPECT_EQ(0, st);
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(0, 0));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	/* one direction */
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+	EXPECT_EQ(1, st);
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(0, st);
+	/* a reset forgets it */
+	ASSERT_ACL_OK(aclrtResetDeviceForce(1));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+	EXPECT_EQ(0, st);
+
+	st = -1;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDevicePeerAccessStatus(0, 1, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtDevicePeerAccessStatus(64, 1, &st));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtDevicePeerAccessStatus(0, 64, &st));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtDevicePeerAccessStatus(-1, 1, &st));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtDevicePeerAccessStatus(0, INT32_MIN, &st));
+	/* in range, but no such device */
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDevicePeerAccessStatus(63, 1, &st));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtDevicePeerAccessStatus(0, 63, &st));
+	EXPECT_EQ(-1, st);
+}
+
+/*
+ * CANN's peer semantics: after aclrtDeviceEnablePeerAccess the current
+ * device reads and writes the peer's aclrtMalloc memory with no
+ * aclrtMemSetAccess; after aclrtDeviceDisablePeerAccess the copy fails
+ * again as it did before the enable.
+ */
+TEST(malloc_memory_needs_no_grant)
+{
+	char *h = malloc(SZ), *want = malloc(SZ);
+	void *a, *b;
+	aclrtStream s;
+	const char *msg;
+
+	NEED_TWO();
+	ASSERT_NONNULL(h);
+	ASSERT_NONNULL(want);
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtMalloc(&b, SZ, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtMalloc(&a, SZ, ACL_MEM_MALLOC_NORMAL_ONLY));
+	fill_pattern(want, SZ, 9);
+	ASSERT_ACL_OK(aclrtMemcpy(a, SZ, want, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+
+	/* before: refused by the library */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(b, SZ, a, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "aclrtDeviceEnablePeerAccess"));
+
+	ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+	/* device 0's engine writes device 1's memory, then reads it back */
+	ASSERT_ACL_OK(aclrtMemcpy(b, SZ, a, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemset(a, SZ, 0, SZ));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(a, SZ, b, SZ, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(h, SZ, a, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(h, want, SZ));
+	memset(h, 0, SZ);
+	ASSERT_ACL_OK(aclrtMemcpy(h, SZ, b, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(h, want, SZ));
+
+	/* after: as before the enable, for synchronous and async copies */
+	ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(b, SZ, a, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemcpyAsync(a, SZ, b, SZ, ACL_MEMCPY_INTER_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtFree(a));
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtFree(b));
+	free(h);
+	free(want);
+}
+
+/*
+ * VMM mappings (aclrtMapMem) keep the explicit rule: a peer reaches them
+ * only where aclrtMemSetAccess granted its device (the spec: SetAccess
+ * concerns VMM mappings only).
+ */
 TEST(copy_needs_the_peer_granted)
 {
 	struct buf a, b, r;

@@ -499,6 +499,104 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, in
 						      int32_t peerDeviceId);
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 
+/* Device queries and resource limits */
+typedef enum aclrtRunMode {
+	ACL_DEVICE = 0,
+	ACL_HOST = 1,
+} aclrtRunMode;
+
+typedef enum {
+	ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
+	ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
+	ACL_DEV_ATTR_CUBE_CORE_NUM = 102,
+	ACL_DEV_ATTR_VECTOR_CORE_NUM = 201,
+	ACL_DEV_ATTR_WARP_SIZE = 202,
+	ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE = 203,
+	ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE = 204,
+	ACL_DEV_ATTR_LOCAL_MEM_PER_VECTOR_CORE = 204,	/* deprecated spelling */
+	ACL_DEV_ATTR_MAX_GRID_DIM_X = 205,
+	ACL_DEV_ATTR_MAX_GRID_DIM_Y = 206,
+	ACL_DEV_ATTR_MAX_GRID_DIM_Z = 207,
+	ACL_DEV_ATTR_MAX_BLOCK_PER_GRID = 208,
+	ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK = 209,
+	ACL_DEV_ATTR_MAX_BLOCK_DIM_X = 210,
+	ACL_DEV_ATTR_MAX_BLOCK_DIM_Y = 211,
+	ACL_DEV_ATTR_MAX_BLOCK_DIM_Z = 212,
+	ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE = 301,
+	ACL_DEV_ATTR_L2_CACHE_SIZE = 302,
+	ACL_DEV_ATTR_SMP_ID = 401,
+	ACL_DEV_ATTR_PHY_CHIP_ID = 402,
+	ACL_DEV_ATTR_SUPER_POD_DEVICE_ID = 403,
+	ACL_DEV_ATTR_SUPER_POD_DEVIDE_ID = 403,	/* the vendor's older spelling */
+	ACL_DEV_ATTR_SUPER_POD_SERVER_ID = 404,
+	ACL_DEV_ATTR_SUPER_POD_ID = 405,
+	ACL_DEV_ATTR_CUST_OP_PRIVILEGE = 406,
+	ACL_DEV_ATTR_MAINBOARD_ID = 407,
+	ACL_DEV_ATTR_HD_CONNECT_TYPE = 408,
+	ACL_DEV_ATTR_DEVICE_FORM_FACTOR = 409,
+	ACL_DEV_ATTR_IS_VIRTUAL = 501,
+	ACL_DEV_ATTR_NPU_ARCH = 601,
+} aclrtDevAttr;
+
+typedef enum {
+	ACL_RT_DEVICE_STATUS_NORMAL = 0,
+	ACL_RT_DEVICE_STATUS_ABNORMAL = 1,
+	ACL_RT_DEVICE_STATUS_END = 0xFFFF,
+} aclrtDeviceStatus;
+
+typedef enum {
+	ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
+	ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
+} aclrtDevFeatureType;
+
+#define ACL_DEV_FEATURE_SUPPORT 0x00000001
+#define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
+
+#define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
+#define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
+#define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
+
+#define ACL_DEVICE_FORM_FACTOR_POD 0
+#define ACL_DEVICE_FORM_FACTOR_A_K 1
+#define ACL_DEVICE_FORM_FACTOR_A_X 2
+#define ACL_DEVICE_FORM_FACTOR_PCIE_CARD 3
+
+typedef struct aclrtUtilizationExtendInfo aclrtUtilizationExtendInfo;
+
+typedef struct aclrtUtilizationInfo {
+	int32_t cubeUtilization;
+	int32_t vectorUtilization;
+	int32_t aicpuUtilization;
+	int32_t memoryUtilization;
+	aclrtUtilizationExtendInfo *utilizationExtend;
+} aclrtUtilizationInfo;
+
+typedef struct aclrtUuid {
+	char bytes[16];
+} aclrtUuid;
+
+typedef enum {
+	ACL_RT_DEV_RES_CUBE_CORE = 0,
+	ACL_RT_DEV_RES_VECTOR_CORE = 1,
+} aclrtDevResLimitType;
+
+ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
+							   aclrtUtilizationInfo *utilizationInfo);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
+						      int32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
+ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
+
 #ifdef __cplusplus
 }
 #endif

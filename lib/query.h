@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Device queries and the device resource limits (query.c), for the rest
+ * of the library.
+ */
+#ifndef LIBACL_QUERY_H
+#define LIBACL_QUERY_H
+
+#include <stdint.h>
+
+struct acl_device;
+
+/*
+ * The device limit of @type (an aclrtDevResLimitType) of the open device
+ * @dev: the hardware count until aclrtSetDeviceResLimit sets one, again
+ * after aclrtResetDeviceResLimit, and for every new open of the device.
+ * Returns 0, ACLI_ERTPARAM for an unknown @type, or the driver's error.
+ */
+int acl_dev_res_limit(struct acl_device *dev, int type, uint32_t *value);
+
+/* The hardware count of @type on @dev (what a limit may go up to). */
+int acl_dev_res_total(struct acl_device *dev, int type, uint32_t *value);
+
+#endif /* LIBACL_QUERY_H */
