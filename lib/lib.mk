@@ -9,11 +9,11 @@
 #                   scratch DESTDIR, and the library tests (tests that
 #                   need /dev/npuN skip without it)
 #   make lib-install, lib-uninstall   what `make install` / `make uninstall`
-#                   do for libacl (DESTDIR, PREFIX, LIBDIR, INCLUDEDIR)
+#                   do for libacl (DESTDIR, PREFIX, LIBDIR, INCLUDEDIR, DATADIR)
 #   make lib-clean
 #
-# Variables: CC, CXX, PREFIX (compiled in, acl.pc), LIBDIR, INCLUDEDIR,
-# DATADIR, DESTDIR, LIB_EXTRA_CFLAGS.
+# Variables: CC, CXX, PREFIX, LIBDIR, INCLUDEDIR (acl.pc), DATADIR
+# (compiled in), DESTDIR, LIB_EXTRA_CFLAGS.
 
 LIB_OUT		?= build/lib
 LIB_TEST_OUT	?= build/tests
@@ -55,14 +55,16 @@ $(LIB_OUT)/obj/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
-# PREFIX is compiled in (aclsysGetVersion* without ASCEND_HOME_PATH) and
-# written into acl.pc; the stamp changes only when PREFIX does.
-$(LIB_OUT)/prefix.stamp: lib-prefix-force
+# The install directories are built in: DATADIR into version.o
+# (aclsysGetVersion* without ASCEND_HOME_PATH), PREFIX, LIBDIR and
+# INCLUDEDIR into acl.pc. The stamp changes only when one of them does.
+LIB_DIRS	:= $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(DATADIR)
+$(LIB_OUT)/dirs.stamp: lib-dirs-force
 	@mkdir -p $(@D)
-	@echo '$(PREFIX)' | cmp -s - $@ || echo '$(PREFIX)' >$@
-.PHONY: lib-prefix-force
-$(LIB_OUT)/obj/version.o: $(LIB_OUT)/prefix.stamp
-$(LIB_OUT)/obj/version.o: LIB_CFLAGS += -DACL_PREFIX='"$(PREFIX)"'
+	@echo '$(LIB_DIRS)' | cmp -s - $@ || echo '$(LIB_DIRS)' >$@
+.PHONY: lib-dirs-force
+$(LIB_OUT)/obj/version.o: $(LIB_OUT)/dirs.stamp
+$(LIB_OUT)/obj/version.o: LIB_CFLAGS += -DACL_DATADIR='"$(DATADIR)"'
 
 $(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
 	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=lib/libacl.map \
@@ -72,7 +74,7 @@ $(addprefix $(LIB_OUT)/,$(LIB_LINKS)): $(LIB_OUT)/$(LIB_SONAME)
 	ln -sfn $(LIB_SONAME) $@
 
 # libdir and includedir relative to ${prefix} when under PREFIX.
-$(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk $(LIB_OUT)/prefix.stamp
+$(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk $(LIB_OUT)/dirs.stamp
 	@mkdir -p $(@D)
 	sed -e 's|@prefix@|$(PREFIX)|' -e 's|@libdir@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(LIBDIR))|' \
 	    -e 's|@includedir@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \

@@ -3,13 +3,14 @@
  * aclsysGetVersionStr/aclsysGetVersionNum: the Version= line of a
  * package's version.info, as CANN lays them out.
  *
- *   <home>/share/info/<pkgName>/version.info     every package but:
+ *   $ASCEND_HOME_PATH/share/info/<pkgName>/version.info  every package but:
  *   <Driver_Install_Path_Param>/driver/version.info      "driver"
  *   <Firmware_Install_Path_Param>/firmware/version.info  "firmware"
  *
- * where <home> is $ASCEND_HOME_PATH, or libacl's install prefix when that
- * is unset or empty (`make install` puts share/info/runtime/version.info
- * there), and the two install paths are keys of /etc/ascend_install.info.
+ * the two install paths being keys of /etc/ascend_install.info. With
+ * ASCEND_HOME_PATH unset or empty, libacl's own DATADIR (PREFIX/share, as
+ * installed) takes the place of $ASCEND_HOME_PATH/share: `make install`
+ * puts info/runtime/version.info there.
  * A name with '-' is tried again with '_' for each '-', one with '_' with
  * '-'. Neither call needs aclInit.
  */
@@ -24,8 +25,8 @@
 
 #include "error.h"
 
-#ifndef ACL_PREFIX
-#define ACL_PREFIX "/usr/local"
+#ifndef ACL_DATADIR
+#define ACL_DATADIR "/usr/local/share"
 #endif
 
 #define ACL_INSTALL_INFO	"/etc/ascend_install.info"
@@ -95,10 +96,10 @@ static int acl_version_of(const char *pkg, char **version)
 			return acl_file_err(ret, ACL_INSTALL_INFO, key);
 		ret = asprintf(&path, "%s/%s/version.info", dir, pkg);
 		free(dir);
-	} else {
-		if (!home || !home[0])
-			home = ACL_PREFIX;
+	} else if (home && home[0]) {
 		ret = asprintf(&path, "%s/share/info/%s/version.info", home, pkg);
+	} else {
+		ret = asprintf(&path, "%s/info/%s/version.info", ACL_DATADIR, pkg);
 	}
 	if (ret < 0)
 		return -ENOMEM;
