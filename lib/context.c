@@ -275,14 +275,16 @@ static int acl_reset_device(int32_t id, bool force)
 	struct acl_context *victim = NULL;
 	int ret;
 
-	ret = acl_dev_check_id(id, "deviceId");
-	if (ret)
-		return ret;
+	if (id < 0 || id >= ACL_MAX_DEVICES)
+		return acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", id,
+				ACL_MAX_DEVICES - 1);
 	dev = acl_dev_slot(id);
 	pthread_mutex_lock(&acl_global_lock);
 	if (!dev->primary) {
 		pthread_mutex_unlock(&acl_global_lock);
-		return acl_errf(ACLI_ECTXRELEASE, "device %d is not set by this process: nothing to reset", id);
+		/* a device held is reset even if its node went away since */
+		ret = acl_dev_check_id(id, "deviceId");
+		return ret ? ret : acl_errf(ACLI_ECTXRELEASE, "device %d is not set by this process: nothing to reset", id);
 	}
 	/* the calling thread's selection goes, whatever others hold */
 	if (acl_tls_ctx == dev->primary)

@@ -341,7 +341,7 @@ static int acl_stage_get_locked(struct acl_device *dev)
 /* Wait out whatever a failed pipeline left queued; faults report once each. */
 static void acl_stage_drain(struct acl_stream *s, unsigned int queued)
 {
-	while (queued-- && acl_stream_sync(s, -1) == -EIO)
+	while (queued-- && acl_stream_sync(s, -1) == ACLI_ETASKFAULT)
 		;
 	acl_err_clear();
 }
@@ -561,7 +561,7 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 		ret = acl_no_peer(e, peer);
 	else if (peer && ret == -EBADF)
 		ret = acl_errf(ret, "device %d was reset during the copy", peer->id);
-	else if (peer && ret == -EIO)
+	else if (peer && ret == ACLI_ETASKFAULT)
 		ret = acl_errf(ret, "the copy faulted: device %d reaches device %d's aclrtMalloc memory, and VMM mappings only where they grant it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
 			       e->id, peer->id, e->id);
 	return ret;

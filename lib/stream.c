@@ -162,6 +162,11 @@ int acl_stream_teardown(struct acl_stream *s, bool force)
 		acl_cbq_drop(s);
 	/* waits for the queue, callbacks included (they need their threads) */
 	ret = acl_kstream_destroy(s->dev, id, force);
+	if (ret == -ENODEV) {
+		/* the device was removed: its streams went with it */
+		acl_err_clear();
+		ret = 0;
+	}
 	acl_cbq_stop(s);
 	acl_stream_put(s);
 	return ret;

@@ -359,6 +359,88 @@ TEST(failure_mode_continue_runs_later_tasks)
 	ASSERT_ACL_OK(aclrtFree(good));
 }
 
+static void *res_no_context(void *arg)
+{
+	uint32_t v;
+
+	*(aclError *)arg = aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v);
+	return NULL;
+}
+
+/* Stream limits, the calling thread's bound stream, and the device limit under both. */
+TEST(stream_res_limits)
+{
+	uint32_t cube = 0, vec = 0, v = 0;
+	aclrtStream s, other;
+	aclError err = 0;
+	pthread_t t;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, &cube));
+	ASSERT_ACL_OK(aclrtGetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, &vec));
+	ASSERT_LT(3U, cube);
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&other));
+	/* unset: the device's */
+	ASSERT_ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(cube, v);
+	ASSERT_ACL_OK(aclrtGetStreamResLimit(NULL, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	EXPECT_EQ(vec, v);
+	ASSERT_ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 3));
+	ASSERT_ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(3U, v);
+	ASSERT_ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	EXPECT_EQ(vec, v);
+	ASSERT_ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 0));
+	ASSERT_ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, cube));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, cube + 1));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSetStreamResLimit(s, (aclrtDevResLimitType)2, 1));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtGetStreamResLimit(s, (aclrtDevResLimitType)2, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, NULL));
+	ASSERT_ACL_OK(aclrtSetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, 3));
+
+	/* the thread's answer: the bound stream's if set, else the device's */
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(cube, v);
+	ASSERT_ACL_OK(aclrtUseStreamResInCurrentThread(s));
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(3U, v);
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &v));
+	EXPECT_EQ(vec, v);
+	ASSERT_ACL_OK(aclrtUnuseStreamResInCurrentThread(other));	/* not the bound one */
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(3U, v);
+	ASSERT_ACL_OK(aclrtUnuseStreamResInCurrentThread(s));
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(cube, v);
+	/* the device limit is under every unset stream and the unbound thread */
+	ASSERT_ACL_OK(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 2));
+	ASSERT_ACL_OK(aclrtGetStreamResLimit(other, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(2U, v);
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(2U, v);
+	/* a stream may go above the device limit, up to the hardware */
+	ASSERT_ACL_OK(aclrtSetStreamResLimit(other, ACL_RT_DEV_RES_CUBE_CORE, cube));
+	ASSERT_ACL_OK(aclrtResetStreamResLimit(s));
+	ASSERT_ACL_OK(aclrtGetStreamResLimit(s, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(2U, v);
+	ASSERT_ACL_OK(aclrtResetDeviceResLimit(0));
+	/* a bound stream that is destroyed no longer answers */
+	ASSERT_ACL_OK(aclrtUseStreamResInCurrentThread(other));
+	ASSERT_ACL_OK(aclrtDestroyStream(other));
+	ASSERT_ACL_OK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_EQ(cube, v);
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSetStreamResLimit(other, ACL_RT_DEV_RES_CUBE_CORE, 1));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtGetStreamResLimit(other, ACL_RT_DEV_RES_CUBE_CORE, &v));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtResetStreamResLimit(other));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtGetResInCurrentThread((aclrtDevResLimitType)2, &v));
+	ASSERT_EQ(0, pthread_create(&t, NULL, res_no_context, &err));
+	pthread_join(t, NULL);
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, err);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
 TEST(event_unrecorded_and_idle)
 {
 	aclrtEvent ev;
