@@ -76,6 +76,9 @@ MODULE_PARM_DESC(max_queued,
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
  * @peer: context of a COPY's peer operand (holds a reference), or NULL
  * @queued: the context whose queued count this job is in, once queued
+ * @deadline: for a WAIT_STREAM with a limit, the jiffies it fails at, once
+ *	@timed (set when it first reaches the head of its stream)
+ * @timed: @deadline is set
  */
 struct npu_job {
 	struct list_head link;
@@ -86,6 +89,8 @@ struct npu_job {
 	struct npu_stream *wait;
 	struct npu_context *peer;
 	struct npu_context *queued;
+	unsigned long deadline;
+	bool timed;
 };
 
 /**
@@ -416,11 +421,34 @@ static int npu_job_wait_stream(struct npu_stream *stream, struct npu_job *job)
 
 	if (npu_wait_stream_done(other, seqno))
 		return 0;
+	/*
+	 * A wait with a limit (@length ms) fails with -ETIME once it has been
+	 * at the head that long: the parked stream's work also runs then.
+	 */
+	if (job->cmd.length) {
+		if (!job->timed) {
+			job->deadline = jiffies + msecs_to_jiffies(job->cmd.length);
+			job->timed = true;
+		}
+		if (time_after_eq(jiffies, job->deadline))
+			return -ETIME;
+	}
 	stream->wait_on = other;
 	stream->wait_seq = seqno;
 	add_wait_queue(&other->wq, &stream->waiter);
-	if (!npu_wait_stream_done(other, seqno))
+	if (!npu_wait_stream_done(other, seqno)) {
+		if (job->timed) {
+			unsigned long now = jiffies;
+
+			spin_lock(&stream->lock);
+			if (!stream->aborted)
+				mod_delayed_work(npu_dma_wq, &stream->work,
+						 time_after(job->deadline, now) ?
+						 job->deadline - now : 0);
+			spin_unlock(&stream->lock);
+		}
 		return -EAGAIN;
+	}
 	npu_stream_unwait(stream);
 	return 0;
 }
@@ -700,7 +728,7 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			return -EINVAL;
 		return npu_job_host(ctx, job, sizeof(u64));
 	case NPU_OP_WAIT_STREAM:
-		if (cmd->flags || cmd->dst || cmd->length ||
+		if (cmd->flags || cmd->dst || cmd->length > U32_MAX ||
 		    cmd->src == stream->id || cmd->src > U32_MAX)
 			return -EINVAL;
 		job->wait = npu_stream_get(ctx, cmd->src);

@@ -385,7 +385,8 @@ static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s
 	e->waits[e->nwaits++] = (struct acl_event_wait){ .s = s, .id = s->id, .seq = seq };
 }
 
-static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event)
+/* @limit_ms: 0, or the longest the stream waits before its wait task fails */
+static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t limit_ms)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
 	struct acl_stream *s, *rs;
@@ -409,10 +410,14 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event)
 		goto put_s;
 	if (rs->dev != s->dev) {
 		/* stream ids are per device: wait on the host instead */
-		ret = acl_stream_wait_seq(rs, id, seq, -1);
+		ret = acl_stream_wait_seq(rs, id, seq, limit_ms ? (int32_t)limit_ms : -1);
+		if (ret == -ETIMEDOUT)
+			ret = acl_errf(ACLI_ETASKTIMEOUT, "event %p did not complete within %u ms",
+				       event, limit_ms);
 	} else if (rs != s) {
 		cmd.src = id;
 		cmd.value = seq;
+		cmd.length = limit_ms;
 		ret = acl_stream_submit(s, &cmd, 1, &wseq);
 		/* the recording stream is gone (aborted, destroyed): nothing to wait for */
 		if (ret == -ENOENT) {
@@ -434,7 +439,7 @@ put:
 
 ACL_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
-	return acl_ret(__func__, acl_stream_wait_event(stream, event));
+	return acl_ret(__func__, acl_stream_wait_event(stream, event, 0));
 }
 
 ACL_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
@@ -443,9 +448,11 @@ ACL_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEve
 
 	if (!ret && timeout < 0)
 		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be >= 0 seconds (0: no limit)", timeout);
-	/* the engine's stream waits have no limit: the wait is the plain one */
+	/* seconds, as CANN's docs say; the engine takes at most 2^32 - 1 ms */
 	if (!ret)
-		ret = acl_stream_wait_event(stream, event);
+		ret = acl_stream_wait_event(stream, event,
+					    timeout > INT32_MAX / 1000 ? INT32_MAX :
+								  (uint32_t)timeout * 1000);
 	return acl_ret(__func__, ret);
 }
 

@@ -301,9 +301,17 @@ int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t t
 		__atomic_add_fetch(&dev->faults, 1, __ATOMIC_RELAXED);
 		return acl_errf(ACLI_ETASKFAULT, "a task of the stream faulted (DMA fault: see the kernel log)");
 	}
+	if (ret == -ETIME)
+		return acl_errf(ACLI_ETASKTIMEOUT, "a wait of the stream ran out of its limit (aclrtStreamWaitEventWithTimeout)");
 	if (ret == -ECANCELED)
 		return acl_errf(ACLI_ETASKFAULT, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
 	return ret;
+}
+
+/* Errors of a stream's tasks (as opposed to the wait's own). */
+static bool acl_task_error(int err)
+{
+	return err == ACLI_ETASKFAULT || err == ACLI_ETASKTIMEOUT;
 }
 
 /* A task error of @s seen now: latched for the context in STOP mode. */
@@ -324,7 +332,9 @@ static int acl_stream_take_fault(struct acl_stream *s)
 	err = s->fault;
 	s->fault = 0;
 	pthread_mutex_unlock(&s->lock);
-	return err ? acl_errf(err, "a task of the stream faulted (DMA fault: see the kernel log)") : 0;
+	return err ? acl_errf(err, "a task of the stream failed (%s)",
+			      err == ACLI_ETASKTIMEOUT ? "a wait ran out of its limit" :
+							 "DMA fault: see the kernel log") : 0;
 }
 
 int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)
@@ -344,7 +354,7 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 		acl_err_clear();
 		return 0;
 	}
-	if (ret == ACLI_ETASKFAULT)
+	if (acl_task_error(ret))
 		acl_stream_task_error(s, ret);
 	return ret;
 }
@@ -357,7 +367,7 @@ int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t ti
 		return 0;
 	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
 	acl_err_clear();
-	if (ret == ACLI_ETASKFAULT) {
+	if (acl_task_error(ret)) {
 		/* the next synchronize reports it: a query must not swallow it */
 		pthread_mutex_lock(&s->lock);
 		if (!s->fault)

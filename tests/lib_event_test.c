@@ -266,15 +266,32 @@ TEST_F(held, destroy_does_not_block)
 	ASSERT_ACL_OK(aclrtDestroyEvent(e));
 }
 
-TEST_F(held, wait_with_timeout_checks)
+/* The limit of aclrtStreamWaitEventWithTimeout is seconds; its expiry is a task error. */
+TEST_F_TIMEOUT(held, wait_with_timeout, 60)
 {
+	struct timespec t0, t1;
+	uint64_t v = 0;
 	aclrtEvent e;
+	double took;
 
 	ASSERT_ACL_OK(aclrtCreateEvent(&e));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEventWithTimeout(self->other, e, -1));
 	ASSERT_ACL_OK(aclrtRecordEvent(e, self->held));
+	/* runs out after 1 s: the later task runs, the synchronize reports it */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(self->other, e, 1));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag + 1, 7, 0, self->other));
+	EXPECT_ACL(ACL_ERROR_RT_TASK_TIMEOUT, aclrtSynchronizeStream(self->other));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	took = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	TH_LOG("the wait ran out after %.3f s", took);
+	EXPECT_LE(0.99, took);
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, self->flag + 1, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(7U, v);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->other));
+	/* 0 is no limit, and a wait satisfied in time is no error */
 	ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(self->other, e, 0));
-	ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(self->other, e, 5));
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithTimeout(self->other, e, 30));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->other, 50));
 	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 1, 0, NULL));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(self->other));

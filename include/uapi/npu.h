@@ -448,7 +448,8 @@ struct npu_stream_destroy {
  * @flags: NPU_CMD_* / NPU_WAIT_* as the op allows; others must be 0
  * @dst: destination address (device VA unless NPU_CMD_DST_HOST)
  * @src: source address (device VA unless NPU_CMD_SRC_HOST), or a stream id
- * @length: bytes for COPY/MEMSET; 0 for the others
+ * @length: bytes for COPY/MEMSET; for WAIT_STREAM a limit in milliseconds
+ *          (0: none; since 1.3); 0 for the others
  * @value: fill byte, value to write or compare, seqno to wait for, or
  *         for a COPY with NPU_CMD_*_PEER the fd of the peer context
  *
@@ -459,6 +460,11 @@ struct npu_stream_destroy {
  * stream time the commands between. @dst is a device VA or, with
  * NPU_CMD_DST_HOST (the only flag), a user address inside a writable
  * registration, 8-byte aligned; @src, @length and @value must be 0.
+ *
+ * A WAIT_STREAM with a @length limit that is still not satisfied that
+ * many milliseconds after it reached the head of its stream fails with
+ * -ETIME (STREAM_SYNC reports it as a command's error; the stream goes
+ * on, or in NPU_STREAM_STOP_ON_FAULT mode stops) (since 1.3).
  *
  * A WAIT_STREAM that is not satisfied when it reaches the head of its
  * stream holds no worker; the stream it waits for wakes it as soon as it
@@ -526,6 +532,8 @@ struct npu_submit {
  *
  * Returns 0, or -EIO if a command up to @seqno faulted (the first fault
  * not yet reported is reported once; the device log names every one),
+ * -ETIME in the same way if it was a WAIT_STREAM that ran out of its
+ * limit (since 1.3),
  * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal,
  * or, on a stream in NPU_STREAM_STOP_ON_FAULT mode, any command after the
  * fault, once the fault was reported: every such sync says so again),
