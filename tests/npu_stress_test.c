@@ -1135,8 +1135,9 @@ static void r_submit(struct thr *t, struct sctx *c)
 		UNLOCK(c);
 		if (!rnd(t, 3)) {
 			ret = npu_sync(fd, stream, 1000);
+			/* -ECANCELED: another thread force-destroyed it meanwhile */
 			ALLOW(t, OP_SYNC, ret, stream, 1000, 0,
-			      0, -EIO, -ETIMEDOUT, -ENOENT);
+			      0, -EIO, -ETIMEDOUT, -ENOENT, -ECANCELED);
 		}
 	}
 	close_fd(t, fd, __LINE__);
@@ -1165,18 +1166,21 @@ static void r_sync(struct thr *t, struct sctx *c)
 	fd = sc_dup(t, c, &gen);
 	UNLOCK(c);
 	ret = sync_seq(fd, stream, to, seqno);
-	/* -EINVAL: the id was destroyed and reused by a younger stream. */
+	/*
+	 * -EINVAL: the id was destroyed and reused by a younger stream;
+	 * -ECANCELED: another thread force-destroyed it while this waited.
+	 */
 	if (to >= 0 && seqno)
 		ALLOW(t, OP_SYNC, ret, stream, to, seqno,
-		      0, -EIO, -ENOENT, -ETIMEDOUT, -EINVAL);
+		      0, -EIO, -ENOENT, -ETIMEDOUT, -EINVAL, -ECANCELED);
 	else if (to >= 0)
 		ALLOW(t, OP_SYNC, ret, stream, to, seqno,
-		      0, -EIO, -ENOENT, -ETIMEDOUT);
+		      0, -EIO, -ENOENT, -ETIMEDOUT, -ECANCELED);
 	else if (seqno)
 		ALLOW(t, OP_SYNC, ret, stream, to, seqno,
-		      0, -EIO, -ENOENT, -EINVAL);
+		      0, -EIO, -ENOENT, -EINVAL, -ECANCELED);
 	else
-		ALLOW(t, OP_SYNC, ret, stream, to, seqno, 0, -EIO, -ENOENT);
+		ALLOW(t, OP_SYNC, ret, stream, to, seqno, 0, -EIO, -ENOENT, -ECANCELED);
 	close_fd(t, fd, __LINE__);
 }
 
@@ -1205,7 +1209,8 @@ static void r_export(struct thr *t, struct sctx *c)
 		if (!flags) {
 			np = worker_pids(pids);
 			ret = set_pids(fd, name, pids, np);
-			ALLOW(t, OP_SET_PIDS, ret, name, np, pids[0], 0, -ENOENT);
+			/* -ESRCH: a listed worker was killed since (v_export()) */
+			ALLOW(t, OP_SET_PIDS, ret, name, np, pids[0], 0, -ENOENT, -ESRCH);
 		}
 		/* The size the table knows now is the handle's, if it still lives. */
 		LOCK(c);
@@ -1239,11 +1244,14 @@ static void r_set_pids(struct thr *t)
 	UNLOCK(c);
 	np = worker_pids(pids);
 	ret = set_pids(fd, t->rex.name, pids, np);
-	/* -ENOENT: freed (revoked) or the context was reopened. */
+	/*
+	 * -ENOENT: freed (revoked) or the context was reopened; -ESRCH (the
+	 * pids are resolved first): a listed worker was killed since.
+	 */
 	if (gen == t->rex.gen)
-		ALLOW(t, OP_SET_PIDS, ret, t->rex.name, np, gen, 0, -ENOENT);
+		ALLOW(t, OP_SET_PIDS, ret, t->rex.name, np, gen, 0, -ENOENT, -ESRCH);
 	else
-		EXACT(t, OP_SET_PIDS, ret, -ENOENT, t->rex.name, np, gen);
+		ALLOW(t, OP_SET_PIDS, ret, t->rex.name, np, gen, -ENOENT, -ESRCH);
 	close_fd(t, fd, __LINE__);
 }
 
@@ -1741,7 +1749,12 @@ static void v_export(struct thr *t)
 		int32_t pids[MAX_PROCS];
 		uint32_t np = worker_pids(pids);
 
-		EXACT(t, OP_SET_PIDS, set_pids(fd, name, pids, np), 0, name, np, 0);
+		/*
+		 * A listed worker may be killed (and reaped) after its pid was
+		 * read: the driver then finds no process for it (-ESRCH) and
+		 * leaves the list unchanged (since issue 14's pid whitelist).
+		 */
+		ALLOW(t, OP_SET_PIDS, set_pids(fd, name, pids, np), name, np, 0, 0, -ESRCH);
 	}
 	t->ex[k].used = true;
 	t->ex[k].dev = dev;
