@@ -231,25 +231,22 @@ void acl_reporter_forget(struct acl_reporter *r)
 		free(r);
 }
 
-/* Hand a reached callback to its runner (or drop it: no runner any more). */
-static void acl_cb_deliver(struct acl_cbq *q, struct acl_cb *cb)
+/*
+ * Hand a reached callback to its runner; q->lock held, in the section
+ * that took it off @pending, so that an unsubscribe waiting for @pending
+ * to empty finds it delivered. False: no runner any more.
+ */
+static bool acl_cb_deliver_locked(struct acl_cbq *q, struct acl_cb *cb)
 {
-	struct acl_reporter *r;
+	struct acl_reporter *r = q->rep;
 
-	pthread_mutex_lock(&q->lock);
-	r = q->rep;
-	if (r) {
-		pthread_mutex_lock(&r->lock);
-		list_add_tail(&cb->node, &r->ready);
-		pthread_cond_broadcast(&r->cond);
-		pthread_mutex_unlock(&r->lock);
-	}
-	pthread_mutex_unlock(&q->lock);
-	if (!r) {
-		if (cb->block)
-			acl_cb_release(q);
-		acl_cb_free(cb);
-	}
+	if (!r)
+		return false;
+	pthread_mutex_lock(&r->lock);
+	list_add_tail(&cb->node, &r->ready);
+	pthread_cond_broadcast(&r->cond);
+	pthread_mutex_unlock(&r->lock);
+	return true;
 }
 
 static void *acl_cbq_main(void *arg)
@@ -257,8 +254,7 @@ static void *acl_cbq_main(void *arg)
 	struct acl_stream *s = arg;
 	struct acl_cbq *q = s->cbq;
 	struct acl_cb *cb;
-	uint32_t id;
-	uint64_t last;
+	bool delivered;
 	int ret;
 
 	for (;;) {
@@ -273,20 +269,19 @@ static void *acl_cbq_main(void *arg)
 		pthread_mutex_unlock(&q->lock);
 
 		ret = acl_stream_reach(s, cb->sid, cb->prior, -1);
-		acl_stream_point(s, &id, &last);
 
 		pthread_mutex_lock(&q->lock);
 		list_del(&cb->node);
+		/* aborted or force-destroyed before it got there: discarded */
+		delivered = !ret && acl_stream_id(s) == cb->sid && !q->drop &&
+			    acl_cb_deliver_locked(q, cb);
 		pthread_cond_broadcast(&q->cond);
 		pthread_mutex_unlock(&q->lock);
-		if (ret || id != cb->sid || __atomic_load_n(&q->drop, __ATOMIC_ACQUIRE)) {
-			/* aborted or destroyed before it got there: discarded */
+		if (!delivered) {
 			if (cb->block)
 				acl_cb_release(q);
 			acl_cb_free(cb);
-			continue;
 		}
-		acl_cb_deliver(q, cb);
 	}
 	return NULL;
 }
@@ -295,11 +290,15 @@ static void *acl_cbq_main(void *arg)
 static int acl_cbq_get(struct acl_stream *s, struct acl_cbq **out)
 {
 	struct acl_cbq *q;
+	bool dead;
 	int ret;
 
 	pthread_mutex_lock(&s->lock);
 	q = s->cbq;
+	dead = s->dead;
 	pthread_mutex_unlock(&s->lock);
+	if (dead)
+		return acl_errf(ACLI_EHANDLE, "the stream is being destroyed");
 	if (q)
 		goto out;
 	q = calloc(1, sizeof(*q));
@@ -318,7 +317,7 @@ static int acl_cbq_get(struct acl_stream *s, struct acl_cbq **out)
 	if (ret)
 		goto err;
 	pthread_mutex_lock(&s->lock);
-	if (!s->cbq) {
+	if (!s->cbq && !s->dead) {
 		s->cbq = q;
 		q = NULL;
 	}
@@ -388,7 +387,8 @@ static int acl_cb_queue(struct acl_stream *s, struct acl_cbq *q, aclrtCallback f
 		q->gates++;
 	}
 	pthread_mutex_lock(&q->lock);
-	ret = acl_cbq_watch_locked(s, q);
+	ret = q->stop ? acl_errf(ACLI_EHANDLE, "the stream is being destroyed") :
+			acl_cbq_watch_locked(s, q);
 	if (!ret) {
 		list_add_tail(&cb->node, &q->pending);
 		pthread_cond_broadcast(&q->cond);
@@ -403,6 +403,27 @@ unlock:
 	if (ret)
 		acl_cb_free(cb);
 	return ret;
+}
+
+void acl_cbq_drain(struct acl_stream *s)
+{
+	struct acl_cbq *q;
+
+	pthread_mutex_lock(&s->lock);
+	q = s->cbq;
+	pthread_mutex_unlock(&s->lock);
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->lock);
+	while (!list_empty(&q->pending) && q->watching)
+		pthread_cond_wait(&q->cond, &q->lock);
+	pthread_mutex_unlock(&q->lock);
+}
+
+void acl_reporters_forget(void)
+{
+	pthread_mutex_init(&acl_reporters_lock, NULL);
+	list_init(&acl_reporters);
 }
 
 void acl_cbq_drop(struct acl_stream *s)
@@ -630,7 +651,9 @@ static int acl_hostfunc_reporter(struct acl_context *ctx, struct acl_reporter **
 
 	pthread_mutex_lock(&ctx->lock);
 	r = ctx->hostfunc;
-	if (!r) {
+	if (ctx->dying) {
+		ret = acl_errf(ACLI_ECTXRELEASE, "the context is being destroyed");
+	} else if (!r) {
 		r = acl_reporter_new(0, true);
 		if (!r) {
 			ret = acl_errf(-ENOMEM, "out of host memory");

@@ -17,6 +17,8 @@ struct acl_cbq;
 struct acl_reporter;
 struct acl_stream;
 
+/* Stream teardown, after its tasks ran: wait until the watcher handed every callback over. */
+void acl_cbq_drain(struct acl_stream *s);
 /* Stream teardown, before a forced kernel destroy: pending callbacks are discarded. */
 void acl_cbq_drop(struct acl_stream *s);
 /* Stream teardown, after its kernel stream is gone: stop its watcher. */
@@ -29,5 +31,7 @@ void acl_cbq_forget(struct acl_cbq *q);
 /* Context teardown: end its host-function thread. */
 void acl_reporter_stop(struct acl_reporter *r);
 void acl_reporter_forget(struct acl_reporter *r);
+/* After fork: the parent's report threads are not the child's. */
+void acl_reporters_forget(void);
 
 #endif /* LIBACL_CALLBACK_H */

@@ -144,6 +144,7 @@ static int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context 
 static int acl_ctx_destroy(struct acl_context *ctx, bool force)
 {
 	struct acl_device *dev = ctx->dev;
+	struct acl_reporter *r;
 	struct acl_stream *s;
 	struct acl_event *e;
 	int ret = 0, err;
@@ -155,7 +156,6 @@ static int acl_ctx_destroy(struct acl_context *ctx, bool force)
 	}
 	__atomic_store_n(&ctx->dying, true, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ctx->lock);
-	acl_obj_del(&ctx->obj);
 
 	for (;;) {
 		pthread_mutex_lock(&ctx->lock);
@@ -181,12 +181,17 @@ static int acl_ctx_destroy(struct acl_context *ctx, bool force)
 			break;
 		acl_event_teardown(e);
 	}
-	acl_reporter_stop(ctx->hostfunc);
+	pthread_mutex_lock(&ctx->lock);
+	r = ctx->hostfunc;
 	ctx->hostfunc = NULL;
+	pthread_mutex_unlock(&ctx->lock);
+	acl_reporter_stop(r);
 
 	pthread_mutex_lock(&dev->lock);
 	list_del(&ctx->node);
 	pthread_mutex_unlock(&dev->lock);
+	/* listed until now, so that a second destroy learns it is going (507007) */
+	acl_obj_del(&ctx->obj);
 	acl_ctx_put(ctx);
 	acl_dev_release(dev);
 	return ret;
@@ -200,6 +205,7 @@ void acl_ctxs_destroy(struct acl_device *dev)
 		pthread_mutex_lock(&acl_global_lock);
 		if (dev->primary) {
 			ctx = dev->primary;
+			acl_obj_hold(&ctx->obj);
 			dev->primary = NULL;
 			dev->refs = 0;
 			pthread_mutex_unlock(&acl_global_lock);
@@ -213,11 +219,14 @@ void acl_ctxs_destroy(struct acl_device *dev)
 			}
 			if (&ctx->node == &dev->contexts)
 				ctx = NULL;
+			else
+				acl_obj_hold(&ctx->obj);
 			pthread_mutex_unlock(&dev->lock);
 		}
 		if (!ctx)
 			break;
 		acl_ctx_destroy(ctx, true);
+		acl_ctx_put(ctx);
 	}
 	acl_err_clear();
 }

@@ -234,23 +234,40 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
 #define ACL_STAGE_ALIGN		(2ULL << 20)
 #define ACL_STAGE_SKEW		(37 * 4096ULL)
 
+/*
+ * One per device slot, never freed: a copy racing with the device's close
+ * (the last context going in another thread) finds the streams gone under
+ * the copier's lock instead of freed memory.
+ */
+static struct acl_copier acl_copiers[ACL_MAX_DEVICES] = {
+	[0 ... ACL_MAX_DEVICES - 1] = {
+		.copy_lock = PTHREAD_MUTEX_INITIALIZER,
+		.stage_lock = PTHREAD_MUTEX_INITIALIZER,
+	},
+};
+
 int acl_copy_open(struct acl_device *dev)
 {
-	struct acl_copier *c;
+	struct acl_copier *c = &acl_copiers[dev->id];
+	struct acl_stream *cs = NULL, *ss = NULL;
 	int ret;
 
-	c = calloc(1, sizeof(*c));
-	if (!c)
-		return acl_errf(-ENOMEM, "out of host memory");
-	pthread_mutex_init(&c->copy_lock, NULL);
-	pthread_mutex_init(&c->stage_lock, NULL);
-	ret = acl_stream_new(dev, &c->copy_stream);
+	ret = acl_stream_new(dev, &cs);
 	if (!ret)
-		ret = acl_stream_new(dev, &c->stage_stream);
+		ret = acl_stream_new(dev, &ss);
+	if (ret) {
+		/* the kernel streams go with the file */
+		acl_stream_free(cs);
+		return ret;
+	}
+	pthread_mutex_lock(&c->copy_lock);
+	pthread_mutex_lock(&c->stage_lock);
+	c->copy_stream = cs;
+	c->stage_stream = ss;
+	pthread_mutex_unlock(&c->stage_lock);
+	pthread_mutex_unlock(&c->copy_lock);
 	dev->copier = c;
-	if (ret)
-		acl_copy_close(dev, false);
-	return ret;
+	return 0;
 }
 
 void acl_copy_close(struct acl_device *dev, bool in_child)
@@ -259,15 +276,28 @@ void acl_copy_close(struct acl_device *dev, bool in_child)
 
 	if (!c)
 		return;
-	/* the kernel streams and the registration go with the file */
+	if (in_child) {
+		/* another thread of the parent may have held them at fork */
+		pthread_mutex_init(&c->copy_lock, NULL);
+		pthread_mutex_init(&c->stage_lock, NULL);
+	}
+	/* a copy in progress ends first; the kernel side goes with the file */
+	pthread_mutex_lock(&c->copy_lock);
+	pthread_mutex_lock(&c->stage_lock);
 	if (c->stage_buf && !in_child)
 		munmap(c->stage_buf, 2 * c->stage_half);
+	c->stage_buf = NULL;
 	acl_stream_free(c->copy_stream);
 	acl_stream_free(c->stage_stream);
-	pthread_mutex_destroy(&c->copy_lock);
-	pthread_mutex_destroy(&c->stage_lock);
-	free(c);
-	dev->copier = NULL;
+	c->copy_stream = c->stage_stream = NULL;
+	pthread_mutex_unlock(&c->stage_lock);
+	pthread_mutex_unlock(&c->copy_lock);
+}
+
+/* The copier's streams are gone: the device closed during the call. */
+static int acl_copier_gone(struct acl_device *dev)
+{
+	return acl_errf(ACLI_ENOCTX, "device %d was reset during the copy", dev->id);
 }
 
 /* Whether the kernel lets this process pin past RLIMIT_MEMLOCK. */
@@ -432,7 +462,7 @@ static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_s
 	int ret;
 
 	pthread_mutex_lock(&dev->copier->stage_lock);
-	ret = acl_stage_get_locked(dev);
+	ret = dev->copier->stage_stream ? acl_stage_get_locked(dev) : acl_copier_gone(dev);
 	if (!ret) {
 		if (d->kind == ACL_SIDE_PAGEABLE)
 			ret = acl_stage_d2h(dev, dst, (uintptr_t)src, n);
@@ -446,13 +476,12 @@ static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_s
 /* One command on the internal copy stream, waited for. */
 static int acl_cmd_sync(struct acl_device *dev, struct npu_cmd *cmd)
 {
+	struct acl_copier *c = dev->copier;
 	uint64_t seq;
 	int ret;
 
-	struct acl_copier *c = dev->copier;
-
 	pthread_mutex_lock(&c->copy_lock);
-	ret = acl_stream_submit(c->copy_stream, cmd, 1, &seq);
+	ret = c->copy_stream ? acl_stream_submit(c->copy_stream, cmd, 1, &seq) : acl_copier_gone(dev);
 	if (!ret)
 		ret = acl_stream_wait(dev, c->copy_stream->id, seq, -1);
 	pthread_mutex_unlock(&c->copy_lock);

@@ -18,12 +18,14 @@
 
 #include <acl/acl.h>
 
+#include "callback.h"
 #include "context.h"
 #include "copy.h"
 #include "device.h"
 #include "handle.h"
 #include "error.h"
 #include "ioctl.h"
+#include "notify.h"
 #include "slots.h"
 #include "region.h"
 #include "stream.h"
@@ -253,6 +255,8 @@ static void acl_atfork_child(void)
 
 	pthread_mutex_unlock(&acl_global_lock);
 	acl_objs_forget();
+	acl_notifies_forget();
+	acl_reporters_forget();
 	for (i = 0; i < ACL_MAX_DEVICES; i++) {
 		struct acl_device *dev = &acl_devices[i];
 

@@ -203,7 +203,7 @@ ACL_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
 {
 	struct acl_context *ctx;
 	struct acl_event *e;
-	bool pending;
+	bool pending, unlinked;
 	int ret;
 
 	ret = acl_event_get(event, &e);
@@ -215,18 +215,23 @@ ACL_EXPORT aclError aclrtDestroyEvent(aclrtEvent event)
 		acl_event_put(e);
 		goto out;
 	}
-	/* CANN does not block: a pending record keeps the event until it ran */
+	/*
+	 * CANN does not block: a pending record keeps the event (listed in
+	 * its context) until it ran. Whoever takes it off the list drops the
+	 * table's reference: here, the reaper, or the context's teardown.
+	 */
 	pthread_mutex_lock(&ctx->lock);
 	pthread_mutex_lock(&e->lock);
 	pending = !acl_event_done_locked(e);
 	e->destroyed = true;
 	pthread_mutex_unlock(&e->lock);
-	if (!pending)
+	unlinked = !pending && !list_empty(&e->node);
+	if (unlinked)
 		list_del(&e->node);
 	pthread_mutex_unlock(&ctx->lock);
-	acl_event_put(e);
-	if (!pending)
+	if (unlinked)
 		acl_event_put(e);	/* the table's reference */
+	acl_event_put(e);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -237,6 +242,7 @@ ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	struct acl_stream *s, *old;
 	struct acl_event *e;
 	uint64_t seq;
+	uint32_t id;
 	int ret;
 
 	ret = acl_event_get(event, &e);
@@ -253,12 +259,14 @@ ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 	cmd.dst = (uintptr_t)e->word;
 	/* the event lock orders records of one event with their seqnos */
 	pthread_mutex_lock(&e->lock);
-	ret = acl_stream_submit(s, &cmd, 1, &seq);
+	/* destroyed meanwhile by another thread: its word may be another's */
+	ret = e->destroyed ? acl_errf(ACLI_EHANDLE, "event %p was destroyed", event) :
+			     acl_stream_submit_at(s, &cmd, 1, &id, &seq);
 	if (!ret) {
 		old = e->rec_s;
 		e->ever = e->recorded = true;
 		e->rec_s = s;
-		e->rec_id = s->id;
+		e->rec_id = id;
 		e->rec_seq = seq;
 		s = old;
 	}
@@ -359,7 +367,8 @@ ACL_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
 }
 
 /* Remember a stream's wait for aclrtQueryEventWaitStatus; e->lock held. */
-static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s, uint64_t seq)
+static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s, uint32_t id,
+				       uint64_t seq)
 {
 	struct acl_event_wait *w;
 	unsigned int i, kept = 0;
@@ -382,7 +391,7 @@ static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s
 		e->nwaits--;
 	}
 	acl_obj_hold(&s->obj);
-	e->waits[e->nwaits++] = (struct acl_event_wait){ .s = s, .id = s->id, .seq = seq };
+	e->waits[e->nwaits++] = (struct acl_event_wait){ .s = s, .id = id, .seq = seq };
 }
 
 /* @limit_ms: 0, or the longest the stream waits before its wait task fails */
@@ -391,7 +400,7 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
 	struct acl_stream *s, *rs;
 	struct acl_event *e;
-	uint32_t id;
+	uint32_t id, wid;
 	uint64_t seq, wseq;
 	int ret;
 
@@ -418,14 +427,14 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 		cmd.src = id;
 		cmd.value = seq;
 		cmd.length = limit_ms;
-		ret = acl_stream_submit(s, &cmd, 1, &wseq);
+		ret = acl_stream_submit_at(s, &cmd, 1, &wid, &wseq);
 		/* the recording stream is gone (aborted, destroyed): nothing to wait for */
 		if (ret == -ENOENT) {
 			acl_err_clear();
 			ret = 0;
 		} else if (!ret) {
 			pthread_mutex_lock(&e->lock);
-			acl_event_note_wait_locked(e, s, wseq);
+			acl_event_note_wait_locked(e, s, wid, wseq);
 			pthread_mutex_unlock(&e->lock);
 		}
 	}

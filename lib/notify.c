@@ -17,6 +17,7 @@
 #include "device.h"
 #include "error.h"
 #include "handle.h"
+#include "notify.h"
 #include "slots.h"
 #include "stream.h"
 
@@ -62,6 +63,12 @@ static void acl_notify_release(struct acl_obj *obj)
 	free(n);
 }
 
+void acl_notifies_forget(void)
+{
+	pthread_mutex_init(&acl_notify_zombie_lock, NULL);
+	list_init(&acl_notify_zombies);
+}
+
 static void acl_notifies_reap(void)
 {
 	struct acl_notify *n, *nn;
@@ -92,6 +99,11 @@ static int acl_notify_get(aclrtNotify notify, struct acl_notify **out, struct ac
 	n = (struct acl_notify *)acl_obj_get(notify, ACL_OBJ_NOTIFY);
 	if (!n)
 		return acl_errf(ACLI_EHANDLE, "notify %p is not a live notify", notify);
+	/* its device was closed since (every context on it went): its word is gone */
+	if (__atomic_load_n(&n->dev->gen, __ATOMIC_ACQUIRE) != n->gen) {
+		acl_obj_put(&n->obj);
+		return acl_errf(ACLI_EHANDLE, "notify %p died with its device's last context", notify);
+	}
 	ret = acl_cur_ctx(ctxp);
 	if (ret) {
 		acl_obj_put(&n->obj);
@@ -186,7 +198,7 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, struct npu_c
 	struct acl_notify *n;
 	struct acl_stream *s, *old = NULL;
 	uint64_t seq;
-	uint32_t i;
+	uint32_t i, id;
 	int ret;
 
 	ret = acl_notify_get(notify, &n, &ctx);
@@ -209,11 +221,11 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, struct npu_c
 			cmds[i].dst = (uintptr_t)n->word;
 	}
 	pthread_mutex_lock(&n->lock);
-	ret = acl_stream_submit(s, cmds, count, &seq);
+	ret = acl_stream_submit_at(s, cmds, count, &id, &seq);
 	if (!ret) {
 		old = n->last_s;
 		n->last_s = s;
-		n->last_id = s->id;
+		n->last_id = id;
 		n->last_seq = seq;
 	} else {
 		old = s;
@@ -264,6 +276,18 @@ ACL_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
 	return acl_ret(__func__, ret);
 }
 
+static int acl_sync_default(void)
+{
+	struct acl_stream *s;
+	int ret = acl_stream_resolve(NULL, ACL_STREAM_USE, &s);
+
+	if (!ret) {
+		ret = acl_stream_sync(s, -1);
+		acl_stream_put(s);
+	}
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num)
 {
 	struct npu_cmd clear = { .op = NPU_OP_WRITE_VALUE, .flags = NPU_CMD_DST_HOST, .value = 0 };
@@ -289,7 +313,7 @@ ACL_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num)
 		/* outside every user stream: the context's default stream, waited for */
 		ret = acl_notify_queue(n, NULL, &clear, 1);
 		if (!ret)
-			ret = acl_stream_sync(ctx->default_stream, -1);
+			ret = acl_sync_default();
 		acl_notify_done(n, ctx);
 	}
 out:

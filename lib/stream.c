@@ -156,11 +156,21 @@ int acl_stream_teardown(struct acl_stream *s, bool force)
 
 	acl_obj_del(&s->obj);
 	pthread_mutex_lock(&s->lock);
+	__atomic_store_n(&s->dead, true, __ATOMIC_RELEASE);
 	id = s->id;
 	pthread_mutex_unlock(&s->lock);
-	if (force)
+	if (force) {
 		acl_cbq_drop(s);
-	/* waits for the queue, callbacks included (they need their threads) */
+	} else {
+		/*
+		 * The driver unlists a stream before it waits for it, and the
+		 * watcher waits by the stream's id: let every task, callbacks
+		 * included, run while the id still answers.
+		 */
+		acl_stream_wait(s->dev, id, 0, -1);
+		acl_err_clear();
+		acl_cbq_drain(s);
+	}
 	ret = acl_kstream_destroy(s->dev, id, force);
 	if (ret == -ENODEV) {
 		/* the device was removed: its streams went with it */
@@ -191,9 +201,11 @@ int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream *
 		ret = acl_cur_ctx(&ctx);
 		if (ret)
 			return ret;
-		s = ctx->default_stream;
-		acl_obj_hold(&s->obj);
+		/* the table, not the context, keeps it alive: it may be going */
+		s = (struct acl_stream *)acl_obj_get(ctx->default_stream, ACL_OBJ_STREAM);
 		acl_ctx_put(ctx);
+		if (!s)
+			return acl_errf(ACLI_ENOCTX, "the current context is being destroyed");
 		*out = s;
 		return 0;
 	}
@@ -222,6 +234,22 @@ static int acl_stream_sticky(struct acl_stream *s)
 	return err ? acl_errf(err, "an earlier task of this context failed and a stream of it is in ACL_STOP_ON_FAILURE mode") : 0;
 }
 
+uint32_t acl_stream_id(struct acl_stream *s)
+{
+	return __atomic_load_n(&s->id, __ATOMIC_ACQUIRE);
+}
+
+/*
+ * Is kernel stream @id of @s gone by the library's own doing (an abort
+ * replaced it, or the stream is being destroyed)? Then a cancel or an
+ * unknown id is no task error of the application's.
+ */
+static bool acl_stream_gone(struct acl_stream *s, uint32_t id)
+{
+	return __atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE) ||
+	       __atomic_load_n(&s->dead, __ATOMIC_ACQUIRE) || acl_stream_id(s) != id;
+}
+
 int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
 {
 	struct npu_submit arg = {
@@ -238,6 +266,9 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted: the task is dropped");
 	arg.stream = s->id;
 	ret = npu_ioctl(s->dev->fd, NPU_IOCTL_SUBMIT, &arg);
+	/* the queue went away under an abort */
+	if (ret == -ENOENT && acl_stream_gone(s, arg.stream))
+		return acl_errf(ACLI_ESTREAMABORT, "the stream was aborted: the task is dropped");
 	if (!ret)
 		s->last_seq = arg.seqno;
 	if (!ret && seq)
@@ -245,14 +276,22 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 	return ret;
 }
 
-int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
+int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id,
+			 uint64_t *seq)
 {
 	int ret;
 
 	pthread_mutex_lock(&s->lock);
 	ret = acl_stream_submit_locked(s, cmds, n, seq);
+	if (id)
+		*id = s->id;
 	pthread_mutex_unlock(&s->lock);
 	return ret;
+}
+
+int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
+{
+	return acl_stream_submit_at(s, cmds, n, NULL, seq);
 }
 
 void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq)
@@ -304,7 +343,7 @@ int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t t
 	if (ret == -ETIME)
 		return acl_errf(ACLI_ETASKTIMEOUT, "a wait of the stream ran out of its limit (aclrtStreamWaitEventWithTimeout)");
 	if (ret == -ECANCELED)
-		return acl_errf(ACLI_ETASKFAULT, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
+		return acl_errf(ret, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
 	return ret;
 }
 
@@ -349,11 +388,15 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
 		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted");
 	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
-	if (ret == -ENOENT) {
-		/* the kernel stream was aborted and replaced: nothing left of it */
+	if ((ret == -ENOENT || ret == -ECANCELED) && acl_stream_gone(s, id)) {
+		/* aborted (a sync racing with it sees that) or replaced since */
+		if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
+			return acl_errf(ACLI_ESTREAMABORT, "the stream was aborted while it was waited for");
 		acl_err_clear();
 		return 0;
 	}
+	if (ret == -ECANCELED)
+		ret = ACLI_ETASKFAULT;	/* dropped after a fault (STOP mode), or the device went */
 	if (acl_task_error(ret))
 		acl_stream_task_error(s, ret);
 	return ret;
@@ -367,6 +410,8 @@ int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t ti
 		return 0;
 	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
 	acl_err_clear();
+	if (ret == -ECANCELED || ret == -ENOENT)
+		ret = acl_stream_gone(s, id) ? -ENOENT : ret == -ECANCELED ? ACLI_ETASKFAULT : ret;
 	if (acl_task_error(ret)) {
 		/* the next synchronize reports it: a query must not swallow it */
 		pthread_mutex_lock(&s->lock);
@@ -655,18 +700,20 @@ ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
 	if (ret)
 		goto out;
 	/*
-	 * The kernel queue is dropped (running copies stop at their next
-	 * chunk) and a fresh one takes its place: waits on the old one end,
-	 * and callbacks queued behind it are discarded.
+	 * The kernel queue is dropped first (running copies stop at their next
+	 * chunk; a submitter the full queue holds in SUBMIT, under s->lock,
+	 * comes back), then a fresh one takes its place: waits on the old one
+	 * end, and callbacks queued behind it are discarded.
 	 */
 	__atomic_store_n(&s->aborting, true, __ATOMIC_RELEASE);
+	acl_kstream_destroy(s->dev, acl_stream_id(s), true);
+	acl_err_clear();
 	pthread_mutex_lock(&s->lock);
 	ret = acl_kstream_create(s->dev, &id);
 	if (!ret && s->stop_on_failure)
 		ret = acl_kstream_stop_on_fault(s->dev, id);
 	if (!ret) {
-		acl_kstream_destroy(s->dev, s->id, true);
-		s->id = id;
+		__atomic_store_n(&s->id, id, __ATOMIC_RELEASE);
 		s->last_seq = 0;
 		s->fault = 0;
 	}

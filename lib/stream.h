@@ -33,7 +33,8 @@ struct acl_stream {
 	uint32_t flags;			/* ACL_STREAM_* as created; constant */
 	uint32_t priority;		/* 0..ACL_STREAM_PRIO_LEAST; constant */
 	pthread_mutex_t lock;		/* orders submits: protects the fields below */
-	uint32_t id;			/* kernel stream id (a new one after an abort) */
+	uint32_t id;			/* kernel stream id (a new one after an abort); also atomic */
+	bool dead;			/* being destroyed: no new callbacks, cancels are no task error */
 	uint64_t last_seq;		/* seqno of the last command queued on @id */
 	bool stop_on_failure;		/* ACL_STOP_ON_FAILURE set */
 	bool aborting;			/* aclrtStreamAbort running */
@@ -71,6 +72,12 @@ enum {
  */
 int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream **out);
 
+/* The kernel stream id now (it changes at an abort), without s->lock. */
+uint32_t acl_stream_id(struct acl_stream *s);
+
+/* Queue @n commands; *id and *seq (optional) get the kernel id and last seqno. */
+int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id,
+			 uint64_t *seq);
 /* Queue @n commands; *seq (optional) gets the seqno of the last one. */
 int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq);
 /* The same with s->lock held, for a caller that reads s->last_seq with it. */

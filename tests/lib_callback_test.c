@@ -254,6 +254,24 @@ TEST_F(cb, destroy_with_callbacks_queued)
 	ASSERT_ACL_OK(aclrtDestroyStream(self->s));
 	EXPECT_EQ(1, atomic_load(&done));
 	self->s = NULL;
+	/* several, each behind work of the stream: all run before the destroy returns */
+	{
+		atomic_int counter = 0;
+		struct probe p[3];
+		aclrtStream s3;
+		int i;
+
+		ASSERT_ACL_OK(aclrtCreateStream(&s3));
+		for (i = 0; i < 3; i++) {
+			p[i] = (struct probe){ .pinned = self->pinned, .index = i, .counter = &counter,
+					       .sleep_us = 50000 };
+			ASSERT_ACL_OK(aclrtMemcpyAsync(self->dev + 8, 8, self->pinned, 8,
+						       ACL_MEMCPY_HOST_TO_DEVICE, s3));
+			ASSERT_ACL_OK(aclrtLaunchHostFunc(s3, probe_fn, &p[i]));
+		}
+		ASSERT_ACL_OK(aclrtDestroyStream(s3));
+		EXPECT_EQ(3, atomic_load(&counter));
+	}
 	/* held at a wait that never passes, then forced */
 	atomic_store(&done, 0);
 	ASSERT_ACL_OK(aclrtCreateStream(&s2));
@@ -262,6 +280,31 @@ TEST_F(cb, destroy_with_callbacks_queued)
 	ASSERT_ACL_OK(aclrtDestroyStreamForce(s2));
 	usleep(400 * 1000);
 	EXPECT_EQ(0, atomic_load(&done));
+}
+
+/* An abort discards a callback the watcher waits for, and is no task error, in STOP mode too. */
+TEST_F(cb, abort_discards_waiting_callbacks)
+{
+	atomic_int done = 0;
+	aclrtStream other;
+
+	ASSERT_ACL_OK(aclrtSetStreamFailureMode(self->s, ACL_STOP_ON_FAILURE));
+	ASSERT_ACL_OK(aclrtCreateStream(&other));
+	ASSERT_ACL_OK(aclrtValueWait(self->dev, 1, ACL_STREAM_WAIT_VALUE_EQ, self->s));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(self->s, slow_fn, &done));
+	usleep(100 * 1000);	/* the watcher waits behind the ValueWait */
+	ASSERT_ACL_OK(aclrtStreamAbort(self->s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(other));
+	ASSERT_ACL_OK(aclrtMemsetAsync(self->dev, 8, 0, 8, self->s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	usleep(400 * 1000);
+	EXPECT_EQ(0, atomic_load(&done));
+	/* the stream takes callbacks again */
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(self->s, slow_fn, &done));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	EXPECT_EQ(1, atomic_load(&done));
+	ASSERT_ACL_OK(aclrtDestroyStream(other));
 }
 
 TEST_HARNESS_MAIN
