@@ -492,9 +492,7 @@ ACL_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
 	struct acl_cbq *q;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		goto out;
 	ret = acl_cbq_get(s, &q);
@@ -536,9 +534,7 @@ ACL_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
 	struct acl_cbq *q;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		goto out;
 	pthread_mutex_lock(&s->lock);

@@ -44,9 +44,7 @@ ACL_EXPORT aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitT
 	uint32_t total;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		goto out;
 	ret = acl_res_type(type);
@@ -86,9 +84,7 @@ ACL_EXPORT aclError aclrtResetStreamResLimit(aclrtStream stream)
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (!ret) {
 		__atomic_store_n(&s->res_limit[0], -1, __ATOMIC_RELAXED);
 		__atomic_store_n(&s->res_limit[1], -1, __ATOMIC_RELAXED);
@@ -102,9 +98,7 @@ ACL_EXPORT aclError aclrtUseStreamResInCurrentThread(aclrtStream stream)
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (!ret) {
 		acl_tls_res_stream = s;
 		acl_stream_put(s);
@@ -117,9 +111,7 @@ ACL_EXPORT aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream)
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (!ret) {
 		/* another stream than the bound one: nothing changes */
 		if (acl_tls_res_stream == (aclrtStream)s)

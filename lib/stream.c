@@ -226,6 +226,13 @@ int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream *
 	return 0;
 }
 
+int acl_stream_enter(aclrtStream stream, unsigned int use, struct acl_stream **out)
+{
+	int ret = acl_check_init();
+
+	return ret ? ret : acl_stream_resolve(stream, use, out);
+}
+
 /* The error latched for @s's context by a STOP-mode stream, or 0. */
 static int acl_stream_sticky(struct acl_stream *s)
 {
@@ -553,9 +560,7 @@ static int acl_sync_stream(aclrtStream stream, int32_t timeout)
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		return ret;
 	ret = acl_stream_sync(s, timeout);

@@ -75,6 +75,9 @@ int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream *
 /* The kernel stream id now (it changes at an abort), without s->lock. */
 uint32_t acl_stream_id(struct acl_stream *s);
 
+/* acl_check_init(), then acl_stream_resolve(): the start of a stream call. */
+int acl_stream_enter(aclrtStream stream, unsigned int use, struct acl_stream **out);
+
 /* Queue @n commands; *id and *seq (optional) get the kernel id and last seqno. */
 int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id,
 			 uint64_t *seq);
