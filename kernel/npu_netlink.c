@@ -112,8 +112,10 @@ static int npu_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info)
 	unsigned int index;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX))
+	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack, "device index required");
 		return -EINVAL;
+	}
 	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
 	if (ret)
 		return ret;
