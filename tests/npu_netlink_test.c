@@ -471,9 +471,10 @@ TEST(bad_input_exact_errors)
 	nl_req_init(&r, s.family, NPU_NL_CMD_DEVICE_GET, 0);
 	nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, npu_device_count());
 	EXPECT_EQ(0, expect_err(&s, &r, -ENODEV, true));
+	/* 6.1 does not pass a dump's start() extack message on: errno only */
 	nl_req_init(&r, s.family, NPU_NL_CMD_PROCESS_GET, NLM_F_DUMP);
 	nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, 99);
-	EXPECT_EQ(0, expect_err(&s, &r, -ENODEV, true));
+	EXPECT_EQ(0, expect_err(&s, &r, -ENODEV, false));
 	nl_req_init(&r, s.family, NPU_NL_CMD_COUNTERS_RESET, 0);
 	nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, 99);
 	EXPECT_EQ(0, expect_err(&s, &r, -ENODEV, true));
