@@ -40,6 +40,7 @@ include kernel/tests/kunit.mk
 endif
 include tests/tests.mk
 include tools/vm.mk
+include tools/tools.mk
 ifneq ($(wildcard tools/bench/bench.mk),)
 include tools/bench/bench.mk
 endif
@@ -65,6 +66,7 @@ help:
 	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
+	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3)"
 	@echo "  install     libacl, its link names, headers, acl.pc (DESTDIR= PREFIX=/usr/local); uninstall"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"
 	@echo "  check       build all, boot each bench kernel, run the tests (make check)"

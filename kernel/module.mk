@@ -4,7 +4,7 @@
 # kernels never mix; the compile probes run once per MODOUT and KDIR.
 KDIR ?= /lib/modules/$(shell uname -r)/build
 MODOUT ?= $(CURDIR)/build/module
-MODULE_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) include/uapi/npu.h
+MODULE_SRCS := Kbuild $(wildcard kernel/*.c kernel/*.h) $(wildcard include/uapi/*.h)
 
 .PHONY: module module-clean
 module:

@@ -60,4 +60,18 @@ static inline void npu_buddy_free_list(struct drm_buddy *mm,
 }
 #endif
 
+/*
+ * The attributes of a generic netlink dump request, parsed by the core:
+ * in a struct genl_info where dumps got one, in genl_dumpit_info before.
+ */
+#include <net/genetlink.h>
+static inline struct nlattr **npu_genl_dump_attrs(struct netlink_callback *cb)
+{
+#ifdef NPU_HAVE_GENL_INFO_DUMP
+	return genl_info_dump(cb)->attrs;
+#else
+	return genl_dumpit_info(cb)->attrs;
+#endif
+}
+
 #endif /* __NPU_COMPAT_H__ */

@@ -30,6 +30,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_netlink.h"
 #include "npu_vm.h"
 
 /* Bytes moved under one hold of the VA space: bounds how long unmap waits. */
@@ -146,6 +147,10 @@ static int npu_dma_fault(struct npu_stream *stream, struct npu_dma_side *side,
 			    ctx->tgid, ctx->comm, stream->id,
 			    side->write ? "write" : "read",
 			    side->reg ? "host" : "va", side->addr + pos, why);
+	atomic64_inc(&ctx->faults);
+	atomic64_inc(&ctx->npu->faults);
+	npu_netlink_fault(ctx, stream->id, side->addr + pos, side->write,
+			  side->reg, why);
 	return -EIO;
 }
 

@@ -28,6 +28,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_netlink.h"
 #include "npu_share.h"
 #include "npu_vm.h"
 
@@ -69,6 +70,7 @@ MODULE_PARM_DESC(vector_cores, "Vector cores each NPU models, 1-65535 (default 4
 DEFINE_STATIC_SRCU(npu_unplug_srcu);
 
 static struct npu_device *npu_devices[NPU_MAX_DEVICES];
+static atomic64_t npu_next_ctx_id = ATOMIC64_INIT(0);
 static u64 npu_mem_sizes[NPU_MAX_DEVICES];
 
 /* Carriers found by the PCI driver; written only while it registers. */
@@ -140,6 +142,17 @@ static int npu_peer_disable_ioctl(struct npu_context *ctx, void *arg)
 unsigned int npu_device_count(void)
 {
 	return num_devices;
+}
+
+/* Device @index: it exists from module load to unload, unplugged or not. */
+struct npu_device *npu_device_lookup(unsigned int index)
+{
+	return index < num_devices ? npu_devices[index] : NULL;
+}
+
+const char *npu_soc_name(void)
+{
+	return soc_name;
 }
 
 /* Every argument struct; NPU_IOCTL_OP() checks that each fits. */
@@ -325,6 +338,7 @@ static int npu_open(struct inode *inode, struct file *file)
 	ctx->mm = current->mm;
 	ctx->tgid = current->tgid;
 	get_task_comm(ctx->comm, current);
+	ctx->uid = current_uid();
 	mutex_init(&ctx->shutdown_lock);
 	init_waitqueue_head(&ctx->host_wq);
 	init_waitqueue_head(&ctx->queue_wq);
@@ -339,12 +353,16 @@ static int npu_open(struct inode *inode, struct file *file)
 		goto vm_release;
 	mutex_lock(&npu->ctx_lock);
 	ret = npu->unplugged ? -ENODEV : 0;
-	if (!ret)
+	if (!ret) {
+		/* under ctx_lock: the list stays in id order */
+		ctx->id = atomic64_inc_return(&npu_next_ctx_id);
 		list_add_tail(&ctx->node, &npu->contexts);
+	}
 	mutex_unlock(&npu->ctx_lock);
 	if (ret)
 		goto unregister;
 	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
+	ctx->pid = get_task_pid(current, PIDTYPE_TGID);
 	mmgrab(ctx->mm);
 	file->private_data = ctx;
 	return 0;
@@ -363,6 +381,7 @@ static void npu_context_free(struct kref *ref)
 	struct npu_context *ctx = container_of(ref, struct npu_context, ref);
 
 	mem_cgroup_put(ctx->memcg);
+	put_pid(ctx->pid);
 	kfree(ctx);
 }
 
@@ -501,6 +520,24 @@ static struct pci_driver npu_carrier_driver = {
 	.driver.suppress_bind_attrs = true,
 };
 
+static const char *npu_iommu_type_name(struct iommu_domain *domain)
+{
+	if (!domain)
+		return "none";
+	switch (domain->type) {
+	case IOMMU_DOMAIN_IDENTITY:
+		return "identity";
+	case IOMMU_DOMAIN_DMA:
+		return "dma";
+	case IOMMU_DOMAIN_DMA_FQ:
+		return "dma-fq";
+	case IOMMU_DOMAIN_UNMANAGED:
+		return "unmanaged";
+	default:
+		return "other";
+	}
+}
+
 static int npu_device_dma_setup(struct npu_device *npu)
 {
 	struct iommu_domain *domain;
@@ -518,6 +555,7 @@ static int npu_device_dma_setup(struct npu_device *npu)
 		dma_set_max_seg_size(npu->dma_dev, UINT_MAX);
 	}
 	domain = iommu_get_domain_for_dev(npu->dma_dev);
+	npu->iommu = npu_iommu_type_name(domain);
 	if (domain && (domain->type & __IOMMU_DOMAIN_PAGING))
 		npu->domain = domain;
 	return 0;
@@ -687,6 +725,10 @@ static int __init npu_init(void)
 			goto destroy;
 		}
 	}
+	/* Last: requests find every device created. */
+	ret = npu_netlink_init();
+	if (ret)
+		goto destroy;
 	return 0;
 
 destroy:
@@ -701,6 +743,8 @@ dma_exit:
 
 static void __exit npu_exit(void)
 {
+	/* First: no request runs once the devices start going. */
+	npu_netlink_exit();
 	/* Carried NPUs are unplugged first, the others destroyed as they are. */
 	if (carrier)
 		pci_unregister_driver(&npu_carrier_driver);

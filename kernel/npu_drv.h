@@ -38,6 +38,10 @@
  * @created_ns: ktime_get_ns() when the device was created: the device
  *	clock (NPU_OP_TIMESTAMP, GET_INFO) counts from there
  * @uuid: random, made once when the device is created (GET_INFO)
+ * @iommu: the DMA device's IOMMU domain type at creation, for the
+ *	management plane ("none", "identity", "dma", ...)
+ * @faults: DMA faults of the device's contexts since load or a counters
+ *	reset (npu_netlink.c)
  */
 struct npu_device {
 	unsigned int index;
@@ -53,6 +57,8 @@ struct npu_device {
 	bool unplugged;
 	u64 created_ns;
 	uuid_t uuid;
+	const char *iommu;
+	atomic64_t faults;
 };
 
 /**
@@ -67,11 +73,21 @@ struct npu_device {
  * @shut: DMA stopped and host memory released, for good
  * @tgid: the process, for fault reports
  * @comm: its name, for fault reports
+ * @id: unique until unload, increasing in open order: the netlink process
+ *	dump resumes after the last id it sent
+ * @pid: the opening process (thread group; a reference), whose number the
+ *	netlink dump reports in the asker's pid namespace
+ * @uid: the opener's real uid: who may see the context without
+ *	CAP_SYS_ADMIN
  * @memcg: the opener's memory cgroup, charged for the device pages that
  *	this context's mappings are the first to write (a reference)
  * @handles: physical handles by id (internally locked)
  * @nr_handles: entries in @handles, within max_handles
  * @nr_imports: of them from SHARE_IMPORT, within max_imports
+ * @nr_exported: handles with a shareable name (SHARE_EXPORT)
+ * @host_pinned: bytes of host memory pinned by the registrations
+ * @host_memlock: of them, bytes charged to the user's locked_vm
+ * @faults: DMA faults of the context's streams since open or a reset
  * @mem_charged: bytes of device memory this context allocated and that
  *	still exist, within ctx_mem_limit
  * @streams: streams by id (internally locked)
@@ -97,10 +113,17 @@ struct npu_context {
 	bool shut;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
+	u64 id;
+	struct pid *pid;
+	kuid_t uid;
 	struct mem_cgroup *memcg;
 	struct xarray handles;
 	atomic_long_t nr_handles;
 	atomic_long_t nr_imports;
+	atomic_long_t nr_exported;
+	atomic64_t host_pinned;
+	atomic64_t host_memlock;
+	atomic64_t faults;
 	atomic_long_t mem_charged;
 	struct xarray streams;
 	atomic_long_t nr_streams;
@@ -113,6 +136,8 @@ struct npu_context {
 };
 
 unsigned int npu_device_count(void);
+struct npu_device *npu_device_lookup(unsigned int index);
+const char *npu_soc_name(void);
 
 /* The device clock: nanoseconds since @npu was created. */
 static inline u64 npu_device_clock(const struct npu_device *npu)

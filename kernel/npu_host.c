@@ -60,6 +60,8 @@ static int npu_host_charge(struct npu_host_reg *reg)
 	} while (!atomic_long_try_cmpxchg(&user->locked_vm, &cur, cur + npages));
 	reg->user = get_uid(user);
 	atomic64_add(npages, &reg->ctx->mm->pinned_vm);
+	atomic64_add(reg->size, &reg->ctx->host_pinned);
+	atomic64_add(reg->size, &reg->ctx->host_memlock);
 	return 0;
 }
 
@@ -67,6 +69,8 @@ static void npu_host_uncharge(struct npu_host_reg *reg)
 {
 	unsigned long npages = reg->size >> PAGE_SHIFT;
 
+	atomic64_sub(reg->size, &reg->ctx->host_memlock);
+	atomic64_sub(reg->size, &reg->ctx->host_pinned);
 	atomic64_sub(npages, &reg->ctx->mm->pinned_vm);
 	atomic_long_sub(npages, &reg->user->locked_vm);
 	free_uid(reg->user);

@@ -127,6 +127,7 @@ void npu_share_revoke(struct npu_context *ctx, struct npu_handle *handle)
 	if (share && share->owner == ctx) {
 		hash_del(&share->node);
 		handle->share = NULL;
+		atomic_long_dec(&ctx->nr_exported);
 	} else {
 		share = NULL;
 	}
@@ -177,6 +178,7 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 		while (!share->key || npu_share_find_locked(share->key));
 		hash_add(npu_shares, &share->node, share->key);
 		handle->share = share;
+		atomic_long_inc(&ctx->nr_exported);
 		args->shareable = share->key;
 	}
 	mutex_unlock(&npu_share_lock);

@@ -30,7 +30,7 @@
  * the settings afterwards. Runs as root in the VM.
  */
 #include "harness.h"
-#include "npu_util.h"
+#include "npu_nl_util.h"
 
 #include <sys/syscall.h>
 
@@ -780,6 +780,79 @@ static void peer_verify(struct round *r)
 /* Tests                                                               */
 /* ------------------------------------------------------------------ */
 
+/* ------------------------------------------------------------------ */
+/* Netlink dumps (the npu family)                                      */
+/* ------------------------------------------------------------------ */
+
+/* The socket of a round: r->fd2, opened unarmed; family from setup. */
+static struct nl_sock_t nl_round;
+static int nl_msgs;
+
+static void nl_count_cb(const struct nlmsghdr *nh, void *arg)
+{
+	(void)nh;
+	(void)arg;
+	nl_msgs++;
+}
+
+static void nl_dump_setup(struct round *r)
+{
+	open_dev(r);
+	ASSERT_SETUP(nl_open(&nl_round));
+	r->fd2 = nl_round.fd;
+}
+
+/*
+ * One whole dump: the request and every reply. A dump that failed part
+ * way may still be marked running on its socket (the next request would
+ * get -EBUSY), so a failed call drops the socket and the retry gets a new
+ * one. Netlink reports a socket buffer it could not allocate as ENOBUFS:
+ * that is this call's -ENOMEM.
+ */
+static int nl_dump_call(struct round *r, uint8_t cmd)
+{
+	struct nl_req req;
+	int ret;
+
+	if (r->fd2 < 0) {
+		ret = nl_open(&nl_round);
+		if (ret)
+			return ret;
+		r->fd2 = nl_round.fd;
+	}
+	nl_msgs = 0;
+	nl_req_init(&req, nl_round.family, cmd, NLM_F_DUMP);
+	ret = nl_talk(&nl_round, &req, nl_count_cb, NULL);
+	if (ret) {
+		close(r->fd2);
+		r->fd2 = -1;
+	}
+	return ret == -ENOBUFS ? -ENOMEM : ret;
+}
+
+static int nl_device_dump_call(struct round *r)
+{
+	return nl_dump_call(r, NPU_NL_CMD_DEVICE_GET);
+}
+
+static int nl_process_dump_call(struct round *r)
+{
+	return nl_dump_call(r, NPU_NL_CMD_PROCESS_GET);
+}
+
+static void nl_device_dump_verify(struct round *r)
+{
+	(void)r;
+	EXPECT_EQ(npu_device_count(), nl_msgs);
+}
+
+/* Root sees every context: this round's at least. */
+static void nl_process_dump_verify(struct round *r)
+{
+	(void)r;
+	EXPECT_LE(1, nl_msgs);
+}
+
 FIXTURE(failnth) {
 	int unused;
 };
@@ -1002,6 +1075,24 @@ TEST_F_TIMEOUT(failnth, peer_enable, SWEEP_TIMEOUT)
 	run_sweep(&(struct sweep){
 		.name = "PEER_ENABLE", .setup = peer_setup,
 		.call = peer_call, .verify = peer_verify,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, netlink_device_dump, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "netlink DEVICE_GET dump", .allocates = true,
+		.setup = nl_dump_setup, .call = nl_device_dump_call,
+		.verify = nl_device_dump_verify,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, netlink_process_dump, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "netlink PROCESS_GET dump", .allocates = true,
+		.setup = nl_dump_setup, .call = nl_process_dump_call,
+		.verify = nl_process_dump_verify,
 	});
 }
 

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * npu: the generic netlink family "npu" - the management plane
+ * (Documentation/netlink.rst).
+ *
+ * Conventions:
+ *  - the family is strict: every request attribute is validated against
+ *    the command's policy; an attribute the command does not take, of the
+ *    wrong length or type, is -EINVAL with an extended ack message;
+ *  - an unknown command is -EOPNOTSUPP;
+ *  - the family lives in the initial network namespace only;
+ *  - pids are in the requester's pid namespace (PROCESS_GET) or the
+ *    initial one (fault events); uids in the requester's user namespace.
+ */
+#ifndef _UAPI_NPU_NETLINK_H
+#define _UAPI_NPU_NETLINK_H
+
+#define NPU_GENL_NAME		"npu"
+#define NPU_GENL_VERSION	1
+#define NPU_GENL_MCGRP_FAULTS	"faults"
+
+/**
+ * enum npu_nl_cmd - commands and events
+ * @NPU_NL_CMD_UNSPEC: unused
+ * @NPU_NL_CMD_DEVICE_GET: doit (NPU_NL_A_DEV_INDEX required) or dump:
+ *	one message per device with the NPU_NL_A_DEV_* attributes
+ * @NPU_NL_CMD_PROCESS_GET: dump only: one message per context with the
+ *	NPU_NL_A_PROC_* attributes and NPU_NL_A_DEV_INDEX. Without
+ *	CAP_SYS_ADMIN only contexts opened by the caller's uid are listed.
+ * @NPU_NL_CMD_COUNTERS_RESET: doit, CAP_NET_ADMIN: memory peak back to
+ *	the memory in use, fault counters to zero; of the device
+ *	NPU_NL_A_DEV_INDEX names, or of every device without it
+ * @NPU_NL_CMD_FAULT: event on the "faults" group: one DMA fault
+ *	(NPU_NL_A_DEV_INDEX, NPU_NL_A_PROC_PID, NPU_NL_A_PROC_COMM and the
+ *	NPU_NL_A_FAULT_* attributes)
+ */
+enum npu_nl_cmd {
+	NPU_NL_CMD_UNSPEC,
+	NPU_NL_CMD_DEVICE_GET,
+	NPU_NL_CMD_PROCESS_GET,
+	NPU_NL_CMD_COUNTERS_RESET,
+	NPU_NL_CMD_FAULT,
+
+	__NPU_NL_CMD_MAX,
+	NPU_NL_CMD_MAX = __NPU_NL_CMD_MAX - 1
+};
+
+/* NPU_NL_A_FAULT_ACCESS */
+#define NPU_NL_ACCESS_READ	0
+#define NPU_NL_ACCESS_WRITE	1
+
+/* NPU_NL_A_FAULT_SPACE: what the faulting operand addressed */
+#define NPU_NL_SPACE_VA		0	/* a device VA */
+#define NPU_NL_SPACE_HOST	1	/* a registered host address */
+
+/**
+ * enum npu_nl_attr - attributes (one space for every command)
+ * @NPU_NL_A_UNSPEC: unused
+ * @NPU_NL_A_PAD: padding for 64-bit attributes
+ * @NPU_NL_A_DEV_INDEX: u32, N of /dev/npuN (request and reply)
+ * @NPU_NL_A_DEV_NAME: string, "npuN"
+ * @NPU_NL_A_DEV_CARRIER: string, the carrier's PCI address
+ *	("0000:00:05.0") or "platform"
+ * @NPU_NL_A_DEV_IOMMU: string, the DMA device's IOMMU domain type:
+ *	"none" (no IOMMU), "identity", "dma", "dma-fq", "unmanaged" or "other"
+ * @NPU_NL_A_DEV_MEM_TOTAL: u64, bytes of device memory
+ * @NPU_NL_A_DEV_MEM_USED: u64, bytes allocated to handles
+ * @NPU_NL_A_DEV_MEM_PEAK: u64, the highest MEM_USED since load or reset
+ * @NPU_NL_A_DEV_CONTEXTS: u32, open contexts (files) of the device
+ * @NPU_NL_A_DEV_PAGE_SIZES: u64, NPU_PAGE_* sizes the device maps
+ * @NPU_NL_A_DEV_DRIVER_VERSION: u32, NPU_DRIVER_VERSION
+ * @NPU_NL_A_DEV_SOC_NAME: string, the soc_name module parameter
+ * @NPU_NL_A_DEV_FAULTS: u64, DMA faults since load or reset
+ * @NPU_NL_A_DEV_UNPLUGGED: flag, the carrier is gone
+ * @NPU_NL_A_PROC_PID: u32, the opening process (thread group id)
+ * @NPU_NL_A_PROC_COMM: string, its name at open
+ * @NPU_NL_A_PROC_UID: u32, its real uid at open
+ * @NPU_NL_A_PROC_CTX_ID: u64, the context's id, unique until unload
+ * @NPU_NL_A_PROC_MEM_DEVICE: u64, bytes of device memory it allocated
+ * @NPU_NL_A_PROC_HOST_PINNED: u64, bytes of host memory it has pinned
+ * @NPU_NL_A_PROC_HOST_MEMLOCK: u64, of them the bytes charged to the
+ *	registering user's locked_vm (RLIMIT_MEMLOCK)
+ * @NPU_NL_A_PROC_MAPPINGS: u32, device mappings
+ * @NPU_NL_A_PROC_RESERVATIONS: u32, VA reservations
+ * @NPU_NL_A_PROC_STREAMS: u32, streams
+ * @NPU_NL_A_PROC_EXPORTED: u32, handles it exported (SHARE_EXPORT)
+ * @NPU_NL_A_PROC_IMPORTED: u32, handles it imported (SHARE_IMPORT)
+ * @NPU_NL_A_PROC_FAULTS: u64, DMA faults of its streams since open or reset
+ * @NPU_NL_A_FAULT_STREAM: u32, the stream id
+ * @NPU_NL_A_FAULT_ADDR: u64, the faulting address
+ * @NPU_NL_A_FAULT_ACCESS: u8, NPU_NL_ACCESS_READ or NPU_NL_ACCESS_WRITE
+ * @NPU_NL_A_FAULT_SPACE: u8, NPU_NL_SPACE_VA or NPU_NL_SPACE_HOST
+ * @NPU_NL_A_FAULT_REASON: string, why the access failed
+ */
+enum npu_nl_attr {
+	NPU_NL_A_UNSPEC,
+	NPU_NL_A_PAD,
+	NPU_NL_A_DEV_INDEX,
+	NPU_NL_A_DEV_NAME,
+	NPU_NL_A_DEV_CARRIER,
+	NPU_NL_A_DEV_IOMMU,
+	NPU_NL_A_DEV_MEM_TOTAL,
+	NPU_NL_A_DEV_MEM_USED,
+	NPU_NL_A_DEV_MEM_PEAK,
+	NPU_NL_A_DEV_CONTEXTS,
+	NPU_NL_A_DEV_PAGE_SIZES,
+	NPU_NL_A_DEV_DRIVER_VERSION,
+	NPU_NL_A_DEV_SOC_NAME,
+	NPU_NL_A_DEV_FAULTS,
+	NPU_NL_A_DEV_UNPLUGGED,
+	NPU_NL_A_PROC_PID,
+	NPU_NL_A_PROC_COMM,
+	NPU_NL_A_PROC_UID,
+	NPU_NL_A_PROC_CTX_ID,
+	NPU_NL_A_PROC_MEM_DEVICE,
+	NPU_NL_A_PROC_HOST_PINNED,
+	NPU_NL_A_PROC_HOST_MEMLOCK,
+	NPU_NL_A_PROC_MAPPINGS,
+	NPU_NL_A_PROC_RESERVATIONS,
+	NPU_NL_A_PROC_STREAMS,
+	NPU_NL_A_PROC_EXPORTED,
+	NPU_NL_A_PROC_IMPORTED,
+	NPU_NL_A_PROC_FAULTS,
+	NPU_NL_A_FAULT_STREAM,
+	NPU_NL_A_FAULT_ADDR,
+	NPU_NL_A_FAULT_ACCESS,
+	NPU_NL_A_FAULT_SPACE,
+	NPU_NL_A_FAULT_REASON,
+
+	__NPU_NL_A_MAX,
+	NPU_NL_A_MAX = __NPU_NL_A_MAX - 1
+};
+
+#endif /* _UAPI_NPU_NETLINK_H */
