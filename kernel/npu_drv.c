@@ -27,6 +27,7 @@
 #include "npu_devmem.h"
 #include "npu_dma.h"
 #include "npu_drv.h"
+#include "npu_fdinfo.h"
 #include "npu_host.h"
 #include "npu_share.h"
 #include "npu_vm.h"
@@ -69,6 +70,8 @@ MODULE_PARM_DESC(vector_cores, "Vector cores each NPU models, 1-65535 (default 4
 DEFINE_STATIC_SRCU(npu_unplug_srcu);
 
 static struct npu_device *npu_devices[NPU_MAX_DEVICES];
+/* The last npu_context.client_id handed out. */
+static atomic64_t npu_client_ids = ATOMIC64_INIT(0);
 static u64 npu_mem_sizes[NPU_MAX_DEVICES];
 
 /* Carriers found by the PCI driver; written only while it registers. */
@@ -324,6 +327,7 @@ static int npu_open(struct inode *inode, struct file *file)
 	ctx->npu = npu;
 	ctx->mm = current->mm;
 	ctx->tgid = current->tgid;
+	ctx->client_id = atomic64_inc_return(&npu_client_ids);
 	get_task_comm(ctx->comm, current);
 	mutex_init(&ctx->shutdown_lock);
 	init_waitqueue_head(&ctx->host_wq);
@@ -345,6 +349,7 @@ static int npu_open(struct inode *inode, struct file *file)
 	if (ret)
 		goto unregister;
 	ctx->memcg = get_mem_cgroup_from_mm(current->mm);
+	ctx->pid = get_pid(task_tgid(current));
 	mmgrab(ctx->mm);
 	file->private_data = ctx;
 	return 0;
@@ -363,6 +368,7 @@ static void npu_context_free(struct kref *ref)
 	struct npu_context *ctx = container_of(ref, struct npu_context, ref);
 
 	mem_cgroup_put(ctx->memcg);
+	put_pid(ctx->pid);
 	kfree(ctx);
 }
 
@@ -398,6 +404,7 @@ static const struct file_operations npu_fops = {
 	.unlocked_ioctl = npu_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
+	.show_fdinfo = npu_show_fdinfo,
 };
 
 /**

@@ -66,6 +66,9 @@ struct npu_device {
  * @shutdown_lock: serialises npu_context_shutdown() and protects @shut
  * @shut: DMA stopped and host memory released, for good
  * @tgid: the process, for fault reports
+ * @pid: the same process (a reference), in each reader's pid namespace
+ *	for fdinfo
+ * @client_id: unique among all contexts ever opened (fdinfo, traces)
  * @comm: its name, for fault reports
  * @memcg: the opener's memory cgroup, charged for the device pages that
  *	this context's mappings are the first to write (a reference)
@@ -96,6 +99,8 @@ struct npu_context {
 	struct mutex shutdown_lock;	/* see above */
 	bool shut;
 	pid_t tgid;
+	struct pid *pid;
+	u64 client_id;
 	char comm[TASK_COMM_LEN];
 	struct mem_cgroup *memcg;
 	struct xarray handles;
