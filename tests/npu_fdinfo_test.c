@@ -418,4 +418,80 @@ TEST(mm_gone)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * fdinfo read over and over while the opener exits (and its context
+ * shuts down, releasing registrations and streams): every read is
+ * whole, host memory reads either all there or none, and the last one
+ * says shut-down. For KASAN and lockdep on the debug kernel.
+ */
+TEST_TIMEOUT(mm_exit_race, 120)
+{
+	ASSERT_EQ(0, prctl(PR_SET_CHILD_SUBREAPER, 1));
+	for (int round = 0; round < 20; round++) {
+		int ready[2], done[2], msg[2], status, reads = 0;
+		struct fdinfo fi;
+		const char *state;
+		pid_t child;
+
+		ASSERT_EQ(0, pipe(ready));
+		ASSERT_EQ(0, pipe(done));
+		child = fork();
+		ASSERT_LE(0, child);
+		if (!child) {
+			void *host = npu_host_mem(64 * SZ_4K);
+			int cfd = open("/dev/npu0", O_RDWR);
+			uint32_t s;
+			pid_t gc;
+			char c;
+
+			if (cfd < 0 || !host ||
+			    npu_register(cfd, host, 32 * SZ_4K, 0, 0) ||
+			    npu_register(cfd, (char *)host + 32 * SZ_4K,
+					 32 * SZ_4K, 0, 0) ||
+			    npu_stream_create(cfd, &s))
+				_exit(1);
+			gc = fork();
+			if (gc < 0)
+				_exit(1);
+			if (!gc)
+				_exit(read(done[0], &c, 1) == 1 ? 0 : 1);
+			msg[0] = cfd;
+			msg[1] = gc;
+			if (write(ready[1], msg, sizeof(msg)) != sizeof(msg))
+				_exit(1);
+			usleep((round % 5) * 1000);
+			_exit(0);
+		}
+		ASSERT_EQ((ssize_t)sizeof(msg), read(ready[0], msg, sizeof(msg)));
+		do {
+			const char *pinned;
+
+			ASSERT_EQ(0, fdinfo_read(msg[1], msg[0], &fi));
+			reads++;
+			ASSERT_EQ(17, fi.n);	/* every key, each time */
+			pinned = fdinfo_get(&fi, "npu-memory-host-pinned");
+			ASSERT_NONNULL(pinned);
+			state = fdinfo_get(&fi, "npu-state");
+			ASSERT_NONNULL(state);
+			if (!strcmp(state, "active"))
+				EXPECT_STREQ("256 KiB", pinned);
+		} while (strcmp(state, "shut-down") &&
+			 waitpid(child, &status, WNOHANG) == 0);
+		if (waitpid(child, &status, WNOHANG) == 0)
+			ASSERT_EQ(child, waitpid(child, &status, 0));
+		ASSERT_EQ(0, fdinfo_read(msg[1], msg[0], &fi));
+		EXPECT_STREQ("shut-down", fdinfo_get(&fi, "npu-state") ?: "");
+		EXPECT_STREQ("0 KiB", fdinfo_get(&fi, "npu-memory-host-pinned") ?: "");
+		EXPECT_STREQ("0", fdinfo_get(&fi, "npu-streams") ?: "");
+		ASSERT_EQ(1, write(done[1], "x", 1));
+		ASSERT_EQ(msg[1], waitpid(msg[1], &status, 0));
+		close(ready[0]);
+		close(ready[1]);
+		close(done[0]);
+		close(done[1]);
+		if (!round || round == 19)
+			TH_LOG("round %d: %d reads", round, reads);
+	}
+}
+
 TEST_HARNESS_MAIN
