@@ -199,7 +199,7 @@ static ssize_t read_trace(const char *inst, char *buf)
 TEST_F(trace, events)
 {
 	struct npu_get_info info;
-	uint64_t va, seq_copy, seq_fault;
+	uint64_t va, ro_va, seq_copy, seq_fault;
 	uint32_t handle, stream;
 	pid_t pid = getpid();
 	long long client;
@@ -240,6 +240,12 @@ TEST_F(trace, events)
 	}
 	npu_expect_dma_faults(false);
 	ASSERT_EQ(0, npu_unmap(self->fd, va));
+	ASSERT_EQ(0, npu_unregister(self->fd, host));
+	/* a MAPPED read-only registration: its own mapping, read-only */
+	ro_va = npu_hole(2 * SZ_4K, SZ_4K);
+	ASSERT_NE(0, ro_va);
+	ASSERT_EQ(0, npu_register(self->fd, host, 2 * SZ_4K,
+				  NPU_HOST_MAPPED | NPU_HOST_READONLY, ro_va));
 	ASSERT_EQ(0, npu_unregister(self->fd, host));
 	ASSERT_LT(0, read_trace(self->inst, self->buf));
 
@@ -307,6 +313,18 @@ TEST_F(trace, events)
 	EXPECT_EVENT("npu_cmd_complete",
 		     "pid=%d stream=%u seqno=%llu op=copy bytes=4096 result=%d",
 		     pid, stream, (unsigned long long)seq_fault, -EIO);
+	EXPECT_EVENT("npu_host_pin",
+		     "pid=%d addr=%#llx length=%lu pages=2 readonly=1", pid,
+		     (unsigned long long)ptr64(host), 2 * SZ_4K);
+	EXPECT_EVENT("npu_va_map",
+		     "pid=%d va=%#llx length=%lu page_size=4096 access=r host=1",
+		     pid, (unsigned long long)ro_va, 2 * SZ_4K);
+	EXPECT_EVENT("npu_va_unmap",
+		     "pid=%d va=%#llx length=%lu page_size=4096 access=r host=1",
+		     pid, (unsigned long long)ro_va, 2 * SZ_4K);
+	EXPECT_EVENT("npu_host_unpin",
+		     "pid=%d addr=%#llx length=%lu pages=2 readonly=1", pid,
+		     (unsigned long long)ptr64(host), 2 * SZ_4K);
 	/* every event names the device */
 	EXPECT_NULL(strstr(self->buf, "npu1 pid="));
 	ASSERT_EQ(0, npu_stream_destroy(self->fd, stream, 0));
