@@ -31,6 +31,7 @@
 #include "npu_drv.h"
 #include "npu_host.h"
 #include "npu_netlink.h"
+#include "npu_trace.h"
 #include "npu_vm.h"
 
 /* Bytes moved under one hold of the VA space: bounds how long unmap waits. */
@@ -80,6 +81,7 @@ MODULE_PARM_DESC(max_queued,
  * @deadline: for a WAIT_STREAM with a limit, the jiffies it fails at, once
  *	@timed (set when it first reaches the head of its stream)
  * @timed: @deadline is set
+ * @start: ktime_get_ns() when it first ran, if npu_cmd_complete traces
  */
 struct npu_job {
 	struct list_head link;
@@ -92,6 +94,7 @@ struct npu_job {
 	struct npu_context *queued;
 	unsigned long deadline;
 	bool timed;
+	u64 start;
 };
 
 /**
@@ -142,6 +145,8 @@ static int npu_dma_fault(struct npu_stream *stream, struct npu_dma_side *side,
 {
 	struct npu_context *ctx = stream->ctx;
 
+	trace_npu_dma_fault(stream, side->addr + pos, !!side->reg, side->write,
+			    why);
 	dev_err_ratelimited(ctx->npu->misc.this_device,
 			    "npu: DMA fault: pid %d (%s) stream %u %s %s %#llx: %s\n",
 			    ctx->tgid, ctx->comm, stream->id,
@@ -577,10 +582,13 @@ static void npu_stream_work(struct work_struct *work)
 			return;
 
 		/* Only this worker sets @halted. */
-		if (READ_ONCE(stream->aborted) || stream->halted)
+		if (READ_ONCE(stream->aborted) || stream->halted) {
 			ret = -ECANCELED;
-		else
+		} else {
+			if (trace_npu_cmd_complete_enabled() && !job->start)
+				job->start = ktime_get_ns();
 			ret = npu_job_run(stream, job);
+		}
 		if (ret == -EAGAIN && stream->wait_on)
 			return;
 		spin_lock(&stream->lock);
@@ -607,6 +615,8 @@ static void npu_stream_work(struct work_struct *work)
 			stream->halt_seq = job->seqno;
 		}
 		spin_unlock(&stream->lock);
+		trace_npu_cmd_complete(stream, &job->cmd, job->seqno, ret,
+				       job->start);
 		atomic64_set_release(&stream->completed, job->seqno);
 		/* Wakes STREAM_SYNC and the streams parked on a WAIT_STREAM. */
 		wake_up_all(&stream->wq);
@@ -812,8 +822,10 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 	if (stream->aborted) {
 		ret = -ENOENT;
 	} else {
-		list_for_each_entry(job, &jobs, link)
+		list_for_each_entry(job, &jobs, link) {
 			job->seqno = ++stream->submitted;
+			trace_npu_cmd_submit(stream, &job->cmd, job->seqno);
+		}
 		args->seqno = stream->submitted;
 		list_splice_tail_init(&jobs, &stream->queue);
 		npu_stream_kick(stream, npu_dma_cpu());

@@ -27,6 +27,7 @@
 #include "npu_devmem.h"
 #include "npu_dma.h"
 #include "npu_drv.h"
+#include "npu_fdinfo.h"
 #include "npu_host.h"
 #include "npu_netlink.h"
 #include "npu_share.h"
@@ -417,6 +418,7 @@ static const struct file_operations npu_fops = {
 	.unlocked_ioctl = npu_ioctl,
 	.compat_ioctl = compat_ptr_ioctl,
 	.llseek = noop_llseek,
+	.show_fdinfo = npu_show_fdinfo,
 };
 
 /**

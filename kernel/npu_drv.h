@@ -74,9 +74,10 @@ struct npu_device {
  * @tgid: the process, for fault reports
  * @comm: its name, for fault reports
  * @id: unique until unload, increasing in open order: the netlink process
- *	dump resumes after the last id it sent
+ *	dump resumes after the last id it sent; fdinfo's npu-client-id and
+ *	the tracepoints' client
  * @pid: the opening process (thread group; a reference), whose number the
- *	netlink dump reports in the asker's pid namespace
+ *	netlink dump and fdinfo report in the reader's pid namespace
  * @uid: the opener's real uid: who may see the context without
  *	CAP_SYS_ADMIN
  * @memcg: the opener's memory cgroup, charged for the device pages that

@@ -31,6 +31,7 @@
 
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_trace.h"
 #include "npu_vm.h"
 
 /*
@@ -195,8 +196,10 @@ static void npu_host_reg_destroy(struct npu_host_reg *reg)
 {
 	struct npu_context *ctx = reg->ctx;
 
+	trace_npu_dma_unmap(reg);
 	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
 			  NPU_HOST_DMA_ATTRS);
+	trace_npu_host_unpin(reg);
 	npu_host_unpin(reg);
 	npu_host_uncharge(reg);
 	kfree(reg);
@@ -337,10 +340,12 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	ret = npu_host_pin(reg);
 	if (ret)
 		goto uncharge;
+	trace_npu_host_pin(reg);
 	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
 			      NPU_HOST_DMA_ATTRS);
 	if (ret)
 		goto unpin;
+	trace_npu_dma_map(reg);
 
 	down_write(&ctx->vm.lock);
 	ret = mtree_insert_range(&ctx->vm.host_regs, reg->addr,
@@ -355,9 +360,11 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	if (!ret)
 		return 0;
 
+	trace_npu_dma_unmap(reg);
 	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
 			  NPU_HOST_DMA_ATTRS);
 unpin:
+	trace_npu_host_unpin(reg);
 	npu_host_unpin(reg);
 uncharge:
 	npu_host_uncharge(reg);

@@ -17,6 +17,7 @@
 #include "npu_devmem.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_trace.h"
 #include "npu_vm.h"
 
 int npu_vm_init(struct npu_vm *vm, unsigned int device)
@@ -37,6 +38,7 @@ void npu_vm_release(struct npu_vm *vm)
 	unsigned long index = 0;
 
 	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
+		trace_npu_va_unmap(vm, map);
 		if (map->handle)
 			npu_handle_put(map->handle);
 		kfree(map);
@@ -207,6 +209,7 @@ static int npu_mapping_insert_locked(struct npu_vm *vm, struct npu_mapping *map)
 static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map)
 {
 	lockdep_assert_held_write(&vm->lock);
+	trace_npu_va_unmap(vm, map);
 	npu_pt_unmap(&vm->pt, map->start, map->size);
 	mtree_erase(&vm->mappings, map->start);
 	map->resv->mappings--;
@@ -277,6 +280,8 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	if (ret) {
 		mtree_erase(&ctx->vm.mappings, map->start);
 		resv->mappings--;
+	} else {
+		trace_npu_va_map(&ctx->vm, map);
 	}
 unlock:
 	up_write(&ctx->vm.lock);
@@ -350,6 +355,7 @@ int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
 		va += sg_dma_len(sg);
 	}
 	reg->mapping = map;
+	trace_npu_va_map(vm, map);
 	return 0;
 
 unmap:
@@ -426,6 +432,8 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		npu_pt_protect(&ctx->vm.pt, map->start, map->size,
 			       npu_access_pte(args->access));
 	}
+	trace_npu_va_set_access(&ctx->vm, args->addr, args->length,
+				args->device, args->access);
 unlock:
 	up_write(&ctx->vm.lock);
 	return ret;

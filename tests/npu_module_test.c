@@ -738,6 +738,22 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	EXPECT_EQ(-ENODEV, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
 	EXPECT_EQ(-ENODEV, npu_register(self->fd, host, SZ_4K, 0, 0));
 	EXPECT_EQ(-ENODEV, npu_stream_create(self->fd, &s2));
+	/* fdinfo still reads: unplugged, nothing pinned, no stream left */
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", self->fd);
+	EXPECT_EQ(0, npu_file_value_at(AT_FDCWD, path, "npu-memory-host-pinned", ':'));
+	EXPECT_EQ(0, npu_file_value_at(AT_FDCWD, path, "npu-streams", ':'));
+	EXPECT_EQ(REMOVE_LEN >> 10,
+		  npu_file_value_at(AT_FDCWD, path, "npu-memory-device", ':'));
+	{
+		char buf[2048] = "";
+		int ffd = open(path, O_RDONLY | O_CLOEXEC);
+
+		ASSERT_LE(0, ffd);
+		EXPECT_LT(0, read(ffd, buf, sizeof(buf) - 1));
+		close(ffd);
+		EXPECT_NONNULL(strstr(buf, "npu-state:\tunplugged\n"));
+		EXPECT_NONNULL(strstr(buf, "npu-pdev:\t"));
+	}
 
 	/* The other NPU goes on. */
 	fd0 = npu_open(0);

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: per-file usage in /proc/PID/fdinfo/FD, in the style of DRM's
+ * drm-* keys, so generic tools read what each open file of /dev/npuN
+ * holds. Every figure comes from the driver's own accounting; sizes are
+ * in KiB, exact (everything is allocated and pinned in 4 KiB pages).
+ *
+ * procfs holds the file while it shows it, so the context and its
+ * device stay; the context may shut down meanwhile (its mm exits, its
+ * carrier goes), which the VA space lock orders against.
+ */
+#include <linux/fs.h>
+#include <linux/maple_tree.h>
+#include <linux/pci.h>
+#include <linux/platform_device.h>
+#include <linux/pid.h>
+#include <linux/seq_file.h>
+
+#include "npu_drv.h"
+#include "npu_fdinfo.h"
+#include "npu_host.h"
+#include "npu_share.h"
+#include "npu_vm.h"
+
+/**
+ * npu_context_usage() - a snapshot of what a context holds
+ * @ctx: the context (its file or a reference keeps it)
+ * @u: out
+ *
+ * Counters are read once each; the VA space is walked under its lock.
+ * Host registrations are counted only while the VA space is not dead:
+ * npu_context_shutdown() marks it dead under the lock before it releases
+ * them, and destroys their tree without it.
+ */
+void npu_context_usage(struct npu_context *ctx, struct npu_context_usage *u)
+{
+	struct npu_reservation *resv;
+	struct npu_host_reg *reg;
+	struct npu_mapping *map;
+	unsigned long index;
+
+	memset(u, 0, sizeof(*u));
+	u->mem_device = atomic_long_read(&ctx->mem_charged);
+	u->handles = atomic_long_read(&ctx->nr_handles);
+	u->imports = atomic_long_read(&ctx->nr_imports);
+	u->streams = atomic_long_read(&ctx->nr_streams);
+	u->queued = atomic_long_read(&ctx->queued);
+	u->exports = npu_share_count_exports(ctx);
+
+	down_read(&ctx->vm.lock);
+	u->shut = ctx->vm.dead;
+	index = 0;
+	mt_for_each(&ctx->vm.mappings, map, index, ULONG_MAX)
+		u->mappings++;
+	index = 0;
+	mt_for_each(&ctx->vm.reservations, resv, index, ULONG_MAX)
+		u->reservations += !resv->owner;
+	index = 0;
+	if (!ctx->vm.dead) {
+		mt_for_each(&ctx->vm.host_regs, reg, index, ULONG_MAX) {
+			u->host_regs++;
+			u->host_pinned += reg->size;
+			if (reg->user)
+				u->host_locked += reg->size;
+		}
+	}
+	up_read(&ctx->vm.lock);
+}
+
+static void npu_fdinfo_kib(struct seq_file *m, const char *key, u64 bytes)
+{
+	seq_printf(m, "npu-memory-%s:\t%llu KiB\n", key, bytes >> 10);
+}
+
+/* The file_operations.show_fdinfo of /dev/npuN. */
+void npu_show_fdinfo(struct seq_file *m, struct file *file)
+{
+	struct npu_context *ctx = file->private_data;
+	struct npu_device *npu = ctx->npu;
+	struct npu_context_usage u;
+
+	npu_context_usage(ctx, &u);
+	seq_printf(m, "npu-driver:\t%s\n", KBUILD_MODNAME);
+	seq_printf(m, "npu-device:\t%u\n", npu->index);
+	if (npu->carrier)
+		seq_printf(m, "npu-pdev:\t%s\n", pci_name(npu->carrier));
+	else
+		seq_printf(m, "npu-platform:\t%s\n", dev_name(&npu->pdev->dev));
+	/* 0 when the process is not visible in the reader's namespace. */
+	seq_printf(m, "npu-pid:\t%d\n", pid_vnr(ctx->pid));
+	seq_printf(m, "npu-client-id:\t%llu\n", ctx->id);
+	seq_printf(m, "npu-state:\t%s\n",
+		   READ_ONCE(npu->unplugged) ? "unplugged" :
+		   u.shut ? "shut-down" : "active");
+	npu_fdinfo_kib(m, "device", u.mem_device);
+	npu_fdinfo_kib(m, "host-pinned", u.host_pinned);
+	npu_fdinfo_kib(m, "host-locked", u.host_locked);
+	seq_printf(m, "npu-handles:\t%lu\n", u.handles);
+	seq_printf(m, "npu-streams:\t%lu\n", u.streams);
+	seq_printf(m, "npu-mappings:\t%lu\n", u.mappings);
+	seq_printf(m, "npu-reservations:\t%lu\n", u.reservations);
+	seq_printf(m, "npu-host-registrations:\t%lu\n", u.host_regs);
+	seq_printf(m, "npu-shares-exported:\t%lu\n", u.exports);
+	seq_printf(m, "npu-shares-imported:\t%lu\n", u.imports);
+	seq_printf(m, "npu-commands-queued:\t%lu\n", u.queued);
+}
