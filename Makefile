@@ -40,12 +40,13 @@ include kernel/tests/kunit.mk
 endif
 include tests/tests.mk
 include tools/vm.mk
+include tools/npu_smi_module.mk
 ifneq ($(wildcard tools/bench/bench.mk),)
 include tools/bench/bench.mk
 endif
 
 .PHONY: all clean help install uninstall
-all: module lib tests
+all: module lib tests npu-smi-module
 
 # make install / make uninstall: DESTDIR, PREFIX (default /usr/local) and
 # the directories under it (LIBDIR, INCLUDEDIR, DATADIR). Each part adds
