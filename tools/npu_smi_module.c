@@ -616,8 +616,6 @@ static int cmd_status(struct kmod_ctx *ctx, int argc, char **argv)
 	char holders[256], nodes[256] = "";
 	size_t used = 0;
 	int rc = simple_opts("status", argc, argv), state;
-	DIR *d;
-	struct dirent *e;
 
 	if (rc >= 0)
 		return rc;
@@ -632,14 +630,15 @@ static int cmd_status(struct kmod_ctx *ctx, int argc, char **argv)
 	printf("state: %s\n", state >= 0 ? kmod_module_initstate_str(state) : "unknown");
 	printf("refcount: %d\n", kmod_module_get_refcnt(mod));
 	printf("holders: %s\n", holders[0] ? holders : "none");
-	d = opendir("/dev");
-	while (d && (e = readdir(d)))
-		if (!strncmp(e->d_name, "npu", 3) && isdigit((unsigned char)e->d_name[3]) &&
-		    used < sizeof(nodes))
-			used += snprintf(nodes + used, sizeof(nodes) - used, "%s/dev/%s",
-					 used ? " " : "", e->d_name);
-	if (d)
-		closedir(d);
+	/* In index order: /dev/npu0 /dev/npu1 ... */
+	for (int i = 0; i < 64 && used < sizeof(nodes); i++) {
+		char node[32];
+
+		snprintf(node, sizeof(node), "/dev/npu%d", i);
+		if (!access(node, F_OK))
+			used += snprintf(nodes + used, sizeof(nodes) - used, "%s%s",
+					 used ? " " : "", node);
+	}
 	printf("devices: %s\n", nodes[0] ? nodes : "none");
 	printf("users:\n");
 	print_users(stdout, "  ");
