@@ -41,6 +41,7 @@ endif
 include tests/tests.mk
 include tools/vm.mk
 include tools/npu_smi_module.mk
+include tools/install.mk
 ifneq ($(wildcard tools/bench/bench.mk),)
 include tools/bench/bench.mk
 endif
@@ -51,7 +52,7 @@ all: module lib tests npu-smi-module
 # make install / make uninstall: DESTDIR, PREFIX (default /usr/local) and
 # the directories under it (LIBDIR, INCLUDEDIR, DATADIR). Each part adds
 # its own <part>-install and <part>-uninstall here.
-INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib)
+INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib) smi udev modprobe man
 install: $(addsuffix -install,$(INSTALL_PARTS))
 uninstall: $(addsuffix -uninstall,$(INSTALL_PARTS))
 
@@ -66,7 +67,10 @@ help:
 	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
-	@echo "  install     libacl, its link names, headers, acl.pc (DESTDIR= PREFIX=/usr/local); uninstall"
+	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, the udev rule, a modprobe.d"
+	@echo "              example, man pages (DESTDIR= PREFIX=/usr/local; tools/install.mk); uninstall"
+	@echo "  npu-smi-module  build/tools/npu-smi-module (npu-smi's module commands on their own)"
+	@echo "  install-check   make install into a scratch DESTDIR: layout, pkg-config, uninstall"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"
 	@echo "  check       build all, boot each bench kernel, run the tests (make check)"
 	@echo "  stress      the concurrency stress test, STRESS_SECONDS=300, on each bench kernel"
