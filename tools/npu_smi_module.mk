@@ -24,3 +24,6 @@ $(BUILD)/tools/obj/%.o: tools/%.c tools/npu_smi.h
 
 $(BUILD)/tools/npu-smi-module: $(BUILD)/tools/obj/npu_smi_module_main.o $(NPU_SMI_MODULE_OBJ)
 	$(CC) -o $@ $^ $(KMOD_LIBS)
+
+# tests/npu_kmod_test runs it in the guest (tools/vm-run puts it in /usr/bin).
+tests: npu-smi-module
