@@ -9,6 +9,8 @@
 #   tests/tests.mk     make tests                                  (build/tests/*)
 #   tools/vm.mk        check, stress, demo, bench, checkpatch, sparse, deps, modules
 #   tools/bench/bench.mk  bench-progs, bench-vm (make bench)
+#   tools/npu_smi_module.mk  npu-smi-module (npu-smi's module commands, libkmod)
+#   tools/install.mk   smi-, udev-, modprobe-, man-install (make install), install-check
 
 .DEFAULT_GOAL := all
 
