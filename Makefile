@@ -9,6 +9,7 @@
 #   tests/tests.mk     make tests                                  (build/tests/*)
 #   tools/vm.mk        check, stress, demo, bench, checkpatch, sparse, deps, modules
 #   tools/bench/bench.mk  bench-progs, bench-vm (make bench)
+#   tools/install.mk   smi-, udev-, modprobe-, man-install (make install), install-check
 
 .DEFAULT_GOAL := all
 
@@ -41,17 +42,18 @@ endif
 include tests/tests.mk
 include tools/vm.mk
 include tools/tools.mk
+include tools/install.mk
 ifneq ($(wildcard tools/bench/bench.mk),)
 include tools/bench/bench.mk
 endif
 
 .PHONY: all clean help install uninstall
-all: module lib tests
+all: module lib tests tools
 
 # make install / make uninstall: DESTDIR, PREFIX (default /usr/local) and
 # the directories under it (LIBDIR, INCLUDEDIR, DATADIR). Each part adds
 # its own <part>-install and <part>-uninstall here.
-INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib)
+INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib) smi udev modprobe man
 install: $(addsuffix -install,$(INSTALL_PARTS))
 uninstall: $(addsuffix -uninstall,$(INSTALL_PARTS))
 
@@ -66,8 +68,10 @@ help:
 	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
-	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3)"
-	@echo "  install     libacl, its link names, headers, acl.pc (DESTDIR= PREFIX=/usr/local); uninstall"
+	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3, libkmod)"
+	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, the udev rule, a modprobe.d"
+	@echo "              example, man pages (DESTDIR= PREFIX=/usr/local; tools/install.mk); uninstall"
+	@echo "  install-check   make install into a scratch DESTDIR: layout, pkg-config, uninstall"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"
 	@echo "  check       build all, boot each bench kernel, run the tests (make check)"
 	@echo "  stress      the concurrency stress test, STRESS_SECONDS=300, on each bench kernel"

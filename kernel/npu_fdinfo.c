@@ -19,7 +19,6 @@
 #include "npu_drv.h"
 #include "npu_fdinfo.h"
 #include "npu_host.h"
-#include "npu_share.h"
 #include "npu_vm.h"
 
 /**
@@ -45,7 +44,7 @@ void npu_context_usage(struct npu_context *ctx, struct npu_context_usage *u)
 	u->imports = atomic_long_read(&ctx->nr_imports);
 	u->streams = atomic_long_read(&ctx->nr_streams);
 	u->queued = atomic_long_read(&ctx->queued);
-	u->exports = npu_share_count_exports(ctx);
+	u->exports = atomic_long_read(&ctx->nr_exported);
 
 	down_read(&ctx->vm.lock);
 	u->shut = ctx->vm.dead;

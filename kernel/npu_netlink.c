@@ -26,6 +26,7 @@
 
 #include "npu_devmem.h"
 #include "npu_drv.h"
+#include "npu_fdinfo.h"
 #include "npu_netlink.h"
 
 enum npu_nl_groups {
@@ -165,28 +166,16 @@ static int npu_nl_device_get_start(struct netlink_callback *cb)
 	return 0;
 }
 
-static unsigned long npu_nl_count(struct maple_tree *mt)
-{
-	unsigned long index = 0, n = 0;
-	void *entry;
-
-	mt_for_each(mt, entry, index, ULONG_MAX)
-		n++;
-	return n;
-}
-
 static int npu_nl_fill_context_locked(struct sk_buff *skb,
 				      struct npu_context *ctx, pid_t pid,
 				      u32 portid, u32 seq)
 {
-	unsigned long mappings, reservations;
+	struct npu_context_usage u;
 	void *hdr;
 
 	lockdep_assert_held(&ctx->npu->ctx_lock);
-	down_read(&ctx->vm.lock);
-	mappings = npu_nl_count(&ctx->vm.mappings);
-	reservations = npu_nl_count(&ctx->vm.reservations);
-	up_read(&ctx->vm.lock);
+	/* the figures fdinfo shows, counted the same way */
+	npu_context_usage(ctx, &u);
 
 	hdr = genlmsg_put(skb, portid, seq, &npu_nl_family, NLM_F_MULTI,
 			  NPU_NL_CMD_PROCESS_GET);
@@ -207,8 +196,8 @@ static int npu_nl_fill_context_locked(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_HOST_MEMLOCK,
 			      atomic64_read(&ctx->host_memlock),
 			      NPU_NL_A_PAD) ||
-	    nla_put_u32(skb, NPU_NL_A_PROC_MAPPINGS, mappings) ||
-	    nla_put_u32(skb, NPU_NL_A_PROC_RESERVATIONS, reservations) ||
+	    nla_put_u32(skb, NPU_NL_A_PROC_MAPPINGS, u.mappings) ||
+	    nla_put_u32(skb, NPU_NL_A_PROC_RESERVATIONS, u.reservations) ||
 	    nla_put_u32(skb, NPU_NL_A_PROC_STREAMS,
 			atomic_long_read(&ctx->nr_streams)) ||
 	    nla_put_u32(skb, NPU_NL_A_PROC_EXPORTED,

@@ -136,20 +136,6 @@ void npu_share_revoke(struct npu_context *ctx, struct npu_handle *handle)
 		npu_share_free(share);
 }
 
-/* Names @ctx exported that still exist (fdinfo); walks every name. */
-unsigned long npu_share_count_exports(const struct npu_context *ctx)
-{
-	struct npu_share *share;
-	unsigned long n = 0;
-	unsigned int bkt;
-
-	mutex_lock(&npu_share_lock);
-	hash_for_each(npu_shares, bkt, share, node)
-		n += share->owner == ctx;
-	mutex_unlock(&npu_share_lock);
-	return n;
-}
-
 int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_share_export *args = arg;

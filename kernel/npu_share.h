@@ -9,7 +9,6 @@ struct npu_context;
 struct npu_handle;
 
 void npu_share_revoke(struct npu_context *ctx, struct npu_handle *handle);
-unsigned long npu_share_count_exports(const struct npu_context *ctx);
 
 int npu_share_export_ioctl(struct npu_context *ctx, void *arg);
 int npu_share_set_pids_ioctl(struct npu_context *ctx, void *arg);

@@ -124,9 +124,10 @@ lib-check-pc: $(LIB_OUT)/acl.pc
 # make install into a scratch DESTDIR, pkg-config on the result, a
 # program built from it; then the same with a real scratch PREFIX (which
 # builds libacl apart, in the scratch directory).
-lib-check-install: lib tests/install-check tests/link_names.c
+lib-check-install: lib tests/install-check tests/link_names.c $(wildcard man/* udev/* etc/modprobe.d/*)
 	@MAKE='$(MAKE)' CC='$(CC)' PREFIX='$(PREFIX)' LIBDIR='$(LIBDIR)' INCLUDEDIR='$(INCLUDEDIR)' \
-	 DATADIR='$(DATADIR)' LIB_VERSION='$(LIB_VERSION)' tests/install-check
+	 DATADIR='$(DATADIR)' LIB_VERSION='$(LIB_VERSION)' BINDIR='$(BINDIR)' MANDIR='$(MANDIR)' \
+	 UDEVRULESDIR='$(UDEVRULESDIR)' MODPROBEDIR='$(MODPROBEDIR)' tests/install-check
 
 # Installs what `make lib` built, for PREFIX (under DESTDIR when set): the
 # library and its link names in LIBDIR, acl.pc in LIBDIR/pkgconfig, the

@@ -403,10 +403,10 @@ TEST(exit_codes)
 	NEED_SMI();
 	EXPECT_EQ(0, run_smi(help, 0, out, sizeof(out)));
 	EXPECT_NONNULL(strstr(out, "usage: npu-smi"));
-	EXPECT_EQ(1, run_smi(bogus, 0, NULL, 0));
-	EXPECT_EQ(1, run_smi(badopt, 0, NULL, 0));
-	EXPECT_EQ(1, run_smi(badcount, 0, NULL, 0));
-	EXPECT_EQ(4, run_smi(nodev, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(bogus, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(badopt, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(badcount, 0, NULL, 0));
+	EXPECT_EQ(6, run_smi(nodev, 0, NULL, 0));
 	EXPECT_EQ(3, run_smi(reset, NOBODY, NULL, 0));
 	EXPECT_EQ(0, run_smi(reset, 0, NULL, 0));
 }

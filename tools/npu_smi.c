@@ -9,9 +9,8 @@
  *   npu-smi reset-counters [-i N]      memory peak and fault counters
  *   npu-smi module ...                 tools/npu_smi_module.c
  *
- * Exit codes (a script may rely on them):
- *   0 success; 1 usage; 2 no driver (the family "npu" is not registered);
- *   3 permission denied; 4 no such device; 5 any other error.
+ * Exit codes (a script may rely on them): NPU_SMI_EXIT_* in npu_smi.h,
+ * shared with the module commands.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,14 +30,6 @@
 #include "uapi/npu_netlink.h"
 #include "npu_smi.h"
 
-enum {
-	EXIT_OK = 0,
-	EXIT_USAGE = 1,
-	EXIT_NODRIVER = 2,
-	EXIT_PERM = 3,
-	EXIT_NODEV = 4,
-	EXIT_ERROR = 5,
-};
 
 #define MAX_DEVS	64
 #define MAX_PROCS	4096
@@ -167,11 +158,11 @@ static int fail(const char *what, int err)
 	switch (err) {
 	case -EPERM:
 	case -EACCES:
-		return EXIT_PERM;
+		return NPU_SMI_EXIT_PERM;
 	case -ENODEV:
-		return EXIT_NODEV;
+		return NPU_SMI_EXIT_NOENT;
 	default:
-		return EXIT_ERROR;
+		return NPU_SMI_EXIT_ERROR;
 	}
 }
 
@@ -227,13 +218,13 @@ static int connect_family(void)
 	sk = nl_socket_alloc();
 	if (!sk || genl_connect(sk)) {
 		fprintf(stderr, "npu-smi: cannot open a generic netlink socket\n");
-		return EXIT_ERROR;
+		return NPU_SMI_EXIT_ERROR;
 	}
 	family = genl_ctrl_resolve(sk, NPU_GENL_NAME);
 	if (family < 0) {
 		fprintf(stderr, "npu-smi: the npu driver is not loaded (no generic netlink family \"%s\")\n",
 			NPU_GENL_NAME);
-		return EXIT_NODRIVER;
+		return NPU_SMI_EXIT_NOENT;
 	}
 	return 0;
 }
@@ -367,8 +358,9 @@ static void usage(FILE *f)
 		"  module          load, unload, status of npu.ko\n"
 		"\n"
 		"Without CAP_SYS_ADMIN only your own processes are listed.\n"
-		"Exit status: 0 ok, 1 usage, 2 driver not loaded, 3 permission denied,\n"
-		"4 no such device, 5 other error.\n");
+		"Exit status: 0 ok, 1 other error, 2 usage, 3 not permitted, 4 module in use,\n"
+		"5 bad module parameter, 6 no such device / driver or module not loaded,\n"
+		"7 module loaded already.\n");
 }
 
 static int parse_uint(const char *s, long *v)
@@ -397,7 +389,7 @@ static int cmd_info(int argc, char **argv)
 		case 'i':
 			if (parse_uint(optarg, &dev)) {
 				fprintf(stderr, "npu-smi: -i %s: not a device index\n", optarg);
-				return EXIT_USAGE;
+				return NPU_SMI_EXIT_USAGE;
 			}
 			break;
 		case 'j':
@@ -405,15 +397,15 @@ static int cmd_info(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return NPU_SMI_EXIT_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return NPU_SMI_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "npu-smi: info: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
+		return NPU_SMI_EXIT_USAGE;
 	}
 	ret = connect_family();
 	if (ret)
@@ -432,7 +424,7 @@ static int cmd_info(int argc, char **argv)
 		print_json();
 	else
 		print_table();
-	return fflush(stdout) ? EXIT_ERROR : EXIT_OK;
+	return fflush(stdout) ? NPU_SMI_EXIT_ERROR : NPU_SMI_EXIT_OK;
 }
 
 static volatile sig_atomic_t stop;
@@ -486,20 +478,20 @@ static int cmd_watch(int argc, char **argv)
 		case 'c':
 			if (parse_uint(optarg, &fault_limit) || !fault_limit) {
 				fprintf(stderr, "npu-smi: --count %s: not a positive number\n", optarg);
-				return EXIT_USAGE;
+				return NPU_SMI_EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return NPU_SMI_EXIT_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return NPU_SMI_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "npu-smi: watch-faults: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
+		return NPU_SMI_EXIT_USAGE;
 	}
 	ret = connect_family();
 	if (ret)
@@ -508,13 +500,13 @@ static int cmd_watch(int argc, char **argv)
 	if (grp < 0) {
 		fprintf(stderr, "npu-smi: the driver has no \"%s\" group\n",
 			NPU_GENL_MCGRP_FAULTS);
-		return EXIT_NODRIVER;
+		return NPU_SMI_EXIT_NOENT;
 	}
 	ret = nl_socket_add_membership(sk, grp);
 	if (ret) {
 		fprintf(stderr, "npu-smi: cannot join the faults group: %s\n",
 			nl_geterror(ret));
-		return ret == -NLE_PERM ? EXIT_PERM : EXIT_ERROR;
+		return ret == -NLE_PERM ? NPU_SMI_EXIT_PERM : NPU_SMI_EXIT_ERROR;
 	}
 	nl_socket_disable_seq_check(sk);
 	nl_socket_modify_cb(sk, NL_CB_VALID, NL_CB_CUSTOM, fault_cb, NULL);
@@ -534,10 +526,10 @@ static int cmd_watch(int argc, char **argv)
 		ret = nl_recvmsgs_default(sk);
 		if (ret < 0 && ret != -NLE_INTR) {
 			fprintf(stderr, "npu-smi: receive: %s\n", nl_geterror(ret));
-			return EXIT_ERROR;
+			return NPU_SMI_EXIT_ERROR;
 		}
 	}
-	return EXIT_OK;
+	return NPU_SMI_EXIT_OK;
 }
 
 static int cmd_reset(int argc, char **argv)
@@ -550,26 +542,26 @@ static int cmd_reset(int argc, char **argv)
 		case 'i':
 			if (parse_uint(optarg, &dev)) {
 				fprintf(stderr, "npu-smi: -i %s: not a device index\n", optarg);
-				return EXIT_USAGE;
+				return NPU_SMI_EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			usage(stdout);
-			return EXIT_OK;
+			return NPU_SMI_EXIT_OK;
 		default:
 			usage(stderr);
-			return EXIT_USAGE;
+			return NPU_SMI_EXIT_USAGE;
 		}
 	}
 	if (optind < argc) {
 		fprintf(stderr, "npu-smi: reset-counters: unexpected argument '%s'\n", argv[optind]);
-		return EXIT_USAGE;
+		return NPU_SMI_EXIT_USAGE;
 	}
 	ret = connect_family();
 	if (ret)
 		return ret;
 	ret = request(NPU_NL_CMD_COUNTERS_RESET, 0, dev, NULL);
-	return ret ? fail("reset-counters", ret) : EXIT_OK;
+	return ret ? fail("reset-counters", ret) : NPU_SMI_EXIT_OK;
 }
 
 /* Replaced by tools/npu_smi_module.c when it is built in. */
@@ -578,7 +570,7 @@ __attribute__((weak)) int npu_smi_module(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	fprintf(stderr, "npu-smi: module: not built\n");
-	return EXIT_NODRIVER;
+	return NPU_SMI_EXIT_NOENT;
 }
 
 int main(int argc, char **argv)
@@ -588,7 +580,7 @@ int main(int argc, char **argv)
 
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
 		usage(stdout);
-		return EXIT_OK;
+		return NPU_SMI_EXIT_OK;
 	}
 	if (argc > 1 && cmd[0] == '-') {
 		/* options of the default command */
@@ -603,7 +595,7 @@ int main(int argc, char **argv)
 		return npu_smi_module(argc - 1, argv + 1);
 	} else {
 		fprintf(stderr, "npu-smi: unknown command '%s' (npu-smi --help)\n", cmd);
-		return EXIT_USAGE;
+		return NPU_SMI_EXIT_USAGE;
 	}
 	if (sk)
 		nl_socket_free(sk);

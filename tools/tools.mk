@@ -17,3 +17,7 @@ tools: $(NPU_SMI)
 $(NPU_SMI): $(NPU_SMI_SRCS) tools/npu_smi.h include/uapi/npu.h include/uapi/npu_netlink.h
 	@mkdir -p $(@D)
 	$(CC) $(NPU_SMI_CFLAGS) -o $@ $(NPU_SMI_SRCS) $(NPU_SMI_LIBS)
+
+# tests/npu_smi_test and npu_kmod_test run it in the guest (tools/vm-run puts
+# build/tools/* into /usr/bin).
+tests: tools
