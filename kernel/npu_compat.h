@@ -74,4 +74,13 @@ static inline struct nlattr **npu_genl_dump_attrs(struct netlink_callback *cb)
 #endif
 }
 
+/*
+ * Multicast groups only CAP_SYS_ADMIN may join: Linux 6.6, and the 6.1.y
+ * stable series (Debian's 6.1 has it). Without it the faults group would
+ * show every user's processes to anyone.
+ */
+#ifndef GENL_MCAST_CAP_SYS_ADMIN
+#error "npu needs GENL_MCAST_CAP_SYS_ADMIN (Linux 6.6, or a 6.1.y stable kernel that has it)"
+#endif
+
 #endif /* __NPU_COMPAT_H__ */

@@ -332,7 +332,9 @@ static const struct genl_ops npu_nl_ops[] = {
 };
 
 static const struct genl_multicast_group npu_nl_mcgrps[] = {
-	[NPU_NL_GRP_FAULTS] = { .name = NPU_GENL_MCGRP_FAULTS },
+	/* events name other users' processes: admins only, like the process dump */
+	[NPU_NL_GRP_FAULTS] = { .name = NPU_GENL_MCGRP_FAULTS,
+				.flags = GENL_MCAST_CAP_SYS_ADMIN },
 };
 
 static struct genl_family npu_nl_family = {

@@ -526,6 +526,10 @@ TEST(unprivileged_sees_own_only)
 		CHILD_CHECK(nl_open(&cs) == 0);
 		nl_req_init(&r, cs.family, NPU_NL_CMD_COUNTERS_RESET, 0);
 		CHILD_CHECK(nl_talk(&cs, &r, NULL, NULL) == -EPERM);
+		/* fault events name every user's processes: admins only */
+		CHILD_CHECK(setsockopt(cs.fd, SOL_NETLINK, NETLINK_ADD_MEMBERSHIP,
+				       &cs.faults_group, sizeof(cs.faults_group)) == -1 &&
+			    errno == EPERM);
 		/* device information is for everyone */
 		nl_req_init(&r, cs.family, NPU_NL_CMD_DEVICE_GET, 0);
 		nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, 0);
