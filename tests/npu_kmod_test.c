@@ -20,6 +20,8 @@
  */
 #include "harness.h"
 #include "npu_util.h"
+/* the tool's exit codes (npu-smi(1)) */
+#include "../tools/npu_smi.h"
 
 #include <grp.h>
 #include <sys/stat.h>
@@ -28,14 +30,6 @@
 #define MOD_SYSFS	"/sys/module/npu"
 #define NPU_MAX_NODES	8
 
-/* The tool's exit codes (tools/npu_smi_module.c, man/npu-smi.1). */
-#define EXIT_OK		0
-#define EXIT_USAGE	2
-#define EXIT_PERM	3
-#define EXIT_BUSY	4
-#define EXIT_BADPARAM	5
-#define EXIT_NOENT	6
-#define EXIT_EXIST	7
 
 static const char *const param_names[] = {
 	"num_devices", "mem_size", "carrier", "soc_name", "cube_cores", "vector_cores",
@@ -228,7 +222,7 @@ static int status_refcount(char *out, size_t len)
 {
 	const char *r;
 
-	if (run_tool(false, out, len, "status", NULL) != EXIT_OK)
+	if (run_tool(false, out, len, "status", NULL) != NPU_SMI_EXIT_OK)
 		return -1;
 	r = strstr(out, "refcount: ");
 	return r ? atoi(r + 10) : -1;
@@ -299,7 +293,7 @@ TEST_F_TIMEOUT(kmod, load_two_devices, 60)
 
 	ASSERT_EQ(0, unload_now());
 	ASSERT_FALSE(mod_loaded());
-	ASSERT_EQ(EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
+	ASSERT_EQ(NPU_SMI_EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
 				    "--path", ko_path(), "--devices", "2", NULL));
 	TH_LOG("%s", self->out);
 	ASSERT_TRUE(mod_loaded());
@@ -316,7 +310,7 @@ TEST_F_TIMEOUT(kmod, load_two_devices, 60)
 		close(fd);
 	}
 	/* A second load: already loaded. */
-	EXPECT_EQ(EXIT_EXIST, run_tool(false, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_EXIST, run_tool(false, self->out, sizeof(self->out), "load",
 				       "--path", ko_path(), NULL));
 	EXPECT_NONNULL(strstr(self->out, "already loaded"));
 }
@@ -327,7 +321,7 @@ TEST_F_TIMEOUT(kmod, status_refcount_and_parameters, 60)
 	int fd, r0, r;
 
 	ASSERT_EQ(0, unload_now());
-	ASSERT_EQ(EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
+	ASSERT_EQ(NPU_SMI_EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
 				    "--path", ko_path(), "--devices", "2",
 				    "--param", "soc_name=KmodTest", NULL));
 	ASSERT_TRUE(wait_node(1, true));
@@ -355,7 +349,7 @@ TEST_F_TIMEOUT(kmod, status_refcount_and_parameters, 60)
 
 	/* Not loaded: status says so, with its own exit code. */
 	ASSERT_EQ(0, unload_now());
-	EXPECT_EQ(EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "status", NULL));
+	EXPECT_EQ(NPU_SMI_EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "status", NULL));
 	EXPECT_NONNULL(strstr(self->out, "state: not loaded"));
 }
 
@@ -365,13 +359,13 @@ TEST_F_TIMEOUT(kmod, unload_refused_while_held, 60)
 	int rc;
 
 	ASSERT_EQ(0, unload_now());
-	ASSERT_EQ(EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
+	ASSERT_EQ(NPU_SMI_EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
 				    "--path", ko_path(), "--devices", "2", NULL));
 	ASSERT_TRUE(wait_node(0, true));
 	self->holder = hold_device();
 	ASSERT_LT(0, self->holder);
 
-	EXPECT_EQ(EXIT_BUSY, run_tool(false, self->out, sizeof(self->out), "unload", NULL));
+	EXPECT_EQ(NPU_SMI_EXIT_BUSY, run_tool(false, self->out, sizeof(self->out), "unload", NULL));
 	TH_LOG("%s", self->out);
 	EXPECT_NONNULL(strstr(self->out, "in use"));
 	snprintf(pid, sizeof(pid), "pid %d ", self->holder);
@@ -382,16 +376,16 @@ TEST_F_TIMEOUT(kmod, unload_refused_while_held, 60)
 	waitpid(self->holder, NULL, 0);
 	self->holder = -1;
 	/* The holder's file is released as it exits; allow for that. */
-	rc = EXIT_BUSY;
-	for (int i = 0; i < 50 && rc == EXIT_BUSY; i++) {
+	rc = NPU_SMI_EXIT_BUSY;
+	for (int i = 0; i < 50 && rc == NPU_SMI_EXIT_BUSY; i++) {
 		rc = run_tool(false, self->out, sizeof(self->out), "unload", NULL);
-		if (rc == EXIT_BUSY)
+		if (rc == NPU_SMI_EXIT_BUSY)
 			usleep(100 * 1000);
 	}
-	EXPECT_EQ(EXIT_OK, rc);
+	EXPECT_EQ(NPU_SMI_EXIT_OK, rc);
 	EXPECT_FALSE(mod_loaded());
 	EXPECT_TRUE(wait_node(0, false));
-	EXPECT_EQ(EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "unload", NULL));
+	EXPECT_EQ(NPU_SMI_EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "unload", NULL));
 	EXPECT_NONNULL(strstr(self->out, "not loaded"));
 }
 
@@ -400,27 +394,27 @@ TEST_F_TIMEOUT(kmod, bad_parameters, 60)
 	ASSERT_EQ(0, unload_now());
 
 	/* Refused by the kernel: its message is shown. */
-	EXPECT_EQ(EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
 					  "--path", ko_path(), "--devices", "9", NULL));
 	TH_LOG("%s", self->out);
 	EXPECT_NONNULL(strstr(self->out, "kernel: npu: num_devices=9: must be 1..8"));
 	EXPECT_FALSE(mod_loaded());
-	EXPECT_EQ(EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
 					  "--path", ko_path(), "--mem-size", "1K", NULL));
 	EXPECT_NONNULL(strstr(self->out, "mem_size '1K'"));
 	EXPECT_FALSE(mod_loaded());
 
 	/* Refused by the tool: npu.ko has no such parameter. */
-	EXPECT_EQ(EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
 					  "--path", ko_path(), "--param", "no_such=1", NULL));
 	EXPECT_NONNULL(strstr(self->out, "no parameter 'no_such'"));
 	EXPECT_FALSE(mod_loaded());
 
 	/* Usage errors and missing files. */
-	EXPECT_EQ(EXIT_USAGE, run_tool(false, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_USAGE, run_tool(false, self->out, sizeof(self->out), "load",
 				       "--devices", "two", NULL));
-	EXPECT_EQ(EXIT_USAGE, run_tool(false, self->out, sizeof(self->out), "frobnicate", NULL));
-	EXPECT_EQ(EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_USAGE, run_tool(false, self->out, sizeof(self->out), "frobnicate", NULL));
+	EXPECT_EQ(NPU_SMI_EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "load",
 				       "--path", "/lib/npu/no-such.ko", NULL));
 	EXPECT_FALSE(mod_loaded());
 }
@@ -428,14 +422,14 @@ TEST_F_TIMEOUT(kmod, bad_parameters, 60)
 TEST_F_TIMEOUT(kmod, not_root, 60)
 {
 	/* Loaded and unused: only the missing privilege stops the unload. */
-	EXPECT_EQ(EXIT_OK, run_tool(true, self->out, sizeof(self->out), "status", NULL));
-	EXPECT_EQ(EXIT_PERM, run_tool(true, self->out, sizeof(self->out), "unload", NULL));
+	EXPECT_EQ(NPU_SMI_EXIT_OK, run_tool(true, self->out, sizeof(self->out), "status", NULL));
+	EXPECT_EQ(NPU_SMI_EXIT_PERM, run_tool(true, self->out, sizeof(self->out), "unload", NULL));
 	TH_LOG("%s", self->out);
 	EXPECT_NONNULL(strstr(self->out, "not permitted"));
 	EXPECT_TRUE(mod_loaded());
 
 	ASSERT_EQ(0, unload_now());
-	EXPECT_EQ(EXIT_PERM, run_tool(true, self->out, sizeof(self->out), "load",
+	EXPECT_EQ(NPU_SMI_EXIT_PERM, run_tool(true, self->out, sizeof(self->out), "load",
 				      "--path", ko_path(), "--devices", "2", NULL));
 	EXPECT_NONNULL(strstr(self->out, "not permitted"));
 	EXPECT_FALSE(mod_loaded());
