@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 #include "lib_util.h"
+#include "npu_mod_util.h"
 
 #define PARAMS	"/sys/module/npu/parameters/"
 
@@ -546,48 +547,20 @@ FIXTURE(reload) {
 	bool reloaded;
 };
 
-static int mod_unload(void)
-{
-	int ret = -EWOULDBLOCK;
-
-	for (int i = 0; i < 100 && ret == -EWOULDBLOCK; i++) {
-		ret = syscall(SYS_delete_module, "npu", O_NONBLOCK) ? -errno : 0;
-		if (ret == -EWOULDBLOCK)
-			usleep(50 * 1000);
-	}
-	return ret;
-}
-
 /* Load npu.ko with @params, wait for npu0..npu(@n-1), give them to the npu group. */
 static int mod_load(const char *params, int n)
 {
-	int fd = open("/lib/npu/npu.ko", O_RDONLY | O_CLOEXEC), ret;
+	int ret = npu_mod_load(params);
 
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	for (int d = 0; !ret && d < n; d++) {
-		char path[32];
-		int i;
-
-		snprintf(path, sizeof(path), "/dev/npu%d", d);
-		for (i = 0; i < 500 && access(path, F_OK); i++)
-			usleep(10 * 1000);
-		if (i == 500)
-			ret = -ENODEV;
-		else if (chown(path, 0, 990))	/* what udev/60-npu.rules does */
-			ret = -errno;
-	}
-	return ret;
+	return ret ? ret : npu_mod_nodes_ready(n);
 }
 
 FIXTURE_SETUP(reload)
 {
 	size_t off = 0;
 
-	if (geteuid() || access("/lib/npu/npu.ko", R_OK) || !have_npu(1))
-		SKIP(return, "needs root, /lib/npu/npu.ko and two NPUs");
+	if (geteuid() || access(npu_ko_path(), R_OK) || !have_npu(1))
+		SKIP(return, "needs root, npu.ko (/lib/npu or $NPU_KO) and two NPUs");
 	self->num_devices = (int)param_num("num_devices");
 	for (size_t i = 0; i < sizeof(mod_params) / sizeof(mod_params[0]); i++) {
 		char v[256];
@@ -606,7 +579,7 @@ FIXTURE_TEARDOWN(reload)
 	if (!self->reloaded)
 		return;
 	aclFinalize();
-	ret = mod_unload();
+	ret = npu_mod_unload();
 	if (!ret && write_file("/sys/bus/pci/rescan", "1"))
 		ret = -EIO;
 	if (!ret)
@@ -625,7 +598,7 @@ TEST_F_TIMEOUT(reload, platform_device_and_removed_carrier, 120)
 	ASSERT_NONNULL(strstr(self->saved, "carrier=Y"));
 	snprintf(params, sizeof(params), "%s num_devices=3", self->saved);
 	self->reloaded = true;
-	ASSERT_EQ(0, mod_unload());
+	ASSERT_EQ(0, npu_mod_unload());
 	ASSERT_EQ(0, mod_load(params, 3));
 	if (carrier_bdf(2, bus, sizeof(bus)))
 		SKIP(return, "npu2 has a carrier too (%s)", bus);

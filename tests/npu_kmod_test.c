@@ -20,6 +20,7 @@
  */
 #include "harness.h"
 #include "npu_util.h"
+#include "npu_mod_util.h"
 /* the tool's exit codes (npu-smi(1)) */
 #include "../tools/npu_smi.h"
 
@@ -27,25 +28,8 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#define MOD_SYSFS	"/sys/module/npu"
-#define NPU_MAX_NODES	8
-
-
-static const char *const param_names[] = {
-	"num_devices", "mem_size", "carrier", "soc_name", "cube_cores", "vector_cores",
-};
-#define NPARAMS	(sizeof(param_names) / sizeof(param_names[0]))
-
 /* As found when the program started; restored after every test. */
-static char saved[NPARAMS][256];
-static bool saved_valid;
-
-static const char *ko_path(void)
-{
-	const char *p = getenv("NPU_KO");
-
-	return p && *p ? p : "/lib/npu/npu.ko";
-}
+static struct npu_mod_params saved;
 
 static const char *tool_path(void)
 {
@@ -54,116 +38,10 @@ static const char *tool_path(void)
 
 	if (p && *p)
 		return p;
-	for (size_t i = 0; i < 2; i++)
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
 		if (!access(paths[i], X_OK))
 			return paths[i];
 	return NULL;
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, len, f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-static int read_param(const char *name, char *buf, size_t len)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), MOD_SYSFS "/parameters/%s", name);
-	return read_line(path, buf, len);
-}
-
-static bool mod_loaded(void)
-{
-	return access(MOD_SYSFS "/parameters", F_OK) == 0;
-}
-
-static int mod_load(const char *params)
-{
-	int fd = open(ko_path(), O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0) ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-/* delete_module(2), retrying while a closed fd is still being released. */
-static int unload_now(void)
-{
-	int ret = -EWOULDBLOCK;
-
-	for (int i = 0; i < 100 && ret == -EWOULDBLOCK; i++) {
-		ret = syscall(SYS_delete_module, "npu", O_NONBLOCK) ? -errno : 0;
-		if (ret == -EWOULDBLOCK)
-			usleep(50 * 1000);
-	}
-	return ret;
-}
-
-static bool wait_node(int n, bool present)
-{
-	char path[32];
-
-	snprintf(path, sizeof(path), "/dev/npu%d", n);
-	for (int i = 0; i < 500; i++) {
-		if ((access(path, F_OK) == 0) == present)
-			return true;
-		usleep(10 * 1000);
-	}
-	return false;
-}
-
-/*
- * npu.ko loaded with the saved parameters and its nodes owned by the group
- * npu (what udev/60-npu.rules does), whoever loaded it last: 0 or -errno.
- */
-static int restore_module(void)
-{
-	char cur[256], params[2048];
-	size_t used = 0;
-	bool same = mod_loaded();
-	int ret;
-
-	if (!saved_valid)
-		return -EINVAL;
-	for (size_t i = 0; same && i < NPARAMS; i++)
-		same = !read_param(param_names[i], cur, sizeof(cur)) &&
-		       !strcmp(cur, saved[i]);
-	if (!same) {
-		if (mod_loaded()) {
-			ret = unload_now();
-			if (ret && ret != -ENOENT)
-				return ret;
-		}
-		for (size_t i = 0; i < NPARAMS; i++)
-			used += snprintf(params + used, sizeof(params) - used, "%s%s=%s",
-					 i ? " " : "", param_names[i], saved[i]);
-		ret = mod_load(params);
-		if (ret && ret != -EEXIST)
-			return ret;
-	}
-	if (!wait_node(0, true))
-		return -ENODEV;
-	for (int n = 0; n < NPU_MAX_NODES; n++) {
-		char path[32];
-
-		snprintf(path, sizeof(path), "/dev/npu%d", n);
-		if (chown(path, 0, NPU_GID) && errno != ENOENT)
-			return -errno;
-	}
-	return 0;
 }
 
 /*
@@ -267,9 +145,9 @@ FIXTURE_SETUP(kmod)
 	self->holder = -1;
 	if (!tool_path())
 		SKIP(return, "no npu-smi in /usr/bin (make tools)");
-	ASSERT_TRUE(saved_valid);
-	ASSERT_TRUE(mod_loaded());
-	ASSERT_EQ(0, access(ko_path(), R_OK));
+	ASSERT_TRUE(saved.valid);
+	ASSERT_TRUE(npu_mod_loaded());
+	ASSERT_EQ(0, access(npu_ko_path(), R_OK));
 }
 
 FIXTURE_TEARDOWN(kmod)
@@ -280,7 +158,7 @@ FIXTURE_TEARDOWN(kmod)
 		kill(self->holder, SIGKILL);
 		waitpid(self->holder, NULL, 0);
 	}
-	ret = restore_module();
+	ret = npu_mod_restore(&saved);
 	if (ret)
 		printf("# teardown: cannot restore npu.ko: %s\n", strerror(-ret));
 }
@@ -291,15 +169,15 @@ TEST_F_TIMEOUT(kmod, load_two_devices, 60)
 	struct npu_get_info info;
 	int fd;
 
-	ASSERT_EQ(0, unload_now());
-	ASSERT_FALSE(mod_loaded());
+	ASSERT_EQ(0, npu_mod_unload());
+	ASSERT_FALSE(npu_mod_loaded());
 	ASSERT_EQ(NPU_SMI_EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
-				    "--path", ko_path(), "--devices", "2", NULL));
+				    "--path", npu_ko_path(), "--devices", "2", NULL));
 	TH_LOG("%s", self->out);
-	ASSERT_TRUE(mod_loaded());
-	ASSERT_TRUE(wait_node(0, true));
-	ASSERT_TRUE(wait_node(1, true));
-	ASSERT_EQ(0, read_param("num_devices", val, sizeof(val)));
+	ASSERT_TRUE(npu_mod_loaded());
+	ASSERT_TRUE(npu_wait_node(0, true));
+	ASSERT_TRUE(npu_wait_node(1, true));
+	ASSERT_EQ(0, npu_mod_param("num_devices", val, sizeof(val)));
 	EXPECT_STREQ("2", val);
 	for (int i = 0; i < 2; i++) {
 		fd = npu_open(i);
@@ -311,7 +189,7 @@ TEST_F_TIMEOUT(kmod, load_two_devices, 60)
 	}
 	/* A second load: already loaded. */
 	EXPECT_EQ(NPU_SMI_EXIT_EXIST, run_tool(false, self->out, sizeof(self->out), "load",
-				       "--path", ko_path(), NULL));
+				       "--path", npu_ko_path(), NULL));
 	EXPECT_NONNULL(strstr(self->out, "already loaded"));
 }
 
@@ -320,11 +198,11 @@ TEST_F_TIMEOUT(kmod, status_refcount_and_parameters, 60)
 	char pid[32];
 	int fd, r0, r;
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	ASSERT_EQ(NPU_SMI_EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
-				    "--path", ko_path(), "--devices", "2",
+				    "--path", npu_ko_path(), "--devices", "2",
 				    "--param", "soc_name=KmodTest", NULL));
-	ASSERT_TRUE(wait_node(1, true));
+	ASSERT_TRUE(npu_wait_node(1, true));
 	r0 = status_refcount(self->out, sizeof(self->out));
 	TH_LOG("status:\n%s", self->out);
 	ASSERT_EQ(0, r0);
@@ -348,7 +226,7 @@ TEST_F_TIMEOUT(kmod, status_refcount_and_parameters, 60)
 	EXPECT_EQ(r0, r);
 
 	/* Not loaded: status says so, with its own exit code. */
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	EXPECT_EQ(NPU_SMI_EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "status", NULL));
 	EXPECT_NONNULL(strstr(self->out, "state: not loaded"));
 }
@@ -358,10 +236,10 @@ TEST_F_TIMEOUT(kmod, unload_refused_while_held, 60)
 	char pid[32];
 	int rc;
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	ASSERT_EQ(NPU_SMI_EXIT_OK, run_tool(false, self->out, sizeof(self->out), "load",
-				    "--path", ko_path(), "--devices", "2", NULL));
-	ASSERT_TRUE(wait_node(0, true));
+				    "--path", npu_ko_path(), "--devices", "2", NULL));
+	ASSERT_TRUE(npu_wait_node(0, true));
 	self->holder = hold_device();
 	ASSERT_LT(0, self->holder);
 
@@ -370,7 +248,7 @@ TEST_F_TIMEOUT(kmod, unload_refused_while_held, 60)
 	EXPECT_NONNULL(strstr(self->out, "in use"));
 	snprintf(pid, sizeof(pid), "pid %d ", self->holder);
 	EXPECT_NONNULL(strstr(self->out, pid));
-	EXPECT_TRUE(mod_loaded());
+	EXPECT_TRUE(npu_mod_loaded());
 
 	kill(self->holder, SIGKILL);
 	waitpid(self->holder, NULL, 0);
@@ -383,32 +261,32 @@ TEST_F_TIMEOUT(kmod, unload_refused_while_held, 60)
 			usleep(100 * 1000);
 	}
 	EXPECT_EQ(NPU_SMI_EXIT_OK, rc);
-	EXPECT_FALSE(mod_loaded());
-	EXPECT_TRUE(wait_node(0, false));
+	EXPECT_FALSE(npu_mod_loaded());
+	EXPECT_TRUE(npu_wait_node(0, false));
 	EXPECT_EQ(NPU_SMI_EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "unload", NULL));
 	EXPECT_NONNULL(strstr(self->out, "not loaded"));
 }
 
 TEST_F_TIMEOUT(kmod, bad_parameters, 60)
 {
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 
 	/* Refused by the kernel: its message is shown. */
 	EXPECT_EQ(NPU_SMI_EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
-					  "--path", ko_path(), "--devices", "9", NULL));
+					  "--path", npu_ko_path(), "--devices", "9", NULL));
 	TH_LOG("%s", self->out);
 	EXPECT_NONNULL(strstr(self->out, "kernel: npu: num_devices=9: must be 1..8"));
-	EXPECT_FALSE(mod_loaded());
+	EXPECT_FALSE(npu_mod_loaded());
 	EXPECT_EQ(NPU_SMI_EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
-					  "--path", ko_path(), "--mem-size", "1K", NULL));
+					  "--path", npu_ko_path(), "--mem-size", "1K", NULL));
 	EXPECT_NONNULL(strstr(self->out, "mem_size '1K'"));
-	EXPECT_FALSE(mod_loaded());
+	EXPECT_FALSE(npu_mod_loaded());
 
 	/* Refused by the tool: npu.ko has no such parameter. */
 	EXPECT_EQ(NPU_SMI_EXIT_BADPARAM, run_tool(false, self->out, sizeof(self->out), "load",
-					  "--path", ko_path(), "--param", "no_such=1", NULL));
+					  "--path", npu_ko_path(), "--param", "no_such=1", NULL));
 	EXPECT_NONNULL(strstr(self->out, "no parameter 'no_such'"));
-	EXPECT_FALSE(mod_loaded());
+	EXPECT_FALSE(npu_mod_loaded());
 
 	/* Usage errors and missing files. */
 	EXPECT_EQ(NPU_SMI_EXIT_USAGE, run_tool(false, self->out, sizeof(self->out), "load",
@@ -416,7 +294,7 @@ TEST_F_TIMEOUT(kmod, bad_parameters, 60)
 	EXPECT_EQ(NPU_SMI_EXIT_USAGE, run_tool(false, self->out, sizeof(self->out), "frobnicate", NULL));
 	EXPECT_EQ(NPU_SMI_EXIT_NOENT, run_tool(false, self->out, sizeof(self->out), "load",
 				       "--path", "/lib/npu/no-such.ko", NULL));
-	EXPECT_FALSE(mod_loaded());
+	EXPECT_FALSE(npu_mod_loaded());
 }
 
 TEST_F_TIMEOUT(kmod, not_root, 60)
@@ -426,28 +304,24 @@ TEST_F_TIMEOUT(kmod, not_root, 60)
 	EXPECT_EQ(NPU_SMI_EXIT_PERM, run_tool(true, self->out, sizeof(self->out), "unload", NULL));
 	TH_LOG("%s", self->out);
 	EXPECT_NONNULL(strstr(self->out, "not permitted"));
-	EXPECT_TRUE(mod_loaded());
+	EXPECT_TRUE(npu_mod_loaded());
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	EXPECT_EQ(NPU_SMI_EXIT_PERM, run_tool(true, self->out, sizeof(self->out), "load",
-				      "--path", ko_path(), "--devices", "2", NULL));
+				      "--path", npu_ko_path(), "--devices", "2", NULL));
 	EXPECT_NONNULL(strstr(self->out, "not permitted"));
-	EXPECT_FALSE(mod_loaded());
+	EXPECT_FALSE(npu_mod_loaded());
 }
 
 int main(int argc, char **argv)
 {
 	int ret, r2;
 
-	saved_valid = true;
-	for (size_t i = 0; i < NPARAMS; i++)
-		if (read_param(param_names[i], saved[i], sizeof(saved[i])))
-			saved_valid = false;
-	if (!saved_valid)
-		printf("# npu.ko is not loaded (no %s/parameters): tests will fail\n", MOD_SYSFS);
+	if (npu_mod_read_params(&saved))
+		printf("# npu.ko is not loaded (no %s/parameters): tests will fail\n", NPU_MOD_SYSFS);
 	ret = harness_run(argc, argv);
-	r2 = restore_module();
-	if (saved_valid && r2) {
+	r2 = npu_mod_restore(&saved);
+	if (saved.valid && r2) {
 		printf("# cannot reload npu.ko with its parameters: %s\n", strerror(-r2));
 		ret = 1;
 	}

@@ -14,177 +14,15 @@
  */
 #include "harness.h"
 #include "npu_util.h"
+#include "npu_mod_util.h"
 
 #include <dirent.h>
 #include <pthread.h>
 #include <sys/syscall.h>
 #include <time.h>
 
-#define MOD_NAME	"npu"
-#define NPU_MAX_NODES	8
-#define MOD_SYSFS	"/sys/module/npu"
-
-struct mod_params {
-	char num_devices[32];
-	char mem_size[256];
-	char carrier[8];
-	char soc_name[64];
-	char cube_cores[16];
-	char vector_cores[16];
-	bool valid;
-};
-
 /* As found when the program started; restored by every test. */
-static struct mod_params saved;
-
-static const char *ko_path(void)
-{
-	const char *p = getenv("NPU_KO");
-
-	return p && *p ? p : "/lib/npu/npu.ko";
-}
-
-static int read_line(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, len, f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
-}
-
-static int read_params(struct mod_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	if (read_line(MOD_SYSFS "/parameters/num_devices", p->num_devices,
-		      sizeof(p->num_devices)) ||
-	    read_line(MOD_SYSFS "/parameters/mem_size", p->mem_size,
-		      sizeof(p->mem_size)) ||
-	    read_line(MOD_SYSFS "/parameters/carrier", p->carrier,
-		      sizeof(p->carrier)) ||
-	    read_line(MOD_SYSFS "/parameters/soc_name", p->soc_name,
-		      sizeof(p->soc_name)) ||
-	    read_line(MOD_SYSFS "/parameters/cube_cores", p->cube_cores,
-		      sizeof(p->cube_cores)) ||
-	    read_line(MOD_SYSFS "/parameters/vector_cores", p->vector_cores,
-		      sizeof(p->vector_cores)))
-		return -1;
-	p->valid = true;
-	return 0;
-}
-
-static void params_string(const struct mod_params *p, char *buf, size_t len)
-{
-	snprintf(buf, len,
-		 "num_devices=%s mem_size=%s carrier=%s soc_name=%s cube_cores=%s vector_cores=%s",
-		 p->num_devices, p->mem_size, p->carrier, p->soc_name,
-		 p->cube_cores, p->vector_cores);
-}
-
-static bool mod_loaded(void)
-{
-	return access(MOD_SYSFS "/parameters", F_OK) == 0;
-}
-
-/* finit_module(2): 0 or -errno. */
-static int mod_load(const char *params)
-{
-	int fd = open(ko_path(), O_RDONLY | O_CLOEXEC), ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = syscall(SYS_finit_module, fd, params, 0);
-	ret = ret ? -errno : 0;
-	close(fd);
-	return ret;
-}
-
-/* delete_module(2), never waiting: 0 or -errno. */
-static int mod_unload(void)
-{
-	return syscall(SYS_delete_module, MOD_NAME, O_NONBLOCK) ? -errno : 0;
-}
-
-/* Wait up to 5 s for /dev/npuN to exist (@present) or to be gone. */
-static bool wait_node(int n, bool present)
-{
-	char path[32];
-
-	snprintf(path, sizeof(path), "/dev/npu%d", n);
-	for (int i = 0; i < 500; i++) {
-		if ((access(path, F_OK) == 0) == present)
-			return true;
-		usleep(10 * 1000);
-	}
-	return false;
-}
-
-/*
- * Put the module back as it was: loaded with the saved parameters.
- * Returns 0 or a negative errno of the step that failed.
- */
-static int restore_module(void)
-{
-	struct mod_params cur;
-	char params[512];
-	int ret;
-
-	if (!saved.valid)
-		return -EINVAL;
-	if (mod_loaded()) {
-		if (!read_params(&cur) &&
-		    !strcmp(cur.num_devices, saved.num_devices) &&
-		    !strcmp(cur.mem_size, saved.mem_size) &&
-		    !strcmp(cur.carrier, saved.carrier) &&
-		    !strcmp(cur.soc_name, saved.soc_name) &&
-		    !strcmp(cur.cube_cores, saved.cube_cores) &&
-		    !strcmp(cur.vector_cores, saved.vector_cores))
-			return 0;
-		/* Loaded with other parameters: an fd may still be closing. */
-		for (int i = 0; i < 100; i++) {
-			ret = mod_unload();
-			if (ret != -EWOULDBLOCK)
-				break;
-			usleep(50 * 1000);
-		}
-		if (ret && ret != -ENOENT)
-			return ret;
-	}
-	params_string(&saved, params, sizeof(params));
-	ret = mod_load(params);
-	if (ret && ret != -EEXIST)
-		return ret;
-	if (!wait_node(0, true))
-		return -ENODEV;
-	/* What udev/60-npu.rules does for the new nodes. */
-	for (int n = 0; n < NPU_MAX_NODES; n++) {
-		char path[32];
-
-		snprintf(path, sizeof(path), "/dev/npu%d", n);
-		if (chown(path, 0, NPU_GID) && errno != ENOENT)
-			return -errno;
-	}
-	return 0;
-}
-
-/* Unload, waiting briefly for contexts of finished children to close. */
-static int unload_now(void)
-{
-	int ret = -EWOULDBLOCK;
-
-	for (int i = 0; i < 100 && ret == -EWOULDBLOCK; i++) {
-		ret = mod_unload();
-		if (ret == -EWOULDBLOCK)
-			usleep(50 * 1000);
-	}
-	return ret;
-}
+static struct npu_mod_params saved;
 
 /* memparse() of the first size of a mem_size list. */
 static uint64_t first_size(const char *list)
@@ -280,10 +118,10 @@ static int free_testdevs(void)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/vendor", e->d_name);
-		if (read_line(path, v, sizeof(v)))
+		if (npu_read_line(path, v, sizeof(v)))
 			continue;
 		snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/device", e->d_name);
-		if (read_line(path, dv, sizeof(dv)))
+		if (npu_read_line(path, dv, sizeof(dv)))
 			continue;
 		if (strcmp(v, "0x1b36") || strcmp(dv, "0x0005"))
 			continue;
@@ -311,7 +149,7 @@ static int carrier_translates(int index)
 
 	snprintf(path, sizeof(path), "/sys/class/misc/npu%d/device/iommu_group/type",
 		 index);
-	if (read_line(path, type, sizeof(type)))
+	if (npu_read_line(path, type, sizeof(type)))
 		return access("/sys/class/misc", F_OK) ? -1 : 0;
 	return !strncmp(type, "DMA", 3);
 }
@@ -369,8 +207,8 @@ FIXTURE_SETUP(mod)
 {
 	self->fd = -1;
 	ASSERT_TRUE(saved.valid);
-	ASSERT_TRUE(mod_loaded());
-	ASSERT_EQ(0, access(ko_path(), R_OK));
+	ASSERT_TRUE(npu_mod_loaded());
+	ASSERT_EQ(0, access(npu_ko_path(), R_OK));
 }
 
 FIXTURE_TEARDOWN(mod)
@@ -379,7 +217,7 @@ FIXTURE_TEARDOWN(mod)
 
 	if (self->fd >= 0)
 		close(self->fd);
-	ret = restore_module();
+	ret = npu_mod_restore(&saved);
 	if (ret)
 		printf("# teardown: cannot restore npu.ko: %s\n", strerror(-ret));
 }
@@ -391,9 +229,9 @@ TEST_F(mod, unload_busy_while_open)
 	self->fd = npu_open(0);
 	ASSERT_LE(0, self->fd);
 	/* The open file holds the module. */
-	ASSERT_EQ(-EWOULDBLOCK, mod_unload());
-	ASSERT_EQ(-EAGAIN, mod_unload());
-	ASSERT_TRUE(mod_loaded());
+	ASSERT_EQ(-EWOULDBLOCK, npu_mod_unload_once());
+	ASSERT_EQ(-EAGAIN, npu_mod_unload_once());
+	ASSERT_TRUE(npu_mod_loaded());
 	ASSERT_EQ(0, npu_info(self->fd, &info));
 	EXPECT_EQ(0, info.device_index);
 
@@ -404,18 +242,18 @@ TEST_F(mod, unload_busy_while_open)
 	ASSERT_NONNULL(buf);
 	ASSERT_EQ(0, npu_register(self->fd, buf, 16 * SZ_4K, 0, 0));
 	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
-	ASSERT_EQ(-EWOULDBLOCK, mod_unload());
+	ASSERT_EQ(-EWOULDBLOCK, npu_mod_unload_once());
 	ASSERT_EQ(0, npu_info(self->fd, &info));
 
 	/* Loading it again while it is loaded. */
-	ASSERT_EQ(-EEXIST, mod_load(""));
+	ASSERT_EQ(-EEXIST, npu_mod_load(""));
 
 	close(self->fd);
 	self->fd = -1;
-	ASSERT_EQ(0, unload_now());
-	ASSERT_FALSE(mod_loaded());
-	ASSERT_TRUE(wait_node(0, false));
-	ASSERT_EQ(-ENOENT, mod_unload());
+	ASSERT_EQ(0, npu_mod_unload());
+	ASSERT_FALSE(npu_mod_loaded());
+	ASSERT_TRUE(npu_wait_node(0, false));
+	ASSERT_EQ(-ENOENT, npu_mod_unload_once());
 }
 
 TEST_TIMEOUT(reload_cycles, 120)
@@ -424,14 +262,14 @@ TEST_TIMEOUT(reload_cycles, 120)
 	struct npu_get_info info;
 	int translates;
 
-	params_string(&saved, params, sizeof(params));
+	npu_mod_params_string(&saved, params, sizeof(params));
 	for (int cycle = 0; cycle < 3; cycle++) {
-		ASSERT_EQ(0, unload_now());
-		ASSERT_FALSE(mod_loaded());
-		ASSERT_TRUE(wait_node(0, false));
-		ASSERT_EQ(0, mod_load(params));
-		ASSERT_TRUE(mod_loaded());
-		ASSERT_TRUE(wait_node(0, true));
+		ASSERT_EQ(0, npu_mod_unload());
+		ASSERT_FALSE(npu_mod_loaded());
+		ASSERT_TRUE(npu_wait_node(0, false));
+		ASSERT_EQ(0, npu_mod_load(params));
+		ASSERT_TRUE(npu_mod_loaded());
+		ASSERT_TRUE(npu_wait_node(0, true));
 		ASSERT_EQ(0, info_of(0, &info));
 		EXPECT_EQ(0, info.device_index);
 		EXPECT_EQ(NPU_DRIVER_VERSION, info.driver_version);
@@ -448,7 +286,7 @@ TEST_TIMEOUT(reload_cycles, 120)
 			       params, info.caps, translates);
 		ASSERT_EQ(0, copy_roundtrip(0));
 	}
-	if (restore_module())
+	if (npu_mod_restore(&saved))
 		TH_LOG("cannot restore npu.ko");
 }
 
@@ -497,20 +335,20 @@ TEST_F_TIMEOUT(mod, bad_parameters, 120)
 	char params[512], last[512];
 	int kfd, fails = 0;
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	for (size_t i = 0; i < sizeof(bad_params) / sizeof(bad_params[0]); i++) {
 		const struct bad_param *b = &bad_params[i];
 		int ret;
 
 		kfd = kmsg_open_end();
 		ASSERT_LE(0, kfd);
-		ret = mod_load(b->params);
+		ret = npu_mod_load(b->params);
 		if (ret != b->err) {
 			TH_LOG("'%s': load returned %d (%s), expected %d", b->params,
 			       ret, strerror(-ret), b->err);
 			fails++;
 			if (!ret)
-				ASSERT_EQ(0, unload_now());
+				ASSERT_EQ(0, npu_mod_unload());
 		} else if (!kmsg_find(kfd, b->msg, last, sizeof(last))) {
 			TH_LOG("'%s': no \"%s\" in the kernel log (last npu line: \"%s\")",
 			       b->params, b->msg, last);
@@ -518,21 +356,21 @@ TEST_F_TIMEOUT(mod, bad_parameters, 120)
 		}
 		close(kfd);
 		/* Nothing of it stays behind. */
-		EXPECT_FALSE(mod_loaded());
+		EXPECT_FALSE(npu_mod_loaded());
 		EXPECT_NE(0, access("/dev/npu0", F_OK));
 	}
 	EXPECT_EQ(0, fails);
 
 	/* A bad value for a parameter's type is refused by the kernel. */
-	EXPECT_EQ(-EINVAL, mod_load("num_devices=abc"));
-	EXPECT_EQ(-EINVAL, mod_load("carrier=maybe"));
-	EXPECT_EQ(-EINVAL, mod_load("cube_cores=-1"));
-	EXPECT_FALSE(mod_loaded());
+	EXPECT_EQ(-EINVAL, npu_mod_load("num_devices=abc"));
+	EXPECT_EQ(-EINVAL, npu_mod_load("carrier=maybe"));
+	EXPECT_EQ(-EINVAL, npu_mod_load("cube_cores=-1"));
+	EXPECT_FALSE(npu_mod_loaded());
 
 	/* A clean load works after all of that. */
-	params_string(&saved, params, sizeof(params));
-	ASSERT_EQ(0, mod_load(params));
-	ASSERT_TRUE(wait_node(0, true));
+	npu_mod_params_string(&saved, params, sizeof(params));
+	ASSERT_EQ(0, npu_mod_load(params));
+	ASSERT_TRUE(npu_wait_node(0, true));
 	ASSERT_EQ(0, copy_roundtrip(0));
 }
 
@@ -546,14 +384,14 @@ TEST_F_TIMEOUT(mod, chip_model_parameters, 60)
 	char params[512];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		ASSERT_EQ(0, unload_now());
+		ASSERT_EQ(0, npu_mod_unload());
 		snprintf(params, sizeof(params),
 			 "num_devices=2 mem_size=%s carrier=%s soc_name=%s cube_cores=%zu vector_cores=%zu",
 			 saved.mem_size, saved.carrier, names[i],
 			 i ? (size_t)65535 : 1, 2 * i + 1);
-		ASSERT_EQ(0, mod_load(params));
+		ASSERT_EQ(0, npu_mod_load(params));
 		for (int n = 0; n < 2; n++) {
-			ASSERT_TRUE(wait_node(n, true));
+			ASSERT_TRUE(npu_wait_node(n, true));
 			ASSERT_EQ(0, info_of(n, &info));
 			EXPECT_STREQ(names[i], info.soc_name);
 			EXPECT_EQ(i ? 65535 : 1, info.cube_cores);
@@ -568,10 +406,10 @@ TEST_F_TIMEOUT(mod, chip_model_parameters, 60)
 
 		for (int r = 0; r < 2; r++) {
 			if (r) {
-				ASSERT_EQ(0, unload_now());
-				params_string(&saved, params, sizeof(params));
-				ASSERT_EQ(0, mod_load(params));
-				ASSERT_TRUE(wait_node(0, true));
+				ASSERT_EQ(0, npu_mod_unload());
+				npu_mod_params_string(&saved, params, sizeof(params));
+				ASSERT_EQ(0, npu_mod_load(params));
+				ASSERT_TRUE(npu_wait_node(0, true));
 			}
 			ASSERT_EQ(0, info_of(0, &info));
 			clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -591,21 +429,21 @@ TEST_F_TIMEOUT(mod, two_devices, 60)
 	char params[512];
 	struct npu_get_info info;
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	snprintf(params, sizeof(params), "num_devices=2 mem_size=%s carrier=%s",
 		 saved.mem_size, saved.carrier);
-	ASSERT_EQ(0, mod_load(params));
-	ASSERT_TRUE(wait_node(0, true));
-	ASSERT_TRUE(wait_node(1, true));
+	ASSERT_EQ(0, npu_mod_load(params));
+	ASSERT_TRUE(npu_wait_node(0, true));
+	ASSERT_TRUE(npu_wait_node(1, true));
 	EXPECT_NE(0, access("/dev/npu2", F_OK));
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, info_of(i, &info));
 		EXPECT_EQ(i, info.device_index);
 		ASSERT_EQ(0, copy_roundtrip(i));
 	}
-	ASSERT_EQ(0, unload_now());
-	ASSERT_TRUE(wait_node(0, false));
-	ASSERT_TRUE(wait_node(1, false));
+	ASSERT_EQ(0, npu_mod_unload());
+	ASSERT_TRUE(npu_wait_node(0, false));
+	ASSERT_TRUE(npu_wait_node(1, false));
 }
 
 TEST_F_TIMEOUT(mod, per_device_mem_size_and_fallback, 60)
@@ -615,13 +453,13 @@ TEST_F_TIMEOUT(mod, per_device_mem_size_and_fallback, 60)
 
 	char params[128];
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	/* The last size repeats; devices past the carriers use direct DMA. */
 	snprintf(params, sizeof(params), "num_devices=3 mem_size=64M,128M carrier=%s",
 		 saved.carrier);
-	ASSERT_EQ(0, mod_load(params));
+	ASSERT_EQ(0, npu_mod_load(params));
 	for (int i = 0; i < 3; i++) {
-		ASSERT_TRUE(wait_node(i, true));
+		ASSERT_TRUE(npu_wait_node(i, true));
 		ASSERT_EQ(0, info_of(i, &info));
 		EXPECT_EQ(i, info.device_index);
 		EXPECT_EQ(i == 0 ? 64ULL << 20 : 128ULL << 20, info.mem_total);
@@ -632,19 +470,19 @@ TEST_F_TIMEOUT(mod, per_device_mem_size_and_fallback, 60)
 		ASSERT_EQ(0, copy_roundtrip(i));
 	}
 	EXPECT_NE(0, access("/dev/npu3", F_OK));
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	/* The most devices there can be. */
 	snprintf(params, sizeof(params), "num_devices=8 mem_size=64M carrier=%s",
 		 saved.carrier);
-	ASSERT_EQ(0, mod_load(params));
+	ASSERT_EQ(0, npu_mod_load(params));
 	for (int i = 0; i < 8; i++) {
-		ASSERT_TRUE(wait_node(i, true));
+		ASSERT_TRUE(npu_wait_node(i, true));
 		ASSERT_EQ(0, info_of(i, &info));
 		EXPECT_EQ(i, info.device_index);
 	}
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	for (int i = 0; i < 8; i++)
-		ASSERT_TRUE(wait_node(i, false));
+		ASSERT_TRUE(npu_wait_node(i, false));
 }
 
 struct sync_call {
@@ -730,7 +568,7 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	TH_LOG("the waiting STREAM_SYNC returned %d", c.ret);
 	EXPECT_TRUE(c.ret == -ECANCELED || c.ret == -ENODEV);
 	EXPECT_EQ(pins0, npu_pins_held());
-	EXPECT_TRUE(wait_node(1, false));
+	EXPECT_TRUE(npu_wait_node(1, false));
 
 	EXPECT_EQ(-ENODEV, npu_info(self->fd, &info));
 	EXPECT_EQ(-ENODEV, npu_submit(self->fd, s2, cmds, 1, NULL));
@@ -768,7 +606,7 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	close(self->fd);
 	self->fd = -1;
 	EXPECT_EQ(pins0, npu_pins_held());
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	ASSERT_OK(npu_write_file("/sys/bus/pci/rescan", "1"));
 	/* The teardown loads the module again, with npu1 on its carrier. */
 }
@@ -778,34 +616,34 @@ TEST_F_TIMEOUT(mod, carrier_off_no_iommu, 60)
 	char params[512];
 	struct npu_get_info info;
 
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 	snprintf(params, sizeof(params), "num_devices=1 mem_size=%s carrier=0",
 		 saved.mem_size);
-	ASSERT_EQ(0, mod_load(params));
-	ASSERT_TRUE(wait_node(0, true));
+	ASSERT_EQ(0, npu_mod_load(params));
+	ASSERT_TRUE(npu_wait_node(0, true));
 	ASSERT_EQ(0, info_of(0, &info));
 	EXPECT_EQ(0, info.device_index);
 	EXPECT_EQ(0, info.caps & NPU_CAP_IOMMU);
 	EXPECT_EQ(0, info.caps & NPU_CAP_PCI_CARRIER);
 	/* Host DMA works without the IOMMU too. */
 	ASSERT_EQ(0, copy_roundtrip(0));
-	ASSERT_EQ(0, unload_now());
+	ASSERT_EQ(0, npu_mod_unload());
 }
 
 int main(int argc, char **argv)
 {
 	int ret, r2;
 
-	if (read_params(&saved))
+	if (npu_mod_read_params(&saved))
 		printf("# npu.ko is not loaded (no %s/parameters): tests will fail\n",
-		       MOD_SYSFS);
+		       NPU_MOD_SYSFS);
 	else
 		printf("# npu.ko parameters: num_devices=%s mem_size=%s carrier=%s soc_name=%s cube_cores=%s vector_cores=%s\n",
 		       saved.num_devices, saved.mem_size, saved.carrier,
 		       saved.soc_name, saved.cube_cores, saved.vector_cores);
 	ret = harness_run(argc, argv);
 	/* Whatever happened above (a test killed by its timeout, say). */
-	r2 = restore_module();
+	r2 = npu_mod_restore(&saved);
 	if (saved.valid && r2) {
 		printf("# cannot reload npu.ko with its parameters: %s\n",
 		       strerror(-r2));
