@@ -106,6 +106,8 @@ TEST_F(held, status_queries)
 	ASSERT_ACL_OK(aclrtSynchronizeStream(self->other));
 	ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
 	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, rs);
+	/* ex's record is the command after e's: it may still be to run */
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ex));
 	ASSERT_ACL_OK(aclrtQueryEventStatus(ex, &rs));
 	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, rs);
 	ASSERT_ACL_OK(aclrtQueryEventWaitStatus(e, &ws));
