@@ -284,9 +284,9 @@ static int acl_reset_device(int32_t id, bool force)
 	struct acl_context *victim = NULL;
 	int ret;
 
-	if (id < 0 || id >= ACL_MAX_DEVICES)
-		return acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", id,
-				ACL_MAX_DEVICES - 1);
+	ret = acl_dev_check_range(id, "deviceId");
+	if (ret)
+		return ret;
 	dev = acl_dev_slot(id);
 	pthread_mutex_lock(&acl_global_lock);
 	if (!dev->primary) {

@@ -144,13 +144,21 @@ unsigned int acl_dev_count(void)
 	return n;
 }
 
-int acl_dev_check_id(long long id, const char *what)
+int acl_dev_check_range(long long id, const char *what)
 {
-	char path[32];
-
 	if (id < 0 || id >= ACL_MAX_DEVICES)
 		return acl_errf(-ENODEV, "%s %lld is not a device id (0..%d)", what, id,
 				ACL_MAX_DEVICES - 1);
+	return 0;
+}
+
+int acl_dev_check_id(long long id, const char *what)
+{
+	char path[32];
+	int ret = acl_dev_check_range(id, what);
+
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "/dev/npu%lld", id);
 	if (access(path, F_OK))
 		return acl_errf(-ENODEV, "%s %lld: no such device (%s missing)", what, id, path);
@@ -282,9 +290,9 @@ int acl_dev_acquire_locked(int id, struct acl_device **devp)
 	struct acl_device *dev;
 	int ret = 0;
 
-	if (id < 0 || id >= ACL_MAX_DEVICES)
-		return acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", id,
-				ACL_MAX_DEVICES - 1);
+	ret = acl_dev_check_range(id, "deviceId");
+	if (ret)
+		return ret;
 	dev = &acl_devices[id];
 	pthread_mutex_lock(&dev->lock);
 	if (dev->fd < 0)

@@ -94,6 +94,9 @@ struct acl_device *acl_dev_get(int id);
 /* Number of /dev/npuN nodes; 0 when none. */
 unsigned int acl_dev_count(void);
 
+/* 0 if @id is in the range of device ids, else -ENODEV with a reason naming @what. */
+int acl_dev_check_range(long long id, const char *what);
+
 /* 0 if @id names an existing /dev/npuN, else -ENODEV with a reason naming @what. */
 int acl_dev_check_id(long long id, const char *what);
 

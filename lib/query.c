@@ -406,25 +406,19 @@ ACL_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *
 	int ret;
 
 	ret = acl_enter(NULL, deviceStatus);
-	if (!ret && (deviceId < 0 || deviceId >= ACL_MAX_DEVICES))
-		ret = acl_errf(-ENODEV, "deviceId %d is not a device id (0..%d)", deviceId,
-			       ACL_MAX_DEVICES - 1);
+	if (!ret)
+		ret = acl_dev_check_range(deviceId, "deviceId");
 	if (ret)
 		goto out;
-	/* an open device whose carrier went away answers -ENODEV */
-	if (acl_dev_get(deviceId)) {
-		ret = acl_query_info(deviceId, &info, "deviceId");
-		if (ret == -ENODEV) {
-			acl_err_clear();
-			*deviceStatus = ACL_RT_DEVICE_STATUS_ABNORMAL;
-			ret = 0;
-			goto out;
-		}
-	} else {
-		ret = acl_query_info(deviceId, &info, "deviceId");
-	}
-	if (!ret)
+	ret = acl_query_info(deviceId, &info, "deviceId");
+	if (ret == -ENODEV && acl_dev_get(deviceId)) {
+		/* an open device whose carrier went away answers -ENODEV */
+		acl_err_clear();
+		*deviceStatus = ACL_RT_DEVICE_STATUS_ABNORMAL;
+		ret = 0;
+	} else if (!ret) {
 		*deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
+	}
 out:
 	return acl_ret(__func__, ret);
 }

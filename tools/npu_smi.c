@@ -372,6 +372,24 @@ static int parse_uint(const char *s, long *v)
 	return errno || !*s || *end || *v < 0 || *v > INT32_MAX ? -1 : 0;
 }
 
+
+/* -h and an unknown option of a command's getopt loop. */
+static int opt_end(int c)
+{
+	if (c == 'h') {
+		usage(stdout);
+		return NPU_SMI_EXIT_OK;
+	}
+	usage(stderr);
+	return NPU_SMI_EXIT_USAGE;
+}
+
+static int extra_arg(const char *cmd, const char *arg)
+{
+	fprintf(stderr, "npu-smi: %s: unexpected argument '%s'\n", cmd, arg);
+	return NPU_SMI_EXIT_USAGE;
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -395,18 +413,12 @@ static int cmd_info(int argc, char **argv)
 		case 'j':
 			json = true;
 			break;
-		case 'h':
-			usage(stdout);
-			return NPU_SMI_EXIT_OK;
 		default:
-			usage(stderr);
-			return NPU_SMI_EXIT_USAGE;
+			return opt_end(c);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "npu-smi: info: unexpected argument '%s'\n", argv[optind]);
-		return NPU_SMI_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return extra_arg("info", argv[optind]);
 	ret = connect_family();
 	if (ret)
 		return ret;
@@ -481,18 +493,12 @@ static int cmd_watch(int argc, char **argv)
 				return NPU_SMI_EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return NPU_SMI_EXIT_OK;
 		default:
-			usage(stderr);
-			return NPU_SMI_EXIT_USAGE;
+			return opt_end(c);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "npu-smi: watch-faults: unexpected argument '%s'\n", argv[optind]);
-		return NPU_SMI_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return extra_arg("watch-faults", argv[optind]);
 	ret = connect_family();
 	if (ret)
 		return ret;
@@ -545,18 +551,12 @@ static int cmd_reset(int argc, char **argv)
 				return NPU_SMI_EXIT_USAGE;
 			}
 			break;
-		case 'h':
-			usage(stdout);
-			return NPU_SMI_EXIT_OK;
 		default:
-			usage(stderr);
-			return NPU_SMI_EXIT_USAGE;
+			return opt_end(c);
 		}
 	}
-	if (optind < argc) {
-		fprintf(stderr, "npu-smi: reset-counters: unexpected argument '%s'\n", argv[optind]);
-		return NPU_SMI_EXIT_USAGE;
-	}
+	if (optind < argc)
+		return extra_arg("reset-counters", argv[optind]);
 	ret = connect_family();
 	if (ret)
 		return ret;
