@@ -25,7 +25,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010300	/* 1.3.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010400	/* 1.4.0: major << 16 | minor << 8 | patch */
 
 #define NPU_TYPE		0xCE
 #define NPU_CMD_BASE		0x80
@@ -53,6 +53,11 @@ enum {
 	NPU_CMD_PEER_ENABLE,
 	NPU_CMD_STREAM_SET_MODE,	/* since 1.3 */
 	NPU_CMD_PEER_DISABLE,		/* since 1.3 */
+	NPU_CMD_IPC_EXPORT,		/* since 1.4 */
+	NPU_CMD_IPC_SET_PIDS,		/* since 1.4 */
+	NPU_CMD_IPC_IMPORT,		/* since 1.4 */
+	NPU_CMD_IPC_DESTROY,		/* since 1.4 */
+	NPU_CMD_DMABUF_EXPORT,		/* since 1.4 */
 };
 
 /* Device capabilities reported by GET_INFO. */
