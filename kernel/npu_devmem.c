@@ -220,12 +220,43 @@ static struct npu_handle *npu_handle_create(struct npu_context *ctx, u64 size,
 	return handle;
 }
 
+/**
+ * npu_handle_slice() - a handle to part of another handle's memory
+ * @parent: the memory; the slice takes a reference
+ * @offset: start in @parent, a multiple of its page size
+ * @size: bytes, a non-zero multiple of its page size, within @parent
+ *
+ * Return: the slice with one reference, or ERR_PTR(-ENOMEM).
+ */
+struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
+				    u64 size)
+{
+	struct npu_handle *slice = kzalloc(sizeof(*slice), GFP_KERNEL_ACCOUNT);
+
+	if (!slice)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&slice->ref);
+	INIT_LIST_HEAD(&slice->blocks);
+	slice->mem = parent->mem;
+	slice->size = size;
+	slice->page_size = parent->page_size;
+	kref_get(&parent->ref);
+	slice->parent = parent;
+	slice->offset = offset;
+	return slice;
+}
+
 static void npu_handle_free(struct kref *ref)
 {
 	struct npu_handle *handle = container_of(ref, struct npu_handle, ref);
 	struct npu_devmem *mem = handle->mem;
 	struct npu_buddy_block *block;
 
+	if (handle->parent) {
+		npu_handle_put(handle->parent);
+		kfree(handle);
+		return;
+	}
 	npu_handle_for_each_block(handle, block)
 		npu_devmem_drop_pages(mem, npu_buddy_block_offset(block),
 				      npu_buddy_block_size(&mem->buddy, block));

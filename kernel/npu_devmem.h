@@ -50,7 +50,12 @@ struct npu_devmem {
  * @blocks: buddy blocks, each aligned to @page_size
  * @share: its export, or NULL (protected by npu_share_lock)
  * @owner: the context that allocated it, charged for @size until the
- *	memory is freed (a reference to the struct, not the file)
+ *	memory is freed (a reference to the struct, not the file); NULL for
+ *	a slice
+ * @parent: a slice (IPC_IMPORT) is a window of another handle's memory:
+ *	that handle (a reference), or NULL. A slice has no @blocks of its
+ *	own and charges nothing; its @parent does
+ * @offset: where a slice starts in @parent, a multiple of @page_size
  */
 struct npu_handle {
 	struct kref ref;
@@ -60,6 +65,8 @@ struct npu_handle {
 	struct list_head blocks;
 	struct npu_share *share;
 	struct npu_context *owner;
+	struct npu_handle *parent;
+	u64 offset;
 };
 
 /* Marks a context's handle table entry that came from SHARE_IMPORT. */
@@ -70,6 +77,8 @@ void npu_devmem_destroy(struct npu_devmem *mem);
 struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 			     bool huge, u64 *span);
 
+struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
+				    u64 size);
 struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id);
 void npu_handle_put(struct npu_handle *handle);
 int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,

@@ -177,6 +177,8 @@ union npu_ioctl_buf {
 	struct npu_share_import share_import;
 	struct npu_peer_enable peer_enable;
 	struct npu_stream_mode stream_mode;
+	struct npu_ipc_export ipc_export;
+	struct npu_ipc_destroy ipc_destroy;
 };
 
 /**
@@ -248,6 +250,14 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_stream_mode, __reserved, false),
 	NPU_IOCTL_OP(NPU_IOCTL_PEER_DISABLE, npu_peer_disable_ioctl,
 		     struct npu_peer_enable, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_IPC_EXPORT, npu_ipc_export_ioctl,
+		     struct npu_ipc_export, key, true),
+	NPU_IOCTL_OP(NPU_IOCTL_IPC_SET_PIDS, npu_ipc_set_pids_ioctl,
+		     struct npu_share_pids, __reserved, false),
+	NPU_IOCTL_OP(NPU_IOCTL_IPC_IMPORT, npu_ipc_import_ioctl,
+		     struct npu_share_import, page_size, true),
+	NPU_IOCTL_OP(NPU_IOCTL_IPC_DESTROY, npu_ipc_destroy_ioctl,
+		     struct npu_ipc_destroy, key, false),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -404,6 +414,7 @@ static int npu_release(struct inode *inode, struct file *file)
 	/* Runs the shutdown if the mm is still there; waits for one running. */
 	mmu_notifier_unregister(&ctx->mn, ctx->mm);
 	npu_context_shutdown(ctx);
+	npu_share_release(ctx);
 	npu_vm_release(&ctx->vm);
 	npu_handles_release(ctx);
 	mmdrop(ctx->mm);

@@ -85,7 +85,8 @@ struct npu_device {
  * @handles: physical handles by id (internally locked)
  * @nr_handles: entries in @handles, within max_handles
  * @nr_imports: of them from SHARE_IMPORT, within max_imports
- * @nr_exported: handles with a shareable name (SHARE_EXPORT)
+ * @nr_exported: handles with a shareable name (SHARE_EXPORT) and IPC keys
+ * @nr_ipc_keys: IPC keys (IPC_EXPORT), within max_ipc_keys
  * @host_pinned: bytes of host memory pinned by the registrations
  * @host_memlock: of them, bytes charged to the user's locked_vm
  * @faults: DMA faults of the context's streams since open or a reset
@@ -122,6 +123,7 @@ struct npu_context {
 	atomic_long_t nr_handles;
 	atomic_long_t nr_imports;
 	atomic_long_t nr_exported;
+	atomic_long_t nr_ipc_keys;
 	atomic64_t host_pinned;
 	atomic64_t host_memlock;
 	atomic64_t faults;

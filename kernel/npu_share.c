@@ -15,10 +15,17 @@
  * exist and a name this process may not import answer the same, so names
  * cannot be probed. The name dies when the exporter frees its handle; the
  * memory lives until the last handle and mapping in any process are gone.
+ *
+ * IPC memory uses the same table: an IPC key names a page-aligned range of
+ * a mapping of memory the context allocated, and an import gets a slice
+ * handle, a window of that memory (npu_handle_slice()). The key dies when
+ * the exporter destroys it, unmaps the mapping, or closes; the slices keep
+ * the memory, whatever the exporter does.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
 #include <linux/hashtable.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/pid.h>
 #include <linux/random.h>
@@ -34,6 +41,11 @@
 #include "npu_devmem.h"
 #include "npu_drv.h"
 #include "npu_share.h"
+#include "npu_vm.h"
+
+static unsigned int max_ipc_keys = 4096;
+module_param(max_ipc_keys, uint, 0644);
+MODULE_PARM_DESC(max_ipc_keys, "IPC_EXPORT keys per context (default 4096)");
 
 /**
  * struct npu_share - an exported handle
@@ -47,6 +59,11 @@
  * @any_pid: NPU_SHARE_ANY_PID: any process but the exporter may import
  * @npids: entries in @pids
  * @pids: processes that may import (each holds a reference)
+ * @ipc: an IPC_EXPORT key, naming [@offset, @offset + @length) of @handle
+ * @offset: start of an IPC key's range in @handle
+ * @length: bytes of an IPC key's range
+ * @map: the exporter's mapping an IPC key's range was named in: unmapping
+ *	it revokes the key (only compared, never dereferenced)
  *
  * All but @node, @npids and @pids are set before the share is in
  * npu_shares and never change.
@@ -62,6 +79,10 @@ struct npu_share {
 	bool any_pid;
 	u32 npids;
 	struct pid **pids;
+	bool ipc;
+	u64 offset;
+	u64 length;
+	const struct npu_mapping *map;
 };
 
 /*
@@ -111,10 +132,34 @@ static void npu_share_put_pids(struct pid **pids, u32 npids)
 /* A share that is not (or no longer) in npu_shares. */
 static void npu_share_free(struct npu_share *share)
 {
-	npu_handle_put(share->handle);
+	if (share->handle)
+		npu_handle_put(share->handle);
 	npu_share_put_pids(share->pids, share->npids);
 	put_pid(share->owner_tgid);
 	kfree(share);
+}
+
+/* Take @share out of the table and its exporter's counts. */
+static void npu_share_unpublish_locked(struct npu_share *share)
+{
+	lockdep_assert_held(&npu_share_lock);
+	hash_del(&share->node);
+	atomic_long_dec(&share->owner->nr_exported);
+	if (share->ipc)
+		atomic_long_dec(&share->owner->nr_ipc_keys);
+	else
+		share->handle->share = NULL;
+}
+
+/* Give @share a fresh random name and put it in the table. */
+static void npu_share_publish_locked(struct npu_share *share)
+{
+	lockdep_assert_held(&npu_share_lock);
+	do
+		share->key = get_random_u64();
+	while (!share->key || npu_share_find_locked(share->key));
+	hash_add(npu_shares, &share->node, share->key);
+	atomic_long_inc(&share->owner->nr_exported);
 }
 
 /* The exporter lets go of @handle: its name goes with it. */
@@ -124,16 +169,70 @@ void npu_share_revoke(struct npu_context *ctx, struct npu_handle *handle)
 
 	mutex_lock(&npu_share_lock);
 	share = handle->share;
-	if (share && share->owner == ctx) {
-		hash_del(&share->node);
-		handle->share = NULL;
-		atomic_long_dec(&ctx->nr_exported);
-	} else {
+	if (share && share->owner == ctx)
+		npu_share_unpublish_locked(share);
+	else
 		share = NULL;
-	}
 	mutex_unlock(&npu_share_lock);
 	if (share)
 		npu_share_free(share);
+}
+
+/* Revoke @ctx's IPC keys named in @map, or all of them if @map is NULL. */
+static void npu_ipc_revoke(struct npu_context *ctx,
+			   const struct npu_mapping *map)
+{
+	struct npu_share *share;
+	struct hlist_node *tmp;
+	HLIST_HEAD(dead);
+	int bkt;
+
+	mutex_lock(&npu_share_lock);
+	hash_for_each_safe(npu_shares, bkt, tmp, share, node) {
+		if (!share->ipc || share->owner != ctx ||
+		    (map && share->map != map))
+			continue;
+		npu_share_unpublish_locked(share);
+		hlist_add_head(&share->node, &dead);
+	}
+	mutex_unlock(&npu_share_lock);
+	hlist_for_each_entry_safe(share, tmp, &dead, node) {
+		hlist_del(&share->node);
+		npu_share_free(share);
+	}
+}
+
+/*
+ * @map of @ctx is being unmapped (and not yet freed): the keys of its
+ * memory go. Most contexts export nothing: no walk for them.
+ */
+void npu_ipc_revoke_mapping(struct npu_context *ctx,
+			    const struct npu_mapping *map)
+{
+	if (atomic_long_read(&ctx->nr_ipc_keys))
+		npu_ipc_revoke(ctx, map);
+}
+
+/* The context closes: its IPC keys go (its handles' names go with them). */
+void npu_share_release(struct npu_context *ctx)
+{
+	npu_ipc_revoke_mapping(ctx, NULL);
+}
+
+/* A share of the current process, exported from @ctx, not yet published. */
+static struct npu_share *npu_share_create(struct npu_context *ctx, u32 flags)
+{
+	struct npu_share *share = kzalloc(sizeof(*share), GFP_KERNEL_ACCOUNT);
+
+	if (!share)
+		return NULL;
+	share->owner = ctx;
+	share->owner_tgid = get_pid(task_tgid(current));
+	share->owner_euid = current_euid();
+	/* a question, not a permission: no audit record when the answer is no */
+	share->privileged = ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
+	share->any_pid = flags & NPU_SHARE_ANY_PID;
+	return share;
 }
 
 int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
@@ -145,27 +244,20 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags & ~NPU_SHARE_ANY_PID || args->__reserved)
 		return -EINVAL;
-	share = kzalloc(sizeof(*share), GFP_KERNEL_ACCOUNT);
-	if (!share)
-		return -ENOMEM;
 	handle = npu_handle_lookup(ctx, args->handle);
-	if (!handle) {
-		kfree(share);
+	if (!handle)
 		return -ENOENT;
-	}
 	/* Only the allocating process names its memory. */
 	if (xa_get_mark(&ctx->handles, args->handle, NPU_HANDLE_IMPORTED)) {
 		npu_handle_put(handle);
-		kfree(share);
 		return -EINVAL;
 	}
+	share = npu_share_create(ctx, args->flags);
+	if (!share) {
+		npu_handle_put(handle);
+		return -ENOMEM;
+	}
 	share->handle = handle;
-	share->owner = ctx;
-	share->owner_tgid = get_pid(task_tgid(current));
-	share->owner_euid = current_euid();
-	/* a question, not a permission: no audit record when the answer is no */
-	share->privileged = ns_capable_noaudit(&init_user_ns, CAP_SYS_ADMIN);
-	share->any_pid = args->flags & NPU_SHARE_ANY_PID;
 
 	mutex_lock(&npu_share_lock);
 	if (xa_load(&ctx->handles, args->handle) != handle) {
@@ -173,18 +265,85 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 	} else if (handle->share) {
 		ret = -EBUSY;
 	} else {
-		do
-			share->key = get_random_u64();
-		while (!share->key || npu_share_find_locked(share->key));
-		hash_add(npu_shares, &share->node, share->key);
+		npu_share_publish_locked(share);
 		handle->share = share;
-		atomic_long_inc(&ctx->nr_exported);
 		args->shareable = share->key;
 	}
 	mutex_unlock(&npu_share_lock);
 	if (ret)
 		npu_share_free(share);
 	return ret;
+}
+
+int npu_ipc_export_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_ipc_export *args = arg;
+	struct npu_mapping *map;
+	struct npu_share *share;
+	u64 page;
+	int ret = 0;
+
+	if (args->flags & ~NPU_SHARE_ANY_PID || !args->length)
+		return -EINVAL;
+	if (!npu_charge(&ctx->nr_ipc_keys, 1, READ_ONCE(max_ipc_keys)))
+		return -ENOSPC;
+	share = npu_share_create(ctx, args->flags);
+	if (!share) {
+		atomic_long_dec(&ctx->nr_ipc_keys);
+		return -ENOMEM;
+	}
+	share->ipc = true;
+
+	/* held across the publish: an unmap revokes only after it */
+	down_read(&ctx->vm.lock);
+	map = npu_vm_memory_locked(&ctx->vm, args->addr, args->length);
+	if (!map) {
+		ret = -ENOENT;
+		goto unlock;
+	}
+	page = map->handle->page_size;
+	/* Only the allocating process names its memory. */
+	if (map->handle->owner != ctx || !IS_ALIGNED(args->addr, page) ||
+	    !IS_ALIGNED(args->length, page)) {
+		ret = -EINVAL;
+		goto unlock;
+	}
+	kref_get(&map->handle->ref);
+	share->handle = map->handle;
+	share->offset = args->addr - map->start;
+	share->length = args->length;
+	share->map = map;
+	mutex_lock(&npu_share_lock);
+	npu_share_publish_locked(share);
+	args->key = share->key;
+	mutex_unlock(&npu_share_lock);
+unlock:
+	up_read(&ctx->vm.lock);
+	if (!ret)
+		return 0;
+	atomic_long_dec(&ctx->nr_ipc_keys);
+	npu_share_free(share);
+	return ret;
+}
+
+int npu_ipc_destroy_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_ipc_destroy *args = arg;
+	struct npu_share *share;
+
+	if (args->flags)
+		return -EINVAL;
+	mutex_lock(&npu_share_lock);
+	share = npu_share_find_locked(args->key);
+	if (share && share->ipc && share->owner == ctx)
+		npu_share_unpublish_locked(share);
+	else
+		share = NULL;
+	mutex_unlock(&npu_share_lock);
+	if (!share)
+		return -ENOENT;
+	npu_share_free(share);
+	return 0;
 }
 
 /*
@@ -214,9 +373,29 @@ static int npu_share_resolve_pids(const pid_t *nrs, u32 count,
 	return -ESRCH;
 }
 
-int npu_share_set_pids_ioctl(struct npu_context *ctx, void *arg)
+/* An IPC key's list grows: add @pids (their references move to it). */
+static int npu_share_add_pids_locked(struct npu_share *share,
+				     struct pid **pids, u32 npids)
 {
-	struct npu_share_pids *args = arg;
+	struct pid **all;
+
+	lockdep_assert_held(&npu_share_lock);
+	if (share->npids + npids > NPU_SHARE_MAX_PIDS)
+		return -ENOSPC;
+	all = krealloc_array(share->pids, share->npids + npids, sizeof(*all),
+			     GFP_KERNEL_ACCOUNT);
+	if (!all)
+		return -ENOMEM;
+	memcpy(all + share->npids, pids, npids * sizeof(*all));
+	share->pids = all;
+	share->npids += npids;
+	return 0;
+}
+
+/* SHARE_SET_PIDS replaces a name's list, IPC_SET_PIDS adds to a key's. */
+static int npu_share_set_pids(struct npu_context *ctx,
+			      struct npu_share_pids *args, bool ipc)
+{
 	u32 i, npids = args->count;
 	struct npu_share *share;
 	struct pid **pids;
@@ -250,11 +429,15 @@ int npu_share_set_pids_ioctl(struct npu_context *ctx, void *arg)
 
 	mutex_lock(&npu_share_lock);
 	share = npu_share_find_locked(args->shareable);
-	if (share && share->owner == ctx) {
+	if (!share || share->owner != ctx || share->ipc != ipc) {
+		ret = -ENOENT;
+	} else if (!ipc) {
 		swap(share->pids, pids);
 		swap(share->npids, npids);
 	} else {
-		ret = -ENOENT;
+		ret = npu_share_add_pids_locked(share, pids, npids);
+		if (!ret)
+			npids = 0;	/* moved */
 	}
 	mutex_unlock(&npu_share_lock);
 	/* the old list, or the new one that found no share */
@@ -262,34 +445,69 @@ int npu_share_set_pids_ioctl(struct npu_context *ctx, void *arg)
 	return ret;
 }
 
-int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
+int npu_share_set_pids_ioctl(struct npu_context *ctx, void *arg)
 {
-	struct npu_share_import *args = arg;
-	struct npu_handle *handle = NULL;
+	return npu_share_set_pids(ctx, arg, false);
+}
+
+int npu_ipc_set_pids_ioctl(struct npu_context *ctx, void *arg)
+{
+	return npu_share_set_pids(ctx, arg, true);
+}
+
+/*
+ * Find what @ctx's process may import as @key, a SHARE_EXPORT name or
+ * (@ipc) an IPC_EXPORT key, and take a reference: the handle itself, or a
+ * slice of it for an IPC key.
+ */
+static struct npu_handle *npu_share_take(struct npu_context *ctx, u64 key,
+					 bool ipc)
+{
+	struct npu_handle *handle;
 	struct npu_share *share;
-	int ret = 0;
+
+	mutex_lock(&npu_share_lock);
+	share = npu_share_find_locked(key);
+	if (!share || share->ipc != ipc)
+		handle = ERR_PTR(-ENOENT);
+	else if (share->owner_tgid == task_tgid(current))
+		handle = ERR_PTR(-EINVAL);
+	else if (!npu_share_allows_locked(share))
+		handle = ERR_PTR(-ENOENT);
+	else if (share->handle->mem != ctx->npu->mem)
+		handle = ERR_PTR(-ENODEV);
+	else if (ipc)
+		handle = npu_handle_slice(share->handle, share->offset,
+					  share->length);
+	else
+		handle = share->handle;
+	if (!IS_ERR(handle) && !ipc)
+		kref_get(&handle->ref);
+	mutex_unlock(&npu_share_lock);
+	return handle;
+}
+
+static int npu_share_import(struct npu_context *ctx,
+			    struct npu_share_import *args, bool ipc)
+{
+	struct npu_handle *handle;
 
 	if (args->flags || args->__reserved)
 		return -EINVAL;
-	mutex_lock(&npu_share_lock);
-	share = npu_share_find_locked(args->shareable);
-	if (!share)
-		ret = -ENOENT;
-	else if (share->owner_tgid == task_tgid(current))
-		ret = -EINVAL;
-	else if (!npu_share_allows_locked(share))
-		ret = -ENOENT;
-	else if (share->handle->mem != ctx->npu->mem)
-		ret = -ENODEV;
-	else
-		handle = share->handle;
-	if (handle)
-		kref_get(&handle->ref);
-	mutex_unlock(&npu_share_lock);
-	if (ret)
-		return ret;
-
+	handle = npu_share_take(ctx, args->shareable, ipc);
+	if (IS_ERR(handle))
+		return PTR_ERR(handle);
 	args->length = handle->size;
 	args->page_size = handle->page_size;
 	return npu_handle_install(ctx, handle, &args->handle, true);
+}
+
+int npu_share_import_ioctl(struct npu_context *ctx, void *arg)
+{
+	return npu_share_import(ctx, arg, false);
+}
+
+int npu_ipc_import_ioctl(struct npu_context *ctx, void *arg)
+{
+	return npu_share_import(ctx, arg, true);
 }

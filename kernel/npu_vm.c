@@ -17,6 +17,7 @@
 #include "npu_devmem.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_share.h"
 #include "npu_trace.h"
 #include "npu_vm.h"
 
@@ -218,22 +219,35 @@ static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map
 static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
 {
 	struct npu_handle *handle = map->handle;
+	/* a slice maps its window of the parent's blocks */
+	struct npu_handle *base = handle->parent ?: handle;
+	u64 skip = handle->offset, left = handle->size, va = map->start;
 	struct npu_buddy_block *block;
-	u64 va = map->start;
 	int ret;
 
 	lockdep_assert_held_write(&vm->lock);
-	npu_handle_for_each_block(handle, block) {
-		u64 size = npu_buddy_block_size(&handle->mem->buddy, block);
+	npu_handle_for_each_block(base, block) {
+		u64 size = npu_buddy_block_size(&base->mem->buddy, block);
+		u64 dpa = npu_buddy_block_offset(block);
 
-		ret = npu_pt_map(&vm->pt, va, npu_buddy_block_offset(block),
-				 size, npu_access_pte(map->access),
+		if (skip >= size) {
+			skip -= size;
+			continue;
+		}
+		dpa += skip;
+		size = min(size - skip, left);
+		skip = 0;
+		ret = npu_pt_map(&vm->pt, va, dpa, size,
+				 npu_access_pte(map->access),
 				 handle->page_size);
 		if (ret) {
 			npu_pt_unmap(&vm->pt, map->start, va - map->start);
 			return ret;
 		}
 		va += size;
+		left -= size;
+		if (!left)
+			break;
 	}
 	return 0;
 }
@@ -309,9 +323,34 @@ int npu_unmap_ioctl(struct npu_context *ctx, void *arg)
 	npu_mapping_remove_locked(&ctx->vm, map);
 	up_write(&ctx->vm.lock);
 
+	/* before the free: no new mapping can have this address yet */
+	npu_ipc_revoke_mapping(ctx, map);
 	npu_handle_put(map->handle);
 	kfree(map);
 	return 0;
+}
+
+/**
+ * npu_vm_memory_locked() - the mapping of device memory holding a range
+ * @vm: VA space, its lock held
+ * @addr: first byte
+ * @length: bytes, non-zero
+ *
+ * Return: the mapping of a handle (not host memory) that holds all of
+ * [@addr, @addr + @length), or NULL.
+ */
+struct npu_mapping *npu_vm_memory_locked(struct npu_vm *vm, u64 addr,
+					 u64 length)
+{
+	struct npu_mapping *map;
+
+	lockdep_assert_held(&vm->lock);
+	if (addr + length < addr)
+		return NULL;
+	map = mtree_load(&vm->mappings, addr);
+	if (!map || !map->handle || addr + length > map->start + map->size)
+		return NULL;
+	return map;
 }
 
 /* Map a MAPPED registration's DMA segments at its device VA. */

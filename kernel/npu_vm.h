@@ -110,6 +110,8 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 				    unsigned int device, unsigned long peers,
 				    bool write, struct npu_vm_xlate *xl);
 
+struct npu_mapping *npu_vm_memory_locked(struct npu_vm *vm, u64 addr,
+					 u64 length);
 int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
 void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
 

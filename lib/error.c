@@ -90,6 +90,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EFILE,	ACL_ERROR_INVALID_FILE,			"file missing or unreadable" },
 		{ ACLI_ETASKFAULT, ACL_ERROR_RT_FAILURE,			"a task of the stream failed" },
 		{ ACLI_EVERSION, ACL_ERROR_INTERNAL_ERROR,		"version string not understood" },
+		{ ACLI_ENOPERM,	ACL_ERROR_RT_NO_PERMISSION,		"not permitted" },
 	};
 	size_t i;
 

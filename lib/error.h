@@ -46,6 +46,7 @@ enum {
 	ACLI_EFILE		= -(ACLI_ERR_BASE + 30),	/* version file missing: 100003 */
 	ACLI_ETASKFAULT		= -(ACLI_ERR_BASE + 31),	/* a task of the stream failed (DMA fault) */
 	ACLI_EVERSION		= -(ACLI_ERR_BASE + 32),	/* version string not understood: 500000 */
+	ACLI_ENOPERM		= -(ACLI_ERR_BASE + 33),	/* the driver refused (IPC key): 207006 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

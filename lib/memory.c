@@ -2,10 +2,11 @@
 /*
  * Device memory: aclrtMalloc/Free, memory info, pointer attributes.
  *
- * aclrtMalloc = reserve VA (aligned to the page size), allocate a
- * physical handle, map it (NPU_MAP_PEERS: every device with peer access
- * to this one reads and writes it), grant read-write, then drop the
- * handle: the mapping keeps the memory alive until aclrtFree unmaps it.
+ * aclrtMalloc = allocate a physical handle, reserve VA (aligned to the
+ * page size), map it (NPU_MAP_PEERS: every device with peer access to
+ * this one reads and writes it), grant read-write, then drop the handle:
+ * the mapping keeps the memory alive until aclrtFree unmaps it. IPC
+ * imports map their handles the same way (acl_dev_map_handle()).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -56,63 +57,75 @@ static int acl_policy_page(uint32_t policy, uint64_t *page)
 	return acl_errf(-EINVAL, "policy %#x: base policy %u is not an aclrtMemMallocPolicy", policy, base);
 }
 
-/* One aclrtMalloc allocation of @len bytes (a multiple of @page). */
-static int acl_dev_alloc(struct acl_device *dev, uint64_t len, uint64_t page, uint64_t *out)
+int acl_dev_map_handle(struct acl_device *dev, uint32_t handle, const struct acl_region *tmpl,
+		       uint64_t page, uint64_t *out)
 {
-	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = len, .page_size = page };
-	struct npu_mem_free mfree = { .size = sizeof(mfree) };
+	struct npu_mem_free mfree = { .size = sizeof(mfree), .handle = handle };
 	/* CANN: a peer that enabled access reaches aclrtMalloc memory, no grant needed */
-	struct npu_map map = { .size = sizeof(map), .flags = NPU_MAP_PEERS, .length = len };
+	struct npu_map map = { .size = sizeof(map), .flags = NPU_MAP_PEERS, .length = tmpl->len,
+			       .handle = handle };
 	struct npu_unmap unmap = { .size = sizeof(unmap) };
 	struct npu_access acc = {
 		.size = sizeof(acc),
-		.length = len,
+		.length = tmpl->len,
 		.device = dev->id,
 		.access = NPU_ACCESS_READWRITE,
 	};
-	struct acl_region r = { .kind = ACL_REGION_MALLOC, .len = len };
+	struct acl_region r = *tmpl;
 	uint64_t va;
 	int ret;
 
-	ret = acl_va_reserve(dev, len, page, 0, &va);
-	if (ret)
+	ret = acl_va_reserve(dev, tmpl->len, page, 0, &va);
+	if (ret) {
+		npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
 		return ret;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
+	}
+	map.addr = va;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	/* from here on (or never) the mapping holds the memory */
+	npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
 	if (ret)
 		goto err_release;
-	map.addr = va;
-	map.handle = alloc.handle;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
-	if (ret)
-		goto err_free;
 	acc.addr = va;
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
 	if (ret)
 		goto err_unmap;
-	/* the mapping holds the memory from here on */
-	mfree.handle = alloc.handle;
-	npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
 	r.addr = va;
 	ret = acl_region_add(dev, &r);
 	if (ret)
-		goto err_unmap_freed;
+		goto err_unmap;
 	*out = va;
 	return 0;
 
 err_unmap:
 	unmap.addr = va;
 	npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
-err_free:
-	mfree.handle = alloc.handle;
-	npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
 err_release:
-	acl_va_release(dev, va, len);
+	acl_va_release(dev, va, tmpl->len);
 	return ret;
+}
 
-err_unmap_freed:
-	unmap.addr = va;
-	npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
-	acl_va_release(dev, va, len);
+int acl_dev_unmap_region(struct acl_device *dev, const struct acl_region *r)
+{
+	struct npu_unmap unmap = { .size = sizeof(unmap), .addr = r->addr };
+	int ret;
+
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
+	if (!ret)
+		ret = acl_va_release(dev, r->addr, r->len);
+	return ret;
+}
+
+/* One aclrtMalloc allocation of @len bytes (a multiple of @page). */
+static int acl_dev_alloc(struct acl_device *dev, uint64_t len, uint64_t page, uint64_t *out)
+{
+	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = len, .page_size = page };
+	struct acl_region r = { .kind = ACL_REGION_MALLOC, .len = len };
+	int ret;
+
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
+	if (!ret)
+		ret = acl_dev_map_handle(dev, alloc.handle, &r, page, out);
 	return ret;
 }
 
@@ -243,9 +256,17 @@ static int acl_free_bad_ptr(struct acl_device *dev, void *devPtr)
 	struct npu_addr_query q;
 
 	if (!acl_addr_query(dev, (uintptr_t)devPtr, &q) && q.kind == NPU_ADDR_DEVICE) {
+		bool ipc;
+
 		if (q.base != (uintptr_t)devPtr)
 			return acl_errf(-EINVAL, "devPtr %p points inside an allocation starting at %#llx",
 					devPtr, (unsigned long long)q.base);
+		pthread_mutex_lock(&dev->lock);
+		ipc = acl_region_find_locked(dev, q.base, ACL_REGION_IPC);
+		pthread_mutex_unlock(&dev->lock);
+		if (ipc)
+			return acl_errf(-EINVAL, "devPtr %p was imported by aclrtIpcMemImportByKey: close it with aclrtIpcMemClose",
+					devPtr);
 		return acl_errf(-EINVAL, "devPtr %p was not allocated by aclrtMalloc (use the matching release)",
 				devPtr);
 	}
@@ -255,7 +276,6 @@ static int acl_free_bad_ptr(struct acl_device *dev, void *devPtr)
 
 ACL_EXPORT aclError aclrtFree(void *devPtr)
 {
-	struct npu_unmap unmap = { .size = sizeof(unmap), .addr = (uintptr_t)devPtr };
 	struct acl_device *dev;
 	struct acl_region r;
 	int ret;
@@ -267,9 +287,7 @@ ACL_EXPORT aclError aclrtFree(void *devPtr)
 		ret = acl_free_bad_ptr(dev, devPtr);
 		goto out;
 	}
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
-	if (!ret)
-		ret = acl_va_release(dev, r.addr, r.len);
+	ret = acl_dev_unmap_region(dev, &r);
 out:
 	return acl_ret(__func__, ret);
 }

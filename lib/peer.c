@@ -27,6 +27,7 @@
 #include "device.h"
 #include "error.h"
 #include "ioctl.h"
+#include "peer.h"
 #include "vmm.h"
 
 ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
@@ -270,9 +271,19 @@ static int acl_peer_args(int32_t peerDeviceId, struct acl_device **devp)
 	return 0;
 }
 
+int acl_peer_enable(struct acl_device *dev, int peer)
+{
+	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peer };
+	int ret;
+
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
+	if (!ret || ret == -EALREADY)
+		__atomic_or_fetch(&dev->peers, 1ULL << peer, __ATOMIC_RELEASE);
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
 {
-	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peerDeviceId };
 	struct acl_device *dev;
 	int ret;
 
@@ -287,9 +298,7 @@ ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
 	ret = acl_peer_args(peerDeviceId, &dev);
 	if (ret)
 		goto out;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
-	if (!ret || ret == -EALREADY)
-		__atomic_or_fetch(&dev->peers, 1ULL << peerDeviceId, __ATOMIC_RELEASE);
+	ret = acl_peer_enable(dev, peerDeviceId);
 	if (ret == -EALREADY)
 		ret = acl_errf(ret, "device %d already has peer access to device %d enabled", dev->id,
 			       peerDeviceId);

@@ -26,6 +26,7 @@ enum acl_region_kind {
 	ACL_REGION_VMM,		/* aclrtReserveMemAddress */
 	ACL_REGION_HOST_ALLOC,	/* aclrtMallocHost(WithCfg): library-owned host pages */
 	ACL_REGION_HOST_REG,	/* aclrtHostRegister(V2): caller-owned host pages */
+	ACL_REGION_IPC,		/* aclrtIpcMemImportByKey: reservation + one mapping, as MALLOC */
 };
 
 struct acl_region {
@@ -35,6 +36,8 @@ struct acl_region {
 	uint64_t dev_va, dev_va_len;	/* process VA reserved to map a host region, else 0 */
 	uint32_t host_flags;		/* NPU_HOST_* of a host region */
 	bool user_registered;		/* HOST_ALLOC also passed to aclrtHostRegister */
+	uint64_t ipc_key;		/* IPC: the driver's key it was imported by */
+	uint64_t ipc_serial;		/* IPC: import order, to close the oldest first */
 };
 
 /*

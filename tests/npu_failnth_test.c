@@ -732,22 +732,27 @@ static void export_undo(struct round *r)
 /* ------------------------------------------------------------------ */
 
 static uint64_t import_key;
+static bool import_ipc;		/* import_key is an IPC_EXPORT key */
 
 static int import_call(struct round *r)
 {
 	struct npu_share_import i = {
 		.size = sizeof(i), .shareable = import_key,
 	};
-	int ret = npu_ioctl(r->fd, NPU_IOCTL_SHARE_IMPORT, &i);
+	int ret = npu_ioctl(r->fd, import_ipc ? NPU_IOCTL_IPC_IMPORT :
+				   NPU_IOCTL_SHARE_IMPORT, &i);
 
 	r->new_handle = i.handle;
+	if (!ret && (i.length != SZ_2M * (import_ipc ? 1 : 2) ||
+		     i.page_size != SZ_2M))
+		ret = -EBADE;
 	return ret;
 }
 
 static void import_verify(struct round *r)
 {
 	ASSERT_NE(0, r->new_handle);
-	r->len = SZ_2M;
+	r->len = SZ_2M * (import_ipc ? 1 : 2);
 	r->va = npu_reserve_new(r->fd, r->len, SZ_2M);
 	ASSERT_NE(0, r->va);
 	ASSERT_OK(npu_map(r->fd, r->va, r->len, r->new_handle));
@@ -1002,8 +1007,11 @@ TEST_F_TIMEOUT(failnth, share_export, SWEEP_TIMEOUT)
 	});
 }
 
-/* The exporter: a child that allocates, exports to anyone, and waits. */
-static pid_t exporter_start(int *to_child)
+/*
+ * The exporter: a child that allocates, exports to anyone - a handle, or
+ * with @ipc the second half of a mapping (IPC_EXPORT) - and waits.
+ */
+static pid_t exporter_start(int *to_child, bool ipc)
 {
 	int c2p[2], p2c[2];
 	uint64_t key = 0;
@@ -1022,9 +1030,22 @@ static pid_t exporter_start(int *to_child)
 
 		close(c2p[0]);
 		close(p2c[1]);
-		if (fd < 0 || npu_alloc(fd, SZ_2M, SZ_2M, &e.handle) ||
-		    npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e))
+		struct npu_ipc_export x = {
+			.size = sizeof(x), .flags = NPU_SHARE_ANY_PID,
+			.length = SZ_2M,
+		};
+
+		if (fd < 0 || npu_alloc(fd, 2 * SZ_2M, SZ_2M, &e.handle))
 			e.shareable = 0;
+		else if (!ipc && npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e))
+			e.shareable = 0;
+		if (ipc && e.handle) {
+			x.addr = npu_reserve_new(fd, 2 * SZ_2M, SZ_2M);
+			if (!x.addr || npu_map(fd, x.addr, 2 * SZ_2M, e.handle))
+				_exit(1);
+			x.addr += SZ_2M;
+			e.shareable = npu_ioctl(fd, NPU_IOCTL_IPC_EXPORT, &x) ? 0 : x.key;
+		}
 		if (write(c2p[1], &e.shareable, sizeof(e.shareable)) < 0)
 			_exit(1);
 		/* Hold the export until the parent is done (or gone). */
@@ -1048,7 +1069,7 @@ TEST_F_TIMEOUT(failnth, share_import, SWEEP_TIMEOUT)
 	int to_child = -1, status;
 	pid_t pid;
 
-	pid = exporter_start(&to_child);
+	pid = exporter_start(&to_child, false);
 	ASSERT_LT(0, pid);
 	ASSERT_NE(0, import_key);
 	run_sweep(&(struct sweep){
@@ -1060,6 +1081,79 @@ TEST_F_TIMEOUT(failnth, share_import, SWEEP_TIMEOUT)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	/* The exporter is gone: so is the memory every import held. */
+	EXPECT_EQ(mem0, mem_used_fresh());
+}
+
+/* ------------------------------------------------------------------ */
+/* IPC_EXPORT and IPC_IMPORT                                           */
+/* ------------------------------------------------------------------ */
+
+static void ipc_export_setup(struct round *r)
+{
+	open_dev(r);
+	devmem(r, true);
+}
+
+static int ipc_export_call(struct round *r)
+{
+	struct npu_ipc_export x = {
+		.size = sizeof(x), .flags = NPU_SHARE_ANY_PID,
+		.addr = r->va + SZ_2M, .length = SZ_2M,
+	};
+	int ret = npu_ioctl(r->fd, NPU_IOCTL_IPC_EXPORT, &x);
+
+	r->shareable = x.key;
+	return ret;
+}
+
+static int ipc_destroy_key(struct round *r)
+{
+	struct npu_ipc_destroy d = { .size = sizeof(d), .key = r->shareable };
+
+	return npu_ioctl(r->fd, NPU_IOCTL_IPC_DESTROY, &d);
+}
+
+static void ipc_export_verify(struct round *r)
+{
+	EXPECT_NE(0, r->shareable);
+}
+
+static void ipc_export_undo(struct round *r)
+{
+	/* The key existed, once; unmapping then frees the memory. */
+	ASSERT_OK(ipc_destroy_key(r));
+	EXPECT_EQ(-ENOENT, ipc_destroy_key(r));
+	ASSERT_OK(npu_unmap(r->fd, r->va));
+}
+
+TEST_F_TIMEOUT(failnth, ipc_export, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "IPC_EXPORT", .allocates = true,
+		.setup = ipc_export_setup, .call = ipc_export_call,
+		.verify = ipc_export_verify, .undo = ipc_export_undo,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, ipc_import, SWEEP_TIMEOUT)
+{
+	long long mem0 = mem_used_fresh();
+	int to_child = -1, status;
+	pid_t pid;
+
+	pid = exporter_start(&to_child, true);
+	ASSERT_LT(0, pid);
+	ASSERT_NE(0, import_key);
+	import_ipc = true;
+	run_sweep(&(struct sweep){
+		.name = "IPC_IMPORT", .allocates = true, .setup = open_dev,
+		.call = import_call, .verify = import_verify,
+		.undo = import_undo,
+	});
+	import_ipc = false;
+	close(to_child);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
 	EXPECT_EQ(mem0, mem_used_fresh());
 }
 

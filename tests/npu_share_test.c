@@ -28,7 +28,7 @@
 
 #define MAX_REQ_PIDS	4
 
-enum { OP_IMPORT = 1, OP_EXPORT, OP_SET_PIDS, OP_TGID };
+enum { OP_IMPORT = 1, OP_EXPORT, OP_SET_PIDS, OP_TGID, OP_IPC_IMPORT, OP_IPC_SHARE_IMPORT };
 
 struct req {
 	int32_t op;
@@ -81,6 +81,30 @@ static int import_once(int fd, uint64_t name)
 	return ret;
 }
 
+/*
+ * Import IPC key @key (as SHARE_IMPORT if @as_share), map the handle and
+ * free it: the import's length, or -errno.
+ */
+static long long ipc_import_once(int fd, uint64_t key, bool as_share)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = key };
+	long long ret;
+	uint64_t va;
+
+	ret = npu_ioctl(fd, as_share ? NPU_IOCTL_SHARE_IMPORT : NPU_IOCTL_IPC_IMPORT, &imp);
+	if (ret)
+		return ret;
+	/* the slice maps at its own length only, at offset 0 only */
+	va = npu_reserve_new(fd, imp.length + imp.page_size, imp.page_size);
+	if (!va || npu_map(fd, va, imp.length + imp.page_size, imp.handle) != -EINVAL ||
+	    npu_map(fd, va, imp.length, imp.handle) || npu_unmap(fd, va) ||
+	    npu_release(fd, va))
+		ret = -EBADE;
+	if (npu_free(fd, imp.handle))
+		ret = -EBADE;
+	return ret ? ret : (long long)imp.length;
+}
+
 static long long tgid_of(int fd)
 {
 	struct npu_get_info info;
@@ -114,6 +138,10 @@ static void peer_serve(int fd, int rd, int wr)
 			break;
 		case OP_TGID:
 			v = tgid_of(fd);
+			break;
+		case OP_IPC_IMPORT:
+		case OP_IPC_SHARE_IMPORT:
+			v = ipc_import_once(fd, r.name, r.op == OP_IPC_SHARE_IMPORT);
 			break;
 		default:
 			v = -ENOSYS;
@@ -489,6 +517,209 @@ TEST_F(share, tgid_and_pids_are_in_the_callers_namespace)
 	EXPECT_TRUE(WIFEXITED(st));
 	EXPECT_EQ(0, WEXITSTATUS(st));
 	EXPECT_EQ((ssize_t)sizeof(uint64_t), w);
+}
+
+/* ---- IPC memory keys (IPC_EXPORT, IPC_SET_PIDS, IPC_IMPORT, IPC_DESTROY) ---- */
+
+static int ipc_export(int fd, uint64_t addr, uint64_t length, uint32_t flags,
+		      uint64_t *key)
+{
+	struct npu_ipc_export e = {
+		.size = sizeof(e), .flags = flags, .addr = addr, .length = length,
+	};
+	int ret = npu_ioctl(fd, NPU_IOCTL_IPC_EXPORT, &e);
+
+	*key = ret ? 0 : e.key;
+	return ret;
+}
+
+static int ipc_destroy(int fd, uint64_t key, uint32_t flags)
+{
+	struct npu_ipc_destroy d = { .size = sizeof(d), .flags = flags, .key = key };
+
+	return npu_ioctl(fd, NPU_IOCTL_IPC_DESTROY, &d);
+}
+
+static int ipc_set_pids(int fd, uint64_t key, const int32_t *pids, uint32_t n)
+{
+	struct npu_share_pids p = {
+		.size = sizeof(p), .shareable = key, .pids = ptr64(pids),
+		.count = n,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_IPC_SET_PIDS, &p);
+}
+
+static long long peer_ipc_import(struct peer *p, uint64_t key)
+{
+	return peer_call(p, (struct req){ .op = OP_IPC_IMPORT, .name = key });
+}
+
+/* A mapping of @len bytes of @page pages, read-write: its VA, or 0. */
+static uint64_t map_new(int fd, uint64_t len, uint64_t page)
+{
+	uint64_t va = npu_reserve_new(fd, len, page);
+	uint32_t h;
+
+	if (!va || npu_alloc(fd, len, page, &h))
+		return 0;
+	if (npu_map(fd, va, len, h) || npu_free(fd, h))
+		return 0;
+	return va;
+}
+
+/* Every bad export, destroy and kind mix-up, with its errno. */
+TEST_F(share, ipc_export_checks)
+{
+	uint64_t va = map_new(self->fd, 4 * SZ_4K, SZ_4K);
+	uint64_t huge = map_new(self->fd, 2 * SZ_2M, SZ_2M);
+	uint64_t key, key2, name;
+	void *host = npu_host_mem(SZ_4K);
+	struct npu_host_register reg = {
+		.size = sizeof(reg), .flags = NPU_HOST_MAPPED,
+		.addr = ptr64(host), .length = SZ_4K,
+	};
+	struct npu_ipc_export e = { .size = sizeof(e) };
+	struct peer a;
+
+	ASSERT_NE(0, va);
+	ASSERT_NE(0, huge);
+	ASSERT_NE(NULL, host);
+	EXPECT_EQ(-EINVAL, ipc_export(self->fd, va, SZ_4K, 2, &key));
+	EXPECT_EQ(-EINVAL, ipc_export(self->fd, va, 0, 0, &key));
+	EXPECT_EQ(-EINVAL, ipc_export(self->fd, va + 1, SZ_4K, 0, &key));
+	EXPECT_EQ(-EINVAL, ipc_export(self->fd, va, SZ_4K + 1, 0, &key));
+	EXPECT_EQ(-ENOENT, ipc_export(self->fd, va, 5 * SZ_4K, 0, &key));
+	EXPECT_EQ(-ENOENT, ipc_export(self->fd, va + SZ_4K, -SZ_4K, 0, &key));
+	EXPECT_EQ(-ENOENT, ipc_export(self->fd, SZ_4K, SZ_4K, 0, &key));
+	/* a 2 MiB handle is named in 2 MiB pages */
+	EXPECT_EQ(-EINVAL, ipc_export(self->fd, huge + SZ_4K, SZ_4K, 0, &key));
+	EXPECT_EQ(-EINVAL, ipc_export(self->fd, huge, SZ_4K, 0, &key));
+	/* host memory mapped for the device is no device memory */
+	reg.dev_addr = npu_hole(SZ_4K, SZ_4K);
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_HOST_REGISTER, &reg));
+	EXPECT_EQ(-ENOENT, ipc_export(self->fd, reg.dev_addr, SZ_4K, 0, &key));
+	/* a longer struct with a non-zero tail */
+	e.size = sizeof(e) + 8;
+	EXPECT_EQ(-E2BIG, npu_ioctl(self->fd, NPU_IOCTL_IPC_EXPORT, &(struct {
+		struct npu_ipc_export e; uint64_t tail; }){ e, 1 }));
+
+	ASSERT_EQ(0, ipc_export(self->fd, va + SZ_4K, 2 * SZ_4K, 0, &key));
+	ASSERT_EQ(0, ipc_export(self->fd, va + SZ_4K, 2 * SZ_4K, 0, &key2));
+	EXPECT_NE(0, key);
+	EXPECT_NE(key, key2);	/* one range, two keys */
+	ASSERT_EQ(0, ipc_export(self->fd, huge + SZ_2M, SZ_2M, 0, &key2));
+	/* the exporting process itself */
+	{
+		struct npu_share_import imp = { .size = sizeof(imp), .shareable = key };
+
+		EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_IPC_IMPORT, &imp));
+	}
+	/* keys and shareable names do not mix */
+	name = export_new(self->fd, NPU_SHARE_ANY_PID);
+	ASSERT_NE(0, name);
+	EXPECT_EQ(-ENOENT, ipc_destroy(self->fd, name, 0));
+	EXPECT_EQ(-ENOENT, set_pids(self->fd, key, (int32_t[]){ getpid() }, 1));
+	EXPECT_EQ(-ENOENT, ipc_set_pids(self->fd, name, (int32_t[]){ getpid() }, 1));
+	ASSERT_LT(0, peer_start(&a, 0));
+	ASSERT_EQ(0, ipc_set_pids(self->fd, key, &a.pid, 1));
+	EXPECT_EQ(-ENOENT, peer_call(&a, (struct req){ .op = OP_IPC_SHARE_IMPORT, .name = key }));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, name));
+	EXPECT_EQ((long long)(2 * SZ_4K), peer_ipc_import(&a, key));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key2));	/* not listed */
+
+	EXPECT_EQ(-EINVAL, ipc_destroy(self->fd, key, 1));
+	EXPECT_EQ(0, ipc_destroy(self->fd, key, 0));
+	EXPECT_EQ(-ENOENT, ipc_destroy(self->fd, key, 0));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key));
+	EXPECT_TRUE(peer_stop(&a));
+	EXPECT_EQ(0, npu_unregister(self->fd, host));
+	munmap(host, SZ_4K);
+}
+
+/* IPC_SET_PIDS adds to the list; SHARE_SET_PIDS replaces it. */
+TEST_F(share, ipc_set_pids_adds)
+{
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M), key;
+	struct peer a, b;
+	int32_t *many;
+	int i;
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, ipc_export(self->fd, va, SZ_2M, 0, &key));
+	ASSERT_LT(0, peer_start(&a, 0));
+	ASSERT_LT(0, peer_start(&b, 0));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key));
+	ASSERT_EQ(0, ipc_set_pids(self->fd, key, &a.pid, 1));
+	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&a, key));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&b, key));
+	ASSERT_EQ(0, ipc_set_pids(self->fd, key, &b.pid, 1));
+	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&a, key));
+	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&b, key));
+	/* 2 listed: 1022 more fit, 1023 do not, and leave the list as it was */
+	many = calloc(NPU_SHARE_MAX_PIDS, sizeof(*many));
+	ASSERT_NE(NULL, many);
+	for (i = 0; i < NPU_SHARE_MAX_PIDS; i++)
+		many[i] = a.pid;
+	EXPECT_EQ(-ENOSPC, ipc_set_pids(self->fd, key, many, NPU_SHARE_MAX_PIDS - 1));
+	EXPECT_EQ(0, ipc_set_pids(self->fd, key, many, NPU_SHARE_MAX_PIDS - 2));
+	EXPECT_EQ(-ENOSPC, ipc_set_pids(self->fd, key, many, 1));
+	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&b, key));
+	free(many);
+	EXPECT_TRUE(peer_stop(&b));
+	EXPECT_TRUE(peer_stop(&a));
+}
+
+/*
+ * Unmapping the exporter's mapping, or closing its file, revokes its keys;
+ * an imported slice keeps the memory until the importer lets go.
+ */
+TEST_F(share, ipc_key_dies_with_the_mapping_memory_with_the_import)
+{
+	long long used0 = npu_mem_used(self->fd);
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M), key, key2;
+	struct peer a;
+	int fd2;
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, ipc_export(self->fd, va, SZ_2M, NPU_SHARE_ANY_PID, &key));
+	ASSERT_LT(0, peer_start(&a, 0));
+	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&a, key));
+	EXPECT_EQ(0, npu_unmap(self->fd, va));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key));
+	EXPECT_EQ(-ENOENT, ipc_destroy(self->fd, key, 0));
+	EXPECT_EQ(0, npu_release(self->fd, va));
+	EXPECT_EQ(used0, npu_mem_used(self->fd));
+	EXPECT_TRUE(peer_stop(&a));
+
+	/* a second file of this process exports; this one imports after it closed */
+	fd2 = npu_open(0);
+	ASSERT_LE(0, fd2);
+	va = map_new(fd2, SZ_2M, SZ_2M);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, ipc_export(fd2, va, SZ_2M, NPU_SHARE_ANY_PID, &key2));
+	ASSERT_LT(0, peer_start(&a, 0));
+	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&a, key2));
+	close(fd2);
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key2));
+	EXPECT_TRUE(peer_stop(&a));
+	EXPECT_EQ(used0, npu_mem_used(self->fd));
+}
+
+/* Each context holds at most max_ipc_keys keys. */
+TEST_F(share, ipc_keys_are_capped)
+{
+	const char *param = "/sys/module/npu/parameters/max_ipc_keys";
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M), k[3];
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_write_file(param, "2"));
+	EXPECT_EQ(0, ipc_export(self->fd, va, SZ_2M, 0, &k[0]));
+	EXPECT_EQ(0, ipc_export(self->fd, va, SZ_2M, 0, &k[1]));
+	EXPECT_EQ(-ENOSPC, ipc_export(self->fd, va, SZ_2M, 0, &k[2]));
+	EXPECT_EQ(0, ipc_destroy(self->fd, k[0], 0));
+	EXPECT_EQ(0, ipc_export(self->fd, va, SZ_2M, 0, &k[2]));
+	EXPECT_EQ(0, npu_write_file(param, "4096"));
 }
 
 TEST_HARNESS_MAIN

@@ -701,4 +701,70 @@ struct npu_stream_mode {
 
 #define NPU_IOCTL_STREAM_SET_MODE _IO(NPU_TYPE, NPU_CMD_STREAM_SET_MODE)
 
+/**
+ * struct npu_ipc_export - name a range of mapped device memory (since 1.4)
+ * @size: sizeof(struct npu_ipc_export)
+ * @flags: NPU_SHARE_ANY_PID or 0
+ * @addr: device VA of the range's start, inside one mapping of memory this
+ *        context allocated (MEM_ALLOC), aligned to its page size
+ * @length: bytes, a non-zero multiple of the page size, inside the mapping
+ * @key: out, a random 64-bit name for the range, never 0
+ *
+ * IPC memory: another process on the device imports the range by @key
+ * (IPC_IMPORT) - if SET_PIDS listed it (IPC_SET_PIDS, which adds to the
+ * list) or @flags waived the list, and it has the exporter's effective uid
+ * (any uid when the exporter had CAP_SYS_ADMIN), as for SHARE_EXPORT. A
+ * range may be named several times, each a key of its own. The key dies
+ * at IPC_DESTROY, when the exporter unmaps the mapping it was made from,
+ * or when the exporting context closes; memory already imported lives on
+ * while any importer maps it. A context holds at most max_ipc_keys keys.
+ * Errors: -EINVAL bad flags, alignment or length, or memory this context
+ * imported; -ENOENT no mapping of this context's device memory holds the
+ * whole range; -ENOSPC max_ipc_keys reached.
+ */
+struct npu_ipc_export {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 length;
+	__u64 key;
+};
+
+#define NPU_IOCTL_IPC_EXPORT	_IO(NPU_TYPE, NPU_CMD_IPC_EXPORT)
+
+/*
+ * IPC_SET_PIDS (since 1.4) takes struct npu_share_pids with @shareable an
+ * IPC_EXPORT key of this context: it adds the processes to the key's list
+ * (at most NPU_SHARE_MAX_PIDS in all, else -ENOSPC), resolved as
+ * SHARE_SET_PIDS resolves them. Errors as SHARE_SET_PIDS's.
+ *
+ * IPC_IMPORT (since 1.4) takes struct npu_share_import with @shareable an
+ * IPC_EXPORT key: @handle is a new handle of this context to the named
+ * range, @length and @page_size its size and granule. It counts against
+ * max_imports, is mapped and freed as any handle, and keeps the range's
+ * memory while it or a mapping of it exists. Errors: -ENOENT no such key,
+ * destroyed, or this process may not import it (one answer, so keys
+ * cannot be probed); -EINVAL the exporting process itself; -ENODEV a key
+ * of another device; -ENOSPC max_handles or max_imports reached.
+ */
+#define NPU_IOCTL_IPC_SET_PIDS	_IO(NPU_TYPE, NPU_CMD_IPC_SET_PIDS)
+#define NPU_IOCTL_IPC_IMPORT	_IO(NPU_TYPE, NPU_CMD_IPC_IMPORT)
+
+/**
+ * struct npu_ipc_destroy - withdraw an IPC key (since 1.4)
+ * @size: sizeof(struct npu_ipc_destroy)
+ * @flags: must be 0
+ * @key: from IPC_EXPORT in this context
+ *
+ * Later imports fail; memory already imported stays.
+ * Errors: -ENOENT not a live key of this context.
+ */
+struct npu_ipc_destroy {
+	__u32 size;
+	__u32 flags;
+	__u64 key;
+};
+
+#define NPU_IOCTL_IPC_DESTROY	_IO(NPU_TYPE, NPU_CMD_IPC_DESTROY)
+
 #endif /* _UAPI_NPU_H */

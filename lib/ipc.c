@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+/*
+ * IPC memory: aclrtMalloc memory shared with other processes by a key.
+ *
+ * A key is the driver's random 64-bit name for a range of a mapping
+ * (IPC_EXPORT) together with the device the memory is on, spelled
+ * "npu<N>-ipc-<16 hex digits>". An import gets a handle to that range
+ * (IPC_IMPORT), mapped on the memory's device as aclrtMalloc memory is
+ * (acl_dev_map_handle()), and recorded as an ACL_REGION_IPC region with
+ * its key and import order: aclrtIpcMemClose unmaps the process's oldest
+ * import of a key, or, in a process that holds none, destroys the key
+ * (IPC_DESTROY). The driver keeps the pages while any import maps them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <acl/acl.h>
+
+#include "device.h"
+#include "error.h"
+#include "ioctl.h"
+#include "memory.h"
+#include "peer.h"
+#include "region.h"
+
+#define ACL_IPC_KEY_MAX		64	/* characters; CANN's buffer holds 65 bytes */
+#define ACL_IPC_KEY_FMT		"npu%d-ipc-%016" PRIx64
+
+static uint64_t acl_ipc_serial;		/* import order (atomic) */
+
+static int acl_ipc_bad_key(const char *key)
+{
+	return acl_errf(ACLI_ERTPARAM, "key \"%.64s\" is not an IPC key (aclrtIpcMemGetExportKey makes them)",
+			key);
+}
+
+/* The device and driver name in @key. */
+static int acl_ipc_key_parse(const char *key, int *dev, uint64_t *name)
+{
+	size_t len = strnlen(key, ACL_IPC_KEY_MAX + 1);
+	const char *p = key + 3;
+	char want[ACL_IPC_KEY_MAX + 1];
+	unsigned long long hex;
+	int id = 0, digits = 0;
+
+	if (len > ACL_IPC_KEY_MAX)
+		return acl_errf(ACLI_ERTPARAM, "key is longer than %d characters", ACL_IPC_KEY_MAX);
+	if (strncmp(key, "npu", 3))
+		return acl_ipc_bad_key(key);
+	for (; *p >= '0' && *p <= '9' && digits < 3; p++, digits++)
+		id = id * 10 + (*p - '0');
+	if (!digits || id >= ACL_MAX_DEVICES || sscanf(p, "-ipc-%16llx", &hex) != 1)
+		return acl_ipc_bad_key(key);
+	/* exactly the spelling we make: no sign, no case, no short or extra digits */
+	snprintf(want, sizeof(want), ACL_IPC_KEY_FMT, id, (uint64_t)hex);
+	if (strcmp(want, key))
+		return acl_ipc_bad_key(key);
+	*dev = id;
+	*name = hex;
+	return 0;
+}
+
+/* The device @key names, open in this process. */
+static int acl_ipc_key_dev(const char *key, struct acl_device **devp, __u64 *name)
+{
+	uint64_t parsed = 0;
+	int id = 0, ret;
+
+	ret = acl_ipc_key_parse(key, &id, &parsed);
+	if (ret)
+		return ret;
+	*name = parsed;
+	*devp = acl_dev_get(id);
+	if (!*devp)
+		return acl_errf(ACLI_ENOCTX, "key \"%s\" names memory of device %d, which this process has not set (aclrtSetDevice)",
+				key, id);
+	return 0;
+}
+
+/* [@addr, @addr + @size) must lie in one aclrtMalloc allocation of @dev, page-aligned. */
+static int acl_ipc_check_range(struct acl_device *dev, uint64_t addr, size_t size)
+{
+	struct npu_addr_query q;
+	struct acl_region *r;
+	uint64_t base = 0, len = 0;
+	int ret;
+
+	ret = acl_addr_query(dev, addr, &q);
+	if (ret)
+		return ret;
+	if (q.kind == NPU_ADDR_DEVICE) {
+		pthread_mutex_lock(&dev->lock);
+		r = acl_region_find_locked(dev, q.base, ACL_REGION_MALLOC);
+		if (r) {
+			base = r->addr;
+			len = r->len;
+		}
+		pthread_mutex_unlock(&dev->lock);
+	}
+	if (!len)
+		return acl_errf(ACLI_ERTPARAM, "devPtr %#" PRIx64 " is not aclrtMalloc memory of device %d",
+				addr, dev->id);
+	if (size > base + len - addr)
+		return acl_errf(ACLI_ERTPARAM, "devPtr %#" PRIx64 " + size %zu runs past its allocation (%#" PRIx64 ", %" PRIu64 " bytes)",
+				addr, size, base, len);
+	if ((addr | size) & (q.page_size - 1))
+		return acl_errf(ACLI_ERTPARAM, "devPtr %#" PRIx64 " and size %zu must be multiples of the allocation's page size %" PRIu64,
+				addr, size, (uint64_t)q.page_size);
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags)
+{
+	struct npu_ipc_export exp = { .size = sizeof(exp), .addr = (uintptr_t)devPtr, .length = size };
+	struct npu_ipc_destroy destroy = { .size = sizeof(destroy) };
+	struct acl_device *dev;
+	int ret, need;
+
+	ret = acl_enter(NULL, devPtr, key);
+	if (ret)
+		goto out;
+	if (!size || !len || flags > ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+		ret = acl_errf(ACLI_ERTPARAM, "size %zu and len %zu must be non-zero and flags %#" PRIx64 " DEFAULT or DISABLE_PID_VALIDATION",
+			       size, len, flags);
+		goto out;
+	}
+	ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	need = snprintf(NULL, 0, ACL_IPC_KEY_FMT, dev->id, UINT64_MAX) + 1;
+	if (len < (size_t)need) {
+		ret = acl_errf(ACLI_ERTPARAM, "len %zu: the key needs %d bytes (a 65-byte buffer always fits)", len,
+			       need);
+		goto out;
+	}
+	ret = acl_ipc_check_range(dev, exp.addr, size);
+	if (ret)
+		goto out;
+	if (flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+		exp.flags = NPU_SHARE_ANY_PID;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_EXPORT, &exp);
+	if (ret == -ENOENT || ret == -EINVAL)
+		ret = acl_errf(ACLI_ERTPARAM, "devPtr %p + size %zu is not memory this process allocated", devPtr,
+			       size);
+	if (ret)
+		goto out;
+	if (snprintf(key, len, ACL_IPC_KEY_FMT, dev->id, (uint64_t)exp.key) >= (int)len) {
+		destroy.key = exp.key;	/* cannot happen: need covers every key */
+		npu_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
+		ret = acl_errf(ACLI_EINTERNAL, "key does not fit in %zu bytes", len);
+	}
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
+{
+	struct npu_share_pids arg = { .size = sizeof(arg), .pids = (uintptr_t)pid, .count = (uint32_t)num };
+	struct acl_device *dev;
+	size_t i;
+	int ret;
+
+	ret = acl_enter(NULL, key, pid);
+	if (ret)
+		goto out;
+	if (!num || num > NPU_SHARE_MAX_PIDS) {
+		ret = acl_errf(ACLI_ERTPARAM, "num %zu must be 1..%d", num, NPU_SHARE_MAX_PIDS);
+		goto out;
+	}
+	for (i = 0; i < num; i++) {
+		if (pid[i] <= 0) {
+			ret = acl_errf(ACLI_ERTPARAM, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
+				       i, pid[i]);
+			goto out;
+		}
+	}
+	ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_ipc_key_dev(key, &dev, &arg.shareable);
+	if (ret)
+		goto out;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_SET_PIDS, &arg);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was not exported by this process (or was closed, or its memory freed)",
+			       key);
+	else if (ret == -ESRCH)
+		ret = acl_errf(ACLI_ERTPARAM, "one of the %zu pids names no process in this pid namespace: none was added",
+			       num);
+	else if (ret == -ENOSPC)
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" would list more than %d pids", key, NPU_SHARE_MAX_PIDS);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* Unmap an import and forget it. */
+static int acl_ipc_unmap(struct acl_device *dev, uint64_t addr)
+{
+	struct acl_region r;
+	int ret;
+
+	ret = acl_region_take(dev, addr, ACL_REGION_IPC, &r);
+	if (!ret)
+		ret = acl_dev_unmap_region(dev, &r);
+	return ret;
+}
+
+/* ENABLE_PEER_ACCESS: @a and @b reach each other's memory. */
+static int acl_ipc_enable_peers(struct acl_device *a, struct acl_device *b)
+{
+	int ret;
+
+	ret = acl_peer_enable(a, b->id);
+	if (!ret || ret == -EALREADY)
+		ret = acl_peer_enable(b, a->id);
+	if (ret == -EALREADY)
+		ret = 0;
+	if (ret)
+		acl_errf(ret, "cannot enable peer access between devices %d and %d", a->id, b->id);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
+{
+	struct npu_share_import imp = { .size = sizeof(imp) };
+	struct acl_region r = { .kind = ACL_REGION_IPC };
+	struct acl_device *cur, *dev;
+	uint64_t va;
+	int ret;
+
+	ret = acl_enter(NULL, devPtr, key);
+	if (ret)
+		goto out;
+	if (flags > ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS) {
+		ret = acl_errf(ACLI_ERTPARAM, "flags %#" PRIx64 " must be DEFAULT or ENABLE_PEER_ACCESS", flags);
+		goto out;
+	}
+	ret = acl_cur_dev(&cur);
+	if (!ret)
+		ret = acl_ipc_key_dev(key, &dev, &imp.shareable);
+	if (ret)
+		goto out;
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, closed by its exporter, or this process is not allowed to import it (aclrtIpcMemSetImportPid)",
+			       key);
+	else if (ret == -EINVAL)
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
+	if (ret)
+		goto out;
+	r.len = imp.length;
+	r.ipc_key = imp.shareable;
+	r.ipc_serial = __atomic_add_fetch(&acl_ipc_serial, 1, __ATOMIC_RELAXED);
+	ret = acl_dev_map_handle(dev, imp.handle, &r, imp.page_size, &va);
+	if (ret)
+		goto out;
+	if (flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS && dev != cur) {
+		ret = acl_ipc_enable_peers(cur, dev);
+		if (ret) {
+			acl_ipc_unmap(dev, va);
+			goto out;
+		}
+	}
+	*devPtr = (void *)(uintptr_t)va;
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* Start of this process's oldest import of @name on @dev, or 0. */
+static uint64_t acl_ipc_oldest(struct acl_device *dev, uint64_t name)
+{
+	struct acl_region *r, *old = NULL;
+	uint64_t addr = 0;
+	unsigned int i;
+
+	pthread_mutex_lock(&dev->lock);
+	for (i = 0; i < ACL_REGION_BUCKETS; i++)
+		list_for_each_entry(r, &dev->regions[i], node)
+			if (r->kind == ACL_REGION_IPC && r->ipc_key == name &&
+			    (!old || r->ipc_serial < old->ipc_serial))
+				old = r;
+	if (old)
+		addr = old->addr;
+	pthread_mutex_unlock(&dev->lock);
+	return addr;
+}
+
+ACL_EXPORT aclError aclrtIpcMemClose(const char *key)
+{
+	struct npu_ipc_destroy destroy = { .size = sizeof(destroy) };
+	struct acl_device *dev;
+	uint64_t addr;
+	int ret;
+
+	ret = acl_enter(&dev, key);
+	if (!ret)
+		ret = acl_ipc_key_dev(key, &dev, &destroy.key);
+	if (ret)
+		goto out;
+	/* two threads closing the same import: one unmaps, the other looks again */
+	while ((addr = acl_ipc_oldest(dev, destroy.key))) {
+		ret = acl_ipc_unmap(dev, addr);
+		if (ret != -ENOENT)
+			goto out;
+	}
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is neither imported nor exported by this process (or was closed already)",
+			       key);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	/* CANN checks these in its runtime layer: 107000, not 100000 */
+	if (!key) {
+		ret = acl_errf(ACLI_ERTPARAM, "key must not be NULL");
+		goto out;
+	}
+	if (type != ACL_RT_IPC_MEM_ATTR_ACCESS_LINK || attr > ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH) {
+		ret = acl_errf(ACLI_ERTPARAM, "type %d must be ACCESS_LINK and attr %" PRIu64 " one of its links (0..3)",
+			       (int)type, attr);
+		goto out;
+	}
+	ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "the simulated chip shares one address space per device over one link: there is no link to choose");
+out:
+	return acl_ret(__func__, ret);
+}
