@@ -10,6 +10,7 @@
  * missing permission or an IOMMU miss is a DMA fault: the command fails,
  * the next STREAM_SYNC returns -EIO and the log gets one rate-limited line.
  */
+#include <linux/bitops.h>
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/dma-direct.h>
@@ -68,13 +69,27 @@ module_param(max_queued, uint, 0644);
 MODULE_PARM_DESC(max_queued,
 		 "Commands queued and not yet completed per context, at least one full SUBMIT (default 65536)");
 
+/*
+ * Bytes of pageable user memory (NPU_CMD_DST_USER, NPU_CMD_SRC_USER) a
+ * context's queued commands may hold pinned at once, counted in whole
+ * pages. A SUBMIT waits for room as for max_queued; one that needs more
+ * than the cap by itself fails with -ENOMEM.
+ */
+static unsigned long long max_user_pin = SZ_256M;
+module_param(max_user_pin, ullong, 0644);
+MODULE_PARM_DESC(max_user_pin,
+		 "Bytes of pageable memory a context's commands hold pinned at once (default 256 MiB)");
+
 /**
  * struct npu_job - a queued command
  * @link: in the stream's queue
  * @cmd: the command as submitted
  * @seqno: its sequence number in the stream
- * @dst_reg: host registration of a host destination (holds a user)
- * @src_reg: host registration of a host source (holds a user)
+ * @dst_reg: host registration of a host destination (holds a user), or
+ *	the pins of a pageable one (NPU_CMD_DST_USER)
+ * @src_reg: the same for the source
+ * @user_pin: bytes of pageable memory it pins (whole pages), charged to
+ *	@queued's user_pinned once @queued is set
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
  * @peer: context of a COPY's peer operand (holds a reference), or NULL
  * @queued: the context whose queued count this job is in, once queued
@@ -92,6 +107,7 @@ struct npu_job {
 	struct npu_stream *wait;
 	struct npu_context *peer;
 	struct npu_context *queued;
+	u64 user_pin;
 	unsigned long deadline;
 	bool timed;
 	u64 start;
@@ -540,12 +556,7 @@ static struct npu_stream *npu_stream_get(struct npu_context *ctx, u32 id)
 
 static void npu_job_free(struct npu_job *job)
 {
-	if (job->queued) {
-		atomic_long_dec(&job->queued->queued);
-		/* Every command ends here: wake only if a SUBMIT waits for room. */
-		if (wq_has_sleeper(&job->queued->queue_wq))
-			wake_up_all(&job->queued->queue_wq);
-	}
+	/* Pageable operands are unpinned here, before their room is given back. */
 	if (job->dst_reg)
 		npu_host_reg_put(job->dst_reg);
 	if (job->src_reg)
@@ -554,6 +565,14 @@ static void npu_job_free(struct npu_job *job)
 		npu_stream_put(job->wait);
 	if (job->peer)
 		npu_context_put(job->peer);
+	if (job->queued) {
+		atomic_long_dec(&job->queued->queued);
+		if (job->user_pin)
+			atomic64_sub(job->user_pin, &job->queued->user_pinned);
+		/* Every command ends here: wake only if a SUBMIT waits for room. */
+		if (wq_has_sleeper(&job->queued->queue_wq))
+			wake_up_all(&job->queued->queue_wq);
+	}
 	kfree(job);
 }
 
@@ -656,12 +675,50 @@ static void npu_stream_kick(struct npu_stream *stream, unsigned int cpu)
 	mod_delayed_work_on(cpu, npu_dma_wq, &stream->work, 0);
 }
 
-/* Check the operands' address ranges; take the host registrations. */
+/* Whole pages of a pageable operand: what pinning it holds. */
+static u64 npu_user_span(u64 addr, u64 len)
+{
+	return PAGE_ALIGN(addr + len) - ALIGN_DOWN(addr, PAGE_SIZE);
+}
+
+/*
+ * A pageable operand of @len bytes at @addr: not longer than a
+ * registration may be, inside the user address space (else -EFAULT, as
+ * for an unmapped one). The caller checked that it does not wrap.
+ */
+static int npu_job_user(struct npu_job *job, u64 addr, u64 len)
+{
+	u64 end;
+
+	if (len > NPU_HOST_MAX_LENGTH)
+		return -EINVAL;
+	if (check_add_overflow(addr, len, &end) || end > TASK_SIZE)
+		return -EFAULT;
+	job->user_pin += npu_user_span(addr, len);
+	return 0;
+}
+
+/*
+ * Check the operands' address ranges; take the host registrations. A
+ * pageable operand is only counted here (@user_pin); npu_job_pin() pins
+ * it once the SUBMIT has room for it.
+ */
 static int npu_job_host(struct npu_context *ctx, struct npu_job *job,
 			u64 len)
 {
 	struct npu_cmd *cmd = &job->cmd;
+	int ret;
 
+	if (cmd->flags & NPU_CMD_DST_USER) {
+		ret = npu_job_user(job, cmd->dst, len);
+		if (ret)
+			return ret;
+	}
+	if (cmd->flags & NPU_CMD_SRC_USER) {
+		ret = npu_job_user(job, cmd->src, len);
+		if (ret)
+			return ret;
+	}
 	if (cmd->flags & NPU_CMD_DST_HOST) {
 		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, len);
 		if (!job->dst_reg)
@@ -677,8 +734,45 @@ static int npu_job_host(struct npu_context *ctx, struct npu_job *job,
 	return 0;
 }
 
+/* The bytes a command's host operands cover. */
+static u64 npu_job_len(const struct npu_cmd *cmd)
+{
+	return cmd->op == NPU_OP_COPY || cmd->op == NPU_OP_MEMSET ?
+	       cmd->length : sizeof(u64);
+}
+
+/* Pin a pageable operand (a destination for write), or return 0. */
+static int npu_job_pin_one(struct npu_context *ctx, struct npu_host_reg **reg,
+			   u64 addr, u64 len, bool write)
+{
+	struct npu_host_reg *pin = npu_host_pin_user(ctx, addr, len, write);
+
+	if (IS_ERR(pin))
+		return PTR_ERR(pin);
+	*reg = pin;
+	return 0;
+}
+
+/* Pin @job's pageable operands, which npu_job_host() counted. */
+static int npu_job_pin(struct npu_context *ctx, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u64 len = npu_job_len(cmd);
+	int ret = 0;
+
+	if (cmd->flags & NPU_CMD_DST_USER)
+		ret = npu_job_pin_one(ctx, &job->dst_reg, cmd->dst, len, true);
+	if (!ret && cmd->flags & NPU_CMD_SRC_USER)
+		ret = npu_job_pin_one(ctx, &job->src_reg, cmd->src, len, false);
+	return ret;
+}
+
+#define NPU_CMD_USER	(NPU_CMD_DST_USER | NPU_CMD_SRC_USER)
 #define NPU_COPY_FLAGS	(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | \
-			 NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)
+			 NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER | NPU_CMD_USER)
+/* Another address space for the same operand: at most one of each. */
+#define NPU_DST_SPACES	(NPU_CMD_DST_HOST | NPU_CMD_DST_PEER | NPU_CMD_DST_USER)
+#define NPU_SRC_SPACES	(NPU_CMD_SRC_HOST | NPU_CMD_SRC_PEER | NPU_CMD_SRC_USER)
 
 /* Are both bits of @pair set in @flags? */
 static bool npu_both(u32 flags, u32 pair)
@@ -712,8 +806,8 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 	switch (cmd->op) {
 	case NPU_OP_COPY:
 		if (cmd->flags & ~NPU_COPY_FLAGS || !cmd->length ||
-		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_PEER) ||
-		    npu_both(cmd->flags, NPU_CMD_SRC_HOST | NPU_CMD_SRC_PEER) ||
+		    hweight32(cmd->flags & NPU_DST_SPACES) > 1 ||
+		    hweight32(cmd->flags & NPU_SRC_SPACES) > 1 ||
 		    check_add_overflow(cmd->dst, cmd->length, &end) ||
 		    check_add_overflow(cmd->src, cmd->length, &end))
 			return -EINVAL;
@@ -727,18 +821,24 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 		}
 		return npu_job_host(ctx, job, cmd->length);
 	case NPU_OP_MEMSET:
-		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src ||
+		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    cmd->src ||
 		    cmd->value > U8_MAX || !cmd->length ||
 		    check_add_overflow(cmd->dst, cmd->length, &end))
 			return -EINVAL;
 		return npu_job_host(ctx, job, cmd->length);
 	case NPU_OP_WRITE_VALUE:
-		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src || cmd->length ||
+		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    cmd->src || cmd->length ||
 		    !IS_ALIGNED(cmd->dst, sizeof(u64)))
 			return -EINVAL;
 		return npu_job_host(ctx, job, sizeof(u64));
 	case NPU_OP_WAIT_VALUE:
-		if (cmd->flags & ~(NPU_CMD_SRC_HOST | NPU_WAIT_COND_MASK) ||
+		if (cmd->flags & ~(NPU_CMD_SRC_HOST | NPU_CMD_SRC_USER |
+				   NPU_WAIT_COND_MASK) ||
+		    npu_both(cmd->flags, NPU_CMD_SRC_HOST | NPU_CMD_SRC_USER) ||
 		    cmd->dst || cmd->length || !IS_ALIGNED(cmd->src, sizeof(u64)))
 			return -EINVAL;
 		return npu_job_host(ctx, job, sizeof(u64));
@@ -749,7 +849,9 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 		job->wait = npu_stream_get(ctx, cmd->src);
 		return job->wait ? 0 : -ENOENT;
 	case NPU_OP_TIMESTAMP:
-		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src || cmd->length ||
+		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    cmd->src || cmd->length ||
 		    cmd->value || !IS_ALIGNED(cmd->dst, sizeof(u64)))
 			return -EINVAL;
 		return npu_job_host(ctx, job, sizeof(u64));
@@ -763,18 +865,64 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
  * wait until enough earlier ones completed. The stream's abort (destroy,
  * close, unplug) ends the wait.
  */
+static bool npu_queue_room(struct npu_context *ctx, struct npu_stream *stream,
+			   unsigned int count, long cap, bool *charged)
+{
+	if (READ_ONCE(stream->aborted))
+		return true;
+	*charged = npu_charge(&ctx->queued, count, cap);
+	return *charged;
+}
+
+/*
+ * Whether the room was taken is what the wait's last look found: an
+ * abort after it is SUBMIT's to see, under the stream's lock.
+ */
 static int npu_queue_charge(struct npu_context *ctx, struct npu_stream *stream,
 			    unsigned int count)
 {
 	long cap = max(READ_ONCE(max_queued), NPU_SUBMIT_MAX_CMDS);
+	bool charged = false;
 	int ret;
 
 	ret = wait_event_interruptible(ctx->queue_wq,
-				       READ_ONCE(stream->aborted) ||
-				       npu_charge(&ctx->queued, count, cap));
+				       npu_queue_room(ctx, stream, count, cap,
+						      &charged));
 	if (ret)
 		return ret;
-	return READ_ONCE(stream->aborted) ? -ENOENT : 0;
+	return charged ? 0 : -ENOENT;
+}
+
+static bool npu_user_pin_room(struct npu_context *ctx,
+			      struct npu_stream *stream, u64 bytes, u64 cap,
+			      bool *charged)
+{
+	if (READ_ONCE(stream->aborted))
+		return true;
+	*charged = npu_charge64(&ctx->user_pinned, bytes, cap);
+	return *charged;
+}
+
+/*
+ * Make room for @bytes more of pinned pageable memory in @ctx: wait until
+ * earlier commands let go of enough, as npu_queue_charge() waits. More
+ * than the cap by itself never fits: -ENOMEM.
+ */
+static int npu_user_pin_charge(struct npu_context *ctx,
+			       struct npu_stream *stream, u64 bytes)
+{
+	u64 cap = READ_ONCE(max_user_pin);
+	bool charged = false;
+	int ret;
+
+	if (bytes > cap)
+		return -ENOMEM;
+	ret = wait_event_interruptible(ctx->queue_wq,
+				       npu_user_pin_room(ctx, stream, bytes,
+							 cap, &charged));
+	if (ret)
+		return ret;
+	return charged ? 0 : -ENOENT;
 }
 
 int npu_submit_ioctl(struct npu_context *ctx, void *arg)
@@ -784,6 +932,7 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_job *job, *tmp;
 	struct npu_cmd *cmds;
 	LIST_HEAD(jobs);
+	u64 user_pin = 0;
 	unsigned int i;
 	int ret = 0;
 
@@ -809,12 +958,33 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 		ret = npu_job_check(ctx, stream, job);
 		if (ret)
 			goto free_jobs;
+		user_pin += job->user_pin;
 	}
 	ret = npu_queue_charge(ctx, stream, args->count);
 	if (ret)
 		goto free_jobs;
+	if (user_pin) {
+		ret = npu_user_pin_charge(ctx, stream, user_pin);
+		if (ret) {
+			/* Give the queue's room back; the pins were not charged. */
+			list_for_each_entry(job, &jobs, link)
+				job->user_pin = 0;
+			atomic_long_sub(args->count, &ctx->queued);
+			if (wq_has_sleeper(&ctx->queue_wq))
+				wake_up_all(&ctx->queue_wq);
+			goto free_jobs;
+		}
+	}
 	list_for_each_entry(job, &jobs, link)
 		job->queued = ctx;
+	/* Pinned after the room is taken, so that a waiting SUBMIT pins nothing. */
+	list_for_each_entry(job, &jobs, link) {
+		if (!job->user_pin)
+			continue;
+		ret = npu_job_pin(ctx, job);
+		if (ret)
+			goto free_jobs;
+	}
 
 	/* The CPU chosen stays online until the work is queued on it. */
 	cpus_read_lock();

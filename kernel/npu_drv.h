@@ -96,7 +96,10 @@ struct npu_device {
  * @nr_streams: entries in @streams, within max_streams
  * @next_stream: where the cyclic stream id allocation goes on
  * @queued: commands submitted and not yet freed, within max_queued
- * @queue_wq: woken when @queued goes down or a stream is aborted
+ * @user_pinned: bytes of pageable memory that queued commands pin
+ *	(NPU_CMD_DST_USER, NPU_CMD_SRC_USER), within max_user_pin
+ * @queue_wq: woken when @queued or @user_pinned goes down or a stream is
+ *	aborted
  * @vm: the device VA space: reservations, mappings, host registrations
  *	and page tables, and the lock that protects them
  * @host_wq: woken when a command lets go of a registration
@@ -132,6 +135,7 @@ struct npu_context {
 	atomic_long_t nr_streams;
 	u32 next_stream;
 	atomic_long_t queued;
+	atomic64_t user_pinned;
 	wait_queue_head_t queue_wq;
 	struct npu_vm vm;
 	wait_queue_head_t host_wq;
@@ -168,6 +172,18 @@ static inline bool npu_charge(atomic_long_t *count, long n, long cap)
 		if (cur + n > cap)
 			return false;
 	} while (!atomic_long_try_cmpxchg(count, &cur, cur + n));
+	return true;
+}
+
+/* npu_charge() of a 64-bit count, such as bytes. */
+static inline bool npu_charge64(atomic64_t *count, u64 n, u64 cap)
+{
+	s64 cur = atomic64_read(count);
+
+	do {
+		if ((u64)cur + n > cap)
+			return false;
+	} while (!atomic64_try_cmpxchg(count, &cur, cur + n));
 	return true;
 }
 

@@ -12,6 +12,13 @@
  * iommufd and io_uring do: pins outlive the mm that made them until the
  * context notices that mm is gone, and a per-mm count (pinned_vm, which
  * still feeds VmPin) would restart at zero after exec or in a child.
+ *
+ * A command's pageable operand (NPU_CMD_DST_USER, NPU_CMD_SRC_USER) is
+ * pinned the same way into a registration of its own that no tree holds
+ * (@transient), at SUBMIT and for the command only: not FOLL_LONGTERM, as
+ * O_DIRECT pins, so neither charged to RLIMIT_MEMLOCK nor to VmPin; the
+ * command's end (completion, fault, cancel) drops the last reference and
+ * with it the pins. What bounds them is max_user_pin (npu_dma.c).
  */
 #include <linux/backing-dev.h>
 #include <linux/dma-map-ops.h>
@@ -79,6 +86,7 @@ static void npu_host_uncharge(struct npu_host_reg *reg)
 
 static void npu_host_unpin(struct npu_host_reg *reg)
 {
+	/* A read-only registration or a source operand was only read. */
 	bool dirty = !(reg->flags & NPU_HOST_READONLY);
 	struct scatterlist *sg;
 	unsigned int i;
@@ -140,9 +148,17 @@ static int npu_host_pin_flags(unsigned long addr, unsigned long *n,
 }
 #endif
 
-static int npu_host_pin(struct npu_host_reg *reg)
+/*
+ * Pin the pages of @reg: @gup is FOLL_LONGTERM for a registration, 0 for a
+ * command's operand. Only long-term pins need what npu_host_pin_flags()
+ * does: a short-term read pin of a private mapping may hold the zero page
+ * or a page-cache page, whose contents are what the process reads at that
+ * moment (before 6.2 as after, GUP unshares an anonymous page that fork
+ * left shared), and a short-term write pin of a file that is written back
+ * is allowed, as for O_DIRECT.
+ */
+static int npu_host_pin(struct npu_host_reg *reg, unsigned int gup)
 {
-	unsigned int gup = FOLL_LONGTERM;
 	unsigned long npages = reg->size >> PAGE_SHIFT, done = 0;
 	const unsigned long batch_max = PAGE_SIZE / sizeof(struct page *);
 	struct page **batch;
@@ -160,9 +176,11 @@ static int npu_host_pin(struct npu_host_reg *reg)
 		unsigned int flags = gup;
 		int pinned;
 
-		ret = npu_host_pin_flags(addr, &n, &flags);
-		if (ret)
-			break;
+		if (gup & FOLL_LONGTERM) {
+			ret = npu_host_pin_flags(addr, &n, &flags);
+			if (ret)
+				break;
+		}
 		pinned = pin_user_pages_fast(addr, n, flags, batch);
 		if (pinned <= 0) {
 			ret = pinned ? pinned : -EFAULT;
@@ -201,7 +219,8 @@ static void npu_host_reg_destroy(struct npu_host_reg *reg)
 			  NPU_HOST_DMA_ATTRS);
 	trace_npu_host_unpin(reg);
 	npu_host_unpin(reg);
-	npu_host_uncharge(reg);
+	if (!reg->transient)
+		npu_host_uncharge(reg);
 	kfree(reg);
 }
 
@@ -277,6 +296,82 @@ int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
 	return -ERANGE;
 }
 
+/*
+ * Registered pages are shared with the device for as long as they are
+ * registered, with no sync points in between, so the device must reach
+ * the pages themselves, coherently: a non-coherent device would see stale
+ * cache lines, and a mapping that swiotlb bounces a copy. The NPU's DMA
+ * mask is 52 bits, so without an IOMMU bouncing happens only when it is
+ * forced (swiotlb=force, memory encryption). A command's operand is mapped
+ * without syncs as well (NPU_HOST_DMA_ATTRS), so that the same page may
+ * be under several mappings at once.
+ */
+static bool npu_host_dma_direct(struct npu_context *ctx)
+{
+	return dev_is_dma_coherent(ctx->npu->dma_dev) &&
+	       (ctx->npu->domain || !is_swiotlb_force_bounce(ctx->npu->dma_dev));
+}
+
+/**
+ * npu_host_pin_user() - pin a command's pageable operand until it ends
+ * @ctx: context of the calling process (current->mm is ctx->mm)
+ * @addr: user address of the operand
+ * @len: its bytes, non-zero, @addr + @len not wrapping
+ * @write: the device writes it (FOLL_WRITE: breaks COW as a CPU write
+ *	would, and fails on a read-only mapping)
+ *
+ * The pages from @addr's page to the end of @len's are pinned, not
+ * FOLL_LONGTERM and uncharged, and DMA-mapped for the device; the
+ * registration made for them is in no tree: the caller's reference is the
+ * only one, and npu_host_reg_put() of it unmaps, dirties a destination and
+ * unpins. The engine walks it as any registration.
+ *
+ * Return: the registration, or ERR_PTR(): -EFAULT some page is not mapped
+ * (or not writable for @write) or lies beyond the user address space,
+ * -EOPNOTSUPP the device would reach it only through bounce buffers,
+ * -ENOMEM, -EINTR a fatal signal.
+ */
+struct npu_host_reg *npu_host_pin_user(struct npu_context *ctx, u64 addr,
+				       u64 len, bool write)
+{
+	u64 start = ALIGN_DOWN(addr, PAGE_SIZE), end;
+	struct npu_host_reg *reg;
+	int ret;
+
+	if (check_add_overflow(addr, len, &end) || end > TASK_SIZE)
+		return ERR_PTR(-EFAULT);
+	if (!npu_host_dma_direct(ctx))
+		return ERR_PTR(-EOPNOTSUPP);
+	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
+	if (!reg)
+		return ERR_PTR(-ENOMEM);
+	reg->addr = start;
+	reg->size = PAGE_ALIGN(end) - start;
+	reg->flags = write ? 0 : NPU_HOST_READONLY;
+	reg->ctx = ctx;
+	reg->dir = write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+	reg->transient = true;
+	atomic_set(&reg->users, 1);
+
+	ret = npu_host_pin(reg, write ? FOLL_WRITE : 0);
+	if (ret)
+		goto free;
+	trace_npu_host_pin(reg);
+	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
+			      NPU_HOST_DMA_ATTRS);
+	if (ret)
+		goto unpin;
+	trace_npu_dma_map(reg);
+	return reg;
+
+unpin:
+	trace_npu_host_unpin(reg);
+	npu_host_unpin(reg);
+free:
+	kfree(reg);
+	return ERR_PTR(ret);
+}
+
 int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_host_register *args = arg;
@@ -301,17 +396,8 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	} else if (args->dev_addr) {
 		return -EINVAL;
 	}
-	/*
-	 * Registered pages are shared with the device for as long as they are
-	 * registered, with no sync points in between, so the device must
-	 * reach the pages themselves, coherently: a non-coherent device would
-	 * see stale cache lines, and a mapping that swiotlb bounces a copy.
-	 * The NPU's DMA mask is 52 bits, so without an IOMMU bouncing happens
-	 * only when it is forced (swiotlb=force, memory encryption). Refuse
-	 * both before pinning.
-	 */
-	if (!dev_is_dma_coherent(ctx->npu->dma_dev) ||
-	    (!ctx->npu->domain && is_swiotlb_force_bounce(ctx->npu->dma_dev)))
+	/* Refuse a device that cannot reach the pages before pinning. */
+	if (!npu_host_dma_direct(ctx))
 		return -EOPNOTSUPP;
 
 	/* Refuse an overlap before pinning anything. */
@@ -337,7 +423,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	ret = npu_host_charge(reg);
 	if (ret)
 		goto free;
-	ret = npu_host_pin(reg);
+	ret = npu_host_pin(reg, FOLL_LONGTERM);
 	if (ret)
 		goto uncharge;
 	trace_npu_host_pin(reg);

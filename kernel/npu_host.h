@@ -28,6 +28,9 @@ struct user_struct;
  * @users: one for the context's tree and one for each command using it;
  *	the last one unpins. Unregister waits on the context's host_wq
  *	until only its own is left.
+ * @transient: the pageable operand of one command (npu_host_pin_user()):
+ *	in no tree, not charged, pinned without FOLL_LONGTERM; @users is
+ *	the command's reference alone
  */
 struct npu_host_reg {
 	u64 addr;
@@ -40,6 +43,7 @@ struct npu_host_reg {
 	enum dma_data_direction dir;
 	struct npu_mapping *mapping;
 	atomic_t users;
+	bool transient;
 };
 
 /**
@@ -56,6 +60,8 @@ struct npu_host_cursor {
 struct npu_host_reg *npu_host_reg_get(struct npu_context *ctx, u64 addr,
 				      u64 size);
 void npu_host_reg_put(struct npu_host_reg *reg);
+struct npu_host_reg *npu_host_pin_user(struct npu_context *ctx, u64 addr,
+				       u64 len, bool write);
 int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
 		      u64 offset, u64 *dma, u64 *left);
 void npu_host_release(struct npu_context *ctx);

@@ -434,7 +434,7 @@ struct npu_stream_destroy {
 /* u64 device clock at dst (8-byte aligned) when the engine runs it (since 1.3) */
 #define NPU_OP_TIMESTAMP	6
 
-/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE/TIMESTAMP */
+/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE/TIMESTAMP/WAIT_VALUE */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
 #define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
 /* COPY only: dst or src is a device VA of the peer context whose fd is @value */
@@ -446,6 +446,15 @@ struct npu_stream_destroy {
 #define NPU_WAIT_AND		(2U << 4)	/* (*src & value) != 0 */
 #define NPU_WAIT_NOR		(3U << 4)	/* ~(*src | value) != 0 */
 #define NPU_WAIT_COND_MASK	(3U << 4)
+/*
+ * dst or src is pageable memory of the calling process at that user
+ * address (since 1.4): pinned at SUBMIT for the command only; see
+ * struct npu_submit. Instead of NPU_CMD_*_HOST/NPU_CMD_*_PEER for the same
+ * operand: DST_USER for COPY, MEMSET, WRITE_VALUE and TIMESTAMP, SRC_USER
+ * for COPY and WAIT_VALUE.
+ */
+#define NPU_CMD_DST_USER	(1U << 6)
+#define NPU_CMD_SRC_USER	(1U << 7)
 
 /**
  * struct npu_cmd - one command for a stream
@@ -498,8 +507,8 @@ struct npu_cmd {
  * @seqno: out, sequence number of the last command queued
  *
  * Commands are checked before any is queued; a host operand must lie
- * inside one registration (else -ENXIO: the device cannot reach pageable
- * memory) and is held until the command completes. Device addresses are
+ * inside one registration (else -ENXIO) and is held until the command
+ * completes. Device addresses are
  * checked when the command runs: a fault fails the command and is
  * reported by STREAM_SYNC.
  * A peer operand (NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER) is a device VA in
@@ -510,11 +519,30 @@ struct npu_cmd {
  * @device = this one, or a mapping made with NPU_MAP_PEERS).
  * With max_queued commands of the context not yet complete, SUBMIT waits
  * for room as a full ring would.
- * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
+ * A pageable operand (NPU_CMD_DST_USER/NPU_CMD_SRC_USER, since 1.4) is any
+ * user memory of the caller: anonymous, file-backed or shared, read-only
+ * for a source. SUBMIT pins its pages (not FOLL_LONGTERM: not charged to
+ * RLIMIT_MEMLOCK nor shown in VmPin or VmLck) and maps them for the
+ * device; the command holds them until it completes, faults or is dropped
+ * (FORCE destroy, close, exit, carrier removal), then they are unpinned
+ * (marked dirty for a destination). A destination is pinned for write:
+ * a private page shared with a child after fork gets its own copy as a
+ * CPU write would. The pages stay the command's even if the process
+ * unmaps the range meanwhile: the command completes into or from them.
+ * The pages the context's queued commands hold this way are bounded by
+ * the max_user_pin module parameter (bytes, whole pages counted); a
+ * SUBMIT that needs room waits as for max_queued (-EINTR on a signal,
+ * -ENOENT once the stream is aborted).
+ * Errors: -ENOENT unknown stream, -EINVAL bad command (for a pageable
+ * operand also: longer than NPU_HOST_MAX_LENGTH), -ENXIO host
  * operand not registered, -EACCES device write to a read-only registration,
  * -EBADF a peer fd that is not an npu context of this process on another
  * device, -EPERM peer access to that device not enabled, -EINTR a signal
- * while waiting for room.
+ * while waiting for room, -EFAULT a pageable operand not mapped, beyond
+ * the user address space, or (a destination) not writable, -ENOMEM the
+ * SUBMIT's pageable operands need more than max_user_pin by themselves,
+ * -EOPNOTSUPP the device would reach pageable memory only through bounce
+ * buffers (as for HOST_REGISTER).
  */
 struct npu_submit {
 	__u32 size;
