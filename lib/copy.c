@@ -4,8 +4,13 @@
  *
  * Each side of a copy is classified with ADDR_QUERY: device memory,
  * registered host memory (the device reaches it directly: one COPY
- * command), or pageable host memory, which the device cannot reach: it
- * goes through a per-device pinned staging buffer of two halves, the CPU
+ * command), or pageable host memory. A synchronous copy of at least
+ * ACL_DIRECT_MIN bytes between pageable memory and device memory is
+ * direct: COPY commands whose host side is NPU_CMD_*_USER, which the
+ * driver pins for the command's duration, in pieces so that pinning the
+ * next overlaps the DMA of the last. Smaller ones, asynchronous ones, and
+ * all when ACL_NPU_PAGEABLE_COPY=staged (or aclInit's pageableCopy) says
+ * so go through a per-device pinned staging buffer of two halves, the CPU
  * filling (or draining) one half while the DMA of the other runs.
  */
 #include <errno.h>
@@ -455,6 +460,90 @@ fail:
 	return ret;
 }
 
+/* Pageable copies: staged or direct */
+
+/*
+ * The mode aclInit's config file set (acl_copy_config()), which the
+ * environment variable overrides; read at every synchronous pageable copy.
+ */
+static int acl_pageable_cfg = ACL_PAGEABLE_AUTO;
+
+int acl_copy_mode_parse(const char *s)
+{
+	if (!strcmp(s, "auto"))
+		return ACL_PAGEABLE_AUTO;
+	if (!strcmp(s, "staged"))
+		return ACL_PAGEABLE_STAGED;
+	if (!strcmp(s, "direct"))
+		return ACL_PAGEABLE_DIRECT;
+	return -EINVAL;
+}
+
+void acl_copy_config(int mode)
+{
+	__atomic_store_n(&acl_pageable_cfg, mode, __ATOMIC_RELAXED);
+}
+
+static int acl_pageable_mode(void)
+{
+	const char *env = getenv("ACL_NPU_PAGEABLE_COPY");
+	int mode = env && env[0] ? acl_copy_mode_parse(env) : -EINVAL;
+
+	/* an unknown value is ignored, as CANN ignores its unknown settings */
+	return mode >= 0 ? mode : __atomic_load_n(&acl_pageable_cfg, __ATOMIC_RELAXED);
+}
+
+/*
+ * Direct: the copy in pieces of ACL_DIRECT_PIECE, one SUBMIT each, so that
+ * the driver pins piece k + 1 while the engine copies piece k, then one
+ * wait. *@done is how many bytes completed when a SUBMIT was refused, for
+ * the caller to stage the rest: the driver cannot pin (-EFAULT: memory GUP
+ * does not reach, such as a VM_IO or VM_PFNMAP mapping, or memory that is
+ * not there, which staging then touches as CANN would), the piece is over
+ * its max_user_pin (-ENOMEM), bounce buffers (-EOPNOTSUPP), a driver
+ * without the flags (-EINVAL). copy_lock held.
+ */
+static int acl_direct_locked(struct acl_device *dev, char *dst, const struct acl_side *d,
+			     const char *src, size_t n, size_t *done)
+{
+	struct acl_stream *s = dev->copier->copy_stream;
+	bool to_host = d->kind == ACL_SIDE_PAGEABLE;
+	uint64_t seq = 0;
+	size_t off, chunk;
+	int ret = 0;
+
+	*done = n;
+	for (off = 0; off < n; off += chunk) {
+		struct npu_cmd cmd = {
+			.op = NPU_OP_COPY,
+			.flags = to_host ? NPU_CMD_DST_USER : NPU_CMD_SRC_USER,
+			.dst = (uintptr_t)(dst + off),
+			.src = (uintptr_t)(src + off),
+		};
+
+		chunk = n - off < ACL_DIRECT_PIECE ? n - off : ACL_DIRECT_PIECE;
+		cmd.length = chunk;
+		ret = acl_stream_submit(s, &cmd, 1, &seq);
+		if (ret)
+			break;
+	}
+	if (ret && ret != -EFAULT && ret != -ENOMEM && ret != -EOPNOTSUPP && ret != -EINVAL) {
+		/* what was queued still completes; the error is the refusal */
+		if (seq)
+			(void)acl_stream_wait(dev, s->id, seq, -1);
+		acl_err_clear();
+		return ret;
+	}
+	if (ret) {
+		acl_err_clear();
+		*done = off;
+		ret = 0;
+	}
+	if (seq)
+		ret = acl_stream_wait(dev, s->id, seq, -1);
+	return ret;
+}
+
 /* A copy between device memory and pageable host memory; returns when done. */
 static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_side *d,
 			   const void *src, size_t n)
@@ -471,6 +560,30 @@ static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_s
 	}
 	pthread_mutex_unlock(&dev->copier->stage_lock);
 	return ret;
+}
+
+/*
+ * A synchronous copy between device memory and pageable host memory:
+ * direct from ACL_DIRECT_MIN bytes (or always, or never, as the mode
+ * says), staged otherwise and for what the driver would not pin.
+ */
+static int acl_copy_pageable(struct acl_device *dev, void *dst, const struct acl_side *d,
+			     const void *src, size_t n)
+{
+	struct acl_copier *c = dev->copier;
+	int mode = acl_pageable_mode();
+	size_t done = 0;
+	int ret = 0;
+
+	if (mode == ACL_PAGEABLE_DIRECT || (mode == ACL_PAGEABLE_AUTO && n >= ACL_DIRECT_MIN)) {
+		pthread_mutex_lock(&c->copy_lock);
+		ret = c->copy_stream ? acl_direct_locked(dev, dst, d, src, n, &done) :
+				       acl_copier_gone(dev);
+		pthread_mutex_unlock(&c->copy_lock);
+		if (ret || done == n)
+			return ret;
+	}
+	return acl_copy_staged(dev, (char *)dst + done, d, (const char *)src + done, n - done);
 }
 
 /* One command on the internal copy stream, waited for. */
@@ -558,13 +671,16 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 	}
 	if (d.kind == ACL_SIDE_PAGEABLE || s.kind == ACL_SIDE_PAGEABLE) {
 		/*
-		 * The device cannot reach pageable memory: staged by the device
-		 * that owns the other side, and synchronous.
+		 * Run by the device that owns the other side, and synchronous:
+		 * direct or staged (acl_copy_pageable()); the async form is
+		 * staged after the stream's earlier work, so that it returns
+		 * once the source has been consumed.
 		 */
 		struct acl_device *owner = acl_side_dev(d.kind == ACL_SIDE_PAGEABLE ? &s : &d, e);
 
-		if (stream)
-			ret = acl_stream_sync(stream, -1);
+		if (!stream)
+			return acl_copy_pageable(owner, dst, &d, src, count);
+		ret = acl_stream_sync(stream, -1);
 		if (!ret)
 			ret = acl_copy_staged(owner, dst, &d, src, count);
 		return ret;

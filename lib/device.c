@@ -327,11 +327,51 @@ struct acl_device *acl_dev_slot(int id)
 }
 
 /*
- * The one option of aclInit's JSON this runtime applies:
- * {"defaultDevice":{"default_device":"<id>"}} (a number or a string).
- * Returns the id, -1 if the file does not set it, or -EINVAL.
+ * The second option of aclInit's JSON this runtime applies, its own:
+ * {"pageableCopy":{"mode":"staged"}} ("auto", "staged" or "direct": see
+ * copy.h). Returns the ACL_PAGEABLE_* mode, ACL_PAGEABLE_AUTO if the file
+ * does not set it, or -EINVAL.
  */
-static int acl_config_default_device(const char *path)
+static int acl_config_pageable_copy(const char *path, const char *buf)
+{
+	char val[16];
+	const char *p;
+	size_t n;
+	int mode;
+
+	p = strstr(buf, "\"pageableCopy\"");
+	if (!p)
+		return ACL_PAGEABLE_AUTO;
+	p = strstr(p, "\"mode\"");
+	if (p) {
+		p += strlen("\"mode\"");
+		p += strspn(p, " \t\r\n");
+	}
+	if (!p || *p++ != ':')
+		return acl_errf(-EINVAL, "configPath \"%s\": pageableCopy needs a \"mode\"", path);
+	p += strspn(p, " \t\r\n");
+	if (*p == '"')
+		p++;
+	n = strcspn(p, "\" \t\r\n,}");
+	mode = n < sizeof(val) ? 0 : -EINVAL;
+	if (!mode) {
+		memcpy(val, p, n);
+		val[n] = '\0';
+		mode = acl_copy_mode_parse(val);
+	}
+	if (mode < 0)
+		return acl_errf(-EINVAL, "configPath \"%s\": pageableCopy mode must be \"auto\", \"staged\" or \"direct\"",
+				path);
+	return mode;
+}
+
+/*
+ * The options of aclInit's JSON this runtime applies:
+ * {"defaultDevice":{"default_device":"<id>"}} (a number or a string) and
+ * pageableCopy (above). Returns the default device's id, -1 if the file
+ * does not set it, or -EINVAL; *@copy_mode the pageable copy mode.
+ */
+static int acl_config_read(const char *path, int *copy_mode)
 {
 	char buf[8192], *p, *end;
 	size_t n;
@@ -345,6 +385,9 @@ static int acl_config_default_device(const char *path)
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
 	buf[n] = '\0';
+	*copy_mode = acl_config_pageable_copy(path, buf);
+	if (*copy_mode < 0)
+		return *copy_mode;
 	p = strstr(buf, "\"default_device\"");
 	if (!p || !strstr(buf, "\"defaultDevice\""))
 		return -1;
@@ -362,7 +405,7 @@ static int acl_config_default_device(const char *path)
 
 ACL_EXPORT aclError aclInit(const char *configPath)
 {
-	int ret = 0, def = -1;
+	int ret = 0, def = -1, copy_mode = ACL_PAGEABLE_AUTO;
 
 	pthread_once(&acl_atfork_once, acl_atfork_register);
 	pthread_mutex_lock(&acl_global_lock);
@@ -371,13 +414,14 @@ ACL_EXPORT aclError aclInit(const char *configPath)
 		goto out;
 	}
 	if (configPath && configPath[0]) {
-		def = acl_config_default_device(configPath);
+		def = acl_config_read(configPath, &copy_mode);
 		if (def < -1) {
 			ret = def;
 			goto out;
 		}
 	}
 	acl_ctx_set_default_device(def);
+	acl_copy_config(copy_mode);
 	__atomic_store_n(&acl_state, ACL_STATE_INIT, __ATOMIC_RELEASE);
 out:
 	pthread_mutex_unlock(&acl_global_lock);
