@@ -690,6 +690,52 @@ static void submit_failed(struct round *r)
 	ASSERT_OK(npu_sync(r->fd, r->stream, 0));
 }
 
+/*
+ * SUBMIT with pageable operands (NPU_CMD_SRC_USER, NPU_CMD_DST_USER): the
+ * pins, sg tables and DMA mappings made at SUBMIT for the command only.
+ */
+static void submit_user_setup(struct round *r)
+{
+	open_dev(r);
+	devmem(r, true);
+	ASSERT_SETUP(npu_set_access(r->fd, r->va, r->len, dev_index(r->fd),
+				    NPU_ACCESS_READWRITE));
+	r->host = npu_host_mem(r->len);
+	r->host2 = npu_host_mem(r->len);
+	ASSERT_NONNULL(r->host);
+	ASSERT_NONNULL(r->host2);
+	memset(r->host, 0x5a, r->len);
+	ASSERT_SETUP(npu_stream_create(r->fd, &r->stream));
+}
+
+static int submit_user_call(struct round *r)
+{
+	struct npu_cmd cmds[2] = {
+		npu_copy_cmd(r->va, ptr64(r->host) + 1, r->len - 1,
+			     NPU_CMD_SRC_USER),
+		npu_copy_cmd(ptr64(r->host2), r->va, r->len - 1,
+			     NPU_CMD_DST_USER),
+	};
+
+	return npu_submit(r->fd, r->stream, cmds, 2, NULL);
+}
+
+static void submit_user_verify(struct round *r)
+{
+	ASSERT_OK(npu_sync(r->fd, r->stream, -1));
+	expect_bytes(r->host2, r->len - 1, 0x5a);
+	/* The command's end let go of its pins. */
+	EXPECT_EQ(r->pins_before, npu_pins_held());
+	EXPECT_EQ(0, npu_status_kb("VmPin"));
+}
+
+static void submit_user_failed(struct round *r)
+{
+	/* Nothing was queued, nothing stays pinned. */
+	ASSERT_OK(npu_sync(r->fd, r->stream, 0));
+	EXPECT_EQ(r->pins_before, npu_pins_held());
+}
+
 /* ------------------------------------------------------------------ */
 /* SHARE_EXPORT                                                        */
 /* ------------------------------------------------------------------ */
@@ -995,6 +1041,16 @@ TEST_F_TIMEOUT(failnth, submit, SWEEP_TIMEOUT)
 		.name = "SUBMIT", .allocates = true, .setup = submit_setup,
 		.call = submit_call, .verify = submit_verify,
 		.check_failed = submit_failed,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, submit_user, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "SUBMIT USER", .allocates = true,
+		.setup = submit_user_setup, .call = submit_user_call,
+		.verify = submit_user_verify,
+		.check_failed = submit_user_failed,
 	});
 }
 
