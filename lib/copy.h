@@ -20,7 +20,7 @@ struct acl_device;
  * staged (measured: Documentation/benchmarks.rst, bench_copy i).
  */
 #define ACL_DIRECT_MIN		(256ULL << 10)
-#define ACL_DIRECT_PIECE	(16ULL << 20)
+#define ACL_DIRECT_PIECE	(32ULL << 20)
 
 /* ACL_NPU_PAGEABLE_COPY, aclInit's {"pageableCopy":{"mode":...}} */
 enum {
