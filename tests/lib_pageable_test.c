@@ -113,6 +113,84 @@ TEST_F_TIMEOUT(pg, integrity_against_model, 300)
 	free(dst);
 }
 
+/* Longer than a direct piece (32 MiB): several SUBMITs, unaligned ends. */
+TEST_F_TIMEOUT(pg, several_pieces, 120)
+{
+	size_t n = 70 * MiB + 3;
+	unsigned char *src = malloc(n + 1), *dst = malloc(n + 2);
+	char *d;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(src);
+	ASSERT_NONNULL(dst);
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, n + 1, ACL_MEM_MALLOC_HUGE_FIRST));
+	fill_pattern(src + 1, n, 81);
+	ASSERT_ACL_OK(aclrtMemcpy(d + 1, n, src + 1, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(dst, 0xa5, n + 2);
+	ASSERT_ACL_OK(aclrtMemcpy(dst + 1, n, d + 1, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(dst + 1, n, 81));
+	EXPECT_EQ(0xa5, dst[0]);
+	EXPECT_EQ(0xa5, dst[n + 1]);
+	EXPECT_EQ(is_mode(variant, "staged") ? STAGE_KB : 0, status_kb("VmPin"));
+	ASSERT_ACL_OK(aclrtFree(d));
+	free(src);
+	free(dst);
+}
+
+#define PIN_PARAM	"/sys/module/npu/parameters/max_user_pin"
+
+static long long read_ll(const char *path)
+{
+	long long v = -1;
+	FILE *f = fopen(path, "r");
+
+	if (f && fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static int write_ll(const char *path, long long v)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%lld\n", v) > 0 ? 0 : -1;
+	return fclose(f) || ret ? -1 : 0;
+}
+
+/*
+ * What the driver will not pin is staged: here a copy over the driver's
+ * max_user_pin (1 MiB for the test). The data is the same.
+ */
+TEST_F(pg, refused_pin_is_staged)
+{
+	size_t n = 3 * MiB + 11;
+	long long old = read_ll(PIN_PARAM);
+	unsigned char *h = malloc(n);
+	char *d;
+
+	NEED_DEVICE();
+	if (old < 0 || geteuid() != 0)
+		SKIP(return, "needs root and npu.ko's max_user_pin");
+	ASSERT_NONNULL(h);
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_EQ(0, write_ll(PIN_PARAM, MiB));
+	fill_pattern(h, n, 91);
+	EXPECT_ACL_OK(aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(h, 0, n);
+	EXPECT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	ASSERT_EQ(0, write_ll(PIN_PARAM, old));
+	EXPECT_EQ(-1, check_pattern(h, n, 91));
+	/* staged, whatever the mode */
+	EXPECT_EQ(STAGE_KB, status_kb("VmPin"));
+	ASSERT_ACL_OK(aclrtFree(d));
+	free(h);
+}
+
 /* Which mechanism ran, as VmPin shows it; VmLck stays 0 either way. */
 TEST_F(pg, mechanism)
 {
