@@ -1063,25 +1063,33 @@ static pid_t exporter_start(int *to_child, bool ipc)
 	return pid;
 }
 
-TEST_F_TIMEOUT(failnth, share_import, SWEEP_TIMEOUT)
+/* Sweep an import of a child's export (@ipc: an IPC key). */
+static void import_sweep(bool ipc)
 {
 	long long mem0 = mem_used_fresh();
 	int to_child = -1, status;
 	pid_t pid;
 
-	pid = exporter_start(&to_child, false);
+	pid = exporter_start(&to_child, ipc);
 	ASSERT_LT(0, pid);
 	ASSERT_NE(0, import_key);
+	import_ipc = ipc;
 	run_sweep(&(struct sweep){
-		.name = "SHARE_IMPORT", .allocates = true, .setup = open_dev,
-		.call = import_call, .verify = import_verify,
-		.undo = import_undo,
+		.name = ipc ? "IPC_IMPORT" : "SHARE_IMPORT", .allocates = true,
+		.setup = open_dev, .call = import_call,
+		.verify = import_verify, .undo = import_undo,
 	});
+	import_ipc = false;
 	close(to_child);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	/* The exporter is gone: so is the memory every import held. */
 	EXPECT_EQ(mem0, mem_used_fresh());
+}
+
+TEST_F_TIMEOUT(failnth, share_import, SWEEP_TIMEOUT)
+{
+	import_sweep(false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1137,24 +1145,7 @@ TEST_F_TIMEOUT(failnth, ipc_export, SWEEP_TIMEOUT)
 
 TEST_F_TIMEOUT(failnth, ipc_import, SWEEP_TIMEOUT)
 {
-	long long mem0 = mem_used_fresh();
-	int to_child = -1, status;
-	pid_t pid;
-
-	pid = exporter_start(&to_child, true);
-	ASSERT_LT(0, pid);
-	ASSERT_NE(0, import_key);
-	import_ipc = true;
-	run_sweep(&(struct sweep){
-		.name = "IPC_IMPORT", .allocates = true, .setup = open_dev,
-		.call = import_call, .verify = import_verify,
-		.undo = import_undo,
-	});
-	import_ipc = false;
-	close(to_child);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, status);
-	EXPECT_EQ(mem0, mem_used_fresh());
+	import_sweep(true);
 }
 
 static void peer_setup(struct round *r)
