@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <acl/acl.h>
@@ -223,6 +224,7 @@ static int acl_share_type_check(aclrtMemSharedHandleType shareType)
 ACL_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
 						      aclrtMemSharedHandleType shareType, void *shareableHandle)
 {
+	uint64_t name;
 	int ret;
 
 	ret = acl_enter(NULL, handle, shareableHandle);
@@ -240,7 +242,10 @@ ACL_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
 	}
 	ret = acl_share_type_check(shareType);
 	if (!ret)
-		ret = acl_share_export(handle, flags, shareableHandle);
+		ret = acl_share_export(handle, flags, &name);
+	/* DEFAULT: a uint64_t at the caller's pointer, which need not be aligned */
+	if (!ret)
+		memcpy(shareableHandle, &name, sizeof(name));
 out:
 	return acl_ret(__func__, ret);
 }
@@ -249,6 +254,7 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, a
 							uint64_t flags, aclrtDrvMemHandle *handle)
 {
 	struct acl_device *dev;
+	uint64_t name;
 	int ret;
 
 	ret = acl_enter(NULL, shareableHandle, handle);
@@ -261,8 +267,10 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, a
 	ret = acl_share_type_check(shareType);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
-	if (!ret)
-		ret = acl_share_import(dev, *(const uint64_t *)shareableHandle, handle);
+	if (ret)
+		goto out;
+	memcpy(&name, shareableHandle, sizeof(name));
+	ret = acl_share_import(dev, name, handle);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -270,6 +278,7 @@ out:
 ACL_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType,
 						      int32_t *pid, size_t pidNum)
 {
+	uint64_t name;
 	int ret;
 
 	ret = acl_enter(NULL, shareableHandle, pid);
@@ -280,8 +289,10 @@ ACL_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, acl
 		goto out;
 	}
 	ret = acl_share_type_check(shareType);
-	if (!ret)
-		ret = acl_share_set_pids(*(const uint64_t *)shareableHandle, pid, pidNum);
+	if (ret)
+		goto out;
+	memcpy(&name, shareableHandle, sizeof(name));
+	ret = acl_share_set_pids(name, pid, pidNum);
 out:
 	return acl_ret(__func__, ret);
 }

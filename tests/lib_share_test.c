@@ -269,8 +269,9 @@ TEST(import_args)
 TEST(v2_args)
 {
 	aclrtPhysicalMemProp p = prop_on(0);
-	aclrtDrvMemHandle h, h2 = NULL;
+	aclrtDrvMemHandle h, h2 = NULL, h3;
 	aclrtMemFabricHandle fab;
+	unsigned char raw[16];
 	uint64_t sh = 0, sh2 = 0;
 	int32_t pids[MAX_PIDS + 1];
 	const char *msg;
@@ -358,10 +359,23 @@ TEST(v2_args)
 		   aclrtMemImportFromShareableHandleV2(&sh2, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h2));
 	EXPECT_NULL(h2);
 
+	/* the name may sit anywhere in the caller's buffer */
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h3, SZ, &p, 0));
+	memset(raw, 0, sizeof(raw));
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandleV2(h3, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, raw + 1));
+	memcpy(&sh2, raw + 1, sizeof(sh2));
+	EXPECT_NE(0U, sh2);
+	EXPECT_NE(sh, sh2);
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandleV2(raw + 1, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh2, pids, 1));
+	ASSERT_ACL_OK(aclrtFreePhysical(h3));
+
 	/* freeing the handle revokes the name */
 	ASSERT_ACL_OK(aclrtFreePhysical(h));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
 		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(raw + 1, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
 	/* the import needs a current device; SetPid does not */
 	ASSERT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL,
