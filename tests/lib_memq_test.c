@@ -6,6 +6,7 @@
  * handles, handle properties, usage per component, memory types, host
  * memory map capabilities).  Skips without /dev/npu0.
  */
+#include <pthread.h>
 #include <stdint.h>
 
 #include "lib_util.h"
@@ -384,6 +385,60 @@ TEST(retain_keeps_the_handle)
 	ASSERT_ACL_OK(aclrtUnmapMem(va));
 	ASSERT_TRUE(usage_of("aclrtMallocPhysical", &cur, NULL));
 	EXPECT_EQ(base, cur);
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
+struct retainer {
+	void *va;
+	aclrtDrvMemHandle h;
+	int fails;
+};
+
+/* Retain and free the handle mapped at r->va, over and over. */
+static void *retain_loop(void *arg)
+{
+	struct retainer *r = arg;
+	aclrtDrvMemHandle got;
+	int i;
+
+	for (i = 0; i < 500; i++) {
+		got = NULL;
+		if (aclrtMemRetainAllocationHandle(r->va, &got) != ACL_SUCCESS || got != r->h)
+			r->fails++;
+		if (aclrtFreePhysical(r->h) != ACL_SUCCESS)
+			r->fails++;
+	}
+	return NULL;
+}
+
+TEST(retain_from_threads)
+{
+	aclrtPhysicalMemProp prop = prop_for(ACL_HBM_MEM_HUGE);
+	struct retainer r[4];
+	pthread_t t[4];
+	aclrtDrvMemHandle h;
+	void *va;
+	int i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, 2 * MiB, &prop, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h, 0));
+	for (i = 0; i < 4; i++) {
+		r[i].va = va;
+		r[i].h = h;
+		r[i].fails = 0;
+		ASSERT_EQ(0, pthread_create(&t[i], NULL, retain_loop, &r[i]));
+	}
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, pthread_join(t[i], NULL));
+		EXPECT_EQ(0, r[i].fails);
+	}
+	/* every retain was freed: the allocation's own reference is left */
+	ASSERT_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &prop));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
