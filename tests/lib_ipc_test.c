@@ -90,6 +90,16 @@ static void importer(int rd, int wr, void *arg)
 	CK(dev_has(own, j.size, j.seed));
 	CK_ACL(ACL_SUCCESS, aclrtIpcMemImportByKey(&b, j.key, 0));
 	CK(b && b != a);
+	{
+		void *base = NULL;
+		size_t size = 0;
+		uint32_t dev = 0;
+
+		CK_ACL(ACL_SUCCESS, aclrtMemGetAddressRange((char *)b + j.size - 1, &base, &size));
+		CK(base == b && size == j.size);
+		CK_ACL(ACL_SUCCESS, aclrtCheckMemType(&a, 1, ACL_RT_MEM_TYPE_DEV, &dev, 0));
+		CK(dev == 1);
+	}
 	page = malloc(4096);
 	CK(page);
 	fill_pattern(page, 4096, j.seed + 1);
