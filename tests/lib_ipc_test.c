@@ -16,7 +16,8 @@
 
 struct job {
 	char key[KEYLEN];
-	size_t size;		/* bytes the key names */
+	size_t size;		/* bytes the importer checks */
+	size_t key_size;	/* bytes the key names */
 	unsigned int seed;	/* their pattern */
 	int dev;		/* the child's current device */
 	uint64_t flags;		/* import flags */
@@ -95,8 +96,8 @@ static void importer(int rd, int wr, void *arg)
 		size_t size = 0;
 		uint32_t dev = 0;
 
-		CK_ACL(ACL_SUCCESS, aclrtMemGetAddressRange((char *)b + j.size - 1, &base, &size));
-		CK(base == b && size == j.size);
+		CK_ACL(ACL_SUCCESS, aclrtMemGetAddressRange((char *)b + j.key_size - 1, &base, &size));
+		CK(base == b && size == j.key_size);
 		CK_ACL(ACL_SUCCESS, aclrtCheckMemType(&a, 1, ACL_RT_MEM_TYPE_DEV, &dev, 0));
 		CK(dev == 1);
 	}
@@ -158,8 +159,9 @@ static void *no_context_export(void *arg)
 
 TEST(export_key_checks)
 {
-	void *va, *host, *vmm, *hostreg;
+	void *va, *host, *vmm, *hostreg, *base;
 	aclrtDrvMemHandle h;
+	size_t alloc;
 	aclrtPhysicalMemProp p = {
 		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
 		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
@@ -182,9 +184,14 @@ TEST(export_key_checks)
 	/* page-aligned, inside the allocation */
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey((char *)va + 16, 4096, key, KEYLEN, 0));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(va, 100, key, KEYLEN, 0));
-	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(va, 5 * 4096, key, KEYLEN, 0));
+	/* past the end of what the device allocated (aclrtMalloc pads) */
+	ASSERT_ACL_OK(aclrtMemGetAddressRange(va, &base, &alloc));
+	ASSERT_EQ(va, base);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(va, alloc + 4096, key, KEYLEN, 0));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
-		   aclrtIpcMemGetExportKey((char *)va + 4096, 4 * 4096, key, KEYLEN, 0));
+		   aclrtIpcMemGetExportKey((char *)va + 4096, alloc, key, KEYLEN, 0));
+	ASSERT_ACL_OK(aclrtIpcMemGetExportKey(va, alloc, key, KEYLEN, 0));
+	ASSERT_ACL_OK(aclrtIpcMemClose(key));
 	/* only aclrtMalloc memory */
 	ASSERT_ACL_OK(aclrtMallocHost(&host, 4096));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(host, 4096, key, KEYLEN, 0));
@@ -262,7 +269,7 @@ TEST(export_key_checks)
 TEST(share_by_key_with_and_without_pid_validation)
 {
 	const size_t n = 16 * 4096, off = 4 * 4096, len = 8 * 4096;
-	struct job j = { .size = len, .seed = 7 };
+	struct job j = { .size = len, .key_size = len, .seed = 7 };
 	char *model, *back;
 	void *va;
 
