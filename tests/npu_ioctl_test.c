@@ -282,7 +282,7 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(ADDR_QUERY,	   npu_addr_query,	host_flags, NORSV, FLAGS,   b_addr_query) \
 	X(STREAM_CREATE,   npu_stream_create,	__reserved, RSV,   FLAGS,   b_none) \
 	X(STREAM_DESTROY,  npu_stream_destroy,	__reserved, RSV,   FLAGS,   b_stream_destroy) \
-	X(SUBMIT,	   npu_submit,		seqno,	    NORSV, FLAGS,   b_submit) \
+	X(SUBMIT,	   npu_submit,		seqno,	    RSV,   FLAGS,   b_submit) \
 	X(STREAM_SYNC,	   npu_stream_sync,	seqno,	    NORSV, FLAGS,   b_stream_sync) \
 	X(SHARE_EXPORT,	   npu_share_export,	shareable,  RSV,   FLAGS,   b_share_export) \
 	X(SHARE_SET_PIDS,  npu_share_pids,	__reserved, RSV,   FLAGS,   b_share_set_pids) \
