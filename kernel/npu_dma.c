@@ -351,8 +351,8 @@ static int npu_dma_run_shape(struct npu_stream *stream,
 			if (col == shape->width) {
 				col = 0;
 				row++;
-				budget -= min_t(u64, budget,
-						NPU_DMA_ROW_COST - min_t(u64, n, NPU_DMA_ROW_COST));
+				budget -= min_t(u64, budget, NPU_DMA_ROW_COST -
+						min_t(u64, shape->width, NPU_DMA_ROW_COST));
 			}
 		}
 		npu_vm_read_unlock(&ctx->vm, peer ? &peer->vm : NULL);

@@ -22,14 +22,15 @@ FIXTURE(c2d) {
 	uint64_t va2m;		/* DEV_2M_SIZE in 2 MiB pages */
 };
 
-static uint64_t map_new(int fd, uint64_t len, uint64_t page)
+/* @len bytes of device memory of device @dev, read-write for it. */
+static uint64_t map_new(int fd, uint64_t len, uint64_t page, uint32_t dev)
 {
 	uint64_t va = npu_reserve_new(fd, len, SZ_2M);
 	uint32_t h;
 
 	if (!va || npu_alloc(fd, len, page, &h) || npu_map(fd, va, len, h) ||
 	    npu_free(fd, h) ||
-	    npu_set_access(fd, va, len, 0, NPU_ACCESS_READWRITE))
+	    npu_set_access(fd, va, len, dev, NPU_ACCESS_READWRITE))
 		return 0;
 	return va;
 }
@@ -42,9 +43,9 @@ FIXTURE_SETUP(c2d)
 	self->host = npu_host_mem(HOST_SIZE);
 	ASSERT_NONNULL(self->host);
 	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
-	self->va4k = map_new(self->fd, DEV_4K_SIZE, SZ_4K);
+	self->va4k = map_new(self->fd, DEV_4K_SIZE, SZ_4K, 0);
 	ASSERT_NE(0, self->va4k);
-	self->va2m = map_new(self->fd, DEV_2M_SIZE, SZ_2M);
+	self->va2m = map_new(self->fd, DEV_2M_SIZE, SZ_2M, 0);
 	ASSERT_NE(0, self->va2m);
 	srandom(12);
 }
@@ -609,6 +610,60 @@ TEST_F(c2d, copy2d_fault_in_a_later_row)
 	EXPECT_EQ(0, npu_run(self->fd, self->stream,
 			     copy2d_cmd(self->va4k, 64, ptr64(src), 64, 64, 2,
 					NPU_CMD_SRC_HOST)));
+}
+
+/*
+ * Peer operands as COPY has them: rows into and out of another device's
+ * context (its fd in @value), once PEER_ENABLE allowed that device.
+ */
+TEST_F(c2d, copy2d_peer_operands)
+{
+	uint8_t *src = self->host, *model = self->host + SZ_2M,
+		*back = npu_host_mem(DEV_4K_SIZE);
+	struct npu_peer_enable pe = { .size = sizeof(pe), .device = 1 };
+	struct npu_cmd c;
+	uint64_t pva;
+	uint32_t ps;
+	int pfd;
+
+	if (npu_device_count() < 2)
+		SKIP(return, "needs two npu devices");
+	pfd = npu_open(1);
+	ASSERT_LE(0, pfd);
+	ASSERT_EQ(0, npu_stream_create(pfd, &ps));
+	pva = map_new(pfd, DEV_4K_SIZE, SZ_4K, 1);
+	ASSERT_NE(0, pva);
+	/* device 0's engine may write and read it */
+	ASSERT_EQ(0, npu_set_access(pfd, pva, DEV_4K_SIZE, 0, NPU_ACCESS_READWRITE));
+	ASSERT_NONNULL(back);
+	ASSERT_EQ(0, npu_register(pfd, back, DEV_4K_SIZE, 0, 0));
+	fill_random(src, DEV_4K_SIZE);
+	fill_random(model, DEV_4K_SIZE);
+	memcpy(back, model, DEV_4K_SIZE);
+	ASSERT_EQ(0, npu_run(pfd, ps, npu_copy_cmd(pva, ptr64(back), DEV_4K_SIZE,
+						   NPU_CMD_SRC_HOST)));
+	ASSERT_EQ(0, dev_load(self, self->va4k, src, DEV_4K_SIZE));
+	c = copy2d_cmd(pva + 7, 300, self->va4k + 1, 257, 250, 500,
+		       NPU_CMD_DST_PEER);
+	c.value = pfd;
+	EXPECT_EQ(-EPERM, sub1(self, c));
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_PEER_ENABLE, &pe));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream, c));
+	model_2d(model + 7, 300, src + 1, 257, 250, 500);
+	ASSERT_EQ(0, npu_run(pfd, ps, npu_copy_cmd(ptr64(back), pva, DEV_4K_SIZE,
+						   NPU_CMD_DST_HOST)));
+	EXPECT_EQ(0, memcmp(back, model, DEV_4K_SIZE));
+	/* and out of the peer, into registered host memory of this context */
+	memset(src, 0, DEV_4K_SIZE);
+	c = copy2d_cmd(ptr64(src) + 3, 1000, pva + 5, 999, 999, 200,
+		       NPU_CMD_DST_HOST | NPU_CMD_SRC_PEER);
+	c.value = pfd;
+	ASSERT_EQ(0, npu_run(self->fd, self->stream, c));
+	memset(back, 0, DEV_4K_SIZE);
+	model_2d(back + 3, 1000, model + 5, 999, 999, 200);
+	EXPECT_EQ(0, memcmp(back, src, DEV_4K_SIZE));
+	close(pfd);
+	munmap(back, DEV_4K_SIZE);
 }
 
 /* FILL32 writes the pattern, nothing before or after, host and device. */
