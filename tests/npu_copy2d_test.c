@@ -290,10 +290,11 @@ TEST_F(c2d, fdinfo_counts_submits)
 TEST_F(c2d, copy2d_bad_inputs)
 {
 	uint64_t h = ptr64(self->host), va = self->va2m;
-	uint8_t *ro = npu_host_mem(4 * SZ_4K);
+	uint8_t *ro = npu_host_mem(4 * SZ_4K), *plain = npu_host_mem(SZ_4K);
 	struct npu_cmd c;
 
 	ASSERT_NONNULL(ro);
+	ASSERT_NONNULL(plain);
 	ASSERT_EQ(0, npu_register(self->fd, ro, 4 * SZ_4K, NPU_HOST_READONLY, 0));
 	/* the good one, as a reference */
 	EXPECT_EQ(0, sub1(self, copy2d_cmd(va, 64, va + SZ_2M, 128, 64, 16, 0)));
@@ -349,9 +350,11 @@ TEST_F(c2d, copy2d_bad_inputs)
 	EXPECT_EQ(-ENXIO, sub1(self, copy2d_cmd(va, 64, h + HOST_SIZE - SZ_4K,
 						2 * SZ_4K, 64, 2,
 						NPU_CMD_SRC_HOST)));
-	/* a host side that starts outside any registration */
-	EXPECT_EQ(-ENXIO, sub1(self, copy2d_cmd(va, 64, ptr64(ro) + 8 * SZ_4K,
-						64, 64, 2, NPU_CMD_SRC_HOST)));
+	/* a host side in no registration (pageable memory) */
+	EXPECT_EQ(-ENXIO, sub1(self, copy2d_cmd(va, 64, ptr64(plain), 64, 64, 2,
+						NPU_CMD_SRC_HOST)));
+	EXPECT_EQ(-ENXIO, sub1(self, copy2d_cmd(ptr64(plain), 64, va, 64, 64, 2,
+						NPU_CMD_DST_HOST)));
 	/* a read-only registration is a source, never a destination */
 	EXPECT_EQ(0, sub1(self, copy2d_cmd(va, 64, ptr64(ro), SZ_4K, 64, 4,
 					   NPU_CMD_SRC_HOST)));
@@ -360,6 +363,7 @@ TEST_F(c2d, copy2d_bad_inputs)
 	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
 	ASSERT_EQ(0, npu_unregister(self->fd, ro));
 	munmap(ro, 4 * SZ_4K);
+	munmap(plain, SZ_4K);
 }
 
 /* The shape fields are COPY_2D's: every other op must have them zero. */
