@@ -726,8 +726,8 @@ static void npu_stream_kick(struct npu_stream *stream, unsigned int cpu)
  * Check the operands' address ranges, @dst_len and @src_len bytes from
  * their starts; take the host registrations.
  */
-static int npu_job_host2(struct npu_context *ctx, struct npu_job *job,
-			 u64 dst_len, u64 src_len)
+static int npu_job_host_spans(struct npu_context *ctx, struct npu_job *job,
+			      u64 dst_len, u64 src_len)
 {
 	struct npu_cmd *cmd = &job->cmd;
 
@@ -749,7 +749,7 @@ static int npu_job_host2(struct npu_context *ctx, struct npu_job *job,
 /* The same for a command whose operands are @len bytes each. */
 static int npu_job_host(struct npu_context *ctx, struct npu_job *job, u64 len)
 {
-	return npu_job_host2(ctx, job, len, len);
+	return npu_job_host_spans(ctx, job, len, len);
 }
 
 #define NPU_COPY_FLAGS	(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | \
@@ -811,7 +811,7 @@ static int npu_job_check_copy(struct npu_context *ctx, struct npu_job *job,
 	} else if (cmd->value) {
 		return -EINVAL;
 	}
-	return npu_job_host2(ctx, job, dst_span, src_span);
+	return npu_job_host_spans(ctx, job, dst_span, src_span);
 }
 
 static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
@@ -926,7 +926,7 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 	    args->count > NPU_SUBMIT_MAX_CMDS ||
 	    cmd_size < NPU_CMD_SIZE_V1 || !IS_ALIGNED(cmd_size, sizeof(u64)))
 		return -EINVAL;
-	if (cmd_size > PAGE_SIZE)	/* bounds the scan for a non-zero tail */
+	if (cmd_size > SZ_4K)	/* bounds the scan for a non-zero tail */
 		return -E2BIG;
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
