@@ -90,6 +90,7 @@ struct npu_device {
  * @host_pinned: bytes of host memory pinned by the registrations
  * @host_memlock: of them, bytes charged to the user's locked_vm
  * @faults: DMA faults of the context's streams since open or a reset
+ * @submits: SUBMIT ioctls of the context since open, failed ones included
  * @mem_charged: bytes of device memory this context allocated and that
  *	still exist, within ctx_mem_limit
  * @streams: streams by id (internally locked)
@@ -127,6 +128,7 @@ struct npu_context {
 	atomic64_t host_pinned;
 	atomic64_t host_memlock;
 	atomic64_t faults;
+	atomic64_t submits;
 	atomic_long_t mem_charged;
 	struct xarray streams;
 	atomic_long_t nr_streams;

@@ -27,6 +27,7 @@ struct seq_file;
  * @reservations: VA_RESERVE reservations
  * @host_regs: host registrations
  * @queued: commands submitted and not yet finished
+ * @submits: SUBMIT ioctls since open (npu_context.submits)
  * @shut: the context shut down (mm gone, carrier unplugged): it holds no
  *	host memory and runs no command any more
  */
@@ -42,6 +43,7 @@ struct npu_context_usage {
 	unsigned long reservations;
 	unsigned long host_regs;
 	unsigned long queued;
+	u64 submits;
 	bool shut;
 };
 

@@ -251,6 +251,10 @@ ACL_SA_EQ(sizeof(aclrtPtrAttributes), 28);
 ACL_SA_EQ(offsetof(aclrtPtrAttributes, location), 0);
 ACL_SA_EQ(offsetof(aclrtPtrAttributes, pageSize), 8);
 ACL_SA_EQ(offsetof(aclrtPtrAttributes, rsv), 12);
+ACL_SA_EQ(sizeof(aclrtMemcpyBatchAttr), 32);
+ACL_SA_EQ(offsetof(aclrtMemcpyBatchAttr, dstLoc), 0);
+ACL_SA_EQ(offsetof(aclrtMemcpyBatchAttr, srcLoc), 8);
+ACL_SA_EQ(offsetof(aclrtMemcpyBatchAttr, rsv), 16);
 ACL_SA_EQ(ACL_RT_VMM_EXPORT_FLAG_DEFAULT, 0x0UL);
 ACL_SA_EQ(ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, 0x1UL);
 

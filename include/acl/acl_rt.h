@@ -126,6 +126,12 @@ typedef struct aclrtMemLocation {
 	aclrtMemLocationType type;
 } aclrtMemLocation;
 
+typedef struct aclrtMemcpyBatchAttr {
+	aclrtMemLocation dstLoc;
+	aclrtMemLocation srcLoc;
+	uint8_t rsv[16];
+} aclrtMemcpyBatchAttr;
+
 typedef struct aclrtPtrAttributes {
 	aclrtMemLocation location;
 	uint32_t pageSize;
@@ -507,6 +513,21 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
 					      aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
+					   size_t width, size_t height, aclrtMemcpyKind kind);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+						size_t width, size_t height, aclrtMemcpyKind kind,
+						aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+					      size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+					      size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+						   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+						   size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
+						   aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N);
+ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
+						 aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);

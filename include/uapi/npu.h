@@ -433,11 +433,18 @@ struct npu_stream_destroy {
 #define NPU_OP_WAIT_STREAM	5
 /* u64 device clock at dst (8-byte aligned) when the engine runs it (since 1.3) */
 #define NPU_OP_TIMESTAMP	6
+/* height rows of length bytes, each row at its pitch (since 1.4) */
+#define NPU_OP_COPY_2D		7
+/* length bytes of the u32 pattern value at dst, both 4-byte aligned (since 1.4) */
+#define NPU_OP_FILL32		8
 
-/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE/TIMESTAMP */
+/*
+ * Command flags: address spaces of dst and src for COPY/COPY_2D/MEMSET/
+ * FILL32/WRITE_VALUE/TIMESTAMP
+ */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
 #define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
-/* COPY only: dst or src is a device VA of the peer context whose fd is @value */
+/* COPY and COPY_2D only: dst or src is a device VA of the peer context whose fd is @value */
 #define NPU_CMD_DST_PEER	(1U << 2)
 #define NPU_CMD_SRC_PEER	(1U << 3)
 /* WAIT_VALUE conditions (exactly one) */
@@ -453,10 +460,35 @@ struct npu_stream_destroy {
  * @flags: NPU_CMD_* / NPU_WAIT_* as the op allows; others must be 0
  * @dst: destination address (device VA unless NPU_CMD_DST_HOST)
  * @src: source address (device VA unless NPU_CMD_SRC_HOST), or a stream id
- * @length: bytes for COPY/MEMSET; for WAIT_STREAM a limit in milliseconds
- *          (0: none; since 1.3); 0 for the others
- * @value: fill byte, value to write or compare, seqno to wait for, or
- *         for a COPY with NPU_CMD_*_PEER the fd of the peer context
+ * @length: bytes for COPY/MEMSET/FILL32, bytes of each row for COPY_2D;
+ *          for WAIT_STREAM a limit in milliseconds (0: none; since 1.3);
+ *          0 for the others
+ * @value: fill byte, u32 fill pattern (FILL32), value to write or compare,
+ *         seqno to wait for, or for a COPY or COPY_2D with NPU_CMD_*_PEER
+ *         the fd of the peer context
+ * @dst_pitch: COPY_2D: bytes from the start of one destination row to the
+ *             next, at least @length; 0 for the other ops (since 1.4)
+ * @src_pitch: COPY_2D: the same for the source rows (since 1.4)
+ * @height: COPY_2D: rows, 1..NPU_COPY_2D_MAX_HEIGHT; 0 for the other ops
+ *          (since 1.4)
+ *
+ * The struct grew in 1.4 (@dst_pitch, @src_pitch, @height): SUBMIT's
+ * @cmd_size says which layout the caller's array has; the 1.3 struct
+ * ended at @value (NPU_CMD_SIZE_V1 bytes).
+ *
+ * NPU_OP_COPY_2D (since 1.4) copies @height rows of @length bytes: row i
+ * from @src + i * @src_pitch to @dst + i * @dst_pitch, in one command
+ * (one seqno, one completion; a fault fails the whole command, with the
+ * rows before it copied). Both pitches must be at least @length, and
+ * neither strided span, (@height - 1) * pitch + @length bytes from its
+ * start, may wrap. The flags are COPY's: a host operand's whole span must
+ * lie inside one registration (else -ENXIO), a peer operand is a device VA
+ * of the peer context whose fd is @value.
+ *
+ * NPU_OP_FILL32 (since 1.4) writes the 32-bit pattern @value (at most
+ * U32_MAX), in the CPU's byte order, into @length / 4 consecutive words
+ * at @dst. @dst and @length must be 4-byte aligned, @length non-zero;
+ * @src must be 0; NPU_CMD_DST_HOST is the only flag.
  *
  * NPU_OP_TIMESTAMP (since 1.3) writes the device clock, nanoseconds since
  * the device was created (CLOCK_MONOTONIC; GET_INFO's @clock_ns reads the
@@ -484,18 +516,36 @@ struct npu_cmd {
 	__u64 src;
 	__u64 length;
 	__u64 value;
+	__u64 dst_pitch;
+	__u64 src_pitch;
+	__u64 height;
 };
 
-#define NPU_SUBMIT_MAX_CMDS	256
+/* struct npu_cmd as 1.3 knew it, up to @value; SUBMIT's @cmd_size 0 means it */
+#define NPU_CMD_SIZE_V1		40
+
+/* Most rows of one COPY_2D (since 1.4) */
+#define NPU_COPY_2D_MAX_HEIGHT	(1U << 24)
+
+/* Most commands of one SUBMIT: 256 before 1.4 */
+#define NPU_SUBMIT_MAX_CMDS	4096
 
 /**
  * struct npu_submit - queue commands on a stream
- * @size: sizeof(struct npu_submit)
+ * @size: sizeof(struct npu_submit); the first release's struct ended at
+ *        @seqno and still works (its commands are NPU_CMD_SIZE_V1 bytes)
  * @flags: must be 0
  * @stream: from STREAM_CREATE
  * @count: number of commands, 1..NPU_SUBMIT_MAX_CMDS
- * @cmds: user pointer to @count struct npu_cmd
+ * @cmds: user pointer to @count commands of @cmd_size bytes each
  * @seqno: out, sequence number of the last command queued
+ * @cmd_size: bytes of each element of @cmds (since 1.4): 0 means
+ *            NPU_CMD_SIZE_V1; else a multiple of 8, at least
+ *            NPU_CMD_SIZE_V1 and at most 4096. A caller's shorter
+ *            struct npu_cmd reads as if the missing fields were 0; a
+ *            longer one must have its bytes past sizeof(struct npu_cmd)
+ *            zero (else -E2BIG)
+ * @__reserved: must be 0
  *
  * Commands are checked before any is queued; a host operand must lie
  * inside one registration (else -ENXIO: the device cannot reach pageable
@@ -510,11 +560,12 @@ struct npu_cmd {
  * @device = this one, or a mapping made with NPU_MAP_PEERS).
  * With max_queued commands of the context not yet complete, SUBMIT waits
  * for room as a full ring would.
- * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
- * operand not registered, -EACCES device write to a read-only registration,
- * -EBADF a peer fd that is not an npu context of this process on another
- * device, -EPERM peer access to that device not enabled, -EINTR a signal
- * while waiting for room.
+ * Errors: -ENOENT unknown stream, -EINVAL bad command or @cmd_size,
+ * -E2BIG non-zero bytes past the known struct npu_cmd or a @cmd_size over
+ * 4096, -ENXIO host operand not registered, -EACCES device write to a
+ * read-only registration, -EBADF a peer fd that is not an npu context of
+ * this process on another device, -EPERM peer access to that device not
+ * enabled, -EINTR a signal while waiting for room.
  */
 struct npu_submit {
 	__u32 size;
@@ -523,6 +574,8 @@ struct npu_submit {
 	__u32 count;
 	__u64 cmds;
 	__u64 seqno;
+	__u32 cmd_size;
+	__u32 __reserved;
 };
 
 #define NPU_IOCTL_SUBMIT	_IO(NPU_TYPE, NPU_CMD_SUBMIT)
