@@ -66,7 +66,7 @@ struct usage {
 	const char *state;
 	unsigned long long device_kib, pinned_kib;
 	unsigned long handles, streams, mappings, reservations, regs;
-	unsigned long exported, imported, queued;
+	unsigned long exported, imported, dmabufs, queued;
 };
 
 /* Check every key of @fi: the expected ones, each exactly, and no other. */
@@ -103,6 +103,7 @@ static void fdinfo_check(const struct fdinfo *fi, int dev_fd, pid_t pid,
 	WANT("npu-host-registrations", "%lu", u->regs);
 	WANT("npu-shares-exported", "%lu", u->exported);
 	WANT("npu-shares-imported", "%lu", u->imported);
+	WANT("npu-dmabufs", "%lu", u->dmabufs);
 	WANT("npu-commands-queued", "%lu", u->queued);
 #undef WANT
 	EXPECT_EQ(n, fi->n);
@@ -471,7 +472,7 @@ TEST_TIMEOUT(mm_exit_race, 120)
 
 			ASSERT_EQ(0, fdinfo_read(msg[1], msg[0], &fi));
 			reads++;
-			ASSERT_EQ(17, fi.n);	/* every key, each time */
+			ASSERT_EQ(18, fi.n);	/* every key, each time */
 			pinned = fdinfo_get(&fi, "npu-memory-host-pinned");
 			ASSERT_NONNULL(pinned);
 			state = fdinfo_get(&fi, "npu-state");
