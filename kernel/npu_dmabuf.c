@@ -29,6 +29,7 @@
 #include <linux/moduleparam.h>
 #include <linux/scatterlist.h>
 #include <linux/sched/mm.h>
+#include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -63,8 +64,9 @@ struct npu_dmabuf {
 
 /*
  * Call @fn for each 4 KiB page of @db's memory from page @first on,
- * @count pages, in the handle's order; stop at the first error. Backs a
- * page not yet backed (only the export's own walk meets one).
+ * @count pages, in the handle's order; stop at the first error, or with
+ * -EINTR when the caller is killed. Backs a page not yet backed (only
+ * the export's own walk meets one: pages stay until the handle goes).
  */
 static int npu_dmabuf_walk(struct npu_dmabuf *db, u64 first, u64 count,
 			   int (*fn)(struct page *page, void *priv), void *priv)
@@ -91,8 +93,12 @@ static int npu_dmabuf_walk(struct npu_dmabuf *db, u64 first, u64 count,
 			ret = fn(page, priv);
 			if (ret)
 				return ret;
-			if (!(pos & (SZ_2M - 1)))
-				cond_resched();
+			if (pos & (SZ_2M - 1))
+				continue;
+			/* long walks of big handles: killable, preemptible */
+			if (fatal_signal_pending(current))
+				return -EINTR;
+			cond_resched();
 		}
 		off += bsize;
 	}

@@ -606,6 +606,76 @@ TEST_F(dmabuf, other_process_closes_first)
 	EXPECT_EQ(self->used0, npu_mem_used(self->fd));
 }
 
+/*
+ * A handle from SHARE_IMPORT exports too: another process fills and
+ * shares memory, goes away, and the dma-buf of the import keeps it.
+ */
+TEST(imported_handle_exports)
+{
+	struct npu_share_import imp = { .size = sizeof(imp) };
+	int up[2], down[2], fd, dfd, st;
+	uint64_t name = 0;
+	long long used0;
+	unsigned char *p, *model;
+	pid_t pid;
+	char go;
+
+	fd = npu_open(0);
+	if (fd < 0)
+		SKIP(return, "no /dev/npu0");
+	used0 = npu_mem_used(fd);
+	ASSERT_EQ(0, pipe(up));
+	ASSERT_EQ(0, pipe(down));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct npu_share_export exp = {
+			.size = sizeof(exp), .flags = NPU_SHARE_ANY_PID,
+		};
+		uint32_t stream;
+		uint64_t va;
+		int cfd;
+
+		close(fd);
+		cfd = npu_open(0);
+		va = npu_reserve_new(cfd, SZ_2M, SZ_2M);
+		if (cfd < 0 || !va || npu_alloc(cfd, SZ_2M, SZ_2M, &exp.handle) ||
+		    npu_map(cfd, va, SZ_2M, exp.handle) ||
+		    npu_set_access(cfd, va, SZ_2M, 0, NPU_ACCESS_READWRITE) ||
+		    npu_stream_create(cfd, &stream) ||
+		    npu_run(cfd, stream, npu_memset_cmd(va, 0x3c, SZ_2M, 0)) ||
+		    npu_run(cfd, stream, npu_memset_cmd(va + SZ_2M - 3, 0x4d, 3, 0)) ||
+		    npu_ioctl(cfd, NPU_IOCTL_SHARE_EXPORT, &exp))
+			_exit(2);
+		if (write(up[1], &exp.shareable, 8) != 8 || read(down[0], &go, 1) != 1)
+			_exit(3);
+		_exit(0);
+	}
+	ASSERT_EQ(8, read(up[0], &name, 8));
+	imp.shareable = name;
+	ASSERT_EQ(0, npu_ioctl(fd, NPU_IOCTL_SHARE_IMPORT, &imp));
+	dfd = dmabuf_export(fd, imp.handle, NPU_DMABUF_READONLY);
+	ASSERT_LE(0, dfd);
+	/* the exporter and the import go; the dma-buf keeps the memory */
+	ASSERT_EQ(1, write(down[1], "g", 1));
+	ASSERT_EQ(pid, waitpid(pid, &st, 0));
+	EXPECT_EQ(0, st);
+	ASSERT_EQ(0, npu_free(fd, imp.handle));
+	EXPECT_EQ(used0 + (long long)SZ_2M, npu_mem_used(fd));
+	p = map_buf(dfd, 0, SZ_2M, PROT_READ);
+	ASSERT_NONNULL(p);
+	ASSERT_EQ(0, close(dfd));
+	model = malloc(SZ_2M);
+	ASSERT_NONNULL(model);
+	memset(model, 0x3c, SZ_2M - 3);
+	memset(model + SZ_2M - 3, 0x4d, 3);
+	EXPECT_EQ(-1, diff_at(model, p, SZ_2M));
+	free(model);
+	munmap(p, SZ_2M);
+	EXPECT_EQ(used0, npu_mem_used(fd));
+	close(fd);
+}
+
 /* max_dmabufs caps the dma-bufs a context holds, freed handles' included. */
 TEST_F(dmabuf, cap)
 {
