@@ -357,6 +357,51 @@ static int vgem_open(void)
 	return -1;
 }
 
+#define BUFINFO	"/sys/kernel/debug/dma_buf/bufinfo"
+
+/*
+ * What the dma-buf core's debugfs list says of the dma-buf @fd: -1 not
+ * listed, else the number of attachments of device @dev (0 or more), with
+ * *@exp its exporter's name. -2 without the list (no debugfs).
+ */
+static int bufinfo_attached(int fd, const char *dev, char *exp, size_t explen)
+{
+	unsigned long ino, want;
+	char line[256], name[64];
+	FILE *f = fopen(BUFINFO, "re");
+	int found = -1, in = 0;
+	struct stat st;
+
+	if (!f)
+		return -2;
+	if (fstat(fd, &st)) {
+		fclose(f);
+		return -1;
+	}
+	want = st.st_ino;
+	while (fgets(line, sizeof(line), f)) {
+		size_t size;
+		unsigned int flags, mode;
+		long count;
+
+		if (sscanf(line, "%zu\t%x\t%x\t%ld\t%63s\t%lu", &size, &flags,
+			   &mode, &count, name, &ino) == 6) {
+			in = ino == want;
+			if (in) {
+				found = 0;
+				snprintf(exp, explen, "%s", name);
+			}
+		} else if (in && line[0] == '\t' && !strncmp(line + 1, dev, strlen(dev)) &&
+			   line[1 + strlen(dev)] == '\n') {
+			found++;
+		} else if (!strncmp(line, "Total", 5)) {
+			in = 0;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
 /* The same open file? (A re-export gives the importer's dma-buf back.) */
 static bool same_file(int a, int b)
 {
@@ -376,7 +421,8 @@ TEST_F(dmabuf, vgem_import)
 	struct drm_mode_map_dumb md;
 	uint32_t gem = 0, gem2 = 0;
 	unsigned char *p;
-	int card, dfd, back, fd2;
+	int card, dfd, back, fd2, att;
+	char exp[64] = "";
 
 	card = vgem_open();
 	if (card < 0)
@@ -395,6 +441,14 @@ TEST_F(dmabuf, vgem_import)
 	md.handle = gem;
 	EXPECT_EQ(-1, drmIoctl(card, DRM_IOCTL_MODE_MAP_DUMB, &md));
 	EXPECT_EQ(EINVAL, errno);
+	/* the dma-buf core lists vgem's one attachment to our dma-buf */
+	att = bufinfo_attached(dfd, "vgem", exp, sizeof(exp));
+	if (att == -2) {
+		TH_LOG("no %s: attachments not checked", BUFINFO);
+	} else {
+		EXPECT_EQ(1, att);
+		EXPECT_STREQ("npu", exp);
+	}
 	/* its PRIME export of the object is our dma-buf */
 	ASSERT_EQ(0, drmPrimeHandleToFD(card, gem, DRM_CLOEXEC | DRM_RDWR, &back));
 	EXPECT_TRUE(same_file(dfd, back));
@@ -404,6 +458,10 @@ TEST_F(dmabuf, vgem_import)
 	munmap(p, self->len - SZ_4K);
 	close(back);
 	ASSERT_EQ(0, drmCloseBufferHandle(card, gem));
+	/* closing the GEM object detached vgem */
+	att = bufinfo_attached(dfd, "vgem", exp, sizeof(exp));
+	if (att != -2)
+		EXPECT_EQ(0, att);
 	ASSERT_EQ(0, close(dfd));
 	EXPECT_EQ(0, fdinfo_value(self->fd, "npu-dmabufs"));
 
