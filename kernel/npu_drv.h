@@ -87,6 +87,9 @@ struct npu_device {
  * @nr_imports: of them from SHARE_IMPORT, within max_imports
  * @nr_exported: handles with a shareable name (SHARE_EXPORT) and IPC keys
  * @nr_ipc_keys: IPC keys (IPC_EXPORT), within max_ipc_keys
+ * @nr_dmabufs: dma-bufs exported from this context (DMABUF_EXPORT) that
+ *	are not yet released, within max_dmabufs; each holds a reference
+ *	to the context
  * @host_pinned: bytes of host memory pinned by the registrations
  * @host_memlock: of them, bytes charged to the user's locked_vm
  * @faults: DMA faults of the context's streams since open or a reset
@@ -125,6 +128,7 @@ struct npu_context {
 	atomic_long_t nr_imports;
 	atomic_long_t nr_exported;
 	atomic_long_t nr_ipc_keys;
+	atomic_long_t nr_dmabufs;
 	atomic64_t host_pinned;
 	atomic64_t host_memlock;
 	atomic64_t faults;

@@ -21,6 +21,7 @@ struct seq_file;
  * @handles: physical handles in its table
  * @imports: of them, from SHARE_IMPORT
  * @exports: names it exported that still exist
+ * @dmabufs: dma-bufs it exported that are not yet released
  * @streams: streams
  * @mappings: device VA mappings (of device memory and of MAPPED
  *	registrations)
@@ -38,6 +39,7 @@ struct npu_context_usage {
 	unsigned long handles;
 	unsigned long imports;
 	unsigned long exports;
+	unsigned long dmabufs;
 	unsigned long streams;
 	unsigned long mappings;
 	unsigned long reservations;

@@ -59,6 +59,34 @@ static int acl_share_export(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *
 	return 0;
 }
 
+/*
+ * ACL_MEM_HANDLE_TYPE_POSIX: the memory of @h as a dma-buf, its fd in
+ * *@out. Read-write, close-on-exec; an fd has no pid list, so both flags
+ * mean the same. Any number of exports, imported handles too; closing
+ * the fd is the caller's.
+ */
+static int acl_export_dmabuf(struct acl_handle *h, uint64_t *out)
+{
+	struct npu_dmabuf_export arg = {
+		.size = sizeof(arg),
+		.flags = NPU_DMABUF_CLOEXEC,
+		.handle = h->id,
+	};
+	int ret;
+
+	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_DMABUF_EXPORT, &arg);
+	if (ret == -ENOTTY)
+		return acl_errf(ACLI_EFEATURE, "the npu driver is older than 1.4: no dma-buf export");
+	if (ret == -ENOSPC)
+		return acl_errf(ret, "the device context holds max_dmabufs dma-bufs already (close some fds)");
+	if (ret == -EMFILE)
+		return acl_errf(ret, "no free file descriptor for the dma-buf");
+	if (ret)
+		return ret;
+	*out = (uint64_t)arg.fd;
+	return 0;
+}
+
 ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
 						    uint64_t flags, uint64_t *shareableHandle)
 {
@@ -67,15 +95,25 @@ ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
 	ret = acl_enter(NULL, handle, shareableHandle);
 	if (ret)
 		goto out;
-	/* CANN: a reserved parameter, fixed to NONE; the name is no POSIX fd */
-	if (handleType != ACL_MEM_HANDLE_TYPE_NONE) {
-		ret = acl_errf(-EINVAL, "handleType %d must be ACL_MEM_HANDLE_TYPE_NONE (shareable handles are 64-bit names, not POSIX file descriptors)",
+	/*
+	 * CANN: a reserved parameter, fixed to NONE (a 64-bit name). POSIX is
+	 * ours: the memory as a dma-buf file descriptor.
+	 */
+	if (handleType != ACL_MEM_HANDLE_TYPE_NONE && handleType != ACL_MEM_HANDLE_TYPE_POSIX) {
+		ret = acl_errf(-EINVAL, "handleType %d must be ACL_MEM_HANDLE_TYPE_NONE (a 64-bit name) or ACL_MEM_HANDLE_TYPE_POSIX (a dma-buf fd)",
 			       (int)handleType);
 		goto out;
 	}
 	if (flags != ACL_RT_VMM_EXPORT_FLAG_DEFAULT && flags != ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
 		ret = acl_errf(-EINVAL, "flags %#llx must be ACL_RT_VMM_EXPORT_FLAG_DEFAULT or _DISABLE_PID_VALIDATION",
 			       (unsigned long long)flags);
+		goto out;
+	}
+	if (handleType == ACL_MEM_HANDLE_TYPE_POSIX) {
+		struct acl_handle *h = acl_handle_lookup(handle);
+
+		ret = h ? acl_export_dmabuf(h, shareableHandle) :
+			  acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
 		goto out;
 	}
 	ret = acl_share_export(handle, flags, shareableHandle);

@@ -4,7 +4,9 @@
  * aclrtMemsetD32(Async) - every check with its code, the data against a
  * model, and that a 2D copy or a batch is ONE SUBMIT to the driver
  * (the npu-submits count of the library's /dev/npu0 fdinfo).
- * Skips without /dev/npu0.
+ * Device buffers come from aclrtMallocAlign32, which adds no tail, so an
+ * allocation ends where the checks of "leaves the allocation" expect
+ * (aclrtMalloc pads 32 bytes, a page here). Skips without /dev/npu0.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -86,7 +88,7 @@ static void *dev_with(const void *init, size_t n)
 {
 	void *d = NULL;
 
-	if (aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	if (aclrtMallocAlign32(&d, n, ACL_MEM_MALLOC_HUGE_FIRST) ||
 	    aclrtMemcpy(d, n, init, n, H2D))
 		return NULL;
 	return d;
@@ -106,8 +108,8 @@ TEST(memcpy2d_checks)
 	EXPECT_ACL_OK(aclrtMemcpy2d(NULL, 0, NULL, 0, 0, 5, 99));
 	EXPECT_ACL_OK(aclrtMemcpy2dAsync(NULL, 0, NULL, 0, 5, 0, 99, NULL));
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc(&dev, 64 * KiB, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMalloc(&dev2, 64 * KiB, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32(&dev, 64 * KiB, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32(&dev2, 64 * KiB, ACL_MEM_MALLOC_NORMAL_ONLY));
 	ASSERT_ACL_OK(aclrtMallocHost(&pin, 64 * KiB));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	EXPECT_ACL_OK(aclrtMemcpy2d(dev, 64, pin, 64, 0, 0, H2D));
@@ -200,8 +202,8 @@ TEST_TIMEOUT(memcpy2d_matches_model, 180)
 	ASSERT_NONNULL(back);
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin, AREA));
-	ASSERT_ACL_OK(aclrtMalloc(&dev, AREA, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMalloc(&dev2, AREA, ACL_MEM_MALLOC_HUGE_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32(&dev, AREA, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32(&dev2, AREA, ACL_MEM_MALLOC_HUGE_ONLY));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	for (unsigned int k = 0; k < sizeof(shapes) / sizeof(shapes[0]); k++) {
 		const struct shape *sh = &shapes[k];
@@ -323,8 +325,8 @@ TEST(memcpy2d_is_one_submit)
 	ASSERT_NONNULL(model);
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtMallocHost(&pin, h * sp));
-	ASSERT_ACL_OK(aclrtMalloc(&dev, h * dp, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMalloc(&dev2, h * dp, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32(&dev, h * dp, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32(&dev2, h * dp, ACL_MEM_MALLOC_NORMAL_ONLY));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	fill_random(pin, h * sp, 7);
 	fill_random(pg, h * sp, 8);
@@ -393,7 +395,7 @@ TEST(batch_checks)
 	aclrtStream s;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, NB * 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32((void **)&dev, NB * 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin, NB * 4096));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	memset(pin, 0x5a, NB * 4096);
@@ -533,7 +535,7 @@ TEST_TIMEOUT(batch_limits, 120)
 	ASSERT_NONNULL(dsts);
 	ASSERT_NONNULL(back);
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, n * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32((void **)&dev, n * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin, n * 4));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	for (size_t i = 0; i < n; i++) {
@@ -651,7 +653,7 @@ TEST(batch_is_one_submit)
 
 	ASSERT_NONNULL(back);
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, N * 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMallocAlign32((void **)&dev, N * 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin, N * 4096));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	fill_random(pin, N * 4096, 3);
@@ -700,7 +702,7 @@ TEST(memset_d32_checks)
 	EXPECT_ACL_OK(aclrtMemsetD32(NULL, 0, 1, 0));
 	EXPECT_ACL_OK(aclrtMemsetD32Async((void *)1, 0, 1, 0, NULL));
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, 8192, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32((void **)&dev, 8192, ACL_MEM_MALLOC_NORMAL_ONLY));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin, 8192));
 	{
 		void *mapped;
@@ -751,7 +753,7 @@ TEST(memset_d32_fills)
 	ASSERT_NONNULL(model);
 	ASSERT_NONNULL(back);
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, len, ACL_MEM_MALLOC_HUGE_ONLY));
+	ASSERT_ACL_OK(aclrtMallocAlign32((void **)&dev, len, ACL_MEM_MALLOC_HUGE_ONLY));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin, len));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pin2, len));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));

@@ -5,6 +5,8 @@
  * the test process is the importer "B"; they talk through pipes.  Skips
  * without /dev/npu0.
  */
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "lib_child.h"
@@ -120,7 +122,9 @@ TEST(export_args_and_twice)
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(NULL, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, NULL));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 2, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)3, 0, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)1, 0, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 2, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 3, &sh));
@@ -182,6 +186,76 @@ TEST(export_args_and_twice)
 	/* freeing the handle revokes its name */
 	ASSERT_ACL_OK(aclrtFreePhysical(h));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 1));
+}
+
+/*
+ * POSIX (ours): the memory as a dma-buf fd, read-write and close-on-exec,
+ * as often as asked, independent of the NONE name; the fd maps the bytes
+ * the device sees, and keeps them after aclrtFreePhysical.
+ */
+TEST(export_posix_dmabuf_fd)
+{
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtMemAccessDesc d = rw_on(0);
+	uint64_t fd1 = ~0ULL, fd2 = ~0ULL, sh = 0;
+	size_t free0, free1, total;
+	unsigned char *buf = malloc(SZ), *model = malloc(SZ), *cpu;
+	aclrtDrvMemHandle h;
+	void *va;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(buf);
+	ASSERT_NONNULL(model);
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	fill_pattern(model, SZ, 21);
+	ASSERT_ACL_OK(aclrtMemcpy(va, SZ, model, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+
+	/* unknown flags, NULL out: nothing made */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 4, &fd1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandle((aclrtDrvMemHandle)buf, ACL_MEM_HANDLE_TYPE_POSIX, 0, &fd1));
+	EXPECT_EQ(~0ULL, fd1);
+	/* both flags: an fd has no pid list */
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, &fd1));
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX,
+						      ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &fd2));
+	ASSERT_GT(1U << 20, fd1);
+	ASSERT_GT(1U << 20, fd2);
+	EXPECT_NE(fd1, fd2);
+	EXPECT_EQ(FD_CLOEXEC, fcntl((int)fd1, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(O_RDWR, fcntl((int)fd1, F_GETFL) & O_ACCMODE);
+	EXPECT_EQ((off_t)SZ, lseek((int)fd1, 0, SEEK_END));
+	/* the NONE name is another matter: still once */
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	ASSERT_EQ(0, close((int)fd2));
+
+	/* the fd maps the device's bytes; CPU writes reach the device */
+	cpu = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)cpu);
+	EXPECT_EQ(-1, check_pattern(cpu, SZ, 21));
+	memset(cpu + 4096 + 100, 0xa5, 8192);
+	memset(model + 4096 + 100, 0xa5, 8192);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(model, buf, SZ));
+
+	/* freed, unmapped: the fd and its mapping keep the memory */
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	EXPECT_EQ(free0 - SZ, free1);
+	EXPECT_EQ(0, memcmp(model, cpu, SZ));
+	ASSERT_EQ(0, munmap(cpu, SZ));
+	ASSERT_EQ(0, close((int)fd1));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	EXPECT_EQ(free0, free1);
+	free(model);
+	free(buf);
 }
 
 TEST(import_args)

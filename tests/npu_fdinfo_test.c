@@ -66,7 +66,7 @@ struct usage {
 	const char *state;
 	unsigned long long device_kib, pinned_kib;
 	unsigned long handles, streams, mappings, reservations, regs;
-	unsigned long exported, imported, queued;
+	unsigned long exported, imported, dmabufs, queued;
 	unsigned long long submits;
 };
 
@@ -104,6 +104,7 @@ static void fdinfo_check(const struct fdinfo *fi, int dev_fd, pid_t pid,
 	WANT("npu-host-registrations", "%lu", u->regs);
 	WANT("npu-shares-exported", "%lu", u->exported);
 	WANT("npu-shares-imported", "%lu", u->imported);
+	WANT("npu-dmabufs", "%lu", u->dmabufs);
 	WANT("npu-commands-queued", "%lu", u->queued);
 	WANT("npu-submits", "%llu", u->submits);
 #undef WANT

@@ -819,5 +819,45 @@ struct npu_ipc_destroy {
 };
 
 #define NPU_IOCTL_IPC_DESTROY	_IO(NPU_TYPE, NPU_CMD_IPC_DESTROY)
+/* DMABUF_EXPORT flags (since 1.4) */
+#define NPU_DMABUF_CLOEXEC	(1U << 0)	/* the new fd is close-on-exec */
+#define NPU_DMABUF_READONLY	(1U << 1)	/* the file is opened read-only */
+#define NPU_DMABUF_FLAGS_MASK	(NPU_DMABUF_CLOEXEC | NPU_DMABUF_READONLY)
+
+/**
+ * struct npu_dmabuf_export - export a physical handle as a dma-buf (since 1.4)
+ * @size: sizeof(struct npu_dmabuf_export)
+ * @flags: NPU_DMABUF_* bits
+ * @handle: a handle of this context, from MEM_ALLOC or SHARE_IMPORT
+ * @fd: out, a new file descriptor of the dma-buf
+ * @length: out, the dma-buf's size: the handle's length
+ * @__reserved: must be 0
+ *
+ * The dma-buf is the handle's memory, the same pages the device reads and
+ * writes through every mapping of the handle; it holds a reference to the
+ * memory, which stays while the dma-buf lives, whatever the context does
+ * (MEM_FREE, close) and in whatever order the two go. Other devices map
+ * it through dma-buf attachments; the fd maps it for the CPU (mmap
+ * MAP_SHARED only, within @length). Every page of the handle is backed
+ * with host memory when it is exported. With NPU_DMABUF_READONLY the file
+ * is opened O_RDONLY, so no CPU mapping of it can be writable; importing
+ * devices get the access their driver asks for. A handle may be exported
+ * any number of times, each a dma-buf of its own; a context holds at most
+ * max_dmabufs dma-bufs at a time (they count until their last fd and
+ * importer are gone, even after the context closed).
+ * Errors: -EINVAL unknown flags or @__reserved not 0, -ENOENT unknown
+ * handle, -ENOSPC the context holds max_dmabufs dma-bufs, -EMFILE no free
+ * fd, -ENOMEM no host memory to back the handle.
+ */
+struct npu_dmabuf_export {
+	__u32 size;
+	__u32 flags;
+	__u32 handle;
+	__s32 fd;
+	__u64 length;
+	__u64 __reserved;
+};
+
+#define NPU_IOCTL_DMABUF_EXPORT	_IO(NPU_TYPE, NPU_CMD_DMABUF_EXPORT)
 
 #endif /* _UAPI_NPU_H */
