@@ -90,6 +90,9 @@ MODULE_PARM_DESC(max_user_pin,
  * @src_reg: the same for the source
  * @user_pin: bytes of pageable memory it pins (whole pages), charged to
  *	@queued's user_pinned once @queued is set
+ * @dst_user: bytes of a pageable destination (NPU_CMD_DST_USER) from
+ *	@cmd.dst, its rows and the gaps between them for COPY_2D
+ * @src_user: the same for a pageable source
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
  * @peer: context of a COPY's peer operand (holds a reference), or NULL
  * @queued: the context whose queued count this job is in, once queued
@@ -108,6 +111,8 @@ struct npu_job {
 	struct npu_context *peer;
 	struct npu_context *queued;
 	u64 user_pin;
+	u64 dst_user;
+	u64 src_user;
 	unsigned long deadline;
 	bool timed;
 	u64 start;
@@ -284,27 +289,53 @@ static void npu_dma_kunmap(void *addr)
 		kunmap_local(addr);
 }
 
+/**
+ * struct npu_dma_shape - the bytes a command moves, as rows
+ * @width: bytes of each row
+ * @height: rows, at least 1
+ * @dst_pitch: operand offset from one destination row to the next
+ * @src_pitch: the same for the source
+ *
+ * A plain command is one row; COPY_2D's rows have their own pitches. Row i
+ * of an operand starts at its offset i * pitch.
+ */
+struct npu_dma_shape {
+	u64 width;
+	u64 height;
+	u64 dst_pitch;
+	u64 src_pitch;
+};
+
 /*
- * Run @fn over @len bytes of one or two operands, a piece at a time: each
- * piece lies in one page of every operand. The VA spaces are held for a
- * chunk.
+ * What one row costs a chunk at least, in bytes: bounds the rows moved
+ * under one hold of the VA space when they are short.
+ */
+#define NPU_DMA_ROW_COST	256
+
+/*
+ * Run @fn over the bytes @shape gives of one or two operands, a piece at
+ * a time: each piece lies in one row and in one page of every operand.
+ * The VA spaces are held for a chunk of NPU_DMA_CHUNK bytes (each row
+ * counting at least NPU_DMA_ROW_COST); an abort ends the command between
+ * chunks.
  */
 typedef void (*npu_dma_fn)(void *dst, const void *src, size_t n, void *arg);
 
-static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
-		       struct npu_dma_side *src, u64 len, npu_dma_fn fn,
-		       void *arg)
+static int npu_dma_run_shape(struct npu_stream *stream,
+			     struct npu_dma_side *dst, struct npu_dma_side *src,
+			     const struct npu_dma_shape *shape, npu_dma_fn fn,
+			     void *arg)
 {
 	struct npu_context *ctx = stream->ctx, *peer = NULL;
-	u64 pos = 0;
+	u64 row = 0, col = 0;
 	int ret = 0;
 
 	if (dst->ctx != ctx)
 		peer = dst->ctx;
 	else if (src && src->ctx != ctx)
 		peer = src->ctx;
-	while (pos < len && !ret) {
-		u64 end = min(len, pos + NPU_DMA_CHUNK);
+	while (row < shape->height && !ret) {
+		u64 budget = NPU_DMA_CHUNK;
 
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;
@@ -312,15 +343,19 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 		npu_dma_side_reset(dst);
 		if (src)
 			npu_dma_side_reset(src);
-		while (pos < end) {
-			size_t n = end - pos, avail;
+		while (budget && row < shape->height) {
+			size_t n = min(shape->width - col, budget), avail;
 			void *d, *s = NULL;
+			u64 pos;
 
+			/* Checked at submit: no span wraps. */
+			pos = row * shape->dst_pitch + col;
 			d = npu_dma_kmap(stream, dst, pos, n, &avail, &ret);
 			if (!d)
 				break;
 			n = min(n, avail);
 			if (src) {
+				pos = row * shape->src_pitch + col;
 				s = npu_dma_kmap(stream, src, pos, n, &avail, &ret);
 				if (!s) {
 					npu_dma_kunmap(d);
@@ -332,12 +367,29 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 			if (s)
 				npu_dma_kunmap(s);
 			npu_dma_kunmap(d);
-			pos += n;
+			col += n;
+			budget -= n;
+			if (col == shape->width) {
+				col = 0;
+				row++;
+				budget -= min_t(u64, budget, NPU_DMA_ROW_COST -
+						min_t(u64, shape->width, NPU_DMA_ROW_COST));
+			}
 		}
 		npu_vm_read_unlock(&ctx->vm, peer ? &peer->vm : NULL);
 		cond_resched();
 	}
 	return ret;
+}
+
+/* Run @fn over @len bytes of one or two operands: one row. */
+static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
+		       struct npu_dma_side *src, u64 len, npu_dma_fn fn,
+		       void *arg)
+{
+	const struct npu_dma_shape shape = { .width = len, .height = 1 };
+
+	return npu_dma_run_shape(stream, dst, src, &shape, fn, arg);
 }
 
 static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
@@ -348,6 +400,12 @@ static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
 static void npu_dma_set_fn(void *dst, const void *src, size_t n, void *arg)
 {
 	memset(dst, *(u8 *)arg, n);
+}
+
+/* FILL32: @dst and @n are 4-byte aligned (pieces end at pages or the end). */
+static void npu_dma_fill32_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	memset32(dst, *(u32 *)arg, n / sizeof(u32));
 }
 
 static void npu_dma_write_fn(void *dst, const void *src, size_t n, void *arg)
@@ -491,7 +549,12 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		.addr = cmd->src, .reg = job->src_reg,
 		.ctx = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
 	};
+	const struct npu_dma_shape shape = {
+		.width = cmd->length, .height = cmd->height,
+		.dst_pitch = cmd->dst_pitch, .src_pitch = cmd->src_pitch,
+	};
 	struct mem_cgroup *old_memcg;
+	u32 fill32 = cmd->value;
 	u8 fill = cmd->value;
 	u64 stamp;
 	int ret;
@@ -507,9 +570,17 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		ret = npu_dma_run(stream, &dst, &src, cmd->length,
 				  npu_dma_copy_fn, NULL);
 		break;
+	case NPU_OP_COPY_2D:
+		ret = npu_dma_run_shape(stream, &dst, &src, &shape,
+					npu_dma_copy_fn, NULL);
+		break;
 	case NPU_OP_MEMSET:
 		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
 				  npu_dma_set_fn, &fill);
+		break;
+	case NPU_OP_FILL32:
+		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
+				  npu_dma_fill32_fn, &fill32);
 		break;
 	case NPU_OP_WRITE_VALUE:
 		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
@@ -699,46 +770,48 @@ static int npu_job_user(struct npu_job *job, u64 addr, u64 len)
 }
 
 /*
- * Check the operands' address ranges; take the host registrations. A
- * pageable operand is only counted here (@user_pin); npu_job_pin() pins
- * it once the SUBMIT has room for it.
+ * Check the operands' address ranges, @dst_len and @src_len bytes from
+ * their starts; take the host registrations. A pageable operand is only
+ * counted here (@user_pin, its span kept in @dst_user/@src_user);
+ * npu_job_pin() pins it once the SUBMIT has room for it.
  */
-static int npu_job_host(struct npu_context *ctx, struct npu_job *job,
-			u64 len)
+static int npu_job_host_spans(struct npu_context *ctx, struct npu_job *job,
+			      u64 dst_len, u64 src_len)
 {
 	struct npu_cmd *cmd = &job->cmd;
 	int ret;
 
 	if (cmd->flags & NPU_CMD_DST_USER) {
-		ret = npu_job_user(job, cmd->dst, len);
+		ret = npu_job_user(job, cmd->dst, dst_len);
 		if (ret)
 			return ret;
+		job->dst_user = dst_len;
 	}
 	if (cmd->flags & NPU_CMD_SRC_USER) {
-		ret = npu_job_user(job, cmd->src, len);
+		ret = npu_job_user(job, cmd->src, src_len);
 		if (ret)
 			return ret;
+		job->src_user = src_len;
 	}
 	if (cmd->flags & NPU_CMD_DST_HOST) {
-		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, len);
+		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, dst_len);
 		if (!job->dst_reg)
 			return -ENXIO;
 		if (job->dst_reg->flags & NPU_HOST_READONLY)
 			return -EACCES;
 	}
 	if (cmd->flags & NPU_CMD_SRC_HOST) {
-		job->src_reg = npu_host_reg_get(ctx, cmd->src, len);
+		job->src_reg = npu_host_reg_get(ctx, cmd->src, src_len);
 		if (!job->src_reg)
 			return -ENXIO;
 	}
 	return 0;
 }
 
-/* The bytes a command's host operands cover. */
-static u64 npu_job_len(const struct npu_cmd *cmd)
+/* The same for a command whose operands are @len bytes each. */
+static int npu_job_host(struct npu_context *ctx, struct npu_job *job, u64 len)
 {
-	return cmd->op == NPU_OP_COPY || cmd->op == NPU_OP_MEMSET ?
-	       cmd->length : sizeof(u64);
+	return npu_job_host_spans(ctx, job, len, len);
 }
 
 /* Pin a pageable operand (a destination for write), or return 0. */
@@ -753,17 +826,18 @@ static int npu_job_pin_one(struct npu_context *ctx, struct npu_host_reg **reg,
 	return 0;
 }
 
-/* Pin @job's pageable operands, which npu_job_host() counted. */
+/* Pin @job's pageable operands, which npu_job_host_spans() counted. */
 static int npu_job_pin(struct npu_context *ctx, struct npu_job *job)
 {
 	struct npu_cmd *cmd = &job->cmd;
-	u64 len = npu_job_len(cmd);
 	int ret = 0;
 
 	if (cmd->flags & NPU_CMD_DST_USER)
-		ret = npu_job_pin_one(ctx, &job->dst_reg, cmd->dst, len, true);
+		ret = npu_job_pin_one(ctx, &job->dst_reg, cmd->dst,
+				      job->dst_user, true);
 	if (!ret && cmd->flags & NPU_CMD_SRC_USER)
-		ret = npu_job_pin_one(ctx, &job->src_reg, cmd->src, len, false);
+		ret = npu_job_pin_one(ctx, &job->src_reg, cmd->src,
+				      job->src_user, false);
 	return ret;
 }
 
@@ -797,28 +871,76 @@ static int npu_job_peer(struct npu_context *ctx, struct npu_job *job)
 	return 0;
 }
 
+/*
+ * The bytes from the first of @height rows of @width bytes, @pitch apart,
+ * to the end of the last, at @addr: into *@span; false if it wraps or the
+ * pitch is shorter than a row.
+ */
+static bool npu_span_2d(u64 addr, u64 width, u64 pitch, u64 height, u64 *span)
+{
+	u64 end;
+
+	return pitch >= width &&
+	       !check_mul_overflow(pitch, height - 1, span) &&
+	       !check_add_overflow(*span, width, span) &&
+	       !check_add_overflow(addr, *span, &end);
+}
+
+/* COPY and COPY_2D: operand spans of @dst_span and @src_span bytes. */
+static int npu_job_check_copy(struct npu_context *ctx, struct npu_job *job,
+			      u64 dst_span, u64 src_span)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->flags & ~NPU_COPY_FLAGS ||
+	    hweight32(cmd->flags & NPU_DST_SPACES) > 1 ||
+	    hweight32(cmd->flags & NPU_SRC_SPACES) > 1)
+		return -EINVAL;
+	if (cmd->flags & (NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)) {
+		int ret = npu_job_peer(ctx, job);
+
+		if (ret)
+			return ret;
+	} else if (cmd->value) {
+		return -EINVAL;
+	}
+	return npu_job_host_spans(ctx, job, dst_span, src_span);
+}
+
 static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			 struct npu_job *job)
 {
 	struct npu_cmd *cmd = &job->cmd;
-	u64 end;
+	u64 end, dst_span, src_span;
 
+	/* Only COPY_2D has a shape. */
+	if (cmd->op != NPU_OP_COPY_2D &&
+	    (cmd->dst_pitch || cmd->src_pitch || cmd->height))
+		return -EINVAL;
 	switch (cmd->op) {
 	case NPU_OP_COPY:
-		if (cmd->flags & ~NPU_COPY_FLAGS || !cmd->length ||
-		    hweight32(cmd->flags & NPU_DST_SPACES) > 1 ||
-		    hweight32(cmd->flags & NPU_SRC_SPACES) > 1 ||
+		if (!cmd->length ||
 		    check_add_overflow(cmd->dst, cmd->length, &end) ||
 		    check_add_overflow(cmd->src, cmd->length, &end))
 			return -EINVAL;
-		if (cmd->flags & (NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)) {
-			int ret = npu_job_peer(ctx, job);
-
-			if (ret)
-				return ret;
-		} else if (cmd->value) {
+		return npu_job_check_copy(ctx, job, cmd->length, cmd->length);
+	case NPU_OP_COPY_2D:
+		if (!cmd->length || !cmd->height ||
+		    cmd->height > NPU_COPY_2D_MAX_HEIGHT ||
+		    !npu_span_2d(cmd->dst, cmd->length, cmd->dst_pitch,
+				 cmd->height, &dst_span) ||
+		    !npu_span_2d(cmd->src, cmd->length, cmd->src_pitch,
+				 cmd->height, &src_span))
 			return -EINVAL;
-		}
+		return npu_job_check_copy(ctx, job, dst_span, src_span);
+	case NPU_OP_FILL32:
+		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
+		    cmd->src ||
+		    cmd->value > U32_MAX || !cmd->length ||
+		    !IS_ALIGNED(cmd->dst | cmd->length, sizeof(u32)) ||
+		    check_add_overflow(cmd->dst, cmd->length, &end))
+			return -EINVAL;
 		return npu_job_host(ctx, job, cmd->length);
 	case NPU_OP_MEMSET:
 		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
@@ -925,40 +1047,56 @@ static int npu_user_pin_charge(struct npu_context *ctx,
 	return charged ? 0 : -ENOENT;
 }
 
+/*
+ * Read command @i of a SUBMIT whose elements are @cmd_size bytes, as
+ * copy_struct_from_user() reads an argument struct: a shorter element gets
+ * zeroes, a longer one must have a zero tail (-E2BIG).
+ */
+static int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size,
+			unsigned int i)
+{
+	void __user *ucmd = u64_to_user_ptr(cmds + (u64)i * cmd_size);
+
+	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
+}
+
 int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_submit *args = arg;
+	u32 cmd_size = args->cmd_size ? args->cmd_size : NPU_CMD_SIZE_V1;
 	struct npu_stream *stream;
 	struct npu_job *job, *tmp;
-	struct npu_cmd *cmds;
 	LIST_HEAD(jobs);
 	u64 user_pin = 0;
 	unsigned int i;
 	int ret = 0;
 
-	if (args->flags || !args->count || args->count > NPU_SUBMIT_MAX_CMDS)
+	atomic64_inc(&ctx->submits);
+	if (args->flags || args->__reserved || !args->count ||
+	    args->count > NPU_SUBMIT_MAX_CMDS ||
+	    cmd_size < NPU_CMD_SIZE_V1 || !IS_ALIGNED(cmd_size, sizeof(u64)))
 		return -EINVAL;
+	if (cmd_size > SZ_4K)	/* bounds the scan for a non-zero tail */
+		return -E2BIG;
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
 		return -ENOENT;
-	cmds = memdup_user(u64_to_user_ptr(args->cmds),
-			   array_size(args->count, sizeof(*cmds)));
-	if (IS_ERR(cmds)) {
-		ret = PTR_ERR(cmds);
-		goto put_stream;
-	}
 	for (i = 0; i < args->count; i++) {
 		job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 		if (!job) {
 			ret = -ENOMEM;
 			goto free_jobs;
 		}
-		job->cmd = cmds[i];
 		list_add_tail(&job->link, &jobs);
+		ret = npu_cmd_read(&job->cmd, args->cmds, cmd_size, i);
+		if (ret)
+			goto free_jobs;
 		ret = npu_job_check(ctx, stream, job);
 		if (ret)
 			goto free_jobs;
 		user_pin += job->user_pin;
+		/* A long batch is a long loop: it stays preemptible. */
+		cond_resched();
 	}
 	ret = npu_queue_charge(ctx, stream, args->count);
 	if (ret)
@@ -1005,8 +1143,6 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 free_jobs:
 	list_for_each_entry_safe(job, tmp, &jobs, link)
 		npu_job_free(job);
-	kfree(cmds);
-put_stream:
 	npu_stream_put(stream);
 	return ret;
 }

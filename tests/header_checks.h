@@ -251,8 +251,44 @@ ACL_SA_EQ(sizeof(aclrtPtrAttributes), 28);
 ACL_SA_EQ(offsetof(aclrtPtrAttributes, location), 0);
 ACL_SA_EQ(offsetof(aclrtPtrAttributes, pageSize), 8);
 ACL_SA_EQ(offsetof(aclrtPtrAttributes, rsv), 12);
+ACL_SA_EQ(sizeof(aclrtMemcpyBatchAttr), 32);
+ACL_SA_EQ(offsetof(aclrtMemcpyBatchAttr, dstLoc), 0);
+ACL_SA_EQ(offsetof(aclrtMemcpyBatchAttr, srcLoc), 8);
+ACL_SA_EQ(offsetof(aclrtMemcpyBatchAttr, rsv), 16);
 ACL_SA_EQ(ACL_RT_VMM_EXPORT_FLAG_DEFAULT, 0x0UL);
 ACL_SA_EQ(ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, 0x1UL);
+
+/* memory queries and V2 shareable handles (aclrt-api-runtime.md section 8) */
+ACL_SA_EQ(ACL_RT_MEM_TYPE_DEV, 0x2U);
+ACL_SA_EQ(ACL_RT_MEM_TYPE_DVPP, 0x8U);
+ACL_SA_EQ(ACL_RT_MEM_TYPE_RSVD, 0x10U);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_STARS, 0);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_AICPU, 1);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_AIC, 2);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_AIV, 3);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_PCIEDMA, 4);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_RDMA, 5);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_SDMA, 6);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_DVPP, 7);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_UDMA, 8);
+ACL_SA_EQ(ACL_RT_HAC_TYPE_CCU, 9);
+ACL_SA_EQ(sizeof(aclrtHacType), 4);
+ACL_SA_EQ(ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED, 0);
+ACL_SA_EQ(ACL_RT_HOST_MEM_MAP_SUPPORTED, 1);
+ACL_SA_EQ(sizeof(aclrtHostMemMapCapability), 4);
+ACL_SA_EQ(ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0x1);
+ACL_SA_EQ(ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0x2);
+ACL_SA_EQ(sizeof(aclrtMemSharedHandleType), 4);
+ACL_SA_EQ(sizeof(aclrtMemFabricHandle), 128);
+ACL_SA_EQ(sizeof(((aclrtMemUsageInfo *)0)->name), 32);
+ACL_SA_EQ(offsetof(aclrtMemUsageInfo, name), 0);
+ACL_SA_EQ(offsetof(aclrtMemUsageInfo, curMemSize), 32);
+ACL_SA_EQ(offsetof(aclrtMemUsageInfo, memPeakSize), 40);
+ACL_SA_EQ(offsetof(aclrtMemUsageInfo, reserved), 48);
+ACL_SA_EQ(sizeof(aclrtMemUsageInfo), 48 + 8 * sizeof(size_t));
+#ifdef __LP64__
+ACL_SA_EQ(sizeof(aclrtMemUsageInfo), 112);
+#endif
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_GEQ, 0);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_EQ, 1);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_AND, 2);
