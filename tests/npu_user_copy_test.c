@@ -366,6 +366,70 @@ TEST_F(user, memset_write_value_timestamp_wait_value)
 	ASSERT_NOTHING_PINNED(self);
 }
 
+static struct npu_cmd copy2d_cmd(uint64_t dst, uint64_t dpitch, uint64_t src,
+				  uint64_t spitch, uint64_t width, uint64_t height,
+				  uint32_t flags)
+{
+	return (struct npu_cmd){ .op = NPU_OP_COPY_2D, .flags = flags,
+				 .dst = dst, .src = src, .length = width,
+				 .dst_pitch = dpitch, .src_pitch = spitch,
+				 .height = height };
+}
+
+/*
+ * COPY_2D with a pageable side: the whole span is pinned (gaps too), the
+ * rows land where the pitches say, the gaps of a destination stay; FILL32
+ * into pageable memory.
+ */
+TEST_F(user, copy_2d_and_fill32)
+{
+	size_t w = 3000, hp = 5000, dp = 4096, rows = 300;
+	size_t span = (rows - 1) * hp + w;
+	unsigned char *src = npu_host_mem(span), *dst = npu_host_mem(span);
+	uint32_t *words = (uint32_t *)npu_host_mem(SZ_4K * 2);
+
+	ASSERT_NE(NULL, src);
+	ASSERT_NE(NULL, dst);
+	ASSERT_NE(NULL, words);
+	fill(src, span, 91);
+	memset(dst, 0xee, span);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     copy2d_cmd(self->va, dp, ptr64(src), hp, w, rows, SU)));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     copy2d_cmd(ptr64(dst), hp, self->va, dp, w, rows, DU)));
+	for (size_t r = 0; r < rows; r++) {
+		ASSERT_EQ(0, memcmp(dst + r * hp, src + r * hp, w));
+		if (r + 1 < rows)
+			ASSERT_EQ(-1, check_byte(dst + r * hp + w, hp - w, 0xee));
+	}
+	/* a span running into what is not mapped: -EFAULT, nothing pinned */
+	{
+		size_t l = (span + SZ_4K - 1) & ~(SZ_4K - 1);
+		unsigned char *r = mmap(NULL, 2 * l, PROT_READ | PROT_WRITE,
+					MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		ASSERT_NE(MAP_FAILED, r);
+		ASSERT_EQ(0, munmap(r + l, l));
+		EXPECT_EQ(-EFAULT, npu_run(self->fd, self->stream,
+					   copy2d_cmd(ptr64(r), hp, self->va, dp, w,
+						      2 * rows - 10, DU)));
+		munmap(r, l);
+	}
+	EXPECT_EQ(-EINVAL, npu_run(self->fd, self->stream,
+				   copy2d_cmd(ptr64(dst), hp, self->va, dp, w, rows,
+					      DU | NPU_CMD_DST_HOST)));
+
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     (struct npu_cmd){ .op = NPU_OP_FILL32, .flags = DU,
+					       .dst = ptr64(words + 4), .value = 0xdeadbeef,
+					       .length = SZ_4K }));
+	EXPECT_EQ(0, words[3]);
+	for (size_t i = 4; i < 4 + SZ_4K / 4; i++)
+		ASSERT_EQ(0xdeadbeefU, words[i]);
+	EXPECT_EQ(0, words[4 + SZ_4K / 4]);
+	ASSERT_NOTHING_PINNED(self);
+}
+
 /* ------------------------------------------------------------------ */
 /* Kinds of memory                                                     */
 /* ------------------------------------------------------------------ */
