@@ -29,6 +29,7 @@
 #include "npu_drv.h"
 #include "npu_fdinfo.h"
 #include "npu_host.h"
+#include "npu_mirror.h"
 #include "npu_netlink.h"
 #include "npu_share.h"
 #include "npu_vm.h"
@@ -179,6 +180,8 @@ union npu_ioctl_buf {
 	struct npu_stream_mode stream_mode;
 	struct npu_ipc_export ipc_export;
 	struct npu_ipc_destroy ipc_destroy;
+	struct npu_mirror_map mirror_map;
+	struct npu_mirror_unmap mirror_unmap;
 };
 
 /**
@@ -258,6 +261,10 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_share_import, page_size, true),
 	NPU_IOCTL_OP(NPU_IOCTL_IPC_DESTROY, npu_ipc_destroy_ioctl,
 		     struct npu_ipc_destroy, key, false),
+	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_MAP, npu_mirror_map_ioctl,
+		     struct npu_mirror_map, length, false),
+	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_UNMAP, npu_mirror_unmap_ioctl,
+		     struct npu_mirror_unmap, addr, false),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -316,6 +323,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 		ctx->vm.dead = true;
 		up_write(&ctx->vm.lock);
 		npu_streams_release(ctx);
+		npu_mirror_release(ctx);
 		npu_host_release(ctx);
 		ctx->shut = true;
 	}

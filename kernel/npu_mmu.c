@@ -269,3 +269,93 @@ void npu_pt_prune(struct npu_pt *pt, u64 va, u64 size)
 {
 	npu_pt_prune_table(pt, pt->root, NPU_PT_LEVELS - 1, 0, va, va + size);
 }
+
+/**
+ * npu_pt_prepare() - allocate the last-level tables for [@va, @va + @size)
+ * @pt: page tables
+ * @va: device VA, 4 KiB aligned
+ * @size: bytes, multiple of 4 KiB
+ *
+ * So that npu_pt_set_leaf() can later install 4 KiB leaves there without
+ * allocating (under a lock that memory reclaim takes). The range must not
+ * hold larger leaves.
+ *
+ * Return: 0 or -ENOMEM (the tables allocated so far stay, empty).
+ */
+int npu_pt_prepare(struct npu_pt *pt, u64 va, u64 size)
+{
+	u64 end = va + size;
+
+	while (va < end) {
+		if (!npu_pt_entry_alloc(pt, va, 0))
+			return -ENOMEM;
+		va = ALIGN_DOWN(va, npu_pt_level_size(1)) + npu_pt_level_size(1);
+	}
+	return 0;
+}
+
+/**
+ * npu_pt_set_leaf() - install one 4 KiB leaf in a prepared table
+ * @pt: page tables
+ * @va: device VA, 4 KiB aligned
+ * @addr: address, 4 KiB aligned, below 2^52
+ * @flags: NPU_PTE_* bits besides VALID
+ *
+ * Never allocates.
+ *
+ * Return: 0, -ENOENT if the table is not there (npu_pt_prepare()), -EEXIST
+ * if a leaf is.
+ */
+int npu_pt_set_leaf(struct npu_pt *pt, u64 va, u64 addr, u64 flags)
+{
+	u64 *table = pt->root, *pte;
+	int l;
+
+	for (l = NPU_PT_LEVELS - 1; l > 0; l--) {
+		pte = &table[npu_pt_index(va, l)];
+		if (!npu_pte_is_table(*pte, l))
+			return *pte & NPU_PTE_VALID ? -EEXIST : -ENOENT;
+		table = npu_pt_next(*pte);
+	}
+	pte = &table[npu_pt_index(va, 0)];
+	if (*pte & NPU_PTE_VALID)
+		return -EEXIST;
+	WRITE_ONCE(*pte, (addr & NPU_PTE_ADDR) | flags | NPU_PTE_VALID);
+	return 0;
+}
+
+/**
+ * npu_pt_clear_leaves() - clear the leaves in [@va, @va + @size) that
+ *	have all of the @match bits
+ * @pt: page tables
+ * @va: device VA
+ * @size: bytes
+ * @match: NPU_PTE_* bits
+ * @fn: called with each valid leaf's old value before it is cleared
+ * @arg: for @fn
+ *
+ * Neither allocates nor sleeps: it runs inside MMU notifier invalidations,
+ * some of which may not block. Holes are skipped a table at a time.
+ *
+ * Return: the number of leaves cleared.
+ */
+unsigned long npu_pt_clear_leaves(struct npu_pt *pt, u64 va, u64 size,
+				  u64 match, void (*fn)(u64 pte, void *arg),
+				  void *arg)
+{
+	unsigned long n = 0;
+	u64 end = va + size;
+	int level;
+
+	while (va < end) {
+		u64 step, *pte = npu_pt_leaf(pt, va, &step, &level);
+
+		if (pte && (*pte & match) == match) {
+			fn(*pte, arg);
+			WRITE_ONCE(*pte, 0);
+			n++;
+		}
+		va += step;
+	}
+	return n;
+}
