@@ -50,6 +50,7 @@ enum acl_side_kind {
 struct acl_side {
 	enum acl_side_kind kind;
 	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
+	bool managed;		/* managed memory: host memory the device mirrors at its address */
 	struct acl_device *owner;	/* device whose memory it is: the copying device or the peer; NULL for host */
 };
 
@@ -91,8 +92,15 @@ static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool 
 	if (ret)
 		return ret;
 	side->dev_alias = false;
+	side->managed = false;
 	side->owner = NULL;
 	switch (q.kind) {
+	case NPU_ADDR_MIRROR:
+		/* the copying device reaches it at its own address */
+		side->kind = ACL_SIDE_DEVICE;
+		side->managed = true;
+		side->owner = dev;
+		return acl_dev_range_check(p, len, &q, name);
 	case NPU_ADDR_DEVICE:
 		side->kind = ACL_SIDE_DEVICE;
 		side->owner = dev;
@@ -129,7 +137,7 @@ static bool acl_side_is_dev(const struct acl_side *s)
 
 static bool acl_side_is_host(const struct acl_side *s)
 {
-	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE;
+	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE || s->managed;
 }
 
 /* The device whose memory a device side is, as seen from the copying device @e. */
