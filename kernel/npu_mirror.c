@@ -102,6 +102,10 @@ static void npu_mirror_clear_locked(struct npu_context *ctx, u64 start,
 				npu_mirror_unmap_pte, ctx->npu->dma_dev);
 	if (n) {
 		vm->mirror_pages -= n;
+		/*
+		 * After the cleared entries: pairs with the acquire in
+		 * npu_dma_translate() before its walk.
+		 */
 		smp_store_release(&vm->mirror_seq, vm->mirror_seq + 1);
 	}
 }
