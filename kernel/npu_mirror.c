@@ -158,48 +158,57 @@ static const char *npu_mirror_why(int err)
 	}
 }
 
-/* Install @n entries from @va (both locks held); drop the DMA maps not used. */
+/*
+ * Install @n entries from @va (both locks held) with the access of the
+ * fault (@write); drop the DMA mappings not used. An entry that is there
+ * already with at least that access (another stream's fault) stays.
+ */
 static int npu_mirror_install_locked(struct npu_context *ctx, u64 va,
-				     unsigned long n, const unsigned long *pfns,
+				     unsigned long n, bool write,
 				     const dma_addr_t *dma)
 {
 	struct npu_vm *vm = &ctx->vm;
 	unsigned long i, limit = READ_ONCE(max_mirror_pages);
+	u64 flags = NPU_PTE_READ | NPU_PTE_SYSTEM | NPU_PTE_MIRROR |
+		    (write ? NPU_PTE_WRITE : 0);
 	int ret = 0;
 
 	lockdep_assert_held_write(&vm->lock);
 	lockdep_assert_held_write(&vm->mirror_lock);
 	for (i = 0; i < n; i++) {
 		u64 addr = va + ((u64)i << PAGE_SHIFT);
-		bool write = pfns[i] & HMM_PFN_WRITE;
-		u64 flags = NPU_PTE_READ | NPU_PTE_SYSTEM | NPU_PTE_MIRROR |
-			    (write ? NPU_PTE_WRITE : 0);
+		struct npu_pt_walk walk;
 
-		/* A read-only entry a write fault upgrades, or a racing fault's. */
+		if (!npu_pt_walk(&vm->pt, addr, &walk) &&
+		    (walk.pte & NPU_PTE_MIRROR) &&
+		    (!write || (walk.pte & NPU_PTE_WRITE)))
+			goto drop;
+		/* a read-only entry this write fault upgrades */
 		npu_mirror_clear_locked(ctx, addr, addr + PAGE_SIZE);
 		if (vm->mirror_pages >= limit ||
 		    npu_pt_set_leaf(&vm->pt, addr, dma[i], flags)) {
 			/* the first page is the one the access needs */
 			if (!i)
 				ret = -ENOSPC;
-			dma_unmap_page_attrs(ctx->npu->dma_dev, dma[i], PAGE_SIZE,
-					     npu_mirror_dir(write),
-					     NPU_MIRROR_DMA_ATTRS);
-			continue;
+			goto drop;
 		}
 		vm->mirror_pages++;
+		continue;
+drop:
+		dma_unmap_page_attrs(ctx->npu->dma_dev, dma[i], PAGE_SIZE,
+				     npu_mirror_dir(write), NPU_MIRROR_DMA_ATTRS);
 	}
 	return ret;
 }
 
 static void npu_mirror_unmap_dma(struct device *dev, unsigned long n,
-				 const unsigned long *pfns, const dma_addr_t *dma)
+				 bool write, const dma_addr_t *dma)
 {
 	unsigned long i;
 
 	for (i = 0; i < n; i++)
 		dma_unmap_page_attrs(dev, dma[i], PAGE_SIZE,
-				     npu_mirror_dir(pfns[i] & HMM_PFN_WRITE),
+				     npu_mirror_dir(write),
 				     NPU_MIRROR_DMA_ATTRS);
 }
 
@@ -215,7 +224,9 @@ static void npu_mirror_unmap_dma(struct device *dev, unsigned long n,
  * @why: out, on failure, why, for the DMA fault report
  *
  * Called with no lock held: hmm_range_fault() may invalidate this very
- * range (COW), whose callback takes the VA space's mirror_lock.
+ * range (COW), whose callback takes the VA space's mirror_lock. The
+ * entries get the access of the fault: a read fault installs read-only
+ * entries (mapped DMA_TO_DEVICE), a write fault writable ones.
  *
  * Return: 0 once the entry for @va is installed (it may be invalidated
  * again before the engine uses it: the engine then faults again); -EFAULT
@@ -280,11 +291,10 @@ again:
 	n = (end - start) >> PAGE_SHIFT;
 	for (i = 0; i < n; i++) {
 		dma[i] = dma_map_page_attrs(dev, hmm_pfn_to_page(pfns[i]), 0,
-					    PAGE_SIZE,
-					    npu_mirror_dir(pfns[i] & HMM_PFN_WRITE),
+					    PAGE_SIZE, npu_mirror_dir(write),
 					    NPU_MIRROR_DMA_ATTRS);
 		if (dma_mapping_error(dev, dma[i])) {
-			npu_mirror_unmap_dma(dev, i, pfns, dma);
+			npu_mirror_unmap_dma(dev, i, write, dma);
 			ret = -ENOMEM;
 			goto out;
 		}
@@ -294,21 +304,21 @@ again:
 	ret = mirror->dead ? -ENOENT : npu_pt_prepare(&vm->pt, start, end - start);
 	if (ret) {
 		up_write(&vm->lock);
-		npu_mirror_unmap_dma(dev, n, pfns, dma);
+		npu_mirror_unmap_dma(dev, n, write, dma);
 		goto out;
 	}
 	down_write(&vm->mirror_lock);
 	if (mmu_interval_read_retry(&mirror->notifier, range.notifier_seq)) {
 		up_write(&vm->mirror_lock);
 		up_write(&vm->lock);
-		npu_mirror_unmap_dma(dev, n, pfns, dma);
+		npu_mirror_unmap_dma(dev, n, write, dma);
 		if (time_after(jiffies, timeout)) {
 			ret = -EBUSY;
 			goto out;
 		}
 		goto again;
 	}
-	ret = npu_mirror_install_locked(ctx, start, n, pfns, dma);
+	ret = npu_mirror_install_locked(ctx, start, n, write, dma);
 	*done = end;
 	up_write(&vm->mirror_lock);
 	up_write(&vm->lock);
