@@ -331,6 +331,9 @@ static int npu_dma_fault_in(struct npu_stream *stream,
 	ret = npu_mirror_fault(mirror, side->addr + pos, len, side->write,
 			       &done, &why);
 	npu_mirror_put(mirror);
+	/* The process is exiting: its context goes down, no fault to report. */
+	if (ret == -ESRCH)
+		return -ECANCELED;
 	return ret ? npu_dma_fault(stream, side, pos, why) : 0;
 }
 

@@ -24,6 +24,7 @@
  * Nothing is pinned, so nothing is charged to RLIMIT_MEMLOCK; the number
  * of entries a context may hold is max_mirror_pages.
  */
+#include <linux/bitfield.h>
 #include <linux/dma-map-ops.h>
 #include <linux/dma-mapping.h>
 #include <linux/hmm.h>
@@ -79,27 +80,47 @@ static enum dma_data_direction npu_mirror_dir(bool write)
 	return write ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
 }
 
-static void npu_mirror_unmap_pte(u64 pte, void *arg)
+/*
+ * Clear the whole run the entry @pte (of VA @va) belongs to and DMA-unmap
+ * it; returns its pages. A run lies inside one last-level table.
+ */
+static unsigned long npu_mirror_clear_run(struct device *dev, u64 *pte, u64 va)
 {
-	dma_unmap_page_attrs(arg, pte & NPU_PTE_ADDR, PAGE_SIZE,
-			     npu_mirror_dir(pte & NPU_PTE_WRITE),
+	unsigned int idx = (va >> PAGE_SHIFT) & (NPU_PT_ENTRIES - 1);
+	unsigned long i, n;
+	u64 *head = pte;
+
+	while ((*head & NPU_PTE_MIRROR_TAIL) && idx--)
+		head--;
+	n = FIELD_GET(NPU_PTE_MIRROR_RUN, *head) + 1;
+	dma_unmap_page_attrs(dev, *head & NPU_PTE_ADDR, n << PAGE_SHIFT,
+			     npu_mirror_dir(*head & NPU_PTE_WRITE),
 			     NPU_MIRROR_DMA_ATTRS);
+	for (i = 0; i < n; i++)
+		WRITE_ONCE(head[i], 0);
+	return n;
 }
 
 /*
- * Clear the entries of [@start, @end) and DMA-unmap their pages. Any
- * translation the engine made before is stale from here on: @mirror_seq
- * moves (release, after the entries are gone).
+ * Clear the entries of [@start, @end) - whole runs, so maybe a few pages
+ * on either side too - and DMA-unmap their pages. Neither allocates nor
+ * sleeps (some invalidations may not block). Any translation the engine
+ * made before is stale from here on: @mirror_seq moves (release, after
+ * the entries are gone).
  */
 static void npu_mirror_clear_locked(struct npu_context *ctx, u64 start,
 				    u64 end)
 {
 	struct npu_vm *vm = &ctx->vm;
-	unsigned long n;
+	unsigned long n = 0;
+	u64 va = start, *pte;
 
 	lockdep_assert_held_write(&vm->mirror_lock);
-	n = npu_pt_clear_leaves(&vm->pt, start, end - start, NPU_PTE_MIRROR,
-				npu_mirror_unmap_pte, ctx->npu->dma_dev);
+	while ((pte = npu_pt_next_leaf(&vm->pt, &va, end))) {
+		if (*pte & NPU_PTE_MIRROR)
+			n += npu_mirror_clear_run(ctx->npu->dma_dev, pte, va);
+		va = ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE;
+	}
 	if (n) {
 		vm->mirror_pages -= n;
 		/*
@@ -159,57 +180,94 @@ static const char *npu_mirror_why(int err)
 }
 
 /*
- * Install @n entries from @va (both locks held) with the access of the
- * fault (@write); drop the DMA mappings not used. An entry that is there
- * already with at least that access (another stream's fault) stays.
+ * The pages of a fault, grouped into runs of physically contiguous pages
+ * (a huge page's): one DMA mapping and one unmap per run.
+ */
+struct npu_mirror_runs {
+	unsigned int nr;
+	u8 first[NPU_MIRROR_FAULT_PAGES];
+	u8 pages[NPU_MIRROR_FAULT_PAGES];
+	dma_addr_t dma[NPU_MIRROR_FAULT_PAGES];
+};
+
+static void npu_mirror_unmap_runs(struct device *dev, bool write,
+				  const struct npu_mirror_runs *runs,
+				  unsigned int from)
+{
+	unsigned int j;
+
+	for (j = from; j < runs->nr; j++)
+		dma_unmap_page_attrs(dev, runs->dma[j],
+				     (size_t)runs->pages[j] << PAGE_SHIFT,
+				     npu_mirror_dir(write), NPU_MIRROR_DMA_ATTRS);
+}
+
+static int npu_mirror_map_runs(struct device *dev, bool write,
+			       const unsigned long *pfns, unsigned long n,
+			       struct npu_mirror_runs *runs)
+{
+	unsigned long i, k;
+
+	runs->nr = 0;
+	for (i = 0; i < n; i += k) {
+		struct page *page = hmm_pfn_to_page(pfns[i]);
+		unsigned int j = runs->nr;
+
+		for (k = 1; i + k < n; k++)
+			if (page_to_pfn(hmm_pfn_to_page(pfns[i + k])) !=
+			    page_to_pfn(page) + k)
+				break;
+		runs->dma[j] = dma_map_page_attrs(dev, page, 0, k << PAGE_SHIFT,
+						  npu_mirror_dir(write),
+						  NPU_MIRROR_DMA_ATTRS);
+		if (dma_mapping_error(dev, runs->dma[j])) {
+			npu_mirror_unmap_runs(dev, write, runs, 0);
+			return -ENOMEM;
+		}
+		runs->first[j] = i;
+		runs->pages[j] = k;
+		runs->nr++;
+	}
+	return 0;
+}
+
+/*
+ * Install the runs at @va (both locks held) with the access of the fault
+ * (@write), replacing what is there; unmap the runs not installed. A run
+ * goes in whole or not at all (max_mirror_pages).
  */
 static int npu_mirror_install_locked(struct npu_context *ctx, u64 va,
-				     unsigned long n, bool write,
-				     const dma_addr_t *dma)
+				     bool write, struct npu_mirror_runs *runs)
 {
 	struct npu_vm *vm = &ctx->vm;
-	unsigned long i, limit = READ_ONCE(max_mirror_pages);
+	unsigned long limit = READ_ONCE(max_mirror_pages);
 	u64 flags = NPU_PTE_READ | NPU_PTE_SYSTEM | NPU_PTE_MIRROR |
 		    (write ? NPU_PTE_WRITE : 0);
-	int ret = 0;
+	unsigned int j, k;
 
 	lockdep_assert_held_write(&vm->lock);
 	lockdep_assert_held_write(&vm->mirror_lock);
-	for (i = 0; i < n; i++) {
-		u64 addr = va + ((u64)i << PAGE_SHIFT);
-		struct npu_pt_walk walk;
+	for (j = 0; j < runs->nr; j++) {
+		u64 addr = va + ((u64)runs->first[j] << PAGE_SHIFT);
+		u64 size = (u64)runs->pages[j] << PAGE_SHIFT;
+		u64 *pte = npu_pt_lookup(&vm->pt, addr);
 
-		if (!npu_pt_walk(&vm->pt, addr, &walk) &&
-		    (walk.pte & NPU_PTE_MIRROR) &&
-		    (!write || (walk.pte & NPU_PTE_WRITE)))
-			goto drop;
-		/* a read-only entry this write fault upgrades */
-		npu_mirror_clear_locked(ctx, addr, addr + PAGE_SIZE);
-		if (vm->mirror_pages >= limit ||
-		    npu_pt_set_leaf(&vm->pt, addr, dma[i], flags)) {
-			/* the first page is the one the access needs */
-			if (!i)
-				ret = -ENOSPC;
-			goto drop;
-		}
-		vm->mirror_pages++;
-		continue;
-drop:
-		dma_unmap_page_attrs(ctx->npu->dma_dev, dma[i], PAGE_SIZE,
-				     npu_mirror_dir(write), NPU_MIRROR_DMA_ATTRS);
+		/* npu_pt_prepare() made the table; a run is inside it */
+		if (!pte)
+			break;
+		npu_mirror_clear_locked(ctx, addr, addr + size);
+		if (vm->mirror_pages + runs->pages[j] > limit)
+			break;
+		for (k = 0; k < runs->pages[j]; k++)
+			WRITE_ONCE(pte[k], (runs->dma[j] + ((u64)k << PAGE_SHIFT)) |
+				   flags | NPU_PTE_VALID |
+				   (k ? NPU_PTE_MIRROR_TAIL :
+				    FIELD_PREP(NPU_PTE_MIRROR_RUN, runs->pages[j] - 1)));
+		vm->mirror_pages += runs->pages[j];
 	}
-	return ret;
-}
-
-static void npu_mirror_unmap_dma(struct device *dev, unsigned long n,
-				 bool write, const dma_addr_t *dma)
-{
-	unsigned long i;
-
-	for (i = 0; i < n; i++)
-		dma_unmap_page_attrs(dev, dma[i], PAGE_SIZE,
-				     npu_mirror_dir(write),
-				     NPU_MIRROR_DMA_ATTRS);
+	npu_mirror_unmap_runs(ctx->npu->dma_dev, write, runs, j);
+	/* the first page is the one the access needs */
+	return j ? 0 : -ENOSPC;
 }
 
 /**
@@ -242,15 +300,15 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 	struct device *dev = ctx->npu->dma_dev;
 	struct mm_struct *mm = ctx->mm;
 	unsigned long pfns[NPU_MIRROR_FAULT_PAGES];
-	dma_addr_t dma[NPU_MIRROR_FAULT_PAGES];
+	struct npu_mirror_runs runs;
 	struct hmm_range range = {
 		.notifier = &mirror->notifier,
 		.hmm_pfns = pfns,
 		.default_flags = HMM_PFN_REQ_FAULT |
 				 (write ? HMM_PFN_REQ_WRITE : 0),
 	};
-	unsigned long timeout, n, i;
-	u64 start = ALIGN_DOWN(va, PAGE_SIZE), end;
+	unsigned long timeout, room;
+	u64 start = ALIGN_DOWN(va, PAGE_SIZE), end, p;
 	int ret;
 
 	/* Up to the end of the access, of the mirror and of the table. */
@@ -259,6 +317,20 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 		   ALIGN_DOWN(start, SZ_2M) + SZ_2M);
 	if (len < end - va)
 		end = ALIGN(va + len, PAGE_SIZE);
+	/* Not into entries that are there, nor past max_mirror_pages. */
+	room = READ_ONCE(max_mirror_pages) - min(READ_ONCE(vm->mirror_pages),
+						 READ_ONCE(max_mirror_pages));
+	end = min(end, start + max(room, 1UL) * PAGE_SIZE);
+	down_read(&vm->lock);
+	for (p = start + PAGE_SIZE; p < end; p += PAGE_SIZE) {
+		u64 *pte = npu_pt_lookup(&vm->pt, p);
+
+		if (pte && (READ_ONCE(*pte) & NPU_PTE_VALID)) {
+			end = p;
+			break;
+		}
+	}
+	up_read(&vm->lock);
 
 	if (READ_ONCE(mirror->dead)) {
 		ret = -ENOENT;
@@ -288,37 +360,30 @@ again:
 	if (ret)
 		goto out;
 
-	n = (end - start) >> PAGE_SHIFT;
-	for (i = 0; i < n; i++) {
-		dma[i] = dma_map_page_attrs(dev, hmm_pfn_to_page(pfns[i]), 0,
-					    PAGE_SIZE, npu_mirror_dir(write),
-					    NPU_MIRROR_DMA_ATTRS);
-		if (dma_mapping_error(dev, dma[i])) {
-			npu_mirror_unmap_dma(dev, i, write, dma);
-			ret = -ENOMEM;
-			goto out;
-		}
-	}
+	ret = npu_mirror_map_runs(dev, write, pfns, (end - start) >> PAGE_SHIFT,
+				  &runs);
+	if (ret)
+		goto out;
 
 	down_write(&vm->lock);
 	ret = mirror->dead ? -ENOENT : npu_pt_prepare(&vm->pt, start, end - start);
 	if (ret) {
 		up_write(&vm->lock);
-		npu_mirror_unmap_dma(dev, n, write, dma);
+		npu_mirror_unmap_runs(dev, write, &runs, 0);
 		goto out;
 	}
 	down_write(&vm->mirror_lock);
 	if (mmu_interval_read_retry(&mirror->notifier, range.notifier_seq)) {
 		up_write(&vm->mirror_lock);
 		up_write(&vm->lock);
-		npu_mirror_unmap_dma(dev, n, write, dma);
+		npu_mirror_unmap_runs(dev, write, &runs, 0);
 		if (time_after(jiffies, timeout)) {
 			ret = -EBUSY;
 			goto out;
 		}
 		goto again;
 	}
-	ret = npu_mirror_install_locked(ctx, start, n, write, dma);
+	ret = npu_mirror_install_locked(ctx, start, write, &runs);
 	*done = end;
 	up_write(&vm->mirror_lock);
 	up_write(&vm->lock);

@@ -295,67 +295,52 @@ int npu_pt_prepare(struct npu_pt *pt, u64 va, u64 size)
 }
 
 /**
- * npu_pt_set_leaf() - install one 4 KiB leaf in a prepared table
+ * npu_pt_lookup() - the level-0 entry for @va, if its table exists
  * @pt: page tables
- * @va: device VA, 4 KiB aligned
- * @addr: address, 4 KiB aligned, below 2^52
- * @flags: NPU_PTE_* bits besides VALID
+ * @va: device VA
  *
- * Never allocates.
+ * Never allocates (npu_pt_prepare() does).
  *
- * Return: 0, -ENOENT if the table is not there (npu_pt_prepare()), -EEXIST
- * if a leaf is.
+ * Return: the entry, or NULL if a table on the way is missing or a
+ * larger leaf maps @va.
  */
-int npu_pt_set_leaf(struct npu_pt *pt, u64 va, u64 addr, u64 flags)
+u64 *npu_pt_lookup(struct npu_pt *pt, u64 va)
 {
 	u64 *table = pt->root, *pte;
 	int l;
 
+	if (va >= (1ULL << NPU_PT_SHIFT(NPU_PT_LEVELS)))
+		return NULL;
 	for (l = NPU_PT_LEVELS - 1; l > 0; l--) {
 		pte = &table[npu_pt_index(va, l)];
 		if (!npu_pte_is_table(*pte, l))
-			return *pte & NPU_PTE_VALID ? -EEXIST : -ENOENT;
+			return NULL;
 		table = npu_pt_next(*pte);
 	}
-	pte = &table[npu_pt_index(va, 0)];
-	if (*pte & NPU_PTE_VALID)
-		return -EEXIST;
-	WRITE_ONCE(*pte, (addr & NPU_PTE_ADDR) | flags | NPU_PTE_VALID);
-	return 0;
+	return &table[npu_pt_index(va, 0)];
 }
 
 /**
- * npu_pt_clear_leaves() - clear the leaves in [@va, @va + @size) that
- *	have all of the @match bits
+ * npu_pt_next_leaf() - the first leaf at or after *@va, below @end
  * @pt: page tables
- * @va: device VA
- * @size: bytes
- * @match: NPU_PTE_* bits
- * @fn: called with each valid leaf's old value before it is cleared
- * @arg: for @fn
+ * @va: in, where to start; out, the VA the leaf maps (not its start for a
+ *	leaf above level 0 that begins before *@va)
+ * @end: first byte not to look at
  *
- * Neither allocates nor sleeps: it runs inside MMU notifier invalidations,
- * some of which may not block. Holes are skipped a table at a time.
+ * Holes are skipped a table at a time; neither allocates nor sleeps.
  *
- * Return: the number of leaves cleared.
+ * Return: the leaf's entry, or NULL if there is none.
  */
-unsigned long npu_pt_clear_leaves(struct npu_pt *pt, u64 va, u64 size,
-				  u64 match, void (*fn)(u64 pte, void *arg),
-				  void *arg)
+u64 *npu_pt_next_leaf(struct npu_pt *pt, u64 *va, u64 end)
 {
-	unsigned long n = 0;
-	u64 end = va + size;
 	int level;
 
-	while (va < end) {
-		u64 step, *pte = npu_pt_leaf(pt, va, &step, &level);
+	while (*va < end && *va < (1ULL << NPU_PT_SHIFT(NPU_PT_LEVELS))) {
+		u64 step, *pte = npu_pt_leaf(pt, *va, &step, &level);
 
-		if (pte && (*pte & match) == match) {
-			fn(*pte, arg);
-			WRITE_ONCE(*pte, 0);
-			n++;
-		}
-		va += step;
+		if (pte)
+			return pte;
+		*va += step;
 	}
-	return n;
+	return NULL;
 }

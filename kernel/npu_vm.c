@@ -132,6 +132,15 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 		return write ? "no write access" : "no read access";
 	}
 	xl->mirrored = walk.pte & NPU_PTE_MIRROR;
+	/* A mirror's run is one DMA mapping: one piece for the engine. */
+	if (xl->mirrored) {
+		u64 *pte = npu_pt_lookup(&vm->pt, va);
+		unsigned int idx = (va >> PAGE_SHIFT) & (NPU_PT_ENTRIES - 1);
+
+		while (++idx < NPU_PT_ENTRIES &&
+		       (READ_ONCE(*++pte) & NPU_PTE_MIRROR_TAIL))
+			walk.left += PAGE_SIZE;
+	}
 	xl->addr = walk.addr;
 	xl->left = walk.left;
 	xl->system = walk.pte & NPU_PTE_SYSTEM;
