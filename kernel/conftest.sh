@@ -21,6 +21,7 @@ $(probe NPU_HAVE_DRM_BUDDY_FREE_FLAGS '#include <drm/drm_buddy.h>
 void probe(struct drm_buddy *mm, struct list_head *l) { drm_buddy_free_list(mm, l, 0); }')
 $(probe NPU_HAVE_OLD_GUP_MUST_UNSHARE '#include <linux/mm.h>
 bool probe(struct page *page) { return gup_must_unshare(FOLL_PIN, page); }')
+$(probe NPU_HAVE_IMPORT_NS_TOKEN 'MODULE_IMPORT_NS(DMA_BUF);')
 $(probe NPU_HAVE_GENL_INFO_DUMP '#include <net/genetlink.h>
 const struct genl_info *probe(struct netlink_callback *cb) { return genl_info_dump(cb); }')
 "

@@ -92,4 +92,16 @@ static inline struct nlattr **npu_genl_dump_attrs(struct netlink_callback *cb)
 #error "npu needs GENL_MCAST_CAP_SYS_ADMIN (Linux 6.6, or a 6.1.y stable kernel that has it)"
 #endif
 
+/*
+ * Importing a symbol namespace: MODULE_IMPORT_NS() took the bare name,
+ * and takes a string literal since Linux 6.13 (where a bare name no
+ * longer compiles, and a literal would name another namespace before).
+ */
+#include <linux/module.h>
+#ifdef NPU_HAVE_IMPORT_NS_TOKEN
+#define NPU_IMPORT_NS_DMA_BUF()		MODULE_IMPORT_NS(DMA_BUF)
+#else
+#define NPU_IMPORT_NS_DMA_BUF()		MODULE_IMPORT_NS("DMA_BUF")
+#endif
+
 #endif /* __NPU_COMPAT_H__ */

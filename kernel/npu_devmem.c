@@ -26,7 +26,7 @@ MODULE_PARM_DESC(max_handles, "Physical handles per context, imports included (d
 
 static unsigned int max_imports = 4096;
 module_param(max_imports, uint, 0644);
-MODULE_PARM_DESC(max_imports, "Handles per context from SHARE_IMPORT (default 4096)");
+MODULE_PARM_DESC(max_imports, "Handles per context from SHARE_IMPORT or IPC_IMPORT (default 4096)");
 
 static unsigned long long ctx_mem_limit;
 module_param(ctx_mem_limit, ullong, 0644);

@@ -121,7 +121,7 @@ struct npu_job {
  *	the VA space's mirror_seq is still @run_seq
  * @run_seq: mirror_seq as read (acquire) before the translation
  * @fault: the mirror whose page the last translation found missing (a
- *	reference), for npu_dma_run() to fault in with nothing held
+ *	reference), for npu_dma_run_shape() to fault in with nothing held
  */
 struct npu_dma_side {
 	u64 addr;
@@ -290,6 +290,23 @@ static void npu_dma_kunmap(void *addr)
 		kunmap_local(addr);
 }
 
+/**
+ * struct npu_dma_shape - the bytes a command moves, as rows
+ * @width: bytes of each row
+ * @height: rows, at least 1
+ * @dst_pitch: operand offset from one destination row to the next
+ * @src_pitch: the same for the source
+ *
+ * A plain command is one row; COPY_2D's rows have their own pitches. Row i
+ * of an operand starts at its offset i * pitch.
+ */
+struct npu_dma_shape {
+	u64 width;
+	u64 height;
+	u64 dst_pitch;
+	u64 src_pitch;
+};
+
 /*
  * Around an access through a mirror's entries: hold its VA space's
  * mirror_lock, so that an invalidation waits for the access, and check
@@ -338,27 +355,36 @@ static int npu_dma_fault_in(struct npu_stream *stream,
 }
 
 /*
- * Run @fn over @len bytes of one or two operands, a piece at a time: each
- * piece lies in one page of every operand. The VA spaces are held for a
- * chunk. A mirror's page that is not there is faulted in between chunks,
+ * What one row costs a chunk at least, in bytes: bounds the rows moved
+ * under one hold of the VA space when they are short.
+ */
+#define NPU_DMA_ROW_COST	256
+
+/*
+ * Run @fn over the bytes @shape gives of one or two operands, a piece at
+ * a time: each piece lies in one row and in one page of every operand.
+ * The VA spaces are held for a chunk of NPU_DMA_CHUNK bytes (each row
+ * counting at least NPU_DMA_ROW_COST); an abort ends the command between
+ * chunks. A mirror's page that is not there is faulted in between chunks,
  * with nothing held, and the access goes on from there.
  */
 typedef void (*npu_dma_fn)(void *dst, const void *src, size_t n, void *arg);
 
-static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
-		       struct npu_dma_side *src, u64 len, npu_dma_fn fn,
-		       void *arg)
+static int npu_dma_run_shape(struct npu_stream *stream,
+			     struct npu_dma_side *dst, struct npu_dma_side *src,
+			     const struct npu_dma_shape *shape, npu_dma_fn fn,
+			     void *arg)
 {
 	struct npu_context *ctx = stream->ctx, *peer = NULL;
-	u64 pos = 0;
+	u64 row = 0, col = 0, pos = 0;
 	int ret = 0;
 
 	if (dst->ctx != ctx)
 		peer = dst->ctx;
 	else if (src && src->ctx != ctx)
 		peer = src->ctx;
-	while (pos < len && !ret) {
-		u64 end = min(len, pos + NPU_DMA_CHUNK);
+	while (row < shape->height && !ret) {
+		u64 budget = NPU_DMA_CHUNK;
 
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;
@@ -366,16 +392,19 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 		npu_dma_side_reset(dst);
 		if (src)
 			npu_dma_side_reset(src);
-		while (pos < end) {
-			size_t n = end - pos, avail;
+		while (budget && row < shape->height) {
+			size_t n = min(shape->width - col, budget), avail;
 			void *d, *s = NULL;
 			struct npu_vm *mvm;
 
+			/* Checked at submit: no span wraps. */
+			pos = row * shape->dst_pitch + col;
 			d = npu_dma_kmap(stream, dst, pos, n, &avail, &ret);
 			if (!d)
 				break;
 			n = min(n, avail);
 			if (src) {
+				pos = row * shape->src_pitch + col;
 				s = npu_dma_kmap(stream, src, pos, n, &avail, &ret);
 				if (!s) {
 					npu_dma_kunmap(d);
@@ -400,15 +429,33 @@ static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
 			if (s)
 				npu_dma_kunmap(s);
 			npu_dma_kunmap(d);
-			pos += n;
+			col += n;
+			budget -= n;
+			if (col == shape->width) {
+				col = 0;
+				row++;
+				budget -= min_t(u64, budget, NPU_DMA_ROW_COST -
+						min_t(u64, shape->width, NPU_DMA_ROW_COST));
+			}
 		}
 		npu_vm_read_unlock(&ctx->vm, peer ? &peer->vm : NULL);
+		/* @pos is the faulting operand's offset (its kmap failed) */
 		if (ret == NPU_DMA_FAULT_IN)
 			ret = npu_dma_fault_in(stream, dst->fault ? dst : src,
-					       pos, len - pos);
+					       pos, shape->width - col);
 		cond_resched();
 	}
 	return ret;
+}
+
+/* Run @fn over @len bytes of one or two operands: one row. */
+static int npu_dma_run(struct npu_stream *stream, struct npu_dma_side *dst,
+		       struct npu_dma_side *src, u64 len, npu_dma_fn fn,
+		       void *arg)
+{
+	const struct npu_dma_shape shape = { .width = len, .height = 1 };
+
+	return npu_dma_run_shape(stream, dst, src, &shape, fn, arg);
 }
 
 static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
@@ -419,6 +466,12 @@ static void npu_dma_copy_fn(void *dst, const void *src, size_t n, void *arg)
 static void npu_dma_set_fn(void *dst, const void *src, size_t n, void *arg)
 {
 	memset(dst, *(u8 *)arg, n);
+}
+
+/* FILL32: @dst and @n are 4-byte aligned (pieces end at pages or the end). */
+static void npu_dma_fill32_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	memset32(dst, *(u32 *)arg, n / sizeof(u32));
 }
 
 static void npu_dma_write_fn(void *dst, const void *src, size_t n, void *arg)
@@ -568,7 +621,12 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		.addr = cmd->src, .reg = job->src_reg,
 		.ctx = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : ctx,
 	};
+	const struct npu_dma_shape shape = {
+		.width = cmd->length, .height = cmd->height,
+		.dst_pitch = cmd->dst_pitch, .src_pitch = cmd->src_pitch,
+	};
 	struct mem_cgroup *old_memcg;
+	u32 fill32 = cmd->value;
 	u8 fill = cmd->value;
 	u64 stamp;
 	int ret;
@@ -584,9 +642,17 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		ret = npu_dma_run(stream, &dst, &src, cmd->length,
 				  npu_dma_copy_fn, NULL);
 		break;
+	case NPU_OP_COPY_2D:
+		ret = npu_dma_run_shape(stream, &dst, &src, &shape,
+					npu_dma_copy_fn, NULL);
+		break;
 	case NPU_OP_MEMSET:
 		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
 				  npu_dma_set_fn, &fill);
+		break;
+	case NPU_OP_FILL32:
+		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
+				  npu_dma_fill32_fn, &fill32);
 		break;
 	case NPU_OP_WRITE_VALUE:
 		ret = npu_dma_run(stream, &dst, NULL, sizeof(u64),
@@ -754,25 +820,34 @@ static void npu_stream_kick(struct npu_stream *stream, unsigned int cpu)
 	mod_delayed_work_on(cpu, npu_dma_wq, &stream->work, 0);
 }
 
-/* Check the operands' address ranges; take the host registrations. */
-static int npu_job_host(struct npu_context *ctx, struct npu_job *job,
-			u64 len)
+/*
+ * Check the operands' address ranges, @dst_len and @src_len bytes from
+ * their starts; take the host registrations.
+ */
+static int npu_job_host_spans(struct npu_context *ctx, struct npu_job *job,
+			      u64 dst_len, u64 src_len)
 {
 	struct npu_cmd *cmd = &job->cmd;
 
 	if (cmd->flags & NPU_CMD_DST_HOST) {
-		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, len);
+		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, dst_len);
 		if (!job->dst_reg)
 			return -ENXIO;
 		if (job->dst_reg->flags & NPU_HOST_READONLY)
 			return -EACCES;
 	}
 	if (cmd->flags & NPU_CMD_SRC_HOST) {
-		job->src_reg = npu_host_reg_get(ctx, cmd->src, len);
+		job->src_reg = npu_host_reg_get(ctx, cmd->src, src_len);
 		if (!job->src_reg)
 			return -ENXIO;
 	}
 	return 0;
+}
+
+/* The same for a command whose operands are @len bytes each. */
+static int npu_job_host(struct npu_context *ctx, struct npu_job *job, u64 len)
+{
+	return npu_job_host_spans(ctx, job, len, len);
 }
 
 #define NPU_COPY_FLAGS	(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | \
@@ -801,28 +876,74 @@ static int npu_job_peer(struct npu_context *ctx, struct npu_job *job)
 	return 0;
 }
 
+/*
+ * The bytes from the first of @height rows of @width bytes, @pitch apart,
+ * to the end of the last, at @addr: into *@span; false if it wraps or the
+ * pitch is shorter than a row.
+ */
+static bool npu_span_2d(u64 addr, u64 width, u64 pitch, u64 height, u64 *span)
+{
+	u64 end;
+
+	return pitch >= width &&
+	       !check_mul_overflow(pitch, height - 1, span) &&
+	       !check_add_overflow(*span, width, span) &&
+	       !check_add_overflow(addr, *span, &end);
+}
+
+/* COPY and COPY_2D: operand spans of @dst_span and @src_span bytes. */
+static int npu_job_check_copy(struct npu_context *ctx, struct npu_job *job,
+			      u64 dst_span, u64 src_span)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->flags & ~NPU_COPY_FLAGS ||
+	    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_PEER) ||
+	    npu_both(cmd->flags, NPU_CMD_SRC_HOST | NPU_CMD_SRC_PEER))
+		return -EINVAL;
+	if (cmd->flags & (NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)) {
+		int ret = npu_job_peer(ctx, job);
+
+		if (ret)
+			return ret;
+	} else if (cmd->value) {
+		return -EINVAL;
+	}
+	return npu_job_host_spans(ctx, job, dst_span, src_span);
+}
+
 static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			 struct npu_job *job)
 {
 	struct npu_cmd *cmd = &job->cmd;
-	u64 end;
+	u64 end, dst_span, src_span;
 
+	/* Only COPY_2D has a shape. */
+	if (cmd->op != NPU_OP_COPY_2D &&
+	    (cmd->dst_pitch || cmd->src_pitch || cmd->height))
+		return -EINVAL;
 	switch (cmd->op) {
 	case NPU_OP_COPY:
-		if (cmd->flags & ~NPU_COPY_FLAGS || !cmd->length ||
-		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_PEER) ||
-		    npu_both(cmd->flags, NPU_CMD_SRC_HOST | NPU_CMD_SRC_PEER) ||
+		if (!cmd->length ||
 		    check_add_overflow(cmd->dst, cmd->length, &end) ||
 		    check_add_overflow(cmd->src, cmd->length, &end))
 			return -EINVAL;
-		if (cmd->flags & (NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)) {
-			int ret = npu_job_peer(ctx, job);
-
-			if (ret)
-				return ret;
-		} else if (cmd->value) {
+		return npu_job_check_copy(ctx, job, cmd->length, cmd->length);
+	case NPU_OP_COPY_2D:
+		if (!cmd->length || !cmd->height ||
+		    cmd->height > NPU_COPY_2D_MAX_HEIGHT ||
+		    !npu_span_2d(cmd->dst, cmd->length, cmd->dst_pitch,
+				 cmd->height, &dst_span) ||
+		    !npu_span_2d(cmd->src, cmd->length, cmd->src_pitch,
+				 cmd->height, &src_span))
 			return -EINVAL;
-		}
+		return npu_job_check_copy(ctx, job, dst_span, src_span);
+	case NPU_OP_FILL32:
+		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src ||
+		    cmd->value > U32_MAX || !cmd->length ||
+		    !IS_ALIGNED(cmd->dst | cmd->length, sizeof(u32)) ||
+		    check_add_overflow(cmd->dst, cmd->length, &end))
+			return -EINVAL;
 		return npu_job_host(ctx, job, cmd->length);
 	case NPU_OP_MEMSET:
 		if (cmd->flags & ~NPU_CMD_DST_HOST || cmd->src ||
@@ -880,38 +1001,54 @@ static int npu_queue_charge(struct npu_context *ctx, struct npu_stream *stream,
 	return READ_ONCE(stream->aborted) ? -ENOENT : 0;
 }
 
+/*
+ * Read command @i of a SUBMIT whose elements are @cmd_size bytes, as
+ * copy_struct_from_user() reads an argument struct: a shorter element gets
+ * zeroes, a longer one must have a zero tail (-E2BIG).
+ */
+static int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size,
+			unsigned int i)
+{
+	void __user *ucmd = u64_to_user_ptr(cmds + (u64)i * cmd_size);
+
+	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
+}
+
 int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_submit *args = arg;
+	u32 cmd_size = args->cmd_size ? args->cmd_size : NPU_CMD_SIZE_V1;
 	struct npu_stream *stream;
 	struct npu_job *job, *tmp;
-	struct npu_cmd *cmds;
 	LIST_HEAD(jobs);
 	unsigned int i;
 	int ret = 0;
 
-	if (args->flags || !args->count || args->count > NPU_SUBMIT_MAX_CMDS)
+	atomic64_inc(&ctx->submits);
+	if (args->flags || args->__reserved || !args->count ||
+	    args->count > NPU_SUBMIT_MAX_CMDS ||
+	    cmd_size < NPU_CMD_SIZE_V1 || !IS_ALIGNED(cmd_size, sizeof(u64)))
 		return -EINVAL;
+	if (cmd_size > SZ_4K)	/* bounds the scan for a non-zero tail */
+		return -E2BIG;
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
 		return -ENOENT;
-	cmds = memdup_user(u64_to_user_ptr(args->cmds),
-			   array_size(args->count, sizeof(*cmds)));
-	if (IS_ERR(cmds)) {
-		ret = PTR_ERR(cmds);
-		goto put_stream;
-	}
 	for (i = 0; i < args->count; i++) {
 		job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
 		if (!job) {
 			ret = -ENOMEM;
 			goto free_jobs;
 		}
-		job->cmd = cmds[i];
 		list_add_tail(&job->link, &jobs);
+		ret = npu_cmd_read(&job->cmd, args->cmds, cmd_size, i);
+		if (ret)
+			goto free_jobs;
 		ret = npu_job_check(ctx, stream, job);
 		if (ret)
 			goto free_jobs;
+		/* A long batch is a long loop: it stays preemptible. */
+		cond_resched();
 	}
 	ret = npu_queue_charge(ctx, stream, args->count);
 	if (ret)
@@ -938,8 +1075,6 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 free_jobs:
 	list_for_each_entry_safe(job, tmp, &jobs, link)
 		npu_job_free(job);
-	kfree(cmds);
-put_stream:
 	npu_stream_put(stream);
 	return ret;
 }

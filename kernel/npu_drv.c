@@ -25,6 +25,7 @@
 #include <uapi/npu.h>
 
 #include "npu_devmem.h"
+#include "npu_dmabuf.h"
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_fdinfo.h"
@@ -180,6 +181,7 @@ union npu_ioctl_buf {
 	struct npu_stream_mode stream_mode;
 	struct npu_ipc_export ipc_export;
 	struct npu_ipc_destroy ipc_destroy;
+	struct npu_dmabuf_export_args dmabuf_export;
 	struct npu_mirror_map mirror_map;
 	struct npu_mirror_unmap mirror_unmap;
 };
@@ -190,15 +192,19 @@ union npu_ioctl_buf {
  * @min_size: the struct as the first release knew it
  * @execute: the handler; it gets the struct copied in
  * @out: copy the struct back out on success
+ * @finish: after a successful @execute, once the struct is copied out
+ *	(0) or failed to (-EFAULT): commits what must come last, such as
+ *	fd_install(), or undoes @execute's work
  */
 struct npu_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
 	int (*execute)(struct npu_context *ctx, void *arg);
 	bool out;
+	void (*finish)(void *arg, int ret);
 };
 
-#define NPU_IOCTL_OP(_ioctl, _fn, _struct, _last, _out)			\
+#define NPU_IOCTL_OP_FINISH(_ioctl, _fn, _struct, _last, _out, _finish)	\
 	[_IOC_NR(_ioctl) - NPU_CMD_BASE] = {				\
 		.size = sizeof(_struct) +				\
 			BUILD_BUG_ON_ZERO(sizeof(_struct) >		\
@@ -206,7 +212,11 @@ struct npu_ioctl_op {
 		.min_size = offsetofend(_struct, _last),		\
 		.execute = _fn,						\
 		.out = _out,						\
+		.finish = _finish,					\
 	}
+
+#define NPU_IOCTL_OP(_ioctl, _fn, _struct, _last, _out)			\
+	NPU_IOCTL_OP_FINISH(_ioctl, _fn, _struct, _last, _out, NULL)
 
 static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP(NPU_IOCTL_GET_INFO, npu_get_info_ioctl,
@@ -261,6 +271,9 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_share_import, page_size, true),
 	NPU_IOCTL_OP(NPU_IOCTL_IPC_DESTROY, npu_ipc_destroy_ioctl,
 		     struct npu_ipc_destroy, key, false),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_DMABUF_EXPORT, npu_dmabuf_export_ioctl,
+			    struct npu_dmabuf_export, __reserved, true,
+			    npu_dmabuf_export_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_MAP, npu_mirror_map_ioctl,
 		     struct npu_mirror_map, length, false),
 	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_UNMAP, npu_mirror_unmap_ioctl,
@@ -300,9 +313,12 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	idx = srcu_read_lock(&npu_unplug_srcu);
 	ret = READ_ONCE(ctx->npu->unplugged) ? -ENODEV : op->execute(ctx, &buf);
 	srcu_read_unlock(&npu_unplug_srcu, idx);
-	if (!ret && op->out &&
-	    copy_to_user(uarg, &buf, min_t(u32, size, op->size)))
-		return -EFAULT;
+	if (ret)
+		return ret;
+	if (op->out && copy_to_user(uarg, &buf, min_t(u32, size, op->size)))
+		ret = -EFAULT;
+	if (op->finish)
+		op->finish(&buf, ret);
 	return ret;
 }
 

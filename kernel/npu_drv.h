@@ -87,9 +87,13 @@ struct npu_device {
  * @nr_imports: of them from SHARE_IMPORT, within max_imports
  * @nr_exported: handles with a shareable name (SHARE_EXPORT) and IPC keys
  * @nr_ipc_keys: IPC keys (IPC_EXPORT), within max_ipc_keys
+ * @nr_dmabufs: dma-bufs exported from this context (DMABUF_EXPORT) that
+ *	are not yet released, within max_dmabufs; each holds a reference
+ *	to the context
  * @host_pinned: bytes of host memory pinned by the registrations
  * @host_memlock: of them, bytes charged to the user's locked_vm
  * @faults: DMA faults of the context's streams since open or a reset
+ * @submits: SUBMIT ioctls of the context since open, failed ones included
  * @mem_charged: bytes of device memory this context allocated and that
  *	still exist, within ctx_mem_limit
  * @streams: streams by id (internally locked)
@@ -124,9 +128,11 @@ struct npu_context {
 	atomic_long_t nr_imports;
 	atomic_long_t nr_exported;
 	atomic_long_t nr_ipc_keys;
+	atomic_long_t nr_dmabufs;
 	atomic64_t host_pinned;
 	atomic64_t host_memlock;
 	atomic64_t faults;
+	atomic64_t submits;
 	atomic_long_t mem_charged;
 	struct xarray streams;
 	atomic_long_t nr_streams;

@@ -44,7 +44,9 @@ void npu_context_usage(struct npu_context *ctx, struct npu_context_usage *u)
 	u->imports = atomic_long_read(&ctx->nr_imports);
 	u->streams = atomic_long_read(&ctx->nr_streams);
 	u->queued = atomic_long_read(&ctx->queued);
+	u->submits = atomic64_read(&ctx->submits);
 	u->exports = atomic_long_read(&ctx->nr_exported);
+	u->dmabufs = atomic_long_read(&ctx->nr_dmabufs);
 
 	down_read(&ctx->vm.lock);
 	u->shut = ctx->vm.dead;
@@ -101,5 +103,7 @@ void npu_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "npu-host-registrations:\t%lu\n", u.host_regs);
 	seq_printf(m, "npu-shares-exported:\t%lu\n", u.exports);
 	seq_printf(m, "npu-shares-imported:\t%lu\n", u.imports);
+	seq_printf(m, "npu-dmabufs:\t%lu\n", u.dmabufs);
 	seq_printf(m, "npu-commands-queued:\t%lu\n", u.queued);
+	seq_printf(m, "npu-submits:\t%llu\n", u.submits);
 }

@@ -21,12 +21,14 @@ struct seq_file;
  * @handles: physical handles in its table
  * @imports: of them, from SHARE_IMPORT
  * @exports: names it exported that still exist
+ * @dmabufs: dma-bufs it exported that are not yet released
  * @streams: streams
  * @mappings: device VA mappings (of device memory and of MAPPED
  *	registrations)
  * @reservations: VA_RESERVE reservations
  * @host_regs: host registrations
  * @queued: commands submitted and not yet finished
+ * @submits: SUBMIT ioctls since open (npu_context.submits)
  * @shut: the context shut down (mm gone, carrier unplugged): it holds no
  *	host memory and runs no command any more
  */
@@ -37,11 +39,13 @@ struct npu_context_usage {
 	unsigned long handles;
 	unsigned long imports;
 	unsigned long exports;
+	unsigned long dmabufs;
 	unsigned long streams;
 	unsigned long mappings;
 	unsigned long reservations;
 	unsigned long host_regs;
 	unsigned long queued;
+	u64 submits;
 	bool shut;
 };
 

@@ -38,7 +38,10 @@ static inline u64 npu_trace_cmd_bytes(const struct npu_cmd *cmd)
 	switch (cmd->op) {
 	case NPU_OP_COPY:
 	case NPU_OP_MEMSET:
+	case NPU_OP_FILL32:
 		return cmd->length;
+	case NPU_OP_COPY_2D:
+		return cmd->length * cmd->height;
 	case NPU_OP_WAIT_STREAM:
 		return 0;
 	default:

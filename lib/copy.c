@@ -40,20 +40,6 @@ struct acl_copier {
 	size_t stage_half;
 };
 
-enum acl_side_kind {
-	ACL_SIDE_DEVICE,	/* device VA of the copying device */
-	ACL_SIDE_PEER,		/* device VA of another open device: NPU_CMD_*_PEER */
-	ACL_SIDE_PINNED,	/* inside one registration: DMA with NPU_CMD_*_HOST */
-	ACL_SIDE_PAGEABLE,	/* host memory the device cannot reach */
-};
-
-struct acl_side {
-	enum acl_side_kind kind;
-	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
-	bool managed;		/* managed memory: host memory the device mirrors at its address */
-	struct acl_device *owner;	/* device whose memory it is: the copying device or the peer; NULL for host */
-};
-
 /* The open device whose VA reservation holds @p, or NULL (host memory). */
 static struct acl_device *acl_owner(const void *p)
 {
@@ -79,8 +65,7 @@ static int acl_dev_range_check(const void *p, size_t len, const struct npu_addr_
 	return 0;
 }
 
-/* Where is [@addr, +@len) for @dev?  @dst: the device will write it. */
-static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
+int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
 			struct acl_side *side)
 {
 	uint64_t addr = (uintptr_t)p;
@@ -130,16 +115,6 @@ static int acl_classify(struct acl_device *dev, const void *p, size_t len, bool 
 	return 0;
 }
 
-static bool acl_side_is_dev(const struct acl_side *s)
-{
-	return s->kind == ACL_SIDE_DEVICE || s->kind == ACL_SIDE_PEER || s->dev_alias;
-}
-
-static bool acl_side_is_host(const struct acl_side *s)
-{
-	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE || s->managed;
-}
-
 /* The device whose memory a device side is, as seen from the copying device @e. */
 static struct acl_device *acl_side_dev(const struct acl_side *s, struct acl_device *e)
 {
@@ -156,8 +131,7 @@ static const char *acl_kind_name(aclrtMemcpyKind kind)
 	return (unsigned int)kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "?";
 }
 
-/* Does @kind agree with what the addresses are (seen from the copying device @e)? */
-static int acl_kind_check(aclrtMemcpyKind kind, struct acl_device *e, const struct acl_side *d,
+int acl_kind_check(aclrtMemcpyKind kind, struct acl_device *e, const struct acl_side *d,
 			  const struct acl_side *s)
 {
 	bool dst_ok = true, src_ok = true;
@@ -384,30 +358,92 @@ static void acl_stage_drain(struct acl_stream *s, unsigned int queued)
 	acl_err_clear();
 }
 
-static int acl_stage_h2d(struct acl_device *dev, uint64_t dst, const char *src, size_t n)
+/*
+ * Piece @k of transfer @x through halves of @half bytes: a part of the
+ * single row (@x->height 1), or whole rows (@x->width <= @half). In the
+ * staging buffer a piece is packed: its rows are @p->width apart.
+ */
+static void acl_stage_piece(const struct acl_xfer *x, size_t half, size_t k, struct acl_xfer *p)
+{
+	size_t rows = x->height == 1 ? 1 : half / x->width, off;
+
+	*p = *x;
+	if (x->height == 1) {
+		off = k * half;
+		p->dev += off;
+		p->host += off;
+		p->width = x->width - off < half ? x->width - off : half;
+		return;
+	}
+	p->dev += k * rows * x->dev_pitch;
+	p->host += k * rows * x->host_pitch;
+	p->height = x->height - k * rows < rows ? x->height - k * rows : rows;
+}
+
+static size_t acl_stage_pieces(const struct acl_xfer *x, size_t half)
+{
+	size_t rows;
+
+	if (x->height == 1)
+		return (x->width + half - 1) / half;
+	rows = half / x->width;
+	return (x->height + rows - 1) / rows;
+}
+
+/* Move piece @p between the user's rows and its packed copy at @buf. */
+static void acl_stage_pack(const struct acl_xfer *p, char *buf, bool to_buf)
+{
+	size_t r;
+
+	for (r = 0; r < p->height; r++) {
+		if (to_buf)
+			memcpy(buf + r * p->width, p->host + r * p->host_pitch, p->width);
+		else
+			memcpy(p->host + r * p->host_pitch, buf + r * p->width, p->width);
+	}
+}
+
+/* The command that moves piece @p between the device and @buf (@h2d: to the device). */
+static struct npu_cmd acl_stage_cmd(const struct acl_xfer *p, char *buf, bool h2d)
+{
+	struct npu_cmd cmd = {
+		.op = p->height == 1 ? NPU_OP_COPY : NPU_OP_COPY_2D,
+		.flags = h2d ? NPU_CMD_SRC_HOST : NPU_CMD_DST_HOST,
+		.dst = h2d ? p->dev : (uintptr_t)buf,
+		.src = h2d ? (uintptr_t)buf : p->dev,
+		.length = p->width,
+	};
+
+	if (p->height > 1) {
+		cmd.height = p->height;
+		cmd.dst_pitch = h2d ? p->dev_pitch : p->width;
+		cmd.src_pitch = h2d ? p->width : p->dev_pitch;
+	}
+	return cmd;
+}
+
+static int acl_stage_h2d(struct acl_device *dev, const struct acl_xfer *x)
 {
 	struct acl_stream *s = dev->copier->stage_stream;
-	size_t half = dev->copier->stage_half;
+	size_t half = dev->copier->stage_half, n = acl_stage_pieces(x, half);
 	char *buf = dev->copier->stage_buf;
 	uint64_t seq[2] = { 0, 0 };
 	unsigned int queued = 0, i = 0;
-	size_t off, chunk;
+	struct acl_xfer p;
+	struct npu_cmd cmd;
+	size_t k;
 	int ret = 0;
 
-	for (off = 0; off < n; off += chunk, i ^= 1) {
-		struct npu_cmd cmd = { .op = NPU_OP_COPY, .flags = NPU_CMD_SRC_HOST };
-
-		chunk = n - off < half ? n - off : half;
+	for (k = 0; k < n; k++, i ^= 1) {
+		acl_stage_piece(x, half, k, &p);
 		/* this half is free once its previous DMA has completed */
 		if (seq[i]) {
 			ret = acl_stream_wait(dev, s->id, seq[i], -1);
 			if (ret)
 				goto fail;
 		}
-		memcpy(buf + i * half, src + off, chunk);
-		cmd.dst = dst + off;
-		cmd.src = (uintptr_t)(buf + i * half);
-		cmd.length = chunk;
+		acl_stage_pack(&p, buf + i * half, true);
+		cmd = acl_stage_cmd(&p, buf + i * half, true);
 		ret = acl_stream_submit(s, &cmd, 1, &seq[i]);
 		if (ret)
 			goto fail;
@@ -419,13 +455,15 @@ fail:
 	return ret;
 }
 
-static int acl_stage_d2h(struct acl_device *dev, char *dst, uint64_t src, size_t n)
+static int acl_stage_d2h(struct acl_device *dev, const struct acl_xfer *x)
 {
 	struct acl_stream *s = dev->copier->stage_stream;
-	size_t half = dev->copier->stage_half, nchunks = (n + half - 1) / half;
+	size_t half = dev->copier->stage_half, nchunks = acl_stage_pieces(x, half);
 	char *buf = dev->copier->stage_buf;
 	uint64_t seq[2] = { 0, 0 };
 	unsigned int queued = 0;
+	struct acl_xfer p;
+	struct npu_cmd cmd;
 	size_t k;
 	int ret = 0;
 
@@ -433,24 +471,17 @@ static int acl_stage_d2h(struct acl_device *dev, char *dst, uint64_t src, size_t
 	for (k = 0; k < nchunks + 2; k++) {
 		if (k >= 2) {
 			size_t d = k - 2;
-			size_t len = n - d * half < half ? n - d * half : half;
 
 			ret = acl_stream_wait(dev, s->id, seq[d & 1], -1);
 			if (ret)
 				goto fail;
 			queued--;
-			memcpy(dst + d * half, buf + (d & 1) * half, len);
+			acl_stage_piece(x, half, d, &p);
+			acl_stage_pack(&p, buf + (d & 1) * half, false);
 		}
 		if (k < nchunks) {
-			size_t off = k * half;
-			struct npu_cmd cmd = {
-				.op = NPU_OP_COPY,
-				.flags = NPU_CMD_DST_HOST,
-				.dst = (uintptr_t)(buf + (k & 1) * half),
-				.src = src + off,
-				.length = n - off < half ? n - off : half,
-			};
-
+			acl_stage_piece(x, half, k, &p);
+			cmd = acl_stage_cmd(&p, buf + (k & 1) * half, false);
 			ret = acl_stream_submit(s, &cmd, 1, &seq[k & 1]);
 			if (ret)
 				goto fail;
@@ -463,40 +494,62 @@ fail:
 	return ret;
 }
 
-/* A copy between device memory and pageable host memory; returns when done. */
+/*
+ * A copy between device memory and pageable host memory; returns when
+ * done. Rows that fit a half travel together, as one command per half;
+ * rows longer than a half, one at a time.
+ */
 static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_side *d,
-			   const void *src, size_t n)
+			   const void *src, const struct acl_shape *sh)
 {
+	bool d2h = d->kind == ACL_SIDE_PAGEABLE;
+	struct acl_xfer x = {
+		.dev = d2h ? (uintptr_t)src : (uintptr_t)dst,
+		.dev_pitch = d2h ? sh->spitch : sh->dpitch,
+		.host = d2h ? dst : (char *)src,
+		.host_pitch = d2h ? sh->dpitch : sh->spitch,
+		.width = sh->width,
+		.height = sh->height,
+	};
+	size_t rows = 1, r;
 	int ret;
 
 	pthread_mutex_lock(&dev->copier->stage_lock);
 	ret = dev->copier->stage_stream ? acl_stage_get_locked(dev) : acl_copier_gone(dev);
-	if (!ret) {
-		if (d->kind == ACL_SIDE_PAGEABLE)
-			ret = acl_stage_d2h(dev, dst, (uintptr_t)src, n);
-		else
-			ret = acl_stage_h2d(dev, (uintptr_t)dst, src, n);
+	if (!ret && x.height > 1 && x.width > dev->copier->stage_half) {
+		rows = x.height;
+		x.height = 1;
+	}
+	for (r = 0; !ret && r < rows; r++) {
+		ret = d2h ? acl_stage_d2h(dev, &x) : acl_stage_h2d(dev, &x);
+		x.dev += x.dev_pitch;
+		x.host += x.host_pitch;
 	}
 	pthread_mutex_unlock(&dev->copier->stage_lock);
 	return ret;
 }
 
-/* One command on the internal copy stream, waited for. */
-static int acl_cmd_sync(struct acl_device *dev, struct npu_cmd *cmd)
+int acl_cmds_sync(struct acl_device *dev, struct npu_cmd *cmds, uint32_t n)
 {
 	struct acl_copier *c = dev->copier;
 	uint64_t seq;
 	int ret;
 
 	pthread_mutex_lock(&c->copy_lock);
-	ret = c->copy_stream ? acl_stream_submit(c->copy_stream, cmd, 1, &seq) : acl_copier_gone(dev);
+	ret = c->copy_stream ? acl_stream_submit(c->copy_stream, cmds, n, &seq) : acl_copier_gone(dev);
 	if (!ret)
 		ret = acl_stream_wait(dev, c->copy_stream->id, seq, -1);
 	pthread_mutex_unlock(&c->copy_lock);
 	return ret;
 }
 
-static uint32_t acl_side_flags(const struct acl_side *d, const struct acl_side *s)
+/* One command on the internal copy stream, waited for. */
+static int acl_cmd_sync(struct acl_device *dev, struct npu_cmd *cmd)
+{
+	return acl_cmds_sync(dev, cmd, 1);
+}
+
+uint32_t acl_side_flags(const struct acl_side *d, const struct acl_side *s)
 {
 	return (d->kind == ACL_SIDE_PINNED ? NPU_CMD_DST_HOST : 0) |
 	       (s->kind == ACL_SIDE_PINNED ? NPU_CMD_SRC_HOST : 0) |
@@ -538,21 +591,44 @@ static int acl_no_peer(struct acl_device *e, struct acl_device *peer)
 			e->id, peer->id, peer->id, e->id);
 }
 
-/* @stream NULL: synchronous copy on @cur's choice of device; else queued on @stream. */
-static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
-		    size_t count, aclrtMemcpyKind kind)
+/* Bytes from the start of the first of @sh's rows to the end of the last. */
+static size_t acl_span(size_t pitch, const struct acl_shape *sh)
+{
+	return (sh->height - 1) * pitch + sh->width;
+}
+
+/* The direction the classified sides make: ACL_DIR_*. */
+static unsigned int acl_dir(const struct acl_side *d, const struct acl_side *s)
+{
+	if (acl_side_is_dev(d))
+		return acl_side_is_dev(s) ? ACL_DIR_D2D : ACL_DIR_H2D;
+	return acl_side_is_dev(s) ? ACL_DIR_D2H : ACL_DIR_H2H;
+}
+
+static const char *acl_dir_name(unsigned int dir)
+{
+	return dir == ACL_DIR_H2D ? "host to device" : dir == ACL_DIR_D2H ? "device to host" :
+	       dir == ACL_DIR_D2D ? "device to device" : "host to host";
+}
+
+int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
+		   const struct acl_shape *sh, aclrtMemcpyKind kind, unsigned int default_dirs)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_COPY };
+	size_t dspan = acl_span(sh->dpitch, sh), sspan = acl_span(sh->spitch, sh), r;
 	struct acl_device *e, *peer = NULL;
 	struct acl_side d, s;
 	int ret;
 
 	e = stream ? stream->dev : acl_copy_engine(cur, acl_owner(dst), acl_owner(src));
-	ret = acl_classify(e, dst, count, true, "dst", &d);
+	ret = acl_classify(e, dst, dspan, true, "dst", &d);
 	if (!ret)
-		ret = acl_classify(e, src, count, false, "src", &s);
+		ret = acl_classify(e, src, sspan, false, "src", &s);
 	if (!ret)
 		ret = acl_kind_check(kind, e, &d, &s);
+	if (!ret && kind == ACL_MEMCPY_DEFAULT && !(default_dirs & acl_dir(&d, &s)))
+		ret = acl_errf(ACLI_ERTPARAM, "kind DEFAULT: dst and src make a %s copy, which this call does not do",
+			       acl_dir_name(acl_dir(&d, &s)));
 	if (ret)
 		return ret;
 
@@ -560,8 +636,8 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 		/* host to host: the CPU copies, after the stream's earlier work */
 		if (stream)
 			ret = acl_stream_sync(stream, -1);
-		if (!ret)
-			memmove(dst, src, count);
+		for (r = 0; !ret && r < sh->height; r++)
+			memmove((char *)dst + r * sh->dpitch, (const char *)src + r * sh->spitch, sh->width);
 		return ret;
 	}
 	if (d.kind == ACL_SIDE_PAGEABLE || s.kind == ACL_SIDE_PAGEABLE) {
@@ -574,7 +650,7 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 		if (stream)
 			ret = acl_stream_sync(stream, -1);
 		if (!ret)
-			ret = acl_copy_staged(owner, dst, &d, src, count);
+			ret = acl_copy_staged(owner, dst, &d, src, sh);
 		return ret;
 	}
 	if (d.kind == ACL_SIDE_PEER && s.kind == ACL_SIDE_PEER && d.owner != s.owner)
@@ -589,7 +665,14 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 	cmd.flags = acl_side_flags(&d, &s);
 	cmd.dst = (uintptr_t)dst;
 	cmd.src = (uintptr_t)src;
-	cmd.length = count;
+	cmd.length = sh->width;
+	if (sh->height > 1) {
+		/* every row in one command */
+		cmd.op = NPU_OP_COPY_2D;
+		cmd.height = sh->height;
+		cmd.dst_pitch = sh->dpitch;
+		cmd.src_pitch = sh->spitch;
+	}
 	if (stream)
 		ret = acl_stream_submit(stream, &cmd, 1, NULL);
 	else
@@ -602,6 +685,15 @@ static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst
 		ret = acl_errf(ret, "the copy faulted: device %d reaches device %d's aclrtMalloc memory, and VMM mappings only where they grant it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
 			       e->id, peer->id, e->id);
 	return ret;
+}
+
+/* @stream NULL: synchronous copy on @cur's choice of device; else queued on @stream. */
+static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
+		    size_t count, aclrtMemcpyKind kind)
+{
+	const struct acl_shape sh = { .dpitch = count, .spitch = count, .width = count, .height = 1 };
+
+	return acl_copy_shape(cur, stream, dst, src, &sh, kind, ACL_DIR_ALL);
 }
 
 ACL_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,

@@ -3,8 +3,14 @@
 #define LIBACL_COPY_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <acl/acl_rt.h>
 
 struct acl_device;
+struct acl_stream;
+struct npu_cmd;
 
 /*
  * Staging buffer: two halves, one filled by the CPU while the other's DMA
@@ -17,5 +23,74 @@ struct acl_device;
 int acl_copy_open(struct acl_device *dev);
 /* Free them; @in_child: after fork, leave the inherited buffer mapped. */
 void acl_copy_close(struct acl_device *dev, bool in_child);
+
+/* Where one side of a copy is, as the copying device sees it (acl_classify()). */
+enum acl_side_kind {
+	ACL_SIDE_DEVICE,	/* device VA of the copying device */
+	ACL_SIDE_PEER,		/* device VA of another open device: NPU_CMD_*_PEER */
+	ACL_SIDE_PINNED,	/* inside one registration: DMA with NPU_CMD_*_HOST */
+	ACL_SIDE_PAGEABLE,	/* host memory the device cannot reach */
+};
+
+struct acl_side {
+	enum acl_side_kind kind;
+	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
+	bool managed;		/* managed memory: host memory the device mirrors at its address */
+	struct acl_device *owner;	/* device whose memory it is: the copying device or the peer; NULL for host */
+};
+
+static inline bool acl_side_is_dev(const struct acl_side *s)
+{
+	return s->kind == ACL_SIDE_DEVICE || s->kind == ACL_SIDE_PEER || s->dev_alias;
+}
+
+static inline bool acl_side_is_host(const struct acl_side *s)
+{
+	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE || s->managed;
+}
+
+/* Where is [@p, +@len) for @dev?  @dst: the device will write it; @name for messages. */
+int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
+		 struct acl_side *side);
+/* Does @kind agree with what the addresses are (seen from the copying device @e)? -EINVAL if not. */
+int acl_kind_check(aclrtMemcpyKind kind, struct acl_device *e, const struct acl_side *d,
+		   const struct acl_side *s);
+/* The NPU_CMD_* address-space flags of a copy between @d and @s (neither pageable). */
+uint32_t acl_side_flags(const struct acl_side *d, const struct acl_side *s);
+
+/* @n commands in ONE submission on @dev's internal copy stream, waited for. */
+int acl_cmds_sync(struct acl_device *dev, struct npu_cmd *cmds, uint32_t n);
+
+/* A copy's rows: @height rows of @width bytes, each side's rows @pitch apart. */
+struct acl_shape {
+	size_t dpitch, spitch, width, height;
+};
+
+/* A staged transfer: rows between device memory and pageable host memory. */
+struct acl_xfer {
+	uint64_t dev;		/* device VA of the first row */
+	size_t dev_pitch;
+	char *host;		/* the first row in the user's host memory */
+	size_t host_pitch;
+	size_t width, height;
+};
+
+/* Directions, for what a DEFAULT kind may resolve to. */
+#define ACL_DIR_H2D	(1U << 0)
+#define ACL_DIR_D2H	(1U << 1)
+#define ACL_DIR_D2D	(1U << 2)
+#define ACL_DIR_H2H	(1U << 3)
+#define ACL_DIR_ALL	(ACL_DIR_H2D | ACL_DIR_D2H | ACL_DIR_D2D | ACL_DIR_H2H)
+
+/*
+ * Copy @sh's rows from @src to @dst as aclrtMemcpy does one row: @stream
+ * NULL synchronously on @cur's choice of device, else queued on @stream.
+ * Memory both sides of which the device reaches is ONE command (COPY, or
+ * COPY_2D for several rows); pageable host memory is staged and the call
+ * returns when it is done. A DEFAULT @kind must resolve to one of
+ * @default_dirs (ACL_DIR_*), else ACLI_ERTPARAM.
+ */
+int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
+		   const struct acl_shape *sh, aclrtMemcpyKind kind, unsigned int default_dirs);
 
 #endif /* LIBACL_COPY_H */

@@ -431,17 +431,13 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtSynchronizeDevice(void)
+int acl_dev_sync(struct acl_device *dev)
 {
-	struct acl_device *dev;
 	struct acl_context *ctx;
 	struct acl_context **ctxs = NULL;
 	size_t n = 0, i;
-	int ret, err;
+	int ret = 0, err;
 
-	ret = acl_enter_dev(&dev);
-	if (ret)
-		goto out;
 	/* Every context of the device; waiting must not hold the device lock. */
 	pthread_mutex_lock(&dev->lock);
 	list_for_each_entry(ctx, &dev->contexts, node)
@@ -449,8 +445,7 @@ ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 	ctxs = calloc(n ? n : 1, sizeof(*ctxs));
 	if (!ctxs) {
 		pthread_mutex_unlock(&dev->lock);
-		ret = acl_errf(-ENOMEM, "out of host memory");
-		goto out;
+		return acl_errf(-ENOMEM, "out of host memory");
 	}
 	n = 0;
 	list_for_each_entry(ctx, &dev->contexts, node) {
@@ -465,6 +460,16 @@ ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 		acl_ctx_put(ctxs[i]);
 	}
 	free(ctxs);
-out:
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtSynchronizeDevice(void)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_enter_dev(&dev);
+	if (!ret)
+		ret = acl_dev_sync(dev);
 	return acl_ret(__func__, ret);
 }

@@ -25,6 +25,18 @@
 struct acl_context;
 struct acl_copier;
 struct acl_slots;
+struct acl_vmap;
+
+/* Kinds of device memory the library accounts per device (aclrtGetMemUsageInfo). */
+enum acl_mem_kind {
+	ACL_MEM_KIND_MALLOC,		/* aclrtMalloc* allocations */
+	ACL_MEM_KIND_PHYSICAL,		/* aclrtMallocPhysical handles, until freed and unmapped */
+	ACL_MEM_KINDS,
+};
+
+struct acl_mem_usage {
+	uint64_t cur, peak;		/* bytes, as the device allocated them */
+};
 
 struct acl_device {
 	pthread_mutex_t lock;		/* protects the lists below */
@@ -43,6 +55,10 @@ struct acl_device {
 
 	struct list_head contexts;	/* acl_context.node */
 	struct list_head handles;	/* acl_handle.node: VMM physical handles */
+	struct acl_vmap *vmaps;		/* vmm.c: aclrtMapMem mappings */
+	/* memquery.c's accounting of this process's memory; valid while usage_gen == gen */
+	struct acl_mem_usage usage[ACL_MEM_KINDS];
+	unsigned int usage_gen;
 	/* acl_region.node, hashed by start address: VA reservations, host memory */
 	struct list_head regions[ACL_REGION_BUCKETS];
 
@@ -87,6 +103,9 @@ int acl_enter_dev(struct acl_device **devp);
 		       (const void *[]){ __VA_ARGS__ })
 int acl_enter_args(struct acl_device **devp, const char *names, size_t n,
 		   const void *const *ptrs);
+
+/* Wait for every stream of every context of @dev (aclrtSynchronizeDevice). */
+int acl_dev_sync(struct acl_device *dev);
 
 /* Device N if open (some context of the process is on it), else NULL. */
 struct acl_device *acl_dev_get(int id);

@@ -139,24 +139,34 @@ ACL_EXPORT aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallo
 	return acl_ret(__func__, acl_malloc_host(ptr, size, cfg));
 }
 
-ACL_EXPORT aclError aclrtFreeHost(void *hostPtr)
+/* aclrtFreeHost; @sync: aclrtFreeHostWithDevSync, which first waits for the device. */
+static int acl_free_host(void *hostPtr, bool sync)
 {
 	struct acl_device *dev;
 	struct acl_region r;
 	int ret;
 
 	ret = acl_enter(&dev, hostPtr);
+	if (!ret && sync)
+		ret = acl_dev_sync(dev);
 	if (ret)
-		goto out;
-	if (acl_region_take(dev, (uintptr_t)hostPtr, ACL_REGION_HOST_ALLOC, &r)) {
-		ret = acl_errf(-EINVAL, "hostPtr %p is not an aclrtMallocHost allocation of the current device (freed already?)",
-			       hostPtr);
-		goto out;
-	}
+		return ret;
+	if (acl_region_take(dev, (uintptr_t)hostPtr, ACL_REGION_HOST_ALLOC, &r))
+		return acl_errf(-EINVAL, "hostPtr %p is not an aclrtMallocHost allocation of the current device (freed already?)",
+				hostPtr);
 	ret = acl_host_unpin(dev, &r);
 	munmap(hostPtr, r.len);
-out:
-	return acl_ret(__func__, ret);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtFreeHost(void *hostPtr)
+{
+	return acl_ret(__func__, acl_free_host(hostPtr, false));
+}
+
+ACL_EXPORT aclError aclrtFreeHostWithDevSync(void *hostPtr)
+{
+	return acl_ret(__func__, acl_free_host(hostPtr, true));
 }
 
 static int acl_host_register(void *ptr, uint64_t size, uint32_t kflags, void **devPtr)

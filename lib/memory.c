@@ -165,8 +165,10 @@ static int acl_malloc(struct acl_device *dev, void **devPtr, size_t size, uint32
 	if (ret == -ENOMEM)
 		return acl_errf(ret, "cannot allocate %zu bytes on device %d: device memory exhausted",
 				size, dev->id);
-	if (!ret)
+	if (!ret) {
+		acl_mem_account(dev, ACL_MEM_KIND_MALLOC, (int64_t)len);
 		*devPtr = (void *)(uintptr_t)va;
+	}
 	return ret;
 }
 
@@ -217,38 +219,92 @@ static int acl_malloc_args(void **devPtr, size_t size)
 	return 0;
 }
 
-/* aclrtMalloc and aclrtMallocWithCfg (whose @cfg may be NULL) as @fn. */
-static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size,
-			       aclrtMemMallocPolicy policy, const aclrtMallocConfig *cfg)
+/* How an aclrt*Malloc* call sizes and places its allocation (runtime spec section 8). */
+enum acl_malloc_mode {
+	ACL_MALLOC_PADDED,	/* aclrtMalloc, aclrtMallocWithCfg: 32-aligned plus a 32-byte tail */
+	ACL_MALLOC_ALIGN32,	/* aclrtMallocAlign32: 32-aligned, no tail */
+	ACL_MALLOC_CACHED,	/* aclrtMallocCached: padded; unknown policies get the default */
+};
+
+#define ACL_MALLOC_ALIGN	32ULL
+#define ACL_MALLOC_TAIL		32ULL
+
+/*
+ * The bytes an allocation of @size asks the device for: rounded up to 32,
+ * plus 32 bytes of padding unless @align32 or the base policy is one of
+ * the HUGE1G ones. The result is rounded to the page size afterwards.
+ */
+static int acl_malloc_size(size_t size, uint32_t policy, bool align32, uint64_t *req)
 {
+	uint32_t base = policy & ACL_POLICY_BASE_MASK;
+	uint64_t n = acl_round_up(size, ACL_MALLOC_ALIGN);
+
+	if (!align32 && base != ACL_MEM_MALLOC_HUGE1G_ONLY && base != ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+		n += ACL_MALLOC_TAIL;
+	if (n < size)
+		return acl_errf(-EINVAL, "size %zu too large", size);
+	*req = n;
+	return 0;
+}
+
+/* aclrtMallocCached's placement: four policies select one, anything else the default. */
+static uint32_t acl_cached_policy(uint32_t policy)
+{
+	switch (policy) {
+	case ACL_MEM_MALLOC_HUGE_FIRST:
+	case ACL_MEM_MALLOC_HUGE_ONLY:
+	case ACL_MEM_MALLOC_NORMAL_ONLY:
+	case ACL_MEM_MALLOC_HUGE1G_ONLY:
+		return policy;
+	}
+	return ACL_MEM_MALLOC_HUGE_FIRST;
+}
+
+/* The aclrtMalloc family (@cfg may be NULL) as @fn. */
+static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint32_t policy,
+			       const aclrtMallocConfig *cfg, enum acl_malloc_mode mode)
+{
+	uint32_t place = mode == ACL_MALLOC_CACHED ? acl_cached_policy(policy) : policy;
 	struct acl_device *dev;
+	uint64_t page, req = 0;
 	uint32_t va_flag;
-	uint64_t page;
 	int ret;
 
 	ret = acl_check_init();
 	if (!ret)
 		ret = acl_malloc_args(devPtr, size);
 	if (!ret)
-		ret = acl_policy_page(policy, &page);
+		ret = acl_policy_page(place, &page);
+	if (!ret)
+		ret = acl_malloc_size(size, policy, mode == ACL_MALLOC_ALIGN32, &req);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
 		ret = acl_malloc_cfg_check(dev, cfg, false, &va_flag);
 	if (!ret)
-		ret = acl_malloc(dev, devPtr, size, policy);
+		ret = acl_malloc(dev, devPtr, req, place);
 	return acl_ret(fn, ret);
 }
 
 ACL_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
 {
-	return acl_malloc_api(__func__, devPtr, size, policy, NULL);
+	return acl_malloc_api(__func__, devPtr, size, policy, NULL, ACL_MALLOC_PADDED);
 }
 
 ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
 				       aclrtMallocConfig *cfg)
 {
-	return acl_malloc_api(__func__, devPtr, size, policy, cfg);
+	return acl_malloc_api(__func__, devPtr, size, policy, cfg, ACL_MALLOC_PADDED);
+}
+
+ACL_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+	return acl_malloc_api(__func__, devPtr, size, policy, NULL, ACL_MALLOC_ALIGN32);
+}
+
+ACL_EXPORT aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy)
+{
+	return acl_malloc_api(__func__, devPtr, size, policy, NULL, ACL_MALLOC_CACHED);
 }
 
 /* Why @addr is no aclrtMalloc allocation start of @dev, for the message. */
@@ -275,27 +331,37 @@ static int acl_free_bad_ptr(struct acl_device *dev, void *devPtr)
 			devPtr);
 }
 
-ACL_EXPORT aclError aclrtFree(void *devPtr)
+/* aclrtFree; @sync: aclrtFreeWithDevSync, which first waits for the device. */
+static int acl_free(void *devPtr, bool sync)
 {
 	struct acl_device *dev;
 	struct acl_region r;
 	int ret;
 
 	ret = acl_enter(&dev, devPtr);
+	if (!ret && sync)
+		ret = acl_dev_sync(dev);
 	if (ret)
-		goto out;
+		return ret;
 	ret = acl_managed_free(devPtr);
-	if (ret) {
-		ret = ret > 0 ? 0 : ret;
-		goto out;
-	}
-	if (acl_region_take(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC, &r)) {
-		ret = acl_free_bad_ptr(dev, devPtr);
-		goto out;
-	}
+	if (ret)
+		return ret > 0 ? 0 : ret;
+	if (acl_region_take(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC, &r))
+		return acl_free_bad_ptr(dev, devPtr);
 	ret = acl_dev_unmap_region(dev, &r);
-out:
-	return acl_ret(__func__, ret);
+	if (!ret)
+		acl_mem_account(dev, ACL_MEM_KIND_MALLOC, -(int64_t)r.len);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtFree(void *devPtr)
+{
+	return acl_ret(__func__, acl_free(devPtr, false));
+}
+
+ACL_EXPORT aclError aclrtFreeWithDevSync(void *devPtr)
+{
+	return acl_ret(__func__, acl_free(devPtr, true));
 }
 
 ACL_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total)

@@ -6,7 +6,8 @@
 
 #include <acl/acl_rt.h>
 
-struct acl_device;
+#include "device.h"
+
 struct acl_region;
 
 /*
@@ -24,5 +25,12 @@ int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg, b
 
 /* Unmap region @r (taken from the device's index) and release its VA. */
 int acl_dev_unmap_region(struct acl_device *dev, const struct acl_region *r);
+
+/*
+ * Account @delta bytes of @kind on @dev (memquery.c): what
+ * aclrtGetMemUsageInfo reports. The _locked form with dev->lock held.
+ */
+void acl_mem_account(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta);
+void acl_mem_account_locked(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta);
 
 #endif /* LIBACL_MEMORY_H */

@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <acl/acl.h>
@@ -30,19 +31,76 @@
 #include "peer.h"
 #include "vmm.h"
 
-ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
-						    uint64_t flags, uint64_t *shareableHandle)
+/* Export @handle under a new name (V1 and V2); @flags are checked already. */
+static int acl_share_export(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *shareableHandle)
 {
 	struct npu_share_export exp = { .size = sizeof(exp) };
 	struct acl_handle *h;
 	int ret;
 
+	h = acl_handle_lookup(handle);
+	if (!h)
+		return acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
+	if (h->imported)
+		return acl_errf(-EINVAL, "handle %p was imported: only the exporter's own handle has a shareable handle",
+				handle);
+	exp.handle = h->id;
+	exp.flags = flags == ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION ? NPU_SHARE_ANY_PID : 0;
+	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_SHARE_EXPORT, &exp);
+	if (ret == -EBUSY)
+		return acl_errf(ret, "handle %p was exported already (as %#llx): a handle is exported once",
+				handle, (unsigned long long)h->shareable);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&h->dev->lock);
+	h->shareable = exp.shareable;
+	pthread_mutex_unlock(&h->dev->lock);
+	*shareableHandle = exp.shareable;
+	return 0;
+}
+
+/*
+ * ACL_MEM_HANDLE_TYPE_POSIX: the memory of @h as a dma-buf, its fd in
+ * *@out. Read-write, close-on-exec; an fd has no pid list, so both flags
+ * mean the same. Any number of exports, imported handles too; closing
+ * the fd is the caller's.
+ */
+static int acl_export_dmabuf(struct acl_handle *h, uint64_t *out)
+{
+	struct npu_dmabuf_export arg = {
+		.size = sizeof(arg),
+		.flags = NPU_DMABUF_CLOEXEC,
+		.handle = h->id,
+	};
+	int ret;
+
+	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_DMABUF_EXPORT, &arg);
+	if (ret == -ENOTTY)
+		return acl_errf(ACLI_EFEATURE, "the npu driver is older than 1.4: no dma-buf export");
+	if (ret == -ENOSPC)
+		return acl_errf(ret, "the device context holds max_dmabufs dma-bufs already (close some fds)");
+	if (ret == -EMFILE)
+		return acl_errf(ret, "no free file descriptor for the dma-buf");
+	if (ret)
+		return ret;
+	*out = (uint64_t)arg.fd;
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, aclrtMemHandleType handleType,
+						    uint64_t flags, uint64_t *shareableHandle)
+{
+	int ret;
+
 	ret = acl_enter(NULL, handle, shareableHandle);
 	if (ret)
 		goto out;
-	/* CANN: a reserved parameter, fixed to NONE; the name is no POSIX fd */
-	if (handleType != ACL_MEM_HANDLE_TYPE_NONE) {
-		ret = acl_errf(-EINVAL, "handleType %d must be ACL_MEM_HANDLE_TYPE_NONE (shareable handles are 64-bit names, not POSIX file descriptors)",
+	/*
+	 * CANN: a reserved parameter, fixed to NONE (a 64-bit name). POSIX is
+	 * ours: the memory as a dma-buf file descriptor.
+	 */
+	if (handleType != ACL_MEM_HANDLE_TYPE_NONE && handleType != ACL_MEM_HANDLE_TYPE_POSIX) {
+		ret = acl_errf(-EINVAL, "handleType %d must be ACL_MEM_HANDLE_TYPE_NONE (a 64-bit name) or ACL_MEM_HANDLE_TYPE_POSIX (a dma-buf fd)",
 			       (int)handleType);
 		goto out;
 	}
@@ -51,30 +109,14 @@ ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
 			       (unsigned long long)flags);
 		goto out;
 	}
-	h = acl_handle_lookup(handle);
-	if (!h) {
-		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
+	if (handleType == ACL_MEM_HANDLE_TYPE_POSIX) {
+		struct acl_handle *h = acl_handle_lookup(handle);
+
+		ret = h ? acl_export_dmabuf(h, shareableHandle) :
+			  acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
 		goto out;
 	}
-	if (h->imported) {
-		ret = acl_errf(-EINVAL, "handle %p was imported: only the exporter's own handle has a shareable handle",
-			       handle);
-		goto out;
-	}
-	exp.handle = h->id;
-	exp.flags = flags == ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION ? NPU_SHARE_ANY_PID : 0;
-	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_SHARE_EXPORT, &exp);
-	if (ret == -EBUSY) {
-		ret = acl_errf(ret, "handle %p was exported already (as %#llx): a handle is exported once",
-			       handle, (unsigned long long)h->shareable);
-		goto out;
-	}
-	if (ret)
-		goto out;
-	pthread_mutex_lock(&h->dev->lock);
-	h->shareable = exp.shareable;
-	pthread_mutex_unlock(&h->dev->lock);
-	*shareableHandle = exp.shareable;
+	ret = acl_share_export(handle, flags, shareableHandle);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -101,33 +143,25 @@ static struct acl_device *acl_share_owner(uint64_t name)
 	return NULL;
 }
 
-ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
+/* Replace the pid list of the name @shareableHandle this process exported (V1 and V2). */
+static int acl_share_set_pids(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
 {
 	struct npu_share_pids arg = { .size = sizeof(arg), .shareable = shareableHandle };
 	struct acl_device *dev;
 	size_t i;
 	int ret;
 
-	ret = acl_enter(NULL, pid);
-	if (ret)
-		goto out;
-	if (!pidNum || pidNum > NPU_SHARE_MAX_PIDS) {
-		ret = acl_errf(-EINVAL, "pidNum %zu must be 1..%d", pidNum, NPU_SHARE_MAX_PIDS);
-		goto out;
-	}
+	if (!pidNum || pidNum > NPU_SHARE_MAX_PIDS)
+		return acl_errf(-EINVAL, "pidNum %zu must be 1..%d", pidNum, NPU_SHARE_MAX_PIDS);
 	for (i = 0; i < pidNum; i++) {
-		if (pid[i] <= 0) {
-			ret = acl_errf(-EINVAL, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
-				       i, pid[i]);
-			goto out;
-		}
+		if (pid[i] <= 0)
+			return acl_errf(-EINVAL, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
+					i, pid[i]);
 	}
 	dev = acl_share_owner(shareableHandle);
-	if (!dev) {
-		ret = acl_errf(-ENOENT, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
-			       (unsigned long long)shareableHandle);
-		goto out;
-	}
+	if (!dev)
+		return acl_errf(-ENOENT, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
+				(unsigned long long)shareableHandle);
 	arg.pids = (uintptr_t)pid;
 	arg.count = pidNum;
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_SET_PIDS, &arg);
@@ -137,16 +171,60 @@ ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
 	else if (ret == -ESRCH)
 		ret = acl_errf(ret, "one of the %zu pids names no process in this pid namespace (or a thread, not a process): the list is unchanged",
 			       pidNum);
-out:
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
+{
+	int ret;
+
+	ret = acl_enter(NULL, pid);
+	if (!ret)
+		ret = acl_share_set_pids(shareableHandle, pid, pidNum);
 	return acl_ret(__func__, ret);
+}
+
+/* Import the name @shareableHandle onto the open device @dev (V1 and V2). */
+static int acl_share_import(struct acl_device *dev, uint64_t shareableHandle, aclrtDrvMemHandle *handle)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = shareableHandle };
+	struct acl_handle *h;
+	int ret;
+
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return acl_errf(-ENOMEM, "out of host memory");
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, &imp);
+	if (ret) {
+		free(h);
+		/* unknown, revoked and not allowed answer alike: names cannot be probed */
+		if (ret == -ENOENT)
+			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, this process is not on its pid list, or runs as another user than the exporter",
+				 (unsigned long long)shareableHandle);
+		else if (ret == -EINVAL)
+			acl_errf(ret, "shareableHandle %#llx was exported by this process: import it in another one",
+				 (unsigned long long)shareableHandle);
+		else if (ret == -ENODEV)
+			acl_errf(ret, "shareableHandle %#llx was exported on another device than device %d",
+				 (unsigned long long)shareableHandle, dev->id);
+		return ret;
+	}
+	h->dev = dev;
+	h->id = imp.handle;
+	h->size = imp.length;
+	h->page_size = imp.page_size;
+	h->imported = true;
+	pthread_mutex_lock(&dev->lock);
+	list_add_tail(&h->node, &dev->handles);
+	pthread_mutex_unlock(&dev->lock);
+	*handle = h;
+	return 0;
 }
 
 ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
 						      aclrtDrvMemHandle *handle)
 {
-	struct npu_share_import imp = { .size = sizeof(imp), .shareable = shareableHandle };
 	struct acl_device *dev;
-	struct acl_handle *h;
 	int ret;
 
 	ret = acl_enter(NULL, handle);
@@ -162,35 +240,98 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, 
 			       deviceId, deviceId);
 		goto out;
 	}
-	h = calloc(1, sizeof(*h));
-	if (!h) {
-		ret = acl_errf(-ENOMEM, "out of host memory");
+	ret = acl_share_import(dev, shareableHandle, handle);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * V2's share types: DEFAULT is V1's 64-bit name (a uint64_t at the
+ * caller's pointer); FABRIC shares across servers, which needs a fabric
+ * between them that the simulated chip does not have.
+ */
+static int acl_share_type_check(aclrtMemSharedHandleType shareType)
+{
+	if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
+		return acl_errf(ACLI_ERTNOTSUPP, "shareType FABRIC: the simulated chip has no cross-server fabric (use ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)");
+	if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)
+		return acl_errf(ACLI_ERTPARAM, "shareType %d must be ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT or _FABRIC",
+				(int)shareType);
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
+						      aclrtMemSharedHandleType shareType, void *shareableHandle)
+{
+	uint64_t name;
+	int ret;
+
+	ret = acl_enter(NULL, handle, shareableHandle);
+	if (ret)
+		goto out;
+	/* bad values first (107000), then FABRIC, a feature the chip lacks (207000) */
+	if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT && shareType != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
+		ret = acl_share_type_check(shareType);
 		goto out;
 	}
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, &imp);
-	if (ret) {
-		free(h);
-		/* unknown, revoked and not allowed answer alike: names cannot be probed */
-		if (ret == -ENOENT)
-			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, this process is not on its pid list, or runs as another user than the exporter",
-				 (unsigned long long)shareableHandle);
-		else if (ret == -EINVAL)
-			acl_errf(ret, "shareableHandle %#llx was exported by this process: import it in another one",
-				 (unsigned long long)shareableHandle);
-		else if (ret == -ENODEV)
-			acl_errf(ret, "shareableHandle %#llx was exported on another device than device %d",
-				 (unsigned long long)shareableHandle, deviceId);
+	if (flags > ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
+		ret = acl_errf(ACLI_ERTPARAM, "flags %#llx must be ACL_RT_VMM_EXPORT_FLAG_DEFAULT or _DISABLE_PID_VALIDATION",
+			       (unsigned long long)flags);
 		goto out;
 	}
-	h->dev = dev;
-	h->id = imp.handle;
-	h->size = imp.length;
-	h->page_size = imp.page_size;
-	h->imported = true;
-	pthread_mutex_lock(&dev->lock);
-	list_add_tail(&h->node, &dev->handles);
-	pthread_mutex_unlock(&dev->lock);
-	*handle = h;
+	ret = acl_share_type_check(shareType);
+	if (!ret)
+		ret = acl_share_export(handle, flags, &name);
+	/* DEFAULT: a uint64_t at the caller's pointer, which need not be aligned */
+	if (!ret)
+		memcpy(shareableHandle, &name, sizeof(name));
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType,
+							uint64_t flags, aclrtDrvMemHandle *handle)
+{
+	struct acl_device *dev;
+	uint64_t name;
+	int ret;
+
+	ret = acl_enter(NULL, shareableHandle, handle);
+	if (ret)
+		goto out;
+	if (flags) {
+		ret = acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
+		goto out;
+	}
+	ret = acl_share_type_check(shareType);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	memcpy(&name, shareableHandle, sizeof(name));
+	ret = acl_share_import(dev, name, handle);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, aclrtMemSharedHandleType shareType,
+						      int32_t *pid, size_t pidNum)
+{
+	uint64_t name;
+	int ret;
+
+	ret = acl_enter(NULL, shareableHandle, pid);
+	if (ret)
+		goto out;
+	if (!pidNum) {
+		ret = acl_errf(-EINVAL, "pidNum must be at least 1");
+		goto out;
+	}
+	ret = acl_share_type_check(shareType);
+	if (ret)
+		goto out;
+	memcpy(&name, shareableHandle, sizeof(name));
+	ret = acl_share_set_pids(name, pid, pidNum);
 out:
 	return acl_ret(__func__, ret);
 }

@@ -47,13 +47,7 @@ static int acl_info_version(const struct npu_get_info *info, const char *what)
 	return 0;
 }
 
-/*
- * GET_INFO of device @id: through the open device if some thread set it,
- * else through a context of its own, opened for this call. -ENODEV (with
- * the reason naming @what) if there is no such device, or the device is
- * gone (its carrier was removed).
- */
-static int acl_query_info(int id, struct npu_get_info *info, const char *what)
+int acl_query_info(int id, struct npu_get_info *info, const char *what)
 {
 	struct acl_device *dev = acl_dev_get(id);
 	char path[32];

@@ -9,6 +9,15 @@
 #include <stdint.h>
 
 struct acl_device;
+struct npu_get_info;
+
+/*
+ * GET_INFO of device @id: through the open device if some thread set it,
+ * else through a context of its own, opened for this call. -ENODEV (with
+ * the reason naming @what) if there is no such device, or the device is
+ * gone (its carrier was removed).
+ */
+int acl_query_info(int id, struct npu_get_info *info, const char *what);
 
 /*
  * The device limit of @type (an aclrtDevResLimitType) of the open device

@@ -263,6 +263,7 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 		.size = sizeof(arg),
 		.count = n,
 		.cmds = (uintptr_t)cmds,
+		.cmd_size = sizeof(*cmds),
 	};
 	int ret;
 

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include <acl/acl.h>
@@ -14,6 +15,7 @@
 #include "device.h"
 #include "error.h"
 #include "ioctl.h"
+#include "memory.h"
 #include "region.h"
 #include "vmm.h"
 
@@ -22,10 +24,53 @@
 void acl_handles_teardown(struct acl_device *dev)
 {
 	struct acl_handle *h, *n;
+	struct acl_vmap *v;
 
+	/* released handles live only through their mappings */
+	while ((v = dev->vmaps)) {
+		dev->vmaps = v->next;
+		if (v->h->released && !--v->h->maps)
+			free(v->h);
+		free(v);
+	}
 	list_for_each_entry_safe(h, n, &dev->handles, node) {
 		list_del(&h->node);
 		free(h);
+	}
+}
+
+struct acl_vmap *acl_vmap_find_locked(struct acl_device *dev, uint64_t addr)
+{
+	struct acl_vmap *v;
+
+	for (v = dev->vmaps; v; v = v->next)
+		if (addr >= v->addr && addr - v->addr < v->h->size)
+			return v;
+	return NULL;
+}
+
+/* @h is released and unmapped: its memory is gone. dev->lock held; frees @h. */
+static void acl_handle_gone_locked(struct acl_handle *h)
+{
+	if (!h->imported)
+		acl_mem_account_locked(h->dev, ACL_MEM_KIND_PHYSICAL, -(int64_t)h->size);
+	free(h);
+}
+
+static bool acl_attr_is_p2p(aclrtMemAttr a)
+{
+	switch (a) {
+	case ACL_DDR_MEM_P2P_HUGE:
+	case ACL_DDR_MEM_P2P_NORMAL:
+	case ACL_HBM_MEM_P2P_HUGE:
+	case ACL_HBM_MEM_P2P_NORMAL:
+	case ACL_HBM_MEM_P2P_HUGE1G:
+	case ACL_MEM_P2P_NORMAL:
+	case ACL_MEM_P2P_HUGE:
+	case ACL_MEM_P2P_HUGE1G:
+		return true;
+	default:
+		return false;
 	}
 }
 
@@ -146,8 +191,10 @@ ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 	h->id = alloc.handle;
 	h->size = size;
 	h->page_size = gran;
+	h->p2p = acl_attr_is_p2p(prop->memAttr);
 	pthread_mutex_lock(&dev->lock);
 	list_add_tail(&h->node, &dev->handles);
+	acl_mem_account_locked(dev, ACL_MEM_KIND_PHYSICAL, (int64_t)size);
 	pthread_mutex_unlock(&dev->lock);
 	*handle = h;
 out:
@@ -157,6 +204,7 @@ out:
 ACL_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 {
 	struct npu_mem_free mfree = { .size = sizeof(mfree) };
+	struct acl_device *dev;
 	struct acl_handle *h;
 	int ret;
 
@@ -168,13 +216,23 @@ ACL_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
 		goto out;
 	}
-	pthread_mutex_lock(&h->dev->lock);
+	dev = h->dev;
+	pthread_mutex_lock(&dev->lock);
+	/* one free per aclrtMemRetainAllocationHandle before the last one */
+	if (h->retains) {
+		h->retains--;
+		pthread_mutex_unlock(&dev->lock);
+		goto out;
+	}
 	list_del(&h->node);
-	pthread_mutex_unlock(&h->dev->lock);
-	/* a mapped handle lives on in the kernel until its mapping goes */
 	mfree.handle = h->id;
-	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
-	free(h);
+	/* a mapped handle lives on, in the kernel and here, until its mappings go */
+	if (h->maps)
+		h->released = true;
+	else
+		acl_handle_gone_locked(h);
+	pthread_mutex_unlock(&dev->lock);
+	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -265,6 +323,7 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 	struct npu_map map = { .size = sizeof(map) };
 	struct acl_device *dev;
 	struct acl_handle *h;
+	struct acl_vmap *v;
 	int ret;
 
 	ret = acl_enter(NULL, virPtr, handle);
@@ -301,10 +360,26 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 			       (unsigned long long)h->page_size);
 		goto out;
 	}
+	v = malloc(sizeof(*v));
+	if (!v) {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto out;
+	}
 	map.addr = (uintptr_t)virPtr;
 	map.length = size;
 	map.handle = h->id;
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	if (!ret) {
+		v->addr = map.addr;
+		v->h = h;
+		pthread_mutex_lock(&dev->lock);
+		v->next = dev->vmaps;
+		dev->vmaps = v;
+		h->maps++;
+		pthread_mutex_unlock(&dev->lock);
+		v = NULL;
+	}
+	free(v);
 	if (ret == -ENOENT)
 		ret = acl_errf(ret, "virPtr %p+%zu is not inside one aclrtReserveMemAddress range", virPtr, size);
 	else if (ret == -EADDRINUSE)
@@ -313,6 +388,25 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 		ret = acl_errf(ret, "handle %p is mapped already", handle);
 out:
 	return acl_ret(__func__, ret);
+}
+
+/* Forget the mapping at @addr; a released handle goes with its last one. */
+static void acl_vmap_remove(struct acl_device *dev, uint64_t addr)
+{
+	struct acl_vmap **pv, *v = NULL;
+
+	pthread_mutex_lock(&dev->lock);
+	for (pv = &dev->vmaps; *pv; pv = &(*pv)->next) {
+		if ((*pv)->addr == addr) {
+			v = *pv;
+			*pv = v->next;
+			if (!--v->h->maps && v->h->released)
+				acl_handle_gone_locked(v->h);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&dev->lock);
+	free(v);
 }
 
 ACL_EXPORT aclError aclrtUnmapMem(void *virPtr)
@@ -327,6 +421,8 @@ ACL_EXPORT aclError aclrtUnmapMem(void *virPtr)
 	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
 	if (ret == -ENOENT)
 		ret = acl_errf(ret, "virPtr %p is not the start of an aclrtMapMem mapping", virPtr);
+	if (!ret)
+		acl_vmap_remove(dev, unmap.addr);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -427,6 +523,67 @@ ACL_EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, 
 		ret = acl_errf(ret, "location.id %u: the driver has no such device", acc.device);
 	if (!ret)
 		*flag = acc.access;
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle)
+{
+	struct acl_device *dev;
+	struct acl_vmap *v = NULL;
+	int ret, pos = 0;
+
+	ret = acl_enter(NULL, virPtr, handle);
+	if (ret)
+		goto out;
+	/* mappings never overlap across devices: each is reserved in the process */
+	while ((dev = acl_dev_iter(&pos))) {
+		pthread_mutex_lock(&dev->lock);
+		v = acl_vmap_find_locked(dev, (uintptr_t)virPtr);
+		if (v && v->addr != (uintptr_t)virPtr)
+			ret = acl_errf(ACLI_ERTPARAM, "virPtr %p is inside the aclrtMapMem mapping at %#llx, not its start",
+				       virPtr, (unsigned long long)v->addr);
+		else if (v && v->h->released)
+			ret = acl_errf(ACLI_ERTPARAM, "the handle mapped at virPtr %p was freed with aclrtFreePhysical: only the mapping holds the memory now",
+				       virPtr);
+		else if (v)
+			v->h->retains++;
+		if (v && !ret)
+			*handle = v->h;
+		pthread_mutex_unlock(&dev->lock);
+		if (v)
+			goto out;
+	}
+	ret = acl_errf(ACLI_ERTPARAM, "virPtr %p is not the start of an aclrtMapMem mapping", virPtr);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop)
+{
+	struct acl_handle *h;
+	int ret;
+
+	ret = acl_enter(NULL, handle, prop);
+	if (ret)
+		goto out;
+	h = acl_handle_lookup(handle);
+	if (!h) {
+		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
+		goto out;
+	}
+	memset(prop, 0, sizeof(*prop));
+	prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
+	prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
+	/* from the page size the memory really has: a NORMAL memAttr gets 2 MiB pages too */
+	if (h->page_size == NPU_PAGE_1G)
+		prop->memAttr = h->p2p ? ACL_HBM_MEM_P2P_HUGE1G : ACL_HBM_MEM_HUGE1G;
+	else if (h->page_size == NPU_PAGE_2M)
+		prop->memAttr = h->p2p ? ACL_HBM_MEM_P2P_HUGE : ACL_HBM_MEM_HUGE;
+	else
+		prop->memAttr = h->p2p ? ACL_HBM_MEM_P2P_NORMAL : ACL_HBM_MEM_NORMAL;
+	prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	prop->location.id = (uint32_t)h->dev->id;
 out:
 	return acl_ret(__func__, ret);
 }

@@ -8,44 +8,16 @@
  */
 #include <pthread.h>
 #include <signal.h>
-#include <sys/wait.h>
 
+#include "lib_child.h"
 #include "lib_util.h"
 
 #define KEYLEN	65
 
-/* ---- forked children: no harness, an exit status ---- */
-
-#define CK(cond) do {								\
-	if (!(cond)) {								\
-		printf("# child %d: %s:%d: %s is false\n", getpid(), __FILE__,	\
-		       __LINE__, #cond);					\
-		fflush(stdout);							\
-		_exit(3);							\
-	}									\
-} while (0)
-
-#define CK_ACL(exp, call) do {							\
-	aclError __r = (call);							\
-	if (__r != (aclError)(exp)) {						\
-		const char *__m = aclGetRecentErrMsg();				\
-		printf("# child %d: %s:%d: %s -> %d, want %d: %s\n", getpid(),	\
-		       __FILE__, __LINE__, #call, __r, (int)(exp),		\
-		       __m ? __m : "(no message)");				\
-		fflush(stdout);							\
-		_exit(3);							\
-	}									\
-} while (0)
-
-struct child {
-	pid_t pid;
-	int rd;		/* the test reads what the child writes */
-	int wr;		/* the test writes what the child reads */
-};
-
 struct job {
 	char key[KEYLEN];
-	size_t size;		/* bytes the key names */
+	size_t size;		/* bytes the importer checks */
+	size_t key_size;	/* bytes the key names */
 	unsigned int seed;	/* their pattern */
 	int dev;		/* the child's current device */
 	uint64_t flags;		/* import flags */
@@ -64,44 +36,12 @@ static void recv_buf(int fd, void *p, size_t n)
 		_exit(6);
 }
 
-static int spawn(struct child *c, void (*fn)(int rd, int wr))
+/* A child starts with libacl initialised by the fork handler, no device set. */
+static void child_init(void)
 {
-	int up[2], down[2];
+	aclError r = aclInit(NULL);
 
-	if (pipe(up) || pipe(down))
-		return -1;
-	fflush(stdout);
-	c->pid = fork();
-	if (c->pid < 0)
-		return -1;
-	if (!c->pid) {
-		aclError r;
-
-		close(up[0]);
-		close(down[1]);
-		/* the fork handler left libacl initialised, with no device */
-		r = aclInit(NULL);
-		CK(r == ACL_SUCCESS || r == ACL_ERROR_REPEAT_INITIALIZE);
-		fn(down[0], up[1]);
-		fflush(stdout);
-		_exit(0);
-	}
-	close(up[1]);
-	close(down[0]);
-	c->rd = up[0];
-	c->wr = down[1];
-	return 0;
-}
-
-static int reap(struct child *c)
-{
-	int st;
-
-	close(c->wr);
-	close(c->rd);
-	if (waitpid(c->pid, &st, 0) != c->pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	CK(r == ACL_SUCCESS || r == ACL_ERROR_REPEAT_INITIALIZE);
 }
 
 /* @n bytes at device @va equal the pattern @seed. */
@@ -126,13 +66,15 @@ static bool dev_has(void *va, size_t n, unsigned int seed)
  * write pattern seed + 1 into the first page through the second import,
  * close both, report 1; a third close is the exporter's and fails.
  */
-static void importer(int rd, int wr)
+static void importer(int rd, int wr, void *arg)
 {
 	struct job j;
 	void *a = NULL, *b = NULL, *own;
 	char *page;
 	int done = 1;
 
+	(void)arg;
+	child_init();
 	recv_buf(rd, &j, sizeof(j));
 	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
 	if (j.dev)
@@ -149,6 +91,16 @@ static void importer(int rd, int wr)
 	CK(dev_has(own, j.size, j.seed));
 	CK_ACL(ACL_SUCCESS, aclrtIpcMemImportByKey(&b, j.key, 0));
 	CK(b && b != a);
+	{
+		void *base = NULL;
+		size_t size = 0;
+		uint32_t dev = 0;
+
+		CK_ACL(ACL_SUCCESS, aclrtMemGetAddressRange((char *)b + j.key_size - 1, &base, &size));
+		CK(base == b && size == j.key_size);
+		CK_ACL(ACL_SUCCESS, aclrtCheckMemType(&a, 1, ACL_RT_MEM_TYPE_DEV, &dev, 0));
+		CK(dev == 1);
+	}
 	page = malloc(4096);
 	CK(page);
 	fill_pattern(page, 4096, j.seed + 1);
@@ -186,7 +138,7 @@ static int run_importer(struct job j, int32_t *pid_out, bool list)
 	struct child c;
 	int done = 0;
 
-	if (spawn(&c, importer))
+	if (spawn(&c, importer, NULL))
 		return -1;
 	if (pid_out)
 		*pid_out = c.pid;
@@ -207,8 +159,9 @@ static void *no_context_export(void *arg)
 
 TEST(export_key_checks)
 {
-	void *va, *host, *vmm, *hostreg;
+	void *va, *host, *vmm, *hostreg, *base;
 	aclrtDrvMemHandle h;
+	size_t alloc;
 	aclrtPhysicalMemProp p = {
 		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
 		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
@@ -231,9 +184,14 @@ TEST(export_key_checks)
 	/* page-aligned, inside the allocation */
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey((char *)va + 16, 4096, key, KEYLEN, 0));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(va, 100, key, KEYLEN, 0));
-	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(va, 5 * 4096, key, KEYLEN, 0));
+	/* past the end of what the device allocated (aclrtMalloc pads) */
+	ASSERT_ACL_OK(aclrtMemGetAddressRange(va, &base, &alloc));
+	ASSERT_EQ(va, base);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(va, alloc + 4096, key, KEYLEN, 0));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
-		   aclrtIpcMemGetExportKey((char *)va + 4096, 4 * 4096, key, KEYLEN, 0));
+		   aclrtIpcMemGetExportKey((char *)va + 4096, alloc, key, KEYLEN, 0));
+	ASSERT_ACL_OK(aclrtIpcMemGetExportKey(va, alloc, key, KEYLEN, 0));
+	ASSERT_ACL_OK(aclrtIpcMemClose(key));
 	/* only aclrtMalloc memory */
 	ASSERT_ACL_OK(aclrtMallocHost(&host, 4096));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtIpcMemGetExportKey(host, 4096, key, KEYLEN, 0));
@@ -311,7 +269,7 @@ TEST(export_key_checks)
 TEST(share_by_key_with_and_without_pid_validation)
 {
 	const size_t n = 16 * 4096, off = 4 * 4096, len = 8 * 4096;
-	struct job j = { .size = len, .seed = 7 };
+	struct job j = { .size = len, .key_size = len, .seed = 7 };
 	char *model, *back;
 	void *va;
 
@@ -361,11 +319,13 @@ TEST(share_by_key_with_and_without_pid_validation)
 }
 
 /* Exporter: allocate, fill with seed 5, export (no pid list), send the key, wait. */
-static void exporter(int rd, int wr)
+static void exporter(int rd, int wr, void *arg)
 {
 	char key[KEYLEN];
 	void *va;
 
+	(void)arg;
+	child_init();
 	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
 	CK(va = alloc_filled(2 * MiB, 5));
 	CK_ACL(ACL_SUCCESS, aclrtIpcMemGetExportKey(va, 2 * MiB, key, sizeof(key),
@@ -400,7 +360,7 @@ TEST(exporter_killed_while_imported)
 	ASSERT_ACL_OK(aclrtMalloc(&own, 2 * MiB, ACL_MEM_MALLOC_HUGE_ONLY));
 	free0 = dev_free();
 	ASSERT_NE(0U, free0);
-	ASSERT_EQ(0, spawn(&e, exporter));
+	ASSERT_EQ(0, spawn(&e, exporter, NULL));
 	ASSERT_EQ((ssize_t)sizeof(key), read(e.rd, key, sizeof(key)));
 	ASSERT_ACL_OK(aclrtIpcMemImportByKey(&imp, key, 0));
 	ASSERT_ACL_OK(aclrtMemcpy(own, 2 * MiB, imp, 2 * MiB, ACL_MEMCPY_DEVICE_TO_DEVICE));
@@ -435,13 +395,15 @@ TEST(exporter_killed_while_imported)
  * Imported on device 1 (current) from device 0: ENABLE_PEER_ACCESS lets
  * device 1's copies reach it; without it (and no peer access) they fail.
  */
-static void peer_importer(int rd, int wr)
+static void peer_importer(int rd, int wr, void *arg)
 {
 	void *imp = NULL, *own;
 	struct job j;
 	int32_t st = -1;
 	int done = 1;
 
+	(void)arg;
+	child_init();
 	recv_buf(rd, &j, sizeof(j));
 	/* device 0 not set in this process: the key's memory has no context here */
 	CK_ACL(ACL_SUCCESS, aclrtSetDevice(1));
@@ -481,7 +443,7 @@ TEST(import_on_another_device_enable_peer_access)
 					      ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
 	for (k = 0; k < 2; k++) {
 		j.flags = k ? ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS : 0;
-		ASSERT_EQ(0, spawn(&c, peer_importer));
+		ASSERT_EQ(0, spawn(&c, peer_importer, NULL));
 		send_buf(c.wr, &j, sizeof(j));
 		done = 0;
 		EXPECT_EQ((ssize_t)sizeof(done), read(c.rd, &done, sizeof(done)));

@@ -538,7 +538,8 @@ TEST(memcpy_kind_must_match)
 	void *d, *d2;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	/* exactly one page: aclrtMalloc would add 32 bytes of padding, a second page */
+	ASSERT_ACL_OK(aclrtMallocAlign32(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	ASSERT_ACL_OK(aclrtMalloc(&d2, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(host, 4096, d, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemcpy(d, 4096, host, 4096, ACL_MEMCPY_DEVICE_TO_HOST));

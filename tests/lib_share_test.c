@@ -5,35 +5,17 @@
  * the test process is the importer "B"; they talk through pipes.  Skips
  * without /dev/npu0.
  */
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
+#include "lib_child.h"
 #include "lib_util.h"
 
 #define SZ	(2 * MiB)
 #define MAX_PIDS	1024	/* the driver's limit (NPU_SHARE_MAX_PIDS) */
 
-/* ---- helpers for the forked processes: no harness, an exit status ---- */
-
-#define CK(cond) do {								\
-	if (!(cond)) {								\
-		printf("# child %d: %s:%d: %s is false\n", getpid(), __FILE__,	\
-		       __LINE__, #cond);					\
-		fflush(stdout);							\
-		_exit(3);							\
-	}									\
-} while (0)
-
-#define CK_ACL(exp, call) do {							\
-	aclError __r = (call);							\
-	if (__r != (aclError)(exp)) {						\
-		const char *__m = aclGetRecentErrMsg();				\
-		printf("# child %d: %s:%d: %s -> %d, want %d: %s\n", getpid(),	\
-		       __FILE__, __LINE__, #call, __r, (int)(exp),		\
-		       __m ? __m : "(no message)");				\
-		fflush(stdout);							\
-		_exit(3);							\
-	}									\
-} while (0)
+/* ---- helpers for the forked processes ---- */
 
 static void put_u64(int fd, uint64_t v)
 {
@@ -116,49 +98,6 @@ static void child_start(int dev)
 	CK_ACL(ACL_SUCCESS, aclrtSetDevice(dev));
 }
 
-struct child {
-	pid_t pid;
-	int rd;		/* test reads what the child writes */
-	int wr;		/* test writes what the child reads */
-};
-
-/* Fork a child running @fn(rd, wr, arg) and exiting 0 when it returns. */
-static int spawn(struct child *c, void (*fn)(int rd, int wr, void *arg), void *arg)
-{
-	int up[2], down[2];
-
-	if (pipe(up) || pipe(down))
-		return -1;
-	fflush(stdout);
-	c->pid = fork();
-	if (c->pid < 0)
-		return -1;
-	if (!c->pid) {
-		close(up[0]);
-		close(down[1]);
-		fn(down[0], up[1], arg);
-		fflush(stdout);
-		_exit(0);
-	}
-	close(up[1]);
-	close(down[0]);
-	c->rd = up[0];
-	c->wr = down[1];
-	return 0;
-}
-
-/* The child's exit status (0: all its checks passed). */
-static int reap(struct child *c)
-{
-	int st;
-
-	close(c->wr);
-	close(c->rd);
-	if (waitpid(c->pid, &st, 0) != c->pid)
-		return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
 /* B: a fresh library on device @dev; its tgid as SetPid takes it. */
 #define B_START(dev, tgid) do {						\
 	ASSERT_ACL_OK(aclInit(NULL));					\
@@ -183,7 +122,9 @@ TEST(export_args_and_twice)
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(NULL, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, NULL));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 2, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)3, 0, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, (aclrtMemHandleType)1, 0, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 2, &sh));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 3, &sh));
@@ -247,6 +188,76 @@ TEST(export_args_and_twice)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 1));
 }
 
+/*
+ * POSIX (ours): the memory as a dma-buf fd, read-write and close-on-exec,
+ * as often as asked, independent of the NONE name; the fd maps the bytes
+ * the device sees, and keeps them after aclrtFreePhysical.
+ */
+TEST(export_posix_dmabuf_fd)
+{
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtMemAccessDesc d = rw_on(0);
+	uint64_t fd1 = ~0ULL, fd2 = ~0ULL, sh = 0;
+	size_t free0, free1, total;
+	unsigned char *buf = malloc(SZ), *model = malloc(SZ), *cpu;
+	aclrtDrvMemHandle h;
+	void *va;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(buf);
+	ASSERT_NONNULL(model);
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	fill_pattern(model, SZ, 21);
+	ASSERT_ACL_OK(aclrtMemcpy(va, SZ, model, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+
+	/* unknown flags, NULL out: nothing made */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 4, &fd1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandle((aclrtDrvMemHandle)buf, ACL_MEM_HANDLE_TYPE_POSIX, 0, &fd1));
+	EXPECT_EQ(~0ULL, fd1);
+	/* both flags: an fd has no pid list */
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX, 0, &fd1));
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_POSIX,
+						      ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION, &fd2));
+	ASSERT_GT(1U << 20, fd1);
+	ASSERT_GT(1U << 20, fd2);
+	EXPECT_NE(fd1, fd2);
+	EXPECT_EQ(FD_CLOEXEC, fcntl((int)fd1, F_GETFD) & FD_CLOEXEC);
+	EXPECT_EQ(O_RDWR, fcntl((int)fd1, F_GETFL) & O_ACCMODE);
+	EXPECT_EQ((off_t)SZ, lseek((int)fd1, 0, SEEK_END));
+	/* the NONE name is another matter: still once */
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	ASSERT_EQ(0, close((int)fd2));
+
+	/* the fd maps the device's bytes; CPU writes reach the device */
+	cpu = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_SHARED, (int)fd1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)cpu);
+	EXPECT_EQ(-1, check_pattern(cpu, SZ, 21));
+	memset(cpu + 4096 + 100, 0xa5, 8192);
+	memset(model + 4096 + 100, 0xa5, 8192);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(model, buf, SZ));
+
+	/* freed, unmapped: the fd and its mapping keep the memory */
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	EXPECT_EQ(free0 - SZ, free1);
+	EXPECT_EQ(0, memcmp(model, cpu, SZ));
+	ASSERT_EQ(0, munmap(cpu, SZ));
+	ASSERT_EQ(0, close((int)fd1));
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	EXPECT_EQ(free0, free1);
+	free(model);
+	free(buf);
+}
+
 TEST(import_args)
 {
 	aclrtDrvMemHandle h = NULL;
@@ -263,6 +274,125 @@ TEST(import_args)
 	if (have_npu(1))
 		EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(0x1234, 1, &h));
 	EXPECT_NULL(h);
+}
+
+/* V2: the DEFAULT share type is V1's 64-bit name; FABRIC is a feature the chip lacks. */
+TEST(v2_args)
+{
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtDrvMemHandle h, h2 = NULL, h3;
+	aclrtMemFabricHandle fab;
+	unsigned char raw[16];
+	uint64_t sh = 0, sh2 = 0;
+	int32_t pids[MAX_PIDS + 1];
+	const char *msg;
+	size_t i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
+	memset(&fab, 0, sizeof(fab));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandleV2(NULL, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemExportToShareableHandleV2(h, 0, (aclrtMemSharedHandleType)0, &sh));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemExportToShareableHandleV2(h, 0, (aclrtMemSharedHandleType)3, &sh));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtMemExportToShareableHandleV2(h, 2, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh));
+	/* bad flags before the missing feature */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtMemExportToShareableHandleV2(h, 2, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fab));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fab));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtMemExportToShareableHandleV2(h, 1, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, &fab));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandleV2((aclrtDrvMemHandle)&sh, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh));
+	EXPECT_EQ(0U, sh);
+
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh));
+	EXPECT_NE(0U, sh);
+	/* once per handle, by either call */
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM,
+		  aclrtMemExportToShareableHandleV2(h, 1, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh2));
+	msg = aclGetRecentErrMsg();
+	EXPECT_TRUE(msg && strstr(msg, "exported already"));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemExportToShareableHandle(h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh2));
+	EXPECT_EQ(0U, sh2);
+
+	/* pid lists: V1's checks after V2's own */
+	pids[0] = getpid();
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(NULL, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, NULL, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, (aclrtMemSharedHandleType)5, pids, 0));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtMemSetPidToShareableHandleV2(&sh, (aclrtMemSharedHandleType)5, pids, 1));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtMemSetPidToShareableHandleV2(&fab, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, pids, 1));
+	for (i = 0; i < MAX_PIDS + 1; i++)
+		pids[i] = getpid();
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, MAX_PIDS + 1));
+	pids[1] = 0;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 2));
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	sh2 = sh ^ 0x5a5a;
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM,
+		  aclrtMemSetPidToShareableHandleV2(&sh2, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	msg = aclGetRecentErrMsg();
+	EXPECT_TRUE(msg && strstr(msg, "not exported by this process"));
+
+	/* import */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(NULL, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 1, &h2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&sh, (aclrtMemSharedHandleType)0, 1, &h2));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtMemImportFromShareableHandleV2(&sh, (aclrtMemSharedHandleType)0, 0, &h2));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtMemImportFromShareableHandleV2(&fab, ACL_MEM_SHARE_HANDLE_TYPE_FABRIC, 0, &h2));
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM,
+		  aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h2));
+	msg = aclGetRecentErrMsg();
+	EXPECT_TRUE(msg && strstr(msg, "exported by this process"));
+	sh2 = 0x1234;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&sh2, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h2));
+	EXPECT_NULL(h2);
+
+	/* the name may sit anywhere in the caller's buffer */
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h3, SZ, &p, 0));
+	memset(raw, 0, sizeof(raw));
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandleV2(h3, 0, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, raw + 1));
+	memcpy(&sh2, raw + 1, sizeof(sh2));
+	EXPECT_NE(0U, sh2);
+	EXPECT_NE(sh, sh2);
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandleV2(raw + 1, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh2, pids, 1));
+	ASSERT_ACL_OK(aclrtFreePhysical(h3));
+
+	/* freeing the handle revokes the name */
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(raw + 1, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
+	/* the import needs a current device; SetPid does not */
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL,
+		   aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
 }
 
 TEST(bare_tgid)
@@ -468,6 +598,121 @@ TEST(disable_pid_validation_lets_anyone_import)
 	ASSERT_ACL_OK(aclrtFreePhysical(h));
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 	free(buf);
+}
+
+/*
+ * A (V2): a filled handle exported with @arg's flags; without
+ * DISABLE_PID_VALIDATION the pid list is the one pid the test sends.
+ * Sends the name twice, waits for "done".
+ */
+static void a_share_v2(int rd, int wr, void *arg)
+{
+	uint64_t flags = (uintptr_t)arg, sh;
+	struct mem m;
+	int32_t pid;
+
+	child_start(0);
+	child_alloc(&m, 0, 31);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandleV2(m.h, flags, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &sh));
+	if (!flags) {
+		pid = (int32_t)get_u64(rd);
+		CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, &pid, 1));
+	}
+	put_u64(wr, sh);
+	put_u64(wr, sh);
+	CK(get_u64(rd) == 1);
+	child_check(m.va, 31);
+	CK(get_u64(rd) == 2);
+}
+
+/* C: import the name from the pipe: with V2 (arg 0) or V1 (arg 1); expect @want, send 1. */
+static void c_import_v2(int rd, int wr, void *arg)
+{
+	uint64_t sh = get_u64(rd), want = get_u64(rd);
+	aclrtDrvMemHandle h = NULL;
+
+	child_start(0);
+	if (!arg)
+		CK_ACL(want, aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h));
+	else
+		CK_ACL(want, aclrtMemImportFromShareableHandle(sh, 0, &h));
+	if (want == ACL_SUCCESS) {
+		CK(h);
+		CK_ACL(ACL_SUCCESS, aclrtFreePhysical(h));
+	}
+	put_u64(wr, 1);
+}
+
+/* B imports A's V2 name with V2, maps it, reads A's bytes and writes its own. */
+static void b_import_v2(uint64_t sh)
+{
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h = NULL;
+	char *buf = malloc(SZ);
+	void *va;
+
+	ASSERT_NONNULL(buf);
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, 0, &h));
+	ASSERT_NONNULL(h);
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 31));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(buf);
+}
+
+TEST(v2_export_import_with_pid_validation)
+{
+	struct child a, c;
+	uint64_t sh = 0, sh_c = 0, ack = 0;
+	int32_t tgid;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_share_v2, (void *)(uintptr_t)ACL_RT_VMM_EXPORT_FLAG_DEFAULT));
+	ASSERT_EQ(0, spawn(&c, c_import_v2, NULL));
+	B_START(0, tgid);
+	put_u64(a.wr, (uint64_t)tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh_c));
+	/* C is not on the list: refused as an unknown name would be */
+	put_u64(c.wr, sh_c);
+	put_u64(c.wr, ACL_ERROR_INVALID_PARAM);
+	EXPECT_EQ(0, try_get_u64(c.rd, &ack));
+	EXPECT_EQ(0, reap(&c));
+	b_import_v2(sh);
+	put_u64(a.wr, 1);
+	put_u64(a.wr, 2);
+	EXPECT_EQ(0, reap(&a));
+}
+
+TEST(v2_disable_pid_validation_any_importer_v1_or_v2)
+{
+	struct child a, c;
+	uint64_t sh = 0, sh_c = 0, ack = 0;
+	int32_t tgid;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_EQ(0, spawn(&a, a_share_v2,
+			   (void *)(uintptr_t)ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+	/* C imports the V2 name with V1: the same names */
+	ASSERT_EQ(0, spawn(&c, c_import_v2, (void *)1));
+	B_START(0, tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh_c));
+	put_u64(c.wr, sh_c);
+	put_u64(c.wr, ACL_SUCCESS);
+	EXPECT_EQ(0, try_get_u64(c.rd, &ack));
+	EXPECT_EQ(0, reap(&c));
+	b_import_v2(sh);
+	put_u64(a.wr, 1);
+	put_u64(a.wr, 2);
+	EXPECT_EQ(0, reap(&a));
 }
 
 /* A: export two handles for the test's pid, free both (one still mapped), send the names. */

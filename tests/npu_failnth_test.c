@@ -795,6 +795,64 @@ static void export_undo(struct round *r)
 }
 
 /* ------------------------------------------------------------------ */
+/* DMABUF_EXPORT: backs every page, makes a dma-buf, reserves an fd     */
+/* ------------------------------------------------------------------ */
+
+static long long dmabufs_of(struct round *r)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", r->fd);
+	return npu_file_value_at(AT_FDCWD, path, "npu-dmabufs", ':');
+}
+
+static void dmabuf_setup(struct round *r)
+{
+	open_dev(r);
+	/* two 2 MiB granules, never written: export backs both */
+	devmem(r, false);
+}
+
+static int dmabuf_call(struct round *r)
+{
+	struct npu_dmabuf_export e = {
+		.size = sizeof(e), .flags = NPU_DMABUF_CLOEXEC,
+		.handle = r->handle, .fd = -1,
+	};
+	int ret = npu_ioctl(r->fd, NPU_IOCTL_DMABUF_EXPORT, &e);
+
+	r->new_fd = ret ? -1 : e.fd;
+	return ret;
+}
+
+static void dmabuf_verify(struct round *r)
+{
+	unsigned char *p;
+
+	ASSERT_LE(0, r->new_fd);
+	EXPECT_EQ(1, dmabufs_of(r));
+	EXPECT_EQ((off_t)r->len, lseek(r->new_fd, 0, SEEK_END));
+	p = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, r->new_fd, 0);
+	ASSERT_NE(MAP_FAILED, (void *)p);
+	expect_bytes(p, r->len, 0);
+	munmap(p, r->len);
+}
+
+static void dmabuf_failed(struct round *r)
+{
+	EXPECT_EQ(0, dmabufs_of(r));
+}
+
+static void dmabuf_undo(struct round *r)
+{
+	ASSERT_OK(close(r->new_fd));
+	r->new_fd = -1;
+	EXPECT_EQ(0, dmabufs_of(r));
+	ASSERT_OK(npu_free(r->fd, r->handle));
+	EXPECT_EQ(r->used_before - (long long)r->len, npu_mem_used(r->fd));
+}
+
+/* ------------------------------------------------------------------ */
 /* SHARE_IMPORT: the exporter is a child process                       */
 /* ------------------------------------------------------------------ */
 
@@ -1084,6 +1142,16 @@ TEST_F_TIMEOUT(failnth, share_export, SWEEP_TIMEOUT)
 	});
 }
 
+TEST_F_TIMEOUT(failnth, dmabuf_export, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "DMABUF_EXPORT", .allocates = true,
+		.setup = dmabuf_setup, .call = dmabuf_call,
+		.verify = dmabuf_verify, .check_failed = dmabuf_failed,
+		.undo = dmabuf_undo,
+	});
+}
+
 /*
  * The exporter: a child that allocates, exports to anyone - a handle, or
  * with @ipc the second half of a mapping (IPC_EXPORT) - and waits.
@@ -1140,25 +1208,33 @@ static pid_t exporter_start(int *to_child, bool ipc)
 	return pid;
 }
 
-TEST_F_TIMEOUT(failnth, share_import, SWEEP_TIMEOUT)
+/* Sweep an import of a child's export (@ipc: an IPC key). */
+static void import_sweep(bool ipc)
 {
 	long long mem0 = mem_used_fresh();
 	int to_child = -1, status;
 	pid_t pid;
 
-	pid = exporter_start(&to_child, false);
+	pid = exporter_start(&to_child, ipc);
 	ASSERT_LT(0, pid);
 	ASSERT_NE(0, import_key);
+	import_ipc = ipc;
 	run_sweep(&(struct sweep){
-		.name = "SHARE_IMPORT", .allocates = true, .setup = open_dev,
-		.call = import_call, .verify = import_verify,
-		.undo = import_undo,
+		.name = ipc ? "IPC_IMPORT" : "SHARE_IMPORT", .allocates = true,
+		.setup = open_dev, .call = import_call,
+		.verify = import_verify, .undo = import_undo,
 	});
+	import_ipc = false;
 	close(to_child);
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	/* The exporter is gone: so is the memory every import held. */
 	EXPECT_EQ(mem0, mem_used_fresh());
+}
+
+TEST_F_TIMEOUT(failnth, share_import, SWEEP_TIMEOUT)
+{
+	import_sweep(false);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1214,24 +1290,7 @@ TEST_F_TIMEOUT(failnth, ipc_export, SWEEP_TIMEOUT)
 
 TEST_F_TIMEOUT(failnth, ipc_import, SWEEP_TIMEOUT)
 {
-	long long mem0 = mem_used_fresh();
-	int to_child = -1, status;
-	pid_t pid;
-
-	pid = exporter_start(&to_child, true);
-	ASSERT_LT(0, pid);
-	ASSERT_NE(0, import_key);
-	import_ipc = true;
-	run_sweep(&(struct sweep){
-		.name = "IPC_IMPORT", .allocates = true, .setup = open_dev,
-		.call = import_call, .verify = import_verify,
-		.undo = import_undo,
-	});
-	import_ipc = false;
-	close(to_child);
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_EQ(0, status);
-	EXPECT_EQ(mem0, mem_used_fresh());
+	import_sweep(true);
 }
 
 static void peer_setup(struct round *r)

@@ -66,7 +66,8 @@ struct usage {
 	const char *state;
 	unsigned long long device_kib, pinned_kib;
 	unsigned long handles, streams, mappings, reservations, regs;
-	unsigned long exported, imported, queued;
+	unsigned long exported, imported, dmabufs, queued;
+	unsigned long long submits;
 };
 
 /* Check every key of @fi: the expected ones, each exactly, and no other. */
@@ -103,7 +104,9 @@ static void fdinfo_check(const struct fdinfo *fi, int dev_fd, pid_t pid,
 	WANT("npu-host-registrations", "%lu", u->regs);
 	WANT("npu-shares-exported", "%lu", u->exported);
 	WANT("npu-shares-imported", "%lu", u->imported);
+	WANT("npu-dmabufs", "%lu", u->dmabufs);
 	WANT("npu-commands-queued", "%lu", u->queued);
+	WANT("npu-submits", "%llu", u->submits);
 #undef WANT
 	EXPECT_EQ(n, fi->n);
 	for (i = 0; i < n; i++) {
@@ -209,6 +212,7 @@ TEST(accounting)
 		ASSERT_EQ(0, npu_submit(fd, s1, &c, 1, &seq));
 	}
 	u.queued = 1;
+	u.submits = 1;
 	ASSERT_EQ(0, fdinfo_read(getpid(), fd, &fi));
 	fdinfo_check(&fi, fd, getpid(), &u);
 
@@ -241,7 +245,9 @@ TEST(accounting)
 	ASSERT_EQ(0, npu_free(fd, h2m));
 	ASSERT_EQ(0, npu_free(fd, h4k));
 	ASSERT_EQ(0, fdinfo_read(getpid(), fd, &fi));
-	fdinfo_check(&fi, fd, getpid(), &idle);
+	u = idle;
+	u.submits = 1;	/* a count of calls: it never goes down */
+	fdinfo_check(&fi, fd, getpid(), &u);
 	close(fd);
 	munmap(host, 16 * SZ_4K);
 	munmap(mapped, 2 * SZ_4K);
@@ -471,7 +477,7 @@ TEST_TIMEOUT(mm_exit_race, 120)
 
 			ASSERT_EQ(0, fdinfo_read(msg[1], msg[0], &fi));
 			reads++;
-			ASSERT_EQ(17, fi.n);	/* every key, each time */
+			ASSERT_EQ(19, fi.n);	/* every key, each time */
 			pinned = fdinfo_get(&fi, "npu-memory-host-pinned");
 			ASSERT_NONNULL(pinned);
 			state = fdinfo_get(&fi, "npu-state");

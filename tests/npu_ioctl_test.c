@@ -197,8 +197,13 @@ TEST_F(dev, get_info_mem_peak)
 	ASSERT_EQ(0, npu_info(self->fd, &info));
 	peak0 = info.mem_peak;
 	ASSERT_EQ(0, info.mem_used);
-	/* above the peak if there is room (it is not when a test used it all) */
-	len = peak0 + SZ_2M <= info.mem_total ? peak0 + SZ_2M : SZ_2M;
+	/*
+	 * Above the peak if there is room (it is not when a test used it
+	 * all), in whole 2 MiB pages: the peak may include 4 KiB handles.
+	 */
+	len = (peak0 + 2 * SZ_2M - 1) & ~(SZ_2M - 1);
+	if (len > info.mem_total)
+		len = SZ_2M;
 	ASSERT_EQ(0, npu_alloc(self->fd, len, SZ_2M, &h));
 	ASSERT_EQ(0, npu_info(self->fd, &info));
 	EXPECT_EQ(len, info.mem_used);
@@ -221,7 +226,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_PEER_DISABLE + 1),
+				     _IO(NPU_TYPE, NPU_CMD_MIRROR_UNMAP + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -282,14 +287,21 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(ADDR_QUERY,	   npu_addr_query,	host_flags, NORSV, FLAGS,   b_addr_query) \
 	X(STREAM_CREATE,   npu_stream_create,	__reserved, RSV,   FLAGS,   b_none) \
 	X(STREAM_DESTROY,  npu_stream_destroy,	__reserved, RSV,   FLAGS,   b_stream_destroy) \
-	X(SUBMIT,	   npu_submit,		seqno,	    NORSV, FLAGS,   b_submit) \
+	X(SUBMIT,	   npu_submit,		seqno,	    RSV,   FLAGS,   b_submit) \
 	X(STREAM_SYNC,	   npu_stream_sync,	seqno,	    NORSV, FLAGS,   b_stream_sync) \
 	X(SHARE_EXPORT,	   npu_share_export,	shareable,  RSV,   FLAGS,   b_share_export) \
 	X(SHARE_SET_PIDS,  npu_share_pids,	__reserved, RSV,   FLAGS,   b_share_set_pids) \
 	X(SHARE_IMPORT,	   npu_share_import,	__reserved, RSV,   FLAGS,   b_share_import) \
 	X(PEER_ENABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_enable) \
 	X(STREAM_SET_MODE, npu_stream_mode,	__reserved, RSV,   FLAGS,   b_stream_set_mode) \
-	X(PEER_DISABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_disable)
+	X(PEER_DISABLE,	   npu_peer_enable,	__reserved, RSV,   FLAGS,   b_peer_disable) \
+	X(IPC_EXPORT,	   npu_ipc_export,	key,	    NORSV, FLAGS,   b_ipc_export) \
+	X(IPC_SET_PIDS,	   npu_share_pids,	__reserved, RSV,   FLAGS,   b_ipc_set_pids) \
+	X(IPC_IMPORT,	   npu_share_import,	page_size,  RSV,   FLAGS,   b_ipc_import) \
+	X(IPC_DESTROY,	   npu_ipc_destroy,	key,	    NORSV, FLAGS,   b_ipc_destroy) \
+	X(DMABUF_EXPORT,   npu_dmabuf_export,	__reserved, RSV,   FLAGS,   b_dmabuf_export) \
+	X(MIRROR_MAP,	   npu_mirror_map,	length,	    NORSV, FLAGS,   b_mirror_map) \
+	X(MIRROR_UNMAP,	   npu_mirror_unmap,	addr,	    NORSV, FLAGS,   b_mirror_unmap)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -299,6 +311,7 @@ struct len_env {
 	int ndev;
 	struct npu_cmd cmd;
 	uint64_t shareable;	/* exported by a child, ANY_PID */
+	uint64_t ipc_key;	/* an IPC key of the same child, ANY_PID */
 	pid_t exporter;
 	int exporter_ack;	/* closing it lets the exporter exit */
 };
@@ -520,6 +533,80 @@ LEN_BUILDER(b_peer_disable)
 	return npu_ioctl(fd, NPU_IOCTL_PEER_ENABLE, &e) ? LEN_BROKEN : 0;
 }
 
+/* An IPC key of @fd's first page at env->va, or 0. */
+static uint64_t len_ipc_key(struct len_env *env, int fd)
+{
+	struct npu_ipc_export x = {
+		.size = sizeof(x), .addr = env->va, .length = SZ_4K,
+	};
+
+	if (len_mapped(env, fd, NULL) || npu_ioctl(fd, NPU_IOCTL_IPC_EXPORT, &x))
+		return 0;
+	return x.key;
+}
+
+LEN_BUILDER(b_ipc_export)
+{
+	struct npu_ipc_export *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_4K;
+	return len_mapped(env, fd, NULL);
+}
+
+LEN_BUILDER(b_ipc_set_pids)
+{
+	struct npu_share_pids *a = arg;
+
+	a->shareable = len_ipc_key(env, fd);
+	a->pids = ptr64(&env->tgid);
+	a->count = 1;
+	return a->shareable ? 0 : LEN_BROKEN;
+}
+
+LEN_BUILDER(b_ipc_import)
+{
+	struct npu_share_import *a = arg;
+
+	a->shareable = env->ipc_key;
+	return env->ipc_key ? 0 : LEN_BROKEN;
+}
+
+LEN_BUILDER(b_ipc_destroy)
+{
+	struct npu_ipc_destroy *a = arg;
+
+	a->key = len_ipc_key(env, fd);
+	return a->key ? 0 : LEN_BROKEN;
+}
+
+LEN_BUILDER(b_dmabuf_export)
+{
+	struct npu_dmabuf_export *a = arg;
+
+	a->flags = NPU_DMABUF_CLOEXEC;
+	return npu_alloc(fd, SZ_4K, SZ_4K, &a->handle) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_mirror_map)
+{
+	struct npu_mirror_map *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_2M;
+	return 0;
+}
+
+LEN_BUILDER(b_mirror_unmap)
+{
+	struct npu_mirror_map m = { .size = sizeof(m), .addr = env->va,
+				    .length = SZ_2M };
+	struct npu_mirror_unmap *a = arg;
+
+	a->addr = env->va;
+	return npu_ioctl(fd, NPU_IOCTL_MIRROR_MAP, &m) ? LEN_BROKEN : 0;
+}
+
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\
 	.name = #_name, .cmd = NPU_IOCTL_##_name,			\
 	.size = sizeof(struct _struct),					\
@@ -553,24 +640,39 @@ static int len_env_exporter(struct len_env *env)
 			.size = sizeof(e), .flags = NPU_SHARE_ANY_PID,
 		};
 		int fd = npu_open(0);
+		struct npu_ipc_export x = {
+			.size = sizeof(x), .flags = NPU_SHARE_ANY_PID,
+			.addr = env->va, .length = SZ_4K,
+		};
+		uint64_t keys[2];
 
 		close(to_parent[0]);
 		close(to_child[1]);
 		if (fd < 0 || npu_alloc(fd, SZ_4K, SZ_4K, &e.handle) ||
 		    npu_ioctl(fd, NPU_IOCTL_SHARE_EXPORT, &e) ||
-		    write(to_parent[1], &e.shareable, sizeof(e.shareable)) !=
-		    sizeof(e.shareable))
+		    npu_reserve(fd, env->va, SZ_2M) ||
+		    npu_map(fd, env->va, SZ_4K, e.handle) ||
+		    npu_ioctl(fd, NPU_IOCTL_IPC_EXPORT, &x))
+			_exit(1);
+		keys[0] = e.shareable;
+		keys[1] = x.key;
+		if (write(to_parent[1], keys, sizeof(keys)) != sizeof(keys))
 			_exit(1);
 		_exit(read(to_child[0], &c, 1) == 0 ? 0 : 2);
 	}
 	close(to_parent[1]);
 	close(to_child[0]);
 	env->exporter_ack = to_child[1];
-	if (read(to_parent[0], &env->shareable, sizeof(env->shareable)) !=
-	    sizeof(env->shareable))
-		env->shareable = 0;
+	{
+		uint64_t keys[2] = { 0, 0 };
+
+		if (read(to_parent[0], keys, sizeof(keys)) != sizeof(keys))
+			keys[0] = 0;
+		env->shareable = keys[0];
+		env->ipc_key = keys[1];
+	}
 	close(to_parent[0]);
-	return env->shareable ? 0 : -1;
+	return env->shareable && env->ipc_key ? 0 : -1;
 }
 
 static int len_env_init(struct len_env *env, bool exporter)
@@ -705,7 +807,8 @@ NPU_IOCTLS(LEN_VARIANT)
 FIXTURE_SETUP(len)
 {
 	ASSERT_EQ(0, len_env_init(&self->env,
-				  variant->op->cmd == NPU_IOCTL_SHARE_IMPORT));
+				  variant->op->cmd == NPU_IOCTL_SHARE_IMPORT ||
+				  variant->op->cmd == NPU_IOCTL_IPC_IMPORT));
 }
 
 FIXTURE_TEARDOWN(len)

@@ -629,6 +629,73 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	/* The teardown loads the module again, with npu1 on its carrier. */
 }
 
+/*
+ * A dma-buf of npu1's memory outlives its carrier's removal and its
+ * context: a CPU mapping made before goes on reading and writing the
+ * same bytes, a new one can be made, and the dma-buf (its fd, then its
+ * mapping alone) keeps the module loaded until it is gone.
+ */
+TEST_F_TIMEOUT(mod, dmabuf_outlives_carrier_removal, 120)
+{
+	struct npu_dmabuf_export e = { .size = sizeof(e), .fd = -1 };
+	char link[256], path[300], *bdf;
+	struct npu_get_info info;
+	unsigned char *p, *q;
+	uint32_t handle, s;
+	uint64_t va;
+	ssize_t n;
+	int dfd;
+
+	self->fd = npu_open(1);
+	if (self->fd < 0)
+		SKIP(return, "no /dev/npu1");
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	if (!(info.caps & NPU_CAP_PCI_CARRIER))
+		SKIP(return, "npu1 has no PCI carrier");
+	n = readlink("/sys/class/misc/npu1/device", link, sizeof(link) - 1);
+	ASSERT_LT(0, n);
+	link[n] = 0;
+	bdf = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+
+	va = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
+	ASSERT_EQ(0, npu_map(self->fd, va, SZ_2M, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 1, NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	ASSERT_EQ(0, npu_run(self->fd, s, npu_memset_cmd(va, 0x6b, SZ_2M, 0)));
+	e.handle = handle;
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_DMABUF_EXPORT, &e));
+	dfd = e.fd;
+	p = mmap(NULL, SZ_2M, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+	ASSERT_NE(MAP_FAILED, (void *)p);
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
+	ASSERT_OK(npu_write_file(path, "1"));
+	EXPECT_TRUE(npu_wait_node(1, false));
+	EXPECT_EQ(-ENODEV, npu_ioctl(self->fd, NPU_IOCTL_DMABUF_EXPORT, &e));
+	EXPECT_EQ(0x6b, p[0]);
+	EXPECT_EQ(0x6b, p[SZ_2M - 1]);
+	p[4096] = 0x11;
+	close(self->fd);
+	self->fd = -1;
+	q = mmap(NULL, SZ_4K, PROT_READ, MAP_SHARED, dfd, SZ_4K);
+	ASSERT_NE(MAP_FAILED, (void *)q);
+	EXPECT_EQ(0x11, q[0]);
+	EXPECT_EQ(0x6b, q[1]);
+	munmap(q, SZ_4K);
+
+	/* the fd holds the module, then the mapping alone does */
+	EXPECT_EQ(-EWOULDBLOCK, npu_mod_unload_once());
+	ASSERT_EQ(0, close(dfd));
+	EXPECT_EQ(-EWOULDBLOCK, npu_mod_unload_once());
+	EXPECT_EQ(0x6b, p[SZ_2M / 2]);
+	ASSERT_EQ(0, munmap(p, SZ_2M));
+	ASSERT_EQ(0, npu_mod_unload());
+	ASSERT_OK(npu_write_file("/sys/bus/pci/rescan", "1"));
+	/* The teardown loads the module again, with npu1 on its carrier. */
+}
+
 TEST_F_TIMEOUT(mod, carrier_off_no_iommu, 60)
 {
 	char params[512];

@@ -240,6 +240,7 @@ static inline int npu_submit(int fd, uint32_t stream, struct npu_cmd *cmds,
 	struct npu_submit s = {
 		.size = sizeof(s), .stream = stream, .count = count,
 		.cmds = (uint64_t)(uintptr_t)cmds,
+		.cmd_size = sizeof(*cmds),
 	};
 	int ret = npu_ioctl(fd, NPU_IOCTL_SUBMIT, &s);
 

@@ -68,3 +68,9 @@ lib-check-links: $(LINK_BINS)
 	done
 lib-check: lib-check-links
 endif
+
+# libdrm (PRIME import into vgem) only for the dma-buf test.
+DRM_CFLAGS	:= $(shell pkg-config --cflags libdrm 2>/dev/null)
+DRM_LIBS	:= $(shell pkg-config --libs libdrm 2>/dev/null)
+$(TEST_OUT)/npu_dmabuf_test: TEST_CFLAGS += $(DRM_CFLAGS)
+$(TEST_OUT)/npu_dmabuf_test: TEST_LDLIBS += $(DRM_LIBS)

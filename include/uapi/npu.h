@@ -436,13 +436,20 @@ struct npu_stream_destroy {
 #define NPU_OP_WAIT_STREAM	5
 /* u64 device clock at dst (8-byte aligned) when the engine runs it (since 1.3) */
 #define NPU_OP_TIMESTAMP	6
+/* height rows of length bytes, each row at its pitch (since 1.4) */
+#define NPU_OP_COPY_2D		7
+/* length bytes of the u32 pattern value at dst, both 4-byte aligned (since 1.4) */
+#define NPU_OP_FILL32		8
 /* Fault [dst, dst + length) of this context's device VA in for reading (since 1.4) */
 #define NPU_OP_PREFETCH		9
 
-/* Command flags: address spaces of dst and src for COPY/MEMSET/WRITE_VALUE/TIMESTAMP */
+/*
+ * Command flags: address spaces of dst and src for COPY/COPY_2D/MEMSET/
+ * FILL32/WRITE_VALUE/TIMESTAMP
+ */
 #define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
 #define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
-/* COPY only: dst or src is a device VA of the peer context whose fd is @value */
+/* COPY and COPY_2D only: dst or src is a device VA of the peer context whose fd is @value */
 #define NPU_CMD_DST_PEER	(1U << 2)
 #define NPU_CMD_SRC_PEER	(1U << 3)
 /* WAIT_VALUE conditions (exactly one) */
@@ -458,10 +465,35 @@ struct npu_stream_destroy {
  * @flags: NPU_CMD_* / NPU_WAIT_* as the op allows; others must be 0
  * @dst: destination address (device VA unless NPU_CMD_DST_HOST)
  * @src: source address (device VA unless NPU_CMD_SRC_HOST), or a stream id
- * @length: bytes for COPY/MEMSET; for WAIT_STREAM a limit in milliseconds
- *          (0: none; since 1.3); 0 for the others
- * @value: fill byte, value to write or compare, seqno to wait for, or
- *         for a COPY with NPU_CMD_*_PEER the fd of the peer context
+ * @length: bytes for COPY/MEMSET/FILL32, bytes of each row for COPY_2D;
+ *          for WAIT_STREAM a limit in milliseconds (0: none; since 1.3);
+ *          0 for the others
+ * @value: fill byte, u32 fill pattern (FILL32), value to write or compare,
+ *         seqno to wait for, or for a COPY or COPY_2D with NPU_CMD_*_PEER
+ *         the fd of the peer context
+ * @dst_pitch: COPY_2D: bytes from the start of one destination row to the
+ *             next, at least @length; 0 for the other ops (since 1.4)
+ * @src_pitch: COPY_2D: the same for the source rows (since 1.4)
+ * @height: COPY_2D: rows, 1..NPU_COPY_2D_MAX_HEIGHT; 0 for the other ops
+ *          (since 1.4)
+ *
+ * The struct grew in 1.4 (@dst_pitch, @src_pitch, @height): SUBMIT's
+ * @cmd_size says which layout the caller's array has; the 1.3 struct
+ * ended at @value (NPU_CMD_SIZE_V1 bytes).
+ *
+ * NPU_OP_COPY_2D (since 1.4) copies @height rows of @length bytes: row i
+ * from @src + i * @src_pitch to @dst + i * @dst_pitch, in one command
+ * (one seqno, one completion; a fault fails the whole command, with the
+ * rows before it copied). Both pitches must be at least @length, and
+ * neither strided span, (@height - 1) * pitch + @length bytes from its
+ * start, may wrap. The flags are COPY's: a host operand's whole span must
+ * lie inside one registration (else -ENXIO), a peer operand is a device VA
+ * of the peer context whose fd is @value.
+ *
+ * NPU_OP_FILL32 (since 1.4) writes the 32-bit pattern @value (at most
+ * U32_MAX), in the CPU's byte order, into @length / 4 consecutive words
+ * at @dst. @dst and @length must be 4-byte aligned, @length non-zero;
+ * @src must be 0; NPU_CMD_DST_HOST is the only flag.
  *
  * NPU_OP_TIMESTAMP (since 1.3) writes the device clock, nanoseconds since
  * the device was created (CLOCK_MONOTONIC; GET_INFO's @clock_ns reads the
@@ -489,18 +521,36 @@ struct npu_cmd {
 	__u64 src;
 	__u64 length;
 	__u64 value;
+	__u64 dst_pitch;
+	__u64 src_pitch;
+	__u64 height;
 };
 
-#define NPU_SUBMIT_MAX_CMDS	256
+/* struct npu_cmd as 1.3 knew it, up to @value; SUBMIT's @cmd_size 0 means it */
+#define NPU_CMD_SIZE_V1		40
+
+/* Most rows of one COPY_2D (since 1.4) */
+#define NPU_COPY_2D_MAX_HEIGHT	(1U << 24)
+
+/* Most commands of one SUBMIT: 256 before 1.4 */
+#define NPU_SUBMIT_MAX_CMDS	4096
 
 /**
  * struct npu_submit - queue commands on a stream
- * @size: sizeof(struct npu_submit)
+ * @size: sizeof(struct npu_submit); the first release's struct ended at
+ *        @seqno and still works (its commands are NPU_CMD_SIZE_V1 bytes)
  * @flags: must be 0
  * @stream: from STREAM_CREATE
  * @count: number of commands, 1..NPU_SUBMIT_MAX_CMDS
- * @cmds: user pointer to @count struct npu_cmd
+ * @cmds: user pointer to @count commands of @cmd_size bytes each
  * @seqno: out, sequence number of the last command queued
+ * @cmd_size: bytes of each element of @cmds (since 1.4): 0 means
+ *            NPU_CMD_SIZE_V1; else a multiple of 8, at least
+ *            NPU_CMD_SIZE_V1 and at most 4096. A caller's shorter
+ *            struct npu_cmd reads as if the missing fields were 0; a
+ *            longer one must have its bytes past sizeof(struct npu_cmd)
+ *            zero (else -E2BIG)
+ * @__reserved: must be 0
  *
  * Commands are checked before any is queued; a host operand must lie
  * inside one registration (else -ENXIO: the device cannot reach pageable
@@ -515,11 +565,12 @@ struct npu_cmd {
  * @device = this one, or a mapping made with NPU_MAP_PEERS).
  * With max_queued commands of the context not yet complete, SUBMIT waits
  * for room as a full ring would.
- * Errors: -ENOENT unknown stream, -EINVAL bad command, -ENXIO host
- * operand not registered, -EACCES device write to a read-only registration,
- * -EBADF a peer fd that is not an npu context of this process on another
- * device, -EPERM peer access to that device not enabled, -EINTR a signal
- * while waiting for room.
+ * Errors: -ENOENT unknown stream, -EINVAL bad command or @cmd_size,
+ * -E2BIG non-zero bytes past the known struct npu_cmd or a @cmd_size over
+ * 4096, -ENXIO host operand not registered, -EACCES device write to a
+ * read-only registration, -EBADF a peer fd that is not an npu context of
+ * this process on another device, -EPERM peer access to that device not
+ * enabled, -EINTR a signal while waiting for room.
  */
 struct npu_submit {
 	__u32 size;
@@ -528,6 +579,8 @@ struct npu_submit {
 	__u32 count;
 	__u64 cmds;
 	__u64 seqno;
+	__u32 cmd_size;
+	__u32 __reserved;
 };
 
 #define NPU_IOCTL_SUBMIT	_IO(NPU_TYPE, NPU_CMD_SUBMIT)
@@ -771,6 +824,46 @@ struct npu_ipc_destroy {
 };
 
 #define NPU_IOCTL_IPC_DESTROY	_IO(NPU_TYPE, NPU_CMD_IPC_DESTROY)
+/* DMABUF_EXPORT flags (since 1.4) */
+#define NPU_DMABUF_CLOEXEC	(1U << 0)	/* the new fd is close-on-exec */
+#define NPU_DMABUF_READONLY	(1U << 1)	/* the file is opened read-only */
+#define NPU_DMABUF_FLAGS_MASK	(NPU_DMABUF_CLOEXEC | NPU_DMABUF_READONLY)
+
+/**
+ * struct npu_dmabuf_export - export a physical handle as a dma-buf (since 1.4)
+ * @size: sizeof(struct npu_dmabuf_export)
+ * @flags: NPU_DMABUF_* bits
+ * @handle: a handle of this context, from MEM_ALLOC or SHARE_IMPORT
+ * @fd: out, a new file descriptor of the dma-buf
+ * @length: out, the dma-buf's size: the handle's length
+ * @__reserved: must be 0
+ *
+ * The dma-buf is the handle's memory, the same pages the device reads and
+ * writes through every mapping of the handle; it holds a reference to the
+ * memory, which stays while the dma-buf lives, whatever the context does
+ * (MEM_FREE, close) and in whatever order the two go. Other devices map
+ * it through dma-buf attachments; the fd maps it for the CPU (mmap
+ * MAP_SHARED only, within @length). Every page of the handle is backed
+ * with host memory when it is exported. With NPU_DMABUF_READONLY the file
+ * is opened O_RDONLY, so no CPU mapping of it can be writable; importing
+ * devices get the access their driver asks for. A handle may be exported
+ * any number of times, each a dma-buf of its own; a context holds at most
+ * max_dmabufs dma-bufs at a time (they count until their last fd and
+ * importer are gone, even after the context closed).
+ * Errors: -EINVAL unknown flags or @__reserved not 0, -ENOENT unknown
+ * handle, -ENOSPC the context holds max_dmabufs dma-bufs, -EMFILE no free
+ * fd, -ENOMEM no host memory to back the handle.
+ */
+struct npu_dmabuf_export {
+	__u32 size;
+	__u32 flags;
+	__u32 handle;
+	__s32 fd;
+	__u64 length;
+	__u64 __reserved;
+};
+
+#define NPU_IOCTL_DMABUF_EXPORT	_IO(NPU_TYPE, NPU_CMD_DMABUF_EXPORT)
 
 /* MIRROR_MAP flags */
 #define NPU_MIRROR_POPULATE	(1U << 0)	/* fault the range in for reading now */

@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/*
+ * aclrtMemcpy2d(Async) and aclrtMemcpyBatch(Async): many copies, one
+ * device submission.
+ *
+ * A 2D copy is one NPU_OP_COPY_2D command (acl_copy_shape() in copy.c,
+ * which aclrtMemcpy shares). A batch is one SUBMIT of NPU_OP_COPY
+ * commands, one per copy (an asynchronous batch of more than
+ * NPU_SUBMIT_MAX_CMDS copies takes one SUBMIT per NPU_SUBMIT_MAX_CMDS).
+ * Pageable host memory, which the device cannot reach, goes through the
+ * staging buffer and is done when the call returns.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <acl/acl.h>
+
+#include "copy.h"
+#include "device.h"
+#include "error.h"
+#include "ioctl.h"
+#include "stream.h"
+
+/* The runtime's limits for a 2D copy (MemCopy2DCheckParam). */
+#define ACL_2D_MAX_HEIGHT	5242880
+#define ACL_2D_MAX_WIDTH	5000000
+
+/* The synchronous batch's limit, which is also one SUBMIT's. */
+#define ACL_BATCH_SYNC_MAX	4096
+
+_Static_assert(ACL_BATCH_SYNC_MAX <= NPU_SUBMIT_MAX_CMDS, "a synchronous batch is one SUBMIT");
+
+/* Does [@p, + (@height - 1) * @pitch + @width) fit the address space? */
+static bool acl_2d_fits(const void *p, size_t pitch, size_t width, size_t height)
+{
+	size_t span;
+
+	return !__builtin_mul_overflow(pitch, height - 1, &span) &&
+	       !__builtin_add_overflow(span, width, &span) &&
+	       (uintptr_t)p + span >= (uintptr_t)p;
+}
+
+/* > 0: nothing to do; else 0 or the error, in the spec's order. */
+static int acl_2d_args(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+		       size_t height, aclrtMemcpyKind kind, bool sync)
+{
+	int ret;
+
+	if (!width || !height)
+		return 1;
+	ret = acl_check_init();
+	if (ret)
+		return ret;
+	if (!dst || !src)
+		return acl_errf(-EINVAL, "%s must not be NULL", !dst ? "dst" : "src");
+	if (width > spitch || width > dpitch)
+		return acl_errf(-EINVAL, "width %zu exceeds %s %zu", width, width > spitch ? "spitch" : "dpitch",
+				width > spitch ? spitch : dpitch);
+	if (kind != ACL_MEMCPY_HOST_TO_DEVICE && kind != ACL_MEMCPY_DEVICE_TO_HOST &&
+	    kind != ACL_MEMCPY_DEVICE_TO_DEVICE && kind != ACL_MEMCPY_DEFAULT)
+		return acl_errf(-EINVAL, "kind %d is not HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE or DEFAULT",
+				(int)kind);
+	if (!spitch || !dpitch)
+		return acl_errf(ACLI_ERTPARAM, "%s must be non-zero", !spitch ? "spitch" : "dpitch");
+	if (height > ACL_2D_MAX_HEIGHT)
+		return acl_errf(ACLI_ERTPARAM, "height %zu exceeds %d", height, ACL_2D_MAX_HEIGHT);
+	if (width > ACL_2D_MAX_WIDTH)
+		return acl_errf(ACLI_ERTPARAM, "width %zu exceeds %d", width, ACL_2D_MAX_WIDTH);
+	if (sync && kind == ACL_MEMCPY_DEVICE_TO_DEVICE)
+		return acl_errf(ACLI_ERTNOTSUPP, "aclrtMemcpy2d copies host to device and device to host only: use aclrtMemcpy2dAsync for DEVICE_TO_DEVICE");
+	if (!acl_2d_fits(dst, dpitch, width, height) || !acl_2d_fits(src, spitch, width, height))
+		return acl_errf(-EINVAL, "the rows of %s run past the end of the address space",
+				acl_2d_fits(dst, dpitch, width, height) ? "src" : "dst");
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+				  size_t height, aclrtMemcpyKind kind)
+{
+	const struct acl_shape sh = { .dpitch = dpitch, .spitch = spitch, .width = width, .height = height };
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_2d_args(dst, dpitch, src, spitch, width, height, kind, true);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_copy_shape(dev, NULL, dst, src, &sh, kind, ACL_DIR_H2D | ACL_DIR_D2H);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+				       size_t width, size_t height, aclrtMemcpyKind kind, aclrtStream stream)
+{
+	const struct acl_shape sh = { .dpitch = dpitch, .spitch = spitch, .width = width, .height = height };
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_2d_args(dst, dpitch, src, spitch, width, height, kind, false);
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret) {
+		ret = acl_copy_shape(s->dev, s, dst, src, &sh, kind, ACL_DIR_H2D | ACL_DIR_D2H | ACL_DIR_D2D);
+		acl_stream_put(s);
+	}
+	return acl_ret(__func__, ret);
+}
+
+/* Batch */
+
+struct acl_batch {
+	void **dsts;
+	size_t *destMaxs;
+	void **srcs;
+	size_t *sizes;
+	size_t n;
+	aclrtMemcpyBatchAttr *attrs;
+	size_t *attrsIndexes;
+	size_t numAttrs;
+	size_t *failIndex;
+};
+
+/* > 0: nothing to do; else 0 or the error, in the spec's order. */
+static int acl_batch_args(const struct acl_batch *b, bool sync)
+{
+	size_t i, j;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		return ret;
+	if (!b->failIndex || !b->sizes)
+		return acl_errf(-EINVAL, "%s must not be NULL", !b->failIndex ? "failIndex" : "sizes");
+	if (!b->n)
+		return acl_errf(-EINVAL, "numBatches must be non-zero");
+	*b->failIndex = SIZE_MAX;
+	for (i = 0; i < b->n && !b->sizes[i]; i++)
+		;
+	if (i == b->n)
+		return 1;
+	if (!b->dsts || !b->srcs || !b->destMaxs || !b->attrs || !b->attrsIndexes)
+		return acl_errf(-EINVAL, "%s must not be NULL",
+				!b->dsts ? "dsts" : !b->srcs ? "srcs" : !b->destMaxs ? "destMaxs" :
+				!b->attrs ? "attrs" : "attrsIndexes");
+	for (i = 0; i < b->n; i++) {
+		if (!b->sizes[i])
+			continue;
+		if (!b->dsts[i] || !b->srcs[i])
+			return acl_errf(-EINVAL, "%s[%zu] must not be NULL", !b->dsts[i] ? "dsts" : "srcs", i);
+		if (b->destMaxs[i] < b->sizes[i])
+			return acl_errf(-EINVAL, "sizes[%zu] %zu exceeds destMaxs[%zu] %zu", i, b->sizes[i], i,
+					b->destMaxs[i]);
+	}
+	/* attrs beyond numBatches are refused below, unread */
+	for (j = 0; j < b->numAttrs && j < b->n; j++) {
+		for (i = 0; i < sizeof(b->attrs[j].rsv); i++)
+			if (b->attrs[j].rsv[i])
+				return acl_errf(-EINVAL, "attrs[%zu].rsv must be zero", j);
+	}
+	if (!b->numAttrs || b->numAttrs > b->n)
+		return acl_errf(ACLI_ERTPARAM, "numAttrs %zu must be 1..numBatches (%zu)", b->numAttrs, b->n);
+	if (b->attrsIndexes[0])
+		return acl_errf(ACLI_ERTPARAM, "attrsIndexes[0] is %zu, must be 0", b->attrsIndexes[0]);
+	for (j = 1; j < b->numAttrs; j++) {
+		if (b->attrsIndexes[j] <= b->attrsIndexes[j - 1] || b->attrsIndexes[j] >= b->n)
+			return acl_errf(ACLI_ERTPARAM, "attrsIndexes[%zu] %zu: indexes must increase and stay below numBatches %zu",
+					j, b->attrsIndexes[j], b->n);
+	}
+	if (sync && b->n > ACL_BATCH_SYNC_MAX)
+		return acl_errf(ACLI_ERTPARAM, "numBatches %zu exceeds %d for aclrtMemcpyBatch", b->n,
+				ACL_BATCH_SYNC_MAX);
+	return 0;
+}
+
+static const char *acl_loc_name(const aclrtMemLocation *l)
+{
+	return l->type == ACL_MEM_LOCATION_TYPE_HOST ? "HOST" : l->type == ACL_MEM_LOCATION_TYPE_DEVICE ? "DEVICE" :
+	       "neither HOST nor DEVICE";
+}
+
+/* Does side @s, of the copying device @e, lie where @l says? */
+static bool acl_loc_agrees(const aclrtMemLocation *l, const struct acl_side *s, struct acl_device *e)
+{
+	if (l->type == ACL_MEM_LOCATION_TYPE_HOST)
+		return acl_side_is_host(s);
+	return l->type == ACL_MEM_LOCATION_TYPE_DEVICE && s->kind == ACL_SIDE_DEVICE && l->id == (uint32_t)e->id;
+}
+
+/*
+ * Copy @i against its attr @a on device @e: into *@cmd, or *@staged when
+ * a side is pageable host memory. The failure is the copy's: *failIndex.
+ */
+static int acl_batch_entry(const struct acl_batch *b, size_t i, const aclrtMemcpyBatchAttr *a,
+			   struct acl_device *e, struct npu_cmd *cmd, bool *staged)
+{
+	struct acl_side d, s;
+	int ret;
+
+	ret = acl_classify(e, b->dsts[i], b->sizes[i], true, "dst", &d);
+	if (!ret)
+		ret = acl_classify(e, b->srcs[i], b->sizes[i], false, "src", &s);
+	if (!ret && (!acl_loc_agrees(&a->dstLoc, &d, e) || !acl_loc_agrees(&a->srcLoc, &s, e)))
+		ret = acl_errf(ACLI_ERTPARAM, "copy %zu: dst %p and src %p are not where its attr says (dst %s %u, src %s %u), or not memory of device %d",
+			       i, b->dsts[i], b->srcs[i], acl_loc_name(&a->dstLoc), a->dstLoc.id,
+			       acl_loc_name(&a->srcLoc), a->srcLoc.id, e->id);
+	/* the sides agree with the attr: it says the direction */
+	if (!ret && a->dstLoc.type == a->srcLoc.type)
+		ret = acl_errf(ACLI_ERTPARAM, "copy %zu is %s: a batch copies host to device or device to host",
+			       i, a->dstLoc.type == ACL_MEM_LOCATION_TYPE_DEVICE ? "device to device" : "host to host");
+	if (ret) {
+		*b->failIndex = i;
+		return ret;
+	}
+	*staged = d.kind == ACL_SIDE_PAGEABLE || s.kind == ACL_SIDE_PAGEABLE;
+	*cmd = (struct npu_cmd){
+		.op = NPU_OP_COPY,
+		.flags = *staged ? 0 : acl_side_flags(&d, &s),
+		.dst = (uintptr_t)b->dsts[i],
+		.src = (uintptr_t)b->srcs[i],
+		.length = b->sizes[i],
+	};
+	return 0;
+}
+
+/* @stream NULL: the synchronous form, on the current device @cur. */
+static int acl_batch_run(const struct acl_batch *b, struct acl_device *cur, struct acl_stream *stream)
+{
+	struct acl_device *e = stream ? stream->dev : cur;
+	size_t i, j = 0, n = 0, nstaged = 0, *staged;
+	struct npu_cmd *cmds;
+	int ret = 0;
+
+	cmds = malloc(b->n * sizeof(*cmds) + b->n * sizeof(*staged));
+	if (!cmds)
+		return acl_errf(-ENOMEM, "out of host memory for %zu copies", b->n);
+	staged = (size_t *)(cmds + b->n);
+	for (i = 0; i < b->n && !ret; i++) {
+		bool pageable;
+
+		while (j + 1 < b->numAttrs && b->attrsIndexes[j + 1] <= i)
+			j++;
+		if (!b->sizes[i])
+			continue;
+		ret = acl_batch_entry(b, i, &b->attrs[j], e, &cmds[n], &pageable);
+		if (ret)
+			break;
+		if (pageable)
+			staged[nstaged++] = i;
+		else
+			n++;
+	}
+	/* every copy the device reaches: one SUBMIT (or one per NPU_SUBMIT_MAX_CMDS) */
+	if (!ret && n && !stream)
+		ret = acl_cmds_sync(e, cmds, n);
+	for (i = 0; !ret && stream && i < n; i += NPU_SUBMIT_MAX_CMDS)
+		ret = acl_stream_submit(stream, cmds + i, n - i < NPU_SUBMIT_MAX_CMDS ? n - i : NPU_SUBMIT_MAX_CMDS,
+					NULL);
+	/* pageable memory: staged, after the stream's work, done on return */
+	if (!ret && nstaged && stream)
+		ret = acl_stream_sync(stream, -1);
+	for (i = 0; !ret && i < nstaged; i++) {
+		size_t k = staged[i];
+		const struct acl_shape sh = {
+			.dpitch = b->sizes[k], .spitch = b->sizes[k], .width = b->sizes[k], .height = 1,
+		};
+
+		ret = acl_copy_shape(e, NULL, b->dsts[k], b->srcs[k], &sh, ACL_MEMCPY_DEFAULT, ACL_DIR_ALL);
+	}
+	free(cmds);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
+				     aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
+				     size_t *failIndex)
+{
+	const struct acl_batch b = {
+		dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex,
+	};
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_batch_args(&b, true);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_batch_run(&b, dev, NULL);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+					  size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+					  size_t numAttrs, size_t *failIndex, aclrtStream stream)
+{
+	const struct acl_batch b = {
+		dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex,
+	};
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_batch_args(&b, false);
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret) {
+		ret = acl_batch_run(&b, NULL, s);
+		acl_stream_put(s);
+	}
+	return acl_ret(__func__, ret);
+}

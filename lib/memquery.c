@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memory queries (runtime spec section 8): what holds an address
+ * (aclrtMemGetAddressRange, aclrtCheckMemType), how much memory each kind
+ * of allocation uses (aclrtGetMemUsageInfo), and which engines reach
+ * host memory mapped to the device (aclrtHostMemMapCapabilities).
+ *
+ * An address is found with ADDR_QUERY on each open device (reservations
+ * and registrations never overlap: each is also reserved in the process),
+ * then in the library's regions and VMM mappings.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <acl/acl.h>
+
+#include "device.h"
+#include "error.h"
+#include "ioctl.h"
+#include "memory.h"
+#include "query.h"
+#include "region.h"
+#include "vmm.h"
+
+/* What holds an address. */
+enum acl_mem_type {
+	ACL_MEMT_NONE,		/* nothing the library allocated */
+	ACL_MEMT_MALLOC,	/* an aclrtMalloc* allocation */
+	ACL_MEMT_VMM_MAPPED,	/* an aclrtMapMem mapping */
+	ACL_MEMT_VMM_RESERVED,	/* an aclrtReserveMemAddress range, not mapped there */
+	ACL_MEMT_HOST_ALLOC,	/* an aclrtMallocHost* allocation */
+};
+
+struct acl_mem_range {
+	enum acl_mem_type type;
+	uint64_t base, len;
+};
+
+static void acl_mem_usage_sync_locked(struct acl_device *dev)
+{
+	unsigned int gen = __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
+
+	/* a new open of the device starts from nothing */
+	if (dev->usage_gen != gen) {
+		memset(dev->usage, 0, sizeof(dev->usage));
+		dev->usage_gen = gen;
+	}
+}
+
+void acl_mem_account_locked(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta)
+{
+	struct acl_mem_usage *u = &dev->usage[kind];
+
+	acl_mem_usage_sync_locked(dev);
+	u->cur += (uint64_t)delta;
+	if (u->cur > u->peak)
+		u->peak = u->cur;
+}
+
+void acl_mem_account(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta)
+{
+	pthread_mutex_lock(&dev->lock);
+	acl_mem_account_locked(dev, kind, delta);
+	pthread_mutex_unlock(&dev->lock);
+}
+
+/* What of @dev holds @addr, from the driver's answer @q about it. */
+static void acl_mem_classify(struct acl_device *dev, uint64_t addr, const struct npu_addr_query *q,
+			     struct acl_mem_range *out)
+{
+	struct acl_region *r;
+	struct acl_vmap *v;
+
+	out->type = ACL_MEMT_NONE;
+	pthread_mutex_lock(&dev->lock);
+	r = acl_region_find_locked(dev, q->base, -1);
+	if (!r) {
+		/* another owner's range (a mapped registration's device VA) */
+	} else if (q->kind == NPU_ADDR_DEVICE &&
+		   (r->kind == ACL_REGION_MALLOC || r->kind == ACL_REGION_IPC)) {
+		/* an IPC import is device memory, the range it named */
+		out->type = ACL_MEMT_MALLOC;
+		out->base = r->addr;
+		out->len = r->len;
+	} else if (q->kind == NPU_ADDR_DEVICE && r->kind == ACL_REGION_VMM) {
+		v = acl_vmap_find_locked(dev, addr);
+		out->type = v ? ACL_MEMT_VMM_MAPPED : ACL_MEMT_VMM_RESERVED;
+		out->base = v ? v->addr : r->addr;
+		out->len = v ? v->h->size : r->len;
+	} else if (q->kind == NPU_ADDR_HOST && r->kind == ACL_REGION_HOST_ALLOC) {
+		out->type = ACL_MEMT_HOST_ALLOC;
+		out->base = r->addr;
+		out->len = r->len;
+	}
+	pthread_mutex_unlock(&dev->lock);
+}
+
+/* What holds @addr on any open device (ACL_MEMT_NONE: nothing). */
+static int acl_mem_lookup(uint64_t addr, struct acl_mem_range *out)
+{
+	struct npu_addr_query q;
+	struct acl_device *dev;
+	int pos = 0, ret;
+
+	out->type = ACL_MEMT_NONE;
+	while ((dev = acl_dev_iter(&pos))) {
+		ret = acl_addr_query(dev, addr, &q);
+		if (ret)
+			return ret;
+		if (q.kind == NPU_ADDR_NONE)
+			continue;
+		acl_mem_classify(dev, addr, &q, out);
+		if (out->type != ACL_MEMT_NONE)
+			return 0;
+	}
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize)
+{
+	struct acl_mem_range m;
+	int ret;
+
+	ret = acl_enter(NULL, ptr);
+	if (ret)
+		goto out;
+	if (!pbase && !psize) {
+		ret = acl_errf(ACLI_ERTPARAM, "pbase and psize must not both be NULL");
+		goto out;
+	}
+	ret = acl_mem_lookup((uintptr_t)ptr, &m);
+	if (ret)
+		goto out;
+	if (m.type == ACL_MEMT_NONE || m.type == ACL_MEMT_VMM_RESERVED) {
+		ret = acl_errf(ACLI_ERTPARAM, "ptr %p is in no aclrtMalloc* or aclrtMallocHost* allocation and no aclrtMapMem mapping%s",
+			       ptr, m.type == ACL_MEMT_VMM_RESERVED ? " (reserved, but not mapped there)" : "");
+		goto out;
+	}
+	if (pbase)
+		*pbase = (void *)(uintptr_t)m.base;
+	if (psize)
+		*psize = m.len;
+out:
+	return acl_ret(__func__, ret);
+}
+
+#define ACL_RT_MEM_TYPE_MASK	(ACL_RT_MEM_TYPE_DEV | ACL_RT_MEM_TYPE_DVPP | ACL_RT_MEM_TYPE_RSVD)
+
+ACL_EXPORT aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult,
+				      uint32_t reserve)
+{
+	struct acl_mem_range m;
+	struct acl_device *dev;
+	uint32_t i, type;
+	int ret;
+
+	ret = acl_enter(NULL, addrList, checkResult);
+	if (ret)
+		goto out;
+	if (reserve) {
+		ret = acl_errf(ACLI_ERTPARAM, "reserve %u must be 0", reserve);
+		goto out;
+	}
+	if (!size) {
+		ret = acl_errf(ACLI_ERTPARAM, "size must be at least 1");
+		goto out;
+	}
+	if (memType & ~ACL_RT_MEM_TYPE_MASK) {
+		ret = acl_errf(ACLI_ERTPARAM, "memType %#x has bits %#x outside ACL_RT_MEM_TYPE_DEV | _DVPP | _RSVD",
+			       memType, memType & ~ACL_RT_MEM_TYPE_MASK);
+		goto out;
+	}
+	ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	*checkResult = 1;
+	for (i = 0; i < size; i++) {
+		ret = acl_mem_lookup((uintptr_t)addrList[i], &m);
+		if (ret)
+			goto out;
+		/* no DVPP memory here: the simulated chip has no DVPP allocator */
+		if (m.type == ACL_MEMT_MALLOC)
+			type = ACL_RT_MEM_TYPE_DEV;
+		else if (m.type == ACL_MEMT_VMM_MAPPED || m.type == ACL_MEMT_VMM_RESERVED)
+			type = ACL_RT_MEM_TYPE_RSVD;
+		else
+			type = 0;
+		if (!(type & memType)) {
+			*checkResult = 0;
+			break;
+		}
+	}
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* The components aclrtGetMemUsageInfo lists. */
+#define ACL_MEM_COMPONENTS	(ACL_MEM_KINDS + 1)
+
+static const char *const acl_mem_kind_name[ACL_MEM_KINDS] = {
+	[ACL_MEM_KIND_MALLOC] = "aclrtMalloc",
+	[ACL_MEM_KIND_PHYSICAL] = "aclrtMallocPhysical",
+};
+
+ACL_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum,
+					 size_t *outputNum)
+{
+	struct {
+		const char *name;
+		uint64_t cur, peak;
+	} c[ACL_MEM_COMPONENTS], t;
+	struct npu_get_info info;
+	struct acl_device *dev;
+	size_t i, j, n;
+	int ret;
+
+	ret = acl_enter(NULL, memUsageInfo, outputNum);
+	if (ret)
+		goto out;
+	*outputNum = 0;
+	if (!inputNum) {
+		ret = acl_errf(ACLI_ERTPARAM, "inputNum must be at least 1");
+		goto out;
+	}
+	ret = acl_query_info(deviceId, &info, "deviceId");
+	if (ret)
+		goto out;
+	/* the driver's figure: every process's memory on the device */
+	c[0].name = "device";
+	c[0].cur = info.mem_used;
+	c[0].peak = info.mem_peak;
+	/* this process's, by the call that allocated it */
+	dev = acl_dev_get(deviceId);
+	if (dev)
+		pthread_mutex_lock(&dev->lock);
+	for (i = 0; i < ACL_MEM_KINDS; i++) {
+		c[i + 1].name = acl_mem_kind_name[i];
+		c[i + 1].cur = 0;
+		c[i + 1].peak = 0;
+		if (dev) {
+			acl_mem_usage_sync_locked(dev);
+			c[i + 1].cur = dev->usage[i].cur;
+			c[i + 1].peak = dev->usage[i].peak;
+		}
+	}
+	if (dev)
+		pthread_mutex_unlock(&dev->lock);
+	/* largest current usage first; equal ones keep their order */
+	for (i = 1; i < ACL_MEM_COMPONENTS; i++) {
+		t = c[i];
+		for (j = i; j > 0 && c[j - 1].cur < t.cur; j--)
+			c[j] = c[j - 1];
+		c[j] = t;
+	}
+	n = inputNum < ACL_MEM_COMPONENTS ? inputNum : ACL_MEM_COMPONENTS;
+	for (i = 0; i < n; i++) {
+		memset(&memUsageInfo[i], 0, sizeof(memUsageInfo[i]));
+		snprintf(memUsageInfo[i].name, sizeof(memUsageInfo[i].name), "%s", c[i].name);
+		memUsageInfo[i].curMemSize = c[i].cur;
+		memUsageInfo[i].memPeakSize = c[i].peak;
+	}
+	*outputNum = n;
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
+						aclrtHostMemMapCapability *capabilities)
+{
+	int ret;
+
+	ret = acl_enter(NULL, capabilities);
+	if (!ret)
+		ret = acl_dev_check_id(deviceId, "deviceId");
+	if (!ret && (unsigned int)hacType > ACL_RT_HAC_TYPE_CCU)
+		ret = acl_errf(ACLI_ERTPARAM, "hacType %u is not an aclrtHacType (0..%d)", (unsigned int)hacType,
+			       ACL_RT_HAC_TYPE_CCU);
+	if (ret)
+		goto out;
+	/*
+	 * The device's one engine that touches memory is its DMA engine: it
+	 * runs every copy and memset (PCIe DMA to the host through the IOMMU,
+	 * system DMA within the device). Nothing runs on the modelled cores,
+	 * and the chip has no RDMA, UB DMA or collective engine.
+	 */
+	*capabilities = hacType == ACL_RT_HAC_TYPE_PCIEDMA || hacType == ACL_RT_HAC_TYPE_SDMA ?
+			ACL_RT_HOST_MEM_MAP_SUPPORTED : ACL_RT_HOST_MEM_MAP_NOT_SUPPORTED;
+out:
+	return acl_ret(__func__, ret);
+}
