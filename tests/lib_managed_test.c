@@ -50,6 +50,13 @@ TEST(alloc_rounds_aligns_and_frees)
 	ASSERT_ACL_OK(aclrtPointerGetAttributes(p + 12345, &a));
 	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_MANAGED, a.location.type);
 	EXPECT_EQ(0, a.location.id);
+	/* the allocation as rounded: 2 MiB from its start */
+	void *base = NULL;
+	size_t sz = 0;
+
+	ASSERT_ACL_OK(aclrtMemGetAddressRange(p + 12345, &base, &sz));
+	EXPECT_EQ((void *)p, base);
+	EXPECT_EQ(2 * MiB, sz);
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(p + 4096));
 	ASSERT_ACL_OK(aclrtFree(p));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(p));
@@ -250,6 +257,7 @@ TEST(free_unmaps_everywhere)
 	ASSERT_ACL_OK(aclrtFree(p));
 	ASSERT_ACL_OK(aclrtPointerGetAttributes(p, &a));
 	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_UNREGISTERED, a.location.type);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemGetAddressRange(p, NULL, &(size_t){ 0 }));
 	/* the address space is free again: mincore says unmapped */
 	unsigned char vec;
 
