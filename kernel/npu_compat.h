@@ -22,6 +22,15 @@
 #endif
 
 /*
+ * Mirrors (npu_mirror.c) need the HMM mirror, which Kconfig only selects
+ * (RDMA's on-demand paging, amdgpu, nouveau, ...): Debian's 6.1 and 6.12
+ * have it. Without it MIRROR_MAP answers -EOPNOTSUPP.
+ */
+#if IS_ENABLED(CONFIG_HMM_MIRROR)
+#define NPU_HAVE_HMM 1
+#endif
+
+/*
  * The GPU buddy allocator: drm_buddy (a module) on older kernels,
  * gpu_buddy (built in) where it moved out of DRM; its free_list() grew a
  * flags argument on the way.

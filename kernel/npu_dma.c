@@ -31,6 +31,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_mirror.h"
 #include "npu_netlink.h"
 #include "npu_trace.h"
 #include "npu_vm.h"
@@ -137,6 +138,11 @@ struct npu_job {
  *	needs no lookup
  * @win_pos: operand offset of @win
  * @win_len: bytes valid from @win (0: none)
+ * @run_mirror: the current translation is a mirror's entry: good only while
+ *	the VA space's mirror_seq is still @run_seq
+ * @run_seq: mirror_seq as read (acquire) before the translation
+ * @fault: the mirror whose page the last translation found missing (a
+ *	reference), for npu_dma_run_shape() to fault in with nothing held
  */
 struct npu_dma_side {
 	u64 addr;
@@ -152,7 +158,13 @@ struct npu_dma_side {
 	void *win;
 	u64 win_pos;
 	u64 win_len;
+	bool run_mirror;
+	u64 run_seq;
+	struct npu_mirror *fault;
 };
+
+/* npu_dma_translate(): a mirror's page must be faulted in first. */
+#define NPU_DMA_FAULT_IN	1
 
 /* Forget translations: mappings may change while the VA space is not held. */
 static void npu_dma_side_reset(struct npu_dma_side *side)
@@ -197,13 +209,23 @@ static int npu_dma_translate(struct npu_stream *stream,
 			return npu_dma_fault(stream, side, pos,
 					     "beyond the registration");
 		side->run_system = true;
+		side->run_mirror = false;
 	} else {
+		/* Before the walk: an invalidation after it moves the value. */
+		u64 seq = smp_load_acquire(&side->ctx->vm.mirror_seq);
+
 		why = npu_vm_translate_locked(&side->ctx->vm, side->addr + pos,
 					      stream->ctx->npu->index,
 					      READ_ONCE(stream->ctx->peers),
 					      side->write, &xl);
+		if (why && xl.fault) {
+			side->fault = xl.fault;
+			return NPU_DMA_FAULT_IN;
+		}
 		if (why)
 			return npu_dma_fault(stream, side, pos, why);
+		side->run_mirror = xl.mirrored;
+		side->run_seq = seq;
 		side->run_addr = xl.addr;
 		side->run_system = xl.system;
 		side->run_huge = xl.huge;
@@ -307,6 +329,53 @@ struct npu_dma_shape {
 };
 
 /*
+ * Around an access through a mirror's entries: hold its VA space's
+ * mirror_lock, so that an invalidation waits for the access, and check
+ * that none came since the translations were made. Returns the VA space
+ * held, NULL if no operand is mirrored, or ERR_PTR(-EAGAIN) when a
+ * translation is stale (nothing held): translate again. A mirror is
+ * reached only by its own device, so both operands' mirrors are in the
+ * stream's own VA space.
+ */
+static struct npu_vm *npu_dma_mirror_hold(struct npu_dma_side *dst,
+					  struct npu_dma_side *src)
+{
+	struct npu_dma_side *m = dst->run_mirror ? dst :
+				 src && src->run_mirror ? src : NULL;
+	struct npu_vm *vm;
+
+	if (!m)
+		return NULL;
+	vm = &m->ctx->vm;
+	down_read(&vm->mirror_lock);
+	if ((dst->run_mirror && dst->run_seq != vm->mirror_seq) ||
+	    (src && src->run_mirror && src->run_seq != vm->mirror_seq)) {
+		up_read(&vm->mirror_lock);
+		return ERR_PTR(-EAGAIN);
+	}
+	return vm;
+}
+
+/* Fault in the page @side's last translation found missing; nothing held. */
+static int npu_dma_fault_in(struct npu_stream *stream,
+			    struct npu_dma_side *side, u64 pos, u64 len)
+{
+	struct npu_mirror *mirror = side->fault;
+	const char *why;
+	u64 done;
+	int ret;
+
+	side->fault = NULL;
+	ret = npu_mirror_fault(mirror, side->addr + pos, len, side->write,
+			       &done, &why);
+	npu_mirror_put(mirror);
+	/* The process is exiting: its context goes down, no fault to report. */
+	if (ret == -ESRCH)
+		return -ECANCELED;
+	return ret ? npu_dma_fault(stream, side, pos, why) : 0;
+}
+
+/*
  * What one row costs a chunk at least, in bytes: bounds the rows moved
  * under one hold of the VA space when they are short.
  */
@@ -317,7 +386,8 @@ struct npu_dma_shape {
  * a time: each piece lies in one row and in one page of every operand.
  * The VA spaces are held for a chunk of NPU_DMA_CHUNK bytes (each row
  * counting at least NPU_DMA_ROW_COST); an abort ends the command between
- * chunks.
+ * chunks. A mirror's page that is not there is faulted in between chunks,
+ * with nothing held, and the access goes on from there.
  */
 typedef void (*npu_dma_fn)(void *dst, const void *src, size_t n, void *arg);
 
@@ -327,7 +397,7 @@ static int npu_dma_run_shape(struct npu_stream *stream,
 			     void *arg)
 {
 	struct npu_context *ctx = stream->ctx, *peer = NULL;
-	u64 row = 0, col = 0;
+	u64 row = 0, col = 0, pos = 0;
 	int ret = 0;
 
 	if (dst->ctx != ctx)
@@ -346,7 +416,7 @@ static int npu_dma_run_shape(struct npu_stream *stream,
 		while (budget && row < shape->height) {
 			size_t n = min(shape->width - col, budget), avail;
 			void *d, *s = NULL;
-			u64 pos;
+			struct npu_vm *mvm;
 
 			/* Checked at submit: no span wraps. */
 			pos = row * shape->dst_pitch + col;
@@ -363,7 +433,20 @@ static int npu_dma_run_shape(struct npu_stream *stream,
 				}
 				n = min(n, avail);
 			}
+			mvm = npu_dma_mirror_hold(dst, src);
+			if (IS_ERR(mvm)) {
+				/* invalidated meanwhile: translate again */
+				if (s)
+					npu_dma_kunmap(s);
+				npu_dma_kunmap(d);
+				npu_dma_side_reset(dst);
+				if (src)
+					npu_dma_side_reset(src);
+				continue;
+			}
 			fn(d, s, n, arg);
+			if (mvm)
+				up_read(&mvm->mirror_lock);
 			if (s)
 				npu_dma_kunmap(s);
 			npu_dma_kunmap(d);
@@ -377,6 +460,10 @@ static int npu_dma_run_shape(struct npu_stream *stream,
 			}
 		}
 		npu_vm_read_unlock(&ctx->vm, peer ? &peer->vm : NULL);
+		/* @pos is the faulting operand's offset (its kmap failed) */
+		if (ret == NPU_DMA_FAULT_IN)
+			ret = npu_dma_fault_in(stream, dst->fault ? dst : src,
+					       pos, shape->width - col);
 		cond_resched();
 	}
 	return ret;
@@ -411,6 +498,12 @@ static void npu_dma_fill32_fn(void *dst, const void *src, size_t n, void *arg)
 static void npu_dma_write_fn(void *dst, const void *src, size_t n, void *arg)
 {
 	WRITE_ONCE(*(u64 *)dst, *(u64 *)arg);
+}
+
+/* PREFETCH only translates, faulting mirrored pages in. */
+static void npu_dma_touch_fn(void *mem, const void *unused, size_t n,
+			     void *arg)
+{
 }
 
 /* WAIT_VALUE reads through its only operand into *arg. */
@@ -591,6 +684,11 @@ static int npu_job_run(struct npu_stream *stream, struct npu_job *job)
 		break;
 	case NPU_OP_WAIT_STREAM:
 		ret = npu_job_wait_stream(stream, job);
+		break;
+	case NPU_OP_PREFETCH:
+		dst.write = false;
+		ret = npu_dma_run(stream, &dst, NULL, cmd->length,
+				  npu_dma_touch_fn, NULL);
 		break;
 	default:
 		/* NPU_OP_TIMESTAMP: the clock as the engine gets here */
@@ -970,6 +1068,11 @@ static int npu_job_check(struct npu_context *ctx, struct npu_stream *stream,
 			return -EINVAL;
 		job->wait = npu_stream_get(ctx, cmd->src);
 		return job->wait ? 0 : -ENOENT;
+	case NPU_OP_PREFETCH:
+		if (cmd->flags || cmd->src || cmd->value || !cmd->length ||
+		    check_add_overflow(cmd->dst, cmd->length, &end))
+			return -EINVAL;
+		return 0;
 	case NPU_OP_TIMESTAMP:
 		if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||
 		    npu_both(cmd->flags, NPU_CMD_DST_HOST | NPU_CMD_DST_USER) ||

@@ -30,6 +30,7 @@
 #include "npu_drv.h"
 #include "npu_fdinfo.h"
 #include "npu_host.h"
+#include "npu_mirror.h"
 #include "npu_netlink.h"
 #include "npu_share.h"
 #include "npu_vm.h"
@@ -181,6 +182,8 @@ union npu_ioctl_buf {
 	struct npu_ipc_export ipc_export;
 	struct npu_ipc_destroy ipc_destroy;
 	struct npu_dmabuf_export_args dmabuf_export;
+	struct npu_mirror_map mirror_map;
+	struct npu_mirror_unmap mirror_unmap;
 };
 
 /**
@@ -271,6 +274,10 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP_FINISH(NPU_IOCTL_DMABUF_EXPORT, npu_dmabuf_export_ioctl,
 			    struct npu_dmabuf_export, __reserved, true,
 			    npu_dmabuf_export_finish),
+	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_MAP, npu_mirror_map_ioctl,
+		     struct npu_mirror_map, length, false),
+	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_UNMAP, npu_mirror_unmap_ioctl,
+		     struct npu_mirror_unmap, addr, false),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -332,6 +339,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 		ctx->vm.dead = true;
 		up_write(&ctx->vm.lock);
 		npu_streams_release(ctx);
+		npu_mirror_release(ctx);
 		npu_host_release(ctx);
 		ctx->shut = true;
 	}

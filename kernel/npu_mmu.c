@@ -269,3 +269,78 @@ void npu_pt_prune(struct npu_pt *pt, u64 va, u64 size)
 {
 	npu_pt_prune_table(pt, pt->root, NPU_PT_LEVELS - 1, 0, va, va + size);
 }
+
+/**
+ * npu_pt_prepare() - allocate the last-level tables for [@va, @va + @size)
+ * @pt: page tables
+ * @va: device VA, 4 KiB aligned
+ * @size: bytes, multiple of 4 KiB
+ *
+ * So that npu_pt_set_leaf() can later install 4 KiB leaves there without
+ * allocating (under a lock that memory reclaim takes). The range must not
+ * hold larger leaves.
+ *
+ * Return: 0 or -ENOMEM (the tables allocated so far stay, empty).
+ */
+int npu_pt_prepare(struct npu_pt *pt, u64 va, u64 size)
+{
+	u64 end = va + size;
+
+	while (va < end) {
+		if (!npu_pt_entry_alloc(pt, va, 0))
+			return -ENOMEM;
+		va = ALIGN_DOWN(va, npu_pt_level_size(1)) + npu_pt_level_size(1);
+	}
+	return 0;
+}
+
+/**
+ * npu_pt_lookup() - the level-0 entry for @va, if its table exists
+ * @pt: page tables
+ * @va: device VA
+ *
+ * Never allocates (npu_pt_prepare() does).
+ *
+ * Return: the entry, or NULL if a table on the way is missing or a
+ * larger leaf maps @va.
+ */
+u64 *npu_pt_lookup(struct npu_pt *pt, u64 va)
+{
+	u64 *table = pt->root, *pte;
+	int l;
+
+	if (va >= (1ULL << NPU_PT_SHIFT(NPU_PT_LEVELS)))
+		return NULL;
+	for (l = NPU_PT_LEVELS - 1; l > 0; l--) {
+		pte = &table[npu_pt_index(va, l)];
+		if (!npu_pte_is_table(*pte, l))
+			return NULL;
+		table = npu_pt_next(*pte);
+	}
+	return &table[npu_pt_index(va, 0)];
+}
+
+/**
+ * npu_pt_next_leaf() - the first leaf at or after *@va, below @end
+ * @pt: page tables
+ * @va: in, where to start; out, the VA the leaf maps (not its start for a
+ *	leaf above level 0 that begins before *@va)
+ * @end: first byte not to look at
+ *
+ * Holes are skipped a table at a time; neither allocates nor sleeps.
+ *
+ * Return: the leaf's entry, or NULL if there is none.
+ */
+u64 *npu_pt_next_leaf(struct npu_pt *pt, u64 *va, u64 end)
+{
+	int level;
+
+	while (*va < end && *va < (1ULL << NPU_PT_SHIFT(NPU_PT_LEVELS))) {
+		u64 step, *pte = npu_pt_leaf(pt, *va, &step, &level);
+
+		if (pte)
+			return pte;
+		*va += step;
+	}
+	return NULL;
+}

@@ -24,6 +24,14 @@
 #define NPU_PTE_READ		BIT_ULL(2)
 #define NPU_PTE_WRITE		BIT_ULL(3)
 #define NPU_PTE_SYSTEM		BIT_ULL(4)	/* address is a host DMA address */
+#define NPU_PTE_MIRROR		BIT_ULL(5)	/* a faulted-in page of a mirror */
+/*
+ * A mirror maps physically contiguous pages with one DMA mapping (a run,
+ * inside one last-level table): its first entry holds the page count - 1,
+ * the others are tails.
+ */
+#define NPU_PTE_MIRROR_TAIL	BIT_ULL(6)
+#define NPU_PTE_MIRROR_RUN	GENMASK_ULL(11, 7)
 #define NPU_PTE_ADDR		GENMASK_ULL(51, 12)
 #define NPU_PTE_PERM		(NPU_PTE_READ | NPU_PTE_WRITE)
 
@@ -59,5 +67,8 @@ void npu_pt_unmap(struct npu_pt *pt, u64 va, u64 size);
 void npu_pt_protect(struct npu_pt *pt, u64 va, u64 size, u64 perm);
 int npu_pt_walk(struct npu_pt *pt, u64 va, struct npu_pt_walk *walk);
 void npu_pt_prune(struct npu_pt *pt, u64 va, u64 size);
+int npu_pt_prepare(struct npu_pt *pt, u64 va, u64 size);
+u64 *npu_pt_lookup(struct npu_pt *pt, u64 va);
+u64 *npu_pt_next_leaf(struct npu_pt *pt, u64 *va, u64 end);
 
 #endif /* __NPU_MMU_H__ */

@@ -17,6 +17,7 @@
 #include "npu_devmem.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_mirror.h"
 #include "npu_share.h"
 #include "npu_trace.h"
 #include "npu_vm.h"
@@ -27,6 +28,7 @@ int npu_vm_init(struct npu_vm *vm, unsigned int device)
 	mt_init(&vm->reservations);
 	mt_init(&vm->mappings);
 	mt_init(&vm->host_regs);
+	init_rwsem(&vm->mirror_lock);
 	vm->device = device;
 	return npu_pt_init(&vm->pt);
 }
@@ -96,8 +98,10 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 				    bool write, struct npu_vm_xlate *xl)
 {
 	struct npu_pt_walk walk;
+	int ret;
 
 	lockdep_assert_held(&vm->lock);
+	xl->fault = NULL;
 	if (device != vm->device) {
 		struct npu_mapping *map = mtree_load(&vm->mappings, va);
 		u32 need = write ? NPU_ACCESS_READWRITE : NPU_ACCESS_READ;
@@ -110,11 +114,33 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 			     (map->peer_access[device] & need) != need))
 			return "no peer access";
 	}
-	if (npu_pt_walk(&vm->pt, va, &walk))
-		return "not mapped";
-	if (device == vm->device &&
-	    !(walk.pte & (write ? NPU_PTE_WRITE : NPU_PTE_READ)))
+	ret = npu_pt_walk(&vm->pt, va, &walk);
+	if (ret || (device == vm->device &&
+		    !(walk.pte & (write ? NPU_PTE_WRITE : NPU_PTE_READ)))) {
+		/* Not there yet, or read-only so far: the engine faults it in. */
+		if (device == vm->device) {
+			struct npu_mapping *map = mtree_load(&vm->mappings, va);
+
+			if (map && map->mirror) {
+				xl->fault = map->mirror;
+				npu_mirror_get(map->mirror);
+				return "mirror fault";
+			}
+		}
+		if (ret)
+			return "not mapped";
 		return write ? "no write access" : "no read access";
+	}
+	xl->mirrored = walk.pte & NPU_PTE_MIRROR;
+	/* A mirror's run is one DMA mapping: one piece for the engine. */
+	if (xl->mirrored) {
+		u64 *pte = npu_pt_lookup(&vm->pt, va);
+		unsigned int idx = (va >> PAGE_SHIFT) & (NPU_PT_ENTRIES - 1);
+
+		while (++idx < NPU_PT_ENTRIES &&
+		       (READ_ONCE(*++pte) & NPU_PTE_MIRROR_TAIL))
+			walk.left += PAGE_SIZE;
+	}
 	xl->addr = walk.addr;
 	xl->left = walk.left;
 	xl->system = walk.pte & NPU_PTE_SYSTEM;
@@ -281,7 +307,7 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 
 	down_write(&ctx->vm.lock);
 	resv = mtree_load(&ctx->vm.reservations, map->start);
-	if (!resv || resv->owner ||
+	if (!resv || resv->owner || resv->mirror ||
 	    map->start + map->size > resv->start + resv->size) {
 		ret = -ENOENT;
 		goto unlock;
@@ -422,6 +448,80 @@ void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
 	kfree(resv);
 }
 
+/**
+ * npu_vm_map_mirror_locked() - book device VA [@start, @start + @size) for
+ *	@mirror: a reservation and one mapping over it, no entries yet
+ * @vm: VA space, its lock held for writing
+ * @mirror: the mirror
+ * @start: device VA (== user address), 4 KiB aligned
+ * @size: bytes, multiple of 4 KiB
+ *
+ * Return: 0, -EINVAL outside the window, -EADDRINUSE, -ENOMEM.
+ */
+int npu_vm_map_mirror_locked(struct npu_vm *vm, struct npu_mirror *mirror,
+			     u64 start, u64 size)
+{
+	struct npu_reservation *resv;
+	struct npu_mapping *map;
+	int ret;
+
+	lockdep_assert_held_write(&vm->lock);
+	if (!npu_va_range_valid(start, size, SZ_4K))
+		return -EINVAL;
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!resv || !map)
+		goto free;
+	resv->start = start;
+	resv->size = size;
+	resv->mirror = mirror;
+	map->start = start;
+	map->size = size;
+	map->resv = resv;
+	map->mirror = mirror;
+	map->access = NPU_ACCESS_READWRITE;
+	ret = npu_va_insert(&vm->reservations, start, size, resv);
+	if (ret)
+		goto free;
+	ret = npu_mapping_insert_locked(vm, map);
+	if (ret) {
+		mtree_erase(&vm->reservations, start);
+		goto free;
+	}
+	trace_npu_va_map(vm, map);
+	return 0;
+free:
+	kfree(map);
+	kfree(resv);
+	return ret;
+}
+
+/*
+ * Take the mirror starting at @start out of the VA space: no translation
+ * finds it afterwards. Its entries are the mirror's to clear. Returns it,
+ * or NULL if no mirror starts there.
+ */
+struct npu_mirror *npu_vm_unmap_mirror_locked(struct npu_vm *vm, u64 start)
+{
+	struct npu_mapping *map;
+	struct npu_reservation *resv;
+	struct npu_mirror *mirror;
+
+	lockdep_assert_held_write(&vm->lock);
+	map = mtree_load(&vm->mappings, start);
+	if (!map || !map->mirror || map->start != start)
+		return NULL;
+	mirror = map->mirror;
+	resv = map->resv;
+	trace_npu_va_unmap(vm, map);
+	mtree_erase(&vm->mappings, map->start);
+	mtree_erase(&vm->reservations, resv->start);
+	kfree(map);
+	kfree(resv);
+	return mirror;
+}
+
 int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_access *args = arg;
@@ -449,9 +549,12 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 			ret = -ENOENT;
 			goto unlock;
 		}
-		/* Host memory is DMA-mapped for its own device only. */
+		/*
+		 * Host memory is DMA-mapped for its own device only; a mirror's
+		 * rights are the process's.
+		 */
 		if (map->start < args->addr || map->start + map->size > end ||
-		    (peer && map->host)) {
+		    (peer && map->host) || map->mirror) {
 			ret = -EINVAL;
 			goto unlock;
 		}
@@ -531,6 +634,16 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 	resv = mtree_load(&ctx->vm.reservations, out.addr);
 	if (!resv)
 		goto unlock;
+	if (resv->mirror) {
+		out.kind = NPU_ADDR_MIRROR;
+		out.base = resv->start;
+		out.length = resv->size;
+		out.dev_addr = out.addr;
+		out.page_size = PAGE_SIZE;
+		out.mapped = 1;
+		out.access = NPU_ACCESS_READWRITE;
+		goto unlock;
+	}
 	out.kind = NPU_ADDR_DEVICE;
 	out.base = resv->start;
 	out.length = resv->size;

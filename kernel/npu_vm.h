@@ -21,6 +21,7 @@
 struct npu_context;
 struct npu_handle;
 struct npu_host_reg;
+struct npu_mirror;
 
 /**
  * struct npu_reservation - a reserved device VA range
@@ -28,12 +29,14 @@ struct npu_host_reg;
  * @size: bytes
  * @owner: the MAPPED host registration whose device VA this is, or NULL
  *	for a VA_RESERVE reservation
+ * @mirror: the mirror whose device VA this is, or NULL
  * @mappings: mappings inside it
  */
 struct npu_reservation {
 	u64 start;
 	u64 size;
 	struct npu_host_reg *owner;
+	struct npu_mirror *mirror;
 	unsigned int mappings;
 };
 
@@ -50,6 +53,7 @@ struct npu_reservation {
  * @resv: the reservation it lies in
  * @handle: the device memory mapped (holds a reference), or NULL
  * @host: the host registration mapped, or NULL
+ * @mirror: the mirror of the process's own range it is, or NULL
  */
 struct npu_mapping {
 	u64 start;
@@ -60,6 +64,7 @@ struct npu_mapping {
 	struct npu_reservation *resv;
 	struct npu_handle *handle;
 	struct npu_host_reg *host;
+	struct npu_mirror *mirror;
 };
 
 /**
@@ -75,6 +80,17 @@ struct npu_mapping {
  * @host_regs: host registrations, keyed by user address range
  * @pt: device page tables
  * @device: index of the device this VA space belongs to
+ * @mirror_lock: protects the leaf entries inside mirrors (NPU_PTE_MIRROR)
+ *	and the DMA mappings they name, @mirror_seq and @mirror_pages. Taken
+ *	for writing by a mirror's invalidation (inside memory reclaim: no
+ *	allocation under it, and never @lock inside it) and by the fault
+ *	path after @lock; for reading by the DMA engine around each access
+ *	through a mirrored entry, so an invalidation waits for it.
+ * @mirror_seq: bumped (release) by every mirror invalidation after it
+ *	cleared entries: a translation read after an acquire of the old
+ *	value is still good while it has not moved
+ * @mirror_pages: faulted-in mirror entries, within max_mirror_pages
+ * @nr_mirrors: mirrors of the context (under @lock), within max_mirrors
  */
 struct npu_vm {
 	struct rw_semaphore lock;	/* see above */
@@ -84,6 +100,10 @@ struct npu_vm {
 	struct maple_tree host_regs;
 	struct npu_pt pt;
 	unsigned int device;
+	struct rw_semaphore mirror_lock;	/* see above */
+	u64 mirror_seq;
+	unsigned long mirror_pages;
+	unsigned int nr_mirrors;
 };
 
 /**
@@ -93,12 +113,18 @@ struct npu_vm {
  * @system: host memory: a MAPPED registration
  * @huge: device memory mapped by a 2 MiB or larger leaf, whose handle
  *	owns whole 2 MiB backing pages
+ * @mirrored: through a faulted-in mirror entry: valid only while the VA
+ *	space's @mirror_seq has not moved
+ * @fault: on failure, the mirror whose page must be faulted in first (a
+ *	reference, npu_mirror_put()), else NULL
  */
 struct npu_vm_xlate {
 	u64 addr;
 	u64 left;
 	bool system;
 	bool huge;
+	bool mirrored;
+	struct npu_mirror *fault;
 };
 
 int npu_vm_init(struct npu_vm *vm, unsigned int device);
@@ -114,6 +140,9 @@ struct npu_mapping *npu_vm_memory_locked(struct npu_vm *vm, u64 addr,
 					 u64 length);
 int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
 void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
+int npu_vm_map_mirror_locked(struct npu_vm *vm, struct npu_mirror *mirror,
+			     u64 start, u64 size);
+struct npu_mirror *npu_vm_unmap_mirror_locked(struct npu_vm *vm, u64 start);
 
 int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg);
 int npu_va_release_ioctl(struct npu_context *ctx, void *arg);

@@ -82,8 +82,15 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 	if (ret)
 		return ret;
 	side->dev_alias = false;
+	side->managed = false;
 	side->owner = NULL;
 	switch (q.kind) {
+	case NPU_ADDR_MIRROR:
+		/* the copying device reaches it at its own address */
+		side->kind = ACL_SIDE_DEVICE;
+		side->managed = true;
+		side->owner = dev;
+		return acl_dev_range_check(p, len, &q, name);
 	case NPU_ADDR_DEVICE:
 		side->kind = ACL_SIDE_DEVICE;
 		side->owner = dev;

@@ -56,6 +56,7 @@ enum acl_side_kind {
 struct acl_side {
 	enum acl_side_kind kind;
 	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
+	bool managed;		/* managed memory: host memory the device mirrors at its address */
 	struct acl_device *owner;	/* device whose memory it is: the copying device or the peer; NULL for host */
 };
 
@@ -66,7 +67,7 @@ static inline bool acl_side_is_dev(const struct acl_side *s)
 
 static inline bool acl_side_is_host(const struct acl_side *s)
 {
-	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE;
+	return s->kind == ACL_SIDE_PINNED || s->kind == ACL_SIDE_PAGEABLE || s->managed;
 }
 
 /* Where is [@p, +@len) for @dev?  @dst: the device will write it; @name for messages. */

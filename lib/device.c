@@ -25,6 +25,7 @@
 #include "handle.h"
 #include "error.h"
 #include "ioctl.h"
+#include "managed.h"
 #include "notify.h"
 #include "slots.h"
 #include "region.h"
@@ -220,6 +221,9 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	dev->fd = fd;
 
 	ret = acl_copy_open(dev);
+	/* managed memory is mirrored on every open device */
+	if (!ret)
+		ret = acl_managed_dev_opened(dev);
 	if (ret) {
 		/* closes fd */
 		acl_dev_teardown_locked(dev, false);
@@ -263,6 +267,7 @@ static void acl_atfork_child(void)
 
 	pthread_mutex_unlock(&acl_global_lock);
 	acl_objs_forget();
+	acl_managed_forget();
 	acl_notifies_forget();
 	acl_reporters_forget();
 	for (i = 0; i < ACL_MAX_DEVICES; i++) {

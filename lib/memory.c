@@ -18,6 +18,7 @@
 #include "device.h"
 #include "error.h"
 #include "ioctl.h"
+#include "managed.h"
 #include "memory.h"
 #include "region.h"
 
@@ -342,6 +343,9 @@ static int acl_free(void *devPtr, bool sync)
 		ret = acl_dev_sync(dev);
 	if (ret)
 		return ret;
+	ret = acl_managed_free(devPtr);
+	if (ret)
+		return ret > 0 ? 0 : ret;
 	if (acl_region_take(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC, &r))
 		return acl_free_bad_ptr(dev, devPtr);
 	ret = acl_dev_unmap_region(dev, &r);
@@ -409,6 +413,12 @@ ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttribute
 		ret = acl_addr_query(dev, (uintptr_t)ptr, &q);
 		if (ret)
 			goto out;
+		/* every open device mirrors it: the current one answers */
+		if (q.kind == NPU_ADDR_MIRROR) {
+			attributes->location.type = ACL_MEM_LOCATION_TYPE_MANAGED;
+			attributes->location.id = dev->id;
+			break;
+		}
 		if (q.kind == NPU_ADDR_DEVICE) {
 			attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 			attributes->location.id = dev->id;

@@ -30,6 +30,7 @@ enum acl_mem_type {
 	ACL_MEMT_VMM_MAPPED,	/* an aclrtMapMem mapping */
 	ACL_MEMT_VMM_RESERVED,	/* an aclrtReserveMemAddress range, not mapped there */
 	ACL_MEMT_HOST_ALLOC,	/* an aclrtMallocHost* allocation */
+	ACL_MEMT_MANAGED,	/* an aclrtMemAllocManaged allocation (a mirror) */
 };
 
 struct acl_mem_range {
@@ -73,6 +74,13 @@ static void acl_mem_classify(struct acl_device *dev, uint64_t addr, const struct
 	struct acl_vmap *v;
 
 	out->type = ACL_MEMT_NONE;
+	/* every open device mirrors a managed allocation whole (managed.c) */
+	if (q->kind == NPU_ADDR_MIRROR) {
+		out->type = ACL_MEMT_MANAGED;
+		out->base = q->base;
+		out->len = q->length;
+		return;
+	}
 	pthread_mutex_lock(&dev->lock);
 	r = acl_region_find_locked(dev, q->base, -1);
 	if (!r) {

@@ -648,6 +648,73 @@ static void stream_create_verify(struct round *r)
 }
 
 /* ------------------------------------------------------------------ */
+/* MIRROR_MAP with POPULATE: the device page-fault path, in this task   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The fault path (hmm_range_fault, DMA mapping, page tables, entries)
+ * normally runs in the DMA engine's worker, out of reach of this task's
+ * fail-nth; POPULATE runs the same npu_mirror_fault() in the ioctl. The
+ * pages are touched first, so that the walk itself needs no page (a CPU
+ * fault that fails for memory reads as -EFAULT to HMM).
+ */
+static void mirror_setup(struct round *r)
+{
+	open_dev(r);
+	r->len = SZ_2M;
+	r->va = npu_hole(r->len, SZ_2M);
+	ASSERT_NE(0, r->va);
+	r->host = mmap((void *)(uintptr_t)r->va, r->len, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	ASSERT_NE(MAP_FAILED, r->host);
+	memset(r->host, 0x3c, r->len);
+	r->host2 = npu_host_mem(r->len);
+	ASSERT_NONNULL(r->host2);
+	ASSERT_SETUP(npu_register(r->fd, r->host2, r->len, 0, 0));
+	ASSERT_SETUP(npu_stream_create(r->fd, &r->stream));
+}
+
+static int mirror_call(struct round *r)
+{
+	struct npu_mirror_map m = {
+		.size = sizeof(m), .flags = NPU_MIRROR_POPULATE,
+		.addr = ptr64(r->host), .length = r->len,
+	};
+
+	return npu_ioctl(r->fd, NPU_IOCTL_MIRROR_MAP, &m);
+}
+
+static void mirror_verify(struct round *r)
+{
+	struct npu_addr_query q;
+
+	ASSERT_OK(npu_query(r->fd, ptr64(r->host), &q));
+	EXPECT_EQ(NPU_ADDR_MIRROR, q.kind);
+	/* The device reads the process's pages at their own address. */
+	ASSERT_OK(npu_run(r->fd, r->stream,
+			  npu_copy_cmd(ptr64(r->host2), ptr64(r->host), r->len,
+				       NPU_CMD_DST_HOST)));
+	expect_bytes(r->host2, r->len, 0x3c);
+	/* Nothing is pinned by a mirror. */
+	EXPECT_EQ(r->pins_before, npu_pins_held());
+}
+
+static void mirror_failed(struct round *r)
+{
+	struct npu_addr_query q;
+
+	ASSERT_OK(npu_query(r->fd, ptr64(r->host), &q));
+	EXPECT_EQ(NPU_ADDR_NONE, q.kind);
+}
+
+static void mirror_undo(struct round *r)
+{
+	struct npu_mirror_unmap u = { .size = sizeof(u), .addr = ptr64(r->host) };
+
+	ASSERT_OK(npu_ioctl(r->fd, NPU_IOCTL_MIRROR_UNMAP, &u));
+}
+
+/* ------------------------------------------------------------------ */
 /* SUBMIT: a copy from a host registration to device memory            */
 /* ------------------------------------------------------------------ */
 
@@ -1082,6 +1149,16 @@ TEST_F_TIMEOUT(failnth, host_register_mapped, SWEEP_TIMEOUT)
 		.setup = host_mapped_setup, .call = host_mapped_call,
 		.verify = host_mapped_verify,
 		.check_failed = host_mapped_failed, .undo = host_undo,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, mirror_map_populate, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "MIRROR_MAP POPULATE", .allocates = true,
+		.setup = mirror_setup, .call = mirror_call,
+		.verify = mirror_verify, .check_failed = mirror_failed,
+		.undo = mirror_undo,
 	});
 }
 

@@ -226,7 +226,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_DMABUF_EXPORT + 1),
+				     _IO(NPU_TYPE, NPU_CMD_MIRROR_UNMAP + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -299,7 +299,9 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(IPC_SET_PIDS,	   npu_share_pids,	__reserved, RSV,   FLAGS,   b_ipc_set_pids) \
 	X(IPC_IMPORT,	   npu_share_import,	page_size,  RSV,   FLAGS,   b_ipc_import) \
 	X(IPC_DESTROY,	   npu_ipc_destroy,	key,	    NORSV, FLAGS,   b_ipc_destroy) \
-	X(DMABUF_EXPORT,   npu_dmabuf_export,	__reserved, RSV,   FLAGS,   b_dmabuf_export)
+	X(DMABUF_EXPORT,   npu_dmabuf_export,	__reserved, RSV,   FLAGS,   b_dmabuf_export) \
+	X(MIRROR_MAP,	   npu_mirror_map,	length,	    NORSV, FLAGS,   b_mirror_map) \
+	X(MIRROR_UNMAP,	   npu_mirror_unmap,	addr,	    NORSV, FLAGS,   b_mirror_unmap)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -584,6 +586,25 @@ LEN_BUILDER(b_dmabuf_export)
 
 	a->flags = NPU_DMABUF_CLOEXEC;
 	return npu_alloc(fd, SZ_4K, SZ_4K, &a->handle) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_mirror_map)
+{
+	struct npu_mirror_map *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_2M;
+	return 0;
+}
+
+LEN_BUILDER(b_mirror_unmap)
+{
+	struct npu_mirror_map m = { .size = sizeof(m), .addr = env->va,
+				    .length = SZ_2M };
+	struct npu_mirror_unmap *a = arg;
+
+	a->addr = env->va;
+	return npu_ioctl(fd, NPU_IOCTL_MIRROR_MAP, &m) ? LEN_BROKEN : 0;
 }
 
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\

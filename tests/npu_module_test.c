@@ -558,6 +558,24 @@ TEST_F_TIMEOUT(mod, carrier_removed_with_dma_in_flight, 300)
 	cmds[1] = (struct npu_cmd){ .op = NPU_OP_WAIT_STREAM, .src = s2,
 				    .value = 1 };
 	ASSERT_EQ(0, npu_submit(self->fd, s3, &cmds[1], 1, NULL));
+	/* and copies faulting a mirror's pages in (DMA-mapped, never pinned) */
+	{
+		char *m = (char *)(uintptr_t)npu_hole(8 * SZ_2M, SZ_2M);
+		struct npu_mirror_map mm = { .size = sizeof(mm), .addr = ptr64(m),
+					     .length = 8 * SZ_2M };
+		uint32_t s4;
+
+		ASSERT_NE(NULL, m);
+		ASSERT_EQ(m, mmap(m, 8 * SZ_2M, PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0));
+		memset(m, 0x6d, 8 * SZ_2M);
+		ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MIRROR_MAP, &mm));
+		ASSERT_EQ(0, npu_stream_create(self->fd, &s4));
+		for (int i = 0; i < 16; i++)
+			cmds[i] = npu_copy_cmd(va, ptr64(m) + (i & 3) * 2 * SZ_2M,
+					       2 * SZ_2M, 0);
+		ASSERT_EQ(0, npu_submit(self->fd, s4, cmds, 16, NULL));
+	}
 	c.fd = self->fd;
 	ASSERT_EQ(0, pthread_create(&t, NULL, sync_call, &c));
 	usleep(100 * 1000);

@@ -131,6 +131,41 @@ typedef struct aclrtMemcpyBatchAttr {
 	aclrtMemLocation srcLoc;
 	uint8_t rsv[16];
 } aclrtMemcpyBatchAttr;
+/* Managed (unified) memory */
+#define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
+
+typedef enum aclrtMemManagedAdviseType {
+	ACL_MEM_ADVISE_SET_READ_MOSTLY = 0,
+	ACL_MEM_ADVISE_UNSET_READ_MOSTLY,
+	ACL_MEM_ADVISE_SET_PREFERRED_LOCATION,
+	ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION,
+	ACL_MEM_ADVISE_SET_ACCESSED_BY,
+	ACL_MEM_ADVISE_UNSET_ACCESSED_BY,
+} aclrtMemManagedAdviseType;
+
+typedef enum aclrtMemManagedLocationType {
+	ACL_MEM_LOCATIONTYPE_INVALID = 0,
+	ACL_MEM_LOCATIONTYPE_DEVICE,
+	ACL_MEM_LOCATIONTYPE_HOST,
+	ACL_MEM_LOCATIONTYPE_HOST_NUMA,
+	ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT,
+} aclrtMemManagedLocationType;
+
+typedef enum aclrtMemManagedRangeAttribute {
+	ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+	ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION,
+	ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY,
+	ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE,
+	ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_ID,
+	ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION,
+	ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE,
+	ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID,
+} aclrtMemManagedRangeAttribute;
+
+typedef struct aclrtMemManagedLocation {
+	aclrtMemManagedLocationType type;
+	int32_t id;
+} aclrtMemManagedLocation;
 
 typedef struct aclrtPtrAttributes {
 	aclrtMemLocation location;
@@ -540,6 +575,17 @@ ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size, u
 					       uint32_t reserve);
 ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
 							 aclrtHostMemMapCapability *capabilities);
+
+/* Managed (unified) memory */
+ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
+						   aclrtMemManagedAdviseType advise,
+						   aclrtMemManagedLocation location);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
+							  aclrtMemManagedLocation location, uint32_t flags,
+							  aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+						    size_t size, void *data, size_t dataSize);
 
 /* Virtual memory management */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,

@@ -58,6 +58,8 @@ enum {
 	NPU_CMD_IPC_IMPORT,		/* since 1.4 */
 	NPU_CMD_IPC_DESTROY,		/* since 1.4 */
 	NPU_CMD_DMABUF_EXPORT,		/* since 1.4 */
+	NPU_CMD_MIRROR_MAP,		/* since 1.4 */
+	NPU_CMD_MIRROR_UNMAP,		/* since 1.4 */
 };
 
 /* Device capabilities reported by GET_INFO. */
@@ -351,6 +353,7 @@ struct npu_host_unregister {
 #define NPU_ADDR_NONE		0	/* neither device VA nor registered */
 #define NPU_ADDR_DEVICE		1	/* inside a device VA reservation */
 #define NPU_ADDR_HOST		2	/* inside a host registration */
+#define NPU_ADDR_MIRROR		3	/* inside a mirror: device VA == host VA (since 1.4) */
 
 /**
  * struct npu_addr_query - what is at an address
@@ -437,6 +440,8 @@ struct npu_stream_destroy {
 #define NPU_OP_COPY_2D		7
 /* length bytes of the u32 pattern value at dst, both 4-byte aligned (since 1.4) */
 #define NPU_OP_FILL32		8
+/* Fault [dst, dst + length) of this context's device VA in for reading (since 1.4) */
+#define NPU_OP_PREFETCH		9
 
 /*
  * Command flags: address spaces of dst and src for COPY/COPY_2D/MEMSET/
@@ -887,5 +892,66 @@ struct npu_dmabuf_export {
 };
 
 #define NPU_IOCTL_DMABUF_EXPORT	_IO(NPU_TYPE, NPU_CMD_DMABUF_EXPORT)
+
+/* MIRROR_MAP flags */
+#define NPU_MIRROR_POPULATE	(1U << 0)	/* fault the range in for reading now */
+#define NPU_MIRROR_FLAGS_MASK	NPU_MIRROR_POPULATE
+
+/**
+ * struct npu_mirror_map - mirror a range of the process for the device (since 1.4)
+ * @size: sizeof(struct npu_mirror_map)
+ * @flags: NPU_MIRROR_* bits
+ * @addr: user address, 4 KiB aligned, inside the device VA window
+ *        (GET_INFO @va_start..@va_end)
+ * @length: bytes, a non-zero multiple of 4 KiB, no wrap, inside the window
+ *
+ * The range becomes device VA @addr..@addr + @length of this context, the
+ * same addresses as in the process: the device reaches whatever the
+ * process has mapped there, coherently, with no registration and no pin.
+ * Entries start non-present; the DMA engine faults pages in as the
+ * process would (a write fault for a write, breaking COW) and the kernel
+ * invalidates them whenever the process's mapping changes (munmap,
+ * mprotect, madvise, migration, reclaim, fork, exit), so the device never
+ * reaches a page the process no longer has there. A page the process
+ * cannot access the same way (unmapped, PROT_NONE, a write to a read-only
+ * mapping) is a DMA fault of the command. Mirrored pages are not pinned
+ * and not charged to RLIMIT_MEMLOCK; a context holds at most
+ * max_mirror_pages (module parameter) faulted-in pages, past which a
+ * fault is a DMA fault ("mirror page limit"), and at most max_mirrors
+ * mirrors. Peers never reach a mirror, and SET_ACCESS refuses it: its
+ * rights are the process's. With NPU_MIRROR_POPULATE the whole range is
+ * faulted in for reading before the call returns.
+ * Errors: -EINVAL bad flags, alignment, length or window; -EADDRINUSE
+ * overlaps a reservation, mapping or mirror; -ENOSPC max_mirrors reached;
+ * -EOPNOTSUPP the kernel has no HMM mirror (CONFIG_HMM_MIRROR) or the
+ * device's DMA is not coherent; with NPU_MIRROR_POPULATE also -EFAULT
+ * (a page not mapped readable), -ENOSPC (max_mirror_pages) and -ENOMEM,
+ * after which the mirror is gone again.
+ */
+struct npu_mirror_map {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+	__u64 length;
+};
+
+#define NPU_IOCTL_MIRROR_MAP	_IO(NPU_TYPE, NPU_CMD_MIRROR_MAP)
+
+/**
+ * struct npu_mirror_unmap - end a mirror (since 1.4)
+ * @size: sizeof(struct npu_mirror_unmap)
+ * @flags: must be 0
+ * @addr: the @addr it was mapped with
+ *
+ * Commands reaching it afterwards fault as after UNMAP.
+ * Errors: -ENOENT no mirror starts at @addr.
+ */
+struct npu_mirror_unmap {
+	__u32 size;
+	__u32 flags;
+	__u64 addr;
+};
+
+#define NPU_IOCTL_MIRROR_UNMAP	_IO(NPU_TYPE, NPU_CMD_MIRROR_UNMAP)
 
 #endif /* _UAPI_NPU_H */

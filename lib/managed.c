@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Managed memory: aclrtMemAllocManaged, aclrtMemManagedAdvise,
+ * aclrtMemManagedGetAttr, aclrtMemManagedPrefetchAsync.
+ *
+ * An allocation is anonymous host memory, 2 MiB aligned and rounded up to
+ * 2 MiB, that every open device mirrors at the same address (MIRROR_MAP:
+ * device VA == host VA; the DMA engine faults the pages in as it touches
+ * them and the kernel invalidates its entries whenever the process's
+ * mapping changes). A device opened later mirrors every live allocation
+ * when it opens. Copies and memsets treat a managed pointer as memory of
+ * the copying device (copy.c: the driver's ADDR_QUERY answers
+ * NPU_ADDR_MIRROR); the host uses it as any memory. There is no device
+ * copy of the data: no migration, so a prefetch to a device only builds
+ * its entries, and one to the host does nothing.
+ *
+ * Hints (aclrtMemManagedAdvise) are recorded per 2 MiB granule and only
+ * answered (aclrtMemManagedGetAttr); they never change a result.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <acl/acl.h>
+
+#include "device.h"
+#include "error.h"
+#include "ioctl.h"
+#include "list.h"
+#include "managed.h"
+#include "region.h"
+#include "stream.h"
+
+#define ACL_MANAGED_GRANULE	(2ULL << 20)
+
+/* Location ids GetAttr answers besides device ids. */
+#define ACL_MANAGED_ID_HOST	(-1)
+#define ACL_MANAGED_ID_NONE	(-2)	/* none, or mixed over the range */
+
+struct acl_granule {
+	bool read_mostly;
+	aclrtMemManagedLocation preferred;	/* type INVALID: none */
+	aclrtMemManagedLocation last_prefetch;	/* type INVALID: never */
+	uint64_t accessed_by;			/* bit N: device N */
+};
+
+struct acl_managed {
+	struct list_head node;		/* in acl_managed_list */
+	uint64_t addr, len;		/* constant */
+	struct acl_granule *g;		/* len / 2 MiB of them */
+};
+
+/*
+ * Protects acl_managed_list and every allocation's hints. Taken after
+ * acl_global_lock and a device's lock (a device opening mirrors the list),
+ * never before them.
+ */
+static pthread_mutex_t acl_managed_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct list_head acl_managed_list = LIST_HEAD_INIT(acl_managed_list);
+
+static int acl_mirror_map(struct acl_device *dev, uint64_t addr, uint64_t len)
+{
+	struct npu_mirror_map m = { .size = sizeof(m), .addr = addr, .length = len };
+
+	return npu_ioctl(dev->fd, NPU_IOCTL_MIRROR_MAP, &m);
+}
+
+static void acl_mirror_unmap(struct acl_device *dev, uint64_t addr)
+{
+	struct npu_mirror_unmap u = { .size = sizeof(u), .addr = addr };
+
+	npu_ioctl(dev->fd, NPU_IOCTL_MIRROR_UNMAP, &u);
+}
+
+/* The allocation holding [@addr, @addr + @len), acl_managed_lock held. */
+static struct acl_managed *acl_managed_find_locked(uint64_t addr, uint64_t len)
+{
+	struct list_head *n;
+
+	for (n = acl_managed_list.next; n != &acl_managed_list; n = n->next) {
+		struct acl_managed *m = list_entry(n, struct acl_managed, node);
+
+		if (addr >= m->addr && addr - m->addr < m->len && len <= m->len - (addr - m->addr))
+			return m;
+	}
+	return NULL;
+}
+
+/* The granules [*first, *last] of the allocation holding the range, or 107000. */
+static int acl_managed_range_locked(const void *ptr, uint64_t size, struct acl_managed **mp,
+				    uint64_t *first, uint64_t *last)
+{
+	uint64_t addr = (uintptr_t)ptr;
+	struct acl_managed *m = acl_managed_find_locked(addr, size);
+
+	if (!m)
+		return acl_errf(ACLI_ERTPARAM, "%p+%llu is not inside one aclrtMemAllocManaged allocation",
+				ptr, (unsigned long long)size);
+	*mp = m;
+	*first = (addr - m->addr) / ACL_MANAGED_GRANULE;
+	*last = (addr + size - 1 - m->addr) / ACL_MANAGED_GRANULE;
+	return 0;
+}
+
+int acl_managed_dev_opened(struct acl_device *dev)
+{
+	struct list_head *n;
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_managed_lock);
+	for (n = acl_managed_list.next; n != &acl_managed_list && !ret; n = n->next) {
+		struct acl_managed *m = list_entry(n, struct acl_managed, node);
+
+		ret = acl_mirror_map(dev, m->addr, m->len);
+		/* an allocation racing with this open mirrored it already */
+		if (ret == -EADDRINUSE)
+			ret = 0;
+		if (ret)
+			acl_errf(ret, "cannot mirror managed memory %#llx+%#llx on device %d: %s",
+				 (unsigned long long)m->addr, (unsigned long long)m->len, dev->id,
+				 strerror(-ret));
+	}
+	pthread_mutex_unlock(&acl_managed_lock);
+	return ret;
+}
+
+int acl_managed_free(void *ptr)
+{
+	uint64_t addr = (uintptr_t)ptr;
+	struct acl_managed *m;
+	struct acl_device *dev;
+	int pos = 0;
+
+	pthread_mutex_lock(&acl_managed_lock);
+	m = acl_managed_find_locked(addr, 1);
+	if (m && m->addr != addr) {
+		pthread_mutex_unlock(&acl_managed_lock);
+		return acl_errf(-EINVAL, "devPtr %p points inside managed memory starting at %#llx",
+				ptr, (unsigned long long)m->addr);
+	}
+	if (m) {
+		list_del(&m->node);
+		while ((dev = acl_dev_iter(&pos)))
+			acl_mirror_unmap(dev, m->addr);
+	}
+	pthread_mutex_unlock(&acl_managed_lock);
+	if (!m)
+		return 0;
+	munmap(ptr, m->len);
+	free(m->g);
+	free(m);
+	return 1;
+}
+
+void acl_managed_forget(void)
+{
+	/* the child keeps the memory (copy-on-write) and the list */
+	pthread_mutex_init(&acl_managed_lock, NULL);
+}
+
+ACL_EXPORT aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag)
+{
+	struct acl_device *cur, *dev;
+	struct acl_managed *m = NULL;
+	uint64_t len, i;
+	void *p = MAP_FAILED;
+	int ret, pos = 0;
+
+	ret = acl_enter(NULL, ptr);
+	if (ret)
+		goto out;
+	if (flag != ACL_RT_MEM_ATTACH_GLOBAL) {
+		ret = acl_errf(-EINVAL, "flag %#x must be ACL_RT_MEM_ATTACH_GLOBAL", flag);
+		goto out;
+	}
+	if (!size) {
+		ret = acl_errf(ACLI_ERTPARAM, "size must be non-zero");
+		goto out;
+	}
+	ret = acl_cur_dev(&cur);
+	if (ret)
+		goto out;
+	len = acl_round_up(size, ACL_MANAGED_GRANULE);
+	if (len < size) {
+		ret = acl_errf(-ENOMEM, "size %llu is too large", (unsigned long long)size);
+		goto out;
+	}
+	m = calloc(1, sizeof(*m));
+	if (m)
+		m->g = calloc(len / ACL_MANAGED_GRANULE, sizeof(*m->g));
+	if (!m || !m->g) {
+		ret = acl_errf(-ENOMEM, "out of memory");
+		goto out;
+	}
+	p = acl_map_aligned(len, ACL_MANAGED_GRANULE, 0, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE);
+	if (p == MAP_FAILED) {
+		ret = acl_errf(-ENOMEM, "cannot map %llu bytes of managed memory: %s",
+			       (unsigned long long)len, strerror(errno));
+		goto out;
+	}
+	m->addr = (uintptr_t)p;
+	m->len = len;
+	for (i = 0; i < len / ACL_MANAGED_GRANULE; i++)
+		m->g[i].preferred.id = m->g[i].last_prefetch.id = ACL_MANAGED_ID_NONE;
+
+	/* Under the lock: a device opening meanwhile mirrors it once listed. */
+	pthread_mutex_lock(&acl_managed_lock);
+	while ((dev = acl_dev_iter(&pos))) {
+		ret = acl_mirror_map(dev, m->addr, len);
+		if (ret) {
+			acl_errf(ret, "cannot mirror %llu bytes on device %d: %s",
+				 (unsigned long long)len, dev->id, strerror(-ret));
+			break;
+		}
+	}
+	if (ret) {
+		pos = 0;
+		while ((dev = acl_dev_iter(&pos)))
+			acl_mirror_unmap(dev, m->addr);
+	} else {
+		list_add_tail(&m->node, &acl_managed_list);
+	}
+	pthread_mutex_unlock(&acl_managed_lock);
+	if (!ret) {
+		*ptr = p;
+		return ACL_SUCCESS;
+	}
+out:
+	if (p != MAP_FAILED)
+		munmap(p, len);
+	if (m)
+		free(m->g);
+	free(m);
+	return acl_ret(__func__, ret);
+}
+
+static int acl_location_check(aclrtMemManagedLocation loc, const char *what)
+{
+	if ((unsigned int)loc.type > ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT)
+		return acl_errf(-EINVAL, "%s.type %d is not an aclrtMemManagedLocationType", what,
+				(int)loc.type);
+	if (loc.type == ACL_MEM_LOCATIONTYPE_INVALID)
+		return acl_errf(ACLI_ERTPARAM, "%s.type must not be ACL_MEM_LOCATIONTYPE_INVALID", what);
+	if (loc.type == ACL_MEM_LOCATIONTYPE_DEVICE)
+		return acl_dev_check_id(loc.id, "location.id");
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
+					  aclrtMemManagedAdviseType advise,
+					  aclrtMemManagedLocation location)
+{
+	struct acl_managed *m;
+	uint64_t first, last, i;
+	int ret;
+
+	ret = acl_enter(NULL, ptr);
+	if (ret)
+		goto out;
+	if (!size) {
+		ret = acl_errf(-EINVAL, "size must be non-zero");
+		goto out;
+	}
+	if ((unsigned int)advise > ACL_MEM_ADVISE_UNSET_ACCESSED_BY) {
+		ret = acl_errf(-EINVAL, "advise %d is not an aclrtMemManagedAdviseType", (int)advise);
+		goto out;
+	}
+	if (advise == ACL_MEM_ADVISE_SET_PREFERRED_LOCATION ||
+	    advise == ACL_MEM_ADVISE_SET_ACCESSED_BY || advise == ACL_MEM_ADVISE_UNSET_ACCESSED_BY) {
+		ret = acl_location_check(location, "location");
+		if (ret)
+			goto out;
+	}
+	if ((advise == ACL_MEM_ADVISE_SET_ACCESSED_BY || advise == ACL_MEM_ADVISE_UNSET_ACCESSED_BY) &&
+	    location.type != ACL_MEM_LOCATIONTYPE_DEVICE) {
+		ret = acl_errf(ACLI_ERTPARAM, "ACCESSED_BY needs a location of type ACL_MEM_LOCATIONTYPE_DEVICE");
+		goto out;
+	}
+	pthread_mutex_lock(&acl_managed_lock);
+	ret = acl_managed_range_locked(ptr, size, &m, &first, &last);
+	for (i = first; !ret && i <= last; i++) {
+		struct acl_granule *g = &m->g[i];
+
+		switch (advise) {
+		case ACL_MEM_ADVISE_SET_READ_MOSTLY:
+		case ACL_MEM_ADVISE_UNSET_READ_MOSTLY:
+			g->read_mostly = advise == ACL_MEM_ADVISE_SET_READ_MOSTLY;
+			break;
+		case ACL_MEM_ADVISE_SET_PREFERRED_LOCATION:
+			g->preferred = location;
+			break;
+		case ACL_MEM_ADVISE_UNSET_PREFERRED_LOCATION:
+			g->preferred.type = ACL_MEM_LOCATIONTYPE_INVALID;
+			g->preferred.id = ACL_MANAGED_ID_NONE;
+			break;
+		case ACL_MEM_ADVISE_SET_ACCESSED_BY:
+			g->accessed_by |= 1ULL << location.id;
+			break;
+		default:
+			g->accessed_by &= ~(1ULL << location.id);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&acl_managed_lock);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* A location's id as GetAttr answers it for the plain LOCATION attributes. */
+static int32_t acl_location_id(aclrtMemManagedLocation loc)
+{
+	switch (loc.type) {
+	case ACL_MEM_LOCATIONTYPE_DEVICE:
+		return loc.id;
+	case ACL_MEM_LOCATIONTYPE_INVALID:
+		return ACL_MANAGED_ID_NONE;
+	default:
+		return ACL_MANAGED_ID_HOST;
+	}
+}
+
+ACL_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+					   size_t size, void *data, size_t dataSize)
+{
+	aclrtMemManagedLocation loc = { ACL_MEM_LOCATIONTYPE_INVALID, ACL_MANAGED_ID_NONE };
+	bool prefetch, mixed = false, read_mostly = true;
+	uint64_t first, last, i, acc = ~0ULL;
+	struct acl_managed *m;
+	int32_t *out = data;
+	int ret;
+
+	ret = acl_enter(NULL, ptr, data);
+	if (ret)
+		goto out;
+	if (!size) {
+		ret = acl_errf(-EINVAL, "size must be non-zero");
+		goto out;
+	}
+	if (attribute < ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY ||
+	    attribute > ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID) {
+		ret = acl_errf(-EINVAL, "attribute %d is not an aclrtMemManagedRangeAttribute", (int)attribute);
+		goto out;
+	}
+	if (attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ? !dataSize || dataSize % 4 : dataSize != 4) {
+		ret = acl_errf(-EINVAL, "dataSize %zu: %s", dataSize,
+			       attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ?
+			       "must be a non-zero multiple of 4" : "must be 4 (one int32_t)");
+		goto out;
+	}
+	prefetch = attribute >= ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION;
+	pthread_mutex_lock(&acl_managed_lock);
+	ret = acl_managed_range_locked(ptr, size, &m, &first, &last);
+	for (i = first; !ret && i <= last; i++) {
+		aclrtMemManagedLocation l = prefetch ? m->g[i].last_prefetch : m->g[i].preferred;
+
+		read_mostly &= m->g[i].read_mostly;
+		acc &= m->g[i].accessed_by;
+		if (i == first)
+			loc = l;
+		else if (l.type != loc.type || l.id != loc.id)
+			mixed = true;
+	}
+	pthread_mutex_unlock(&acl_managed_lock);
+	if (ret)
+		goto out;
+	if (mixed) {
+		loc.type = ACL_MEM_LOCATIONTYPE_INVALID;
+		loc.id = ACL_MANAGED_ID_NONE;
+	}
+	switch (attribute) {
+	case ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY:
+		*out = read_mostly;
+		break;
+	case ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY:
+		for (i = 0; i < dataSize / 4; i++)
+			out[i] = ACL_MANAGED_ID_NONE;
+		for (i = 0; acc && dataSize >= 4; acc &= acc - 1, dataSize -= 4)
+			out[i++] = __builtin_ctzll(acc);
+		break;
+	case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION:
+	case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION:
+		*out = acl_location_id(loc);
+		break;
+	case ACL_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION_TYPE:
+	case ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_TYPE:
+		*out = loc.type;
+		break;
+	default:
+		*out = loc.type == ACL_MEM_LOCATIONTYPE_HOST ? ACL_MANAGED_ID_HOST : loc.id;
+		break;
+	}
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
+						 aclrtMemManagedLocation location, uint32_t flags,
+						 aclrtStream stream)
+{
+	struct acl_stream *s = NULL;
+	struct acl_managed *m;
+	uint64_t first, last, i, addr = (uintptr_t)ptr;
+	int ret;
+
+	ret = acl_enter(NULL, ptr);
+	if (ret)
+		goto out;
+	if (!size || flags) {
+		ret = acl_errf(-EINVAL, !size ? "size must be non-zero" : "flags %#x must be 0", flags);
+		goto out;
+	}
+	ret = acl_location_check(location, "location");
+	if (ret)
+		goto out;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto out;
+	if (location.type == ACL_MEM_LOCATIONTYPE_DEVICE && location.id != s->dev->id) {
+		ret = acl_errf(ACLI_ERTPARAM, "prefetch to device %d on a stream of device %d: use a stream of device %d",
+			       location.id, s->dev->id, location.id);
+		goto out;
+	}
+	pthread_mutex_lock(&acl_managed_lock);
+	ret = acl_managed_range_locked(ptr, size, &m, &first, &last);
+	for (i = first; !ret && i <= last; i++)
+		m->g[i].last_prefetch = location;
+	pthread_mutex_unlock(&acl_managed_lock);
+	if (ret)
+		goto out;
+	/*
+	 * To the host: the data is there already; nothing to queue, so it is
+	 * complete in stream order. To a device: fault the pages in for its
+	 * DMA engine (read access: untouched pages come in as the zero page,
+	 * and a later device write faults once more for its own page).
+	 */
+	if (location.type == ACL_MEM_LOCATIONTYPE_DEVICE) {
+		uint64_t start = addr & ~4095ULL;
+		struct npu_cmd cmd = {
+			.op = NPU_OP_PREFETCH, .dst = start,
+			.length = acl_round_up(addr + size, 4096) - start,
+		};
+
+		ret = acl_stream_submit(s, &cmd, 1, NULL);
+	}
+out:
+	if (s)
+		acl_stream_put(s);
+	return acl_ret(__func__, ret);
+}
