@@ -64,22 +64,26 @@ struct npu_dmabuf {
 
 /*
  * Call @fn for each 4 KiB page of @db's memory from page @first on,
- * @count pages, in the handle's order; stop at the first error, or with
- * -EINTR when the caller is killed. Backs a page not yet backed (only
- * the export's own walk meets one: pages stay until the handle goes).
+ * @count pages (within the handle), in the handle's order; stop at the
+ * first error, or with -EINTR when the caller is killed. Backs a page
+ * not yet backed (only the export's own walk meets one: pages stay until
+ * the handle goes).
  */
 static int npu_dmabuf_walk(struct npu_dmabuf *db, u64 first, u64 count,
 			   int (*fn)(struct page *page, void *priv), void *priv)
 {
 	struct npu_handle *handle = db->handle;
+	/* a slice (IPC_IMPORT) is a window of its parent's blocks */
+	struct npu_handle *owner = handle->parent ?: handle;
 	struct npu_devmem *mem = handle->mem;
 	struct npu_buddy_block *block;
-	u64 start = first << PAGE_SHIFT, end = (first + count) << PAGE_SHIFT;
+	u64 start = handle->offset + (first << PAGE_SHIFT);
+	u64 end = start + (count << PAGE_SHIFT);
 	u64 off = 0, pos, bsize, base, span;
 	struct page *page;
 	int ret;
 
-	npu_handle_for_each_block(handle, block) {
+	npu_handle_for_each_block(owner, block) {
 		if (off >= end)
 			break;
 		bsize = npu_buddy_block_size(&mem->buddy, block);
@@ -142,6 +146,8 @@ static struct sg_table *npu_dmabuf_map(struct dma_buf_attachment *attach,
 		goto free_sgt;
 	}
 	ret = npu_dmabuf_walk(db, 0, npages, npu_dmabuf_collect, &p);
+	if (!ret && p.n != npages)
+		ret = -EIO;	/* never: the blocks cover the handle */
 	if (ret)
 		goto free_pages;
 	/* Segments no longer than the importing device takes. */

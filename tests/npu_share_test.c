@@ -28,7 +28,8 @@
 
 #define MAX_REQ_PIDS	4
 
-enum { OP_IMPORT = 1, OP_EXPORT, OP_SET_PIDS, OP_TGID, OP_IPC_IMPORT, OP_IPC_SHARE_IMPORT };
+enum { OP_IMPORT = 1, OP_EXPORT, OP_SET_PIDS, OP_TGID, OP_IPC_IMPORT, OP_IPC_SHARE_IMPORT,
+       OP_IPC_DMABUF };
 
 struct req {
 	int32_t op;
@@ -105,6 +106,48 @@ static long long ipc_import_once(int fd, uint64_t key, bool as_share)
 	return ret ? ret : (long long)imp.length;
 }
 
+/* FNV-1a of @n bytes, as a non-negative value (never an -errno). */
+static long long bytes_hash(const unsigned char *p, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (n--)
+		h = (h ^ *p++) * 1099511628211ULL;
+	return (long long)(h >> 2);
+}
+
+/*
+ * Import IPC key @key, export the slice as a dma-buf and read it through
+ * a CPU mapping: the hash of its bytes, or -errno.
+ */
+static long long ipc_dmabuf_hash(int fd, uint64_t key)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = key };
+	struct npu_dmabuf_export x = { .size = sizeof(x), .flags = NPU_DMABUF_CLOEXEC };
+	long long ret;
+	void *p;
+
+	ret = npu_ioctl(fd, NPU_IOCTL_IPC_IMPORT, &imp);
+	if (ret)
+		return ret;
+	x.handle = imp.handle;
+	ret = npu_ioctl(fd, NPU_IOCTL_DMABUF_EXPORT, &x);
+	npu_free(fd, imp.handle);
+	if (ret)
+		return ret;
+	if (x.length != imp.length) {
+		close(x.fd);
+		return -EBADE;
+	}
+	p = mmap(NULL, x.length, PROT_READ, MAP_SHARED, x.fd, 0);
+	close(x.fd);
+	if (p == MAP_FAILED)
+		return -errno;
+	ret = bytes_hash(p, x.length);
+	munmap(p, x.length);
+	return ret;
+}
+
 static long long tgid_of(int fd)
 {
 	struct npu_get_info info;
@@ -138,6 +181,9 @@ static void peer_serve(int fd, int rd, int wr)
 			break;
 		case OP_TGID:
 			v = tgid_of(fd);
+			break;
+		case OP_IPC_DMABUF:
+			v = ipc_dmabuf_hash(fd, r.name);
 			break;
 		case OP_IPC_IMPORT:
 		case OP_IPC_SHARE_IMPORT:
@@ -720,6 +766,37 @@ TEST_F(share, ipc_keys_are_capped)
 	EXPECT_EQ(0, ipc_destroy(self->fd, k[0], 0));
 	EXPECT_EQ(0, ipc_export(self->fd, va, SZ_2M, 0, &k[2]));
 	EXPECT_EQ(0, npu_write_file(param, "4096"));
+}
+
+/*
+ * An importer exports its slice as a dma-buf: the dma-buf holds the
+ * named range's bytes, not the exporter's whole handle (nor nothing).
+ */
+TEST_F(share, ipc_slice_exports_as_dmabuf)
+{
+	const uint64_t len = 4 * SZ_4K, off = SZ_4K, n = 2 * SZ_4K;
+	uint64_t va = map_new(self->fd, len, SZ_4K), key;
+	unsigned char *host = npu_host_mem(len);
+	uint32_t stream;
+	struct peer a;
+	uint64_t i;
+
+	ASSERT_NE(0, va);
+	ASSERT_NE(NULL, host);
+	for (i = 0; i < len; i++)
+		host[i] = (unsigned char)(i * 7 + (i >> 12) * 13);
+	ASSERT_EQ(0, npu_register(self->fd, host, len, 0, 0));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, len, 0, NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &stream));
+	ASSERT_EQ(0, npu_run(self->fd, stream,
+			     npu_copy_cmd(va, ptr64(host), len, NPU_CMD_SRC_HOST)));
+	ASSERT_EQ(0, ipc_export(self->fd, va + off, n, NPU_SHARE_ANY_PID, &key));
+	ASSERT_LT(0, peer_start(&a, 0));
+	EXPECT_EQ(bytes_hash(host + off, n),
+		  peer_call(&a, (struct req){ .op = OP_IPC_DMABUF, .name = key }));
+	EXPECT_TRUE(peer_stop(&a));
+	EXPECT_EQ(0, npu_unregister(self->fd, host));
+	munmap(host, len);
 }
 
 TEST_HARNESS_MAIN

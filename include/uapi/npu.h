@@ -874,8 +874,9 @@ struct npu_ipc_destroy {
  * MAP_SHARED only, within @length). Every page of the handle is backed
  * with host memory when it is exported. With NPU_DMABUF_READONLY the file
  * is opened O_RDONLY, so no CPU mapping of it can be writable; importing
- * devices get the access their driver asks for. A handle may be exported
- * any number of times, each a dma-buf of its own; a context holds at most
+ * devices get the access their driver asks for. A handle from IPC_IMPORT
+ * exports the range its key named. A handle may be exported any number
+ * of times, each a dma-buf of its own; a context holds at most
  * max_dmabufs dma-bufs at a time (they count until their last fd and
  * importer are gone, even after the context closed).
  * Errors: -EINVAL unknown flags or @__reserved not 0, -ENOENT unknown
