@@ -234,10 +234,12 @@ static int npu_mirror_map_runs(struct device *dev, bool write,
 /*
  * Install the runs at @va (both locks held) with the access of the fault
  * (@write), replacing what is there; unmap the runs not installed. A run
- * goes in whole or not at all (max_mirror_pages).
+ * goes in whole or not at all (max_mirror_pages). *@end gets the end of
+ * the last run installed.
  */
 static int npu_mirror_install_locked(struct npu_context *ctx, u64 va,
-				     bool write, struct npu_mirror_runs *runs)
+				     bool write, struct npu_mirror_runs *runs,
+				     u64 *end)
 {
 	struct npu_vm *vm = &ctx->vm;
 	unsigned long limit = READ_ONCE(max_mirror_pages);
@@ -264,6 +266,7 @@ static int npu_mirror_install_locked(struct npu_context *ctx, u64 va,
 				   (k ? NPU_PTE_MIRROR_TAIL :
 				    FIELD_PREP(NPU_PTE_MIRROR_RUN, runs->pages[j] - 1)));
 		vm->mirror_pages += runs->pages[j];
+		*end = addr + size;
 	}
 	npu_mirror_unmap_runs(ctx->npu->dma_dev, write, runs, j);
 	/* the first page is the one the access needs */
@@ -383,8 +386,7 @@ again:
 		}
 		goto again;
 	}
-	ret = npu_mirror_install_locked(ctx, start, write, &runs);
-	*done = end;
+	ret = npu_mirror_install_locked(ctx, start, write, &runs, done);
 	up_write(&vm->mirror_lock);
 	up_write(&vm->lock);
 out:
@@ -404,42 +406,59 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 }
 #endif
 
+/* Drop a mirror's device entries for good; vm->lock held for writing. */
+static void npu_mirror_zap_locked(struct npu_context *ctx,
+				  struct npu_mirror *mirror)
+{
+	struct npu_vm *vm = &ctx->vm;
+
+	lockdep_assert_held_write(&vm->lock);
+	/* One that never got into the VA space has no entries to clear. */
+	if (!mirror->live)
+		return;
+	down_write(&vm->mirror_lock);
+	npu_mirror_clear_locked(ctx, mirror->start,
+				mirror->start + mirror->size);
+	mirror->live = false;
+	up_write(&vm->mirror_lock);
+	npu_pt_prune(&vm->pt, mirror->start, mirror->size);
+}
+
 /*
- * The end of a mirror taken out of the VA space: no invalidation comes
- * after the notifier's removal, then the entries go.
+ * The end of a mirror taken out of the VA space: its entries are gone
+ * already (npu_mirror_detach()), so no access can reach the pages once
+ * the notifier that kept them current is removed.
  */
 static void npu_mirror_destroy(struct npu_mirror *mirror)
 {
-	struct npu_context *ctx = mirror->ctx;
-	struct npu_vm *vm = &ctx->vm;
-
 #ifdef NPU_HAVE_HMM
 	mmu_interval_notifier_remove(&mirror->notifier);
 #endif
-	down_write(&vm->lock);
-	/* One that never got into the VA space has no entries to clear. */
-	if (mirror->live) {
-		down_write(&vm->mirror_lock);
-		npu_mirror_clear_locked(ctx, mirror->start,
-					mirror->start + mirror->size);
-		mirror->live = false;
-		up_write(&vm->mirror_lock);
-		npu_pt_prune(&vm->pt, mirror->start, mirror->size);
-	}
-	up_write(&vm->lock);
 	npu_mirror_put(mirror);
 }
 
-/* Take the mirror at @addr out of the VA space; NULL if there is none. */
-static struct npu_mirror *npu_mirror_detach(struct npu_context *ctx, u64 addr)
+/*
+ * Take the mirror at @addr out of the VA space - only @expect, if not
+ * NULL - and clear its entries in the same step, while its notifier still
+ * keeps them current: the engine reaches the pages only through them, and
+ * a fault checks @dead under the same lock. NULL if there is none.
+ */
+static struct npu_mirror *npu_mirror_detach(struct npu_context *ctx, u64 addr,
+					    const struct npu_mirror *expect)
 {
 	struct npu_mirror *mirror;
+	struct npu_mapping *map;
 
 	down_write(&ctx->vm.lock);
-	mirror = npu_vm_unmap_mirror_locked(&ctx->vm, addr);
+	map = mtree_load(&ctx->vm.mappings, addr);
+	if (expect && (!map || map->mirror != expect))
+		mirror = NULL;
+	else
+		mirror = npu_vm_unmap_mirror_locked(&ctx->vm, addr);
 	if (mirror) {
 		mirror->dead = true;
 		ctx->vm.nr_mirrors--;
+		npu_mirror_zap_locked(ctx, mirror);
 	}
 	up_write(&ctx->vm.lock);
 	return mirror;
@@ -517,13 +536,13 @@ int npu_mirror_map_ioctl(struct npu_context *ctx, void *arg)
 		}
 		cond_resched();
 	}
+	/*
+	 * Unless an unmap in between took it out already (the reference
+	 * keeps @mirror from being another mirror at the same address).
+	 */
+	if (ret && npu_mirror_detach(ctx, args->addr, mirror))
+		npu_mirror_destroy(mirror);
 	npu_mirror_put(mirror);
-	if (ret) {
-		/* Unless an unmap in between took it out already. */
-		mirror = npu_mirror_detach(ctx, args->addr);
-		if (mirror)
-			npu_mirror_destroy(mirror);
-	}
 	return ret;
 }
 
@@ -534,7 +553,7 @@ int npu_mirror_unmap_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags)
 		return -EINVAL;
-	mirror = npu_mirror_detach(ctx, args->addr);
+	mirror = npu_mirror_detach(ctx, args->addr, NULL);
 	if (!mirror)
 		return -ENOENT;
 	npu_mirror_destroy(mirror);
@@ -562,7 +581,7 @@ void npu_mirror_release(struct npu_context *ctx)
 		up_read(&ctx->vm.lock);
 		if (!mirror)
 			return;
-		mirror = npu_mirror_detach(ctx, index);
+		mirror = npu_mirror_detach(ctx, index, mirror);
 		if (mirror)
 			npu_mirror_destroy(mirror);
 	}
