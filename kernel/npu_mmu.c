@@ -96,9 +96,13 @@ static u64 *npu_pt_entry_alloc(struct npu_pt *pt, u64 va, int level)
 
 			if (!next)
 				return NULL;
-			*pte = virt_to_phys(next) | NPU_PTE_VALID;
+			/*
+			 * Zeroed before it is seen: a mirror invalidation
+			 * walks tables under mirror_lock only (npu_pt_leaf()).
+			 */
+			smp_store_release(pte, virt_to_phys(next) | NPU_PTE_VALID);
 		}
-		table = npu_pt_next(*pte);
+		table = npu_pt_next(READ_ONCE(*pte));
 	}
 	return &table[npu_pt_index(va, level)];
 }
@@ -177,13 +181,15 @@ static u64 *npu_pt_leaf(struct npu_pt *pt, u64 va, u64 *step, int *levelp)
 		u64 *pte = &table[npu_pt_index(va, level)];
 		u64 leaf = npu_pt_level_size(level);
 
+		u64 entry = smp_load_acquire(pte);	/* npu_pt_entry_alloc() */
+
 		*step = leaf - (va & (leaf - 1));
 		*levelp = level;
-		if (!(*pte & NPU_PTE_VALID))
+		if (!(entry & NPU_PTE_VALID))
 			return NULL;
-		if (!level || (*pte & NPU_PTE_LEAF))
+		if (!level || (entry & NPU_PTE_LEAF))
 			return pte;
-		table = npu_pt_next(*pte);
+		table = npu_pt_next(entry);
 	}
 }
 
@@ -312,10 +318,13 @@ u64 *npu_pt_lookup(struct npu_pt *pt, u64 va)
 	if (va >= (1ULL << NPU_PT_SHIFT(NPU_PT_LEVELS)))
 		return NULL;
 	for (l = NPU_PT_LEVELS - 1; l > 0; l--) {
+		u64 entry;
+
 		pte = &table[npu_pt_index(va, l)];
-		if (!npu_pte_is_table(*pte, l))
+		entry = smp_load_acquire(pte);	/* npu_pt_entry_alloc() */
+		if (!npu_pte_is_table(entry, l))
 			return NULL;
-		table = npu_pt_next(*pte);
+		table = npu_pt_next(entry);
 	}
 	return &table[npu_pt_index(va, 0)];
 }
