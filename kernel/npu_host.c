@@ -312,6 +312,27 @@ static bool npu_host_dma_direct(struct npu_context *ctx)
 	       (ctx->npu->domain || !is_swiotlb_force_bounce(ctx->npu->dma_dev));
 }
 
+/* Pin @reg's pages (@gup: FOLL_LONGTERM or not) and map them for the device. */
+static int npu_host_pin_map(struct npu_context *ctx, struct npu_host_reg *reg,
+			    unsigned int gup)
+{
+	int ret;
+
+	ret = npu_host_pin(reg, gup);
+	if (ret)
+		return ret;
+	trace_npu_host_pin(reg);
+	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
+			      NPU_HOST_DMA_ATTRS);
+	if (ret) {
+		trace_npu_host_unpin(reg);
+		npu_host_unpin(reg);
+		return ret;
+	}
+	trace_npu_dma_map(reg);
+	return 0;
+}
+
 /**
  * npu_host_pin_user() - pin a command's pageable operand until it ends
  * @ctx: context of the calling process (current->mm is ctx->mm)
@@ -353,23 +374,12 @@ struct npu_host_reg *npu_host_pin_user(struct npu_context *ctx, u64 addr,
 	reg->transient = true;
 	atomic_set(&reg->users, 1);
 
-	ret = npu_host_pin(reg, write ? FOLL_WRITE : 0);
-	if (ret)
-		goto free;
-	trace_npu_host_pin(reg);
-	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
-			      NPU_HOST_DMA_ATTRS);
-	if (ret)
-		goto unpin;
-	trace_npu_dma_map(reg);
+	ret = npu_host_pin_map(ctx, reg, write ? FOLL_WRITE : 0);
+	if (ret) {
+		kfree(reg);
+		return ERR_PTR(ret);
+	}
 	return reg;
-
-unpin:
-	trace_npu_host_unpin(reg);
-	npu_host_unpin(reg);
-free:
-	kfree(reg);
-	return ERR_PTR(ret);
 }
 
 int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
@@ -423,15 +433,9 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	ret = npu_host_charge(reg);
 	if (ret)
 		goto free;
-	ret = npu_host_pin(reg, FOLL_LONGTERM);
+	ret = npu_host_pin_map(ctx, reg, FOLL_LONGTERM);
 	if (ret)
 		goto uncharge;
-	trace_npu_host_pin(reg);
-	ret = dma_map_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
-			      NPU_HOST_DMA_ATTRS);
-	if (ret)
-		goto unpin;
-	trace_npu_dma_map(reg);
 
 	down_write(&ctx->vm.lock);
 	ret = mtree_insert_range(&ctx->vm.host_regs, reg->addr,
@@ -449,7 +453,6 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	trace_npu_dma_unmap(reg);
 	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
 			  NPU_HOST_DMA_ATTRS);
-unpin:
 	trace_npu_host_unpin(reg);
 	npu_host_unpin(reg);
 uncharge:

@@ -613,6 +613,21 @@ static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, b
 	return ret;
 }
 
+/* The device and host sides of a copy between them (@d2h: to the host). */
+static struct acl_xfer acl_xfer_of(void *dst, bool d2h, const void *src, const struct acl_shape *sh)
+{
+	struct acl_xfer x = {
+		.dev = d2h ? (uintptr_t)src : (uintptr_t)dst,
+		.dev_pitch = d2h ? sh->spitch : sh->dpitch,
+		.host = d2h ? dst : (char *)src,
+		.host_pitch = d2h ? sh->dpitch : sh->spitch,
+		.width = sh->width,
+		.height = sh->height,
+	};
+
+	return x;
+}
+
 /*
  * A copy between device memory and pageable host memory; returns when
  * done. Rows that fit a half travel together, as one command per half;
@@ -622,14 +637,7 @@ static int acl_copy_staged(struct acl_device *dev, void *dst, const struct acl_s
 			   const void *src, const struct acl_shape *sh)
 {
 	bool d2h = d->kind == ACL_SIDE_PAGEABLE;
-	struct acl_xfer x = {
-		.dev = d2h ? (uintptr_t)src : (uintptr_t)dst,
-		.dev_pitch = d2h ? sh->spitch : sh->dpitch,
-		.host = d2h ? dst : (char *)src,
-		.host_pitch = d2h ? sh->dpitch : sh->spitch,
-		.width = sh->width,
-		.height = sh->height,
-	};
+	struct acl_xfer x = acl_xfer_of(dst, d2h, src, sh);
 	size_t rows = 1, r;
 	int ret;
 
@@ -658,14 +666,7 @@ static int acl_copy_pageable(struct acl_device *dev, void *dst, const struct acl
 {
 	struct acl_copier *c = dev->copier;
 	bool d2h = d->kind == ACL_SIDE_PAGEABLE;
-	struct acl_xfer x = {
-		.dev = d2h ? (uintptr_t)src : (uintptr_t)dst,
-		.dev_pitch = d2h ? sh->spitch : sh->dpitch,
-		.host = d2h ? dst : (char *)src,
-		.host_pitch = d2h ? sh->dpitch : sh->spitch,
-		.width = sh->width,
-		.height = sh->height,
-	}, rest = { .height = 0 };
+	struct acl_xfer x = acl_xfer_of(dst, d2h, src, sh), rest = { .height = 0 };
 	struct acl_shape rsh;
 	int mode = acl_pageable_mode();
 	int ret = 0;

@@ -11,28 +11,6 @@
 
 #include "lib_util.h"
 
-static aclrtPhysicalMemProp prop_for(aclrtMemAttr attr)
-{
-	aclrtPhysicalMemProp p = {
-		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
-		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
-		.memAttr = attr,
-		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
-	};
-	return p;
-}
-
-static aclrtMemAccessDesc rw_desc(void)
-{
-	aclrtMemAccessDesc d;
-
-	memset(&d, 0, sizeof(d));
-	d.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
-	d.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
-	d.location.id = 0;
-	return d;
-}
-
 /* The size aclrtMemGetAddressRange reports for @p, which must be its base. */
 static size_t range_size(void *p)
 {

@@ -70,6 +70,30 @@ static inline bool have_npu(int n)
 	ASSERT_ACL_OK(aclrtSetDevice(0));					\
 } while (0)
 
+/* A physical-memory prop on device 0 with @attr. */
+static inline aclrtPhysicalMemProp prop_for(aclrtMemAttr attr)
+{
+	aclrtPhysicalMemProp p = {
+		.handleType = ACL_MEM_HANDLE_TYPE_NONE,
+		.allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED,
+		.memAttr = attr,
+		.location = { .id = 0, .type = ACL_MEM_LOCATION_TYPE_DEVICE },
+	};
+	return p;
+}
+
+/* Read-write access for device 0. */
+static inline aclrtMemAccessDesc rw_desc(void)
+{
+	aclrtMemAccessDesc d;
+
+	memset(&d, 0, sizeof(d));
+	d.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
+	d.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	d.location.id = 0;
+	return d;
+}
+
 static inline void fill_pattern(void *p, size_t n, unsigned int seed)
 {
 	unsigned char *c = p;

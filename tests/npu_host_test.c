@@ -87,28 +87,6 @@ static long long check(const void *p, size_t len, unsigned int seed)
 	return -1;
 }
 
-/* Offset of the first byte that is not @v, or -1. */
-static long long check_byte(const void *p, size_t len, unsigned char v)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		if (b[i] != v)
-			return (long long)i;
-	return -1;
-}
-
-/* A user range that is not mapped at all. */
-static void *unmapped_range(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	munmap(p, len);
-	return p;
-}
-
 static int kernel_version(void)
 {
 	struct utsname u;
@@ -283,8 +261,8 @@ TEST_F(host, copy_h2d_d2h)
 	ASSERT_EQ(0, d2h(self->fd, self->stream, dst + 13, self->va + 8191,
 			 3 * SZ_4K + 5));
 	ASSERT_EQ(0, memcmp(dst + 13, src + 4097, 3 * SZ_4K + 5));
-	ASSERT_EQ(-1, check_byte(dst, 13, 0));
-	ASSERT_EQ(-1, check_byte(dst + 13 + 3 * SZ_4K + 5, 4096, 0));
+	ASSERT_EQ(-1, npu_check_byte(dst, 13, 0));
+	ASSERT_EQ(-1, npu_check_byte(dst + 13 + 3 * SZ_4K + 5, 4096, 0));
 
 	/* Host to host through the engine. */
 	memset(dst, 0, len);
@@ -298,7 +276,7 @@ TEST_F(host, copy_h2d_d2h)
 			     npu_memset_cmd(ptr64(dst) + 100, 0xa5, 5000,
 					    NPU_CMD_DST_HOST)));
 	ASSERT_EQ(-1, check(dst, 100, 1));
-	ASSERT_EQ(-1, check_byte(dst + 100, 5000, 0xa5));
+	ASSERT_EQ(-1, npu_check_byte(dst + 100, 5000, 0xa5));
 	ASSERT_EQ(0, memcmp(dst + 5100, src + 5100, len - 5100));
 
 	/* The host sees what the CPU wrote after registering, too. */
@@ -411,7 +389,7 @@ TEST_F(host, register_over_the_cap)
 TEST_F(host, register_unmapped_efault)
 {
 	size_t len = 4 * SZ_1M;
-	char *gone = unmapped_range(len);
+	char *gone = npu_unmapped_range(len);
 	char *buf, *none;
 
 	ASSERT_NONNULL(gone);
@@ -631,7 +609,7 @@ static void mapped_case(FIXTURE_DATA(host) *self, bool same_addr)
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(dva + SZ_4K + 10, 0x5a, 2 * SZ_4K, 0)));
 	ASSERT_EQ(-1, check(buf, SZ_4K + 10, 3));
-	ASSERT_EQ(-1, check_byte(buf + SZ_4K + 10, 2 * SZ_4K, 0x5a));
+	ASSERT_EQ(-1, npu_check_byte(buf + SZ_4K + 10, 2 * SZ_4K, 0x5a));
 	{
 		unsigned char *ref = npu_host_mem(len);
 
@@ -663,7 +641,7 @@ static void mapped_case(FIXTURE_DATA(host) *self, bool same_addr)
 	/* Still the host pages behind it after the access changes. */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(dva + len - 16, 0x22, 16, 0)));
-	ASSERT_EQ(-1, check_byte(buf + len - 16, 16, 0x22));
+	ASSERT_EQ(-1, npu_check_byte(buf + len - 16, 16, 0x22));
 	ASSERT_EQ(-1, check(buf, len - 16, 4));
 
 	ASSERT_EQ(0, npu_unregister(self->fd, buf));
@@ -679,7 +657,7 @@ static void mapped_case(FIXTURE_DATA(host) *self, bool same_addr)
 	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream,
 				npu_copy_cmd(self->va, dva + len - SZ_4K, SZ_4K, 0)));
 	npu_expect_dma_faults(false);
-	ASSERT_EQ(-1, check_byte(buf, len, 0x77));
+	ASSERT_EQ(-1, npu_check_byte(buf, len, 0x77));
 	/* And the stream still works. */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(self->va, 1, SZ_4K, 0)));
@@ -967,7 +945,7 @@ TEST_F(host, submit_unregistered_enxio)
 	};
 	EXPECT_EQ(-ENXIO, npu_submit(self->fd, self->stream, batch, 2, NULL));
 	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
-	ASSERT_EQ(-1, check_byte(buf, 64, 0));
+	ASSERT_EQ(-1, npu_check_byte(buf, 64, 0));
 
 	/* Exactly up to the end is fine. */
 	c = npu_copy_cmd(self->va, ptr64(buf) + 2 * len - 64, 64, NPU_CMD_SRC_HOST);
@@ -1004,7 +982,7 @@ TEST_F(host, fork_device_keeps_parent_pages)
 	if (pid == 0) {
 		/* The child's copy-on-write pages are its own. */
 		memset(buf, 0xcc, len);
-		CHILD_CHECK(check_byte(buf, len, 0xcc) == -1);
+		CHILD_CHECK(npu_check_byte(buf, len, 0xcc) == -1);
 		_exit(0);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -1025,7 +1003,7 @@ TEST_F(host, fork_device_keeps_parent_pages)
 	/* ...and device writes reach the parent. */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(ptr64(buf), 0x3c, len, NPU_CMD_DST_HOST)));
-	ASSERT_EQ(-1, check_byte(buf, len, 0x3c));
+	ASSERT_EQ(-1, npu_check_byte(buf, len, 0x3c));
 
 	/* Same with a child that keeps running while the device writes. */
 	int p2c[2], c2p[2];
@@ -1036,13 +1014,13 @@ TEST_F(host, fork_device_keeps_parent_pages)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		CHILD_CHECK(check_byte(buf, len, 0x3c) == -1);
+		CHILD_CHECK(npu_check_byte(buf, len, 0x3c) == -1);
 		memset(buf, 0xdd, len / 2);
 		CHILD_CHECK(write(c2p[1], "w", 1) == 1);
 		CHILD_CHECK(read(p2c[0], &ch, 1) == 1);
 		/* The parent's device memset is not in the child's pages. */
-		CHILD_CHECK(check_byte(buf, len / 2, 0xdd) == -1);
-		CHILD_CHECK(check_byte(buf + len / 2, len / 2, 0x3c) == -1);
+		CHILD_CHECK(npu_check_byte(buf, len / 2, 0xdd) == -1);
+		CHILD_CHECK(npu_check_byte(buf + len / 2, len / 2, 0x3c) == -1);
 		_exit(0);
 	}
 	close(c2p[1]);
@@ -1050,7 +1028,7 @@ TEST_F(host, fork_device_keeps_parent_pages)
 	ASSERT_EQ(1, read(c2p[0], &ch, 1));
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(ptr64(buf), 0x99, len, NPU_CMD_DST_HOST)));
-	ASSERT_EQ(-1, check_byte(buf, len, 0x99));
+	ASSERT_EQ(-1, npu_check_byte(buf, len, 0x99));
 	ASSERT_EQ(1, write(p2c[1], "g", 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_EQ(0, status);
@@ -1161,7 +1139,7 @@ TEST_F(host, munmap_keeps_pages_until_unregister)
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_copy_cmd(ptr64(out), ptr64(buf), len,
 					  NPU_CMD_SRC_HOST | NPU_CMD_DST_HOST)));
-	ASSERT_EQ(-1, check_byte(out, len, 0x44));
+	ASSERT_EQ(-1, npu_check_byte(out, len, 0x44));
 
 	/* New memory at the same address cannot be registered over it. */
 	void *again = mmap(buf, len, PROT_READ | PROT_WRITE,
@@ -1173,8 +1151,8 @@ TEST_F(host, munmap_keeps_pages_until_unregister)
 		ASSERT_EQ(0, npu_run(self->fd, self->stream,
 				     npu_copy_cmd(ptr64(out), ptr64(buf), len,
 						  NPU_CMD_SRC_HOST | NPU_CMD_DST_HOST)));
-		ASSERT_EQ(-1, check_byte(out, len, 0x44));
-		ASSERT_EQ(-1, check_byte(again, len, 0x55));
+		ASSERT_EQ(-1, npu_check_byte(out, len, 0x44));
+		ASSERT_EQ(-1, npu_check_byte(again, len, 0x55));
 	}
 
 	ASSERT_EQ(0, npu_unregister(self->fd, buf));
@@ -1240,12 +1218,12 @@ static void shared_case(FIXTURE_DATA(host) *self, unsigned char *buf,
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(ptr64(buf) + SZ_4K, 0x7e, SZ_4K,
 					    NPU_CMD_DST_HOST)));
-	ASSERT_EQ(-1, check_byte(buf + SZ_4K, SZ_4K, 0x7e));
+	ASSERT_EQ(-1, npu_check_byte(buf + SZ_4K, SZ_4K, 0x7e));
 	if (fd >= 0) {
 		unsigned char page[4096];
 
 		ASSERT_EQ((ssize_t)sizeof(page), pread(fd, page, sizeof(page), SZ_4K));
-		ASSERT_EQ(-1, check_byte(page, sizeof(page), 0x7e));
+		ASSERT_EQ(-1, npu_check_byte(page, sizeof(page), 0x7e));
 	}
 	ASSERT_EQ(0, npu_unregister(self->fd, buf));
 	ASSERT_EQ(0, npu_unregister(self->fd, out));
@@ -1339,7 +1317,7 @@ TEST_F_TIMEOUT(host, register_over_2g, 400)
 	/* A device write through the VA, across the middle. */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(dva + (1ULL << 31) - 8, 0xcd, 16, 0)));
-	ASSERT_EQ(-1, check_byte(buf + (1ULL << 31) - 8, 16, 0xcd));
+	ASSERT_EQ(-1, npu_check_byte(buf + (1ULL << 31) - 8, 16, 0xcd));
 	/* The last byte, and one past it. */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(ptr64(buf) + len - 1, 0xab, 1,

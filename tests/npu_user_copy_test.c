@@ -93,26 +93,6 @@ static long long check(const void *p, size_t len, unsigned int seed)
 	return -1;
 }
 
-static long long check_byte(const void *p, size_t len, unsigned char v)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < len; i++)
-		if (b[i] != v)
-			return (long long)i;
-	return -1;
-}
-
-static void *unmapped_range(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	munmap(p, len);
-	return p;
-}
-
 static long long read_param(void)
 {
 	return npu_file_value_at(AT_FDCWD, PARAM, NULL, 0);
@@ -202,7 +182,7 @@ TEST_F(user, unmapped_efault)
 	unsigned char *none = mmap(NULL, SZ_4K, PROT_NONE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	unsigned char *half = npu_host_mem(2 * SZ_4K);
-	void *hole = unmapped_range(SZ_1M);
+	void *hole = npu_unmapped_range(SZ_1M);
 	uint64_t top = 0x800000000000ULL - SZ_4K, va = self->va;
 
 	ASSERT_NE(MAP_FAILED, ro);
@@ -289,8 +269,8 @@ TEST_F_TIMEOUT(user, integrity_against_model, 300)
 			if (memcmp(dst + hoff, model + off, n))
 				TH_LOG("iteration %d: d2h off %zu len %zu", it, off, n);
 			ASSERT_EQ(0, memcmp(dst + hoff, model + off, n));
-			ASSERT_EQ(-1, check_byte(dst + hoff - glen, glen, 0xa5));
-			ASSERT_EQ(-1, check_byte(dst + hoff + n, glen, 0xa5));
+			ASSERT_EQ(-1, npu_check_byte(dst + hoff - glen, glen, 0xa5));
+			ASSERT_EQ(-1, npu_check_byte(dst + hoff + n, glen, 0xa5));
 		}
 	}
 	/* the whole buffer at the end */
@@ -339,9 +319,9 @@ TEST_F(user, memset_write_value_timestamp_wait_value)
 	/* across a page boundary, unaligned */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_memset_cmd(ptr64(buf + 100), 0x5a, SZ_4K + 50, DU)));
-	EXPECT_EQ(-1, check_byte(buf, 100, 0x11));
-	EXPECT_EQ(-1, check_byte(buf + 100, SZ_4K + 50, 0x5a));
-	EXPECT_EQ(-1, check_byte(buf + 150 + SZ_4K, SZ_4K - 150, 0x11));
+	EXPECT_EQ(-1, npu_check_byte(buf, 100, 0x11));
+	EXPECT_EQ(-1, npu_check_byte(buf + 100, SZ_4K + 50, 0x5a));
+	EXPECT_EQ(-1, npu_check_byte(buf + 150 + SZ_4K, SZ_4K - 150, 0x11));
 
 	ASSERT_EQ(0, npu_run(self->fd, self->stream,
 			     npu_value_cmd(NPU_OP_WRITE_VALUE, ptr64(val), 0x1234567890ULL, DU)));
@@ -400,7 +380,7 @@ TEST_F(user, copy_2d_and_fill32)
 	for (size_t r = 0; r < rows; r++) {
 		ASSERT_EQ(0, memcmp(dst + r * hp, src + r * hp, w));
 		if (r + 1 < rows)
-			ASSERT_EQ(-1, check_byte(dst + r * hp + w, hp - w, 0xee));
+			ASSERT_EQ(-1, npu_check_byte(dst + r * hp + w, hp - w, 0xee));
 	}
 	/* a span running into what is not mapped: -EFAULT, nothing pinned */
 	{
@@ -528,12 +508,12 @@ TEST_F(user, readonly_source)
 	ASSERT_NE(MAP_FAILED, z);
 	ASSERT_EQ(0, h2d(self->fd, self->stream, self->va, z, len));
 	ASSERT_EQ(0, d2h(self->fd, self->stream, back, self->va, len));
-	EXPECT_EQ(-1, check_byte(back, len, 0));
+	EXPECT_EQ(-1, npu_check_byte(back, len, 0));
 	/* the zero page was read; the process's write now goes to its own page */
 	memset(z, 3, len);
 	ASSERT_EQ(0, h2d(self->fd, self->stream, self->va, z, len));
 	ASSERT_EQ(0, d2h(self->fd, self->stream, back, self->va, len));
-	EXPECT_EQ(-1, check_byte(back, len, 3));
+	EXPECT_EQ(-1, npu_check_byte(back, len, 3));
 	ASSERT_NOTHING_PINNED(self);
 }
 
@@ -553,7 +533,7 @@ TEST_F(user, private_file_mapping)
 	/* read through the page cache */
 	ASSERT_EQ(0, h2d(self->fd, self->stream, self->va, p, len));
 	ASSERT_EQ(0, npu_run(self->fd, self->stream, npu_memset_cmd(ptr64(p), 0x77, len, DU)));
-	EXPECT_EQ(-1, check_byte(p, len, 0x77));
+	EXPECT_EQ(-1, npu_check_byte(p, len, 0x77));
 	ASSERT_EQ((ssize_t)len, pread(fd, file, len, 0));
 	EXPECT_EQ(-1, check(file, len, 51));
 	ASSERT_EQ(0, d2h(self->fd, self->stream, file, self->va, len));
@@ -600,7 +580,7 @@ TEST_F(user, private_after_fork)
 		CHILD_CHECK(va);
 		/* q is still shared with the parent: the device writes the child's own copy */
 		CHILD_CHECK(npu_run(fd, s, npu_memset_cmd(ptr64(q), 0x99, len, DU)) == 0);
-		CHILD_CHECK(check_byte(q, len, 0x99) == -1);
+		CHILD_CHECK(npu_check_byte(q, len, 0x99) == -1);
 		CHILD_CHECK(npu_run(fd, s, npu_copy_cmd(va, ptr64(p), len, SU)) == 0);
 		memset(q, 0, len);
 		CHILD_CHECK(npu_run(fd, s, npu_copy_cmd(ptr64(q), va, len, DU)) == 0);
@@ -613,7 +593,7 @@ TEST_F(user, private_after_fork)
 	/* D2H into them: the parent gets its own copy, the child keeps 61 */
 	ASSERT_EQ(0, npu_run(self->fd, self->stream, npu_memset_cmd(self->va + SZ_2M, 0x42, len, 0)));
 	ASSERT_EQ(0, d2h(self->fd, self->stream, p, self->va + SZ_2M, len));
-	EXPECT_EQ(-1, check_byte(p, len, 0x42));
+	EXPECT_EQ(-1, npu_check_byte(p, len, 0x42));
 	ASSERT_EQ(1, write(go[1], "g", 1));
 	ASSERT_EQ(1, read(done[0], &ch, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
@@ -851,7 +831,7 @@ static void on_alarm(int sig)
 TEST_F_TIMEOUT(user, cap, 120)
 {
 	long long old = read_param();
-	unsigned char *buf = npu_host_mem(2 * SZ_1M), *hole = unmapped_range(SZ_1G);
+	unsigned char *buf = npu_host_mem(2 * SZ_1M), *hole = npu_unmapped_range(SZ_1G);
 	struct releaser rel;
 	struct npu_cmd c;
 	struct sigaction sa = { .sa_handler = on_alarm };

@@ -298,6 +298,28 @@ static inline uint64_t ptr64(const void *p)
 	return (uint64_t)(uintptr_t)p;
 }
 
+/* Offset of the first byte of [@p, @p + @len) that is not @v, or -1. */
+static inline long long npu_check_byte(const void *p, size_t len, unsigned char v)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < len; i++)
+		if (b[i] != v)
+			return (long long)i;
+	return -1;
+}
+
+/* A user range of @len bytes that is not mapped at all. */
+static inline void *npu_unmapped_range(size_t len)
+{
+	void *p = mmap(NULL, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	munmap(p, len);
+	return p;
+}
+
 /* Anonymous RW memory, touched so every page exists. */
 static inline void *npu_host_mem(size_t length)
 {
