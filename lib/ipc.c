@@ -159,24 +159,14 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 {
 	struct npu_share_pids arg = { .size = sizeof(arg), .pids = (uintptr_t)pid, .count = (uint32_t)num };
 	struct acl_device *dev;
-	size_t i;
 	int ret;
 
 	ret = acl_enter(NULL, key, pid);
 	if (ret)
 		goto out;
-	if (!num || num > NPU_SHARE_MAX_PIDS) {
-		ret = acl_errf(ACLI_ERTPARAM, "num %zu must be 1..%d", num, NPU_SHARE_MAX_PIDS);
-		goto out;
-	}
-	for (i = 0; i < num; i++) {
-		if (pid[i] <= 0) {
-			ret = acl_errf(ACLI_ERTPARAM, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
-				       i, pid[i]);
-			goto out;
-		}
-	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM);
+	if (!ret)
+		ret = acl_cur_dev(&dev);
 	if (!ret)
 		ret = acl_ipc_key_dev(key, &dev, &arg.shareable);
 	if (ret)

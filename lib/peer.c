@@ -143,21 +143,30 @@ static struct acl_device *acl_share_owner(uint64_t name)
 	return NULL;
 }
 
+int acl_pid_list_check(const int32_t *pid, size_t n, const char *what, int err)
+{
+	size_t i;
+
+	if (!n || n > NPU_SHARE_MAX_PIDS)
+		return acl_errf(err, "%s %zu must be 1..%d", what, n, NPU_SHARE_MAX_PIDS);
+	for (i = 0; i < n; i++) {
+		if (pid[i] <= 0)
+			return acl_errf(err, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
+					i, pid[i]);
+	}
+	return 0;
+}
+
 /* Replace the pid list of the name @shareableHandle this process exported (V1 and V2). */
 static int acl_share_set_pids(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
 {
 	struct npu_share_pids arg = { .size = sizeof(arg), .shareable = shareableHandle };
 	struct acl_device *dev;
-	size_t i;
 	int ret;
 
-	if (!pidNum || pidNum > NPU_SHARE_MAX_PIDS)
-		return acl_errf(-EINVAL, "pidNum %zu must be 1..%d", pidNum, NPU_SHARE_MAX_PIDS);
-	for (i = 0; i < pidNum; i++) {
-		if (pid[i] <= 0)
-			return acl_errf(-EINVAL, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
-					i, pid[i]);
-	}
+	ret = acl_pid_list_check(pid, pidNum, "pidNum", -EINVAL);
+	if (ret)
+		return ret;
 	dev = acl_share_owner(shareableHandle);
 	if (!dev)
 		return acl_errf(-ENOENT, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
