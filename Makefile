@@ -77,7 +77,7 @@ help:
 	@echo "  stress      the concurrency stress test, STRESS_SECONDS=300, on each bench kernel"
 	@echo "  demo        boot the newest kernel and run build/tools/npu-demo"
 	@echo "  bench       the benchmarks in a VM per kernel (tools/bench/bench.mk)"
-	@echo "  checkpatch  scripts/checkpatch.pl --strict on kernel/ and include/uapi/"
+	@echo "  checkpatch  scripts/checkpatch.pl --strict on kernel/ and include/uapi/, tools/uapi-doc-check"
 	@echo "  sparse      module build with C=2 for every bench kernel"
 	@echo "  clean       remove build/"
 	@echo "variables: KERNELS=\"6.1 6.12\" VM_MEM=6G VM_ACCEL=kvm VM_TCG_THREAD=single VM_TIMEOUT=600 NPU_CACHE=/var/cache/npu"

@@ -22,6 +22,11 @@ void probe(struct drm_buddy *mm, struct list_head *l) { drm_buddy_free_list(mm, 
 $(probe NPU_HAVE_OLD_GUP_MUST_UNSHARE '#include <linux/mm.h>
 bool probe(struct page *page) { return gup_must_unshare(FOLL_PIN, page); }')
 $(probe NPU_HAVE_IMPORT_NS_TOKEN 'MODULE_IMPORT_NS(DMA_BUF);')
+$(probe NPU_HAVE_PERCPU_RSS_STAT '#include <linux/mm_types.h>
+#include <linux/percpu_counter.h>
+void probe(struct mm_struct *mm) { percpu_counter_add(&mm->rss_stat[MM_SHMEMPAGES], 1); }')
+$(probe NPU_HAVE_VM_FLAGS_CLEAR '#include <linux/mm.h>
+void probe(struct vm_area_struct *vma) { vm_flags_clear(vma, VM_MAYWRITE); }')
 $(probe NPU_HAVE_GENL_INFO_DUMP '#include <net/genetlink.h>
 const struct genl_info *probe(struct netlink_callback *cb) { return genl_info_dump(cb); }')
 "

@@ -104,4 +104,32 @@ static inline struct nlattr **npu_genl_dump_attrs(struct netlink_callback *cb)
 #define NPU_IMPORT_NS_DMA_BUF()		MODULE_IMPORT_NS("DMA_BUF")
 #endif
 
+/*
+ * The OOM killer sees a process's memory through its mm's RSS counters;
+ * device memory counts as shared memory (npu_devmem.c). Since 6.2 the
+ * counters are per-CPU counters; before, atomics. Neither kernel exports
+ * the helper that also fires the rss_stat tracepoint, so it does not fire.
+ */
+#include <linux/mm_types.h>
+#ifdef NPU_HAVE_PERCPU_RSS_STAT
+#include <linux/percpu_counter.h>
+static inline void npu_mm_add_shmem(struct mm_struct *mm, long pages)
+{
+	percpu_counter_add(&mm->rss_stat[MM_SHMEMPAGES], pages);
+}
+#else
+static inline void npu_mm_add_shmem(struct mm_struct *mm, long pages)
+{
+	atomic_long_add(pages, &mm->rss_stat.count[MM_SHMEMPAGES]);
+}
+#endif
+
+/* vm_flags became read-only outside the mm's helpers in 6.3. */
+#include <linux/mm.h>
+#ifdef NPU_HAVE_VM_FLAGS_CLEAR
+#define npu_vm_flags_clear(vma, flags)	vm_flags_clear(vma, flags)
+#else
+#define npu_vm_flags_clear(vma, flags)	((vma)->vm_flags &= ~(flags))
+#endif
+
 #endif /* __NPU_COMPAT_H__ */

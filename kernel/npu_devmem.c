@@ -19,15 +19,7 @@
 #include "npu_drv.h"
 #include "npu_share.h"
 
-/* Per-context caps on what a user can make the kernel hold. */
-static unsigned int max_handles = 65536;
-module_param(max_handles, uint, 0644);
-MODULE_PARM_DESC(max_handles, "Physical handles per context, imports included (default 65536)");
-
-static unsigned int max_imports = 4096;
-module_param(max_imports, uint, 0644);
-MODULE_PARM_DESC(max_imports, "Handles per context from SHARE_IMPORT or IPC_IMPORT (default 4096)");
-
+/* Per-context cap on what a user can make the kernel hold. */
 static unsigned long long ctx_mem_limit;
 module_param(ctx_mem_limit, ullong, 0644);
 MODULE_PARM_DESC(ctx_mem_limit,
@@ -217,7 +209,42 @@ static struct npu_handle *npu_handle_create(struct npu_context *ctx, u64 size,
 	peak = atomic64_read(&mem->peak);
 	while (used > peak && !atomic64_try_cmpxchg(&mem->peak, &peak, used))
 		;
+	spin_lock(&ctx->rss_lock);
+	if (!ctx->rss_closed)
+		npu_mm_add_shmem(ctx->mm, size >> PAGE_SHIFT);
+	spin_unlock(&ctx->rss_lock);
 	return handle;
+}
+
+/*
+ * @size bytes of @owner's device memory are freed: no longer charged to
+ * it, nor counted in its process's RSS (unless its file is closed).
+ */
+static void npu_mem_uncharge(struct npu_context *owner, u64 size)
+{
+	spin_lock(&owner->rss_lock);
+	atomic_long_sub(size, &owner->mem_charged);
+	if (!owner->rss_closed)
+		npu_mm_add_shmem(owner->mm, -(long)(size >> PAGE_SHIFT));
+	spin_unlock(&owner->rss_lock);
+}
+
+/**
+ * npu_devmem_close() - the context's file is closed
+ * @ctx: the context, every handle of its table and mapping released
+ *
+ * What it allocated and others still hold (imports, dma-bufs) stays
+ * charged to it until freed, but no longer counts in its process's RSS:
+ * the process may be gone, and its mm's counters must be back at zero
+ * before the mm goes.
+ */
+void npu_devmem_close(struct npu_context *ctx)
+{
+	spin_lock(&ctx->rss_lock);
+	ctx->rss_closed = true;
+	npu_mm_add_shmem(ctx->mm,
+			 -(atomic_long_read(&ctx->mem_charged) >> PAGE_SHIFT));
+	spin_unlock(&ctx->rss_lock);
 }
 
 /**
@@ -264,7 +291,7 @@ static void npu_handle_free(struct kref *ref)
 	npu_buddy_free_list(&mem->buddy, &handle->blocks);
 	mutex_unlock(&mem->lock);
 	atomic64_sub(handle->size, &mem->used);
-	atomic_long_sub(handle->size, &handle->owner->mem_charged);
+	npu_mem_uncharge(handle->owner, handle->size);
 	npu_context_put(handle->owner);
 	kfree(handle);
 }
@@ -274,88 +301,93 @@ void npu_handle_put(struct npu_handle *handle)
 	kref_put(&handle->ref, npu_handle_free);
 }
 
-/* Look up @id and take a reference; NULL if this context has no such handle. */
-struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id)
+static void npu_handle_get_obj(void *obj)
 {
-	struct npu_handle *handle;
-
-	xa_lock(&ctx->handles);
-	handle = xa_load(&ctx->handles, id);
-	if (handle)
-		kref_get(&handle->ref);
-	xa_unlock(&ctx->handles);
-	return handle;
+	kref_get(&((struct npu_handle *)obj)->ref);
 }
 
 /**
- * npu_handle_install() - give a handle an id in a context
+ * npu_handle_lookup() - the handle @id names in @ctx, with a reference
  * @ctx: context
- * @handle: the reference the table takes over; dropped on failure
- * @id: out, the id
- * @imported: mark the entry NPU_HANDLE_IMPORTED, in the same step
+ * @id: handle id
+ * @imported: out, whether it came from an import (or NULL)
+ *
+ * Return: the handle (npu_handle_put()), or NULL if @ctx has no such one.
  */
-int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,
-		       u32 *id, bool imported)
+struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id,
+				     bool *imported)
 {
-	int ret = -ENOSPC;
+	enum npu_obj_type type;
+	struct npu_handle *handle;
 
-	if (!npu_charge(&ctx->nr_handles, 1, READ_ONCE(max_handles)))
-		goto put;
-	if (imported && !npu_charge(&ctx->nr_imports, 1, READ_ONCE(max_imports)))
-		goto uncharge;
-	xa_lock(&ctx->handles);
-	ret = __xa_alloc(&ctx->handles, id, handle, xa_limit_32b,
-			 GFP_KERNEL_ACCOUNT);
-	if (!ret && imported)
-		__xa_set_mark(&ctx->handles, *id, NPU_HANDLE_IMPORTED);
-	xa_unlock(&ctx->handles);
-	if (!ret)
-		return 0;
-	if (ret == -EBUSY)
-		ret = -ENOSPC;
-	if (imported)
-		atomic_long_dec(&ctx->nr_imports);
-uncharge:
-	atomic_long_dec(&ctx->nr_handles);
-put:
-	npu_handle_put(handle);
-	return ret;
+	handle = npu_obj_get(&ctx->objs, id, NPU_OBJ_HANDLES,
+			     npu_handle_get_obj, &type);
+	if (handle && imported)
+		*imported = type == NPU_OBJ_IMPORT;
+	return handle;
+}
+
+/* Does @id of @ctx still name @handle? */
+bool npu_handle_is(struct npu_context *ctx, u32 id,
+		   const struct npu_handle *handle)
+{
+	return npu_obj_is(&ctx->objs, id, handle);
+}
+
+/**
+ * npu_handle_new_id() - reserve an id for a new handle of @ctx
+ * @ctx: context
+ * @a: the creating ioctl's arguments: @a->handle (whose reference the
+ *	table takes over once published; dropped on failure) and @a->type
+ *	are set; the id goes to @a->id and to *@id (the user's struct)
+ * @id: where the answer carries the id
+ *
+ * The handle is published by npu_handle_finish() once the answer is
+ * copied out: until then no lookup finds it.
+ *
+ * Return: 0, or -ENOSPC at max_handles or max_imports.
+ */
+int npu_handle_new_id(struct npu_context *ctx, struct npu_handle_args *a,
+		      u32 *id)
+{
+	int ret = npu_obj_reserve(&ctx->objs, a->type, &a->id);
+
+	if (ret) {
+		npu_handle_put(a->handle);
+		return ret;
+	}
+	*id = a->id;
+	return 0;
+}
+
+/* The ioctl table's finish of MEM_ALLOC, SHARE_IMPORT and IPC_IMPORT. */
+void npu_handle_finish(struct npu_context *ctx, void *arg, int ret)
+{
+	struct npu_handle_args *a = arg;
+
+	if (!ret) {
+		npu_obj_publish(&ctx->objs, a->id, a->type, a->handle);
+		return;
+	}
+	npu_obj_abort(&ctx->objs, a->id, a->type);
+	npu_handle_put(a->handle);
 }
 
 /*
- * Take handle @id out of the context's table and its counts; revoke its
- * name if this context exported it. Returns the table's reference.
+ * A handle leaves the context's table: its name goes too if this context
+ * exported it; the table's reference is dropped.
  */
-static struct npu_handle *npu_handle_remove(struct npu_context *ctx, u32 id)
+static void npu_handle_drop(void *obj, enum npu_obj_type type, void *arg)
 {
-	struct npu_handle *handle;
-	bool imported;
+	struct npu_handle *handle = obj;
 
-	xa_lock(&ctx->handles);
-	imported = xa_get_mark(&ctx->handles, id, NPU_HANDLE_IMPORTED);
-	handle = __xa_erase(&ctx->handles, id);
-	xa_unlock(&ctx->handles);
-	if (!handle)
-		return NULL;
-	atomic_long_dec(&ctx->nr_handles);
-	if (imported)
-		atomic_long_dec(&ctx->nr_imports);
-	npu_share_revoke(ctx, handle);
-	return handle;
+	npu_share_revoke(arg, handle);
+	npu_handle_put(handle);
 }
 
 void npu_handles_release(struct npu_context *ctx)
 {
-	struct npu_handle *handle;
-	unsigned long id;
-
-	xa_for_each(&ctx->handles, id, handle) {
-		handle = npu_handle_remove(ctx, id);
-		if (handle)
-			npu_handle_put(handle);
-		cond_resched();
-	}
-	xa_destroy(&ctx->handles);
+	npu_obj_remove_each(&ctx->objs, NPU_OBJ_HANDLES, npu_handle_drop, ctx);
 }
 
 static bool npu_page_size_valid(u64 page_size)
@@ -366,8 +398,8 @@ static bool npu_page_size_valid(u64 page_size)
 
 int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 {
-	struct npu_mem_alloc *args = arg;
-	struct npu_handle *handle;
+	struct npu_handle_args *a = arg;
+	struct npu_mem_alloc *args = &a->alloc;
 
 	if (args->flags || args->__reserved)
 		return -EINVAL;
@@ -377,10 +409,11 @@ int npu_mem_alloc_ioctl(struct npu_context *ctx, void *arg)
 	if (args->length > ctx->npu->mem->size)
 		return -ENOMEM;
 
-	handle = npu_handle_create(ctx, args->length, args->page_size);
-	if (IS_ERR(handle))
-		return PTR_ERR(handle);
-	return npu_handle_install(ctx, handle, &args->handle, false);
+	a->handle = npu_handle_create(ctx, args->length, args->page_size);
+	if (IS_ERR(a->handle))
+		return PTR_ERR(a->handle);
+	a->type = NPU_OBJ_HANDLE;
+	return npu_handle_new_id(ctx, a, &args->handle);
 }
 
 int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)
@@ -388,9 +421,10 @@ int npu_mem_free_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_mem_free *args = arg;
 	struct npu_handle *handle;
 
-	handle = npu_handle_remove(ctx, args->handle);
+	handle = npu_obj_remove(&ctx->objs, args->handle, NPU_OBJ_HANDLES,
+				NULL, NULL);
 	if (!handle)
 		return -ENOENT;
-	npu_handle_put(handle);
+	npu_handle_drop(handle, NPU_OBJ_HANDLE, ctx);
 	return 0;
 }

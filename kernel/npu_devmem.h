@@ -11,7 +11,10 @@
 #include <linux/mutex.h>
 #include <linux/xarray.h>
 
+#include <uapi/npu.h>
+
 #include "npu_compat.h"
+#include "npu_obj.h"
 
 struct npu_context;
 struct npu_device;
@@ -69,8 +72,25 @@ struct npu_handle {
 	u64 offset;
 };
 
-/* Marks a context's handle table entry that came from SHARE_IMPORT. */
-#define NPU_HANDLE_IMPORTED	XA_MARK_1
+/**
+ * struct npu_handle_args - MEM_ALLOC, SHARE_IMPORT or IPC_IMPORT as the
+ *	ioctl table holds it
+ * @alloc: the user's struct for MEM_ALLOC...
+ * @import: ...or for an import
+ * @handle: the new handle, its id reserved: npu_ioctl() calls
+ *	npu_handle_finish() once the struct is copied out, which publishes it
+ * @id: its id
+ * @type: NPU_OBJ_HANDLE or NPU_OBJ_IMPORT
+ */
+struct npu_handle_args {
+	union {
+		struct npu_mem_alloc alloc;
+		struct npu_share_import import;
+	};
+	struct npu_handle *handle;
+	u32 id;
+	enum npu_obj_type type;
+};
 
 struct npu_devmem *npu_devmem_create(u64 size);
 void npu_devmem_destroy(struct npu_devmem *mem);
@@ -79,11 +99,16 @@ struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 
 struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
 				    u64 size);
-struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id);
+struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id,
+				     bool *imported);
+bool npu_handle_is(struct npu_context *ctx, u32 id,
+		   const struct npu_handle *handle);
 void npu_handle_put(struct npu_handle *handle);
-int npu_handle_install(struct npu_context *ctx, struct npu_handle *handle,
-		       u32 *id, bool imported);
+int npu_handle_new_id(struct npu_context *ctx, struct npu_handle_args *a,
+		      u32 *id);
+void npu_handle_finish(struct npu_context *ctx, void *arg, int ret);
 void npu_handles_release(struct npu_context *ctx);
+void npu_devmem_close(struct npu_context *ctx);
 
 /* Visit each device-physical extent of @handle in order. */
 #define npu_handle_for_each_block(handle, block) \

@@ -53,6 +53,8 @@ MODULE_PARM_DESC(max_dmabufs, "dma-bufs from DMABUF_EXPORT per context, alive at
  * @ctx: the exporting context, whose nr_dmabufs counts this one (a
  *	reference to the struct, not the file)
  * @huge: the handle has 2 MiB or larger pages (backed by 2 MiB pages)
+ * @readonly: exported NPU_DMABUF_READONLY: no writable CPU mapping, through
+ *	its own fd or an importer's
  *
  * Set before the dma-buf exists and never changed: no lock.
  */
@@ -60,6 +62,7 @@ struct npu_dmabuf {
 	struct npu_handle *handle;
 	struct npu_context *ctx;
 	bool huge;
+	bool readonly;
 };
 
 /*
@@ -213,6 +216,16 @@ static int npu_dmabuf_mmap(struct dma_buf *dmabuf, struct vm_area_struct *vma)
 	/* VM_SHARED is gone from a shared mapping of a read-only file */
 	if (!(vma->vm_flags & VM_MAYSHARE))
 		return -EINVAL;
+	/*
+	 * An importer's dma_buf_mmap() maps through its own file, whose mode
+	 * says nothing of ours: a read-only buffer is refused writable and
+	 * cannot be made writable later (mprotect).
+	 */
+	if (db->readonly) {
+		if (vma->vm_flags & VM_WRITE)
+			return -EACCES;
+		npu_vm_flags_clear(vma, VM_MAYWRITE);
+	}
 	if (vma->vm_pgoff + vma_pages(vma) > db->handle->size >> PAGE_SHIFT)
 		return -EINVAL;
 	return npu_dmabuf_walk(db, vma->vm_pgoff, vma_pages(vma),
@@ -250,7 +263,7 @@ int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags & ~NPU_DMABUF_FLAGS_MASK || args->__reserved)
 		return -EINVAL;
-	handle = npu_handle_lookup(ctx, args->handle);
+	handle = npu_handle_lookup(ctx, args->handle, NULL);
 	if (!handle)
 		return -ENOENT;
 	ret = -ENOSPC;
@@ -263,6 +276,7 @@ int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg)
 	db->handle = handle;
 	db->ctx = ctx;
 	db->huge = handle->page_size >= SZ_2M;
+	db->readonly = args->flags & NPU_DMABUF_READONLY;
 
 	/* Back every page now, charged like the engine's writes are. */
 	old_memcg = set_active_memcg(ctx->memcg);
@@ -309,7 +323,7 @@ put_handle:
  * -EFAULT): the fd goes into the table last, once nothing can fail, or
  * the dma-buf goes.
  */
-void npu_dmabuf_export_finish(void *arg, int ret)
+void npu_dmabuf_export_finish(struct npu_context *ctx, void *arg, int ret)
 {
 	struct npu_dmabuf_export_args *a = arg;
 

@@ -22,6 +22,6 @@ struct npu_dmabuf_export_args {
 };
 
 int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg);
-void npu_dmabuf_export_finish(void *arg, int ret);
+void npu_dmabuf_export_finish(struct npu_context *ctx, void *arg, int ret);
 
 #endif /* __NPU_DMABUF_H__ */

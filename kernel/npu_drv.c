@@ -26,13 +26,15 @@
 
 #include "npu_devmem.h"
 #include "npu_dmabuf.h"
-#include "npu_dma.h"
 #include "npu_drv.h"
+#include "npu_engine.h"
 #include "npu_fdinfo.h"
 #include "npu_host.h"
 #include "npu_mirror.h"
 #include "npu_netlink.h"
 #include "npu_share.h"
+#include "npu_stream.h"
+#include "npu_submit.h"
 #include "npu_vm.h"
 
 static unsigned int num_devices = 1;
@@ -64,13 +66,6 @@ MODULE_PARM_DESC(cube_cores, "Cube (AI) cores each NPU models, 1-65535 (default 
 static unsigned int vector_cores = 48;
 module_param(vector_cores, uint, 0444);
 MODULE_PARM_DESC(vector_cores, "Vector cores each NPU models, 1-65535 (default 48)");
-
-/*
- * Unplug barrier: every ioctl runs inside its read side and checks
- * npu_device.unplugged, so once the carrier's remove has set the flag and
- * waited for a grace period, no ioctl can start DMA or pin memory.
- */
-DEFINE_STATIC_SRCU(npu_unplug_srcu);
 
 static struct npu_device *npu_devices[NPU_MAX_DEVICES];
 static atomic64_t npu_next_ctx_id = ATOMIC64_INIT(0);
@@ -161,7 +156,7 @@ const char *npu_soc_name(void)
 /* Every argument struct; NPU_IOCTL_OP() checks that each fits. */
 union npu_ioctl_buf {
 	struct npu_get_info get_info;
-	struct npu_mem_alloc mem_alloc;
+	struct npu_handle_args mem_alloc;
 	struct npu_mem_free mem_free;
 	struct npu_va_range va_range;
 	struct npu_map map;
@@ -170,16 +165,16 @@ union npu_ioctl_buf {
 	struct npu_host_register host_register;
 	struct npu_host_unregister host_unregister;
 	struct npu_addr_query addr_query;
-	struct npu_stream_create stream_create;
+	struct npu_stream_create_args stream_create;
 	struct npu_stream_destroy stream_destroy;
 	struct npu_submit submit;
 	struct npu_stream_sync stream_sync;
-	struct npu_share_export share_export;
+	struct npu_share_export_args share_export;
 	struct npu_share_pids share_pids;
-	struct npu_share_import share_import;
+	struct npu_handle_args share_import;
 	struct npu_peer_enable peer_enable;
 	struct npu_stream_mode stream_mode;
-	struct npu_ipc_export ipc_export;
+	struct npu_share_export_args ipc_export;
 	struct npu_ipc_destroy ipc_destroy;
 	struct npu_dmabuf_export_args dmabuf_export;
 	struct npu_mirror_map mirror_map;
@@ -193,15 +188,17 @@ union npu_ioctl_buf {
  * @execute: the handler; it gets the struct copied in
  * @out: copy the struct back out on success
  * @finish: after a successful @execute, once the struct is copied out
- *	(0) or failed to (-EFAULT): commits what must come last, such as
- *	fd_install(), or undoes @execute's work
+ *	(0) or failed to (-EFAULT): commits what must come last - publishes
+ *	the new object or name, fd_install()s the new fd - or undoes
+ *	@execute's work. Every creating ioctl has one: reserve, respond,
+ *	publish.
  */
 struct npu_ioctl_op {
 	unsigned int size;
 	unsigned int min_size;
 	int (*execute)(struct npu_context *ctx, void *arg);
 	bool out;
-	void (*finish)(void *arg, int ret);
+	void (*finish)(struct npu_context *ctx, void *arg, int ret);
 };
 
 #define NPU_IOCTL_OP_FINISH(_ioctl, _fn, _struct, _last, _out, _finish)	\
@@ -221,8 +218,9 @@ struct npu_ioctl_op {
 static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP(NPU_IOCTL_GET_INFO, npu_get_info_ioctl,
 		     struct npu_get_info, va_end, true),
-	NPU_IOCTL_OP(NPU_IOCTL_MEM_ALLOC, npu_mem_alloc_ioctl,
-		     struct npu_mem_alloc, __reserved, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_MEM_ALLOC, npu_mem_alloc_ioctl,
+			    struct npu_mem_alloc, __reserved, true,
+			    npu_handle_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_MEM_FREE, npu_mem_free_ioctl,
 		     struct npu_mem_free, handle, false),
 	NPU_IOCTL_OP(NPU_IOCTL_VA_RESERVE, npu_va_reserve_ioctl,
@@ -243,32 +241,37 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_host_unregister, addr, false),
 	NPU_IOCTL_OP(NPU_IOCTL_ADDR_QUERY, npu_addr_query_ioctl,
 		     struct npu_addr_query, host_flags, true),
-	NPU_IOCTL_OP(NPU_IOCTL_STREAM_CREATE, npu_stream_create_ioctl,
-		     struct npu_stream_create, __reserved, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_STREAM_CREATE, npu_stream_create_ioctl,
+			    struct npu_stream_create, __reserved, true,
+			    npu_stream_create_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_STREAM_DESTROY, npu_stream_destroy_ioctl,
 		     struct npu_stream_destroy, __reserved, false),
 	NPU_IOCTL_OP(NPU_IOCTL_SUBMIT, npu_submit_ioctl,
 		     struct npu_submit, seqno, true),
 	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SYNC, npu_stream_sync_ioctl,
 		     struct npu_stream_sync, seqno, false),
-	NPU_IOCTL_OP(NPU_IOCTL_SHARE_EXPORT, npu_share_export_ioctl,
-		     struct npu_share_export, shareable, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_SHARE_EXPORT, npu_share_export_ioctl,
+			    struct npu_share_export, shareable, true,
+			    npu_share_export_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_SHARE_SET_PIDS, npu_share_set_pids_ioctl,
 		     struct npu_share_pids, __reserved, false),
-	NPU_IOCTL_OP(NPU_IOCTL_SHARE_IMPORT, npu_share_import_ioctl,
-		     struct npu_share_import, __reserved, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_SHARE_IMPORT, npu_share_import_ioctl,
+			    struct npu_share_import, __reserved, true,
+			    npu_handle_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_PEER_ENABLE, npu_peer_enable_ioctl,
 		     struct npu_peer_enable, __reserved, false),
 	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SET_MODE, npu_stream_set_mode_ioctl,
 		     struct npu_stream_mode, __reserved, false),
 	NPU_IOCTL_OP(NPU_IOCTL_PEER_DISABLE, npu_peer_disable_ioctl,
 		     struct npu_peer_enable, __reserved, false),
-	NPU_IOCTL_OP(NPU_IOCTL_IPC_EXPORT, npu_ipc_export_ioctl,
-		     struct npu_ipc_export, key, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_IPC_EXPORT, npu_ipc_export_ioctl,
+			    struct npu_ipc_export, key, true,
+			    npu_share_export_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_IPC_SET_PIDS, npu_ipc_set_pids_ioctl,
 		     struct npu_share_pids, __reserved, false),
-	NPU_IOCTL_OP(NPU_IOCTL_IPC_IMPORT, npu_ipc_import_ioctl,
-		     struct npu_share_import, page_size, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_IPC_IMPORT, npu_ipc_import_ioctl,
+			    struct npu_share_import, page_size, true,
+			    npu_handle_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_IPC_DESTROY, npu_ipc_destroy_ioctl,
 		     struct npu_ipc_destroy, key, false),
 	NPU_IOCTL_OP_FINISH(NPU_IOCTL_DMABUF_EXPORT, npu_dmabuf_export_ioctl,
@@ -310,15 +313,20 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	ret = copy_struct_from_user(&buf, op->size, uarg, size);
 	if (ret)
 		return ret;
-	idx = srcu_read_lock(&npu_unplug_srcu);
-	ret = READ_ONCE(ctx->npu->unplugged) ? -ENODEV : op->execute(ctx, &buf);
-	srcu_read_unlock(&npu_unplug_srcu, idx);
+	/*
+	 * Inside the unplug barrier: once the carrier's remove has set the
+	 * flag and waited for the ioctls inside, none can start DMA or pin.
+	 */
+	if (!npu_device_enter(ctx->npu, &idx))
+		return -ENODEV;
+	ret = op->execute(ctx, &buf);
+	npu_device_exit(ctx->npu, idx);
 	if (ret)
 		return ret;
 	if (op->out && copy_to_user(uarg, &buf, min_t(u32, size, op->size)))
 		ret = -EFAULT;
 	if (op->finish)
-		op->finish(&buf, ret);
+		op->finish(ctx, &buf, ret);
 	return ret;
 }
 
@@ -335,9 +343,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 	mutex_lock(&ctx->shutdown_lock);
 	if (!ctx->shut) {
 		/* Peer copies from other contexts stop reaching this one. */
-		down_write(&ctx->vm.lock);
-		ctx->vm.dead = true;
-		up_write(&ctx->vm.lock);
+		npu_vm_kill(&ctx->vm);
 		npu_streams_release(ctx);
 		npu_mirror_release(ctx);
 		npu_host_release(ctx);
@@ -375,13 +381,18 @@ static int npu_open(struct inode *inode, struct file *file)
 	get_task_comm(ctx->comm, current);
 	ctx->uid = current_uid();
 	mutex_init(&ctx->shutdown_lock);
+	spin_lock_init(&ctx->rss_lock);
 	init_waitqueue_head(&ctx->host_wq);
 	init_waitqueue_head(&ctx->queue_wq);
-	xa_init_flags(&ctx->handles, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
-	xa_init_flags(&ctx->streams, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
+	npu_objs_init(&ctx->objs);
+	ctx->engine_user = npu_engine_user_get(ctx->uid);
+	if (!ctx->engine_user) {
+		ret = -ENOMEM;
+		goto free;
+	}
 	ret = npu_vm_init(&ctx->vm, npu->index);
 	if (ret)
-		goto free;
+		goto put_user;
 	ctx->mn.ops = &npu_context_mn_ops;
 	ret = mmu_notifier_register(&ctx->mn, ctx->mm);
 	if (ret)
@@ -406,6 +417,8 @@ unregister:
 	mmu_notifier_unregister(&ctx->mn, ctx->mm);
 vm_release:
 	npu_vm_release(&ctx->vm);
+put_user:
+	npu_engine_user_put(ctx->engine_user);
 free:
 	kfree(ctx);
 	return ret;
@@ -415,8 +428,10 @@ static void npu_context_free(struct kref *ref)
 {
 	struct npu_context *ctx = container_of(ref, struct npu_context, ref);
 
+	npu_engine_user_put(ctx->engine_user);
 	mem_cgroup_put(ctx->memcg);
 	put_pid(ctx->pid);
+	mmdrop(ctx->mm);
 	kfree(ctx);
 }
 
@@ -438,10 +453,16 @@ static int npu_release(struct inode *inode, struct file *file)
 	/* Runs the shutdown if the mm is still there; waits for one running. */
 	mmu_notifier_unregister(&ctx->mn, ctx->mm);
 	npu_context_shutdown(ctx);
+	/*
+	 * A STREAM_CREATE that unplug's shutdown overtook publishes its
+	 * stream after it: no command can reach it any more, but it is freed.
+	 */
+	npu_streams_release(ctx);
 	npu_share_release(ctx);
 	npu_vm_release(&ctx->vm);
 	npu_handles_release(ctx);
-	mmdrop(ctx->mm);
+	npu_objs_destroy(&ctx->objs);
+	npu_devmem_close(ctx);
 	npu_context_put(ctx);
 	return 0;
 }
@@ -493,7 +514,7 @@ static int npu_carrier_probe(struct pci_dev *pdev,
 	if (ret)
 		return ret;
 	pci_set_master(pdev);
-	/* A device page-table entry holds 52 address bits (NPU_PTE_ADDR). */
+	/* A device page-table entry holds 52 address bits (npu_pt_map() refuses more). */
 	ret = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(52));
 	if (ret)
 		return ret;
@@ -524,7 +545,7 @@ static void npu_device_unplug(struct npu_device *npu)
 	list_for_each_entry(ctx, &npu->contexts, node)
 		npu_streams_abort(ctx);
 	mutex_unlock(&npu->ctx_lock);
-	synchronize_srcu(&npu_unplug_srcu);
+	synchronize_srcu(&npu->unplug_srcu);
 
 	mutex_lock(&npu->ctx_lock);
 	list_for_each_entry(ctx, &npu->contexts, node)
@@ -603,6 +624,7 @@ static void npu_device_destroy(struct npu_device *npu)
 	if (!npu->unplugged)
 		misc_deregister(&npu->misc);
 	put_device(npu->misc.this_device);
+	cleanup_srcu_struct(&npu->unplug_srcu);
 	npu_devmem_destroy(npu->mem);
 	if (npu->pdev)
 		platform_device_unregister(npu->pdev);
@@ -622,9 +644,12 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
 	mutex_init(&npu->ctx_lock);
 	INIT_LIST_HEAD(&npu->contexts);
-	ret = npu_device_dma_setup(npu);
+	ret = init_srcu_struct(&npu->unplug_srcu);
 	if (ret)
 		goto free;
+	ret = npu_device_dma_setup(npu);
+	if (ret)
+		goto cleanup_srcu;
 	npu->mem = npu_devmem_create(size);
 	if (IS_ERR(npu->mem)) {
 		ret = PTR_ERR(npu->mem);
@@ -650,6 +675,8 @@ destroy_mem:
 unregister_pdev:
 	if (npu->pdev)
 		platform_device_unregister(npu->pdev);
+cleanup_srcu:
+	cleanup_srcu_struct(&npu->unplug_srcu);
 free:
 	kfree(npu);
 	return ERR_PTR(ret);
@@ -745,13 +772,13 @@ static int __init npu_init(void)
 	ret = npu_check_model();
 	if (ret)
 		return ret;
-	ret = npu_dma_init();
+	ret = npu_engine_init();
 	if (ret)
 		return ret;
 	if (carrier) {
 		ret = pci_register_driver(&npu_carrier_driver);
 		if (ret)
-			goto dma_exit;
+			goto engine_exit;
 	}
 	for (i = 0; i < num_devices; i++) {
 		npu_devices[i] = npu_device_create(i, npu_mem_sizes[i]);
@@ -773,8 +800,8 @@ destroy:
 		pci_unregister_driver(&npu_carrier_driver);
 	npu_destroy_devices();
 	npu_put_carriers();
-dma_exit:
-	npu_dma_exit();
+engine_exit:
+	npu_engine_exit();
 	return ret;
 }
 
@@ -785,9 +812,10 @@ static void __exit npu_exit(void)
 	/* Carried NPUs are unplugged first, the others destroyed as they are. */
 	if (carrier)
 		pci_unregister_driver(&npu_carrier_driver);
+	/* Every file is closed: this waits for the mirror faults still running. */
+	npu_engine_exit();
 	npu_destroy_devices();
 	npu_put_carriers();
-	npu_dma_exit();
 }
 
 module_init(npu_init);

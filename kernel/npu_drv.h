@@ -14,12 +14,16 @@
 #include <linux/mmu_notifier.h>
 #include <linux/mutex.h>
 #include <linux/sched.h>
+#include <linux/srcu.h>
 #include <linux/uuid.h>
 #include <linux/wait.h>
 #include <linux/xarray.h>
 
 #include "npu_compat.h"
+#include "npu_obj.h"
 #include "npu_vm.h"
+
+struct npu_engine_user;
 
 /**
  * struct npu_device - one simulated NPU
@@ -34,7 +38,12 @@
  * @ctx_lock: protects @contexts and @unplugged
  * @contexts: the open contexts, for unplug
  * @unplugged: the carrier went away: every ioctl answers -ENODEV; read
- *	locklessly inside the npu_unplug_srcu read side
+ *	locklessly inside the @unplug_srcu read side
+ * @unplug_srcu: the device's unplug barrier: every ioctl, and every
+ *	mirror fault the engine makes, runs inside its read side
+ *	(npu_device_enter()); removal waits for them after setting
+ *	@unplugged. One per device, so that a wait on one device never holds
+ *	up the removal of another.
  * @created_ns: ktime_get_ns() when the device was created: the device
  *	clock (NPU_OP_TIMESTAMP, GET_INFO) counts from there
  * @uuid: random, made once when the device is created (GET_INFO)
@@ -55,6 +64,7 @@ struct npu_device {
 	struct mutex ctx_lock;		/* see above */
 	struct list_head contexts;
 	bool unplugged;
+	struct srcu_struct unplug_srcu;
 	u64 created_ns;
 	uuid_t uuid;
 	const char *iommu;
@@ -67,7 +77,8 @@ struct npu_device {
  *	keeps the struct (not its contents) alive after close
  * @npu: the device
  * @node: in the device's context list (under its ctx_lock)
- * @mm: the process the context serves (a grab; its pinned_vm shows pins)
+ * @mm: the process the context serves (a grab held as long as the struct,
+ *	so whoever holds @ref may look at it; its pinned_vm shows pins)
  * @mn: tells when @mm goes away (exit, exec): DMA stops and pins go then
  * @shutdown_lock: serialises npu_context_shutdown() and protects @shut
  * @shut: DMA stopped and host memory released, for good
@@ -79,12 +90,11 @@ struct npu_device {
  * @pid: the opening process (thread group; a reference), whose number the
  *	netlink dump and fdinfo report in the reader's pid namespace
  * @uid: the opener's real uid: who may see the context without
- *	CAP_SYS_ADMIN
+ *	CAP_SYS_ADMIN, and whose turn on the engine its streams take
+ * @engine_user: the engine's record of @uid (npu_engine_user_get())
  * @memcg: the opener's memory cgroup, charged for the device pages that
  *	this context's mappings are the first to write (a reference)
- * @handles: physical handles by id (internally locked)
- * @nr_handles: entries in @handles, within max_handles
- * @nr_imports: of them from SHARE_IMPORT, within max_imports
+ * @objs: the handles and streams it names by id, and their caps
  * @nr_exported: handles with a shareable name (SHARE_EXPORT) and IPC keys
  * @nr_ipc_keys: IPC keys (IPC_EXPORT), within max_ipc_keys
  * @nr_dmabufs: dma-bufs exported from this context (DMABUF_EXPORT) that
@@ -96,9 +106,10 @@ struct npu_device {
  * @submits: SUBMIT ioctls of the context since open, failed ones included
  * @mem_charged: bytes of device memory this context allocated and that
  *	still exist, within ctx_mem_limit
- * @streams: streams by id (internally locked)
- * @nr_streams: entries in @streams, within max_streams
- * @next_stream: where the cyclic stream id allocation goes on
+ * @rss_lock: protects @rss_closed, and orders it with the frees that
+ *	take from @mem_charged
+ * @rss_closed: the file is closed: @mem_charged no longer counts in
+ *	@mm's RSS (npu_devmem.c)
  * @queued: commands submitted and not yet freed, within max_queued
  * @user_pinned: bytes of pageable memory that queued commands pin
  *	(NPU_CMD_DST_USER, NPU_CMD_SRC_USER), within max_user_pin
@@ -125,10 +136,9 @@ struct npu_context {
 	u64 id;
 	struct pid *pid;
 	kuid_t uid;
+	struct npu_engine_user *engine_user;
 	struct mem_cgroup *memcg;
-	struct xarray handles;
-	atomic_long_t nr_handles;
-	atomic_long_t nr_imports;
+	struct npu_objs objs;
 	atomic_long_t nr_exported;
 	atomic_long_t nr_ipc_keys;
 	atomic_long_t nr_dmabufs;
@@ -137,9 +147,8 @@ struct npu_context {
 	atomic64_t faults;
 	atomic64_t submits;
 	atomic_long_t mem_charged;
-	struct xarray streams;
-	atomic_long_t nr_streams;
-	u32 next_stream;
+	spinlock_t rss_lock;		/* see above */
+	bool rss_closed;
 	atomic_long_t queued;
 	atomic64_t user_pinned;
 	wait_queue_head_t queue_wq;
@@ -156,6 +165,28 @@ const char *npu_soc_name(void);
 static inline u64 npu_device_clock(const struct npu_device *npu)
 {
 	return ktime_get_ns() - npu->created_ns;
+}
+
+/**
+ * npu_device_enter() - enter @npu's unplug barrier
+ * @npu: the device
+ * @idx: out, for npu_device_exit()
+ *
+ * Return: true, inside the barrier (npu_device_exit() ends it); false,
+ * outside it, if the device is unplugged.
+ */
+static inline bool npu_device_enter(struct npu_device *npu, int *idx)
+{
+	*idx = srcu_read_lock(&npu->unplug_srcu);
+	if (!READ_ONCE(npu->unplugged))
+		return true;
+	srcu_read_unlock(&npu->unplug_srcu, *idx);
+	return false;
+}
+
+static inline void npu_device_exit(struct npu_device *npu, int idx)
+{
+	srcu_read_unlock(&npu->unplug_srcu, idx);
 }
 
 struct npu_context *npu_context_get_fd(int fd);

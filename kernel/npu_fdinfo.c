@@ -7,10 +7,9 @@
  *
  * procfs holds the file while it shows it, so the context and its
  * device stay; the context may shut down meanwhile (its mm exits, its
- * carrier goes), which the VA space lock orders against.
+ * carrier goes): the figures are counters, each read once.
  */
 #include <linux/fs.h>
-#include <linux/maple_tree.h>
 #include <linux/pci.h>
 #include <linux/platform_device.h>
 #include <linux/pid.h>
@@ -18,7 +17,6 @@
 
 #include "npu_drv.h"
 #include "npu_fdinfo.h"
-#include "npu_host.h"
 #include "npu_vm.h"
 
 /**
@@ -26,46 +24,28 @@
  * @ctx: the context (its file or a reference keeps it)
  * @u: out
  *
- * Counters are read once each; the VA space is walked under its lock.
- * Host registrations are counted only while the VA space is not dead:
- * npu_context_shutdown() marks it dead under the lock before it releases
- * them, and destroys their tree without it.
+ * Counters only, each read once: no walk, no lock, however much the
+ * context holds. After shutdown the host figures are 0 (the registrations
+ * and pins are gone).
  */
 void npu_context_usage(struct npu_context *ctx, struct npu_context_usage *u)
 {
-	struct npu_reservation *resv;
-	struct npu_host_reg *reg;
-	struct npu_mapping *map;
-	unsigned long index;
-
 	memset(u, 0, sizeof(*u));
 	u->mem_device = atomic_long_read(&ctx->mem_charged);
-	u->handles = atomic_long_read(&ctx->nr_handles);
-	u->imports = atomic_long_read(&ctx->nr_imports);
-	u->streams = atomic_long_read(&ctx->nr_streams);
+	u->host_pinned = atomic64_read(&ctx->host_pinned);
+	u->host_locked = atomic64_read(&ctx->host_memlock);
+	u->handles = npu_obj_count(&ctx->objs, NPU_OBJ_HANDLES);
+	u->imports = npu_obj_count(&ctx->objs, BIT(NPU_OBJ_IMPORT));
+	u->streams = npu_obj_count(&ctx->objs, NPU_OBJ_STREAMS);
 	u->queued = atomic_long_read(&ctx->queued);
 	u->submits = atomic64_read(&ctx->submits);
+	u->faults = atomic64_read(&ctx->faults);
 	u->exports = atomic_long_read(&ctx->nr_exported);
 	u->dmabufs = atomic_long_read(&ctx->nr_dmabufs);
-
-	down_read(&ctx->vm.lock);
-	u->shut = ctx->vm.dead;
-	index = 0;
-	mt_for_each(&ctx->vm.mappings, map, index, ULONG_MAX)
-		u->mappings++;
-	index = 0;
-	mt_for_each(&ctx->vm.reservations, resv, index, ULONG_MAX)
-		u->reservations += !resv->owner;
-	index = 0;
-	if (!ctx->vm.dead) {
-		mt_for_each(&ctx->vm.host_regs, reg, index, ULONG_MAX) {
-			u->host_regs++;
-			u->host_pinned += reg->size;
-			if (reg->user)
-				u->host_locked += reg->size;
-		}
-	}
-	up_read(&ctx->vm.lock);
+	u->mappings = READ_ONCE(ctx->vm.nr_mappings);
+	u->reservations = READ_ONCE(ctx->vm.nr_reservations);
+	u->host_regs = READ_ONCE(ctx->vm.nr_host_regs);
+	u->shut = npu_vm_dead(&ctx->vm);
 }
 
 static void npu_fdinfo_kib(struct seq_file *m, const char *key, u64 bytes)

@@ -29,6 +29,7 @@ struct seq_file;
  * @host_regs: host registrations
  * @queued: commands submitted and not yet finished
  * @submits: SUBMIT ioctls since open (npu_context.submits)
+ * @faults: DMA faults of its streams since open or a counters reset
  * @shut: the context shut down (mm gone, carrier unplugged): it holds no
  *	host memory and runs no command any more
  */
@@ -46,6 +47,7 @@ struct npu_context_usage {
 	unsigned long host_regs;
 	unsigned long queued;
 	u64 submits;
+	u64 faults;
 	bool shut;
 };
 

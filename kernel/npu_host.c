@@ -14,11 +14,13 @@
  * still feeds VmPin) would restart at zero after exec or in a child.
  *
  * A command's pageable operand (NPU_CMD_DST_USER, NPU_CMD_SRC_USER) is
- * pinned the same way into a registration of its own that no tree holds
- * (@transient), at SUBMIT and for the command only: not FOLL_LONGTERM, as
- * O_DIRECT pins, so neither charged to RLIMIT_MEMLOCK nor to VmPin; the
- * command's end (completion, fault, cancel) drops the last reference and
- * with it the pins. What bounds them is max_user_pin (npu_dma.c).
+ * pinned the same way, and charged the same way, into a registration of
+ * its own that no tree holds, at SUBMIT and for the command
+ * only: the caller decides how long a command stays queued (behind a
+ * WAIT_VALUE that never comes true, say), so its pins are long-term pins
+ * as much as a registration's. The command's end (completion, fault,
+ * cancel) drops the last reference and with it the pins and the charge.
+ * max_user_pin (npu_submit.c) bounds them further.
  */
 #include <linux/backing-dev.h>
 #include <linux/dma-map-ops.h>
@@ -149,18 +151,16 @@ static int npu_host_pin_flags(unsigned long addr, unsigned long *n,
 #endif
 
 /*
- * Pin the pages of @reg: @gup is FOLL_LONGTERM for a registration, 0 for a
- * command's operand. Only long-term pins need what npu_host_pin_flags()
- * does: a short-term read pin of a private mapping may hold the zero page
- * or a page-cache page, whose contents are what the process reads at that
- * moment (before 6.2 as after, GUP unshares an anonymous page that fork
- * left shared), and a short-term write pin of a file that is written back
- * is allowed, as for O_DIRECT.
+ * Pin the pages of @reg, FOLL_LONGTERM: out of ZONE_MOVABLE and CMA first,
+ * a read-only pin of a private writable mapping unshares (never the zero
+ * page or a page-cache page the process's next write leaves behind), a
+ * writable pin of a shared file mapping that is written back is refused.
  */
-static int npu_host_pin(struct npu_host_reg *reg, unsigned int gup)
+static int npu_host_pin(struct npu_host_reg *reg)
 {
 	unsigned long npages = reg->size >> PAGE_SHIFT, done = 0;
 	const unsigned long batch_max = PAGE_SIZE / sizeof(struct page *);
+	unsigned int gup = FOLL_LONGTERM;
 	struct page **batch;
 	int ret = 0;
 
@@ -176,11 +176,9 @@ static int npu_host_pin(struct npu_host_reg *reg, unsigned int gup)
 		unsigned int flags = gup;
 		int pinned;
 
-		if (gup & FOLL_LONGTERM) {
-			ret = npu_host_pin_flags(addr, &n, &flags);
-			if (ret)
-				break;
-		}
+		ret = npu_host_pin_flags(addr, &n, &flags);
+		if (ret)
+			break;
 		pinned = pin_user_pages_fast(addr, n, flags, batch);
 		if (pinned <= 0) {
 			ret = pinned ? pinned : -EFAULT;
@@ -219,8 +217,7 @@ static void npu_host_reg_destroy(struct npu_host_reg *reg)
 			  NPU_HOST_DMA_ATTRS);
 	trace_npu_host_unpin(reg);
 	npu_host_unpin(reg);
-	if (!reg->transient)
-		npu_host_uncharge(reg);
+	npu_host_uncharge(reg);
 	kfree(reg);
 }
 
@@ -236,16 +233,7 @@ static void npu_host_reg_destroy(struct npu_host_reg *reg)
 struct npu_host_reg *npu_host_reg_get(struct npu_context *ctx, u64 addr,
 				      u64 size)
 {
-	struct npu_host_reg *reg;
-
-	down_read(&ctx->vm.lock);
-	reg = mtree_load(&ctx->vm.host_regs, addr);
-	if (reg && addr + size <= reg->addr + reg->size)
-		atomic_inc(&reg->users);
-	else
-		reg = NULL;
-	up_read(&ctx->vm.lock);
-	return reg;
+	return npu_vm_host_get(&ctx->vm, addr, size);
 }
 
 void npu_host_reg_put(struct npu_host_reg *reg)
@@ -312,13 +300,12 @@ static bool npu_host_dma_direct(struct npu_context *ctx)
 	       (ctx->npu->domain || !is_swiotlb_force_bounce(ctx->npu->dma_dev));
 }
 
-/* Pin @reg's pages (@gup: FOLL_LONGTERM or not) and map them for the device. */
-static int npu_host_pin_map(struct npu_context *ctx, struct npu_host_reg *reg,
-			    unsigned int gup)
+/* Pin @reg's pages and map them for the device. */
+static int npu_host_pin_map(struct npu_context *ctx, struct npu_host_reg *reg)
 {
 	int ret;
 
-	ret = npu_host_pin(reg, gup);
+	ret = npu_host_pin(reg);
 	if (ret)
 		return ret;
 	trace_npu_host_pin(reg);
@@ -333,6 +320,44 @@ static int npu_host_pin_map(struct npu_context *ctx, struct npu_host_reg *reg,
 	return 0;
 }
 
+/*
+ * A registration of [@addr, @addr + @size) of the calling process,
+ * charged (RLIMIT_MEMLOCK, VmPin), pinned and DMA-mapped in direction
+ * @dir; in no tree yet, with one user.
+ */
+static struct npu_host_reg *npu_host_reg_create(struct npu_context *ctx,
+						u64 addr, u64 size, u32 flags,
+						u64 dev_addr,
+						enum dma_data_direction dir)
+{
+	struct npu_host_reg *reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
+	int ret;
+
+	if (!reg)
+		return ERR_PTR(-ENOMEM);
+	reg->addr = addr;
+	reg->size = size;
+	reg->flags = flags;
+	reg->dev_addr = dev_addr;
+	reg->ctx = ctx;
+	reg->dir = dir;
+	atomic_set(&reg->users, 1);
+
+	ret = npu_host_charge(reg);
+	if (ret)
+		goto free;
+	ret = npu_host_pin_map(ctx, reg);
+	if (ret)
+		goto uncharge;
+	return reg;
+
+uncharge:
+	npu_host_uncharge(reg);
+free:
+	kfree(reg);
+	return ERR_PTR(ret);
+}
+
 /**
  * npu_host_pin_user() - pin a command's pageable operand until it ends
  * @ctx: context of the calling process (current->mm is ctx->mm)
@@ -341,52 +366,37 @@ static int npu_host_pin_map(struct npu_context *ctx, struct npu_host_reg *reg,
  * @write: the device writes it (FOLL_WRITE: breaks COW as a CPU write
  *	would, and fails on a read-only mapping)
  *
- * The pages from @addr's page to the end of @len's are pinned, not
- * FOLL_LONGTERM and uncharged, and DMA-mapped for the device; the
- * registration made for them is in no tree: the caller's reference is the
- * only one, and npu_host_reg_put() of it unmaps, dirties a destination and
- * unpins. The engine walks it as any registration.
+ * The pages from @addr's page to the end of @len's are pinned and charged
+ * as a registration's are (RLIMIT_MEMLOCK, VmPin, the context's pinned
+ * bytes) and DMA-mapped for the device; the registration made for them is
+ * in no tree: the caller's reference is the only one, and
+ * npu_host_reg_put() of it unmaps, dirties a destination, unpins and
+ * uncharges. The engine walks it as any registration.
  *
  * Return: the registration, or ERR_PTR(): -EFAULT some page is not mapped
- * (or not writable for @write) or lies beyond the user address space,
- * -EOPNOTSUPP the device would reach it only through bounce buffers,
- * -ENOMEM, -EINTR a fatal signal.
+ * (or not writable for @write, or a shared mapping of a file that is
+ * written back) or lies beyond the user address space, -EOPNOTSUPP the
+ * device would reach it only through bounce buffers, -ENOMEM over
+ * RLIMIT_MEMLOCK or out of memory, -EINTR a fatal signal.
  */
 struct npu_host_reg *npu_host_pin_user(struct npu_context *ctx, u64 addr,
 				       u64 len, bool write)
 {
 	u64 start = ALIGN_DOWN(addr, PAGE_SIZE), end;
-	struct npu_host_reg *reg;
-	int ret;
 
 	if (check_add_overflow(addr, len, &end) || end > TASK_SIZE)
 		return ERR_PTR(-EFAULT);
 	if (!npu_host_dma_direct(ctx))
 		return ERR_PTR(-EOPNOTSUPP);
-	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
-	if (!reg)
-		return ERR_PTR(-ENOMEM);
-	reg->addr = start;
-	reg->size = PAGE_ALIGN(end) - start;
-	reg->flags = write ? 0 : NPU_HOST_READONLY;
-	reg->ctx = ctx;
-	reg->dir = write ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
-	reg->transient = true;
-	atomic_set(&reg->users, 1);
-
-	ret = npu_host_pin_map(ctx, reg, write ? FOLL_WRITE : 0);
-	if (ret) {
-		kfree(reg);
-		return ERR_PTR(ret);
-	}
-	return reg;
+	return npu_host_reg_create(ctx, start, PAGE_ALIGN(end) - start,
+				   write ? 0 : NPU_HOST_READONLY, 0,
+				   write ? DMA_FROM_DEVICE : DMA_TO_DEVICE);
 }
 
 int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_host_register *args = arg;
 	struct npu_host_reg *reg;
-	unsigned long index;
 	u64 end;
 	int ret;
 
@@ -398,10 +408,7 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 	    end > TASK_SIZE)
 		return -EINVAL;
 	if (args->flags & NPU_HOST_MAPPED) {
-		if (!IS_ALIGNED(args->dev_addr, SZ_4K) ||
-		    args->dev_addr < NPU_VA_START ||
-		    check_add_overflow(args->dev_addr, args->length, &end) ||
-		    end > NPU_VA_END)
+		if (!npu_vm_range_valid(args->dev_addr, args->length, SZ_4K))
 			return -EINVAL;
 	} else if (args->dev_addr) {
 		return -EINVAL;
@@ -411,65 +418,19 @@ int npu_host_register_ioctl(struct npu_context *ctx, void *arg)
 		return -EOPNOTSUPP;
 
 	/* Refuse an overlap before pinning anything. */
-	index = args->addr;
-	down_read(&ctx->vm.lock);
-	reg = mt_find(&ctx->vm.host_regs, &index, args->addr + args->length - 1);
-	up_read(&ctx->vm.lock);
-	if (reg)
+	if (npu_vm_host_overlaps(&ctx->vm, args->addr, args->length))
 		return -EEXIST;
 
-	reg = kzalloc(sizeof(*reg), GFP_KERNEL_ACCOUNT);
-	if (!reg)
-		return -ENOMEM;
-	reg->addr = args->addr;
-	reg->size = args->length;
-	reg->flags = args->flags;
-	reg->dev_addr = args->flags & NPU_HOST_MAPPED ? args->dev_addr : 0;
-	reg->ctx = ctx;
-	reg->dir = reg->flags & NPU_HOST_READONLY ? DMA_TO_DEVICE :
-						    DMA_BIDIRECTIONAL;
-	atomic_set(&reg->users, 1);
-
-	ret = npu_host_charge(reg);
+	reg = npu_host_reg_create(ctx, args->addr, args->length, args->flags,
+				  args->flags & NPU_HOST_MAPPED ? args->dev_addr : 0,
+				  args->flags & NPU_HOST_READONLY ? DMA_TO_DEVICE :
+								    DMA_BIDIRECTIONAL);
+	if (IS_ERR(reg))
+		return PTR_ERR(reg);
+	ret = npu_vm_host_insert(&ctx->vm, reg);
 	if (ret)
-		goto free;
-	ret = npu_host_pin_map(ctx, reg, FOLL_LONGTERM);
-	if (ret)
-		goto uncharge;
-
-	down_write(&ctx->vm.lock);
-	ret = mtree_insert_range(&ctx->vm.host_regs, reg->addr,
-				 reg->addr + reg->size - 1, reg,
-				 GFP_KERNEL_ACCOUNT);
-	if (!ret && reg->dev_addr) {
-		ret = npu_vm_map_host_locked(&ctx->vm, reg);
-		if (ret)
-			mtree_erase(&ctx->vm.host_regs, reg->addr);
-	}
-	up_write(&ctx->vm.lock);
-	if (!ret)
-		return 0;
-
-	trace_npu_dma_unmap(reg);
-	dma_unmap_sgtable(ctx->npu->dma_dev, &reg->pages.sgt, reg->dir,
-			  NPU_HOST_DMA_ATTRS);
-	trace_npu_host_unpin(reg);
-	npu_host_unpin(reg);
-uncharge:
-	npu_host_uncharge(reg);
-free:
-	kfree(reg);
+		npu_host_reg_destroy(reg);
 	return ret;
-}
-
-/* Take @reg out of the context: no new command can find it after this. */
-static void npu_host_detach_locked(struct npu_context *ctx,
-				   struct npu_host_reg *reg)
-{
-	lockdep_assert_held_write(&ctx->vm.lock);
-	mtree_erase(&ctx->vm.host_regs, reg->addr);
-	if (reg->mapping)
-		npu_vm_unmap_host_locked(&ctx->vm, reg);
 }
 
 int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
@@ -479,14 +440,10 @@ int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags)
 		return -EINVAL;
-	down_write(&ctx->vm.lock);
-	reg = mtree_load(&ctx->vm.host_regs, args->addr);
-	if (!reg || reg->addr != args->addr) {
-		up_write(&ctx->vm.lock);
+	/* No new command finds it after this. */
+	reg = npu_vm_host_remove(&ctx->vm, args->addr, false);
+	if (!reg)
 		return -ENXIO;
-	}
-	npu_host_detach_locked(ctx, reg);
-	up_write(&ctx->vm.lock);
 
 	/*
 	 * Wait for the commands using it. A fatal signal stops the wait; the
@@ -501,13 +458,9 @@ int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg)
 void npu_host_release(struct npu_context *ctx)
 {
 	struct npu_host_reg *reg;
-	unsigned long index = 0;
 
-	down_write(&ctx->vm.lock);
-	mt_for_each(&ctx->vm.host_regs, reg, index, ULONG_MAX) {
-		npu_host_detach_locked(ctx, reg);
+	while ((reg = npu_vm_host_remove(&ctx->vm, 0, true))) {
 		npu_host_reg_put(reg);
+		cond_resched();
 	}
-	up_write(&ctx->vm.lock);
-	mtree_destroy(&ctx->vm.host_regs);
 }

@@ -24,13 +24,11 @@ struct user_struct;
  * @user: the user charged for the pinned pages (a reference)
  * @pages: the pinned pages, DMA-mapped for the device (pages.sgt)
  * @dir: DMA direction of the mapping
- * @mapping: its device mapping, or NULL
+ * @mapping: its device mapping, or NULL (the VA space's to set)
  * @users: one for the context's tree and one for each command using it;
  *	the last one unpins. Unregister waits on the context's host_wq
- *	until only its own is left.
- * @transient: the pageable operand of one command (npu_host_pin_user()):
- *	in no tree, not charged, pinned without FOLL_LONGTERM; @users is
- *	the command's reference alone
+ *	until only its own is left. A command's pageable operand
+ *	(npu_host_pin_user()) is in no tree: the command's is its only one.
  */
 struct npu_host_reg {
 	u64 addr;
@@ -43,7 +41,6 @@ struct npu_host_reg {
 	enum dma_data_direction dir;
 	struct npu_mapping *mapping;
 	atomic_t users;
-	bool transient;
 };
 
 /**
@@ -60,6 +57,13 @@ struct npu_host_cursor {
 struct npu_host_reg *npu_host_reg_get(struct npu_context *ctx, u64 addr,
 				      u64 size);
 void npu_host_reg_put(struct npu_host_reg *reg);
+
+/* One more user of @reg (a command): npu_host_reg_put() drops it. */
+static inline void npu_host_reg_hold(struct npu_host_reg *reg)
+{
+	atomic_inc(&reg->users);
+}
+
 struct npu_host_reg *npu_host_pin_user(struct npu_context *ctx, u64 addr,
 				       u64 len, bool write);
 int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,

@@ -4,25 +4,21 @@
  *
  * A mirror (MIRROR_MAP) books device VA == user address for a range of
  * the context's mm, watched by an mmu_interval_notifier; its device
- * page-table entries start non-present. When the DMA engine reaches one
- * that is not there (or read-only for a write), it drops the VA space,
- * faults the pages in with hmm_range_fault() as the process would, maps
- * them for the DMA device (its IOMMU) and installs 4 KiB entries under
- * the notifier's sequence, then goes on. An invalidation clears the
- * entries and DMA-unmaps their pages before the core mm goes on, and
- * waits for every access the engine is making through them (the engine
- * holds the VA space's mirror_lock shared around each one and checks
- * that no invalidation came between its translation and the access).
+ * entries start non-present. When the DMA engine reaches one that is not
+ * there (or read-only for a write), the stream's fault runs off the
+ * engine's channels (npu_stream.c): npu_mirror_fault() looks the pages up
+ * with hmm_range_fault() as the process's own access would, maps them for
+ * the DMA device (its IOMMU), and has the VA space install them under the
+ * notifier's sequence (npu_vm_mirror_install()); the loop is test_hmm's
+ * dmirror_range_fault(). An invalidation has the VA space clear the
+ * entries and DMA-unmap their pages (npu_mirror_unmap_run()) before the
+ * core mm goes on.
  *
- * Locks: the VA space's lock (rwsem) orders before its mirror_lock
- * (rwsem). The invalidation takes only mirror_lock; it runs inside memory
- * reclaim, so nothing allocates under mirror_lock, and nothing that holds
- * it takes the VA space's lock. Page tables for an entry are allocated
- * beforehand under the VA space's lock (npu_pt_prepare()). The fault
- * itself (hmm_range_fault) runs with neither held.
- *
- * Nothing is pinned, so nothing is charged to RLIMIT_MEMLOCK; the number
- * of entries a context may hold is max_mirror_pages.
+ * This file keeps what every HMM user keeps: the notifier, the fault loop
+ * and the DMA mappings of the pages. The entries, their lock and sequence
+ * are the VA space's (npu_vm.c). Nothing is pinned, so nothing is charged
+ * to RLIMIT_MEMLOCK; the number of entries a context may hold is
+ * max_mirror_pages.
  */
 #include <linux/bitfield.h>
 #include <linux/dma-map-ops.h>
@@ -56,6 +52,8 @@ MODULE_PARM_DESC(max_mirrors, "Mirrors (MIRROR_MAP) per context (default 1024)")
 
 /* Pages one fault brings in at most: the rest of the access, up to this. */
 #define NPU_MIRROR_FAULT_PAGES	32
+/* A run of them is one entry run of the page tables. */
+static_assert(NPU_MIRROR_FAULT_PAGES <= NPU_PT_RUN_MAX);
 
 /* Coherent, never bounced (MIRROR_MAP refuses the others): nothing to sync. */
 #define NPU_MIRROR_DMA_ATTRS	DMA_ATTR_SKIP_CPU_SYNC
@@ -80,55 +78,20 @@ static enum dma_data_direction npu_mirror_dir(bool write)
 	return write ? DMA_BIDIRECTIONAL : DMA_TO_DEVICE;
 }
 
-/*
- * Clear the whole run the entry @pte (of VA @va) belongs to and DMA-unmap
- * it; returns its pages. A run lies inside one last-level table.
+/**
+ * npu_mirror_unmap_run() - a run of the mirror's entries is gone
+ * @mirror: the mirror
+ * @dma: the run's DMA address
+ * @npages: its pages
+ * @write: it was mapped for writing (a write fault's), else for reading
+ *
+ * The VA space calls it as it clears the entries (npu_vm.c).
  */
-static unsigned long npu_mirror_clear_run(struct device *dev, u64 *pte, u64 va)
+void npu_mirror_unmap_run(struct npu_mirror *mirror, u64 dma,
+			  unsigned long npages, bool write)
 {
-	unsigned int idx = (va >> PAGE_SHIFT) & (NPU_PT_ENTRIES - 1);
-	unsigned long i, n;
-	u64 *head = pte;
-
-	while ((*head & NPU_PTE_MIRROR_TAIL) && idx--)
-		head--;
-	n = FIELD_GET(NPU_PTE_MIRROR_RUN, *head) + 1;
-	dma_unmap_page_attrs(dev, *head & NPU_PTE_ADDR, n << PAGE_SHIFT,
-			     npu_mirror_dir(*head & NPU_PTE_WRITE),
-			     NPU_MIRROR_DMA_ATTRS);
-	for (i = 0; i < n; i++)
-		WRITE_ONCE(head[i], 0);
-	return n;
-}
-
-/*
- * Clear the entries of [@start, @end) - whole runs, so maybe a few pages
- * on either side too - and DMA-unmap their pages. Neither allocates nor
- * sleeps (some invalidations may not block). Any translation the engine
- * made before is stale from here on: @mirror_seq moves (release, after
- * the entries are gone).
- */
-static void npu_mirror_clear_locked(struct npu_context *ctx, u64 start,
-				    u64 end)
-{
-	struct npu_vm *vm = &ctx->vm;
-	unsigned long n = 0;
-	u64 va = start, *pte;
-
-	lockdep_assert_held_write(&vm->mirror_lock);
-	while ((pte = npu_pt_next_leaf(&vm->pt, &va, end))) {
-		if (*pte & NPU_PTE_MIRROR)
-			n += npu_mirror_clear_run(ctx->npu->dma_dev, pte, va);
-		va = ALIGN_DOWN(va, PAGE_SIZE) + PAGE_SIZE;
-	}
-	if (n) {
-		vm->mirror_pages -= n;
-		/*
-		 * After the cleared entries: pairs with the acquire in
-		 * npu_dma_translate() before its walk.
-		 */
-		smp_store_release(&vm->mirror_seq, vm->mirror_seq + 1);
-	}
+	dma_unmap_page_attrs(mirror->ctx->npu->dma_dev, dma, npages << PAGE_SHIFT,
+			     npu_mirror_dir(write), NPU_MIRROR_DMA_ATTRS);
 }
 
 #ifdef NPU_HAVE_HMM
@@ -138,19 +101,12 @@ static bool npu_mirror_invalidate(struct mmu_interval_notifier *mni,
 {
 	struct npu_mirror *mirror = container_of(mni, struct npu_mirror,
 						 notifier);
-	struct npu_vm *vm = &mirror->ctx->vm;
 	u64 start = max_t(u64, range->start, mirror->start);
 	u64 end = min_t(u64, range->end, mirror->start + mirror->size);
 
-	if (mmu_notifier_range_blockable(range))
-		down_write(&vm->mirror_lock);
-	else if (!down_write_trylock(&vm->mirror_lock))
-		return false;
-	mmu_interval_set_seq(mni, cur_seq);
-	if (mirror->live && start < end)
-		npu_mirror_clear_locked(mirror->ctx, start, end);
-	up_write(&vm->mirror_lock);
-	return true;
+	return npu_vm_mirror_invalidate(&mirror->ctx->vm, mirror, start, end,
+					mmu_notifier_range_blockable(range),
+					cur_seq);
 }
 
 static const struct mmu_interval_notifier_ops npu_mirror_ops = {
@@ -185,92 +141,48 @@ static const char *npu_mirror_why(int err)
  */
 struct npu_mirror_runs {
 	unsigned int nr;
-	u8 first[NPU_MIRROR_FAULT_PAGES];
-	u8 pages[NPU_MIRROR_FAULT_PAGES];
-	dma_addr_t dma[NPU_MIRROR_FAULT_PAGES];
+	struct npu_mirror_run run[NPU_MIRROR_FAULT_PAGES];
 };
 
-static void npu_mirror_unmap_runs(struct device *dev, bool write,
+static void npu_mirror_unmap_runs(struct npu_mirror *mirror, bool write,
 				  const struct npu_mirror_runs *runs,
 				  unsigned int from)
 {
 	unsigned int j;
 
 	for (j = from; j < runs->nr; j++)
-		dma_unmap_page_attrs(dev, runs->dma[j],
-				     (size_t)runs->pages[j] << PAGE_SHIFT,
-				     npu_mirror_dir(write), NPU_MIRROR_DMA_ATTRS);
+		npu_mirror_unmap_run(mirror, runs->run[j].dma,
+				     runs->run[j].pages, write);
 }
 
-static int npu_mirror_map_runs(struct device *dev, bool write,
+static int npu_mirror_map_runs(struct npu_mirror *mirror, bool write,
 			       const unsigned long *pfns, unsigned long n,
 			       struct npu_mirror_runs *runs)
 {
+	struct device *dev = mirror->ctx->npu->dma_dev;
 	unsigned long i, k;
 
 	runs->nr = 0;
 	for (i = 0; i < n; i += k) {
 		struct page *page = hmm_pfn_to_page(pfns[i]);
-		unsigned int j = runs->nr;
+		struct npu_mirror_run *run = &runs->run[runs->nr];
 
 		for (k = 1; i + k < n; k++)
 			if (page_to_pfn(hmm_pfn_to_page(pfns[i + k])) !=
 			    page_to_pfn(page) + k)
 				break;
-		runs->dma[j] = dma_map_page_attrs(dev, page, 0, k << PAGE_SHIFT,
-						  npu_mirror_dir(write),
-						  NPU_MIRROR_DMA_ATTRS);
-		if (dma_mapping_error(dev, runs->dma[j])) {
-			npu_mirror_unmap_runs(dev, write, runs, 0);
+		run->dma = dma_map_page_attrs(dev, page, 0, k << PAGE_SHIFT,
+					      npu_mirror_dir(write),
+					      NPU_MIRROR_DMA_ATTRS);
+		if (dma_mapping_error(dev, run->dma)) {
+			npu_mirror_unmap_runs(mirror, write, runs, 0);
 			return -ENOMEM;
 		}
-		runs->first[j] = i;
-		runs->pages[j] = k;
+		run->first = i;
+		run->pages = k;
 		runs->nr++;
 	}
 	return 0;
-}
-
-/*
- * Install the runs at @va (both locks held) with the access of the fault
- * (@write), replacing what is there; unmap the runs not installed. A run
- * goes in whole or not at all (max_mirror_pages). *@end gets the end of
- * the last run installed.
- */
-static int npu_mirror_install_locked(struct npu_context *ctx, u64 va,
-				     bool write, struct npu_mirror_runs *runs,
-				     u64 *end)
-{
-	struct npu_vm *vm = &ctx->vm;
-	unsigned long limit = READ_ONCE(max_mirror_pages);
-	u64 flags = NPU_PTE_READ | NPU_PTE_SYSTEM | NPU_PTE_MIRROR |
-		    (write ? NPU_PTE_WRITE : 0);
-	unsigned int j, k;
-
-	lockdep_assert_held_write(&vm->lock);
-	lockdep_assert_held_write(&vm->mirror_lock);
-	for (j = 0; j < runs->nr; j++) {
-		u64 addr = va + ((u64)runs->first[j] << PAGE_SHIFT);
-		u64 size = (u64)runs->pages[j] << PAGE_SHIFT;
-		u64 *pte = npu_pt_lookup(&vm->pt, addr);
-
-		/* npu_pt_prepare() made the table; a run is inside it */
-		if (!pte)
-			break;
-		npu_mirror_clear_locked(ctx, addr, addr + size);
-		if (vm->mirror_pages + runs->pages[j] > limit)
-			break;
-		for (k = 0; k < runs->pages[j]; k++)
-			WRITE_ONCE(pte[k], (runs->dma[j] + ((u64)k << PAGE_SHIFT)) |
-				   flags | NPU_PTE_VALID |
-				   (k ? NPU_PTE_MIRROR_TAIL :
-				    FIELD_PREP(NPU_PTE_MIRROR_RUN, runs->pages[j] - 1)));
-		vm->mirror_pages += runs->pages[j];
-		*end = addr + size;
-	}
-	npu_mirror_unmap_runs(ctx->npu->dma_dev, write, runs, j);
-	/* the first page is the one the access needs */
-	return j ? 0 : -ENOSPC;
 }
 
 /**
@@ -285,7 +197,7 @@ static int npu_mirror_install_locked(struct npu_context *ctx, u64 va,
  * @why: out, on failure, why, for the DMA fault report
  *
  * Called with no lock held: hmm_range_fault() may invalidate this very
- * range (COW), whose callback takes the VA space's mirror_lock. The
+ * range (COW), whose callback takes the VA space's mirror lock. The
  * entries get the access of the fault: a read fault installs read-only
  * entries (mapped DMA_TO_DEVICE), a write fault writable ones.
  *
@@ -299,10 +211,9 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 		     u64 *done, const char **why)
 {
 	struct npu_context *ctx = mirror->ctx;
-	struct npu_vm *vm = &ctx->vm;
-	struct device *dev = ctx->npu->dma_dev;
 	struct mm_struct *mm = ctx->mm;
 	unsigned long pfns[NPU_MIRROR_FAULT_PAGES];
+	unsigned long limit = READ_ONCE(max_mirror_pages), timeout;
 	struct npu_mirror_runs runs;
 	struct hmm_range range = {
 		.notifier = &mirror->notifier,
@@ -310,8 +221,7 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 		.default_flags = HMM_PFN_REQ_FAULT |
 				 (write ? HMM_PFN_REQ_WRITE : 0),
 	};
-	unsigned long timeout, room;
-	u64 start = ALIGN_DOWN(va, PAGE_SIZE), end, p;
+	u64 start = ALIGN_DOWN(va, PAGE_SIZE), end;
 	int ret;
 
 	/* Up to the end of the access, of the mirror and of the table. */
@@ -321,75 +231,53 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 	if (len < end - va)
 		end = ALIGN(va + len, PAGE_SIZE);
 	/* Not into entries that are there, nor past max_mirror_pages. */
-	room = READ_ONCE(max_mirror_pages) - min(READ_ONCE(vm->mirror_pages),
-						 READ_ONCE(max_mirror_pages));
-	end = min(end, start + max(room, 1UL) * PAGE_SIZE);
-	down_read(&vm->lock);
-	for (p = start + PAGE_SIZE; p < end; p += PAGE_SIZE) {
-		u64 *pte = npu_pt_lookup(&vm->pt, p);
-
-		if (pte && (READ_ONCE(*pte) & NPU_PTE_VALID)) {
-			end = p;
-			break;
-		}
-	}
-	up_read(&vm->lock);
-
-	if (READ_ONCE(mirror->dead)) {
-		ret = -ENOENT;
+	ret = npu_vm_mirror_fault_range(&ctx->vm, mirror, start, &end, limit);
+	if (ret)
 		goto out_why;
-	}
 	if (!mmget_not_zero(mm)) {
 		ret = -ESRCH;
 		goto out_why;
 	}
-	timeout = jiffies + msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
-again:
 	range.start = start;
 	range.end = end;
-	range.notifier_seq = mmu_interval_read_begin(&mirror->notifier);
-	mmap_read_lock(mm);
-	ret = hmm_range_fault(&range);
-	mmap_read_unlock(mm);
-	if (ret == -EBUSY && time_before(jiffies, timeout)) {
-		cond_resched();
-		goto again;
-	}
-	/* A hole or a read-only page further on: fault only the one needed. */
-	if ((ret == -EFAULT || ret == -EPERM) && end - start > PAGE_SIZE) {
-		end = start + PAGE_SIZE;
-		goto again;
-	}
-	if (ret)
-		goto out;
-
-	ret = npu_mirror_map_runs(dev, write, pfns, (end - start) >> PAGE_SHIFT,
-				  &runs);
-	if (ret)
-		goto out;
-
-	down_write(&vm->lock);
-	ret = mirror->dead ? -ENOENT : npu_pt_prepare(&vm->pt, start, end - start);
-	if (ret) {
-		up_write(&vm->lock);
-		npu_mirror_unmap_runs(dev, write, &runs, 0);
-		goto out;
-	}
-	down_write(&vm->mirror_lock);
-	if (mmu_interval_read_retry(&mirror->notifier, range.notifier_seq)) {
-		up_write(&vm->mirror_lock);
-		up_write(&vm->lock);
-		npu_mirror_unmap_runs(dev, write, &runs, 0);
+	timeout = jiffies + msecs_to_jiffies(HMM_RANGE_DEFAULT_TIMEOUT);
+	for (;;) {
 		if (time_after(jiffies, timeout)) {
 			ret = -EBUSY;
-			goto out;
+			break;
 		}
-		goto again;
+		range.notifier_seq = mmu_interval_read_begin(&mirror->notifier);
+		mmap_read_lock(mm);
+		ret = hmm_range_fault(&range);
+		mmap_read_unlock(mm);
+		if (ret == -EBUSY)
+			continue;
+		/* A hole or a read-only page further on: only the one needed. */
+		if ((ret == -EFAULT || ret == -EPERM) &&
+		    range.end - range.start > PAGE_SIZE) {
+			range.end = range.start + PAGE_SIZE;
+			continue;
+		}
+		if (ret)
+			break;
+		ret = npu_mirror_map_runs(mirror, write, pfns,
+					  (range.end - range.start) >> PAGE_SHIFT,
+					  &runs);
+		if (ret)
+			break;
+		ret = npu_vm_mirror_install(&ctx->vm, mirror, range.start,
+					    range.end, write, runs.run, runs.nr,
+					    range.notifier_seq, limit, done);
+		if (ret >= 0) {
+			/* the runs not installed were the fault's to unmap */
+			npu_mirror_unmap_runs(mirror, write, &runs, ret);
+			ret = 0;
+			break;
+		}
+		npu_mirror_unmap_runs(mirror, write, &runs, 0);
+		if (ret != -EAGAIN)
+			break;
 	}
-	ret = npu_mirror_install_locked(ctx, start, write, &runs, done);
-	up_write(&vm->mirror_lock);
-	up_write(&vm->lock);
-out:
 	/* Never the last put here: the engine's worker must not tear the mm down. */
 	mmput_async(mm);
 out_why:
@@ -406,27 +294,9 @@ int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 }
 #endif
 
-/* Drop a mirror's device entries for good; vm->lock held for writing. */
-static void npu_mirror_zap_locked(struct npu_context *ctx,
-				  struct npu_mirror *mirror)
-{
-	struct npu_vm *vm = &ctx->vm;
-
-	lockdep_assert_held_write(&vm->lock);
-	/* One that never got into the VA space has no entries to clear. */
-	if (!mirror->live)
-		return;
-	down_write(&vm->mirror_lock);
-	npu_mirror_clear_locked(ctx, mirror->start,
-				mirror->start + mirror->size);
-	mirror->live = false;
-	up_write(&vm->mirror_lock);
-	npu_pt_prune(&vm->pt, mirror->start, mirror->size);
-}
-
 /*
  * The end of a mirror taken out of the VA space: its entries are gone
- * already (npu_mirror_detach()), so no access can reach the pages once
+ * already (npu_vm_mirror_remove()), so no access can reach the pages once
  * the notifier that kept them current is removed.
  */
 static void npu_mirror_destroy(struct npu_mirror *mirror)
@@ -435,33 +305,6 @@ static void npu_mirror_destroy(struct npu_mirror *mirror)
 	mmu_interval_notifier_remove(&mirror->notifier);
 #endif
 	npu_mirror_put(mirror);
-}
-
-/*
- * Take the mirror at @addr out of the VA space - only @expect, if not
- * NULL - and clear its entries in the same step, while its notifier still
- * keeps them current: the engine reaches the pages only through them, and
- * a fault checks @dead under the same lock. NULL if there is none.
- */
-static struct npu_mirror *npu_mirror_detach(struct npu_context *ctx, u64 addr,
-					    const struct npu_mirror *expect)
-{
-	struct npu_mirror *mirror;
-	struct npu_mapping *map;
-
-	down_write(&ctx->vm.lock);
-	map = mtree_load(&ctx->vm.mappings, addr);
-	if (expect && (!map || map->mirror != expect))
-		mirror = NULL;
-	else
-		mirror = npu_vm_unmap_mirror_locked(&ctx->vm, addr);
-	if (mirror) {
-		mirror->dead = true;
-		ctx->vm.nr_mirrors--;
-		npu_mirror_zap_locked(ctx, mirror);
-	}
-	up_write(&ctx->vm.lock);
-	return mirror;
 }
 
 int npu_mirror_map_ioctl(struct npu_context *ctx, void *arg)
@@ -474,10 +317,10 @@ int npu_mirror_map_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags & ~NPU_MIRROR_FLAGS_MASK)
 		return -EINVAL;
-	if (!args->length || !IS_ALIGNED(args->addr | args->length, SZ_4K) ||
-	    check_add_overflow(args->addr, args->length, &end) ||
-	    end > TASK_SIZE || args->addr < NPU_VA_START || end > NPU_VA_END)
+	if (!npu_vm_range_valid(args->addr, args->length, SZ_4K) ||
+	    args->addr + args->length > TASK_SIZE)
 		return -EINVAL;
+	end = args->addr + args->length;
 #ifndef NPU_HAVE_HMM
 	return -EOPNOTSUPP;
 #endif
@@ -503,19 +346,7 @@ int npu_mirror_map_ioctl(struct npu_context *ctx, void *arg)
 		return ret;
 	}
 #endif
-	down_write(&ctx->vm.lock);
-	if (ctx->vm.nr_mirrors >= READ_ONCE(max_mirrors))
-		ret = -ENOSPC;
-	else
-		ret = npu_vm_map_mirror_locked(&ctx->vm, mirror, mirror->start,
-					       mirror->size);
-	if (!ret) {
-		ctx->vm.nr_mirrors++;
-		down_write(&ctx->vm.mirror_lock);
-		mirror->live = true;
-		up_write(&ctx->vm.mirror_lock);
-	}
-	up_write(&ctx->vm.lock);
+	ret = npu_vm_mirror_add(&ctx->vm, mirror, READ_ONCE(max_mirrors));
 	if (ret) {
 		mirror->dead = true;
 		npu_mirror_destroy(mirror);
@@ -540,7 +371,7 @@ int npu_mirror_map_ioctl(struct npu_context *ctx, void *arg)
 	 * Unless an unmap in between took it out already (the reference
 	 * keeps @mirror from being another mirror at the same address).
 	 */
-	if (ret && npu_mirror_detach(ctx, args->addr, mirror))
+	if (ret && npu_vm_mirror_remove(&ctx->vm, args->addr, mirror))
 		npu_mirror_destroy(mirror);
 	npu_mirror_put(mirror);
 	return ret;
@@ -553,7 +384,7 @@ int npu_mirror_unmap_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags)
 		return -EINVAL;
-	mirror = npu_mirror_detach(ctx, args->addr, NULL);
+	mirror = npu_vm_mirror_remove(&ctx->vm, args->addr, NULL);
 	if (!mirror)
 		return -ENOENT;
 	npu_mirror_destroy(mirror);
@@ -563,26 +394,12 @@ int npu_mirror_unmap_ioctl(struct npu_context *ctx, void *arg)
 /* At shutdown, after every stream has stopped. */
 void npu_mirror_release(struct npu_context *ctx)
 {
-	struct npu_mapping *map;
-	struct npu_mirror *mirror;
-	unsigned long index;
+	struct npu_mirror *mirror, *gone;
 
-	for (;;) {
-		mirror = NULL;
-		index = 0;
-		down_read(&ctx->vm.lock);
-		mt_for_each(&ctx->vm.mappings, map, index, ULONG_MAX) {
-			if (map->mirror) {
-				index = map->start;
-				mirror = map->mirror;
-				break;
-			}
-		}
-		up_read(&ctx->vm.lock);
-		if (!mirror)
-			return;
-		mirror = npu_mirror_detach(ctx, index, mirror);
-		if (mirror)
-			npu_mirror_destroy(mirror);
+	while ((mirror = npu_vm_mirror_first(&ctx->vm))) {
+		gone = npu_vm_mirror_remove(&ctx->vm, mirror->start, mirror);
+		if (gone)
+			npu_mirror_destroy(gone);
+		npu_mirror_put(mirror);
 	}
 }

@@ -19,11 +19,12 @@ struct npu_context;
  * @ctx: the context (the mirror never outlives its VA space's entries)
  * @start: first byte: user address and device VA
  * @size: bytes
- * @dead: taken out of the VA space (under the VA space's lock): a fault in
- *	progress installs nothing
- * @live: in the VA space, so its range there is its own (set under both
- *	the VA space's lock and its mirror_lock): until then, and after, its
- *	invalidations touch no entry
+ * @dead: taken out of the VA space: a fault in progress installs nothing
+ * @live: in the VA space, so its range there is its own: until then, and
+ *	after, its invalidations touch no entry
+ *
+ * @dead and @live are the VA space's, set and read under its locks by
+ * npu_vm.c alone.
  */
 struct npu_mirror {
 	struct kref ref;
@@ -36,6 +37,8 @@ struct npu_mirror {
 };
 
 void npu_mirror_get(struct npu_mirror *mirror);
+void npu_mirror_unmap_run(struct npu_mirror *mirror, u64 dma,
+			  unsigned long npages, bool write);
 void npu_mirror_put(struct npu_mirror *mirror);
 int npu_mirror_fault(struct npu_mirror *mirror, u64 va, u64 len, bool write,
 		     u64 *done, const char **why);

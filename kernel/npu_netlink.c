@@ -188,24 +188,19 @@ static int npu_nl_fill_context_locked(struct sk_buff *skb,
 			from_kuid_munged(current_user_ns(), ctx->uid)) ||
 	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_CTX_ID, ctx->id,
 			      NPU_NL_A_PAD) ||
-	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_MEM_DEVICE,
-			      atomic_long_read(&ctx->mem_charged),
+	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_MEM_DEVICE, u.mem_device,
 			      NPU_NL_A_PAD) ||
-	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_HOST_PINNED,
-			      atomic64_read(&ctx->host_pinned), NPU_NL_A_PAD) ||
-	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_HOST_MEMLOCK,
-			      atomic64_read(&ctx->host_memlock),
+	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_HOST_PINNED, u.host_pinned,
+			      NPU_NL_A_PAD) ||
+	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_HOST_MEMLOCK, u.host_locked,
 			      NPU_NL_A_PAD) ||
 	    nla_put_u32(skb, NPU_NL_A_PROC_MAPPINGS, u.mappings) ||
 	    nla_put_u32(skb, NPU_NL_A_PROC_RESERVATIONS, u.reservations) ||
-	    nla_put_u32(skb, NPU_NL_A_PROC_STREAMS,
-			atomic_long_read(&ctx->nr_streams)) ||
-	    nla_put_u32(skb, NPU_NL_A_PROC_EXPORTED,
-			atomic_long_read(&ctx->nr_exported)) ||
-	    nla_put_u32(skb, NPU_NL_A_PROC_IMPORTED,
-			atomic_long_read(&ctx->nr_imports)) ||
-	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_FAULTS,
-			      atomic64_read(&ctx->faults), NPU_NL_A_PAD)) {
+	    nla_put_u32(skb, NPU_NL_A_PROC_STREAMS, u.streams) ||
+	    nla_put_u32(skb, NPU_NL_A_PROC_EXPORTED, u.exports) ||
+	    nla_put_u32(skb, NPU_NL_A_PROC_IMPORTED, u.imports) ||
+	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_FAULTS, u.faults,
+			      NPU_NL_A_PAD)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -64,9 +64,14 @@ MODULE_PARM_DESC(max_ipc_keys, "IPC_EXPORT keys per context (default 4096)");
  * @length: bytes of an IPC key's range
  * @map: the exporter's mapping an IPC key's range was named in: unmapping
  *	it revokes the key (only compared, never dereferenced)
+ * @published: its export answered: imports, SET_PIDS and IPC_DESTROY find
+ *	it. Until then the name is in npu_shares only so that no other
+ *	share takes it (reserve, respond, publish: a name exists only once
+ *	its exporter knows it).
+ * @dead: revoked before it was published: the export's end frees it
  *
- * All but @node, @npids and @pids are set before the share is in
- * npu_shares and never change.
+ * All but @node, @npids, @pids, @published and @dead are set before the
+ * share is in npu_shares and never change.
  */
 struct npu_share {
 	struct hlist_node node;
@@ -83,24 +88,32 @@ struct npu_share {
 	u64 offset;
 	u64 length;
 	const struct npu_mapping *map;
+	bool published;
+	bool dead;
 };
 
 /*
- * Protects npu_shares, every share's @node, @npids and @pids, and every
- * handle's share.
+ * Protects npu_shares, every share's @node, @npids, @pids, @published and
+ * @dead, and every handle's share.
  */
 static DEFINE_MUTEX(npu_share_lock);
 static DEFINE_HASHTABLE(npu_shares, 8);
 
-static struct npu_share *npu_share_find_locked(u64 key)
+/* The share named @key, published or (@any) not yet. */
+static struct npu_share *npu_share_lookup_locked(u64 key, bool any)
 {
 	struct npu_share *share;
 
 	lockdep_assert_held(&npu_share_lock);
 	hash_for_each_possible(npu_shares, share, node, key)
 		if (share->key == key)
-			return share;
+			return any || share->published ? share : NULL;
 	return NULL;
+}
+
+static struct npu_share *npu_share_find_locked(u64 key)
+{
+	return npu_share_lookup_locked(key, false);
 }
 
 /* May the current process import @share? (Not asked of the exporter.) */
@@ -151,15 +164,33 @@ static void npu_share_unpublish_locked(struct npu_share *share)
 		share->handle->share = NULL;
 }
 
-/* Give @share a fresh random name and put it in the table. */
-static void npu_share_publish_locked(struct npu_share *share)
+/*
+ * Give @share a fresh random name in the table, not published yet: the
+ * export answers with it, then npu_share_export_finish() publishes it.
+ */
+static void npu_share_reserve_locked(struct npu_share *share)
 {
 	lockdep_assert_held(&npu_share_lock);
 	do
 		share->key = get_random_u64();
-	while (!share->key || npu_share_find_locked(share->key));
+	while (!share->key || npu_share_lookup_locked(share->key, true));
 	hash_add(npu_shares, &share->node, share->key);
 	atomic_long_inc(&share->owner->nr_exported);
+}
+
+/*
+ * Revoke @share: true if it left the table (the caller frees it); a share
+ * not yet published stays until its export's end frees it.
+ */
+static bool npu_share_kill_locked(struct npu_share *share)
+{
+	lockdep_assert_held(&npu_share_lock);
+	if (!share->published) {
+		share->dead = true;
+		return false;
+	}
+	npu_share_unpublish_locked(share);
+	return true;
 }
 
 /* The exporter lets go of @handle: its name goes with it. */
@@ -169,12 +200,31 @@ void npu_share_revoke(struct npu_context *ctx, struct npu_handle *handle)
 
 	mutex_lock(&npu_share_lock);
 	share = handle->share;
-	if (share && share->owner == ctx)
-		npu_share_unpublish_locked(share);
-	else
+	if (!share || share->owner != ctx || !npu_share_kill_locked(share))
 		share = NULL;
 	mutex_unlock(&npu_share_lock);
 	if (share)
+		npu_share_free(share);
+}
+
+/*
+ * After SHARE_EXPORT or IPC_EXPORT copied its answer out (@ret 0) or failed
+ * to (-EFAULT): the name is published now, or goes, as does one revoked
+ * meanwhile.
+ */
+void npu_share_export_finish(struct npu_context *ctx, void *arg, int ret)
+{
+	struct npu_share *share = ((struct npu_share_export_args *)arg)->share;
+	bool drop;
+
+	mutex_lock(&npu_share_lock);
+	drop = ret || share->dead;
+	if (drop)
+		npu_share_unpublish_locked(share);
+	else
+		share->published = true;
+	mutex_unlock(&npu_share_lock);
+	if (drop)
 		npu_share_free(share);
 }
 
@@ -192,8 +242,8 @@ static void npu_ipc_revoke(struct npu_context *ctx,
 		if (!share->ipc || share->owner != ctx ||
 		    (map && share->map != map))
 			continue;
-		npu_share_unpublish_locked(share);
-		hlist_add_head(&share->node, &dead);
+		if (npu_share_kill_locked(share))
+			hlist_add_head(&share->node, &dead);
 	}
 	mutex_unlock(&npu_share_lock);
 	hlist_for_each_entry_safe(share, tmp, &dead, node) {
@@ -237,18 +287,20 @@ static struct npu_share *npu_share_create(struct npu_context *ctx, u32 flags)
 
 int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 {
-	struct npu_share_export *args = arg;
+	struct npu_share_export_args *a = arg;
+	struct npu_share_export *args = &a->uapi;
 	struct npu_handle *handle;
 	struct npu_share *share;
+	bool imported;
 	int ret = 0;
 
 	if (args->flags & ~NPU_SHARE_ANY_PID || args->__reserved)
 		return -EINVAL;
-	handle = npu_handle_lookup(ctx, args->handle);
+	handle = npu_handle_lookup(ctx, args->handle, &imported);
 	if (!handle)
 		return -ENOENT;
 	/* Only the allocating process names its memory. */
-	if (xa_get_mark(&ctx->handles, args->handle, NPU_HANDLE_IMPORTED)) {
+	if (imported) {
 		npu_handle_put(handle);
 		return -EINVAL;
 	}
@@ -260,14 +312,15 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 	share->handle = handle;
 
 	mutex_lock(&npu_share_lock);
-	if (xa_load(&ctx->handles, args->handle) != handle) {
+	if (!npu_handle_is(ctx, args->handle, handle)) {
 		ret = -ENOENT;	/* freed meanwhile: revoke has run already */
 	} else if (handle->share) {
 		ret = -EBUSY;
 	} else {
-		npu_share_publish_locked(share);
+		npu_share_reserve_locked(share);
 		handle->share = share;
 		args->shareable = share->key;
+		a->share = share;
 	}
 	mutex_unlock(&npu_share_lock);
 	if (ret)
@@ -275,54 +328,63 @@ int npu_share_export_ioctl(struct npu_context *ctx, void *arg)
 	return ret;
 }
 
-int npu_ipc_export_ioctl(struct npu_context *ctx, void *arg)
-{
-	struct npu_ipc_export *args = arg;
-	struct npu_mapping *map;
+/* The IPC key being made for @args, and who makes it. */
+struct npu_ipc_name {
+	struct npu_context *ctx;
+	struct npu_share_export_args *a;
 	struct npu_share *share;
-	u64 page;
-	int ret = 0;
+};
 
-	if (args->flags & ~NPU_SHARE_ANY_PID || !args->length)
-		return -EINVAL;
-	if (!npu_charge(&ctx->nr_ipc_keys, 1, READ_ONCE(max_ipc_keys)))
-		return -ENOSPC;
-	share = npu_share_create(ctx, args->flags);
-	if (!share) {
-		atomic_long_dec(&ctx->nr_ipc_keys);
-		return -ENOMEM;
-	}
-	share->ipc = true;
+/*
+ * Name the range in @map (the VA space held: an unmap revokes only after
+ * the reservation): memory this context allocated, whole pages.
+ */
+static int npu_ipc_name(const struct npu_mapping *map, void *arg)
+{
+	struct npu_ipc_name *n = arg;
+	struct npu_ipc_export *args = &n->a->ipc;
+	struct npu_share *share = n->share;
+	u64 page = map->handle->page_size;
 
-	/* held across the publish: an unmap revokes only after it */
-	down_read(&ctx->vm.lock);
-	map = npu_vm_memory_locked(&ctx->vm, args->addr, args->length);
-	if (!map) {
-		ret = -ENOENT;
-		goto unlock;
-	}
-	page = map->handle->page_size;
 	/* Only the allocating process names its memory. */
-	if (map->handle->owner != ctx || !IS_ALIGNED(args->addr, page) ||
-	    !IS_ALIGNED(args->length, page)) {
-		ret = -EINVAL;
-		goto unlock;
-	}
+	if (map->handle->owner != n->ctx || !IS_ALIGNED(args->addr, page) ||
+	    !IS_ALIGNED(args->length, page))
+		return -EINVAL;
 	kref_get(&map->handle->ref);
 	share->handle = map->handle;
 	share->offset = args->addr - map->start;
 	share->length = args->length;
 	share->map = map;
 	mutex_lock(&npu_share_lock);
-	npu_share_publish_locked(share);
+	npu_share_reserve_locked(share);
 	args->key = share->key;
+	n->a->share = share;
 	mutex_unlock(&npu_share_lock);
-unlock:
-	up_read(&ctx->vm.lock);
+	return 0;
+}
+
+int npu_ipc_export_ioctl(struct npu_context *ctx, void *arg)
+{
+	struct npu_ipc_name n = { .ctx = ctx, .a = arg };
+	struct npu_ipc_export *args = &n.a->ipc;
+	int ret;
+
+	if (args->flags & ~NPU_SHARE_ANY_PID || !args->length)
+		return -EINVAL;
+	if (!npu_charge(&ctx->nr_ipc_keys, 1, READ_ONCE(max_ipc_keys)))
+		return -ENOSPC;
+	n.share = npu_share_create(ctx, args->flags);
+	if (!n.share) {
+		atomic_long_dec(&ctx->nr_ipc_keys);
+		return -ENOMEM;
+	}
+	n.share->ipc = true;
+	ret = npu_vm_with_memory(&ctx->vm, args->addr, args->length,
+				 npu_ipc_name, &n);
 	if (!ret)
 		return 0;
 	atomic_long_dec(&ctx->nr_ipc_keys);
-	npu_share_free(share);
+	npu_share_free(n.share);
 	return ret;
 }
 
@@ -487,19 +549,21 @@ static struct npu_handle *npu_share_take(struct npu_context *ctx, u64 key,
 	return handle;
 }
 
-static int npu_share_import(struct npu_context *ctx,
-			    struct npu_share_import *args, bool ipc)
+/* An import: its handle is published once the answer is copied out. */
+static int npu_share_import(struct npu_context *ctx, struct npu_handle_args *a,
+			    bool ipc)
 {
-	struct npu_handle *handle;
+	struct npu_share_import *args = &a->import;
 
 	if (args->flags || args->__reserved)
 		return -EINVAL;
-	handle = npu_share_take(ctx, args->shareable, ipc);
-	if (IS_ERR(handle))
-		return PTR_ERR(handle);
-	args->length = handle->size;
-	args->page_size = handle->page_size;
-	return npu_handle_install(ctx, handle, &args->handle, true);
+	a->handle = npu_share_take(ctx, args->shareable, ipc);
+	if (IS_ERR(a->handle))
+		return PTR_ERR(a->handle);
+	a->type = NPU_OBJ_IMPORT;
+	args->length = a->handle->size;
+	args->page_size = a->handle->page_size;
+	return npu_handle_new_id(ctx, a, &args->handle);
 }
 
 int npu_share_import_ioctl(struct npu_context *ctx, void *arg)

@@ -18,11 +18,17 @@
 
 #include <uapi/npu.h>
 
+#include "npu_cmd.h"
 #include "npu_devmem.h"
-#include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_stream.h"
 #include "npu_vm.h"
+
+/* Enum values in print formats resolve for user-space parsers (perf, trace-cmd). */
+TRACE_DEFINE_ENUM(NPU_ACCESS_NONE);
+TRACE_DEFINE_ENUM(NPU_ACCESS_READ);
+TRACE_DEFINE_ENUM(NPU_ACCESS_READWRITE);
 
 #ifndef __NPU_TRACE_HELPERS__
 #define __NPU_TRACE_HELPERS__
@@ -30,23 +36,6 @@
 static inline const struct npu_context *npu_trace_vm_ctx(const struct npu_vm *vm)
 {
 	return container_of(vm, struct npu_context, vm);
-}
-
-/* Bytes a command moves through its operands. */
-static inline u64 npu_trace_cmd_bytes(const struct npu_cmd *cmd)
-{
-	switch (cmd->op) {
-	case NPU_OP_COPY:
-	case NPU_OP_MEMSET:
-	case NPU_OP_FILL32:
-		return cmd->length;
-	case NPU_OP_COPY_2D:
-		return cmd->length * cmd->height;
-	case NPU_OP_WAIT_STREAM:
-		return 0;
-	default:
-		return sizeof(u64);
-	}
 }
 
 /* The granule a mapping maps in. */
@@ -64,6 +53,8 @@ static inline u64 npu_trace_reg_dma(const struct npu_host_reg *reg)
 
 /* Longest DMA fault reason (npu_vm_translate_locked(), npu_dma.c). */
 #define NPU_TRACE_REASON_LEN	32
+/* Longest operation name (npu_cmd_name()) with its NUL. */
+#define NPU_TRACE_OP_LEN	16
 
 DECLARE_EVENT_CLASS(npu_host_pin_class,
 		    TP_PROTO(const struct npu_host_reg *reg),
@@ -213,7 +204,7 @@ TRACE_EVENT(npu_cmd_submit,
 			     __field(pid_t, pid)
 			     __field(u32, stream)
 			     __field(u64, seqno)
-			     __field(u32, op)
+			     __array(char, op, NPU_TRACE_OP_LEN)
 			     __field(u32, flags)
 			     __field(u64, dst)
 			     __field(u64, src)
@@ -222,21 +213,16 @@ TRACE_EVENT(npu_cmd_submit,
 			   __entry->pid = stream->ctx->tgid;
 			   __entry->stream = stream->id;
 			   __entry->seqno = seqno;
-			   __entry->op = cmd->op;
+			   strscpy(__entry->op, npu_cmd_name(cmd->op),
+				   NPU_TRACE_OP_LEN);
 			   __entry->flags = cmd->flags;
 			   __entry->dst = cmd->dst;
 			   __entry->src = cmd->src;
-			   __entry->bytes = npu_trace_cmd_bytes(cmd);),
+			   __entry->bytes = npu_cmd_bytes(cmd);),
 	    TP_printk("npu%u pid=%d stream=%u seqno=%llu op=%s flags=%#x dst=%#llx src=%#llx bytes=%llu",
 		      __entry->device, __entry->pid, __entry->stream,
 		      __entry->seqno,
-		      __print_symbolic(__entry->op,
-				       { NPU_OP_COPY, "copy" },
-				       { NPU_OP_MEMSET, "memset" },
-				       { NPU_OP_WRITE_VALUE, "write_value" },
-				       { NPU_OP_WAIT_VALUE, "wait_value" },
-				       { NPU_OP_WAIT_STREAM, "wait_stream" },
-				       { NPU_OP_TIMESTAMP, "timestamp" }),
+		      __entry->op,
 		      __entry->flags, __entry->dst, __entry->src,
 		      __entry->bytes)
 );
@@ -254,7 +240,7 @@ TRACE_EVENT(npu_cmd_complete,
 			     __field(pid_t, pid)
 			     __field(u32, stream)
 			     __field(u64, seqno)
-			     __field(u32, op)
+			     __array(char, op, NPU_TRACE_OP_LEN)
 			     __field(u64, bytes)
 			     __field(int, result)
 			     __field(u64, start_ns)
@@ -263,8 +249,9 @@ TRACE_EVENT(npu_cmd_complete,
 			   __entry->pid = stream->ctx->tgid;
 			   __entry->stream = stream->id;
 			   __entry->seqno = seqno;
-			   __entry->op = cmd->op;
-			   __entry->bytes = npu_trace_cmd_bytes(cmd);
+			   strscpy(__entry->op, npu_cmd_name(cmd->op),
+				   NPU_TRACE_OP_LEN);
+			   __entry->bytes = npu_cmd_bytes(cmd);
 			   __entry->result = result;
 			   __entry->start_ns = start ?
 				start - stream->ctx->npu->created_ns : 0;
@@ -273,13 +260,7 @@ TRACE_EVENT(npu_cmd_complete,
 	    TP_printk("npu%u pid=%d stream=%u seqno=%llu op=%s bytes=%llu result=%d start_ns=%llu duration_ns=%llu",
 		      __entry->device, __entry->pid, __entry->stream,
 		      __entry->seqno,
-		      __print_symbolic(__entry->op,
-				       { NPU_OP_COPY, "copy" },
-				       { NPU_OP_MEMSET, "memset" },
-				       { NPU_OP_WRITE_VALUE, "write_value" },
-				       { NPU_OP_WAIT_VALUE, "wait_value" },
-				       { NPU_OP_WAIT_STREAM, "wait_stream" },
-				       { NPU_OP_TIMESTAMP, "timestamp" }),
+		      __entry->op,
 		      __entry->bytes, __entry->result, __entry->start_ns,
 		      __entry->duration_ns)
 );

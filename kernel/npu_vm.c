@@ -1,14 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npu: device VA space - reservations, mappings and access rights.
+ * npu: a context's device VA space - reservations, mappings, host
+ * registrations, mirrors' entries, and the page tables behind them.
  *
- * Both live in maple trees keyed by range, so finding, inserting and
- * checking overlaps cost O(log n) however many mappings a context has.
- * libacl also reserves every device VA range PROT_NONE in the process, so
- * a device pointer is never a host pointer.
+ * This file owns the VA space's locks and every structure they protect:
+ * other files ask for named operations (translate an access, insert or
+ * find a registration, add a mirror, install or invalidate its entries)
+ * and never take the locks themselves. The trees are maple trees keyed by
+ * range, so finding, inserting and checking overlaps cost O(log n)
+ * however many mappings a context has. libacl also reserves every device
+ * VA range PROT_NONE in the process, so a device pointer is never a host
+ * pointer.
+ *
+ * Locks, in this order: @lock (rwsem), then @mirror_lock (rwsem). @lock
+ * protects the trees, the page tables' structure and every mapping's
+ * state; ioctls that change them hold it for writing, the engine holds it
+ * shared while it moves a chunk, so an unmap never races with an access
+ * in progress. @mirror_lock protects the mirrors' entries, the DMA
+ * mappings they name, @mirror_seq and @mirror_pages; a mirror's
+ * invalidation runs inside the core mm (reclaim included) and takes only
+ * it, so nothing allocates under it.
  */
 #include <linux/maple_tree.h>
+#include <linux/mmu_notifier.h>
+#include <linux/moduleparam.h>
 #include <linux/overflow.h>
+#include <linux/scatterlist.h>
 #include <linux/sizes.h>
 #include <linux/slab.h>
 
@@ -22,6 +39,16 @@
 #include "npu_trace.h"
 #include "npu_vm.h"
 
+/* Per-context caps on what a user can make the kernel hold. */
+static unsigned long max_reservations = 65536;
+module_param(max_reservations, ulong, 0644);
+MODULE_PARM_DESC(max_reservations, "VA_RESERVE reservations per context (default 65536)");
+
+static unsigned long max_mappings = 65536;
+module_param(max_mappings, ulong, 0644);
+MODULE_PARM_DESC(max_mappings,
+		 "Device VA mappings per context (of device memory, registrations and mirrors) past which MAP refuses (default 65536)");
+
 int npu_vm_init(struct npu_vm *vm, unsigned int device)
 {
 	init_rwsem(&vm->lock);
@@ -33,13 +60,37 @@ int npu_vm_init(struct npu_vm *vm, unsigned int device)
 	return npu_pt_init(&vm->pt);
 }
 
-/* Free what is left once the context is gone: no DMA, no ioctl runs. */
+/*
+ * The context shuts down: no device reaches this VA space from now on
+ * (peer copies from other contexts fault), and fdinfo says so.
+ */
+void npu_vm_kill(struct npu_vm *vm)
+{
+	down_write(&vm->lock);
+	WRITE_ONCE(vm->dead, true);
+	up_write(&vm->lock);
+}
+
+/* Has the context shut down? (fdinfo, netlink: no lock) */
+bool npu_vm_dead(const struct npu_vm *vm)
+{
+	return READ_ONCE(vm->dead);
+}
+
+/*
+ * Free what is left once the context is gone: no DMA of its own, no
+ * ioctl runs, no registration or mirror left. Under the lock for writing:
+ * another context's engine may still look at this VA space for a peer
+ * copy, and finds it dead before it touches anything.
+ */
 void npu_vm_release(struct npu_vm *vm)
 {
 	struct npu_reservation *resv;
 	struct npu_mapping *map;
 	unsigned long index = 0;
 
+	down_write(&vm->lock);
+	WRITE_ONCE(vm->dead, true);
 	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
 		trace_npu_va_unmap(vm, map);
 		if (map->handle)
@@ -52,8 +103,117 @@ void npu_vm_release(struct npu_vm *vm)
 	mt_for_each(&vm->reservations, resv, index, ULONG_MAX)
 		kfree(resv);
 	mtree_destroy(&vm->reservations);
+	mtree_destroy(&vm->host_regs);
 	npu_pt_destroy(&vm->pt);
+	up_write(&vm->lock);
 }
+
+/**
+ * npu_vm_range_valid() - a device VA range as every caller must give it
+ * @addr: first byte
+ * @size: bytes
+ * @align: what both must be aligned to
+ *
+ * Return: whether the range is aligned, non-empty, does not wrap and lies
+ * inside the device VA window.
+ */
+bool npu_vm_range_valid(u64 addr, u64 size, u64 align)
+{
+	u64 end;
+
+	if (!size || !IS_ALIGNED(addr | size, align))
+		return false;
+	if (check_add_overflow(addr, size, &end))
+		return false;
+	return addr >= NPU_VA_START && end <= NPU_VA_END;
+}
+
+static int npu_va_insert(struct maple_tree *mt, u64 start, u64 size,
+			 void *entry)
+{
+	int ret = mtree_insert_range(mt, start, start + size - 1, entry,
+				     GFP_KERNEL_ACCOUNT);
+
+	return ret == -EEXIST ? -EADDRINUSE : ret;
+}
+
+/* The page-table attributes of NPU_ACCESS_* rights. */
+static u32 npu_access_attrs(u32 access)
+{
+	return (access & NPU_ACCESS_READ ? NPU_PT_READ : 0) |
+	       (access == NPU_ACCESS_READWRITE ? NPU_PT_WRITE : 0);
+}
+
+/* ---- mappings ---------------------------------------------------------- */
+
+/* Insert @map into the tree and its reservation; the caller fills the PTEs. */
+static int npu_mapping_insert_locked(struct npu_vm *vm, struct npu_mapping *map)
+{
+	int ret;
+
+	lockdep_assert_held_write(&vm->lock);
+	ret = npu_va_insert(&vm->mappings, map->start, map->size, map);
+	if (!ret) {
+		map->resv->mappings++;
+		WRITE_ONCE(vm->nr_mappings, vm->nr_mappings + 1);
+	}
+	return ret;
+}
+
+/* A reservation of its own (a MAPPED registration's, a mirror's)? */
+static bool npu_resv_owned(const struct npu_reservation *resv)
+{
+	return resv->owner || resv->mirror;
+}
+
+/*
+ * Take @map out of the VA space: its entries (a mirror's are its own to
+ * clear first), the tree, and its reservation if it was its own. The
+ * caller frees @map and drops what it holds.
+ */
+static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map,
+				      bool traced)
+{
+	struct npu_reservation *resv = map->resv;
+
+	lockdep_assert_held_write(&vm->lock);
+	if (traced)
+		trace_npu_va_unmap(vm, map);
+	if (!map->mirror)
+		npu_pt_unmap(&vm->pt, map->start, map->size);
+	mtree_erase(&vm->mappings, map->start);
+	resv->mappings--;
+	WRITE_ONCE(vm->nr_mappings, vm->nr_mappings - 1);
+	if (npu_resv_owned(resv)) {
+		mtree_erase(&vm->reservations, resv->start);
+		npu_pt_prune(&vm->pt, resv->start, resv->size);
+		kfree(resv);
+	}
+}
+
+/*
+ * A mapping with a reservation of its own at [@start, @start + @size):
+ * both in their trees, no entries yet. The caller sets what the
+ * reservation belongs to in @resv first.
+ */
+static int npu_mapping_add_owned_locked(struct npu_vm *vm,
+					struct npu_reservation *resv,
+					struct npu_mapping *map)
+{
+	int ret;
+
+	lockdep_assert_held_write(&vm->lock);
+	map->resv = resv;
+	ret = npu_va_insert(&vm->reservations, resv->start, resv->size, resv);
+	if (ret)
+		return ret;
+	ret = npu_mapping_insert_locked(vm, map);
+	if (ret)
+		mtree_erase(&vm->reservations, resv->start);
+	return ret;
+}
+
+/* ---- the engine -------------------------------------------------------- */
 
 /*
  * Hold @vm and a @peer VA space (or NULL) for the engine's accesses. Two
@@ -88,8 +248,9 @@ void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer)
  * @xl: out, the translation
  *
  * Every permission is checked here, for the own device (the page-table
- * entry's bits) and for peers (the accessor's peer access, then the
- * mapping's rights).
+ * entry's rights) and for peers (the accessor's peer access, then the
+ * mapping's rights). A mirror's entry is good only while the mirror
+ * sequence is still @xl->seq: npu_vm_mirror_hold() says.
  *
  * Return: NULL, or why the access faults.
  */
@@ -97,26 +258,33 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 				    unsigned int device, unsigned long peers,
 				    bool write, struct npu_vm_xlate *xl)
 {
+	u32 need = write ? NPU_PT_WRITE : NPU_PT_READ;
 	struct npu_pt_walk walk;
 	int ret;
 
 	lockdep_assert_held(&vm->lock);
 	xl->fault = NULL;
+	/*
+	 * Before the walk: an invalidation after it moves the value. Pairs
+	 * with the release in npu_vm_mirror_clear_locked().
+	 */
+	xl->seq = smp_load_acquire(&vm->mirror_seq);
 	if (device != vm->device) {
-		struct npu_mapping *map = mtree_load(&vm->mappings, va);
-		u32 need = write ? NPU_ACCESS_READWRITE : NPU_ACCESS_READ;
+		u32 access = write ? NPU_ACCESS_READWRITE : NPU_ACCESS_READ;
+		struct npu_mapping *map;
 
+		/* Its trees and tables are being freed or gone: touch nothing. */
 		if (vm->dead)
 			return "peer context closed";
 		if (!(peers & BIT(vm->device)))
 			return "peer access disabled";
+		map = mtree_load(&vm->mappings, va);
 		if (!map || (!map->peers &&
-			     (map->peer_access[device] & need) != need))
+			     (map->peer_access[device] & access) != access))
 			return "no peer access";
 	}
 	ret = npu_pt_walk(&vm->pt, va, &walk);
-	if (ret || (device == vm->device &&
-		    !(walk.pte & (write ? NPU_PTE_WRITE : NPU_PTE_READ)))) {
+	if (ret || (device == vm->device && !(walk.attrs & need))) {
 		/* Not there yet, or read-only so far: the engine faults it in. */
 		if (device == vm->device) {
 			struct npu_mapping *map = mtree_load(&vm->mappings, va);
@@ -131,57 +299,50 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 			return "not mapped";
 		return write ? "no write access" : "no read access";
 	}
-	xl->mirrored = walk.pte & NPU_PTE_MIRROR;
-	/* A mirror's run is one DMA mapping: one piece for the engine. */
-	if (xl->mirrored) {
-		u64 *pte = npu_pt_lookup(&vm->pt, va);
-		unsigned int idx = (va >> PAGE_SHIFT) & (NPU_PT_ENTRIES - 1);
-
-		while (++idx < NPU_PT_ENTRIES &&
-		       (READ_ONCE(*++pte) & NPU_PTE_MIRROR_TAIL))
-			walk.left += PAGE_SIZE;
-	}
+	xl->mirrored = walk.mirror;
 	xl->addr = walk.addr;
 	xl->left = walk.left;
-	xl->system = walk.pte & NPU_PTE_SYSTEM;
+	xl->system = walk.attrs & NPU_PT_SYSTEM;
 	xl->huge = walk.leaf >= SZ_2M;
 	return NULL;
 }
 
-/* A device VA range: aligned, non-empty, not wrapping, inside the window. */
-static bool npu_va_range_valid(u64 addr, u64 size, u64 align)
+/**
+ * npu_vm_mirror_hold() - keep the mirror entries of @vm as they are for an
+ *	access through a translation made under mirror sequence @seq
+ * @vm: the VA space
+ * @seq: npu_vm_xlate.seq of the translation
+ *
+ * An invalidation waits until npu_vm_mirror_unhold(); the DMA addresses
+ * the entries name stay mapped until then.
+ *
+ * Return: true if held; false (nothing held) if an invalidation came
+ * since: translate again.
+ */
+bool npu_vm_mirror_hold(struct npu_vm *vm, u64 seq)
 {
-	u64 end;
-
-	if (!size || !IS_ALIGNED(addr | size, align))
-		return false;
-	if (check_add_overflow(addr, size, &end))
-		return false;
-	return addr >= NPU_VA_START && end <= NPU_VA_END;
+	down_read(&vm->mirror_lock);
+	if (vm->mirror_seq == seq)
+		return true;
+	up_read(&vm->mirror_lock);
+	return false;
 }
 
-static int npu_va_insert(struct maple_tree *mt, u64 start, u64 size,
-			 void *entry)
+void npu_vm_mirror_unhold(struct npu_vm *vm)
 {
-	int ret = mtree_insert_range(mt, start, start + size - 1, entry,
-				     GFP_KERNEL_ACCOUNT);
-
-	return ret == -EEXIST ? -EADDRINUSE : ret;
+	up_read(&vm->mirror_lock);
 }
 
-static u64 npu_access_pte(u32 access)
-{
-	return (access & NPU_ACCESS_READ ? NPU_PTE_READ : 0) |
-	       (access == NPU_ACCESS_READWRITE ? NPU_PTE_WRITE : 0);
-}
+/* ---- the VA ioctls ----------------------------------------------------- */
 
 int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_va_range *args = arg;
 	struct npu_reservation *resv;
+	struct npu_vm *vm = &ctx->vm;
 	int ret;
 
-	if (args->flags || !npu_va_range_valid(args->addr, args->length, SZ_4K))
+	if (args->flags || !npu_vm_range_valid(args->addr, args->length, SZ_4K))
 		return -EINVAL;
 	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
 	if (!resv)
@@ -189,9 +350,15 @@ int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg)
 	resv->start = args->addr;
 	resv->size = args->length;
 
-	down_write(&ctx->vm.lock);
-	ret = npu_va_insert(&ctx->vm.reservations, resv->start, resv->size, resv);
-	up_write(&ctx->vm.lock);
+	down_write(&vm->lock);
+	if (vm->nr_reservations >= READ_ONCE(max_reservations))
+		ret = -ENOSPC;
+	else
+		ret = npu_va_insert(&vm->reservations, resv->start, resv->size,
+				    resv);
+	if (!ret)
+		WRITE_ONCE(vm->nr_reservations, vm->nr_reservations + 1);
+	up_write(&vm->lock);
 	if (ret)
 		kfree(resv);
 	return ret;
@@ -201,45 +368,26 @@ int npu_va_release_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_va_range *args = arg;
 	struct npu_reservation *resv;
+	struct npu_vm *vm = &ctx->vm;
 	int ret = 0;
 
 	if (args->flags)
 		return -EINVAL;
-	down_write(&ctx->vm.lock);
-	resv = mtree_load(&ctx->vm.reservations, args->addr);
+	down_write(&vm->lock);
+	resv = mtree_load(&vm->reservations, args->addr);
 	if (!resv || resv->start != args->addr) {
 		ret = -ENOENT;
-	} else if (resv->owner || resv->mappings) {
+	} else if (npu_resv_owned(resv) || resv->mappings) {
 		ret = -EBUSY;
 	} else {
-		mtree_erase(&ctx->vm.reservations, resv->start);
-		npu_pt_prune(&ctx->vm.pt, resv->start, resv->size);
+		mtree_erase(&vm->reservations, resv->start);
+		WRITE_ONCE(vm->nr_reservations, vm->nr_reservations - 1);
+		npu_pt_prune(&vm->pt, resv->start, resv->size);
 	}
-	up_write(&ctx->vm.lock);
+	up_write(&vm->lock);
 	if (!ret)
 		kfree(resv);
 	return ret;
-}
-
-/* Insert @map into the tree and its reservation; the caller fills the PTEs. */
-static int npu_mapping_insert_locked(struct npu_vm *vm, struct npu_mapping *map)
-{
-	int ret;
-
-	lockdep_assert_held_write(&vm->lock);
-	ret = npu_va_insert(&vm->mappings, map->start, map->size, map);
-	if (!ret)
-		map->resv->mappings++;
-	return ret;
-}
-
-static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map)
-{
-	lockdep_assert_held_write(&vm->lock);
-	trace_npu_va_unmap(vm, map);
-	npu_pt_unmap(&vm->pt, map->start, map->size);
-	mtree_erase(&vm->mappings, map->start);
-	map->resv->mappings--;
 }
 
 static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
@@ -264,7 +412,7 @@ static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
 		size = min(size - skip, left);
 		skip = 0;
 		ret = npu_pt_map(&vm->pt, va, dpa, size,
-				 npu_access_pte(map->access),
+				 npu_access_attrs(map->access),
 				 handle->page_size);
 		if (ret) {
 			npu_pt_unmap(&vm->pt, map->start, va - map->start);
@@ -281,6 +429,7 @@ static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
 int npu_map_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_map *args = arg;
+	struct npu_vm *vm = &ctx->vm;
 	struct npu_reservation *resv;
 	struct npu_handle *handle;
 	struct npu_mapping *map;
@@ -289,12 +438,12 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	if (args->flags & ~NPU_MAP_FLAGS_MASK || args->__reserved ||
 	    args->offset)
 		return -EINVAL;
-	handle = npu_handle_lookup(ctx, args->handle);
+	handle = npu_handle_lookup(ctx, args->handle, NULL);
 	if (!handle)
 		return -ENOENT;
 	ret = -EINVAL;
 	if (args->length != handle->size ||
-	    !npu_va_range_valid(args->addr, args->length, handle->page_size))
+	    !npu_vm_range_valid(args->addr, args->length, handle->page_size))
 		goto put_handle;
 	ret = -ENOMEM;
 	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
@@ -305,26 +454,28 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	map->handle = handle;
 	map->peers = args->flags & NPU_MAP_PEERS;
 
-	down_write(&ctx->vm.lock);
-	resv = mtree_load(&ctx->vm.reservations, map->start);
-	if (!resv || resv->owner || resv->mirror ||
+	down_write(&vm->lock);
+	resv = mtree_load(&vm->reservations, map->start);
+	if (!resv || npu_resv_owned(resv) ||
 	    map->start + map->size > resv->start + resv->size) {
 		ret = -ENOENT;
 		goto unlock;
 	}
 	map->resv = resv;
-	ret = npu_mapping_insert_locked(&ctx->vm, map);
+	if (vm->nr_mappings >= READ_ONCE(max_mappings)) {
+		ret = -ENOSPC;
+		goto unlock;
+	}
+	ret = npu_mapping_insert_locked(vm, map);
 	if (ret)
 		goto unlock;
-	ret = npu_map_handle_locked(&ctx->vm, map);
-	if (ret) {
-		mtree_erase(&ctx->vm.mappings, map->start);
-		resv->mappings--;
-	} else {
-		trace_npu_va_map(&ctx->vm, map);
-	}
+	ret = npu_map_handle_locked(vm, map);
+	if (ret)
+		npu_mapping_remove_locked(vm, map, false);
+	else
+		trace_npu_va_map(vm, map);
 unlock:
-	up_write(&ctx->vm.lock);
+	up_write(&vm->lock);
 	if (!ret)
 		return 0;
 	kfree(map);
@@ -336,18 +487,19 @@ put_handle:
 int npu_unmap_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_unmap *args = arg;
+	struct npu_vm *vm = &ctx->vm;
 	struct npu_mapping *map;
 
 	if (args->flags)
 		return -EINVAL;
-	down_write(&ctx->vm.lock);
-	map = mtree_load(&ctx->vm.mappings, args->addr);
+	down_write(&vm->lock);
+	map = mtree_load(&vm->mappings, args->addr);
 	if (!map || map->start != args->addr || !map->handle) {
-		up_write(&ctx->vm.lock);
+		up_write(&vm->lock);
 		return -ENOENT;
 	}
-	npu_mapping_remove_locked(&ctx->vm, map);
-	up_write(&ctx->vm.lock);
+	npu_mapping_remove_locked(vm, map, true);
+	up_write(&vm->lock);
 
 	/* before the free: no new mapping can have this address yet */
 	npu_ipc_revoke_mapping(ctx, map);
@@ -356,176 +508,11 @@ int npu_unmap_ioctl(struct npu_context *ctx, void *arg)
 	return 0;
 }
 
-/**
- * npu_vm_memory_locked() - the mapping of device memory holding a range
- * @vm: VA space, its lock held
- * @addr: first byte
- * @length: bytes, non-zero
- *
- * Return: the mapping of a handle (not host memory) that holds all of
- * [@addr, @addr + @length), or NULL.
- */
-struct npu_mapping *npu_vm_memory_locked(struct npu_vm *vm, u64 addr,
-					 u64 length)
-{
-	struct npu_mapping *map;
-
-	lockdep_assert_held(&vm->lock);
-	if (addr + length < addr)
-		return NULL;
-	map = mtree_load(&vm->mappings, addr);
-	if (!map || !map->handle || addr + length > map->start + map->size)
-		return NULL;
-	return map;
-}
-
-/* Map a MAPPED registration's DMA segments at its device VA. */
-int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
-{
-	struct npu_reservation *resv;
-	struct npu_mapping *map;
-	struct scatterlist *sg;
-	u64 va = reg->dev_addr, perm;
-	unsigned int i;
-	int ret;
-
-	lockdep_assert_held_write(&vm->lock);
-	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
-	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
-	ret = -ENOMEM;
-	if (!resv || !map)
-		goto free;
-	resv->start = reg->dev_addr;
-	resv->size = reg->size;
-	map->start = reg->dev_addr;
-	map->size = reg->size;
-	resv->owner = reg;
-	map->resv = resv;
-	map->host = reg;
-	map->access = reg->flags & NPU_HOST_READONLY ? NPU_ACCESS_READ :
-						       NPU_ACCESS_READWRITE;
-	ret = npu_va_insert(&vm->reservations, resv->start, resv->size, resv);
-	if (ret)
-		goto free;
-	ret = npu_mapping_insert_locked(vm, map);
-	if (ret)
-		goto erase_resv;
-
-	perm = npu_access_pte(map->access) | NPU_PTE_SYSTEM;
-	for_each_sgtable_dma_sg(&reg->pages.sgt, sg, i) {
-		ret = npu_pt_map(&vm->pt, va, sg_dma_address(sg),
-				 sg_dma_len(sg), perm, NPU_PAGE_1G);
-		if (ret)
-			goto unmap;
-		va += sg_dma_len(sg);
-	}
-	reg->mapping = map;
-	trace_npu_va_map(vm, map);
-	return 0;
-
-unmap:
-	npu_pt_unmap(&vm->pt, map->start, va - map->start);
-	mtree_erase(&vm->mappings, map->start);
-erase_resv:
-	mtree_erase(&vm->reservations, resv->start);
-free:
-	kfree(map);
-	kfree(resv);
-	return ret;
-}
-
-void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
-{
-	struct npu_mapping *map = reg->mapping;
-	struct npu_reservation *resv = map->resv;
-
-	lockdep_assert_held_write(&vm->lock);
-	npu_mapping_remove_locked(vm, map);
-	mtree_erase(&vm->reservations, resv->start);
-	npu_pt_prune(&vm->pt, resv->start, resv->size);
-	reg->mapping = NULL;
-	kfree(map);
-	kfree(resv);
-}
-
-/**
- * npu_vm_map_mirror_locked() - book device VA [@start, @start + @size) for
- *	@mirror: a reservation and one mapping over it, no entries yet
- * @vm: VA space, its lock held for writing
- * @mirror: the mirror
- * @start: device VA (== user address), 4 KiB aligned
- * @size: bytes, multiple of 4 KiB
- *
- * Return: 0, -EINVAL outside the window, -EADDRINUSE, -ENOMEM.
- */
-int npu_vm_map_mirror_locked(struct npu_vm *vm, struct npu_mirror *mirror,
-			     u64 start, u64 size)
-{
-	struct npu_reservation *resv;
-	struct npu_mapping *map;
-	int ret;
-
-	lockdep_assert_held_write(&vm->lock);
-	if (!npu_va_range_valid(start, size, SZ_4K))
-		return -EINVAL;
-	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
-	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
-	ret = -ENOMEM;
-	if (!resv || !map)
-		goto free;
-	resv->start = start;
-	resv->size = size;
-	resv->mirror = mirror;
-	map->start = start;
-	map->size = size;
-	map->resv = resv;
-	map->mirror = mirror;
-	map->access = NPU_ACCESS_READWRITE;
-	ret = npu_va_insert(&vm->reservations, start, size, resv);
-	if (ret)
-		goto free;
-	ret = npu_mapping_insert_locked(vm, map);
-	if (ret) {
-		mtree_erase(&vm->reservations, start);
-		goto free;
-	}
-	trace_npu_va_map(vm, map);
-	return 0;
-free:
-	kfree(map);
-	kfree(resv);
-	return ret;
-}
-
-/*
- * Take the mirror starting at @start out of the VA space: no translation
- * finds it afterwards. Its entries are the mirror's to clear. Returns it,
- * or NULL if no mirror starts there.
- */
-struct npu_mirror *npu_vm_unmap_mirror_locked(struct npu_vm *vm, u64 start)
-{
-	struct npu_mapping *map;
-	struct npu_reservation *resv;
-	struct npu_mirror *mirror;
-
-	lockdep_assert_held_write(&vm->lock);
-	map = mtree_load(&vm->mappings, start);
-	if (!map || !map->mirror || map->start != start)
-		return NULL;
-	mirror = map->mirror;
-	resv = map->resv;
-	trace_npu_va_unmap(vm, map);
-	mtree_erase(&vm->mappings, map->start);
-	mtree_erase(&vm->reservations, resv->start);
-	kfree(map);
-	kfree(resv);
-	return mirror;
-}
-
 int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_access *args = arg;
 	u64 end = args->addr + args->length, va;
+	struct npu_vm *vm = &ctx->vm;
 	struct npu_mapping *map;
 	bool peer;
 	int ret = 0;
@@ -535,16 +522,16 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 	if (args->access != NPU_ACCESS_NONE && args->access != NPU_ACCESS_READ &&
 	    args->access != NPU_ACCESS_READWRITE)
 		return -EINVAL;
-	if (!npu_va_range_valid(args->addr, args->length, SZ_4K))
+	if (!npu_vm_range_valid(args->addr, args->length, SZ_4K))
 		return -EINVAL;
 	if (args->device >= npu_device_count())
 		return -ENODEV;
 	peer = args->device != ctx->npu->index;
 
-	down_write(&ctx->vm.lock);
+	down_write(&vm->lock);
 	/* Check the whole range before changing any of it. */
 	for (va = args->addr; va < end; va = map->start + map->size) {
-		map = mtree_load(&ctx->vm.mappings, va);
+		map = mtree_load(&vm->mappings, va);
 		if (!map) {
 			ret = -ENOENT;
 			goto unlock;
@@ -565,25 +552,26 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		}
 	}
 	for (va = args->addr; va < end; va = map->start + map->size) {
-		map = mtree_load(&ctx->vm.mappings, va);
+		map = mtree_load(&vm->mappings, va);
 		if (peer) {
 			map->peer_access[args->device] = args->access;
 			continue;
 		}
 		map->access = args->access;
-		npu_pt_protect(&ctx->vm.pt, map->start, map->size,
-			       npu_access_pte(args->access));
+		npu_pt_protect(&vm->pt, map->start, map->size,
+			       npu_access_attrs(args->access));
 	}
-	trace_npu_va_set_access(&ctx->vm, args->addr, args->length,
-				args->device, args->access);
+	trace_npu_va_set_access(vm, args->addr, args->length, args->device,
+				args->access);
 unlock:
-	up_write(&ctx->vm.lock);
+	up_write(&vm->lock);
 	return ret;
 }
 
 int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_access *args = arg;
+	struct npu_vm *vm = &ctx->vm;
 	struct npu_mapping *map;
 	int ret = 0;
 
@@ -591,8 +579,8 @@ int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
 		return -EINVAL;
 	if (args->device >= npu_device_count())
 		return -ENODEV;
-	down_read(&ctx->vm.lock);
-	map = mtree_load(&ctx->vm.mappings, args->addr);
+	down_read(&vm->lock);
+	map = mtree_load(&vm->mappings, args->addr);
 	if (!map)
 		ret = -ENOENT;
 	else if (args->device == ctx->npu->index)
@@ -601,7 +589,7 @@ int npu_get_access_ioctl(struct npu_context *ctx, void *arg)
 		args->access = NPU_ACCESS_READWRITE;
 	else
 		args->access = map->peer_access[args->device];
-	up_read(&ctx->vm.lock);
+	up_read(&vm->lock);
 	return ret;
 }
 
@@ -609,6 +597,7 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_addr_query *args = arg;
 	struct npu_addr_query out = { .size = args->size, .addr = args->addr };
+	struct npu_vm *vm = &ctx->vm;
 	struct npu_reservation *resv;
 	struct npu_host_reg *reg;
 	struct npu_mapping *map;
@@ -616,8 +605,8 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 	if (args->flags)
 		return -EINVAL;
 
-	down_read(&ctx->vm.lock);
-	reg = mtree_load(&ctx->vm.host_regs, out.addr);
+	down_read(&vm->lock);
+	reg = mtree_load(&vm->host_regs, out.addr);
 	if (reg) {
 		out.kind = NPU_ADDR_HOST;
 		out.base = reg->addr;
@@ -631,7 +620,7 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 		}
 		goto unlock;
 	}
-	resv = mtree_load(&ctx->vm.reservations, out.addr);
+	resv = mtree_load(&vm->reservations, out.addr);
 	if (!resv)
 		goto unlock;
 	if (resv->mirror) {
@@ -647,14 +636,462 @@ int npu_addr_query_ioctl(struct npu_context *ctx, void *arg)
 	out.kind = NPU_ADDR_DEVICE;
 	out.base = resv->start;
 	out.length = resv->size;
-	map = mtree_load(&ctx->vm.mappings, out.addr);
+	map = mtree_load(&vm->mappings, out.addr);
 	if (map) {
 		out.mapped = 1;
 		out.access = map->access;
 		out.page_size = map->handle ? map->handle->page_size : PAGE_SIZE;
 	}
 unlock:
-	up_read(&ctx->vm.lock);
+	up_read(&vm->lock);
 	*args = out;
 	return 0;
+}
+
+/**
+ * npu_vm_with_memory() - call @fn with the mapping of device memory that
+ *	holds a range, the VA space held
+ * @vm: the VA space
+ * @addr: first byte
+ * @length: bytes, non-zero
+ * @fn: gets the mapping; an UNMAP of it waits until @fn returns
+ * @arg: for @fn
+ *
+ * Return: what @fn returns, or -ENOENT if no mapping of a handle (not
+ * host memory, not a mirror) holds all of [@addr, @addr + @length).
+ */
+int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
+		       int (*fn)(const struct npu_mapping *map, void *arg),
+		       void *arg)
+{
+	struct npu_mapping *map;
+	u64 end;
+	int ret = -ENOENT;
+
+	if (check_add_overflow(addr, length, &end))
+		return -ENOENT;
+	down_read(&vm->lock);
+	map = mtree_load(&vm->mappings, addr);
+	if (map && map->handle && end <= map->start + map->size)
+		ret = fn(map, arg);
+	up_read(&vm->lock);
+	return ret;
+}
+
+/* ---- host registrations ------------------------------------------------ */
+
+/* Does a registration overlap [@addr, @addr + @length)? */
+bool npu_vm_host_overlaps(struct npu_vm *vm, u64 addr, u64 length)
+{
+	unsigned long index = addr;
+	struct npu_host_reg *reg;
+
+	down_read(&vm->lock);
+	reg = mt_find(&vm->host_regs, &index, addr + length - 1);
+	up_read(&vm->lock);
+	return reg;
+}
+
+/* Map a MAPPED registration's DMA segments at its device VA. */
+static int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg)
+{
+	struct npu_reservation *resv;
+	struct npu_mapping *map;
+	struct scatterlist *sg;
+	u64 va = reg->dev_addr;
+	unsigned int i;
+	u32 attrs;
+	int ret;
+
+	lockdep_assert_held_write(&vm->lock);
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!resv || !map)
+		goto free;
+	resv->start = reg->dev_addr;
+	resv->size = reg->size;
+	resv->owner = reg;
+	map->start = reg->dev_addr;
+	map->size = reg->size;
+	map->host = reg;
+	map->access = reg->flags & NPU_HOST_READONLY ? NPU_ACCESS_READ :
+						       NPU_ACCESS_READWRITE;
+	ret = npu_mapping_add_owned_locked(vm, resv, map);
+	if (ret)
+		goto free;
+
+	attrs = npu_access_attrs(map->access) | NPU_PT_SYSTEM;
+	for_each_sgtable_dma_sg(&reg->pages.sgt, sg, i) {
+		ret = npu_pt_map(&vm->pt, va, sg_dma_address(sg),
+				 sg_dma_len(sg), attrs, NPU_PAGE_1G);
+		if (ret) {
+			npu_mapping_remove_locked(vm, map, false);
+			kfree(map);
+			return ret;
+		}
+		va += sg_dma_len(sg);
+	}
+	reg->mapping = map;
+	trace_npu_va_map(vm, map);
+	return 0;
+
+free:
+	kfree(map);
+	kfree(resv);
+	return ret;
+}
+
+/**
+ * npu_vm_host_insert() - add a pinned and DMA-mapped registration
+ * @vm: the VA space
+ * @reg: the registration; with a @dev_addr, also mapped there
+ *
+ * Return: 0, -EEXIST an overlap (or -EADDRINUSE at the device VA),
+ * -ENOMEM.
+ */
+int npu_vm_host_insert(struct npu_vm *vm, struct npu_host_reg *reg)
+{
+	int ret;
+
+	down_write(&vm->lock);
+	ret = mtree_insert_range(&vm->host_regs, reg->addr,
+				 reg->addr + reg->size - 1, reg,
+				 GFP_KERNEL_ACCOUNT);
+	if (!ret && reg->dev_addr) {
+		ret = npu_vm_map_host_locked(vm, reg);
+		if (ret)
+			mtree_erase(&vm->host_regs, reg->addr);
+	}
+	if (!ret)
+		WRITE_ONCE(vm->nr_host_regs, vm->nr_host_regs + 1);
+	up_write(&vm->lock);
+	return ret;
+}
+
+/**
+ * npu_vm_host_get() - the registration holding a user range, for a command
+ * @vm: the VA space
+ * @addr: user address
+ * @size: bytes from @addr, all inside one registration
+ *
+ * Return: the registration with a user's reference (npu_host_reg_put()),
+ * or NULL.
+ */
+struct npu_host_reg *npu_vm_host_get(struct npu_vm *vm, u64 addr, u64 size)
+{
+	struct npu_host_reg *reg;
+
+	down_read(&vm->lock);
+	reg = mtree_load(&vm->host_regs, addr);
+	if (reg && addr + size <= reg->addr + reg->size)
+		npu_host_reg_hold(reg);
+	else
+		reg = NULL;
+	up_read(&vm->lock);
+	return reg;
+}
+
+/**
+ * npu_vm_host_remove() - take a registration out of the VA space
+ * @vm: the VA space
+ * @addr: where it starts, or with @any any registration
+ * @any: the first one there is (for the context's shutdown)
+ *
+ * No command finds it afterwards; its device mapping is gone.
+ *
+ * Return: it, with the tree's reference now the caller's, or NULL.
+ */
+struct npu_host_reg *npu_vm_host_remove(struct npu_vm *vm, u64 addr, bool any)
+{
+	unsigned long index = 0;
+	struct npu_host_reg *reg;
+
+	down_write(&vm->lock);
+	if (any)
+		reg = mt_find(&vm->host_regs, &index, ULONG_MAX);
+	else
+		reg = mtree_load(&vm->host_regs, addr);
+	if (reg && (any || reg->addr == addr)) {
+		mtree_erase(&vm->host_regs, reg->addr);
+		WRITE_ONCE(vm->nr_host_regs, vm->nr_host_regs - 1);
+		if (reg->mapping) {
+			npu_mapping_remove_locked(vm, reg->mapping, true);
+			kfree(reg->mapping);
+			reg->mapping = NULL;
+		}
+	} else {
+		reg = NULL;
+	}
+	up_write(&vm->lock);
+	return reg;
+}
+
+/* ---- mirrors ----------------------------------------------------------- */
+
+/**
+ * npu_vm_mirror_add() - book device VA [@mirror->start, + @mirror->size)
+ *	for @mirror: a reservation and one mapping over it, no entries yet
+ * @vm: the VA space
+ * @mirror: the mirror, its notifier watching the range already
+ * @max: mirrors the context may have
+ *
+ * From here its invalidations clear its entries (it is @live).
+ *
+ * Return: 0, -EINVAL outside the window, -EADDRINUSE, -ENOSPC at @max,
+ * -ENOMEM.
+ */
+int npu_vm_mirror_add(struct npu_vm *vm, struct npu_mirror *mirror,
+		      unsigned int max)
+{
+	struct npu_reservation *resv;
+	struct npu_mapping *map;
+	int ret;
+
+	if (!npu_vm_range_valid(mirror->start, mirror->size, SZ_4K))
+		return -EINVAL;
+	resv = kzalloc(sizeof(*resv), GFP_KERNEL_ACCOUNT);
+	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
+	ret = -ENOMEM;
+	if (!resv || !map)
+		goto free;
+	resv->start = mirror->start;
+	resv->size = mirror->size;
+	resv->mirror = mirror;
+	map->start = mirror->start;
+	map->size = mirror->size;
+	map->mirror = mirror;
+	map->access = NPU_ACCESS_READWRITE;
+
+	down_write(&vm->lock);
+	ret = vm->nr_mirrors >= max ? -ENOSPC :
+	      npu_mapping_add_owned_locked(vm, resv, map);
+	if (!ret) {
+		vm->nr_mirrors++;
+		down_write(&vm->mirror_lock);
+		mirror->live = true;
+		up_write(&vm->mirror_lock);
+		trace_npu_va_map(vm, map);
+	}
+	up_write(&vm->lock);
+	if (!ret)
+		return 0;
+free:
+	kfree(map);
+	kfree(resv);
+	return ret;
+}
+
+/* npu_pt_clear_runs()'s callback: @arg is the mirror the runs are of. */
+static void npu_vm_mirror_unmap_run(void *arg, u64 dma, unsigned long npages,
+				    bool write)
+{
+	npu_mirror_unmap_run(arg, dma, npages, write);
+}
+
+/*
+ * Clear the mirror entries of [@start, @end) - whole runs, so maybe a few
+ * pages on either side too - and DMA-unmap their pages. Neither allocates
+ * nor sleeps (some invalidations may not block). Any translation the
+ * engine made before is stale from here on: @mirror_seq moves (release,
+ * after the entries are gone; npu_vm_translate_locked() acquires it).
+ */
+static void npu_vm_mirror_clear_locked(struct npu_vm *vm,
+				       struct npu_mirror *mirror, u64 start,
+				       u64 end)
+{
+	unsigned long n;
+
+	lockdep_assert_held_write(&vm->mirror_lock);
+	n = npu_pt_clear_runs(&vm->pt, start, end, npu_vm_mirror_unmap_run,
+			      mirror);
+	if (n) {
+		vm->mirror_pages -= n;
+		/* after the entries: pairs with npu_vm_translate_locked()'s acquire */
+		smp_store_release(&vm->mirror_seq, vm->mirror_seq + 1);
+	}
+}
+
+/**
+ * npu_vm_mirror_invalidate() - the core mm changes [@start, @end) of
+ *	@mirror's range: its entries there go before the change completes
+ * @vm: the VA space
+ * @mirror: the mirror
+ * @start: first byte, inside the mirror
+ * @end: first byte past, inside the mirror
+ * @blockable: the caller may sleep; else only a trylock is tried
+ * @cur_seq: the notifier's new sequence, set under the same lock
+ *
+ * Waits for the engine's accesses through the entries (they hold the
+ * entries: npu_vm_mirror_hold()).
+ *
+ * Return: false if it could not take the lock without blocking.
+ */
+bool npu_vm_mirror_invalidate(struct npu_vm *vm, struct npu_mirror *mirror,
+			      u64 start, u64 end, bool blockable,
+			      unsigned long cur_seq)
+{
+	if (blockable)
+		down_write(&vm->mirror_lock);
+	else if (!down_write_trylock(&vm->mirror_lock))
+		return false;
+	mmu_interval_set_seq(&mirror->notifier, cur_seq);
+	if (mirror->live && start < end)
+		npu_vm_mirror_clear_locked(vm, mirror, start, end);
+	up_write(&vm->mirror_lock);
+	return true;
+}
+
+/**
+ * npu_vm_mirror_remove() - take the mirror at @addr out of the VA space
+ * @vm: the VA space
+ * @addr: where it starts
+ * @expect: only this mirror, or NULL for any
+ *
+ * Its entries are cleared and DMA-unmapped in the same step that marks it
+ * @dead, while its notifier still keeps them current: the engine reaches
+ * the pages only through them, and a fault in progress checks @dead under
+ * the same lock.
+ *
+ * Return: the mirror (the VA space's reference now the caller's), or NULL.
+ */
+struct npu_mirror *npu_vm_mirror_remove(struct npu_vm *vm, u64 addr,
+					const struct npu_mirror *expect)
+{
+	struct npu_mirror *mirror = NULL;
+	struct npu_mapping *map;
+
+	down_write(&vm->lock);
+	map = mtree_load(&vm->mappings, addr);
+	if (map && map->mirror && map->start == addr &&
+	    (!expect || map->mirror == expect)) {
+		mirror = map->mirror;
+		mirror->dead = true;
+		vm->nr_mirrors--;
+		down_write(&vm->mirror_lock);
+		npu_vm_mirror_clear_locked(vm, mirror, mirror->start,
+					   mirror->start + mirror->size);
+		mirror->live = false;
+		up_write(&vm->mirror_lock);
+		npu_mapping_remove_locked(vm, map, true);
+		kfree(map);
+	}
+	up_write(&vm->lock);
+	return mirror;
+}
+
+/* A mirror of the VA space (a reference: npu_mirror_put()), or NULL. */
+struct npu_mirror *npu_vm_mirror_first(struct npu_vm *vm)
+{
+	struct npu_reservation *resv;
+	struct npu_mirror *mirror = NULL;
+	unsigned long index = 0;
+
+	down_read(&vm->lock);
+	mt_for_each(&vm->reservations, resv, index, ULONG_MAX) {
+		if (resv->mirror) {
+			mirror = resv->mirror;
+			npu_mirror_get(mirror);
+			break;
+		}
+	}
+	up_read(&vm->lock);
+	return mirror;
+}
+
+/**
+ * npu_vm_mirror_fault_range() - how far a fault from @start may go
+ * @vm: the VA space
+ * @mirror: the mirror faulting
+ * @start: the page needed
+ * @end: in, where the fault would end; out, not past an entry that is
+ *	there already, nor past what max_mirror_pages (@limit) leaves room for
+ * @limit: entries the context may hold
+ *
+ * Return: 0, or -ENOENT if the mirror is out of the VA space.
+ */
+int npu_vm_mirror_fault_range(struct npu_vm *vm, struct npu_mirror *mirror,
+			      u64 start, u64 *end, unsigned long limit)
+{
+	unsigned long room;
+	u64 p;
+
+	down_read(&vm->lock);
+	/* Dead: its tables may be gone with the context's (npu_vm_release()). */
+	if (mirror->dead) {
+		up_read(&vm->lock);
+		return -ENOENT;
+	}
+	room = limit - min(READ_ONCE(vm->mirror_pages), limit);
+	*end = min(*end, start + max(room, 1UL) * PAGE_SIZE);
+	for (p = start + PAGE_SIZE; p < *end; p += PAGE_SIZE) {
+		if (npu_pt_present(&vm->pt, p)) {
+			*end = p;
+			break;
+		}
+	}
+	up_read(&vm->lock);
+	return 0;
+}
+
+/**
+ * npu_vm_mirror_install() - install a fault's runs of pages
+ * @vm: the VA space
+ * @mirror: the mirror they are of
+ * @va: device VA of the fault's first page
+ * @end: first byte past the fault
+ * @write: the entries are writable (a write fault), else read-only
+ * @runs: the runs, DMA-mapped (by the mirror), in order
+ * @nr: how many
+ * @seq: the notifier sequence the pages were looked up under
+ * @limit: entries the context may hold (max_mirror_pages)
+ * @done: out, the end of the last run installed
+ *
+ * Under both locks: the tables are made first (the VA space's lock), then
+ * the notifier is asked whether an invalidation came since @seq (none can
+ * come while the mirror lock is held) and the runs replace what is there.
+ * A run goes in whole or not at all. Runs not installed stay the caller's
+ * to DMA-unmap.
+ *
+ * Return: how many runs went in (at least the first, which the access
+ * needs), or -ENOENT the mirror is out of the VA space, -EAGAIN an
+ * invalidation came (look the pages up again), -ENOSPC @limit, -ENOMEM.
+ */
+int npu_vm_mirror_install(struct npu_vm *vm, struct npu_mirror *mirror, u64 va,
+			  u64 end, bool write, const struct npu_mirror_run *runs,
+			  unsigned int nr, unsigned long seq,
+			  unsigned long limit, u64 *done)
+{
+	unsigned int j;
+	int ret;
+
+	down_write(&vm->lock);
+	ret = mirror->dead ? -ENOENT : npu_pt_prepare(&vm->pt, va, end - va);
+	if (ret)
+		goto unlock;
+	down_write(&vm->mirror_lock);
+	if (mmu_interval_read_retry(&mirror->notifier, seq)) {
+		ret = -EAGAIN;
+		goto unlock_mirror;
+	}
+	for (j = 0; j < nr; j++) {
+		u64 addr = va + ((u64)runs[j].first << PAGE_SHIFT);
+		u64 size = (u64)runs[j].pages << PAGE_SHIFT;
+
+		npu_vm_mirror_clear_locked(vm, mirror, addr, addr + size);
+		if (vm->mirror_pages + runs[j].pages > limit)
+			break;
+		/* npu_pt_prepare() made the table; a run is inside it */
+		if (npu_pt_set_run(&vm->pt, addr, runs[j].dma, runs[j].pages,
+				   write))
+			break;
+		vm->mirror_pages += runs[j].pages;
+		*done = addr + size;
+	}
+	ret = j ? j : -ENOSPC;
+unlock_mirror:
+	up_write(&vm->mirror_lock);
+unlock:
+	up_write(&vm->lock);
+	return ret;
 }

@@ -6,6 +6,7 @@
 #define __NPU_VM_H__
 
 #include <linux/bits.h>
+#include <linux/dma-mapping.h>
 #include <linux/maple_tree.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -69,7 +70,7 @@ struct npu_mapping {
 
 /**
  * struct npu_vm - the device VA space of a context, as its device's MMU
- *	and DMA engine see it
+ *	and DMA engine see it (npu_vm.c alone touches its fields)
  * @lock: protects @dead, @reservations, @mappings, @host_regs, @pt and
  *	every mapping's state. Ioctls that change them hold it for writing;
  *	the DMA engine holds it shared while it moves a chunk, so unmap and
@@ -80,8 +81,9 @@ struct npu_mapping {
  * @host_regs: host registrations, keyed by user address range
  * @pt: device page tables
  * @device: index of the device this VA space belongs to
- * @mirror_lock: protects the leaf entries inside mirrors (NPU_PTE_MIRROR)
- *	and the DMA mappings they name, @mirror_seq and @mirror_pages. Taken
+ * @mirror_lock: protects the mirrors' entries (npu_pt_set_run()), the DMA
+ *	mappings they name, @mirror_seq, @mirror_pages, and every mirror's
+ *	@live (also under @lock to set). Taken
  *	for writing by a mirror's invalidation (inside memory reclaim: no
  *	allocation under it, and never @lock inside it) and by the fault
  *	path after @lock; for reading by the DMA engine around each access
@@ -90,7 +92,13 @@ struct npu_mapping {
  *	cleared entries: a translation read after an acquire of the old
  *	value is still good while it has not moved
  * @mirror_pages: faulted-in mirror entries, within max_mirror_pages
- * @nr_mirrors: mirrors of the context (under @lock), within max_mirrors
+ * @nr_mirrors: mirrors of the context (under @lock), within max_mirrors;
+ *	every mirror's @dead is also under @lock
+ * @nr_reservations: VA_RESERVE reservations, within max_reservations
+ * @nr_mappings: mappings of every kind; MAP refuses past max_mappings
+ * @nr_host_regs: host registrations
+ *
+ * The counts change under @lock and are read without it (fdinfo, netlink).
  */
 struct npu_vm {
 	struct rw_semaphore lock;	/* see above */
@@ -104,6 +112,9 @@ struct npu_vm {
 	u64 mirror_seq;
 	unsigned long mirror_pages;
 	unsigned int nr_mirrors;
+	unsigned long nr_reservations;
+	unsigned long nr_mappings;
+	unsigned long nr_host_regs;
 };
 
 /**
@@ -114,7 +125,8 @@ struct npu_vm {
  * @huge: device memory mapped by a 2 MiB or larger leaf, whose handle
  *	owns whole 2 MiB backing pages
  * @mirrored: through a faulted-in mirror entry: valid only while the VA
- *	space's @mirror_seq has not moved
+ *	space's @mirror_seq is still @seq (npu_vm_mirror_hold())
+ * @seq: the VA space's @mirror_seq, read before the walk
  * @fault: on failure, the mirror whose page must be faulted in first (a
  *	reference, npu_mirror_put()), else NULL
  */
@@ -124,26 +136,66 @@ struct npu_vm_xlate {
 	bool system;
 	bool huge;
 	bool mirrored;
+	u64 seq;
 	struct npu_mirror *fault;
 };
 
-int npu_vm_init(struct npu_vm *vm, unsigned int device);
-void npu_vm_release(struct npu_vm *vm);
+/**
+ * struct npu_mirror_run - physically contiguous pages of a mirror's fault,
+ *	one DMA mapping (npu_vm_mirror_install())
+ * @dma: its DMA address
+ * @first: its first page, counted from the fault's first
+ * @pages: its pages, 1..NPU_PT_RUN_MAX
+ */
+struct npu_mirror_run {
+	dma_addr_t dma;
+	u8 first;
+	u8 pages;
+};
 
+int npu_vm_init(struct npu_vm *vm, unsigned int device);
+void npu_vm_kill(struct npu_vm *vm);
+bool npu_vm_dead(const struct npu_vm *vm);
+void npu_vm_release(struct npu_vm *vm);
+bool npu_vm_range_valid(u64 addr, u64 size, u64 align);
+
+/* The engine */
 void npu_vm_read_lock(struct npu_vm *vm, struct npu_vm *peer);
 void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer);
 const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 				    unsigned int device, unsigned long peers,
 				    bool write, struct npu_vm_xlate *xl);
+bool npu_vm_mirror_hold(struct npu_vm *vm, u64 seq);
+void npu_vm_mirror_unhold(struct npu_vm *vm);
 
-struct npu_mapping *npu_vm_memory_locked(struct npu_vm *vm, u64 addr,
-					 u64 length);
-int npu_vm_map_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
-void npu_vm_unmap_host_locked(struct npu_vm *vm, struct npu_host_reg *reg);
-int npu_vm_map_mirror_locked(struct npu_vm *vm, struct npu_mirror *mirror,
-			     u64 start, u64 size);
-struct npu_mirror *npu_vm_unmap_mirror_locked(struct npu_vm *vm, u64 start);
+/* Host registrations */
+bool npu_vm_host_overlaps(struct npu_vm *vm, u64 addr, u64 length);
+int npu_vm_host_insert(struct npu_vm *vm, struct npu_host_reg *reg);
+struct npu_host_reg *npu_vm_host_get(struct npu_vm *vm, u64 addr, u64 size);
+struct npu_host_reg *npu_vm_host_remove(struct npu_vm *vm, u64 addr, bool any);
 
+/* Mirrors */
+int npu_vm_mirror_add(struct npu_vm *vm, struct npu_mirror *mirror,
+		      unsigned int max);
+struct npu_mirror *npu_vm_mirror_remove(struct npu_vm *vm, u64 addr,
+					const struct npu_mirror *expect);
+struct npu_mirror *npu_vm_mirror_first(struct npu_vm *vm);
+bool npu_vm_mirror_invalidate(struct npu_vm *vm, struct npu_mirror *mirror,
+			      u64 start, u64 end, bool blockable,
+			      unsigned long cur_seq);
+int npu_vm_mirror_fault_range(struct npu_vm *vm, struct npu_mirror *mirror,
+			      u64 start, u64 *end, unsigned long limit);
+int npu_vm_mirror_install(struct npu_vm *vm, struct npu_mirror *mirror, u64 va,
+			  u64 end, bool write, const struct npu_mirror_run *runs,
+			  unsigned int nr, unsigned long seq,
+			  unsigned long limit, u64 *done);
+
+/* IPC memory */
+int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
+		       int (*fn)(const struct npu_mapping *map, void *arg),
+		       void *arg);
+
+/* The ioctls */
 int npu_va_reserve_ioctl(struct npu_context *ctx, void *arg);
 int npu_va_release_ioctl(struct npu_context *ctx, void *arg);
 int npu_map_ioctl(struct npu_context *ctx, void *arg);

@@ -8,7 +8,6 @@
  * allocation ends where the checks of "leaves the allocation" expect
  * (aclrtMalloc pads 32 bytes, a page here). Skips without /dev/npu0.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,50 +21,10 @@
 #define D2D	ACL_MEMCPY_DEVICE_TO_DEVICE
 #define DEF	ACL_MEMCPY_DEFAULT
 
-/* The library's file of /dev/npu0, found through /proc/self/fd; -1 if none. */
-static int lib_npu_fd(void)
-{
-	char path[300], link[64];
-	struct dirent *de;
-	DIR *d = opendir("/proc/self/fd");
-	int fd = -1;
-
-	if (!d)
-		return -1;
-	while (fd < 0 && (de = readdir(d))) {
-		ssize_t n;
-
-		snprintf(path, sizeof(path), "/proc/self/fd/%s", de->d_name);
-		n = readlink(path, link, sizeof(link) - 1);
-		if (n <= 0)
-			continue;
-		link[n] = 0;
-		if (!strcmp(link, "/dev/npu0"))
-			fd = atoi(de->d_name);
-	}
-	closedir(d);
-	return fd;
-}
-
 /* npu-submits of the library's /dev/npu0 file, or -1. */
 static long long lib_submits(void)
 {
-	char path[64], line[128];
-	long long v = -1;
-	int fd = lib_npu_fd();
-	FILE *f;
-
-	if (fd < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "npu-submits:", 12))
-			v = atoll(line + 12);
-	fclose(f);
-	return v;
+	return npu_proc_submits(lib_npu_fd());
 }
 
 static void fill_random(void *p, size_t n, unsigned int seed)

@@ -9,13 +9,17 @@
 #ifndef NPU_TESTS_LIB_UTIL_H
 #define NPU_TESTS_LIB_UTIL_H
 
+#include <dirent.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <acl/acl.h>
 
 #include "harness.h"
+#include "npu_proc.h"
 
 #define KiB	(1024ULL)
 #define MiB	(1024ULL * KiB)
@@ -60,6 +64,12 @@ static inline bool have_npu(int n)
 
 	snprintf(path, sizeof(path), "/dev/npu%d", n);
 	return access(path, F_OK) == 0;
+}
+
+/* The library's file of /dev/npu0, found through /proc/self/fd; -1 if none. */
+static inline int lib_npu_fd(void)
+{
+	return npu_proc_dev_fd("/dev/npu0", -1);
 }
 
 /* Initialised library with device 0 current; skips without /dev/npu0. */

@@ -96,15 +96,6 @@ static void fill_random(uint8_t *p, size_t n)
 		p[i] = random();
 }
 
-/* The npu-submits count of /proc/self/fdinfo/@fd, or -1. */
-static long long submits(int fd)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	return npu_file_value_at(AT_FDCWD, path, "npu-submits", ':');
-}
-
 /* ------------------------------------------------------------------ */
 /* SUBMIT: cmd_size, the old struct, the new maximum                   */
 /* ------------------------------------------------------------------ */
@@ -210,7 +201,7 @@ TEST_F(c2d, submit_cmd_size_rules)
 		c.height = 0;
 		EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_SUBMIT, &s));
 		s.__reserved = 0;
-		s.flags = 1;
+		s.flags = ~NPU_SUBMIT_FLAGS_MASK;
 		EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_SUBMIT, &s));
 		s.flags = 0;
 		s.cmds = 8;
@@ -259,26 +250,26 @@ TEST_F(c2d, fdinfo_counts_submits)
 {
 	static struct npu_cmd cmds[1000];
 	uint32_t *w = (uint32_t *)self->host;
-	long long n0 = submits(self->fd);
+	long long n0 = npu_proc_submits(self->fd);
 	struct npu_cmd bad = fill32_cmd(ptr64(w) + 1, 0, 4, NPU_CMD_DST_HOST);
 
 	ASSERT_LE(0, n0);
 	for (int i = 0; i < 1000; i++)
 		cmds[i] = fill32_cmd(ptr64(&w[i]), i, 4, NPU_CMD_DST_HOST);
 	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 1000, NULL));
-	EXPECT_EQ(n0 + 1, submits(self->fd));
+	EXPECT_EQ(n0 + 1, npu_proc_submits(self->fd));
 	EXPECT_EQ(-EINVAL, sub1(self, bad));
-	EXPECT_EQ(n0 + 2, submits(self->fd));
+	EXPECT_EQ(n0 + 2, npu_proc_submits(self->fd));
 	/* other ioctls do not count */
 	ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
-	EXPECT_EQ(n0 + 2, submits(self->fd));
+	EXPECT_EQ(n0 + 2, npu_proc_submits(self->fd));
 	EXPECT_EQ(999, w[999]);
 	/* another file has its own count */
 	{
 		int fd2 = npu_open(0);
 
 		ASSERT_LE(0, fd2);
-		EXPECT_EQ(0, submits(fd2));
+		EXPECT_EQ(0, npu_proc_submits(fd2));
 		close(fd2);
 	}
 }

@@ -1472,26 +1472,14 @@ TEST_F(host, rlimit_memlock_unprivileged)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct rlimit rl = { .rlim_cur = SZ_1M, .rlim_max = SZ_1M };
 		unsigned char *big, *a, *b, *c;
-		int fd, devfd, procfd;
+		int fd, procfd;
 
-		/*
-		 * The VM's / is mode 0700: look /dev and /proc/self up while
-		 * still root; the open of /dev/npu0 itself (0660, group npu)
-		 * and of status happen as nobody in group npu.
-		 */
-		devfd = open("/dev", O_PATH | O_DIRECTORY);
-		procfd = open("/proc/self", O_PATH | O_DIRECTORY);
-		CHILD_CHECK(devfd >= 0 && procfd >= 0);
+		/* the open of /dev/npu0 (0660, group npu) and of status as nobody */
 		close(self->fd);
-		CHILD_CHECK(setrlimit(RLIMIT_MEMLOCK, &rl) == 0);
-		CHILD_CHECK(setgroups(1, (gid_t[]){ NPU_GID }) == 0);
-		CHILD_CHECK(setgid(65534) == 0);
-		CHILD_CHECK(setuid(65534) == 0);
-		fd = openat(devfd, "npu0", O_RDWR | O_CLOEXEC);
+		fd = npu_open_as_nobody(SZ_1M, &procfd);
 		if (fd < 0)
-			printf("# child: open /dev/npu0 as nobody: %s\n", strerror(errno));
+			printf("# child: open /dev/npu0 as nobody: %s\n", strerror(-fd));
 		CHILD_CHECK(fd >= 0);
 		big = npu_host_mem(4 * SZ_1M);
 		a = npu_host_mem(SZ_1M / 2);

@@ -696,6 +696,137 @@ TEST_F_TIMEOUT(mod, dmabuf_outlives_carrier_removal, 120)
 	/* The teardown loads the module again, with npu1 on its carrier. */
 }
 
+/*
+ * A process with a stream whose WAIT_VALUE never comes true, in a context
+ * of /dev/npu@index: then a STREAM_SYNC(-1) of it (@destroy false) or a
+ * STREAM_DESTROY without FORCE (@destroy true). What the call returned
+ * goes to @wr as an int once it returns.
+ */
+static pid_t blocked_waiter(int index, bool destroy, int wr)
+{
+	pid_t pid = fork();
+	uint64_t *flag;
+	uint32_t s;
+	int fd, ret;
+
+	if (pid)
+		return pid;
+	flag = (uint64_t *)npu_host_mem(SZ_4K);
+	fd = npu_open(index);
+	if (!flag || fd < 0 || npu_register(fd, flag, SZ_4K, 0, 0) ||
+	    npu_stream_create(fd, &s))
+		_exit(2);
+	{
+		struct npu_cmd c = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+						 NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
+
+		if (npu_submit(fd, s, &c, 1, NULL))
+			_exit(3);
+	}
+	ret = destroy ? npu_stream_destroy(fd, s, 0) : npu_sync(fd, s, -1);
+	if (write(wr, &ret, sizeof(ret)) != sizeof(ret))
+		_exit(4);
+	_exit(0);
+}
+
+struct remover {
+	const char *path;
+	volatile int done;
+	int ret;
+};
+
+static void *remove_call(void *arg)
+{
+	struct remover *r = arg;
+
+	r->ret = npu_write_file(r->path, "1");
+	r->done = 1;
+	return NULL;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/*
+ * Removing npu1's carrier waits for nothing another device or a stream
+ * being destroyed does (second kernel review, finding 5): a STREAM_SYNC
+ * that never ends on npu0 (the one unplug barrier was shared by every
+ * device) and a STREAM_DESTROY without FORCE on npu1 whose stream never
+ * drains (the stream left the table before its wait, so unplug's abort
+ * missed it). The removal finishes at once; the destroy returns (the
+ * unplug aborted its stream); the wait on npu0 goes on.
+ */
+TEST_F_TIMEOUT(mod, carrier_removal_is_not_held_by_waits, 180)
+{
+	char link[256], path[300], *bdf;
+	struct remover rm = { .path = path };
+	struct npu_get_info info;
+	int sync_pipe[2], destroy_pipe[2], ret = 99, st;
+	pid_t syncer, destroyer;
+	pthread_t t;
+	double t0, took;
+
+	self->fd = npu_open(1);
+	if (self->fd < 0)
+		SKIP(return, "no /dev/npu1");
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	close(self->fd);
+	self->fd = -1;
+	if (!(info.caps & NPU_CAP_PCI_CARRIER))
+		SKIP(return, "npu1 has no PCI carrier");
+	{
+		ssize_t n = readlink("/sys/class/misc/npu1/device", link, sizeof(link) - 1);
+
+		ASSERT_LT(0, n);
+		link[n] = 0;
+	}
+	bdf = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
+
+	ASSERT_OK(pipe(sync_pipe));
+	ASSERT_OK(pipe(destroy_pipe));
+	syncer = blocked_waiter(0, false, sync_pipe[1]);
+	ASSERT_LT(0, syncer);
+	destroyer = blocked_waiter(1, true, destroy_pipe[1]);
+	ASSERT_LT(0, destroyer);
+	close(sync_pipe[1]);
+	close(destroy_pipe[1]);
+	usleep(300 * 1000);
+
+	t0 = mono_s();
+	ASSERT_EQ(0, pthread_create(&t, NULL, remove_call, &rm));
+	while (!rm.done && mono_s() - t0 < 30)
+		usleep(10 * 1000);
+	took = mono_s() - t0;
+	TH_LOG("the removal took %.2f s%s", took, rm.done ? "" : " and was still going");
+	EXPECT_TRUE(rm.done);
+	/* end the waits so that a removal held by them can finish */
+	if (!rm.done) {
+		kill(destroyer, SIGKILL);
+		kill(syncer, SIGKILL);
+	}
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, rm.ret);
+	/* the destroy returned by itself; the other device's wait did not */
+	EXPECT_EQ((ssize_t)sizeof(ret), read(destroy_pipe[0], &ret, sizeof(ret)));
+	EXPECT_EQ(0, ret);
+	ASSERT_EQ(destroyer, waitpid(destroyer, &st, 0));
+	EXPECT_EQ(0, st);
+	EXPECT_EQ(0, waitpid(syncer, &st, WNOHANG));
+	kill(syncer, SIGKILL);
+	ASSERT_EQ(syncer, waitpid(syncer, &st, 0));
+	close(sync_pipe[0]);
+	close(destroy_pipe[0]);
+	ASSERT_EQ(0, npu_mod_unload());
+	ASSERT_OK(npu_write_file("/sys/bus/pci/rescan", "1"));
+	/* The teardown loads the module again, with npu1 on its carrier. */
+}
+
 TEST_F_TIMEOUT(mod, carrier_off_no_iommu, 60)
 {
 	char params[512];

@@ -226,6 +226,104 @@ TEST_F(peer, disable_withdraws_the_enable)
 	}
 }
 
+/*
+ * Mappings of 4 KiB handles in a row, each one a translation for a peer:
+ * a big tree that takes its release a while to free.
+ */
+#define CLOSE_MAPS	2048
+#define CLOSE_LEN	(CLOSE_MAPS * SZ_4K)
+/*
+ * Once the peer is closed each copy faults at its first page: many short
+ * copies keep the engine translating through the peer's release.
+ */
+#define CLOSE_COPIES	NPU_SUBMIT_MAX_CMDS
+#define CLOSE_SUBMITS	4
+
+/*
+ * @fd (npu1) gets CLOSE_MAPS mappings of one 4 KiB handle each, in a row,
+ * read-write for every peer (NPU_MAP_PEERS): its tree of mappings is big,
+ * and a copy through it translates once per page. 0 on failure.
+ */
+static uint64_t map_many(int fd)
+{
+	uint64_t va = npu_reserve_new(fd, CLOSE_LEN, SZ_2M);
+
+	for (int i = 0; va && i < CLOSE_MAPS; i++) {
+		struct npu_map m = {
+			.size = sizeof(m), .flags = NPU_MAP_PEERS,
+			.addr = va + i * SZ_4K, .length = SZ_4K,
+		};
+
+		/* the handles stay: the release frees the mappings fast */
+		if (npu_alloc(fd, SZ_4K, SZ_4K, &m.handle) ||
+		    npu_ioctl(fd, NPU_IOCTL_MAP, &m))
+			return 0;
+	}
+	return va;
+}
+
+/*
+ * Peer copies into a context that is being closed: the engine must not
+ * read the peer's VA space while its release frees it (second kernel
+ * review, finding 1: mtree_load() on a freed tree - KASAN on the debug
+ * kernel, an oops and a hung submitter elsewhere). Each round queues
+ * copies into a new context of npu1 and closes it at a different moment;
+ * every copy either lands or faults (-EIO from the sync), and the
+ * submitter's stream goes on working.
+ */
+TEST_F_TIMEOUT(peer, copies_into_a_context_being_closed, 240)
+{
+	static struct npu_cmd c[CLOSE_COPIES];
+	int faulted = 0, landed = 0;
+
+	ASSERT_EQ(0, peer_ioctl(self->fd[0], NPU_IOCTL_PEER_ENABLE, 1));
+	npu_expect_dma_faults(true);
+	for (int round = 0; round < 24; round++) {
+		int fd1 = npu_open(1), ret;
+		uint64_t va;
+
+		ASSERT_LE(0, fd1);
+		va = map_many(fd1);
+		ASSERT_NE(0, va);
+		/* 16 KiB at a time, all over the tree */
+		for (int i = 0; i < CLOSE_COPIES; i++) {
+			uint64_t pva = va + (i * 4 % CLOSE_MAPS) * SZ_4K;
+
+			c[i] = peer_copy(fd1, pva, ptr64(self->host),
+					 i & 1 ? NPU_CMD_SRC_PEER | NPU_CMD_DST_HOST :
+						 NPU_CMD_DST_PEER | NPU_CMD_SRC_HOST);
+			if (i & 1) {
+				c[i].dst = ptr64(self->host);
+				c[i].src = pva;
+			}
+			c[i].length = 4 * SZ_4K;
+		}
+		for (int k = 0; k < CLOSE_SUBMITS; k++)
+			ASSERT_EQ(0, npu_submit(self->fd[0], self->stream, c,
+						CLOSE_COPIES, NULL));
+		/* from at once to well into the copies */
+		usleep((round % 8) * 2000);
+		ASSERT_EQ(0, close(fd1));
+		ret = npu_sync(self->fd[0], self->stream, 60000);
+		if (ret && ret != -EIO)
+			TH_LOG("round %d: sync %d", round, ret);
+		ASSERT_TRUE(ret == 0 || ret == -EIO);
+		faulted += ret == -EIO;
+		landed += ret == 0;
+	}
+	npu_expect_dma_faults(false);
+	TH_LOG("%d rounds faulted, %d completed before the close", faulted, landed);
+	/* the peer closed under the copies at least once */
+	EXPECT_LT(0, faulted);
+	{
+		uint64_t va = map_flags(self->fd[1], 1, NPU_MAP_PEERS);
+
+		ASSERT_NE(0, va);
+		EXPECT_EQ(0, round_trip(self->fd[0], self->stream,
+					self->fd[1], self->host, va, 8));
+	}
+}
+
 TEST_F(peer, enable_disable_bad_inputs)
 {
 	struct npu_get_info info;

@@ -614,6 +614,131 @@ static uint64_t map_new(int fd, uint64_t len, uint64_t page)
 	return va;
 }
 
+/* fdinfo's count of what @fd exported (names and keys). */
+static long long exported(int fd)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return npu_file_value_at(AT_FDCWD, path, "npu-shares-exported", ':');
+}
+
+/* A copy of @len bytes of @arg in a page of its own, then made read-only. */
+static void *read_only_copy(const void *arg, size_t len)
+{
+	void *p = mmap(NULL, SZ_4K, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return NULL;
+	memcpy(p, arg, len);
+	return mprotect(p, SZ_4K, PROT_READ) ? NULL : p;
+}
+
+/*
+ * An export whose answer cannot be written back (-EFAULT) names nothing:
+ * the name or key is published only after the copy-out, so none exists
+ * that its caller never learnt (second kernel review, finding 8). The
+ * handle can be exported again; the key does not count against
+ * max_ipc_keys.
+ */
+TEST_F(share, export_that_cannot_answer_publishes_nothing)
+{
+	struct npu_share_export e = { .size = sizeof(e) };
+	struct npu_ipc_export ie = { .size = sizeof(ie), .length = SZ_2M };
+	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M), key;
+	void *ro;
+
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &e.handle));
+	ASSERT_EQ(0, exported(self->fd));
+	ro = read_only_copy(&e, sizeof(e));
+	ASSERT_NONNULL(ro);
+	EXPECT_EQ(-EFAULT, npu_ioctl(self->fd, NPU_IOCTL_SHARE_EXPORT, ro));
+	EXPECT_EQ(0, exported(self->fd));
+	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_SHARE_EXPORT, &e));
+	EXPECT_NE(0, e.shareable);
+	EXPECT_EQ(1, exported(self->fd));
+	munmap(ro, SZ_4K);
+
+	ie.addr = va;
+	ro = read_only_copy(&ie, sizeof(ie));
+	ASSERT_NONNULL(ro);
+	EXPECT_EQ(-EFAULT, npu_ioctl(self->fd, NPU_IOCTL_IPC_EXPORT, ro));
+	EXPECT_EQ(1, exported(self->fd));
+	EXPECT_EQ(0, ipc_export(self->fd, va, SZ_2M, 0, &key));
+	EXPECT_EQ(2, exported(self->fd));
+	EXPECT_EQ(0, ipc_destroy(self->fd, key, 0));
+	munmap(ro, SZ_4K);
+	EXPECT_EQ(0, npu_free(self->fd, e.handle));
+	EXPECT_EQ(0, exported(self->fd));
+}
+
+/* fdinfo key @key of @fd, or -1. */
+static long long fdinfo_count(int fd, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return npu_file_value_at(AT_FDCWD, path, key, ':');
+}
+
+/*
+ * Every creating call publishes what it made only once its answer is
+ * written back: MEM_ALLOC, STREAM_CREATE and SHARE_IMPORT whose struct is
+ * read-only fail with -EFAULT and leave nothing in the table (no handle
+ * or stream another thread could find by guessing its id, nothing
+ * counted against the caps).
+ */
+TEST_F(share, creating_calls_that_cannot_answer_leave_nothing)
+{
+	struct npu_mem_alloc al = { .size = sizeof(al), .length = SZ_2M,
+				    .page_size = SZ_2M };
+	struct npu_stream_create sc = { .size = sizeof(sc) };
+	uint64_t name = export_new(self->fd, NPU_SHARE_ANY_PID);
+	int status;
+	pid_t pid;
+	void *ro;
+
+	ASSERT_NE(0, name);
+	ASSERT_EQ(1, fdinfo_count(self->fd, "npu-handles"));
+	ro = read_only_copy(&al, sizeof(al));
+	ASSERT_NONNULL(ro);
+	EXPECT_EQ(-EFAULT, npu_ioctl(self->fd, NPU_IOCTL_MEM_ALLOC, ro));
+	munmap(ro, SZ_4K);
+	EXPECT_EQ(1, fdinfo_count(self->fd, "npu-handles"));
+	EXPECT_EQ((long long)(SZ_2M >> 10), fdinfo_count(self->fd, "npu-memory-device"));
+
+	ro = read_only_copy(&sc, sizeof(sc));
+	ASSERT_NONNULL(ro);
+	EXPECT_EQ(-EFAULT, npu_ioctl(self->fd, NPU_IOCTL_STREAM_CREATE, ro));
+	munmap(ro, SZ_4K);
+	EXPECT_EQ(0, fdinfo_count(self->fd, "npu-streams"));
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		struct npu_share_import im = { .size = sizeof(im), .shareable = name };
+		int fd = npu_open(0);
+		void *p = read_only_copy(&im, sizeof(im));
+
+		if (fd < 0 || !p)
+			_exit(2);
+		if (npu_ioctl(fd, NPU_IOCTL_SHARE_IMPORT, p) != -EFAULT)
+			_exit(3);
+		if (fdinfo_count(fd, "npu-handles") != 0 ||
+		    fdinfo_count(fd, "npu-shares-imported") != 0)
+			_exit(4);
+		/* the answer lost, the import is as if it never was: again */
+		if (npu_ioctl(fd, NPU_IOCTL_SHARE_IMPORT, &im) || !im.handle ||
+		    fdinfo_count(fd, "npu-handles") != 1)
+			_exit(5);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, status);
+}
+
 /* Every bad export, destroy and kind mix-up, with its errno. */
 TEST_F(share, ipc_export_checks)
 {

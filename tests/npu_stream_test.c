@@ -4,7 +4,9 @@
  * and the device clock, the prompt wake-up of WAIT_STREAM waits, and
  * STREAM_SET_MODE's NPU_STREAM_STOP_ON_FAULT - through the raw ioctls.
  */
+#include <grp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <time.h>
 
 #include "harness.h"
@@ -580,6 +582,306 @@ TEST_F(strm, set_mode_bad_inputs)
 					    NPU_STREAM_STOP_ON_FAULT));
 		close(fd);
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* SUBMIT with NPU_SUBMIT_WAIT                                         */
+/* ------------------------------------------------------------------ */
+
+static int submit_wait(int fd, uint32_t stream, struct npu_cmd *cmds,
+		       uint32_t count, uint64_t *seqno)
+{
+	struct npu_submit s = {
+		.size = sizeof(s), .flags = NPU_SUBMIT_WAIT, .stream = stream,
+		.count = count, .cmds = ptr64(cmds), .cmd_size = sizeof(*cmds),
+	};
+	/* not npu_ioctl(): its retry after a signal would queue them again */
+	int ret = ioctl(fd, NPU_IOCTL_SUBMIT, &s) ? -errno : 0;
+
+	if (seqno)
+		*seqno = s.seqno;
+	return ret;
+}
+
+/*
+ * One call queues and waits: the commands are done when it returns, it
+ * says what STREAM_SYNC would (a fault: -EIO, reported once), and an
+ * unknown flag is still refused.
+ */
+TEST_F(strm, submit_wait_runs_and_reports)
+{
+	struct npu_cmd cmds[3] = {
+		npu_memset_cmd(self->va, 0x3c, SZ_2M, 0),
+		npu_copy_cmd(self->va + SZ_2M, self->va, SZ_2M, 0),
+		npu_copy_cmd(ptr64(self->host), self->va + SZ_2M + 64, 64,
+			     NPU_CMD_DST_HOST),
+	};
+	struct npu_submit bad = { .size = sizeof(bad), .flags = 2,
+				  .stream = self->stream, .count = 1,
+				  .cmds = ptr64(cmds) };
+	uint64_t seq = 0;
+
+	memset(self->host, 0, 64);
+	ASSERT_EQ(0, submit_wait(self->fd, self->stream, cmds, 3, &seq));
+	EXPECT_EQ(3, seq);
+	EXPECT_EQ(-1, npu_check_byte(self->host, 64, 0x3c));
+	/* done already: a poll of the stream finds nothing left */
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+
+	/* a fault is the call's error, once */
+	npu_expect_dma_faults(true);
+	cmds[0] = npu_copy_cmd(self->va + DEV_SIZE, self->va, 64, 0);
+	EXPECT_EQ(-EIO, submit_wait(self->fd, self->stream, cmds, 1, NULL));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_SUBMIT, &bad));
+	EXPECT_EQ(-ENOENT, submit_wait(self->fd, 9999, cmds, 1, NULL));
+}
+
+struct waiter_call {
+	int fd;
+	uint32_t stream;
+	struct npu_cmd cmd;
+	int ret;
+	uint64_t end_ns;
+};
+
+static void *submit_wait_thread(void *arg)
+{
+	struct waiter_call *w = arg;
+
+	w->ret = submit_wait(w->fd, w->stream, &w->cmd, 1, NULL);
+	w->end_ns = mono_ns();
+	return NULL;
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * On a stream that is busy - a WAIT_VALUE at its head - the caller sleeps
+ * until its command ran after it; a signal ends the sleep with -EINTR,
+ * the command staying queued.
+ */
+TEST_F(strm, submit_wait_behind_other_work)
+{
+	uint64_t *flag = self->host;
+	struct npu_cmd w = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+					 NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
+	struct waiter_call c = {
+		.fd = self->fd, .stream = self->stream, .ret = 1,
+		.cmd = npu_memset_cmd(self->va, 0x71, 64, 0),
+	};
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	uint64_t t_write;
+	pthread_t t;
+
+	*flag = 0;
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &w, 1, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, submit_wait_thread, &c));
+	usleep(200000);
+	EXPECT_EQ(1, __atomic_load_n(&c.ret, __ATOMIC_SEQ_CST));
+	t_write = mono_ns();
+	__atomic_store_n(flag, 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, c.ret);
+	EXPECT_LT(t_write, c.end_ns);
+
+	/* interrupted: -EINTR, and the command still runs later */
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	*flag = 0;
+	w.value = 2;
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &w, 1, NULL));
+	c.ret = 1;
+	c.cmd = npu_value_cmd(NPU_OP_WRITE_VALUE, ptr64(flag + 1), 0x99,
+			      NPU_CMD_DST_HOST);
+	flag[1] = 0;
+	ASSERT_EQ(0, pthread_create(&t, NULL, submit_wait_thread, &c));
+	usleep(200000);
+	pthread_kill(t, SIGUSR1);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(-EINTR, c.ret);
+	EXPECT_EQ(0, flag[1]);
+	__atomic_store_n(flag, 2, __ATOMIC_SEQ_CST);
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 10000));
+	EXPECT_EQ(0x99, flag[1]);
+}
+
+struct signaller {
+	pthread_t target;
+	int stop;
+};
+
+/* Signal the target every 5 ms until told to stop. */
+static void *signal_until_stopped(void *arg)
+{
+	struct signaller *s = arg;
+
+	while (!__atomic_load_n(&s->stop, __ATOMIC_SEQ_CST)) {
+		usleep(5000);
+		pthread_kill(s->target, SIGUSR1);
+	}
+	return NULL;
+}
+
+#define LONG_RUN_CMDS	128
+
+/*
+ * On an idle stream the caller runs its commands itself; a signal stops
+ * that too: -EINTR at once, and the engine does the rest.
+ */
+TEST_F(strm, submit_wait_running_here_stops_for_a_signal)
+{
+	struct npu_cmd *cmds = calloc(LONG_RUN_CMDS + 1, sizeof(*cmds));
+	struct sigaction sa = { .sa_handler = on_usr1 };
+	struct signaller sig = { .target = pthread_self() };
+	uint64_t *flag = self->host;
+	pthread_t t;
+	int i, ret;
+
+	ASSERT_NONNULL(cmds);
+	/* 256 MiB of stores, then a mark the caller can look for */
+	for (i = 0; i < LONG_RUN_CMDS; i++)
+		cmds[i] = npu_memset_cmd(self->va + (i % 8) * SZ_2M, i, SZ_2M, 0);
+	cmds[i] = npu_value_cmd(NPU_OP_WRITE_VALUE, ptr64(flag), 0x5a,
+				NPU_CMD_DST_HOST);
+	*flag = 0;
+	ASSERT_EQ(0, sigaction(SIGUSR1, &sa, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, signal_until_stopped, &sig));
+	ret = submit_wait(self->fd, self->stream, cmds, LONG_RUN_CMDS + 1,
+			  NULL);
+	__atomic_store_n(&sig.stop, 1, __ATOMIC_SEQ_CST);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(-EINTR, ret);
+	EXPECT_EQ(0, __atomic_load_n(flag, __ATOMIC_SEQ_CST));
+	/* the engine finishes what was queued */
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 60000));
+	EXPECT_EQ(0x5a, *flag);
+	free(cmds);
+}
+
+/* ------------------------------------------------------------------ */
+/* Fairness between users                                              */
+/* ------------------------------------------------------------------ */
+
+#define HOG_STREAMS	24
+#define HOG_COPIES	128
+
+/* HARNESS_TIMEOUT_SCALE (the debug kernel's slowness), at least 1. */
+static double time_scale(void)
+{
+	const char *s = getenv("HARNESS_TIMEOUT_SCALE");
+
+	return s && atof(s) > 1 ? atof(s) : 1;
+}
+
+/*
+ * As another user (nobody, in the device's group): the worst of a few
+ * submit-to-completion latencies of an 8-byte WRITE_VALUE, and how long
+ * closing a context with one such command queued takes, in ms; -errno on
+ * failure. Written to @wr as two doubles.
+ */
+static void other_user_main(int wr)
+{
+	double r[2] = { -1, -1 };
+	uint32_t s, h;
+	uint64_t va;
+	int fd;
+
+	if (setgroups(1, (gid_t[]){ NPU_GID }) || setgid(65534) || setuid(65534))
+		_exit(2);
+	fd = npu_open(0);
+	if (fd < 0 || npu_stream_create(fd, &s) || npu_alloc(fd, SZ_2M, SZ_2M, &h))
+		_exit(3);
+	va = npu_reserve_new(fd, SZ_2M, SZ_2M);
+	if (!va || npu_map(fd, va, SZ_2M, h) ||
+	    npu_set_access(fd, va, SZ_2M, 0, NPU_ACCESS_READWRITE))
+		_exit(4);
+	r[0] = 0;
+	for (int i = 0; i < 5; i++) {
+		struct npu_cmd c = npu_value_cmd(NPU_OP_WRITE_VALUE, va, i, 0);
+		uint64_t t0 = mono_ns();
+		int ret = npu_submit(fd, s, &c, 1, NULL);
+
+		if (!ret)
+			ret = npu_sync(fd, s, 30000);
+		if (ret) {
+			r[0] = ret;
+			break;
+		}
+		if ((mono_ns() - t0) / 1e6 > r[0])
+			r[0] = (mono_ns() - t0) / 1e6;
+		usleep(20000);
+	}
+	if (r[0] >= 0) {
+		struct npu_cmd c = npu_value_cmd(NPU_OP_WRITE_VALUE, va, 9, 0);
+		uint64_t t0 = mono_ns();
+
+		if (npu_submit(fd, s, &c, 1, NULL))
+			_exit(5);
+		close(fd);
+		r[1] = (mono_ns() - t0) / 1e6;
+	}
+	if (write(wr, r, sizeof(r)) != sizeof(r))
+		_exit(6);
+	_exit(0);
+}
+
+/*
+ * One user's streams, kept fed with long copies, hold no channel of the
+ * engine from another user (second kernel review, finding 2: a worker ran
+ * its stream until the queue was empty, so a few fed streams held every
+ * channel; another user's 8-byte write waited for all of them, and its
+ * close waited in D state). Here HOG_STREAMS streams of this context each
+ * queue HOG_COPIES 8 MiB copies (seconds of work); meanwhile nobody's
+ * small commands complete, and its close returns, within a bound (idle:
+ * a few ms).
+ */
+TEST_F_TIMEOUT(strm, another_users_command_is_not_starved, 240)
+{
+	double bound = 1500 * time_scale(), r[2];
+	struct npu_cmd *cmds = calloc(HOG_COPIES, sizeof(*cmds));
+	uint32_t hog[HOG_STREAMS];
+	int pfd[2], status;
+	uint64_t t0;
+	pid_t pid;
+
+	ASSERT_NONNULL(cmds);
+	for (int i = 0; i < HOG_COPIES; i++)
+		cmds[i] = npu_copy_cmd(self->va + DEV_SIZE / 2, self->va,
+				       DEV_SIZE / 2, 0);
+	for (int i = 0; i < HOG_STREAMS; i++) {
+		ASSERT_EQ(0, npu_stream_create(self->fd, &hog[i]));
+		ASSERT_EQ(0, npu_submit(self->fd, hog[i], cmds, HOG_COPIES, NULL));
+	}
+	/* every hog stream has started */
+	usleep(200000);
+	ASSERT_OK(pipe(pfd));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(pfd[0]);
+		other_user_main(pfd[1]);
+	}
+	close(pfd[1]);
+	ASSERT_EQ((ssize_t)sizeof(r), read(pfd[0], r, sizeof(r)));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	TH_LOG("other user: worst command %.1f ms, close %.1f ms (bound %.0f ms)",
+	       r[0], r[1], bound);
+	EXPECT_LE(0, r[0]);
+	EXPECT_GT(bound, r[0]);
+	EXPECT_GT(bound, r[1]);
+	/* the hog's work was still queued: it was kept fed all along */
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, hog[HOG_STREAMS - 1], 0));
+	t0 = mono_ns();
+	close(self->fd);
+	self->fd = npu_open(0);
+	TH_LOG("closing the hog took %.1f ms", (mono_ns() - t0) / 1e6);
+	EXPECT_GT(bound, (mono_ns() - t0) / 1e6);
+	free(cmds);
 }
 
 TEST_HARNESS_MAIN

@@ -44,6 +44,15 @@
  * length and page size must be the exporter's), map it and read the byte
  * back - also after the exporter freed it, closed it or was killed.
  *
+ * Each thread's verified sequences also copy into a peer context that is
+ * closed under the copies (they land or fault; nothing else may happen).
+ * Beside the workers run two more processes: a hog, as root, that keeps
+ * eight streams fed with long copies for the whole run, and a bystander,
+ * as another user (nobody, in the device's group), that opens a context,
+ * runs small commands and closes it, over and over: its worst command and
+ * its worst close must stay within a bound (the engine's turns are fair
+ * between users; no wait in teardown depends on another user's work).
+ *
  * At the end, with every worker gone: the system's pinned pages
  * (npu_pins_held()) and every device's mem_used are back at their start
  * values, and on a kernel with kmemleak a scan finds no new leak suspect
@@ -72,6 +81,7 @@
 #include "npu_util.h"
 
 #include <dirent.h>
+#include <grp.h>
 #include <pthread.h>
 #include <sys/prctl.h>
 
@@ -126,14 +136,14 @@ static const char *const op_names[NOPS] = {
 enum {
 	SEQ_ROUNDTRIP, SEQ_PEER, SEQ_EXPORT, SEQ_REVOKE, SEQ_IMPORT,
 	SEQ_IMPORT_VERIFIED, SEQ_FAULTS, SEQ_CLOSE_INFLIGHT, SEQ_UNREG_WAITS,
-	SEQ_DESTROY_WAITS, SEQ_WAITS, SEQ_REOPEN_SHARED,
+	SEQ_DESTROY_WAITS, SEQ_WAITS, SEQ_REOPEN_SHARED, SEQ_PEER_CLOSE,
 	NSEQ
 };
 
 static const char *const seq_names[NSEQ] = {
 	"roundtrip", "peer", "export", "revoke", "import",
 	"import+verify", "faults", "close-inflight", "unregister-waits",
-	"destroy-waits", "stream-waits", "reopen-shared",
+	"destroy-waits", "stream-waits", "reopen-shared", "peer-close",
 };
 
 struct share_slot {
@@ -155,6 +165,10 @@ struct shm {
 	uint64_t ops[NOPS][NERR];
 	uint64_t seqs[NSEQ];
 	char first_failure[512];
+	/* the bystander's figures */
+	int by_samples, by_closes, by_error;
+	double by_worst_ms, by_worst_close_ms;
+	int hog_refills, hog_error;
 };
 
 static struct shm *shm;
@@ -2024,6 +2038,61 @@ static void v_waits(struct thr *t)
 	seq_done(SEQ_WAITS);
 }
 
+/*
+ * Peer copies into a context of the other device that is closed while
+ * they run: each lands or faults (the sync says 0 or -EIO), and the
+ * stream goes on working (second kernel review: the engine read the
+ * peer's freed VA space).
+ */
+static void v_peer_close(struct thr *t)
+{
+	int a = rnd(t, 2), b = !a, fa = priv_fd(t, a), fc, i, n = 8 + rnd(t, 24);
+	uint64_t vc = t->pv[1], len = 64 * SZ_4K;
+	struct npu_cmd cmds[32];
+	uint32_t sa, h;
+	int ret;
+
+	EXACT(t, OP_PEER_ENABLE, peer_enable(fa, b),
+	      t->priv_peer[a] ? -EALREADY : 0, b, 0, 0);
+	t->priv_peer[a] = true;
+	fc = open_dev(t, b, __LINE__);
+	EXACT(t, OP_RESERVE, npu_reserve(fc, vc, len), 0, vc, len, 0);
+	for (i = 0; i < 64; i++) {
+		struct npu_map m = {
+			.size = sizeof(m), .flags = NPU_MAP_PEERS,
+			.addr = vc + i * SZ_4K, .length = SZ_4K,
+		};
+
+		EXACT(t, OP_ALLOC, npu_alloc(fc, SZ_4K, SZ_4K, &h), 0, SZ_4K, 0, 0);
+		m.handle = h;
+		EXACT(t, OP_MAP, npu_ioctl(fc, NPU_IOCTL_MAP, &m), 0, m.addr, SZ_4K, h);
+		EXACT(t, OP_FREE, npu_free(fc, h), 0, h, 0, 0);
+	}
+	EXACT(t, OP_REGISTER, npu_register(fa, t->hsrc, len, 0, 0), 0,
+	      ptr64(t->hsrc), len, 0);
+	sa = stream_new(t, fa);
+	for (i = 0; i < n; i++) {
+		cmds[i] = i & 1 ?
+			npu_copy_cmd(ptr64(t->hsrc), vc, len,
+				     NPU_CMD_SRC_PEER | NPU_CMD_DST_HOST) :
+			npu_copy_cmd(vc, ptr64(t->hsrc), len,
+				     NPU_CMD_DST_PEER | NPU_CMD_SRC_HOST);
+		cmds[i].value = fc;
+	}
+	EXACT(t, OP_SUBMIT, npu_submit(fa, sa, cmds, n, NULL), 0, sa, n, 0);
+	usleep(rnd(t, 3000));
+	close_fd(t, fc, __LINE__);
+	ret = sync_seq(fa, sa, -1, 0);
+	allow_(t, OP_SYNC, ret, (const int[]){ 0, -EIO }, 2, sa, n, 0, __LINE__);
+	/* the stream is as good as before */
+	cmds[0] = npu_memset_cmd(ptr64(t->hsrc), 0x6e, SZ_4K, NPU_CMD_DST_HOST);
+	run_ok(t, fa, sa, cmds, 1, __LINE__);
+	check_byte(t, t->hsrc, 0x6e, SZ_4K, "memset after the peer closed", __LINE__);
+	EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fa, sa, 0), 0, sa, 0, 0);
+	EXACT(t, OP_UNREGISTER, npu_unregister(fa, t->hsrc), 0, ptr64(t->hsrc), 0, 0);
+	seq_done(SEQ_PEER_CLOSE);
+}
+
 static void verified_op(struct thr *t)
 {
 	int r = rnd(t, 100);
@@ -2043,8 +2112,10 @@ static void verified_op(struct thr *t)
 		v_close_inflight(t);
 	else if (r < 88)
 		v_unregister_waits(t);
-	else if (r < 94)
+	else if (r < 92)
 		v_destroy_waits(t);
+	else if (r < 96 && cfg.ndev > 1)
+		v_peer_close(t);
 	else
 		v_waits(t);
 }
@@ -2154,6 +2225,122 @@ static void __attribute__((noreturn)) worker_main(int idx, int gen)
 	fflush(stdout);
 	/* Everything still open goes with the process. */
 	_exit(0);
+}
+
+/* ------------------------------------------------------------------ */
+/* The hog and the bystander                                           */
+/* ------------------------------------------------------------------ */
+
+#define HOG_STREAMS	8
+#define HOG_BATCH	8
+/* The bystander's worst command and close, times the timeout scale. */
+#define BYSTANDER_BOUND_MS	3000
+
+/*
+ * Keeps HOG_STREAMS streams of one context fed with 4 MiB device copies
+ * until the end: whenever a stream is down to one batch, another goes in.
+ */
+static void __attribute__((noreturn)) hog_main(void)
+{
+	uint64_t va = npu_hole(SZ_8M, SZ_2M), last[HOG_STREAMS];
+	struct npu_cmd cmds[HOG_BATCH];
+	uint32_t s[HOG_STREAMS], h;
+	int fd = npu_open(0), i, k;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (fd < 0 || !va || npu_alloc(fd, SZ_8M, SZ_2M, &h) ||
+	    npu_reserve(fd, va, SZ_8M) || npu_map(fd, va, SZ_8M, h) ||
+	    npu_set_access(fd, va, SZ_8M, 0, NPU_ACCESS_READWRITE))
+		goto fail;
+	for (i = 0; i < HOG_BATCH; i++)
+		cmds[i] = npu_copy_cmd(va + SZ_4M, va, SZ_4M, 0);
+	for (k = 0; k < HOG_STREAMS; k++) {
+		if (npu_stream_create(fd, &s[k]) ||
+		    npu_submit(fd, s[k], cmds, HOG_BATCH, NULL) ||
+		    npu_submit(fd, s[k], cmds, HOG_BATCH, &last[k]))
+			goto fail;
+	}
+	while (!stopping()) {
+		for (k = 0; k < HOG_STREAMS; k++) {
+			if (sync_seq(fd, s[k], 0, last[k] - HOG_BATCH))
+				continue;
+			if (npu_submit(fd, s[k], cmds, HOG_BATCH, &last[k]))
+				goto fail;
+			__atomic_add_fetch(&shm->hog_refills, 1, __ATOMIC_RELAXED);
+		}
+		usleep(10000);
+	}
+	/* the close drops what is still queued */
+	close(fd);
+	_exit(0);
+fail:
+	__atomic_store_n(&shm->hog_error, errno ? errno : EIO, __ATOMIC_RELAXED);
+	_exit(1);
+}
+
+static void by_worst(double *worst, double ms)
+{
+	if (ms > *worst)
+		*worst = ms;
+}
+
+/*
+ * As another user: open a context, time small commands on it, time its
+ * close (one command still queued), over and over until the end.
+ */
+static void __attribute__((noreturn)) bystander_main(void)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (setgroups(1, (gid_t[]){ NPU_GID }) || setgid(65534) || setuid(65534))
+		goto fail;
+	while (!stopping()) {
+		uint64_t va = npu_hole(SZ_2M, SZ_2M);
+		int fd = npu_open(0), ret, i;
+		struct npu_cmd c;
+		uint32_t s, h;
+		double t0;
+
+		if (fd < 0 || !va || npu_stream_create(fd, &s) ||
+		    npu_alloc(fd, SZ_2M, SZ_2M, &h) || npu_reserve(fd, va, SZ_2M) ||
+		    npu_map(fd, va, SZ_2M, h) ||
+		    npu_set_access(fd, va, SZ_2M, 0, NPU_ACCESS_READWRITE))
+			goto fail;
+		for (i = 0; i < 8 && !stopping(); i++) {
+			c = npu_value_cmd(NPU_OP_WRITE_VALUE, va + 8 * i, i, 0);
+			t0 = now();
+			ret = npu_run(fd, s, c);
+			if (ret) {
+				errno = -ret;
+				goto fail;
+			}
+			by_worst(&shm->by_worst_ms, (now() - t0) * 1e3);
+			__atomic_add_fetch(&shm->by_samples, 1, __ATOMIC_RELAXED);
+			usleep(20000);
+		}
+		c = npu_memset_cmd(va, 0x42, SZ_2M, 0);
+		if (npu_submit(fd, s, &c, 1, NULL))
+			goto fail;
+		t0 = now();
+		close(fd);
+		by_worst(&shm->by_worst_close_ms, (now() - t0) * 1e3);
+		__atomic_add_fetch(&shm->by_closes, 1, __ATOMIC_RELAXED);
+		munmap((void *)(uintptr_t)va, SZ_2M);
+	}
+	_exit(0);
+fail:
+	__atomic_store_n(&shm->by_error, errno ? errno : EIO, __ATOMIC_RELAXED);
+	_exit(1);
+}
+
+static pid_t spawn_fn(void (*fn)(void))
+{
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		fn();
+	return pid;
 }
 
 /* ------------------------------------------------------------------ */
@@ -2420,6 +2607,7 @@ TEST(concurrent_random_ioctls)
 	int fds[MAX_DEVS], i, d, status, nkilled = 0, gens = 0;
 	unsigned long long jiffies0 = 0;
 	double scale = timeout_scale(), t0, next_kill, grace;
+	pid_t hog, bystander;
 	bool failed = false, kmemleak;
 	uint64_t srng, per_proc;
 	struct npu_get_info info;
@@ -2488,6 +2676,10 @@ TEST(concurrent_random_ioctls)
 		kids[i].pid = spawn(i, kids[i].gen);
 		ASSERT_LT(0, kids[i].pid);
 	}
+	hog = spawn_fn(hog_main);
+	ASSERT_LT(0, hog);
+	bystander = cfg.root ? spawn_fn(bystander_main) : 0;
+	ASSERT_LE(0, bystander);
 	next_kill = t0 + 1 + splitmix(&srng) % 4000 / 1000.0;
 	if (next_kill > t0 + cfg.seconds * 0.6)
 		next_kill = t0 + cfg.seconds * 0.4;
@@ -2563,9 +2755,31 @@ TEST(concurrent_random_ioctls)
 			failed = true;
 		}
 	}
+	for (i = 0; i < 2; i++) {
+		pid_t p = i ? bystander : hog;
+
+		if (!p)
+			continue;
+		if (wait_child(p, &status, grace)) {
+			printf("# the %s (pid %d) did not finish within %.0f s of the end\n",
+			       i ? "bystander" : "hog", p, grace);
+			dump_stacks(p);
+			kill(p, SIGKILL);
+			wait_child(p, &status, grace);
+			failed = true;
+		} else if (status && !failed) {
+			printf("# the %s ended with status %#x (errno %d)\n",
+			       i ? "bystander" : "hog", status,
+			       i ? shm->by_error : shm->hog_error);
+			failed = true;
+		}
+	}
 	npu_expect_dma_faults(false);
 	printf("# ran %.1f s: %d workers killed and replaced, %llu calls\n",
 	       now() - t0, nkilled, (unsigned long long)count_ops());
+	printf("# hog refilled its streams %d times; another user ran %d commands, worst %.1f ms, and %d closes, worst %.1f ms\n",
+	       shm->hog_refills, shm->by_samples, shm->by_worst_ms, shm->by_closes,
+	       shm->by_worst_close_ms);
 	print_counts();
 	if (shm->first_failure[0])
 		printf("# first failure: %s\n", shm->first_failure);
@@ -2603,6 +2817,14 @@ TEST(concurrent_random_ioctls)
 		     shm->seqs[SEQ_EXPORT] + shm->seqs[SEQ_FAULTS]);
 	if (cfg.seconds >= 5 && !failed)
 		EXPECT_LT(0, nkilled);
+	/* the hog's streams were fed, and they starved no one */
+	EXPECT_LT(0, shm->hog_refills);
+	if (cfg.root) {
+		EXPECT_LT(0, shm->by_samples);
+		EXPECT_LT(0, shm->by_closes);
+		EXPECT_GT(BYSTANDER_BOUND_MS * scale, shm->by_worst_ms);
+		EXPECT_GT(BYSTANDER_BOUND_MS * scale, shm->by_worst_close_ms);
+	}
 }
 
 /*

@@ -332,6 +332,62 @@ TEST_F(trace, events)
 	munmap(host, LEN);
 }
 
+/*
+ * Every command names its operation in submit and complete events (the
+ * second kernel review found COPY_2D, FILL32 and PREFETCH printed as
+ * bare numbers), with the bytes it moves.
+ */
+TEST_F(trace, every_op_is_named)
+{
+	struct {
+		struct npu_cmd cmd;
+		const char *name;
+		unsigned long bytes;
+	} ops[] = {
+		{ { .op = NPU_OP_COPY, .length = 64 }, "copy", 64 },
+		{ { .op = NPU_OP_MEMSET, .length = 32 }, "memset", 32 },
+		{ { .op = NPU_OP_WRITE_VALUE }, "write_value", 8 },
+		{ { .op = NPU_OP_WAIT_VALUE, .flags = NPU_WAIT_GEQ }, "wait_value", 8 },
+		{ { .op = NPU_OP_TIMESTAMP }, "timestamp", 8 },
+		{ { .op = NPU_OP_COPY_2D, .length = 16, .height = 4,
+		    .dst_pitch = 64, .src_pitch = 32 }, "copy_2d", 64 },
+		{ { .op = NPU_OP_FILL32, .length = 64, .value = 7 }, "fill32", 64 },
+		{ { .op = NPU_OP_PREFETCH, .length = SZ_4K }, "prefetch", 4096 },
+	};
+	uint32_t handle, stream;
+	uint64_t va, seq[8];
+	pid_t pid = getpid();
+
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
+	va = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_map(self->fd, va, SZ_2M, handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 0, NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &stream));
+	for (int i = 0; i < 8; i++) {
+		struct npu_cmd c = ops[i].cmd;
+
+		c.dst = c.op == NPU_OP_WAIT_VALUE ? 0 : va + SZ_4K;
+		if (c.op == NPU_OP_COPY || c.op == NPU_OP_COPY_2D ||
+		    c.op == NPU_OP_WAIT_VALUE)
+			c.src = va;
+		ASSERT_EQ(0, npu_submit(self->fd, stream, &c, 1, &seq[i]));
+		ASSERT_EQ(0, npu_sync(self->fd, stream, -1));
+	}
+	ASSERT_LT(0, read_trace(self->inst, self->buf));
+	for (int i = 0; i < 8; i++) {
+		EXPECT_EVENT("npu_cmd_submit", "pid=%d stream=%u seqno=%llu op=%s ",
+			     pid, stream, (unsigned long long)seq[i], ops[i].name);
+		EXPECT_EVENT("npu_cmd_complete",
+			     "pid=%d stream=%u seqno=%llu op=%s bytes=%lu result=0",
+			     pid, stream, (unsigned long long)seq[i], ops[i].name,
+			     ops[i].bytes);
+	}
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, stream, 0));
+	ASSERT_EQ(0, npu_unmap(self->fd, va));
+	ASSERT_EQ(0, npu_free(self->fd, handle));
+}
+
 /* Events that are off record nothing. */
 TEST_F(trace, disabled)
 {

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tests/npu_user_copy_test.c - commands whose host operand is pageable
- * memory of the caller (NPU_CMD_DST_USER, NPU_CMD_SRC_USER): pinned at
- * SUBMIT for the command only, unpinned when it ends.
+ * memory of the caller (NPU_CMD_DST_USER, NPU_CMD_SRC_USER): pinned and
+ * charged at SUBMIT for the command only, unpinned when it ends.
  *
  * Every failing call is checked for its exact errno (include/uapi/npu.h),
  * and every test for leaving nothing pinned: the system's FOLL_PIN count
- * (npu_pins_held()) is back where it was, and VmPin/VmLck stay 0 (the pins
- * are not long-term, nothing is charged to RLIMIT_MEMLOCK).
+ * (npu_pins_held()) is back where it was, and VmPin/VmLck are 0 again. A
+ * queued command's pins are long-term pins charged as a registration's
+ * are (RLIMIT_MEMLOCK, VmPin) until the command ends (driver 1.5).
  *
  * Runs as root in the VM (tools/vm-run -- run-tests npu_user_copy_test).
  */
@@ -346,6 +347,63 @@ TEST_F(user, memset_write_value_timestamp_wait_value)
 	ASSERT_NOTHING_PINNED(self);
 }
 
+/* Queue a WAIT_VALUE for 1 at @flag; write it from the CPU; 0 if seen. */
+static int wait_sees_write(int fd, uint32_t s, uint64_t *flag)
+{
+	struct npu_cmd w = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
+					 SU | NPU_WAIT_GEQ);
+	int ret = npu_submit(fd, s, &w, 1, NULL);
+
+	if (ret)
+		return ret;
+	usleep(20000);
+	__atomic_store_n(flag, 1, __ATOMIC_RELEASE);
+	return npu_sync(fd, s, 5000);
+}
+
+/*
+ * A WAIT_VALUE on pageable memory that the process has only read, or not
+ * touched at all, still sees the CPU's later write (second kernel review,
+ * finding 6: a short-term read pin held the shared zero page, or the page
+ * cache's page of a private file mapping, while the CPU's write went to a
+ * new page - the wait timed out).
+ */
+TEST_F(user, wait_value_on_untouched_and_private_file_pages)
+{
+	int mfd = memfd_create("npu_wait", MFD_CLOEXEC);
+	uint64_t *anon, *file;
+	uint32_t s;
+
+	ASSERT_LE(0, mfd);
+	ASSERT_EQ(0, ftruncate(mfd, SZ_4K));
+	anon = mmap(NULL, SZ_4K, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, (void *)anon);
+	file = mmap(NULL, SZ_4K, PROT_READ | PROT_WRITE, MAP_PRIVATE, mfd, 0);
+	ASSERT_NE(MAP_FAILED, (void *)file);
+	/* read only: the zero page, and the file's page-cache page */
+	EXPECT_EQ(0, *(volatile uint64_t *)anon);
+	EXPECT_EQ(0, *(volatile uint64_t *)file);
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	EXPECT_EQ(0, wait_sees_write(self->fd, s, anon + 1));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, s, NPU_STREAM_DESTROY_FORCE));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	EXPECT_EQ(0, wait_sees_write(self->fd, s, file + 1));
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, s, NPU_STREAM_DESTROY_FORCE));
+	/* the file itself was never written */
+	{
+		uint64_t v = 7;
+
+		ASSERT_EQ((ssize_t)sizeof(v), pread(mfd, &v, sizeof(v), 8));
+		EXPECT_EQ(0, v);
+	}
+	munmap(anon, SZ_4K);
+	munmap(file, SZ_4K);
+	close(mfd);
+	ASSERT_NOTHING_PINNED(self);
+}
+
 static struct npu_cmd copy2d_cmd(uint64_t dst, uint64_t dpitch, uint64_t src,
 				  uint64_t spitch, uint64_t width, uint64_t height,
 				  uint32_t flags)
@@ -646,9 +704,9 @@ TEST_F_TIMEOUT(user, munmap_during_copy, 300)
 	cmds[0] = npu_copy_cmd(va, ptr64(src), len, SU);
 	cmds[1] = npu_copy_cmd(ptr64(dst), va, len, DU);
 	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 2, &seq));
-	/* pinned now, but not charged */
+	/* pinned now, and charged as pins are: VmPin, not VmLck (mlock) */
 	EXPECT_LE(self->pins0 + 1, npu_pins_held());
-	EXPECT_EQ(0, npu_status_kb("VmPin"));
+	EXPECT_EQ((long long)(2 * len) >> 10, npu_status_kb("VmPin"));
 	EXPECT_EQ(0, npu_status_kb("VmLck"));
 	u = (struct unmapper){ .addr = src, .len = len };
 	ASSERT_EQ(0, pthread_create(&t, NULL, unmap_thread, &u));
@@ -743,7 +801,12 @@ TEST_F(user, exit_unpins)
 /* Limits                                                              */
 /* ------------------------------------------------------------------ */
 
-/* As nobody with RLIMIT_MEMLOCK 0: registration fails, pageable copies work. */
+/*
+ * As nobody with RLIMIT_MEMLOCK 0: pageable operands are pinned as a
+ * registration is, so both are refused (second kernel review, finding 3:
+ * uncharged pins of commands that the caller can keep queued were a way
+ * around RLIMIT_MEMLOCK).
+ */
 TEST_F(user, rlimit_memlock_zero_unprivileged)
 {
 	int res[2], status;
@@ -754,22 +817,14 @@ TEST_F(user, rlimit_memlock_zero_unprivileged)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		struct rlimit rl = { 0, 0 };
 		size_t len = 8 * SZ_1M;
 		unsigned char *src, *dst;
-		int fd, devfd, procfd;
+		int fd, procfd;
 		uint32_t s, h;
 		uint64_t va;
 
-		devfd = open("/dev", O_PATH | O_DIRECTORY);
-		procfd = open("/proc/self", O_PATH | O_DIRECTORY);
-		CHILD_CHECK(devfd >= 0 && procfd >= 0);
 		close(self->fd);
-		CHILD_CHECK(setrlimit(RLIMIT_MEMLOCK, &rl) == 0);
-		CHILD_CHECK(setgroups(1, (gid_t[]){ NPU_GID }) == 0);
-		CHILD_CHECK(setgid(65534) == 0);
-		CHILD_CHECK(setuid(65534) == 0);
-		fd = openat(devfd, "npu0", O_RDWR | O_CLOEXEC);
+		fd = npu_open_as_nobody(0, &procfd);
 		CHILD_CHECK(fd >= 0);
 		CHILD_CHECK(npu_stream_create(fd, &s) == 0);
 		va = devmem_new(fd, len, &h);
@@ -793,10 +848,87 @@ TEST_F(user, rlimit_memlock_zero_unprivileged)
 	ASSERT_EQ(0, status);
 	EXPECT_EQ(65534, r[0]);
 	EXPECT_EQ(-ENOMEM, r[1]);
-	EXPECT_EQ(0, r[2]);
-	EXPECT_EQ(0, r[3]);
-	EXPECT_EQ(-1, r[4]);
+	EXPECT_EQ(-ENOMEM, r[2]);
+	EXPECT_EQ(-ENOMEM, r[3]);
 	EXPECT_EQ(0, r[5]);
+	ASSERT_NOTHING_PINNED(self);
+}
+
+/* fdinfo key @key of @fd, or -1. */
+static long long fdinfo_kib(int fd, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return npu_file_value_at(AT_FDCWD, path, key, ':');
+}
+
+/*
+ * The pins of queued commands are charged as registrations are: to the
+ * user's RLIMIT_MEMLOCK (nobody, 2 MiB here: a 1 MiB operand fits, a
+ * second 2 MiB one does not) and the process's VmPin, and fdinfo counts
+ * them; all of it goes when the commands end.
+ */
+TEST_F(user, queued_pins_are_charged_and_counted)
+{
+	int res[2], status;
+	long long r[8] = { 0 };
+	pid_t pid;
+
+	ASSERT_OK(pipe(res));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		unsigned char *buf;
+		int fd, procfd;
+		uint32_t s, s2, h;
+		uint64_t va;
+
+		close(self->fd);
+		fd = npu_open_as_nobody(2 * SZ_1M, &procfd);
+		CHILD_CHECK(fd >= 0);
+		CHILD_CHECK(npu_stream_create(fd, &s) == 0);
+		CHILD_CHECK(npu_stream_create(fd, &s2) == 0);
+		va = devmem_new(fd, DEV_LEN, &h);
+		CHILD_CHECK(va);
+		buf = npu_host_mem(4 * SZ_1M);
+		CHILD_CHECK(buf);
+		/* a flag in device memory that nobody sets: the queue stays */
+		CHILD_CHECK(npu_run(fd, s, npu_memset_cmd(va, 0, 8, 0)) == 0);
+		{
+			struct npu_cmd held[2] = {
+				npu_value_cmd(NPU_OP_WAIT_VALUE, va, 1, NPU_WAIT_GEQ),
+				npu_copy_cmd(va + SZ_1M, ptr64(buf), SZ_1M, SU),
+			};
+
+			r[0] = npu_submit(fd, s, held, 2, NULL);
+		}
+		r[1] = npu_status_kb_at(procfd, "VmPin");
+		r[2] = fdinfo_kib(fd, "npu-memory-host-pinned");
+		r[3] = fdinfo_kib(fd, "npu-memory-host-locked");
+		/* 1 MiB charged: 2 MiB more is over the limit */
+		r[4] = npu_run(fd, s2, npu_copy_cmd(va + SZ_2M, ptr64(buf + SZ_1M),
+						    2 * SZ_1M, SU));
+		/* the wait ends, the copy runs, the pins go */
+		r[5] = npu_run(fd, s2, npu_value_cmd(NPU_OP_WRITE_VALUE, va, 1, 0));
+		r[6] = npu_sync(fd, s, 10000);
+		r[7] = npu_status_kb_at(procfd, "VmPin") +
+		       fdinfo_kib(fd, "npu-memory-host-pinned");
+		CHILD_CHECK(write(res[1], r, sizeof(r)) == sizeof(r));
+		_exit(0);
+	}
+	close(res[1]);
+	ASSERT_EQ((ssize_t)sizeof(r), read(res[0], r, sizeof(r)));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_EQ(0, status);
+	EXPECT_EQ(0, r[0]);
+	EXPECT_EQ(1024, r[1]);
+	EXPECT_EQ(1024, r[2]);
+	EXPECT_EQ(1024, r[3]);
+	EXPECT_EQ(-ENOMEM, r[4]);
+	EXPECT_EQ(0, r[5]);
+	EXPECT_EQ(0, r[6]);
+	EXPECT_EQ(0, r[7]);
 	ASSERT_NOTHING_PINNED(self);
 }
 

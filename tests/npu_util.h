@@ -11,17 +11,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "uapi/npu.h"
 
+#include "npu_proc.h"
+
 #define SZ_4K	0x1000UL
+#define SZ_1M	0x100000UL
 #define SZ_2M	0x200000UL
 #define SZ_1G	0x40000000UL
 
@@ -347,34 +352,6 @@ static inline int npu_write_file(const char *path, const char *s)
 	return n < 0 ? (int)n : n == (ssize_t)strlen(s) ? 0 : -EIO;
 }
 
-/*
- * The number after "@key@sep" at the start of a line of @path (relative to
- * @dirfd, or AT_FDCWD), or at the start of the first line if @key is NULL;
- * -1 if there is none. For /proc/vmstat, /proc/PID/status, cgroup files.
- */
-static inline long long npu_file_value_at(int dirfd, const char *path,
-					  const char *key, char sep)
-{
-	char line[128];
-	long long val = -1;
-	size_t n = key ? strlen(key) : 0;
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	FILE *f = fd >= 0 ? fdopen(fd, "r") : NULL;
-
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	while (val < 0 && fgets(line, sizeof(line), f))
-		if (!key)
-			val = atoll(line);
-		else if (!strncmp(line, key, n) && line[n] == sep)
-			val = atoll(line + n + 1);
-	fclose(f);
-	return val;
-}
-
 /* A /proc/vmstat counter after folding the per-CPU deltas, or -1. */
 static inline long long npu_vmstat(const char *name)
 {
@@ -403,6 +380,28 @@ static inline long long npu_status_kb_at(int dirfd, const char *field)
 static inline long long npu_status_kb(const char *field)
 {
 	return npu_status_kb_at(AT_FDCWD, field);
+}
+
+/*
+ * In a forked child: become nobody (uid/gid 65534) in the device's group
+ * with RLIMIT_MEMLOCK @memlock, and open /dev/npu0 as that user. The
+ * VM's / is mode 0700, so /dev and /proc/self are looked up first, while
+ * still root; *@procfd is the latter (for npu_status_kb_at()). The fd, or
+ * -errno.
+ */
+static inline int npu_open_as_nobody(unsigned long long memlock, int *procfd)
+{
+	struct rlimit rl = { memlock, memlock };
+	int devfd = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC), fd;
+
+	*procfd = open("/proc/self", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (devfd < 0 || *procfd < 0 || setrlimit(RLIMIT_MEMLOCK, &rl) ||
+	    setgroups(1, (gid_t[]){ NPU_GID }) || setgid(65534) ||
+	    setuid(65534))
+		return -errno;
+	fd = openat(devfd, "npu0", O_RDWR | O_CLOEXEC);
+	close(devfd);
+	return fd < 0 ? -errno : fd;
 }
 
 #endif /* NPU_TEST_UTIL_H */

@@ -813,6 +813,19 @@ TEST_F(vm, stream_ids_are_not_reused_at_once)
 	EXPECT_EQ(0, npu_stream_destroy(self->fd, b, 0));
 }
 
+/* A freed handle's id is not the next one's (as for streams). */
+TEST_F(vm, handle_ids_are_not_reused_at_once)
+{
+	uint32_t a, b;
+
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_4K, SZ_4K, &a));
+	ASSERT_EQ(0, npu_free(self->fd, a));
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_4K, SZ_4K, &b));
+	EXPECT_NE(a, b);
+	EXPECT_EQ(-ENOENT, npu_free(self->fd, a));
+	EXPECT_EQ(0, npu_free(self->fd, b));
+}
+
 struct blocked_call {
 	int fd;
 	uint32_t stream;
@@ -908,7 +921,8 @@ static int param_set(const char *name, long long value)
 static const char *const cap_params[] = {
 	NPU_PARAM_DIR "max_handles", NPU_PARAM_DIR "max_imports",
 	NPU_PARAM_DIR "max_streams", NPU_PARAM_DIR "max_queued",
-	NPU_PARAM_DIR "ctx_mem_limit",
+	NPU_PARAM_DIR "ctx_mem_limit", NPU_PARAM_DIR "max_reservations",
+	NPU_PARAM_DIR "max_mappings",
 };
 
 FIXTURE(caps) {
@@ -1040,6 +1054,109 @@ TEST_F(caps, imports)
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, status);
 	EXPECT_EQ(0, npu_free(self->fd, e.handle));
+}
+
+/* VA_RESERVE and MAP: each capped per context, like every other object. */
+TEST_F(caps, reservations_and_mappings)
+{
+	uint64_t va[5];
+	uint32_t h;
+
+	ASSERT_OK(param_set(cap_params[5], 4));
+	for (int i = 0; i < 4; i++) {
+		va[i] = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+		ASSERT_NE(0, va[i]);
+	}
+	va[4] = npu_hole(SZ_2M, SZ_2M);
+	ASSERT_NE(0, va[4]);
+	EXPECT_EQ(-ENOSPC, npu_reserve(self->fd, va[4], SZ_2M));
+	ASSERT_EQ(0, npu_release(self->fd, va[3]));
+	EXPECT_EQ(0, npu_reserve(self->fd, va[4], SZ_2M));
+	/* another context has its own count */
+	{
+		int fd2 = npu_open(0);
+
+		ASSERT_LE(0, fd2);
+		EXPECT_EQ(0, npu_reserve(fd2, va[3], SZ_2M));
+		close(fd2);
+	}
+
+	/* the fixture's registration is not mapped: 2 mappings, no more */
+	ASSERT_OK(param_set(cap_params[6], 2));
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &h));
+		ASSERT_EQ(0, npu_map(self->fd, va[i], SZ_2M, h));
+		ASSERT_EQ(0, npu_free(self->fd, h));
+	}
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &h));
+	EXPECT_EQ(-ENOSPC, npu_map(self->fd, va[2], SZ_2M, h));
+	ASSERT_EQ(0, npu_unmap(self->fd, va[0]));
+	EXPECT_EQ(0, npu_map(self->fd, va[2], SZ_2M, h));
+	EXPECT_EQ(0, npu_free(self->fd, h));
+}
+
+/* /proc/self/oom_score, or -1. */
+static long long oom_score(void)
+{
+	return npu_file_value_at(AT_FDCWD, "/proc/self/oom_score", NULL, 0);
+}
+
+/*
+ * RssShmem of this process in kB, within the slack of the kernel's per-CPU
+ * RSS counters (since 6.2 /proc reads them without folding the per-CPU
+ * deltas, which a large change folds in): @want when it is within 1 MiB.
+ */
+static long long shmem_kb_near(long long want)
+{
+	long long kb = npu_status_kb("RssShmem");
+
+	return kb >= want - 1024 && kb <= want + 1024 ? want : kb;
+}
+
+#define EXPECT_SHMEM(want) EXPECT_EQ((want), shmem_kb_near(want))
+
+/*
+ * Device memory is host memory here, which no reclaim takes back: the
+ * OOM killer must see who holds it. What a context allocates counts as
+ * its process's shared memory (RssShmem) until the memory is freed or the
+ * context closes, and raises its oom_score (second kernel review: a
+ * process holding gigabytes kept its score while others were killed).
+ */
+TEST_F(vm, device_memory_counts_for_the_oom_killer)
+{
+	long long shmem0 = npu_status_kb("RssShmem"), score0 = oom_score();
+	uint64_t len = 4 * SZ_1G;
+	uint32_t h, h2;
+
+	ASSERT_LE(0, shmem0);
+	ASSERT_LE(0, score0);
+	if (self->total < len + SZ_1G)
+		len = self->total / 2 / SZ_2M * SZ_2M;
+	ASSERT_EQ(0, npu_alloc(self->fd, len, SZ_2M, &h));
+	EXPECT_SHMEM(shmem0 + (long long)(len >> 10));
+	EXPECT_LT(score0, oom_score());
+	TH_LOG("oom_score %lld -> %lld with %llu MiB of device memory", score0,
+	       oom_score(), (unsigned long long)len >> 20);
+	/* a second context of the same process adds to it */
+	{
+		int fd2 = npu_open(0);
+
+		ASSERT_LE(0, fd2);
+		ASSERT_EQ(0, npu_alloc(fd2, SZ_2M, SZ_2M, &h2));
+		EXPECT_SHMEM(shmem0 + (long long)((len + SZ_2M) >> 10));
+		/* its close frees it */
+		close(fd2);
+	}
+	EXPECT_SHMEM(shmem0 + (long long)(len >> 10));
+	ASSERT_EQ(0, npu_free(self->fd, h));
+	EXPECT_SHMEM(shmem0);
+	EXPECT_EQ(score0, oom_score());
+	/* and a close frees what is left: nothing stays counted */
+	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &h));
+	close(self->fd);
+	EXPECT_SHMEM(shmem0);
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
 }
 
 TEST_F_TIMEOUT(vm, exit_with_dma_in_flight, 120)

@@ -9,7 +9,8 @@
 #                    a VM of each kernel, one after the other
 #   make demo        boot the newest kernel and run build/tools/npu-demo
 #   make bench       the benchmarks (tools/bench/bench.mk: bench-vm)
-#   make checkpatch  checkpatch.pl --strict --no-tree on the kernel sources
+#   make checkpatch  checkpatch.pl --strict --no-tree on the kernel sources,
+#                    then tools/uapi-doc-check (kernel-doc of the uapi)
 #   make sparse      npu.ko with C=2 (sparse) for every bench kernel
 #
 # Variables: KERNELS, VM_MEM, VM_ACCEL, VM_TCG_THREAD, VM_TIMEOUT, VM_DEBUG_SCALE,
@@ -85,8 +86,12 @@ bench:
 	@echo "bench: tools/bench/bench.mk is not written yet" >&2; exit 1
 endif
 
+# checkpatch --strict on the module and the uapi headers, then what a
+# Sphinx build of Documentation/uapi.rst would need of them
+# (tools/uapi-doc-check: kernel-doc -Wall, the directives resolve).
 checkpatch:
 	@tools/checkpatch $(wildcard kernel/*.c kernel/*.h kernel/tests/*.c include/uapi/*.h)
+	@tools/uapi-doc-check
 
 sparse:
 	@mkdir -p $(BUILD); tools/kernels | { rc=0; while read -r name kver vmlinuz hdrs mods; do \

@@ -2,22 +2,9 @@
 /*
  * npu: accelerator memory driver, user API.
  *
- * Conventions (Documentation/uapi.rst):
- *  - every argument struct starts with __u32 size, filled by the caller
- *    with sizeof(struct) as it knows it; the kernel accepts a shorter
- *    struct down to the first release's size and a longer one whose
- *    extra bytes are zero (else -E2BIG);
- *  - every flags field is checked against its mask (-EINVAL);
- *  - padding and reserved fields must be zero (-EINVAL);
- *  - pointers travel as __u64;
- *  - an unknown ioctl number returns -ENOTTY;
- *  - a context serves only the process that opened it (its mm): an ioctl
- *    from another process, such as a child after fork, returns -EPERM.
- *
- * One open file of /dev/npuN is one context on device N: handles,
- * reservations, registrations and streams belong to it and are released
- * when it is closed. Once the device's PCI carrier is removed, every
- * ioctl returns -ENODEV.
+ * The kernel-doc comments of this file are the reference for every
+ * ioctl: its struct's fields, its errors, what each release added.
+ * Documentation/uapi.rst pulls them in and adds the concepts.
  */
 #ifndef _UAPI_NPU_H
 #define _UAPI_NPU_H
@@ -25,12 +12,263 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define NPU_DRIVER_VERSION	0x00010400	/* 1.4.0: major << 16 | minor << 8 | patch */
+/**
+ * DOC: npu uapi conventions
+ *
+ * One open file of /dev/npuN is one context on device N. Every call on
+ * it is an ioctl that takes a pointer to an argument struct. What all of
+ * them have in common:
+ *
+ * - Numbers: every ioctl is _IO(NPU_TYPE, nr), NPU_TYPE 0xCE, nr one of
+ *   enum npu_cmd_nr, from NPU_CMD_BASE (0x80) on; NPU_IOCTL_<NAME> is
+ *   _IO(NPU_TYPE, NPU_CMD_<NAME>). The number has no direction and no
+ *   size bits: the size travels in the struct. Any other number, or one
+ *   of these with direction or size bits, is -ENOTTY. A new ioctl takes
+ *   the next number; numbers are never reused.
+ * - Size-prefixed structs: every argument struct starts with __u32 size,
+ *   set by the caller to the struct's size as it knows it. The kernel
+ *   accepts a size down to the first release's (the end of the last
+ *   field the first release had; shorter is -EINVAL) and up to a page
+ *   (4096 bytes; more is -E2BIG); bytes past the struct it knows must be
+ *   zero (else -E2BIG), as copy_struct_from_user() checks. Fields a
+ *   shorter struct lacks read as zero, and on success the kernel writes
+ *   back as many bytes as both know.
+ * - Extension rules: no ABI break, new fields or versions only. A struct
+ *   grows only at its end, by fields whose zero means what the shorter
+ *   struct meant; no field is removed, moved, resized or given another
+ *   meaning, and a first release's size stays accepted for good
+ *   (tests/uapi_layout_test.c freezes every size, offset and value).
+ *   struct npu_cmd, an array element rather than an argument, grows the
+ *   same way, its size given in SUBMIT's cmd_size. New behaviour comes
+ *   as a new flag bit, field, command op or ioctl, with a new
+ *   NPU_DRIVER_VERSION; what cannot be added so would be a new ioctl.
+ * - Flags masks: every flags field, and STREAM_SET_MODE's mode, is
+ *   checked against its mask, the bits of its enum (NPU_MAP_FLAGS_MASK,
+ *   NPU_HOST_FLAGS_MASK, ...): an unknown bit is -EINVAL, never ignored,
+ *   so an older module refuses what it cannot do. A value field (an
+ *   access right, an op) outside its enum is -EINVAL as well. The
+ *   enumerators are C enum (int) constants; the masks are __u32, as the
+ *   fields they check. (C++20 deprecates OR-ing enumerators of two enums,
+ *   such as NPU_CMD_SRC_HOST | NPU_WAIT_EQ: cast one to __u32 there.)
+ * - Reserved fields: __reserved fields, and command fields an op does not
+ *   use, must be zero (-EINVAL); a later release may give them a meaning.
+ * - 64-bit fields and pointers: every 64-bit field is an __aligned_u64 at
+ *   an offset that is a multiple of 8, and every struct's size is a
+ *   multiple of 8 (and its alignment 8 where it has a 64-bit field).
+ *   User pointers travel as such 64-bit integers (cast through
+ *   uintptr_t). So a 32-bit process passes the very bytes a 64-bit one
+ *   does, and the driver serves it through compat_ptr_ioctl() with no
+ *   translation. The fields were plain __u64 before 1.5, at the same
+ *   offsets (the sizes and offsets are the same on x86-64 and i386);
+ *   __aligned_u64 keeps that true of fields yet to come, which i386,
+ *   where a __u64 is 4-byte aligned, could otherwise place at 4 modulo 8.
+ * - Outputs: on success every output field is written, whatever the
+ *   caller left in it; on failure nothing is written back.
+ * - One process per context: a context serves only the process that
+ *   opened it (its mm). An ioctl from another process - a child after
+ *   fork, a process the fd was passed to - is -EPERM, before anything is
+ *   read.
+ * - Carrier removal: once the device's PCI carrier is removed, every
+ *   ioctl on a file already open is -ENODEV.
+ * - Common errors: besides those above, -EFAULT for a struct, or a buffer
+ *   it points to, that cannot be read or written back, and -ENOMEM where
+ *   the kernel runs out of memory (what a context makes the kernel hold
+ *   is charged to its memory cgroup). A call killed by a signal while it
+ *   pins, backs or walks memory may end with -EINTR, which the dying
+ *   process never sees. The checks come in this order: the number
+ *   (-ENOTTY), the process (-EPERM), the size (-EFAULT, -EINVAL, -E2BIG),
+ *   the carrier (-ENODEV), then the ioctl's own, listed with its struct.
+ * - All or nothing: a refused call leaves nothing behind, and nothing a
+ *   user passes is WARN()ed on. A call that makes something and answers
+ *   with its id, name or fd (MEM_ALLOC, STREAM_CREATE, SHARE_EXPORT,
+ *   SHARE_IMPORT, IPC_EXPORT, IPC_IMPORT, DMABUF_EXPORT) publishes it
+ *   only once the answer is written back: if that fails (-EFAULT) the
+ *   thing never existed (since 1.5; DMABUF_EXPORT since 1.4).
+ * - Versions: GET_INFO reports the module's NPU_DRIVER_VERSION. A minor
+ *   release adds ioctls, fields, flags and ops and changes nothing that
+ *   exists; "since 1.x" below says which release added what. A program
+ *   that uses something added in 1.x needs a module of 1.x or later, and
+ *   libacl refuses a module of another major or of an older minor than
+ *   the header it was built with.
+ */
 
+/**
+ * DOC: npu streams and commands
+ *
+ * A stream (STREAM_CREATE) is an in-order queue of commands that the
+ * device's DMA engine runs: copies, fills, writes and waits, each one
+ * struct npu_cmd with an op of enum npu_cmd_op. SUBMIT appends 1 to
+ * NPU_SUBMIT_MAX_CMDS commands, all of them or none, and answers the
+ * sequence number (seqno) of the last; a stream's seqnos count from 1.
+ *
+ * What SUBMIT can check, it checks before anything is queued: the op,
+ * its flags and fields, host operands (inside one registration, which
+ * the command then holds until it completes), peer contexts, pageable
+ * operands (pinned for the command). Device addresses are checked when
+ * the command runs: an unmapped address or a missing right faults the
+ * command. Bytes before the faulting page may have been written, nothing
+ * after it is.
+ *
+ * STREAM_SYNC waits until a seqno completed and reports the first error
+ * of the stream up to it that it has not reported yet, once: -EIO a
+ * fault, -ETIME a WAIT_STREAM past its limit (since 1.3), -ECANCELED a
+ * command dropped unrun (a FORCE destroy, the carrier's removal, or
+ * after a fault in NPU_STREAM_STOP_ON_FAULT mode). A stream runs on after
+ * a fault, unless it is in NPU_STREAM_STOP_ON_FAULT mode (since 1.3).
+ * When STREAM_SYNC reports a command done, what it held - pins,
+ * registrations, its room in the queue - is let go already (since 1.5).
+ *
+ * A context's streams run side by side; NPU_OP_WAIT_STREAM orders one
+ * after a seqno of another, NPU_OP_WAIT_VALUE after a value in memory.
+ * The engine gives streams bounded turns, fairly between users and then
+ * between a user's streams, so a command waits for at most a turn per
+ * engine channel, whatever other users queue (since 1.5). A context has
+ * at most max_queued commands not yet complete: SUBMIT waits for room as
+ * for a full ring. With NPU_SUBMIT_WAIT (since 1.5) SUBMIT also waits for
+ * its commands, on an idle stream running them in the caller's own
+ * context.
+ */
+
+/**
+ * DOC: npu pageable operands
+ *
+ * With NPU_CMD_DST_USER or NPU_CMD_SRC_USER (since 1.4) a command's
+ * destination or source is any memory of the calling process at that
+ * user address, registered or not: anonymous, a file's mapping (shared
+ * or private), shared anonymous, and read-only mappings as a source.
+ * DST_USER is allowed for NPU_OP_COPY, NPU_OP_COPY_2D, NPU_OP_MEMSET,
+ * NPU_OP_FILL32, NPU_OP_WRITE_VALUE and NPU_OP_TIMESTAMP, SRC_USER for
+ * NPU_OP_COPY, NPU_OP_COPY_2D and NPU_OP_WAIT_VALUE, each instead of the
+ * _HOST or _PEER flag of the same operand. The operand needs no
+ * alignment beyond the op's own; a COPY_2D operand is pinned over its
+ * whole span, the gaps between rows included (they must be mapped too).
+ *
+ * SUBMIT pins the pages an operand touches as HOST_REGISTER pins a
+ * registration: pin_user_pages_fast() with FOLL_LONGTERM, FOLL_WRITE for
+ * a destination, charged to the user's RLIMIT_MEMLOCK (unless
+ * CAP_IPC_LOCK), shown in VmPin and in the context's pinned bytes
+ * (fdinfo, netlink), then DMA-maps them for the device (since 1.5; in
+ * 1.4 the pins were short-term and uncharged). The command holds them
+ * until it completes, faults or is dropped (FORCE destroy,
+ * stop-on-fault, close, exit, carrier removal); then they are unmapped,
+ * marked dirty if written, unpinned and uncharged, before STREAM_SYNC
+ * reports the command done. The pages a context's queued commands hold
+ * so are bounded by the max_user_pin module parameter (bytes, whole pages
+ * counted): a SUBMIT whose operands need more than is free waits as for
+ * max_queued, one that needs more than the cap by itself is -ENOMEM. A
+ * SUBMIT pins only once it has room, so a waiting one holds no pins; one
+ * that fails part-way unpins what it pinned and queues nothing.
+ *
+ * The pins make the command's data the pages', whatever the process does
+ * meanwhile: a range another thread unmaps stays pinned and the command
+ * completes from or into the old pages. A destination is pinned for
+ * write: a private page fork left shared gets the process its own copy
+ * first, as a CPU write would. A source in a writable private mapping is
+ * the process's own copy too (COW is broken first), never the zero page
+ * or a page-cache page that the process's next write leaves behind, so
+ * a WAIT_VALUE on pageable memory sees the CPU's later write. A writable
+ * pin of a shared mapping of a file that is written back (ext4, xfs;
+ * shmem and hugetlbfs are fine) is refused with -EFAULT, as for
+ * HOST_REGISTER.
+ */
+
+/**
+ * DOC: npu sharing
+ *
+ * Device memory leaves a context in three ways, each with its own name.
+ *
+ * - A physical handle's name (SHARE_EXPORT): a random 64-bit value that
+ *   another process on the same device turns into a handle of its own
+ *   with SHARE_IMPORT. A handle has at most one name; it dies when the
+ *   exporter frees the handle or closes.
+ * - An IPC key (IPC_EXPORT, since 1.4): names a page-aligned range of a
+ *   mapping of memory the context allocated; IPC_IMPORT gets a handle to
+ *   that range. A range may have any number of keys; a key dies at
+ *   IPC_DESTROY, when the exporter unmaps the mapping, or closes.
+ * - A dma-buf (DMABUF_EXPORT, since 1.4): a file descriptor of the
+ *   handle's memory, for other devices' drivers and for mmap().
+ *
+ * Names and keys are in one table but do not mix: a key is unknown to
+ * the SHARE calls and a name to the IPC calls (-ENOENT). Either is
+ * imported by a process that SHARE_SET_PIDS or IPC_SET_PIDS listed, or
+ * by any process when it was exported with NPU_SHARE_ANY_PID, provided
+ * its effective uid is the exporter's at export (any uid when the
+ * exporter had CAP_SYS_ADMIN then); never by the exporting process
+ * itself (-EINVAL). A name that does not exist and one this process may
+ * not import answer the same -ENOENT, so names cannot be probed. The
+ * lists hold processes, not numbers: a listed process that exits can no
+ * longer import, and a process that gets its number later is not on the
+ * list. What was imported keeps the memory alive, whatever the exporter
+ * does: it is freed when the last handle, mapping and dma-buf of it in
+ * any process are gone.
+ */
+
+/**
+ * NPU_DRIVER_VERSION - version of the driver this header describes
+ *
+ * major << 16 | minor << 8 | patch: 1.5.0. GET_INFO reports the running
+ * module's.
+ */
+#define NPU_DRIVER_VERSION	0x00010500	/* 1.5.0: major << 16 | minor << 8 | patch */
+
+/**
+ * NPU_TYPE - the ioctl type (magic) of every npu ioctl
+ */
 #define NPU_TYPE		0xCE
+
+/**
+ * NPU_CMD_BASE - the ioctl nr of the first npu ioctl (GET_INFO)
+ */
 #define NPU_CMD_BASE		0x80
 
-enum {
+/**
+ * enum npu_cmd_nr - ioctl numbers: the nr of each NPU_IOCTL_*
+ * @NPU_CMD_GET_INFO: NPU_IOCTL_GET_INFO, struct npu_get_info
+ * @NPU_CMD_MEM_ALLOC: NPU_IOCTL_MEM_ALLOC, struct npu_mem_alloc
+ * @NPU_CMD_MEM_FREE: NPU_IOCTL_MEM_FREE, struct npu_mem_free
+ * @NPU_CMD_VA_RESERVE: NPU_IOCTL_VA_RESERVE, struct npu_va_range
+ * @NPU_CMD_VA_RELEASE: NPU_IOCTL_VA_RELEASE, struct npu_va_range
+ * @NPU_CMD_MAP: NPU_IOCTL_MAP, struct npu_map
+ * @NPU_CMD_UNMAP: NPU_IOCTL_UNMAP, struct npu_unmap
+ * @NPU_CMD_SET_ACCESS: NPU_IOCTL_SET_ACCESS, struct npu_access
+ * @NPU_CMD_GET_ACCESS: NPU_IOCTL_GET_ACCESS, struct npu_access
+ * @NPU_CMD_HOST_REGISTER: NPU_IOCTL_HOST_REGISTER, struct npu_host_register
+ * @NPU_CMD_HOST_UNREGISTER: NPU_IOCTL_HOST_UNREGISTER,
+ *	struct npu_host_unregister
+ * @NPU_CMD_ADDR_QUERY: NPU_IOCTL_ADDR_QUERY, struct npu_addr_query
+ * @NPU_CMD_STREAM_CREATE: NPU_IOCTL_STREAM_CREATE, struct npu_stream_create
+ * @NPU_CMD_STREAM_DESTROY: NPU_IOCTL_STREAM_DESTROY,
+ *	struct npu_stream_destroy
+ * @NPU_CMD_SUBMIT: NPU_IOCTL_SUBMIT, struct npu_submit
+ * @NPU_CMD_STREAM_SYNC: NPU_IOCTL_STREAM_SYNC, struct npu_stream_sync
+ * @NPU_CMD_SHARE_EXPORT: NPU_IOCTL_SHARE_EXPORT, struct npu_share_export
+ * @NPU_CMD_SHARE_SET_PIDS: NPU_IOCTL_SHARE_SET_PIDS, struct npu_share_pids
+ * @NPU_CMD_SHARE_IMPORT: NPU_IOCTL_SHARE_IMPORT, struct npu_share_import
+ * @NPU_CMD_PEER_ENABLE: NPU_IOCTL_PEER_ENABLE, struct npu_peer_enable
+ * @NPU_CMD_STREAM_SET_MODE: NPU_IOCTL_STREAM_SET_MODE,
+ *	struct npu_stream_mode (since 1.3)
+ * @NPU_CMD_PEER_DISABLE: NPU_IOCTL_PEER_DISABLE, struct npu_peer_enable
+ *	(since 1.3)
+ * @NPU_CMD_IPC_EXPORT: NPU_IOCTL_IPC_EXPORT, struct npu_ipc_export
+ *	(since 1.4)
+ * @NPU_CMD_IPC_SET_PIDS: NPU_IOCTL_IPC_SET_PIDS, struct npu_share_pids
+ *	(since 1.4)
+ * @NPU_CMD_IPC_IMPORT: NPU_IOCTL_IPC_IMPORT, struct npu_share_import
+ *	(since 1.4)
+ * @NPU_CMD_IPC_DESTROY: NPU_IOCTL_IPC_DESTROY, struct npu_ipc_destroy
+ *	(since 1.4)
+ * @NPU_CMD_DMABUF_EXPORT: NPU_IOCTL_DMABUF_EXPORT,
+ *	struct npu_dmabuf_export (since 1.4)
+ * @NPU_CMD_MIRROR_MAP: NPU_IOCTL_MIRROR_MAP, struct npu_mirror_map
+ *	(since 1.4)
+ * @NPU_CMD_MIRROR_UNMAP: NPU_IOCTL_MIRROR_UNMAP, struct npu_mirror_unmap
+ *	(since 1.4)
+ *
+ * Numbers are assigned in this order, without gaps, and never reused. The
+ * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
+ * of those releases.
+ */
+enum npu_cmd_nr {
 	NPU_CMD_GET_INFO = NPU_CMD_BASE,
 	NPU_CMD_MEM_ALLOC,
 	NPU_CMD_MEM_FREE,
@@ -62,26 +300,52 @@ enum {
 	NPU_CMD_MIRROR_UNMAP,		/* since 1.4 */
 };
 
-/* Device capabilities reported by GET_INFO. */
-#define NPU_CAP_IOMMU		(1U << 0)	/* host DMA is translated by an IOMMU domain */
-#define NPU_CAP_PCI_CARRIER	(1U << 1)	/* simulated NPU sits on a PCI function */
+/**
+ * enum npu_cap - device capabilities, GET_INFO's caps bits
+ * @NPU_CAP_IOMMU: host DMA is translated by an IOMMU domain
+ * @NPU_CAP_PCI_CARRIER: the simulated NPU sits on a PCI function, whose
+ *	address GET_INFO reports (since 1.3); without it, a platform device
+ */
+enum npu_cap {
+	NPU_CAP_IOMMU		= 1U << 0,
+	NPU_CAP_PCI_CARRIER	= 1U << 1,
+};
 
-/* Page sizes the device MMU and the allocator support. */
+/*
+ * Page sizes the device MMU and the allocator support: 64-bit values, as
+ * the __u64 fields that carry them (GET_INFO's page_sizes is their OR).
+ */
+
+/**
+ * NPU_PAGE_4K - 4 KiB pages, the granule of every host and VA alignment
+ */
 #define NPU_PAGE_4K		(1ULL << 12)
+
+/**
+ * NPU_PAGE_2M - 2 MiB pages
+ */
 #define NPU_PAGE_2M		(1ULL << 21)
+
+/**
+ * NPU_PAGE_1G - 1 GiB pages
+ */
 #define NPU_PAGE_1G		(1ULL << 30)
 
-/* Longest SoC name GET_INFO reports, its NUL included. */
+/**
+ * NPU_SOC_NAME_LEN - bytes of GET_INFO's soc_name, its NUL included
+ */
 #define NPU_SOC_NAME_LEN	32
 
 /**
- * struct npu_get_info - describe the device behind this file
+ * struct npu_get_info - NPU_IOCTL_GET_INFO: describe the device behind
+ *	this file
  * @size: sizeof(struct npu_get_info); a caller's shorter struct (down to
- *        @va_end, the first release's) gets only the fields it holds
+ *        @va_end, the first release's; 1.0's and 1.1's work) gets only
+ *        the fields it holds
  * @flags: must be 0
  * @device_index: N of /dev/npuN
  * @driver_version: NPU_DRIVER_VERSION of the running module
- * @caps: NPU_CAP_* bits
+ * @caps: NPU_CAP_* bits (enum npu_cap)
  * @__reserved: must be 0
  * @mem_total: device memory in bytes
  * @mem_used: device memory allocated by all contexts, in bytes
@@ -113,6 +377,10 @@ enum {
  * @clock_ns: the device clock now: nanoseconds since the device was
  *            created (CLOCK_MONOTONIC, as NPU_OP_TIMESTAMP writes it)
  *            (since 1.3)
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0.
  */
 struct npu_get_info {
 	__u32 size;
@@ -121,11 +389,11 @@ struct npu_get_info {
 	__u32 driver_version;
 	__u32 caps;
 	__u32 __reserved;
-	__u64 mem_total;
-	__u64 mem_used;
-	__u64 page_sizes;
-	__u64 va_start;
-	__u64 va_end;
+	__aligned_u64 mem_total;
+	__aligned_u64 mem_used;
+	__aligned_u64 page_sizes;
+	__aligned_u64 va_start;
+	__aligned_u64 va_end;
 	__u32 tgid;
 	__u32 num_devices;
 	__u32 pci_domain;
@@ -135,30 +403,44 @@ struct npu_get_info {
 	__u32 vector_cores;
 	__u8 uuid[16];
 	char soc_name[NPU_SOC_NAME_LEN];
-	__u64 mem_peak;
-	__u64 clock_ns;
+	__aligned_u64 mem_peak;
+	__aligned_u64 clock_ns;
 };
 
 #define NPU_IOCTL_GET_INFO	_IO(NPU_TYPE, NPU_CMD_GET_INFO)
 
 /**
- * struct npu_mem_alloc - allocate a physical handle in device memory
+ * struct npu_mem_alloc - NPU_IOCTL_MEM_ALLOC: allocate a physical handle
+ *	in device memory
  * @size: sizeof(struct npu_mem_alloc)
  * @flags: must be 0
  * @length: bytes, a non-zero multiple of @page_size
  * @page_size: NPU_PAGE_4K, NPU_PAGE_2M or NPU_PAGE_1G: the granule the
  *             memory is allocated and mapped in
- * @handle: out, non-zero, valid in this context only
+ * @handle: out, non-zero, valid in this context only; ids are allocated
+ *          cyclically, so a freed handle's id is not the next one's (since
+ *          1.5)
  * @__reserved: must be 0
  *
- * Errors: -EINVAL bad size/page size/flags, -ENOMEM device memory or the
- * context's ctx_mem_limit exhausted, -ENOSPC the context has max_handles.
+ * Device memory is backed by host pages on its first write, charged to
+ * the context's memory cgroup; the bytes allocated count against the
+ * ctx_mem_limit module parameter until the memory itself is freed, and
+ * (since 1.5) in the process's RssShmem while the context is open.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, @page_size not one of
+ *   NPU_PAGE_*, @length 0 or not a multiple of @page_size.
+ * * %-ENOMEM: more than the device's memory, no free device memory in
+ *   @page_size blocks, the context's ctx_mem_limit reached, or out of
+ *   kernel memory.
+ * * %-ENOSPC: the context has max_handles handles, imports included.
  */
 struct npu_mem_alloc {
 	__u32 size;
 	__u32 flags;
-	__u64 length;
-	__u64 page_size;
+	__aligned_u64 length;
+	__aligned_u64 page_size;
 	__u32 handle;
 	__u32 __reserved;
 };
@@ -166,12 +448,17 @@ struct npu_mem_alloc {
 #define NPU_IOCTL_MEM_ALLOC	_IO(NPU_TYPE, NPU_CMD_MEM_ALLOC)
 
 /**
- * struct npu_mem_free - drop this context's reference to a handle
+ * struct npu_mem_free - NPU_IOCTL_MEM_FREE: drop this context's reference
+ *	to a handle
  * @size: sizeof(struct npu_mem_free)
- * @handle: from MEM_ALLOC
+ * @handle: from MEM_ALLOC, SHARE_IMPORT or IPC_IMPORT
  *
- * The memory itself is freed when its last mapping is gone.
- * Errors: -ENOENT unknown handle.
+ * The memory itself is freed when its last mapping, importer and dma-buf
+ * are gone. Freeing a handle revokes its SHARE_EXPORT name.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-ENOENT: unknown handle.
  */
 struct npu_mem_free {
 	__u32 size;
@@ -181,58 +468,91 @@ struct npu_mem_free {
 #define NPU_IOCTL_MEM_FREE	_IO(NPU_TYPE, NPU_CMD_MEM_FREE)
 
 /**
- * struct npu_va_range - a device virtual address range
+ * struct npu_va_range - NPU_IOCTL_VA_RESERVE, NPU_IOCTL_VA_RELEASE: a
+ *	device virtual address range
  * @size: sizeof(struct npu_va_range)
  * @flags: must be 0
- * @addr: start, 4 KiB aligned, inside [va_start, va_end)
+ * @addr: start, 4 KiB aligned, inside [va_start, va_end) of GET_INFO
  * @length: bytes, a non-zero multiple of 4 KiB (ignored by VA_RELEASE,
  *          which takes the range that starts at @addr)
  *
- * VA_RESERVE errors: -EINVAL misaligned/zero/wrapping/outside the window,
- * -EADDRINUSE overlaps a reservation or a mapped host registration.
- * VA_RELEASE errors: -ENOENT no reservation starts at @addr, -EBUSY still
- * has mappings.
+ * VA_RESERVE reserves the range for MAP; VA_RELEASE gives a reservation
+ * without mappings back.
+ *
+ * VA_RESERVE errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0; @addr or @length not 4 KiB aligned, @length
+ *   0, or the range wraps or leaves the window.
+ * * %-EADDRINUSE: the range overlaps a reservation, a mirror or the device
+ *   VA of an NPU_HOST_MAPPED registration.
+ * * %-ENOSPC: the context has max_reservations reservations (since 1.5).
+ *
+ * VA_RELEASE errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0.
+ * * %-ENOENT: no reservation starts at @addr.
+ * * %-EBUSY: it still has mappings, or it is a mirror's or an
+ *   NPU_HOST_MAPPED registration's (MIRROR_UNMAP and HOST_UNREGISTER
+ *   release those).
  */
 struct npu_va_range {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
-	__u64 length;
+	__aligned_u64 addr;
+	__aligned_u64 length;
 };
 
 #define NPU_IOCTL_VA_RESERVE	_IO(NPU_TYPE, NPU_CMD_VA_RESERVE)
 #define NPU_IOCTL_VA_RELEASE	_IO(NPU_TYPE, NPU_CMD_VA_RELEASE)
 
-/* MAP flags */
-#define NPU_MAP_PEERS		(1U << 0)	/* RW for peers that enabled it (since 1.3) */
-#define NPU_MAP_FLAGS_MASK	NPU_MAP_PEERS
+/**
+ * enum npu_map_flags - MAP's flags
+ * @NPU_MAP_PEERS: read-write for every context on another device that
+ *	PEER_ENABLE'd this one, with no SET_ACCESS grant (since 1.3)
+ */
+enum npu_map_flags {
+	NPU_MAP_PEERS		= 1U << 0,
+};
+
+#define NPU_MAP_FLAGS_MASK	((__u32)NPU_MAP_PEERS)
 
 /**
- * struct npu_map - map a whole physical handle at a reserved address
+ * struct npu_map - NPU_IOCTL_MAP: map a whole physical handle at a
+ *	reserved address
  * @size: sizeof(struct npu_map)
  * @flags: 0 or NPU_MAP_PEERS (since 1.3)
  * @addr: device VA inside one reservation, aligned to the handle's page size
  * @length: must equal the handle's length
  * @offset: must be 0
- * @handle: from MEM_ALLOC
+ * @handle: from MEM_ALLOC, SHARE_IMPORT or IPC_IMPORT
  * @__reserved: must be 0
  *
  * The mapping starts with no access (NPU_ACCESS_NONE): SET_ACCESS grants it.
  * A peer device's DMA engine reaches it only where SET_ACCESS granted
  * that device, or, with NPU_MAP_PEERS, read-write from every context on
  * another device that PEER_ENABLE'd this one (no grant needed; GET_ACCESS
- * answers NPU_ACCESS_READWRITE for every peer device); either way only
- * while that context's peer access is enabled.
+ * answers NPU_ACCESS_READWRITE for every peer device, and a peer
+ * SET_ACCESS changes nothing); either way only while that context's peer
+ * access is enabled.
  * A handle may be mapped at several addresses; each mapping keeps it alive.
- * Errors: -ENOENT unknown handle or no reservation holds the range,
- * -EINVAL size/offset/alignment, -EADDRINUSE overlaps a mapping.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags; @offset or @__reserved not 0; @length not
+ *   the handle's; @addr not aligned to the handle's page size, or the
+ *   range leaves the window.
+ * * %-ENOENT: unknown handle; no reservation holds the whole range, or
+ *   the one at @addr is a mirror's or an NPU_HOST_MAPPED registration's.
+ * * %-EADDRINUSE: the range overlaps a mapping.
+ * * %-ENOSPC: the context has max_mappings mappings of any kind (device
+ *   memory, NPU_HOST_MAPPED registrations, mirrors) (since 1.5).
  */
 struct npu_map {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
-	__u64 length;
-	__u64 offset;
+	__aligned_u64 addr;
+	__aligned_u64 length;
+	__aligned_u64 offset;
 	__u32 handle;
 	__u32 __reserved;
 };
@@ -240,28 +560,45 @@ struct npu_map {
 #define NPU_IOCTL_MAP		_IO(NPU_TYPE, NPU_CMD_MAP)
 
 /**
- * struct npu_unmap - remove the mapping that starts at @addr
+ * struct npu_unmap - NPU_IOCTL_UNMAP: remove the mapping that starts at
+ *	@addr
  * @size: sizeof(struct npu_unmap)
  * @flags: must be 0
  * @addr: start of a mapping made with MAP
  *
- * Errors: -ENOENT no mapping starts at @addr.
+ * Commands that reach the range afterwards fault. The IPC keys named in
+ * the mapping (IPC_EXPORT) die with it.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0.
+ * * %-ENOENT: no mapping made with MAP starts at @addr (a registration's
+ *   device VA goes with HOST_UNREGISTER, a mirror with MIRROR_UNMAP).
  */
 struct npu_unmap {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
+	__aligned_u64 addr;
 };
 
 #define NPU_IOCTL_UNMAP		_IO(NPU_TYPE, NPU_CMD_UNMAP)
 
-/* Device access rights; the values are aclrtMemAccessFlags'. */
-#define NPU_ACCESS_NONE		0x0
-#define NPU_ACCESS_READ		0x1
-#define NPU_ACCESS_READWRITE	0x3
+/**
+ * enum npu_access_rights - a device's access rights to a mapping; the
+ *	values are aclrtMemAccessFlags'
+ * @NPU_ACCESS_NONE: no access
+ * @NPU_ACCESS_READ: read only
+ * @NPU_ACCESS_READWRITE: read and write
+ */
+enum npu_access_rights {
+	NPU_ACCESS_NONE		= 0x0,
+	NPU_ACCESS_READ		= 0x1,
+	NPU_ACCESS_READWRITE	= 0x3,
+};
 
 /**
- * struct npu_access - set or read a device's access to mapped memory
+ * struct npu_access - NPU_IOCTL_SET_ACCESS, NPU_IOCTL_GET_ACCESS: set or
+ *	read a device's access to mapped memory
  * @size: sizeof(struct npu_access)
  * @flags: must be 0
  * @addr: SET_ACCESS: start, 4 KiB aligned; GET_ACCESS: any byte of a
@@ -270,18 +607,34 @@ struct npu_unmap {
  *          mapped, and the range must cover whole mappings; GET_ACCESS: 0
  * @device: the device the rights are for: this file's device, or a peer
  *          device whose DMA engine may then reach the memory
- * @access: NPU_ACCESS_* (in for SET_ACCESS, out for GET_ACCESS)
+ * @access: NPU_ACCESS_* (enum npu_access_rights): in for SET_ACCESS, out
+ *          for GET_ACCESS
  *
- * Errors: -ENOENT some of the range is not mapped, -EINVAL bad access
- * value, a range cutting a mapping, or a peer device for host memory,
- * -EACCES READWRITE on a read-only host registration, -ENODEV no such
- * device.
+ * SET_ACCESS checks the whole range before it changes any of it. Host
+ * memory (an NPU_HOST_MAPPED registration) takes rights for its own
+ * device only, a mirror none: its rights are the process's.
+ *
+ * SET_ACCESS errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0; @access not one of enum npu_access_rights;
+ *   @addr or @length not 4 KiB aligned, @length 0, or the range wraps or
+ *   leaves the window; a mapping that sticks out of the range; a peer
+ *   @device for host memory; a mirror.
+ * * %-ENODEV: no device @device.
+ * * %-ENOENT: some of the range is not mapped.
+ * * %-EACCES: NPU_ACCESS_READWRITE on a read-only registration.
+ *
+ * GET_ACCESS errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @length not 0.
+ * * %-ENODEV: no device @device.
+ * * %-ENOENT: @addr is not mapped.
  */
 struct npu_access {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
-	__u64 length;
+	__aligned_u64 addr;
+	__aligned_u64 length;
 	__u32 device;
 	__u32 access;
 };
@@ -289,49 +642,81 @@ struct npu_access {
 #define NPU_IOCTL_SET_ACCESS	_IO(NPU_TYPE, NPU_CMD_SET_ACCESS)
 #define NPU_IOCTL_GET_ACCESS	_IO(NPU_TYPE, NPU_CMD_GET_ACCESS)
 
-/* HOST_REGISTER flags */
-#define NPU_HOST_READONLY	(1U << 0)	/* pin without write; device writes fault */
-#define NPU_HOST_MAPPED		(1U << 1)	/* also map at @dev_addr for the device */
-#define NPU_HOST_FLAGS_MASK	(NPU_HOST_READONLY | NPU_HOST_MAPPED)
+/**
+ * enum npu_host_flags - HOST_REGISTER's flags
+ * @NPU_HOST_READONLY: pin without write; device writes fault
+ * @NPU_HOST_MAPPED: also map the registration at @dev_addr for the device
+ */
+enum npu_host_flags {
+	NPU_HOST_READONLY	= 1U << 0,
+	NPU_HOST_MAPPED		= 1U << 1,
+};
 
-/* Longest registration: 1 TiB (2^28 pages). */
+#define NPU_HOST_FLAGS_MASK	((__u32)(NPU_HOST_READONLY | NPU_HOST_MAPPED))
+
+/**
+ * NPU_HOST_MAX_LENGTH - the longest registration: 1 TiB (2^28 pages)
+ *
+ * Also the longest pageable operand of a command.
+ */
 #define NPU_HOST_MAX_LENGTH	(1ULL << 40)
 
 /**
- * struct npu_host_register - pin user memory and map it for device DMA
+ * struct npu_host_register - NPU_IOCTL_HOST_REGISTER: pin user memory and
+ *	map it for device DMA
  * @size: sizeof(struct npu_host_register)
- * @flags: NPU_HOST_* bits
+ * @flags: NPU_HOST_* bits (enum npu_host_flags)
  * @addr: user address, 4 KiB aligned
- * @length: bytes, non-zero multiple of 4 KiB, no wrap, at most
- *          NPU_HOST_MAX_LENGTH
+ * @length: bytes, non-zero multiple of 4 KiB, no wrap, inside the user
+ *          address space, at most NPU_HOST_MAX_LENGTH
  * @dev_addr: with NPU_HOST_MAPPED: the device VA to map it at (4 KiB
- *            aligned, may equal @addr); else must be 0
+ *            aligned, inside the window, may equal @addr); else must be 0
  *
  * Pages are pinned FOLL_LONGTERM and charged to the calling user's
  * RLIMIT_MEMLOCK (locked_vm, as io_uring and iommufd do; they also show in
- * the process's VmPin) unless the caller has CAP_IPC_LOCK. They are
+ * the process's VmPin) unless the caller has CAP_IPC_LOCK, then DMA-mapped
+ * for the device (through its IOMMU domain when it has one). They are
  * released when the process's address space goes, even if the file stays
  * open. A READONLY registration of a writable private mapping pins the
- * process's own copy of each page, so it sees the process's later writes.
- * Errors: -EEXIST overlaps a registration, -EADDRINUSE @dev_addr overlaps
- * device VA in use, -EFAULT unmapped user range, or a writable
- * registration of a shared file mapping that is written back (ext4, xfs;
- * shmem and hugetlbfs are fine), -ENOMEM over RLIMIT_MEMLOCK, -EINVAL bad
- * flags/alignment/size or longer than NPU_HOST_MAX_LENGTH, others as
- * pin_user_pages() answers.
+ * process's own copy of each page (COW is broken first), so it sees the
+ * process's later writes. The same pages may be registered in several
+ * contexts and on several NPUs. A MAPPED registration's device VA is a
+ * mapping with a reservation of its own, readable and (unless READONLY)
+ * writable by this device.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags; @addr or @length not 4 KiB aligned, @length
+ *   0 or over NPU_HOST_MAX_LENGTH, or the range wraps or leaves the user
+ *   address space; with NPU_HOST_MAPPED a @dev_addr range that is not
+ *   aligned or leaves the window, without it a @dev_addr not 0.
+ * * %-EOPNOTSUPP: the device would reach the pages only through bounce
+ *   buffers (swiotlb) or its DMA is not cache coherent: registered pages
+ *   are shared with no syncs, so it must reach the pages themselves.
+ * * %-EEXIST: the range overlaps a registration of this context.
+ * * %-EADDRINUSE: @dev_addr's range overlaps a reservation, mapping or
+ *   mirror.
+ * * %-ENOMEM: over RLIMIT_MEMLOCK, or out of memory.
+ * * %-EFAULT: some of the range is not mapped, not writable for a
+ *   writable registration, or not reachable by GUP (VM_IO, VM_PFNMAP); a
+ *   writable registration of a shared mapping of a file that is written
+ *   back (ext4, xfs; shmem and hugetlbfs are fine; Linux 6.2+ GUP refuses
+ *   it, and npu does on older kernels too).
+ * * Others as pin_user_pages() and the DMA mapping answer them.
  */
 struct npu_host_register {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
-	__u64 length;
-	__u64 dev_addr;
+	__aligned_u64 addr;
+	__aligned_u64 length;
+	__aligned_u64 dev_addr;
 };
 
 #define NPU_IOCTL_HOST_REGISTER	_IO(NPU_TYPE, NPU_CMD_HOST_REGISTER)
 
 /**
- * struct npu_host_unregister - unpin a registration
+ * struct npu_host_unregister - NPU_IOCTL_HOST_UNREGISTER: unpin a
+ *	registration
  * @size: sizeof(struct npu_host_unregister)
  * @flags: must be 0
  * @addr: the @addr it was registered with
@@ -339,50 +724,72 @@ struct npu_host_register {
  * Waits for the commands that name the registration as a host operand
  * (NPU_CMD_SRC_HOST/NPU_CMD_DST_HOST). A command that reaches it through
  * its device VA faults once the mapping is gone, as after UNMAP.
- * Errors: -ENXIO no registration starts at @addr.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0.
+ * * %-ENXIO: no registration starts at @addr.
  */
 struct npu_host_unregister {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
+	__aligned_u64 addr;
 };
 
 #define NPU_IOCTL_HOST_UNREGISTER _IO(NPU_TYPE, NPU_CMD_HOST_UNREGISTER)
 
-/* ADDR_QUERY kinds */
-#define NPU_ADDR_NONE		0	/* neither device VA nor registered */
-#define NPU_ADDR_DEVICE		1	/* inside a device VA reservation */
-#define NPU_ADDR_HOST		2	/* inside a host registration */
-#define NPU_ADDR_MIRROR		3	/* inside a mirror: device VA == host VA (since 1.4) */
+/**
+ * enum npu_addr_kind - what ADDR_QUERY found at an address
+ * @NPU_ADDR_NONE: neither device VA nor registered
+ * @NPU_ADDR_DEVICE: inside a device VA reservation (a MAPPED
+ *	registration's device VA included)
+ * @NPU_ADDR_HOST: inside a host registration (a user address)
+ * @NPU_ADDR_MIRROR: inside a mirror: device VA == host VA (since 1.4)
+ */
+enum npu_addr_kind {
+	NPU_ADDR_NONE		= 0,
+	NPU_ADDR_DEVICE		= 1,
+	NPU_ADDR_HOST		= 2,
+	NPU_ADDR_MIRROR		= 3,
+};
 
 /**
- * struct npu_addr_query - what is at an address
+ * struct npu_addr_query - NPU_IOCTL_ADDR_QUERY: what is at an address
  * @size: sizeof(struct npu_addr_query)
  * @flags: must be 0
  * @addr: in, any address
- * @kind: out, NPU_ADDR_*
+ * @kind: out, NPU_ADDR_* (enum npu_addr_kind)
  * @access: out, NPU_ACCESS_* of this device to the byte at @addr
- * @base: out, start of the reservation or registration
+ * @base: out, start of the reservation, registration or mirror
  * @length: out, its length
  * @dev_addr: out, for NPU_ADDR_HOST with NPU_HOST_MAPPED: device VA of
- *            @addr; else 0
- * @page_size: out, the page size of the mapping or registration holding
- *             @addr (4 KiB for host memory); 0 if neither
+ *            @addr; for NPU_ADDR_MIRROR @addr; else 0
+ * @page_size: out, the page size of the mapping, registration or mirror
+ *             holding @addr (4 KiB for host memory and mirrors); 0 if
+ *             none
  * @mapped: out, 1 if @addr is mapped for the device
  * @host_flags: out, NPU_HOST_* of a registration
  *
- * Never fails for an unknown address: it answers NPU_ADDR_NONE.
+ * A registration is looked up first (by user address), then device VA.
+ * Inside a mirror: @base and @length the mirror's, @mapped 1, @access
+ * NPU_ACCESS_READWRITE.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0.
+ *
+ * An unknown address is no error: it answers NPU_ADDR_NONE.
  */
 struct npu_addr_query {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
+	__aligned_u64 addr;
 	__u32 kind;
 	__u32 access;
-	__u64 base;
-	__u64 length;
-	__u64 dev_addr;
-	__u64 page_size;
+	__aligned_u64 base;
+	__aligned_u64 length;
+	__aligned_u64 dev_addr;
+	__aligned_u64 page_size;
 	__u32 mapped;
 	__u32 host_flags;
 };
@@ -390,13 +797,19 @@ struct npu_addr_query {
 #define NPU_IOCTL_ADDR_QUERY	_IO(NPU_TYPE, NPU_CMD_ADDR_QUERY)
 
 /**
- * struct npu_stream_create - create a DMA command queue
+ * struct npu_stream_create - NPU_IOCTL_STREAM_CREATE: create a command
+ *	queue (DOC: npu streams and commands)
  * @size: sizeof(struct npu_stream_create)
  * @flags: must be 0
- * @stream: out, non-zero stream id, allocated cyclically
+ * @stream: out, non-zero stream id, allocated cyclically (a destroyed
+ *          stream's id is not the next one's)
  * @__reserved: must be 0
  *
- * Errors: -ENOSPC the context has max_streams streams.
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0.
+ * * %-ENOSPC: the context has max_streams streams (one being destroyed
+ *   counts until it is gone).
  */
 struct npu_stream_create {
 	__u32 size;
@@ -407,16 +820,31 @@ struct npu_stream_create {
 
 #define NPU_IOCTL_STREAM_CREATE	_IO(NPU_TYPE, NPU_CMD_STREAM_CREATE)
 
-#define NPU_STREAM_DESTROY_FORCE (1U << 0)	/* abort queued commands, do not wait */
+/**
+ * enum npu_stream_destroy_flags - STREAM_DESTROY's flags
+ * @NPU_STREAM_DESTROY_FORCE: drop the queued commands (they complete
+ *	-ECANCELED), stop the running one at its next chunk, do not wait
+ */
+enum npu_stream_destroy_flags {
+	NPU_STREAM_DESTROY_FORCE = 1U << 0,
+};
 
 /**
- * struct npu_stream_destroy - destroy a stream
+ * struct npu_stream_destroy - NPU_IOCTL_STREAM_DESTROY: destroy a stream
  * @size: sizeof(struct npu_stream_destroy)
  * @flags: 0 (wait for queued commands) or NPU_STREAM_DESTROY_FORCE
  * @stream: from STREAM_CREATE
  * @__reserved: must be 0
  *
- * Errors: -ENOENT unknown stream.
+ * Without FORCE the call waits until the commands queued so far
+ * completed; the carrier's removal ends the wait (since 1.5), as does a
+ * fatal signal, and what is left is dropped. From the call on, the
+ * stream id is unknown to every other call.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags, @__reserved not 0.
+ * * %-ENOENT: unknown stream (or one being destroyed).
  */
 struct npu_stream_destroy {
 	__u32 size;
@@ -427,56 +855,152 @@ struct npu_stream_destroy {
 
 #define NPU_IOCTL_STREAM_DESTROY _IO(NPU_TYPE, NPU_CMD_STREAM_DESTROY)
 
-/* Command opcodes */
-#define NPU_OP_COPY		1	/* length bytes from src to dst */
-#define NPU_OP_MEMSET		2	/* length bytes of (u8)value at dst */
-#define NPU_OP_WRITE_VALUE	3	/* u64 value at dst (8-byte aligned) */
-#define NPU_OP_WAIT_VALUE	4	/* wait until the u64 at src satisfies NPU_WAIT_* */
-/* Wait until stream @src completed seqno @value, or was destroyed. */
-#define NPU_OP_WAIT_STREAM	5
-/* u64 device clock at dst (8-byte aligned) when the engine runs it (since 1.3) */
-#define NPU_OP_TIMESTAMP	6
-/* height rows of length bytes, each row at its pitch (since 1.4) */
-#define NPU_OP_COPY_2D		7
-/* length bytes of the u32 pattern value at dst, both 4-byte aligned (since 1.4) */
-#define NPU_OP_FILL32		8
-/* Fault [dst, dst + length) of this context's device VA in for reading (since 1.4) */
-#define NPU_OP_PREFETCH		9
+/**
+ * enum npu_cmd_op - command opcodes, struct npu_cmd's op
+ * @NPU_OP_COPY: @length bytes from @src to @dst
+ * @NPU_OP_MEMSET: @length bytes of the byte @value at @dst
+ * @NPU_OP_WRITE_VALUE: the __u64 @value at @dst
+ * @NPU_OP_WAIT_VALUE: wait until the __u64 at @src satisfies the
+ *	NPU_WAIT_* condition (enum npu_wait_cond) with @value
+ * @NPU_OP_WAIT_STREAM: wait until stream @src completed seqno @value, or
+ *	was destroyed
+ * @NPU_OP_TIMESTAMP: the device clock as a __u64 at @dst when the engine
+ *	runs the command (since 1.3)
+ * @NPU_OP_COPY_2D: @height rows of @length bytes, each row at its pitch
+ *	(since 1.4)
+ * @NPU_OP_FILL32: @length bytes of the 32-bit pattern @value at @dst
+ *	(since 1.4)
+ * @NPU_OP_PREFETCH: fault [@dst, @dst + @length) of this context's device
+ *	VA in for reading (since 1.4)
+ *
+ * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
+ * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
+ * and no operand range may wrap. The flags each op takes are in enum
+ * npu_cmd_flags. SUBMIT refuses a command that breaks any of this with
+ * -EINVAL.
+ *
+ * NPU_OP_COPY: @value is 0, or with NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER the
+ * fd of the peer context.
+ *
+ * NPU_OP_MEMSET: @value is a byte, at most 255; @src is 0.
+ *
+ * NPU_OP_WRITE_VALUE: @dst is 8-byte aligned, @src and @length are 0.
+ *
+ * NPU_OP_WAIT_VALUE: @src is 8-byte aligned, @dst and @length are 0. The
+ * wait reads the value anew every jiffy while it is at the head of its
+ * stream.
+ *
+ * NPU_OP_WAIT_STREAM: @src is another stream of this context (itself:
+ * -EINVAL; unknown: -ENOENT at SUBMIT), @dst and @flags are 0. A wait
+ * that is not satisfied when it reaches the head of its stream holds no
+ * worker; the awaited stream wakes it as soon as it completes the
+ * awaited command, or is destroyed, closed or aborted by a carrier
+ * removal (since 1.3; before, the wait looked again every jiffy). Since
+ * 1.3 @length is a limit in milliseconds (0: none; at most U32_MAX),
+ * counted from when the wait reaches the head of its stream: a wait
+ * still unsatisfied then fails with -ETIME, which STREAM_SYNC reports as
+ * a command's error, and the stream runs on (or stops, in
+ * NPU_STREAM_STOP_ON_FAULT mode).
+ *
+ * NPU_OP_TIMESTAMP (since 1.3) writes the device clock, nanoseconds since
+ * the device was created (CLOCK_MONOTONIC; GET_INFO's @clock_ns reads the
+ * same clock), as a __u64 at @dst, read when the engine runs the command,
+ * after every earlier command of the stream completed: two of them on a
+ * stream time the commands between, and a stamp queued behind a wait is
+ * later than the wait's release. @dst is 8-byte aligned; @src, @length
+ * and @value are 0. A bad device address faults when it runs, as for
+ * WRITE_VALUE.
+ *
+ * NPU_OP_COPY_2D (since 1.4) copies @height rows (1..NPU_COPY_2D_MAX_HEIGHT)
+ * of @length bytes: row i from @src + i * @src_pitch to @dst + i *
+ * @dst_pitch, in one command (one seqno, one completion; a fault fails
+ * the whole command, with the rows before it copied). Both pitches are at
+ * least @length (a pitch of exactly @length is a contiguous side), and
+ * neither strided span, (@height - 1) * pitch + @length bytes from its
+ * start, may wrap. The flags and @value are COPY's; a host operand's
+ * whole span lies inside one registration (else -ENXIO).
+ *
+ * NPU_OP_FILL32 (since 1.4) writes the 32-bit pattern @value (at most
+ * U32_MAX), in the CPU's byte order, into @length / 4 consecutive words
+ * at @dst; @dst and @length are 4-byte aligned, @src is 0. (A separate
+ * op rather than a MEMSET flag: MEMSET's @value is a byte and stays one.)
+ *
+ * NPU_OP_PREFETCH (since 1.4) translates every page of the range in
+ * stream order, faulting mirrored pages in for reading (never-written
+ * anonymous pages come in as the zero page; a later device write faults
+ * again for the process's own page). It moves no data; an unmapped page
+ * faults as any access would. @flags, @src and @value are 0.
+ */
+enum npu_cmd_op {
+	NPU_OP_COPY		= 1,
+	NPU_OP_MEMSET		= 2,
+	NPU_OP_WRITE_VALUE	= 3,
+	NPU_OP_WAIT_VALUE	= 4,
+	NPU_OP_WAIT_STREAM	= 5,
+	NPU_OP_TIMESTAMP	= 6,
+	NPU_OP_COPY_2D		= 7,
+	NPU_OP_FILL32		= 8,
+	NPU_OP_PREFETCH		= 9,
+};
 
-/*
- * Command flags: address spaces of dst and src for COPY/COPY_2D/MEMSET/
- * FILL32/WRITE_VALUE/TIMESTAMP/WAIT_VALUE
+/**
+ * enum npu_cmd_flags - a command's address-space flags, struct npu_cmd's
+ *	flags (bits 4 and 5 are enum npu_wait_cond)
+ * @NPU_CMD_DST_HOST: @dst is a user address inside one registration
+ *	(writable); for COPY, COPY_2D, MEMSET, FILL32, WRITE_VALUE and
+ *	TIMESTAMP
+ * @NPU_CMD_SRC_HOST: @src is a user address inside one registration; for
+ *	COPY, COPY_2D and WAIT_VALUE
+ * @NPU_CMD_DST_PEER: @dst is a device VA of the peer context whose fd is
+ *	@value; COPY and COPY_2D only
+ * @NPU_CMD_SRC_PEER: the same for @src
+ * @NPU_CMD_DST_USER: @dst is pageable memory of the calling process at
+ *	that user address, pinned at SUBMIT for the command only (since 1.4;
+ *	DOC: npu pageable operands); for the ops DST_HOST is for
+ * @NPU_CMD_SRC_USER: the same for @src (since 1.4); for the ops SRC_HOST
+ *	is for
+ *
+ * Without a flag an operand is a device VA of this context. An operand
+ * takes at most one of its _HOST, _PEER and _USER flags.
  */
-#define NPU_CMD_DST_HOST	(1U << 0)	/* dst is a user address inside a registration */
-#define NPU_CMD_SRC_HOST	(1U << 1)	/* src is a user address inside a registration */
-/* COPY and COPY_2D only: dst or src is a device VA of the peer context whose fd is @value */
-#define NPU_CMD_DST_PEER	(1U << 2)
-#define NPU_CMD_SRC_PEER	(1U << 3)
-/* WAIT_VALUE conditions (exactly one) */
-#define NPU_WAIT_GEQ		(0U << 4)	/* *(u64 *)src >= value */
-#define NPU_WAIT_EQ		(1U << 4)
-#define NPU_WAIT_AND		(2U << 4)	/* (*src & value) != 0 */
-#define NPU_WAIT_NOR		(3U << 4)	/* ~(*src | value) != 0 */
-#define NPU_WAIT_COND_MASK	(3U << 4)
-/*
- * dst or src is pageable memory of the calling process at that user
- * address (since 1.4): pinned at SUBMIT for the command only; see
- * struct npu_submit. Instead of NPU_CMD_*_HOST/NPU_CMD_*_PEER for the same
- * operand: DST_USER for COPY, COPY_2D, MEMSET, FILL32, WRITE_VALUE and
- * TIMESTAMP, SRC_USER for COPY, COPY_2D and WAIT_VALUE.
+enum npu_cmd_flags {
+	NPU_CMD_DST_HOST	= 1U << 0,
+	NPU_CMD_SRC_HOST	= 1U << 1,
+	NPU_CMD_DST_PEER	= 1U << 2,
+	NPU_CMD_SRC_PEER	= 1U << 3,
+	NPU_CMD_DST_USER	= 1U << 6,
+	NPU_CMD_SRC_USER	= 1U << 7,
+};
+
+/**
+ * enum npu_wait_cond - WAIT_VALUE's condition, bits 4 and 5 of its flags
+ *	(exactly one; the value at @src is read as a __u64)
+ * @NPU_WAIT_GEQ: the value at @src is at least @value
+ * @NPU_WAIT_EQ: the value at @src equals @value
+ * @NPU_WAIT_AND: the value at @src AND @value is not 0
+ * @NPU_WAIT_NOR: NOT (the value at @src OR @value) is not 0
  */
-#define NPU_CMD_DST_USER	(1U << 6)
-#define NPU_CMD_SRC_USER	(1U << 7)
+enum npu_wait_cond {
+	NPU_WAIT_GEQ		= 0U << 4,
+	NPU_WAIT_EQ		= 1U << 4,
+	NPU_WAIT_AND		= 2U << 4,
+	NPU_WAIT_NOR		= 3U << 4,
+};
+
+#define NPU_WAIT_COND_MASK	((__u32)(NPU_WAIT_GEQ | NPU_WAIT_EQ | \
+					 NPU_WAIT_AND | NPU_WAIT_NOR))
 
 /**
  * struct npu_cmd - one command for a stream
- * @op: NPU_OP_*
- * @flags: NPU_CMD_* / NPU_WAIT_* as the op allows; others must be 0
- * @dst: destination address (device VA unless NPU_CMD_DST_HOST)
- * @src: source address (device VA unless NPU_CMD_SRC_HOST), or a stream id
- * @length: bytes for COPY/MEMSET/FILL32, bytes of each row for COPY_2D;
- *          for WAIT_STREAM a limit in milliseconds (0: none; since 1.3);
- *          0 for the others
+ * @op: NPU_OP_* (enum npu_cmd_op)
+ * @flags: NPU_CMD_* (enum npu_cmd_flags) and NPU_WAIT_* (enum
+ *         npu_wait_cond) as the op allows; others must be 0
+ * @dst: destination address (device VA unless a DST flag says otherwise)
+ * @src: source address (device VA unless a SRC flag says otherwise), or a
+ *       stream id
+ * @length: bytes for COPY/MEMSET/FILL32/PREFETCH, bytes of each row for
+ *          COPY_2D; for WAIT_STREAM a limit in milliseconds (0: none;
+ *          since 1.3); 0 for the others
  * @value: fill byte, u32 fill pattern (FILL32), value to write or compare,
  *         seqno to wait for, or for a COPY or COPY_2D with NPU_CMD_*_PEER
  *         the fd of the peer context
@@ -486,69 +1010,60 @@ struct npu_stream_destroy {
  * @height: COPY_2D: rows, 1..NPU_COPY_2D_MAX_HEIGHT; 0 for the other ops
  *          (since 1.4)
  *
- * The struct grew in 1.4 (@dst_pitch, @src_pitch, @height): SUBMIT's
- * @cmd_size says which layout the caller's array has; the 1.3 struct
- * ended at @value (NPU_CMD_SIZE_V1 bytes).
- *
- * NPU_OP_COPY_2D (since 1.4) copies @height rows of @length bytes: row i
- * from @src + i * @src_pitch to @dst + i * @dst_pitch, in one command
- * (one seqno, one completion; a fault fails the whole command, with the
- * rows before it copied). Both pitches must be at least @length, and
- * neither strided span, (@height - 1) * pitch + @length bytes from its
- * start, may wrap. The flags are COPY's: a host operand's whole span must
- * lie inside one registration (else -ENXIO), a peer operand is a device VA
- * of the peer context whose fd is @value.
- *
- * NPU_OP_FILL32 (since 1.4) writes the 32-bit pattern @value (at most
- * U32_MAX), in the CPU's byte order, into @length / 4 consecutive words
- * at @dst. @dst and @length must be 4-byte aligned, @length non-zero;
- * @src must be 0; NPU_CMD_DST_HOST is the only flag.
- *
- * NPU_OP_TIMESTAMP (since 1.3) writes the device clock, nanoseconds since
- * the device was created (CLOCK_MONOTONIC; GET_INFO's @clock_ns reads the
- * same clock), as a __u64 at @dst, read when the engine runs the command,
- * after every earlier command of the stream completed: two of them on a
- * stream time the commands between. @dst is a device VA or, with
- * NPU_CMD_DST_HOST (the only flag), a user address inside a writable
- * registration, 8-byte aligned; @src, @length and @value must be 0.
- *
- * A WAIT_STREAM with a @length limit that is still not satisfied that
- * many milliseconds after it reached the head of its stream fails with
- * -ETIME (STREAM_SYNC reports it as a command's error; the stream goes
- * on, or in NPU_STREAM_STOP_ON_FAULT mode stops) (since 1.3).
- *
- * A WAIT_STREAM that is not satisfied when it reaches the head of its
- * stream holds no worker; the stream it waits for wakes it as soon as it
- * completes the awaited command, or is destroyed or aborted (since 1.3;
- * before, the wait looked again every jiffy). A WAIT_VALUE looks again
- * every jiffy.
+ * SUBMIT reads an array of these. The struct grew in 1.4 (@dst_pitch,
+ * @src_pitch, @height appended): SUBMIT's @cmd_size says which layout the
+ * caller's array has, and an element is read as copy_struct_from_user()
+ * reads an argument struct; the 1.3 struct ended at @value
+ * (NPU_CMD_SIZE_V1 bytes).
  */
 struct npu_cmd {
 	__u32 op;
 	__u32 flags;
-	__u64 dst;
-	__u64 src;
-	__u64 length;
-	__u64 value;
-	__u64 dst_pitch;
-	__u64 src_pitch;
-	__u64 height;
+	__aligned_u64 dst;
+	__aligned_u64 src;
+	__aligned_u64 length;
+	__aligned_u64 value;
+	__aligned_u64 dst_pitch;
+	__aligned_u64 src_pitch;
+	__aligned_u64 height;
 };
 
-/* struct npu_cmd as 1.3 knew it, up to @value; SUBMIT's @cmd_size 0 means it */
+/**
+ * NPU_CMD_SIZE_V1 - struct npu_cmd as 1.3 knew it, up to @value
+ *
+ * SUBMIT's cmd_size 0 means it.
+ */
 #define NPU_CMD_SIZE_V1		40
 
-/* Most rows of one COPY_2D (since 1.4) */
+/**
+ * NPU_COPY_2D_MAX_HEIGHT - most rows of one COPY_2D (since 1.4)
+ */
 #define NPU_COPY_2D_MAX_HEIGHT	(1U << 24)
 
-/* Most commands of one SUBMIT: 256 before 1.4 */
+/**
+ * NPU_SUBMIT_MAX_CMDS - most commands of one SUBMIT: 256 before 1.4
+ *
+ * The vendor's limit for a synchronous batch copy.
+ */
 #define NPU_SUBMIT_MAX_CMDS	4096
 
 /**
- * struct npu_submit - queue commands on a stream
+ * enum npu_submit_flags - SUBMIT's flags
+ * @NPU_SUBMIT_WAIT: also wait for the commands, as STREAM_SYNC would
+ *	(since 1.5)
+ */
+enum npu_submit_flags {
+	NPU_SUBMIT_WAIT		= 1U << 0,
+};
+
+#define NPU_SUBMIT_FLAGS_MASK	((__u32)NPU_SUBMIT_WAIT)
+
+/**
+ * struct npu_submit - NPU_IOCTL_SUBMIT: queue commands on a stream
+ *	(DOC: npu streams and commands)
  * @size: sizeof(struct npu_submit); the first release's struct ended at
  *        @seqno and still works (its commands are NPU_CMD_SIZE_V1 bytes)
- * @flags: must be 0
+ * @flags: NPU_SUBMIT_WAIT (since 1.5), else 0
  * @stream: from STREAM_CREATE
  * @count: number of commands, 1..NPU_SUBMIT_MAX_CMDS
  * @cmds: user pointer to @count commands of @cmd_size bytes each
@@ -561,52 +1076,75 @@ struct npu_cmd {
  *            zero (else -E2BIG)
  * @__reserved: must be 0
  *
- * Commands are checked before any is queued; a host operand must lie
- * inside one registration (else -ENXIO) and is held until the command
- * completes. Device addresses are
- * checked when the command runs: a fault fails the command and is
- * reported by STREAM_SYNC.
+ * Each command is read and checked into its own accounted job; the batch
+ * is charged to max_queued as a whole before any is queued: all or none.
+ * A host operand must lie inside one registration and is held until the
+ * command completes; device addresses are checked when the command runs.
  * A peer operand (NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER) is a device VA in
  * another context of this process, on another device, named by its fd;
  * it is reached only if PEER_ENABLE allowed that device, both at submit
  * and when the command runs (a PEER_DISABLE in between makes it fault),
  * and the peer's mapping grants this device access (SET_ACCESS with
  * @device = this one, or a mapping made with NPU_MAP_PEERS).
- * With max_queued commands of the context not yet complete, SUBMIT waits
- * for room as a full ring would.
- * A pageable operand (NPU_CMD_DST_USER/NPU_CMD_SRC_USER, since 1.4) is any
- * user memory of the caller: anonymous, file-backed or shared, read-only
- * for a source. SUBMIT pins its pages (not FOLL_LONGTERM: not charged to
- * RLIMIT_MEMLOCK nor shown in VmPin or VmLck) and maps them for the
- * device; the command holds them until it completes, faults or is dropped
- * (FORCE destroy, close, exit, carrier removal), then they are unpinned
- * (marked dirty for a destination). A destination is pinned for write:
- * a private page shared with a child after fork gets its own copy as a
- * CPU write would. The pages stay the command's even if the process
- * unmaps the range meanwhile: the command completes into or from them.
- * The pages the context's queued commands hold this way are bounded by
- * the max_user_pin module parameter (bytes, whole pages counted); a
- * SUBMIT that needs room waits as for max_queued (-EINTR on a signal,
- * -ENOENT once the stream is aborted).
- * Errors: -ENOENT unknown stream, -EINVAL bad command (for a pageable
- * operand also: longer than NPU_HOST_MAX_LENGTH) or @cmd_size, -E2BIG
- * non-zero bytes past the known struct npu_cmd or a @cmd_size over 4096,
- * -ENXIO host operand not registered, -EACCES device write to a
- * read-only registration, -EBADF a peer fd that is not an npu context of
- * this process on another device, -EPERM peer access to that device not
- * enabled, -EINTR a signal while waiting for room, -EFAULT a pageable
- * operand not mapped, beyond the user address space, or (a destination)
- * not writable, -ENOMEM the SUBMIT's pageable operands need more than
- * max_user_pin by themselves, -EOPNOTSUPP the device would reach pageable
- * memory only through bounce buffers (as for HOST_REGISTER).
+ * With max_queued commands of the context not yet complete, or with the
+ * pages of its pageable operands over max_user_pin, SUBMIT waits for
+ * room as a full ring would (DOC: npu pageable operands).
+ * Every SUBMIT that reaches the driver's checks counts in the file's
+ * npu-submits fdinfo key, refused ones too.
+ *
+ * With NPU_SUBMIT_WAIT (since 1.5) SUBMIT also waits for its commands,
+ * as STREAM_SYNC for @seqno would, and returns what that would: 0, or
+ * -EIO, -ETIME, -ECANCELED for a command of the stream up to @seqno. On a
+ * stream with nothing queued or running the commands run in the caller's
+ * own context (a synchronous copy is one system call, with no wake-up of
+ * the engine and back); otherwise, or once they must wait, the caller
+ * sleeps. A signal ends the wait with -EINTR: the commands stay queued
+ * and run; STREAM_SYNC waits for them. As for any error, @seqno is then
+ * not written back.
+ *
+ * Errors (beyond the common ones); nothing is queued, but for the
+ * NPU_SUBMIT_WAIT errors said so:
+ *
+ * * %-EINVAL: unknown @flags, @__reserved not 0, @count 0 or over
+ *   NPU_SUBMIT_MAX_CMDS, @cmd_size under NPU_CMD_SIZE_V1 or not a
+ *   multiple of 8; a command its op does not allow (enum npu_cmd_op,
+ *   enum npu_cmd_flags: an unknown op, a flag the op does not take, two
+ *   address spaces for one operand, a field it does not use not 0, a
+ *   zero length, a misaligned operand, a wrapping range, a WAIT_STREAM
+ *   on its own stream, a pageable operand longer than
+ *   NPU_HOST_MAX_LENGTH).
+ * * %-E2BIG: @cmd_size over 4096, or non-zero bytes past the struct
+ *   npu_cmd the kernel knows.
+ * * %-EFAULT: @cmds cannot be read; a pageable operand not mapped, beyond
+ *   the user address space, not reachable by GUP (VM_IO, VM_PFNMAP), or
+ *   (a destination) not writable, or a writable shared mapping of a file
+ *   that is written back.
+ * * %-ENOENT: unknown stream (or one being destroyed); the stream of a
+ *   WAIT_STREAM unknown; the stream was aborted (FORCE destroy, carrier
+ *   removal) while SUBMIT waited for room.
+ * * %-ENXIO: a host operand (NPU_CMD_DST_HOST/NPU_CMD_SRC_HOST) not inside
+ *   one registration.
+ * * %-EACCES: NPU_CMD_DST_HOST into a read-only registration.
+ * * %-EBADF: a peer fd that is not an npu context of this process on
+ *   another device.
+ * * %-EPERM: peer access to that device not enabled (PEER_ENABLE).
+ * * %-EINTR: a signal while waiting for room; with NPU_SUBMIT_WAIT also
+ *   a signal while waiting for the commands, which are then queued.
+ * * %-ENOMEM: pageable operands over RLIMIT_MEMLOCK (since 1.5) or
+ *   needing more than max_user_pin by themselves, or out of memory.
+ * * %-EOPNOTSUPP: a pageable operand, and the device would reach pageable
+ *   memory only through bounce buffers or is not cache coherent (as for
+ *   HOST_REGISTER).
+ * * %-EIO, %-ETIME, %-ECANCELED: with NPU_SUBMIT_WAIT, the commands were
+ *   queued and STREAM_SYNC for @seqno would have said so.
  */
 struct npu_submit {
 	__u32 size;
 	__u32 flags;
 	__u32 stream;
 	__u32 count;
-	__u64 cmds;
-	__u64 seqno;
+	__aligned_u64 cmds;
+	__aligned_u64 seqno;
 	__u32 cmd_size;
 	__u32 __reserved;
 };
@@ -614,65 +1152,92 @@ struct npu_submit {
 #define NPU_IOCTL_SUBMIT	_IO(NPU_TYPE, NPU_CMD_SUBMIT)
 
 /**
- * struct npu_stream_sync - wait for a stream
+ * struct npu_stream_sync - NPU_IOCTL_STREAM_SYNC: wait for a stream
  * @size: sizeof(struct npu_stream_sync)
  * @flags: must be 0
  * @stream: from STREAM_CREATE
  * @timeout_ms: -1 waits forever, 0 polls
  * @seqno: wait until this command completed; 0 means all queued so far
  *
- * Returns 0, or -EIO if a command up to @seqno faulted (the first fault
- * not yet reported is reported once; the device log names every one),
- * -ETIME in the same way if it was a WAIT_STREAM that ran out of its
- * limit (since 1.3),
- * -ECANCELED if one was dropped unrun (FORCE destroy, carrier removal,
- * or, on a stream in NPU_STREAM_STOP_ON_FAULT mode, any command after the
- * fault, once the fault was reported: every such sync says so again),
- * -ETIMEDOUT, -EINTR on a signal (never restarted: call again with what
- * is left of the timeout), -ENOENT unknown stream, -EINVAL a @seqno not
- * yet submitted.
+ * Returns 0 once every command up to @seqno completed and none of them
+ * has an error not yet reported. Otherwise it reports the first such
+ * error, once (the device log names every fault), and then clears it: a
+ * later sync of the same seqno returns 0 - except on a stream in
+ * NPU_STREAM_STOP_ON_FAULT mode, where every sync past the fault's seqno
+ * says -ECANCELED again.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EIO: a command up to @seqno faulted.
+ * * %-ETIME: a command up to @seqno was a WAIT_STREAM that ran out of its
+ *   limit (since 1.3).
+ * * %-ECANCELED: a command up to @seqno was dropped unrun (FORCE destroy,
+ *   carrier removal, or after a fault in NPU_STREAM_STOP_ON_FAULT mode).
+ * * %-ETIMEDOUT: @timeout_ms passed first.
+ * * %-EINTR: a signal; never restarted (the timeout is relative): call
+ *   again with what is left of the timeout.
+ * * %-ENOENT: unknown stream.
+ * * %-EINVAL: @flags not 0, @timeout_ms below -1, or a @seqno not yet
+ *   submitted.
  */
 struct npu_stream_sync {
 	__u32 size;
 	__u32 flags;
 	__u32 stream;
 	__s32 timeout_ms;
-	__u64 seqno;
+	__aligned_u64 seqno;
 };
 
 #define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
 
-/* SHARE_EXPORT flags */
-#define NPU_SHARE_ANY_PID	(1U << 0)	/* no pid list (euid still checked) */
+/**
+ * enum npu_share_flags - SHARE_EXPORT's and IPC_EXPORT's flags
+ * @NPU_SHARE_ANY_PID: no pid list: any process may import (its effective
+ *	uid is still checked)
+ */
+enum npu_share_flags {
+	NPU_SHARE_ANY_PID	= 1U << 0,
+};
 
 /**
- * struct npu_share_export - make a physical handle importable by others
+ * struct npu_share_export - NPU_IOCTL_SHARE_EXPORT: make a physical
+ *	handle importable by others (DOC: npu sharing)
  * @size: sizeof(struct npu_share_export)
  * @flags: NPU_SHARE_ANY_PID or 0
  * @handle: from MEM_ALLOC in this context
  * @__reserved: must be 0
- * @shareable: out, a random 64-bit name for the handle
+ * @shareable: out, a random 64-bit name for the handle, never 0
  *
  * A handle is exported at most once. The name stays valid until the
  * exporting context frees the handle (or closes); memory already imported
  * lives on while any importer holds it.
- * Errors: -ENOENT unknown handle, -EBUSY already exported, -EINVAL a
- * handle this context imported.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags, @__reserved not 0, or a handle this context
+ *   imported (only the allocating process names its memory).
+ * * %-ENOENT: unknown handle.
+ * * %-EBUSY: already exported.
  */
 struct npu_share_export {
 	__u32 size;
 	__u32 flags;
 	__u32 handle;
 	__u32 __reserved;
-	__u64 shareable;
+	__aligned_u64 shareable;
 };
 
 #define NPU_IOCTL_SHARE_EXPORT	_IO(NPU_TYPE, NPU_CMD_SHARE_EXPORT)
 
+/**
+ * NPU_SHARE_MAX_PIDS - most processes one SET_PIDS call, and an IPC key's
+ *	whole list, may name
+ */
 #define NPU_SHARE_MAX_PIDS	1024
 
 /**
- * struct npu_share_pids - set which processes may import
+ * struct npu_share_pids - NPU_IOCTL_SHARE_SET_PIDS (and
+ *	NPU_IOCTL_IPC_SET_PIDS): set which processes may import
  * @size: sizeof(struct npu_share_pids)
  * @flags: must be 0
  * @shareable: from SHARE_EXPORT in this context
@@ -684,15 +1249,22 @@ struct npu_share_export {
  * Replaces the list. Each id is resolved when this call runs, and the list
  * holds those processes, not their numbers: a listed process that exits
  * can no longer import, and a process that gets its number later is not
- * on the list. Errors: -EINVAL bad count or a pid <= 0; -ESRCH an id names
- * no process (none, or a thread that is not its process's main thread),
- * and nothing changed; -ENOENT not exported by this context.
+ * on the list.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, @count 0 or over
+ *   NPU_SHARE_MAX_PIDS, or a pid <= 0.
+ * * %-EFAULT: @pids cannot be read.
+ * * %-ESRCH: an id names no process (none, or a thread that is not its
+ *   process's main thread); nothing changed.
+ * * %-ENOENT: not a name this context exported with SHARE_EXPORT.
  */
 struct npu_share_pids {
 	__u32 size;
 	__u32 flags;
-	__u64 shareable;
-	__u64 pids;
+	__aligned_u64 shareable;
+	__aligned_u64 pids;
 	__u32 count;
 	__u32 __reserved;
 };
@@ -700,9 +1272,11 @@ struct npu_share_pids {
 #define NPU_IOCTL_SHARE_SET_PIDS _IO(NPU_TYPE, NPU_CMD_SHARE_SET_PIDS)
 
 /**
- * struct npu_share_import - take a handle another process exported
- * @size: sizeof(struct npu_share_import); the first release's struct ended
- *        at @__reserved and still works, without @length and @page_size
+ * struct npu_share_import - NPU_IOCTL_SHARE_IMPORT (and
+ *	NPU_IOCTL_IPC_IMPORT): take a handle another process exported
+ * @size: sizeof(struct npu_share_import); SHARE_IMPORT's first release's
+ *        struct ended at @__reserved and still works, without @length and
+ *        @page_size (added in 1.2.0); IPC_IMPORT's ends at @page_size
  * @flags: must be 0
  * @shareable: from the exporter
  * @handle: out, a handle in this context to the same memory
@@ -712,38 +1286,57 @@ struct npu_share_pids {
  *
  * A process may import if it is one SHARE_SET_PIDS listed (or the name was
  * exported with NPU_SHARE_ANY_PID) and its effective uid is the exporter's
- * at export; any uid may when the exporter had CAP_SYS_ADMIN then.
- * Errors: -ENOENT no such name, revoked, or this process is not allowed
- * (the same answer, so names cannot be probed), -EINVAL the exporting
- * process itself, -ENODEV exported from another device.
+ * at export; any uid may when the exporter had CAP_SYS_ADMIN then. The
+ * handle is mapped and freed as any handle, and keeps the memory alive
+ * while it or a mapping of it exists.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, or the exporting process
+ *   itself.
+ * * %-ENOENT: no such name, revoked, an IPC key, or this process is not
+ *   allowed (the same answer, so names cannot be probed).
+ * * %-ENODEV: exported from another device.
+ * * %-ENOSPC: the context has max_handles handles or max_imports imports.
  */
 struct npu_share_import {
 	__u32 size;
 	__u32 flags;
-	__u64 shareable;
+	__aligned_u64 shareable;
 	__u32 handle;
 	__u32 __reserved;
-	__u64 length;
-	__u64 page_size;
+	__aligned_u64 length;
+	__aligned_u64 page_size;
 };
 
 #define NPU_IOCTL_SHARE_IMPORT	_IO(NPU_TYPE, NPU_CMD_SHARE_IMPORT)
 
 /**
- * struct npu_peer_enable - let this device's DMA engine reach a peer's memory
+ * struct npu_peer_enable - NPU_IOCTL_PEER_ENABLE, NPU_IOCTL_PEER_DISABLE:
+ *	let this context's DMA engine reach a peer device's memory
  * @size: sizeof(struct npu_peer_enable)
  * @flags: must be 0
  * @device: the peer device index
  * @__reserved: must be 0
  *
- * The same struct serves PEER_DISABLE (since 1.3), which withdraws what
- * PEER_ENABLE allowed: later SUBMITs naming a context of that device get
- * -EPERM, and queued peer commands that run afterwards fault ("peer
- * access disabled"). Closing the context forgets both.
- * PEER_ENABLE errors: -ENODEV no such device, -EINVAL the device itself,
- * -EALREADY enabled before.
- * PEER_DISABLE errors: -ENODEV no such device, -EINVAL the device itself,
- * -ENOENT not enabled (never, or disabled since).
+ * PEER_ENABLE lets this context's commands name contexts of @device
+ * (NPU_CMD_DST_PEER/NPU_CMD_SRC_PEER). PEER_DISABLE (since 1.3) withdraws
+ * it: later SUBMITs naming a context of that device get -EPERM, and
+ * queued peer commands that run afterwards fault ("peer access
+ * disabled"): the engine checks the enable on every peer access. Closing
+ * the context forgets both.
+ *
+ * PEER_ENABLE errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, or @device is this device.
+ * * %-ENODEV: no device @device.
+ * * %-EALREADY: enabled before.
+ *
+ * PEER_DISABLE errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, or @device is this device.
+ * * %-ENODEV: no device @device.
+ * * %-ENOENT: not enabled (never, or disabled since).
  */
 struct npu_peer_enable {
 	__u32 size;
@@ -755,16 +1348,24 @@ struct npu_peer_enable {
 #define NPU_IOCTL_PEER_ENABLE	_IO(NPU_TYPE, NPU_CMD_PEER_ENABLE)
 #define NPU_IOCTL_PEER_DISABLE	_IO(NPU_TYPE, NPU_CMD_PEER_DISABLE)
 
-/* Stream modes (STREAM_SET_MODE) */
-#define NPU_STREAM_STOP_ON_FAULT (1U << 0)	/* drop every command after a fault */
-#define NPU_STREAM_MODE_MASK	NPU_STREAM_STOP_ON_FAULT
+/**
+ * enum npu_stream_mode_flags - a stream's mode bits (STREAM_SET_MODE)
+ * @NPU_STREAM_STOP_ON_FAULT: drop every command after a fault (since 1.3)
+ */
+enum npu_stream_mode_flags {
+	NPU_STREAM_STOP_ON_FAULT = 1U << 0,
+};
+
+#define NPU_STREAM_MODE_MASK	((__u32)NPU_STREAM_STOP_ON_FAULT)
 
 /**
- * struct npu_stream_mode - set a stream's mode (since 1.3)
+ * struct npu_stream_mode - NPU_IOCTL_STREAM_SET_MODE: set a stream's mode
+ *	(since 1.3)
  * @size: sizeof(struct npu_stream_mode)
  * @flags: must be 0
  * @stream: from STREAM_CREATE
- * @mode: the stream's new mode, NPU_STREAM_* bits; a new stream has none
+ * @mode: the stream's new mode, NPU_STREAM_* bits (enum
+ *        npu_stream_mode_flags); a new stream has none
  * @__reserved: must be 0
  *
  * A mode can be set, not cleared: @mode must include every bit the stream
@@ -773,22 +1374,28 @@ struct npu_peer_enable {
  * every later command of the stream, queued already or submitted later,
  * is dropped unrun and counts as -ECANCELED: STREAM_SYNC reports the fault
  * (-EIO) first, then -ECANCELED for every seqno after the fault's. A fault
- * counts if its command completes after this call.
- * Errors: -ENOENT unknown stream, -EINVAL unknown mode bits or a bit the
- * stream has missing from @mode.
+ * counts if its command completes after this call. Streams waiting for
+ * it go on (its dropped commands complete).
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, unknown @mode bits, or a bit
+ *   the stream has missing from @mode.
+ * * %-ENOENT: unknown stream.
  */
 struct npu_stream_mode {
 	__u32 size;
 	__u32 flags;
 	__u32 stream;
 	__u32 mode;
-	__u64 __reserved;
+	__aligned_u64 __reserved;
 };
 
 #define NPU_IOCTL_STREAM_SET_MODE _IO(NPU_TYPE, NPU_CMD_STREAM_SET_MODE)
 
 /**
- * struct npu_ipc_export - name a range of mapped device memory (since 1.4)
+ * struct npu_ipc_export - NPU_IOCTL_IPC_EXPORT: name a range of mapped
+ *	device memory (since 1.4; DOC: npu sharing)
  * @size: sizeof(struct npu_ipc_export)
  * @flags: NPU_SHARE_ANY_PID or 0
  * @addr: device VA of the range's start, inside one mapping of memory this
@@ -797,71 +1404,112 @@ struct npu_stream_mode {
  * @key: out, a random 64-bit name for the range, never 0
  *
  * IPC memory: another process on the device imports the range by @key
- * (IPC_IMPORT) - if SET_PIDS listed it (IPC_SET_PIDS, which adds to the
- * list) or @flags waived the list, and it has the exporter's effective uid
- * (any uid when the exporter had CAP_SYS_ADMIN), as for SHARE_EXPORT. A
- * range may be named several times, each a key of its own. The key dies
- * at IPC_DESTROY, when the exporter unmaps the mapping it was made from,
- * or when the exporting context closes; memory already imported lives on
- * while any importer maps it. A context holds at most max_ipc_keys keys.
- * Errors: -EINVAL bad flags, alignment or length, or memory this context
- * imported; -ENOENT no mapping of this context's device memory holds the
- * whole range; -ENOSPC max_ipc_keys reached.
+ * (IPC_IMPORT) - if IPC_SET_PIDS listed it or @flags waived the list, and
+ * it has the exporter's effective uid (any uid when the exporter had
+ * CAP_SYS_ADMIN), as for SHARE_EXPORT. A range may be named several
+ * times, each a key of its own. The key dies at IPC_DESTROY, when the
+ * exporter unmaps the mapping it was made from, or when the exporting
+ * context closes; memory already imported lives on while any importer
+ * maps it.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags, @length 0, @addr or @length not aligned to
+ *   the mapping's page size, or memory this context imported.
+ * * %-ENOENT: no mapping of this context's device memory holds the whole
+ *   range (unmapped, host memory, a mirror, wrapping).
+ * * %-ENOSPC: the context holds max_ipc_keys keys.
  */
 struct npu_ipc_export {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
-	__u64 length;
-	__u64 key;
+	__aligned_u64 addr;
+	__aligned_u64 length;
+	__aligned_u64 key;
 };
 
 #define NPU_IOCTL_IPC_EXPORT	_IO(NPU_TYPE, NPU_CMD_IPC_EXPORT)
 
-/*
- * IPC_SET_PIDS (since 1.4) takes struct npu_share_pids with @shareable an
- * IPC_EXPORT key of this context: it adds the processes to the key's list
- * (at most NPU_SHARE_MAX_PIDS in all, else -ENOSPC), resolved as
- * SHARE_SET_PIDS resolves them. Errors as SHARE_SET_PIDS's.
+/**
+ * NPU_IOCTL_IPC_SET_PIDS - add processes to an IPC key's list (since 1.4)
  *
- * IPC_IMPORT (since 1.4) takes struct npu_share_import with @shareable an
- * IPC_EXPORT key: @handle is a new handle of this context to the named
- * range, @length and @page_size its size and granule. It counts against
- * max_imports, is mapped and freed as any handle, and keeps the range's
- * memory while it or a mapping of it exists. Errors: -ENOENT no such key,
- * destroyed, or this process may not import it (one answer, so keys
- * cannot be probed); -EINVAL the exporting process itself; -ENODEV a key
- * of another device; -ENOSPC max_handles or max_imports reached.
+ * Takes struct npu_share_pids with @shareable an IPC_EXPORT key of this
+ * context. Unlike SHARE_SET_PIDS it adds to the key's list, resolving the
+ * ids as SHARE_SET_PIDS does.
+ *
+ * Errors (beyond the common ones): those of SHARE_SET_PIDS, with
+ *
+ * * %-ENOENT: not a live IPC key of this context.
+ * * %-ENOSPC: the list would hold more than NPU_SHARE_MAX_PIDS processes
+ *   in all; it stays as it was.
  */
 #define NPU_IOCTL_IPC_SET_PIDS	_IO(NPU_TYPE, NPU_CMD_IPC_SET_PIDS)
+
+/**
+ * NPU_IOCTL_IPC_IMPORT - take a handle to a range another process named
+ *	(since 1.4)
+ *
+ * Takes struct npu_share_import with @shareable an IPC_EXPORT key: the
+ * new handle is a slice of the exporter's memory, @length and @page_size
+ * the range's. It maps only whole, at offset 0, like any handle, counts
+ * against max_handles and max_imports, and keeps the range's memory
+ * while it or a mapping of it exists (the exporter may free it, destroy
+ * the key, exit or be killed). A key may be imported any number of times.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags or @__reserved not 0, or the exporting process
+ *   itself.
+ * * %-ENOENT: no such key, destroyed, a SHARE_EXPORT name, or this process
+ *   may not import it (one answer, so keys cannot be probed).
+ * * %-ENODEV: a key of another device.
+ * * %-ENOSPC: the context has max_handles handles or max_imports imports.
+ */
 #define NPU_IOCTL_IPC_IMPORT	_IO(NPU_TYPE, NPU_CMD_IPC_IMPORT)
 
 /**
- * struct npu_ipc_destroy - withdraw an IPC key (since 1.4)
+ * struct npu_ipc_destroy - NPU_IOCTL_IPC_DESTROY: withdraw an IPC key
+ *	(since 1.4)
  * @size: sizeof(struct npu_ipc_destroy)
  * @flags: must be 0
  * @key: from IPC_EXPORT in this context
  *
  * Later imports fail; memory already imported stays.
- * Errors: -ENOENT not a live key of this context.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0.
+ * * %-ENOENT: not a live key of this context.
  */
 struct npu_ipc_destroy {
 	__u32 size;
 	__u32 flags;
-	__u64 key;
+	__aligned_u64 key;
 };
 
 #define NPU_IOCTL_IPC_DESTROY	_IO(NPU_TYPE, NPU_CMD_IPC_DESTROY)
-/* DMABUF_EXPORT flags (since 1.4) */
-#define NPU_DMABUF_CLOEXEC	(1U << 0)	/* the new fd is close-on-exec */
-#define NPU_DMABUF_READONLY	(1U << 1)	/* the file is opened read-only */
-#define NPU_DMABUF_FLAGS_MASK	(NPU_DMABUF_CLOEXEC | NPU_DMABUF_READONLY)
 
 /**
- * struct npu_dmabuf_export - export a physical handle as a dma-buf (since 1.4)
+ * enum npu_dmabuf_flags - DMABUF_EXPORT's flags (since 1.4)
+ * @NPU_DMABUF_CLOEXEC: the new fd is close-on-exec
+ * @NPU_DMABUF_READONLY: the file is opened read-only: no CPU mapping of
+ *	it is writable, through its own fd or an importer's (the latter
+ *	since 1.5)
+ */
+enum npu_dmabuf_flags {
+	NPU_DMABUF_CLOEXEC	= 1U << 0,
+	NPU_DMABUF_READONLY	= 1U << 1,
+};
+
+#define NPU_DMABUF_FLAGS_MASK	((__u32)(NPU_DMABUF_CLOEXEC | NPU_DMABUF_READONLY))
+
+/**
+ * struct npu_dmabuf_export - NPU_IOCTL_DMABUF_EXPORT: export a physical
+ *	handle as a dma-buf (since 1.4; DOC: npu sharing)
  * @size: sizeof(struct npu_dmabuf_export)
- * @flags: NPU_DMABUF_* bits
- * @handle: a handle of this context, from MEM_ALLOC or SHARE_IMPORT
+ * @flags: NPU_DMABUF_* bits (enum npu_dmabuf_flags)
+ * @handle: a handle of this context, from MEM_ALLOC, SHARE_IMPORT or
+ *          IPC_IMPORT
  * @fd: out, a new file descriptor of the dma-buf
  * @length: out, the dma-buf's size: the handle's length
  * @__reserved: must be 0
@@ -869,42 +1517,53 @@ struct npu_ipc_destroy {
  * The dma-buf is the handle's memory, the same pages the device reads and
  * writes through every mapping of the handle; it holds a reference to the
  * memory, which stays while the dma-buf lives, whatever the context does
- * (MEM_FREE, close) and in whatever order the two go. Other devices map
- * it through dma-buf attachments; the fd maps it for the CPU (mmap
- * MAP_SHARED only, within @length). Every page of the handle is backed
- * with host memory when it is exported. With NPU_DMABUF_READONLY the file
- * is opened O_RDONLY, so no CPU mapping of it can be writable; importing
- * devices get the access their driver asks for. A handle from IPC_IMPORT
- * exports the range its key named. A handle may be exported any number
- * of times, each a dma-buf of its own; a context holds at most
- * max_dmabufs dma-bufs at a time (they count until their last fd and
- * importer are gone, even after the context closed).
- * Errors: -EINVAL unknown flags or @__reserved not 0, -ENOENT unknown
- * handle, -ENOSPC the context holds max_dmabufs dma-bufs, -EMFILE no free
- * fd, -ENOMEM no host memory to back the handle.
+ * (MEM_FREE, close) and in whatever order the two go. Every page of the
+ * handle is backed with host memory when it is exported. A handle from
+ * IPC_IMPORT exports the range its key named. A handle may be exported
+ * any number of times, each a dma-buf of its own; a context holds at
+ * most max_dmabufs dma-bufs at a time (they count until their last fd,
+ * mapping and importer are gone, even after the context closed). The fd
+ * enters the caller's table only once the struct is written back.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags or @__reserved not 0.
+ * * %-ENOENT: unknown handle.
+ * * %-ENOSPC: the context holds max_dmabufs dma-bufs.
+ * * %-EMFILE: no free fd.
+ * * %-ENOMEM: no host memory to back the handle.
  */
 struct npu_dmabuf_export {
 	__u32 size;
 	__u32 flags;
 	__u32 handle;
 	__s32 fd;
-	__u64 length;
-	__u64 __reserved;
+	__aligned_u64 length;
+	__aligned_u64 __reserved;
 };
 
 #define NPU_IOCTL_DMABUF_EXPORT	_IO(NPU_TYPE, NPU_CMD_DMABUF_EXPORT)
 
-/* MIRROR_MAP flags */
-#define NPU_MIRROR_POPULATE	(1U << 0)	/* fault the range in for reading now */
-#define NPU_MIRROR_FLAGS_MASK	NPU_MIRROR_POPULATE
+/**
+ * enum npu_mirror_flags - MIRROR_MAP's flags (since 1.4)
+ * @NPU_MIRROR_POPULATE: fault the whole range in for reading before the
+ *	call returns
+ */
+enum npu_mirror_flags {
+	NPU_MIRROR_POPULATE	= 1U << 0,
+};
+
+#define NPU_MIRROR_FLAGS_MASK	((__u32)NPU_MIRROR_POPULATE)
 
 /**
- * struct npu_mirror_map - mirror a range of the process for the device (since 1.4)
+ * struct npu_mirror_map - NPU_IOCTL_MIRROR_MAP: mirror a range of the
+ *	process for the device (since 1.4)
  * @size: sizeof(struct npu_mirror_map)
- * @flags: NPU_MIRROR_* bits
+ * @flags: NPU_MIRROR_* bits (enum npu_mirror_flags)
  * @addr: user address, 4 KiB aligned, inside the device VA window
  *        (GET_INFO @va_start..@va_end)
  * @length: bytes, a non-zero multiple of 4 KiB, no wrap, inside the window
+ *          and the user address space
  *
  * The range becomes device VA @addr..@addr + @length of this context, the
  * same addresses as in the process: the device reaches whatever the
@@ -912,45 +1571,58 @@ struct npu_dmabuf_export {
  * Entries start non-present; the DMA engine faults pages in as the
  * process would (a write fault for a write, breaking COW) and the kernel
  * invalidates them whenever the process's mapping changes (munmap,
- * mprotect, madvise, migration, reclaim, fork, exit), so the device never
- * reaches a page the process no longer has there. A page the process
- * cannot access the same way (unmapped, PROT_NONE, a write to a read-only
- * mapping) is a DMA fault of the command. Mirrored pages are not pinned
- * and not charged to RLIMIT_MEMLOCK; a context holds at most
- * max_mirror_pages (module parameter) faulted-in pages, past which a
- * fault is a DMA fault ("mirror page limit"), and at most max_mirrors
- * mirrors. Peers never reach a mirror, and SET_ACCESS refuses it: its
- * rights are the process's. With NPU_MIRROR_POPULATE the whole range is
- * faulted in for reading before the call returns.
- * Errors: -EINVAL bad flags, alignment, length or window; -EADDRINUSE
- * overlaps a reservation, mapping or mirror; -ENOSPC max_mirrors reached;
- * -EOPNOTSUPP the kernel has no HMM mirror (CONFIG_HMM_MIRROR) or the
- * device's DMA is not coherent; with NPU_MIRROR_POPULATE also -EFAULT
- * (a page not mapped readable), -ENOSPC (max_mirror_pages) and -ENOMEM,
- * after which the mirror is gone again.
+ * mprotect, madvise, mremap, migration, reclaim, fork, exit), so the
+ * device never reaches a page the process no longer has there. A page
+ * the process cannot access the same way (unmapped, PROT_NONE, a write to
+ * a read-only mapping) is a DMA fault of the command. Mirrored pages are
+ * not pinned and not charged to RLIMIT_MEMLOCK or VmPin; a context holds
+ * at most max_mirror_pages (module parameter) faulted-in pages, past
+ * which a fault is a DMA fault ("mirror page limit"), and at most
+ * max_mirrors mirrors. Peers never reach a mirror, and SET_ACCESS refuses
+ * it: its rights are the process's (GET_ACCESS answers read-write for
+ * its own device, VA_RELEASE is -EBUSY, MAP into it -ENOENT). Closing the
+ * file or the process's exit ends every mirror.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags; @addr or @length not 4 KiB aligned, @length
+ *   0, or the range wraps or leaves the window or the user address space.
+ * * %-EOPNOTSUPP: the kernel has no HMM mirror (CONFIG_HMM_MIRROR), or the
+ *   device's DMA is not coherent or would bounce (as for HOST_REGISTER).
+ * * %-EADDRINUSE: the range overlaps a reservation, mapping or mirror.
+ * * %-ENOSPC: the context has max_mirrors mirrors.
+ * * With NPU_MIRROR_POPULATE, after which the mirror is gone again:
+ *   %-EFAULT a page not mapped readable, %-ENOSPC max_mirror_pages,
+ *   %-ENOMEM, %-EBUSY the range kept changing while it was faulted in,
+ *   %-ENOENT another thread unmapped the mirror meanwhile.
  */
 struct npu_mirror_map {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
-	__u64 length;
+	__aligned_u64 addr;
+	__aligned_u64 length;
 };
 
 #define NPU_IOCTL_MIRROR_MAP	_IO(NPU_TYPE, NPU_CMD_MIRROR_MAP)
 
 /**
- * struct npu_mirror_unmap - end a mirror (since 1.4)
+ * struct npu_mirror_unmap - NPU_IOCTL_MIRROR_UNMAP: end a mirror
+ *	(since 1.4)
  * @size: sizeof(struct npu_mirror_unmap)
  * @flags: must be 0
  * @addr: the @addr it was mapped with
  *
  * Commands reaching it afterwards fault as after UNMAP.
- * Errors: -ENOENT no mirror starts at @addr.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0.
+ * * %-ENOENT: no mirror starts at @addr.
  */
 struct npu_mirror_unmap {
 	__u32 size;
 	__u32 flags;
-	__u64 addr;
+	__aligned_u64 addr;
 };
 
 #define NPU_IOCTL_MIRROR_UNMAP	_IO(NPU_TYPE, NPU_CMD_MIRROR_UNMAP)

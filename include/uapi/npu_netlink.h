@@ -2,8 +2,13 @@
 /*
  * npu: the generic netlink family "npu" - the management plane
  * (Documentation/netlink.rst).
+ */
+#ifndef _UAPI_NPU_NETLINK_H
+#define _UAPI_NPU_NETLINK_H
+
+/**
+ * DOC: npu netlink conventions
  *
- * Conventions:
  *  - the family is strict: every request attribute is validated against
  *    the command's policy; an attribute the command does not take, of the
  *    wrong length or type, is -EINVAL with an extended ack message;
@@ -12,8 +17,6 @@
  *  - pids are in the requester's pid namespace (PROCESS_GET) or the
  *    initial one (fault events); uids in the requester's user namespace.
  */
-#ifndef _UAPI_NPU_NETLINK_H
-#define _UAPI_NPU_NETLINK_H
 
 #define NPU_GENL_NAME		"npu"
 #define NPU_GENL_VERSION	1
@@ -33,6 +36,8 @@
  * @NPU_NL_CMD_FAULT: event on the "faults" group: one DMA fault
  *	(NPU_NL_A_DEV_INDEX, NPU_NL_A_PROC_PID, NPU_NL_A_PROC_COMM and the
  *	NPU_NL_A_FAULT_* attributes)
+ * @__NPU_NL_CMD_MAX: one past the last command
+ * @NPU_NL_CMD_MAX: the last command
  */
 enum npu_nl_cmd {
 	NPU_NL_CMD_UNSPEC,
@@ -91,6 +96,8 @@ enum npu_nl_cmd {
  * @NPU_NL_A_FAULT_ACCESS: u8, NPU_NL_ACCESS_READ or NPU_NL_ACCESS_WRITE
  * @NPU_NL_A_FAULT_SPACE: u8, NPU_NL_SPACE_VA or NPU_NL_SPACE_HOST
  * @NPU_NL_A_FAULT_REASON: string, why the access failed
+ * @__NPU_NL_A_MAX: one past the last attribute
+ * @NPU_NL_A_MAX: the last attribute
  */
 enum npu_nl_attr {
 	NPU_NL_A_UNSPEC,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests of the npu device page tables (kernel/npu_mmu.c).
+ * KUnit tests of the npu device page tables (kernel/npu_mmu.c), mirror runs
+ * included.
  *
  * Built only against a kernel with CONFIG_KUNIT=y (the bench's debug
  * kernel) as npu_mmu_kunit.ko, which links its own copy of npu_mmu.o:
@@ -14,8 +15,9 @@
 
 #include "npu_mmu.h"
 
-#define RW		(NPU_PTE_READ | NPU_PTE_WRITE)
-#define FLAGS_MASK	(NPU_PTE_VALID | NPU_PTE_LEAF | NPU_PTE_PERM | NPU_PTE_SYSTEM)
+#define RW		(NPU_PT_READ | NPU_PT_WRITE)
+/* Not an attribute: expect_walk()'s mark of a leaf larger than 4 KiB. */
+#define LEAF		BIT(31)
 
 /* A device VA that starts a fresh level-2 table (512 GiB aligned). */
 #define VA0		BIT_ULL(39)
@@ -43,8 +45,11 @@ static void npu_mmu_test_exit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, 0UL, pt->tables);
 }
 
-/* Walk @va and check address, flags and the bytes left in its leaf. */
-static void expect_walk(struct kunit *test, u64 va, u64 addr, u64 flags,
+/*
+ * Walk @va and check address, attributes (with LEAF for a leaf above
+ * 4 KiB) and the bytes left in its leaf.
+ */
+static void expect_walk(struct kunit *test, u64 va, u64 addr, u32 flags,
 			u64 left)
 {
 	struct npu_pt_walk w = {};
@@ -52,8 +57,10 @@ static void expect_walk(struct kunit *test, u64 va, u64 addr, u64 flags,
 	KUNIT_ASSERT_EQ_MSG(test, 0, npu_pt_walk(test->priv, va, &w),
 			    "va %#llx not mapped", va);
 	KUNIT_EXPECT_EQ_MSG(test, addr, w.addr, "va %#llx", va);
-	KUNIT_EXPECT_EQ_MSG(test, flags, w.pte & FLAGS_MASK, "va %#llx", va);
+	KUNIT_EXPECT_EQ_MSG(test, flags,
+			    w.attrs | (w.leaf > SZ_4K ? LEAF : 0), "va %#llx", va);
 	KUNIT_EXPECT_EQ_MSG(test, left, w.left, "va %#llx", va);
+	KUNIT_EXPECT_FALSE_MSG(test, w.mirror, "va %#llx", va);
 }
 
 static void expect_unmapped(struct kunit *test, u64 va)
@@ -86,8 +93,8 @@ static void npu_mmu_test_map_4k(struct kunit *test)
 					    SZ_1G));
 	/* root, level 2, level 1 and level 0 tables */
 	KUNIT_EXPECT_EQ(test, 4UL, pt->tables);
-	expect_walk(test, va, PA0 + 0x5000, NPU_PTE_VALID | RW, SZ_4K);
-	expect_walk(test, va + 0x123, PA0 + 0x5123, NPU_PTE_VALID | RW,
+	expect_walk(test, va, PA0 + 0x5000, RW, SZ_4K);
+	expect_walk(test, va + 0x123, PA0 + 0x5123, RW,
 		    SZ_4K - 0x123);
 	expect_unmapped(test, va - SZ_4K);
 	expect_unmapped(test, va + SZ_4K);
@@ -99,13 +106,13 @@ static void npu_mmu_test_map_2m(struct kunit *test)
 	u64 va = VA0 + 5 * SZ_2M;
 
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0 + SZ_2M, SZ_2M,
-					    NPU_PTE_READ, SZ_1G));
+					    NPU_PT_READ, SZ_1G));
 	/* A level-1 leaf: no level-0 table. */
 	KUNIT_EXPECT_EQ(test, 3UL, pt->tables);
-	expect_walk(test, va, PA0 + SZ_2M, NPU_PTE_VALID | NPU_PTE_LEAF |
-		    NPU_PTE_READ, SZ_2M);
+	expect_walk(test, va, PA0 + SZ_2M, LEAF |
+		    NPU_PT_READ, SZ_2M);
 	expect_walk(test, va + SZ_1M + 8, PA0 + SZ_2M + SZ_1M + 8,
-		    NPU_PTE_VALID | NPU_PTE_LEAF | NPU_PTE_READ, SZ_1M - 8);
+		    LEAF | NPU_PT_READ, SZ_1M - 8);
 	expect_unmapped(test, va + SZ_2M);
 	expect_unmapped(test, va - 1);
 }
@@ -116,13 +123,13 @@ static void npu_mmu_test_map_1g(struct kunit *test)
 	u64 va = VA0 + 3ULL * SZ_1G;
 
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, SZ_1G,
-					    RW | NPU_PTE_SYSTEM, SZ_1G));
+					    RW | NPU_PT_SYSTEM, SZ_1G));
 	/* A level-2 leaf: root and one level-2 table. */
 	KUNIT_EXPECT_EQ(test, 2UL, pt->tables);
-	expect_walk(test, va, PA0, NPU_PTE_VALID | NPU_PTE_LEAF | RW |
-		    NPU_PTE_SYSTEM, SZ_1G);
+	expect_walk(test, va, PA0, LEAF | RW |
+		    NPU_PT_SYSTEM, SZ_1G);
 	expect_walk(test, va + SZ_1G - SZ_4K, PA0 + SZ_1G - SZ_4K,
-		    NPU_PTE_VALID | NPU_PTE_LEAF | RW | NPU_PTE_SYSTEM, SZ_4K);
+		    LEAF | RW | NPU_PT_SYSTEM, SZ_4K);
 	expect_unmapped(test, va + SZ_1G);
 }
 
@@ -130,8 +137,8 @@ static void npu_mmu_test_map_1g(struct kunit *test)
 static void npu_mmu_test_leaf_by_alignment(struct kunit *test)
 {
 	struct npu_pt *pt = test->priv;
-	const u64 leaf2m = NPU_PTE_VALID | NPU_PTE_LEAF | RW;
-	const u64 pte4k = NPU_PTE_VALID | RW;
+	const u32 leaf2m = LEAF | RW;
+	const u32 pte4k = RW;
 	u64 va, i;
 
 	/* VA 1 GiB aligned, address only 2 MiB aligned: 512 2 MiB leaves. */
@@ -175,16 +182,16 @@ static void npu_mmu_test_max_leaf(struct kunit *test)
 	u64 va = VA0;
 
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, SZ_1G, RW, SZ_2M));
-	expect_walk(test, va, PA0, NPU_PTE_VALID | NPU_PTE_LEAF | RW, SZ_2M);
+	expect_walk(test, va, PA0, LEAF | RW, SZ_2M);
 	expect_walk(test, va + SZ_1G - 1, PA0 + SZ_1G - 1,
-		    NPU_PTE_VALID | NPU_PTE_LEAF | RW, 1);
+		    LEAF | RW, 1);
 	KUNIT_EXPECT_EQ(test, 3UL, pt->tables);
 
 	va = VA0 + SZ_1G;
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, 4 * SZ_2M, RW, SZ_4K));
-	expect_walk(test, va, PA0, NPU_PTE_VALID | RW, SZ_4K);
+	expect_walk(test, va, PA0, RW, SZ_4K);
 	expect_walk(test, va + 3 * SZ_2M + 5 * SZ_4K, PA0 + 3 * SZ_2M + 5 * SZ_4K,
-		    NPU_PTE_VALID | RW, SZ_4K);
+		    RW, SZ_4K);
 	/* one more level-1 table and four level-0 tables */
 	KUNIT_EXPECT_EQ(test, 8UL, pt->tables);
 }
@@ -204,15 +211,15 @@ static void npu_mmu_test_unmap(struct kunit *test)
 	npu_pt_unmap(pt, va, SZ_1G);
 	expect_unmapped(test, va);
 	expect_unmapped(test, va + SZ_1G - SZ_4K);
-	expect_walk(test, va + SZ_1G, PA0, NPU_PTE_VALID | NPU_PTE_LEAF | RW,
+	expect_walk(test, va + SZ_1G, PA0, LEAF | RW,
 		    SZ_2M);
 
 	npu_pt_unmap(pt, va + SZ_1G + SZ_2M + SZ_4K, 2 * SZ_4K);
-	expect_walk(test, va + SZ_1G + SZ_2M, PA0, NPU_PTE_VALID | RW, SZ_4K);
+	expect_walk(test, va + SZ_1G + SZ_2M, PA0, RW, SZ_4K);
 	expect_unmapped(test, va + SZ_1G + SZ_2M + SZ_4K);
 	expect_unmapped(test, va + SZ_1G + SZ_2M + 2 * SZ_4K);
 	expect_walk(test, va + SZ_1G + SZ_2M + 3 * SZ_4K, PA0 + 3 * SZ_4K,
-		    NPU_PTE_VALID | RW, SZ_4K);
+		    RW, SZ_4K);
 	KUNIT_EXPECT_EQ(test, 4UL, pt->tables);
 
 	/* Unmapping holes is harmless. */
@@ -223,30 +230,30 @@ static void npu_mmu_test_unmap(struct kunit *test)
 static void npu_mmu_test_protect(struct kunit *test)
 {
 	struct npu_pt *pt = test->priv;
-	const u64 leaf = NPU_PTE_VALID | NPU_PTE_LEAF;
+	const u32 leaf = LEAF;
 	u64 va = VA0;
 
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, 2 * SZ_2M,
-					    RW | NPU_PTE_SYSTEM, SZ_2M));
+					    RW | NPU_PT_SYSTEM, SZ_2M));
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va + 2 * SZ_2M, PA0,
 					    8 * SZ_4K, RW, SZ_4K));
 
 	/* Protect touches the permission bits only, leaf by leaf. */
-	npu_pt_protect(pt, va + SZ_2M, SZ_2M + 2 * SZ_4K, NPU_PTE_READ);
-	expect_walk(test, va, PA0, leaf | RW | NPU_PTE_SYSTEM, SZ_2M);
+	npu_pt_protect(pt, va + SZ_2M, SZ_2M + 2 * SZ_4K, NPU_PT_READ);
+	expect_walk(test, va, PA0, leaf | RW | NPU_PT_SYSTEM, SZ_2M);
 	expect_walk(test, va + SZ_2M, PA0 + SZ_2M,
-		    leaf | NPU_PTE_READ | NPU_PTE_SYSTEM, SZ_2M);
-	expect_walk(test, va + 2 * SZ_2M, PA0, NPU_PTE_VALID | NPU_PTE_READ,
+		    leaf | NPU_PT_READ | NPU_PT_SYSTEM, SZ_2M);
+	expect_walk(test, va + 2 * SZ_2M, PA0, NPU_PT_READ,
 		    SZ_4K);
 	expect_walk(test, va + 2 * SZ_2M + SZ_4K, PA0 + SZ_4K,
-		    NPU_PTE_VALID | NPU_PTE_READ, SZ_4K);
+		    NPU_PT_READ, SZ_4K);
 	expect_walk(test, va + 2 * SZ_2M + 2 * SZ_4K, PA0 + 2 * SZ_4K,
-		    NPU_PTE_VALID | RW, SZ_4K);
+		    RW, SZ_4K);
 
 	npu_pt_protect(pt, va, 2 * SZ_2M + 8 * SZ_4K, 0);
-	expect_walk(test, va, PA0, leaf | NPU_PTE_SYSTEM, SZ_2M);
+	expect_walk(test, va, PA0, leaf | NPU_PT_SYSTEM, SZ_2M);
 	expect_walk(test, va + 2 * SZ_2M + 7 * SZ_4K, PA0 + 7 * SZ_4K,
-		    NPU_PTE_VALID, SZ_4K);
+		    0, SZ_4K);
 
 	/* Protecting unmapped VA maps nothing. */
 	npu_pt_protect(pt, va + 4 * SZ_2M, SZ_2M, RW);
@@ -269,14 +276,14 @@ static void npu_mmu_test_prune(struct kunit *test)
 	npu_pt_unmap(pt, va, SZ_4K);
 	npu_pt_prune(pt, va, SZ_4K);
 	KUNIT_EXPECT_EQ(test, 5UL, pt->tables);
-	expect_walk(test, va + SZ_4K, PA0 + SZ_4K, NPU_PTE_VALID | RW, SZ_4K);
+	expect_walk(test, va + SZ_4K, PA0 + SZ_4K, RW, SZ_4K);
 
 	/* A level-0 table's whole span: that table goes. */
 	npu_pt_unmap(pt, va + SZ_2M, SZ_2M);
 	npu_pt_prune(pt, va + SZ_2M, SZ_2M);
 	KUNIT_EXPECT_EQ(test, 4UL, pt->tables);
 	expect_unmapped(test, va + SZ_2M);
-	expect_walk(test, va + SZ_4K, PA0 + SZ_4K, NPU_PTE_VALID | RW, SZ_4K);
+	expect_walk(test, va + SZ_4K, PA0 + SZ_4K, RW, SZ_4K);
 
 	/* A level-2 entry's whole span: the level-1 and level-0 tables. */
 	npu_pt_unmap(pt, va, SZ_1G);
@@ -291,7 +298,7 @@ static void npu_mmu_test_prune(struct kunit *test)
 	/* The tables come back when needed. */
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, SZ_4K, RW, SZ_4K));
 	KUNIT_EXPECT_EQ(test, 4UL, pt->tables);
-	expect_walk(test, va, PA0, NPU_PTE_VALID | RW, SZ_4K);
+	expect_walk(test, va, PA0, RW, SZ_4K);
 }
 
 /* Prune of a range sharing tables with live mappings keeps them. */
@@ -307,7 +314,7 @@ static void npu_mmu_test_prune_keeps_live(struct kunit *test)
 	/* The level-1 table also holds the live 2 MiB leaf. */
 	npu_pt_prune(pt, va, SZ_2M);
 	KUNIT_EXPECT_EQ(test, 3UL, pt->tables);
-	expect_walk(test, va + SZ_2M, PA0, NPU_PTE_VALID | NPU_PTE_LEAF | RW,
+	expect_walk(test, va + SZ_2M, PA0, LEAF | RW,
 		    SZ_2M);
 	expect_unmapped(test, va);
 }
@@ -327,14 +334,14 @@ static void npu_mmu_test_map_over_empty_tables(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, 3 * SZ_2M, RW, SZ_2M));
 	KUNIT_EXPECT_EQ(test, 3UL, pt->tables);
 	expect_walk(test, va + SZ_2M, PA0 + SZ_2M,
-		    NPU_PTE_VALID | NPU_PTE_LEAF | RW, SZ_2M);
+		    LEAF | RW, SZ_2M);
 
 	npu_pt_unmap(pt, va, 3 * SZ_2M);
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va, PA0, SZ_1G, RW, SZ_1G));
 	/* The level-1 table went too. */
 	KUNIT_EXPECT_EQ(test, 2UL, pt->tables);
 	expect_walk(test, va + SZ_2M, PA0 + SZ_2M,
-		    NPU_PTE_VALID | NPU_PTE_LEAF | RW, SZ_1G - SZ_2M);
+		    LEAF | RW, SZ_1G - SZ_2M);
 }
 
 /*
@@ -346,7 +353,7 @@ static void npu_mmu_test_addr_beyond_52_bits(struct kunit *test)
 	struct npu_pt *pt = test->priv;
 
 	KUNIT_EXPECT_EQ(test, -ERANGE, npu_pt_map(pt, VA0, BIT_ULL(52), SZ_4K,
-						  RW | NPU_PTE_SYSTEM, SZ_1G));
+						  RW | NPU_PT_SYSTEM, SZ_1G));
 	KUNIT_EXPECT_EQ(test, -ERANGE, npu_pt_map(pt, VA0, BIT_ULL(52) - SZ_4K,
 						  2 * SZ_4K, RW, SZ_1G));
 	KUNIT_EXPECT_EQ(test, -ERANGE, npu_pt_map(pt, VA0, U64_MAX & ~0xfffULL,
@@ -358,7 +365,7 @@ static void npu_mmu_test_addr_beyond_52_bits(struct kunit *test)
 	/* The highest page that fits is mapped as it is. */
 	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, VA0, BIT_ULL(52) - SZ_4K,
 					    SZ_4K, RW, SZ_1G));
-	expect_walk(test, VA0, BIT_ULL(52) - SZ_4K, NPU_PTE_VALID | RW, SZ_4K);
+	expect_walk(test, VA0, BIT_ULL(52) - SZ_4K, RW, SZ_4K);
 }
 
 /* Destroy frees every table, whatever is still mapped (checked in exit). */
@@ -372,6 +379,117 @@ static void npu_mmu_test_destroy_mapped(struct kunit *test)
 						    PA0, 3 * SZ_4K, RW, SZ_1G));
 	/* 8 level-1 tables, 8 level-0 tables below them */
 	KUNIT_EXPECT_EQ(test, 18UL, pt->tables);
+}
+
+/* What npu_pt_clear_runs() handed back, run by run. */
+struct cleared_runs {
+	int n;
+	u64 dma[4];
+	unsigned long npages[4];
+	bool write[4];
+};
+
+static void record_run(void *arg, u64 dma, unsigned long npages, bool write)
+{
+	struct cleared_runs *c = arg;
+
+	if (c->n < 4) {
+		c->dma[c->n] = dma;
+		c->npages[c->n] = npages;
+		c->write[c->n] = write;
+	}
+	c->n++;
+}
+
+static void expect_mirror(struct kunit *test, u64 va, u64 addr, u32 attrs,
+			  u64 left)
+{
+	struct npu_pt_walk w = {};
+
+	KUNIT_ASSERT_EQ_MSG(test, 0, npu_pt_walk(test->priv, va, &w),
+			    "va %#llx not mapped", va);
+	KUNIT_EXPECT_TRUE_MSG(test, w.mirror, "va %#llx", va);
+	KUNIT_EXPECT_EQ_MSG(test, addr, w.addr, "va %#llx", va);
+	KUNIT_EXPECT_EQ_MSG(test, attrs, w.attrs, "va %#llx", va);
+	KUNIT_EXPECT_EQ_MSG(test, left, w.left, "va %#llx", va);
+}
+
+/*
+ * A mirror's run is one DMA mapping of physically contiguous pages: a
+ * walk covers the rest of it, clearing any page of it clears it whole and
+ * hands its DMA mapping back once, and nothing else is touched.
+ */
+static void npu_mmu_test_mirror_runs(struct kunit *test)
+{
+	struct npu_pt *pt = test->priv;
+	struct cleared_runs c = {};
+	u64 va = VA0 + SZ_2M;
+
+	/* Runs go only where npu_pt_prepare() made the table. */
+	KUNIT_EXPECT_FALSE(test, npu_pt_present(pt, va));
+	KUNIT_EXPECT_EQ(test, -ENOENT, npu_pt_set_run(pt, va, PA0, 4, true));
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_prepare(pt, va, SZ_2M));
+	KUNIT_EXPECT_EQ(test, 4UL, pt->tables);
+	KUNIT_EXPECT_FALSE(test, npu_pt_present(pt, va));
+
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_set_run(pt, va, PA0, 4, true));
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_set_run(pt, va + 4 * SZ_4K, PA0 + SZ_1G,
+						1, false));
+	expect_mirror(test, va, PA0, RW | NPU_PT_SYSTEM, 4 * SZ_4K);
+	expect_mirror(test, va + SZ_4K + 8, PA0 + SZ_4K + 8,
+		      RW | NPU_PT_SYSTEM, 3 * SZ_4K - 8);
+	expect_mirror(test, va + 3 * SZ_4K, PA0 + 3 * SZ_4K,
+		      RW | NPU_PT_SYSTEM, SZ_4K);
+	expect_mirror(test, va + 4 * SZ_4K, PA0 + SZ_1G,
+		      NPU_PT_READ | NPU_PT_SYSTEM, SZ_4K);
+	KUNIT_EXPECT_TRUE(test, npu_pt_present(pt, va + 3 * SZ_4K));
+	KUNIT_EXPECT_FALSE(test, npu_pt_present(pt, va + 5 * SZ_4K));
+
+	/* One page of a run: the whole run goes, handed back once. */
+	KUNIT_EXPECT_EQ(test, 4UL, npu_pt_clear_runs(pt, va + 2 * SZ_4K,
+						     va + 3 * SZ_4K,
+						     record_run, &c));
+	KUNIT_EXPECT_EQ(test, 1, c.n);
+	KUNIT_EXPECT_EQ(test, PA0, c.dma[0]);
+	KUNIT_EXPECT_EQ(test, 4UL, c.npages[0]);
+	KUNIT_EXPECT_TRUE(test, c.write[0]);
+	expect_unmapped(test, va);
+	expect_unmapped(test, va + 3 * SZ_4K);
+	expect_mirror(test, va + 4 * SZ_4K, PA0 + SZ_1G,
+		      NPU_PT_READ | NPU_PT_SYSTEM, SZ_4K);
+
+	/* Entries that are no mirror's stay. */
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_map(pt, va + 8 * SZ_4K, PA0, SZ_4K, RW,
+					    SZ_4K));
+	c.n = 0;
+	KUNIT_EXPECT_EQ(test, 1UL, npu_pt_clear_runs(pt, va, va + SZ_2M,
+						     record_run, &c));
+	KUNIT_EXPECT_EQ(test, 1, c.n);
+	KUNIT_EXPECT_EQ(test, PA0 + SZ_1G, c.dma[0]);
+	KUNIT_EXPECT_EQ(test, 1UL, c.npages[0]);
+	KUNIT_EXPECT_FALSE(test, c.write[0]);
+	expect_walk(test, va + 8 * SZ_4K, PA0, RW, SZ_4K);
+
+	/* The longest run, and one that ends its table. */
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_set_run(pt, va + 64 * SZ_4K, PA0,
+						NPU_PT_RUN_MAX, true));
+	expect_mirror(test, va + 64 * SZ_4K, PA0, RW | NPU_PT_SYSTEM,
+		      NPU_PT_RUN_MAX * SZ_4K);
+	KUNIT_ASSERT_EQ(test, 0, npu_pt_set_run(pt, va + SZ_2M - 2 * SZ_4K,
+						PA0 + SZ_2M, 2, false));
+	expect_mirror(test, va + SZ_2M - 2 * SZ_4K, PA0 + SZ_2M,
+		      NPU_PT_READ | NPU_PT_SYSTEM, 2 * SZ_4K);
+	c.n = 0;
+	KUNIT_EXPECT_EQ(test, (unsigned long)NPU_PT_RUN_MAX + 2,
+			npu_pt_clear_runs(pt, va + (64 + NPU_PT_RUN_MAX - 1) * SZ_4K,
+					  va + SZ_2M, record_run, &c));
+	KUNIT_EXPECT_EQ(test, 2, c.n);
+	expect_unmapped(test, va + 64 * SZ_4K);
+	expect_unmapped(test, va + SZ_2M - SZ_4K);
+	/* Clearing cleared entries finds nothing; the tables stay. */
+	KUNIT_EXPECT_EQ(test, 0UL, npu_pt_clear_runs(pt, va, va + SZ_2M,
+						     record_run, &c));
+	KUNIT_EXPECT_EQ(test, 4UL, pt->tables);
 }
 
 static struct kunit_case npu_mmu_test_cases[] = {
@@ -388,6 +506,7 @@ static struct kunit_case npu_mmu_test_cases[] = {
 	KUNIT_CASE(npu_mmu_test_map_over_empty_tables),
 	KUNIT_CASE(npu_mmu_test_destroy_mapped),
 	KUNIT_CASE(npu_mmu_test_addr_beyond_52_bits),
+	KUNIT_CASE(npu_mmu_test_mirror_runs),
 	{}
 };
 

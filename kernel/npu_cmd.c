@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu: the commands a stream runs.
+ *
+ * Each operation is one entry of npu_ops[]: its name (tracepoints), what
+ * SUBMIT checks (flags, sizes, operand address spaces, which it resolves:
+ * host registrations, pageable spans, the peer context, the awaited
+ * stream) and what a turn of it does on the engine. A new kind of command
+ * is a new entry.
+ */
+#include <linux/bitops.h>
+#include <linux/memcontrol.h>
+#include <linux/overflow.h>
+#include <linux/sched/mm.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <uapi/npu.h>
+
+#include "npu_cmd.h"
+#include "npu_copy.h"
+#include "npu_dma.h"
+#include "npu_drv.h"
+#include "npu_host.h"
+#include "npu_stream.h"
+
+#define NPU_CMD_USER	(NPU_CMD_DST_USER | NPU_CMD_SRC_USER)
+#define NPU_COPY_FLAGS	(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | \
+			 NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER | NPU_CMD_USER)
+/* Another address space for the same operand: at most one of each. */
+#define NPU_DST_SPACES	(NPU_CMD_DST_HOST | NPU_CMD_DST_PEER | NPU_CMD_DST_USER)
+#define NPU_SRC_SPACES	(NPU_CMD_SRC_HOST | NPU_CMD_SRC_PEER | NPU_CMD_SRC_USER)
+/* The destination flags of the one-operand writes. */
+#define NPU_DST_FLAGS	(NPU_CMD_DST_HOST | NPU_CMD_DST_USER)
+
+/**
+ * struct npu_op - one kind of command
+ * @name: for the tracepoints
+ * @check: at SUBMIT: 0, or the errno that refuses the command; resolves
+ *	the operands into the job
+ * @run: a turn of it: 0 or -errno when it is over, else an NPU_RUN_*
+ */
+struct npu_op {
+	const char *name;
+	int (*check)(struct npu_context *ctx, struct npu_stream *stream,
+		     struct npu_job *job);
+	int (*run)(struct npu_stream *stream, struct npu_job *job, u64 *budget);
+};
+
+/* Are both bits of @pair set in @flags? */
+static bool npu_both(u32 flags, u32 pair)
+{
+	return (flags & pair) == pair;
+}
+
+/* Whole pages of a pageable operand: what pinning it holds. */
+static u64 npu_user_span(u64 addr, u64 len)
+{
+	return PAGE_ALIGN(addr + len) - ALIGN_DOWN(addr, PAGE_SIZE);
+}
+
+/*
+ * A pageable operand of @len bytes at @addr: not longer than a
+ * registration may be, inside the user address space (else -EFAULT, as
+ * for an unmapped one). The caller checked that it does not wrap.
+ */
+static int npu_job_user(struct npu_job *job, u64 addr, u64 len)
+{
+	u64 end;
+
+	if (len > NPU_HOST_MAX_LENGTH)
+		return -EINVAL;
+	if (check_add_overflow(addr, len, &end) || end > TASK_SIZE)
+		return -EFAULT;
+	job->user_pin += npu_user_span(addr, len);
+	return 0;
+}
+
+/*
+ * Check the operands' address ranges, @dst_len and @src_len bytes from
+ * their starts; take the host registrations. A pageable operand is only
+ * counted here (@user_pin, its span kept in @dst_user/@src_user); SUBMIT
+ * pins it once it has room for it.
+ */
+static int npu_job_host_spans(struct npu_context *ctx, struct npu_job *job,
+			      u64 dst_len, u64 src_len)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	int ret;
+
+	if (cmd->flags & NPU_CMD_DST_USER) {
+		ret = npu_job_user(job, cmd->dst, dst_len);
+		if (ret)
+			return ret;
+		job->dst_user = dst_len;
+	}
+	if (cmd->flags & NPU_CMD_SRC_USER) {
+		ret = npu_job_user(job, cmd->src, src_len);
+		if (ret)
+			return ret;
+		job->src_user = src_len;
+	}
+	if (cmd->flags & NPU_CMD_DST_HOST) {
+		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, dst_len);
+		if (!job->dst_reg)
+			return -ENXIO;
+		if (job->dst_reg->flags & NPU_HOST_READONLY)
+			return -EACCES;
+	}
+	if (cmd->flags & NPU_CMD_SRC_HOST) {
+		job->src_reg = npu_host_reg_get(ctx, cmd->src, src_len);
+		if (!job->src_reg)
+			return -ENXIO;
+	}
+	return 0;
+}
+
+/* The same for a command whose operands are @len bytes each. */
+static int npu_job_host(struct npu_context *ctx, struct npu_job *job, u64 len)
+{
+	return npu_job_host_spans(ctx, job, len, len);
+}
+
+/* Resolve a COPY's peer fd to another device's context of this process. */
+static int npu_job_peer(struct npu_context *ctx, struct npu_job *job)
+{
+	u64 fd = job->cmd.value;
+
+	if (fd > INT_MAX)
+		return -EBADF;
+	job->peer = npu_context_get_fd(fd);
+	if (!job->peer)
+		return -EBADF;
+	if (job->peer->npu == ctx->npu)
+		return -EBADF;
+	if (!test_bit(job->peer->npu->index, &ctx->peers))
+		return -EPERM;
+	return 0;
+}
+
+/*
+ * The bytes from the first of @height rows of @width bytes, @pitch apart,
+ * to the end of the last, at @addr: into *@span; false if it wraps or the
+ * pitch is shorter than a row.
+ */
+static bool npu_span_2d(u64 addr, u64 width, u64 pitch, u64 height, u64 *span)
+{
+	u64 end;
+
+	return pitch >= width &&
+	       !check_mul_overflow(pitch, height - 1, span) &&
+	       !check_add_overflow(*span, width, span) &&
+	       !check_add_overflow(addr, *span, &end);
+}
+
+/* COPY and COPY_2D: operand spans of @dst_span and @src_span bytes. */
+static int npu_check_copy_spans(struct npu_context *ctx, struct npu_job *job,
+				u64 dst_span, u64 src_span)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->flags & ~NPU_COPY_FLAGS ||
+	    hweight32(cmd->flags & NPU_DST_SPACES) > 1 ||
+	    hweight32(cmd->flags & NPU_SRC_SPACES) > 1)
+		return -EINVAL;
+	if (cmd->flags & (NPU_CMD_DST_PEER | NPU_CMD_SRC_PEER)) {
+		int ret = npu_job_peer(ctx, job);
+
+		if (ret)
+			return ret;
+	} else if (cmd->value) {
+		return -EINVAL;
+	}
+	return npu_job_host_spans(ctx, job, dst_span, src_span);
+}
+
+static int npu_check_copy(struct npu_context *ctx, struct npu_stream *stream,
+			  struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u64 end;
+
+	if (!cmd->length ||
+	    check_add_overflow(cmd->dst, cmd->length, &end) ||
+	    check_add_overflow(cmd->src, cmd->length, &end))
+		return -EINVAL;
+	return npu_check_copy_spans(ctx, job, cmd->length, cmd->length);
+}
+
+static int npu_check_copy_2d(struct npu_context *ctx, struct npu_stream *stream,
+			     struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u64 dst_span, src_span;
+
+	if (!cmd->length || !cmd->height ||
+	    cmd->height > NPU_COPY_2D_MAX_HEIGHT ||
+	    !npu_span_2d(cmd->dst, cmd->length, cmd->dst_pitch, cmd->height,
+			 &dst_span) ||
+	    !npu_span_2d(cmd->src, cmd->length, cmd->src_pitch, cmd->height,
+			 &src_span))
+		return -EINVAL;
+	return npu_check_copy_spans(ctx, job, dst_span, src_span);
+}
+
+/* The one-operand writes: a destination of @len bytes, @value up to @max. */
+static int npu_check_write(struct npu_context *ctx, struct npu_job *job,
+			   u64 len, u64 max)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u64 end;
+
+	if (cmd->flags & ~NPU_DST_FLAGS || npu_both(cmd->flags, NPU_DST_FLAGS) ||
+	    cmd->src || cmd->value > max ||
+	    check_add_overflow(cmd->dst, len, &end))
+		return -EINVAL;
+	return npu_job_host(ctx, job, len);
+}
+
+static int npu_check_memset(struct npu_context *ctx, struct npu_stream *stream,
+			    struct npu_job *job)
+{
+	if (!job->cmd.length)
+		return -EINVAL;
+	return npu_check_write(ctx, job, job->cmd.length, U8_MAX);
+}
+
+static int npu_check_fill32(struct npu_context *ctx, struct npu_stream *stream,
+			    struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (!cmd->length || !IS_ALIGNED(cmd->dst | cmd->length, sizeof(u32)))
+		return -EINVAL;
+	return npu_check_write(ctx, job, cmd->length, U32_MAX);
+}
+
+static int npu_check_write_value(struct npu_context *ctx,
+				 struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->length || !IS_ALIGNED(cmd->dst, sizeof(u64)))
+		return -EINVAL;
+	return npu_check_write(ctx, job, sizeof(u64), U64_MAX);
+}
+
+static int npu_check_timestamp(struct npu_context *ctx,
+			       struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->length || !IS_ALIGNED(cmd->dst, sizeof(u64)))
+		return -EINVAL;
+	return npu_check_write(ctx, job, sizeof(u64), 0);
+}
+
+static int npu_check_wait_value(struct npu_context *ctx,
+				struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->flags & ~(NPU_CMD_SRC_HOST | NPU_CMD_SRC_USER |
+			   NPU_WAIT_COND_MASK) ||
+	    npu_both(cmd->flags, NPU_CMD_SRC_HOST | NPU_CMD_SRC_USER) ||
+	    cmd->dst || cmd->length || !IS_ALIGNED(cmd->src, sizeof(u64)))
+		return -EINVAL;
+	return npu_job_host(ctx, job, sizeof(u64));
+}
+
+static int npu_check_wait_stream(struct npu_context *ctx,
+				 struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->flags || cmd->dst || cmd->length > U32_MAX ||
+	    cmd->src == stream->id || cmd->src > U32_MAX)
+		return -EINVAL;
+	job->wait = npu_stream_get(ctx, cmd->src);
+	return job->wait ? 0 : -ENOENT;
+}
+
+static int npu_check_prefetch(struct npu_context *ctx,
+			      struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u64 end;
+
+	if (cmd->flags || cmd->src || cmd->value || !cmd->length ||
+	    check_add_overflow(cmd->dst, cmd->length, &end))
+		return -EINVAL;
+	return 0;
+}
+
+/* The operands of @job as the engine reaches them. */
+static void npu_cmd_operands(struct npu_stream *stream, struct npu_job *job,
+			     struct npu_dma_operand *dst,
+			     struct npu_dma_operand *src)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+
+	*dst = (struct npu_dma_operand){
+		.addr = cmd->dst, .reg = job->dst_reg, .write = true,
+		.ctx = cmd->flags & NPU_CMD_DST_PEER ? job->peer : stream->ctx,
+	};
+	*src = (struct npu_dma_operand){
+		.addr = cmd->src, .reg = job->src_reg,
+		.ctx = cmd->flags & NPU_CMD_SRC_PEER ? job->peer : stream->ctx,
+	};
+}
+
+/* One operand, @len bytes of it from where the last turn left off. */
+static int npu_run_one(struct npu_stream *stream, struct npu_job *job,
+		       struct npu_dma_operand *op, u64 len, npu_dma_fn fn,
+		       void *arg, u64 *budget)
+{
+	const struct npu_dma_shape shape = { .width = len, .height = 1 };
+
+	return npu_dma_move(stream, job, op, NULL, &shape, fn, arg, budget);
+}
+
+/* The destination alone, @len bytes of it: the one-operand writes. */
+static int npu_run_dst(struct npu_stream *stream, struct npu_job *job,
+		       u64 len, npu_dma_fn fn, void *arg, u64 *budget)
+{
+	struct npu_dma_operand dst, src;
+
+	npu_cmd_operands(stream, job, &dst, &src);
+	return npu_run_one(stream, job, &dst, len, fn, arg, budget);
+}
+
+static void npu_copy_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	npu_copy(dst, src, n);
+}
+
+static int npu_run_copy(struct npu_stream *stream, struct npu_job *job,
+			u64 *budget)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+	const struct npu_dma_shape shape = {
+		.width = cmd->length,
+		.height = cmd->op == NPU_OP_COPY_2D ? cmd->height : 1,
+		.dst_pitch = cmd->dst_pitch, .src_pitch = cmd->src_pitch,
+	};
+	struct npu_dma_operand dst, src;
+
+	npu_cmd_operands(stream, job, &dst, &src);
+	return npu_dma_move(stream, job, &dst, &src, &shape, npu_copy_fn, NULL,
+			    budget);
+}
+
+static void npu_set_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	memset(dst, *(u8 *)arg, n);
+}
+
+static int npu_run_memset(struct npu_stream *stream, struct npu_job *job,
+			  u64 *budget)
+{
+	u8 fill = job->cmd.value;
+
+	return npu_run_dst(stream, job, job->cmd.length, npu_set_fn, &fill,
+			   budget);
+}
+
+/* FILL32: @dst and @n are 4-byte aligned (pieces end at pages or the end). */
+static void npu_fill32_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	memset32(dst, *(u32 *)arg, n / sizeof(u32));
+}
+
+static int npu_run_fill32(struct npu_stream *stream, struct npu_job *job,
+			  u64 *budget)
+{
+	u32 fill = job->cmd.value;
+
+	return npu_run_dst(stream, job, job->cmd.length, npu_fill32_fn, &fill,
+			   budget);
+}
+
+static void npu_write_fn(void *dst, const void *src, size_t n, void *arg)
+{
+	WRITE_ONCE(*(u64 *)dst, *(u64 *)arg);
+}
+
+static int npu_run_write_value(struct npu_stream *stream, struct npu_job *job,
+			       u64 *budget)
+{
+	return npu_run_dst(stream, job, sizeof(u64), npu_write_fn,
+			   &job->cmd.value, budget);
+}
+
+/* The device clock as the engine gets here. */
+static int npu_run_timestamp(struct npu_stream *stream, struct npu_job *job,
+			     u64 *budget)
+{
+	u64 stamp = npu_device_clock(stream->ctx->npu);
+
+	return npu_run_dst(stream, job, sizeof(u64), npu_write_fn, &stamp,
+			   budget);
+}
+
+/* WAIT_VALUE reads through its only operand into *arg. */
+static void npu_read_fn(void *mem, const void *unused, size_t n, void *arg)
+{
+	*(u64 *)arg = READ_ONCE(*(u64 *)mem);
+}
+
+static bool npu_wait_done(u64 cur, const struct npu_cmd *cmd)
+{
+	switch (cmd->flags & NPU_WAIT_COND_MASK) {
+	case NPU_WAIT_GEQ:
+		return cur >= cmd->value;
+	case NPU_WAIT_EQ:
+		return cur == cmd->value;
+	case NPU_WAIT_AND:
+		return cur & cmd->value;
+	default:
+		return ~(cur | cmd->value);
+	}
+}
+
+/* A WAIT_VALUE: 0 once the value is there, NPU_RUN_POLL before, or a fault. */
+static int npu_run_wait_value(struct npu_stream *stream, struct npu_job *job,
+			      u64 *budget)
+{
+	struct npu_dma_operand dst, src;
+	u64 cur;
+	int ret;
+
+	npu_cmd_operands(stream, job, &dst, &src);
+	/* every look reads the value anew */
+	job->row = 0;
+	job->col = 0;
+	ret = npu_run_one(stream, job, &src, sizeof(u64), npu_read_fn, &cur,
+			  budget);
+	if (ret)
+		return ret;
+	return npu_wait_done(cur, &job->cmd) ? 0 : NPU_RUN_POLL;
+}
+
+/*
+ * A WAIT_STREAM: parks the stream until the awaited one gets there. A
+ * wait with a limit (@length ms) fails with -ETIME once it has been at
+ * the head that long.
+ */
+static int npu_run_wait_stream(struct npu_stream *stream, struct npu_job *job,
+			       u64 *budget)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+
+	if (cmd->length && !job->timed) {
+		job->deadline = jiffies + msecs_to_jiffies(cmd->length);
+		job->timed = true;
+	}
+	return npu_stream_wait_for(stream, job->wait, cmd->value,
+				   job->timed ? &job->deadline : NULL);
+}
+
+/* PREFETCH only translates, faulting mirrored pages in for reading. */
+static void npu_touch_fn(void *mem, const void *unused, size_t n, void *arg)
+{
+}
+
+static int npu_run_prefetch(struct npu_stream *stream, struct npu_job *job,
+			    u64 *budget)
+{
+	struct npu_dma_operand dst, src;
+
+	npu_cmd_operands(stream, job, &dst, &src);
+	dst.write = false;
+	return npu_run_one(stream, job, &dst, job->cmd.length, npu_touch_fn,
+			   NULL, budget);
+}
+
+static const struct npu_op npu_ops[] = {
+	[NPU_OP_COPY] = { "copy", npu_check_copy, npu_run_copy },
+	[NPU_OP_MEMSET] = { "memset", npu_check_memset, npu_run_memset },
+	[NPU_OP_WRITE_VALUE] = { "write_value", npu_check_write_value,
+				 npu_run_write_value },
+	[NPU_OP_WAIT_VALUE] = { "wait_value", npu_check_wait_value,
+				npu_run_wait_value },
+	[NPU_OP_WAIT_STREAM] = { "wait_stream", npu_check_wait_stream,
+				 npu_run_wait_stream },
+	[NPU_OP_TIMESTAMP] = { "timestamp", npu_check_timestamp,
+			       npu_run_timestamp },
+	[NPU_OP_COPY_2D] = { "copy_2d", npu_check_copy_2d, npu_run_copy },
+	[NPU_OP_FILL32] = { "fill32", npu_check_fill32, npu_run_fill32 },
+	[NPU_OP_PREFETCH] = { "prefetch", npu_check_prefetch,
+			      npu_run_prefetch },
+};
+
+static const struct npu_op *npu_op(u32 op)
+{
+	return op < ARRAY_SIZE(npu_ops) && npu_ops[op].run ? &npu_ops[op] : NULL;
+}
+
+/**
+ * npu_cmd_check() - what SUBMIT asks of one command
+ * @ctx: the submitting context
+ * @stream: the stream it goes to
+ * @job: the command read from the caller, zeroed otherwise
+ *
+ * Return: 0 with the operands resolved into @job (npu_job_free() drops
+ * them), or -EINVAL, -EFAULT, -ENXIO, -EACCES, -EBADF, -EPERM, -ENOENT.
+ */
+int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
+		  struct npu_job *job)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+	const struct npu_op *op = npu_op(cmd->op);
+
+	if (!op)
+		return -EINVAL;
+	/* Only COPY_2D has a shape. */
+	if (cmd->op != NPU_OP_COPY_2D &&
+	    (cmd->dst_pitch || cmd->src_pitch || cmd->height))
+		return -EINVAL;
+	return op->check(ctx, stream, job);
+}
+
+/**
+ * npu_cmd_run() - a turn of the command at the head of @stream
+ * @stream: the stream
+ * @job: its head command
+ * @budget: bytes the turn may still move
+ *
+ * Device pages come into being on their first write: they are charged to
+ * the memory cgroup of the context whose mapping is written, as if its
+ * process had touched them (the engine itself has none).
+ *
+ * Return: 0 or -errno when the command is over, else an NPU_RUN_*.
+ */
+int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget)
+{
+	struct npu_context *written = job->cmd.flags & NPU_CMD_DST_PEER ?
+				      job->peer : stream->ctx;
+	struct mem_cgroup *old_memcg;
+	int ret;
+
+	old_memcg = set_active_memcg(written->memcg);
+	ret = npu_op(job->cmd.op)->run(stream, job, budget);
+	set_active_memcg(old_memcg);
+	return ret;
+}
+
+/* The operation's name, for tracepoints. */
+const char *npu_cmd_name(u32 op)
+{
+	const struct npu_op *o = npu_op(op);
+
+	return o ? o->name : "unknown";
+}
+
+/* Bytes a command moves or touches, for tracepoints. */
+u64 npu_cmd_bytes(const struct npu_cmd *cmd)
+{
+	switch (cmd->op) {
+	case NPU_OP_COPY:
+	case NPU_OP_MEMSET:
+	case NPU_OP_FILL32:
+	case NPU_OP_PREFETCH:
+		return cmd->length;
+	case NPU_OP_COPY_2D:
+		return cmd->length * cmd->height;
+	case NPU_OP_WAIT_STREAM:
+		return 0;
+	default:
+		return sizeof(u64);
+	}
+}
+
+/**
+ * npu_job_free() - the command's end: completed, dropped or refused
+ * @job: the command
+ *
+ * Drops what it holds; a pageable operand is unpinned here, before its
+ * room is given back.
+ */
+void npu_job_free(struct npu_job *job)
+{
+	if (job->dst_reg)
+		npu_host_reg_put(job->dst_reg);
+	if (job->src_reg)
+		npu_host_reg_put(job->src_reg);
+	if (job->wait)
+		npu_stream_put(job->wait);
+	if (job->peer)
+		npu_context_put(job->peer);
+	if (job->queued) {
+		atomic_long_dec(&job->queued->queued);
+		if (job->user_pin)
+			atomic64_sub(job->user_pin, &job->queued->user_pinned);
+		/* Every command ends here: wake only if a SUBMIT waits for room. */
+		if (wq_has_sleeper(&job->queued->queue_wq))
+			wake_up_all(&job->queued->queue_wq);
+	}
+	kfree(job);
+}

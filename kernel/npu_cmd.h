@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npu: the commands a stream runs - what each one checks at SUBMIT and
+ * does on the engine.
+ */
+#ifndef __NPU_CMD_H__
+#define __NPU_CMD_H__
+
+#include <linux/list.h>
+#include <linux/types.h>
+
+#include <uapi/npu.h>
+
+struct npu_context;
+struct npu_host_reg;
+struct npu_stream;
+
+/**
+ * struct npu_job - a queued command
+ * @link: in the stream's queue (or SUBMIT's list before it is queued)
+ * @cmd: the command as submitted
+ * @seqno: its sequence number in the stream
+ * @dst_reg: host registration of a host destination (holds a user), or
+ *	the pins of a pageable one (NPU_CMD_DST_USER)
+ * @src_reg: the same for the source
+ * @user_pin: bytes of pageable memory it pins (whole pages), charged to
+ *	@queued's user_pinned once @queued is set
+ * @dst_user: bytes of a pageable destination (NPU_CMD_DST_USER) from
+ *	@cmd.dst, its rows and the gaps between them for COPY_2D
+ * @src_user: the same for a pageable source
+ * @wait: stream a WAIT_STREAM command waits for (holds a reference)
+ * @peer: context of a COPY's peer operand (holds a reference), or NULL
+ * @queued: the context whose queued count this job is in, once queued
+ * @deadline: for a WAIT_STREAM with a limit, the jiffies it fails at, once
+ *	@timed (set when it first reaches the head of its stream)
+ * @timed: @deadline is set
+ * @start: ktime_get_ns() when it first ran, if npu_cmd_complete traces
+ * @row: where the next turn goes on: the row of the shape...
+ * @col: ...and the byte in it (a command moves a bounded amount a turn)
+ */
+struct npu_job {
+	struct list_head link;
+	struct npu_cmd cmd;
+	u64 seqno;
+	struct npu_host_reg *dst_reg;
+	struct npu_host_reg *src_reg;
+	u64 user_pin;
+	u64 dst_user;
+	u64 src_user;
+	struct npu_stream *wait;
+	struct npu_context *peer;
+	struct npu_context *queued;
+	unsigned long deadline;
+	bool timed;
+	u64 start;
+	u64 row;
+	u64 col;
+};
+
+/*
+ * What a turn of a command says besides 0 (done) and -errno (failed):
+ * it goes on later.
+ */
+enum npu_run {
+	NPU_RUN_YIELD = 1,	/* the turn's budget is used: more next turn */
+	NPU_RUN_POLL,		/* a WAIT_VALUE not yet true: look again soon */
+	NPU_RUN_PARKED,		/* a WAIT_STREAM: the awaited stream wakes it */
+	NPU_RUN_FAULT_IN,	/* a mirror's page first (the stream's fault) */
+};
+
+int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
+		  struct npu_job *job);
+int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget);
+const char *npu_cmd_name(u32 op);
+u64 npu_cmd_bytes(const struct npu_cmd *cmd);
+void npu_job_free(struct npu_job *job);
+
+#endif /* __NPU_CMD_H__ */

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * npu: the engine's channels - who runs next, and where.
+ */
+#ifndef __NPU_ENGINE_H__
+#define __NPU_ENGINE_H__
+
+#include <linux/list.h>
+#include <linux/types.h>
+#include <linux/uidgid.h>
+#include <linux/wait.h>
+#include <linux/workqueue.h>
+
+struct npu_engine_user;
+
+/**
+ * struct npu_engine_entity - a queue of work the engine gives turns to (a
+ *	stream)
+ * @turn: runs the entity for one turn (a bounded amount of work) on a
+ *	channel; returns true if it has more to do at once
+ * @user: the user it works for (npu_engine_user_get())
+ * @node: in @user's list of runnable entities while @queued
+ * @queued: waiting for a channel
+ * @running: a channel runs its turn
+ * @again: kicked during its turn: it goes back in line when the turn ends
+ * @stopped: gets no turn any more (npu_engine_stop())
+ * @idle: woken when a turn ends, for npu_engine_stop()
+ *
+ * @node, @queued, @running, @again and @stopped belong to the engine and
+ * are protected by its lock.
+ */
+struct npu_engine_entity {
+	bool (*turn)(struct npu_engine_entity *e);
+	struct npu_engine_user *user;
+	struct list_head node;
+	bool queued;
+	bool running;
+	bool again;
+	bool stopped;
+	wait_queue_head_t idle;
+};
+
+int npu_engine_init(void);
+void npu_engine_exit(void);
+
+struct npu_engine_user *npu_engine_user_get(kuid_t uid);
+void npu_engine_user_put(struct npu_engine_user *user);
+
+void npu_engine_entity_init(struct npu_engine_entity *e,
+			    struct npu_engine_user *user,
+			    bool (*turn)(struct npu_engine_entity *e));
+void npu_engine_kick(struct npu_engine_entity *e);
+void npu_engine_stop(struct npu_engine_entity *e);
+bool npu_engine_claim(struct npu_engine_entity *e);
+void npu_engine_unclaim(struct npu_engine_entity *e, bool more);
+
+void npu_engine_queue_slow(struct work_struct *work);
+
+#endif /* __NPU_ENGINE_H__ */
