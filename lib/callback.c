@@ -16,11 +16,11 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
 #include "callback.h"
 #include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
 #include "slots.h"
 #include "stream.h"
 

@@ -5,7 +5,11 @@
  * select it for the calling thread; aclrtCreateContext makes an explicit
  * one and aclrtSetCurrentContext selects any. The selection is per
  * thread: a new thread has none (107002) until it sets one, or aclInit's
- * configuration names a default device.
+ * configuration names a default device. The calls that open or close a
+ * device with a context (aclrtSetDevice, aclrtResetDevice*,
+ * aclrtCreateContext, aclrtDestroyContext) are lifecycle.c's; this file
+ * makes and destroys the contexts themselves, answers which one is
+ * current, and starts API calls (acl_enter()).
  *
  * A thread refers to its context by address and serial number, so that a
  * context destroyed by another thread (even one whose memory now holds a
@@ -13,6 +17,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <acl/acl.h>
 
@@ -25,19 +30,38 @@
 
 static __thread struct acl_context *acl_tls_ctx;
 static __thread uint64_t acl_tls_serial;
+/* its device, known good while no context started dying since (acl_cur_dev()) */
+static __thread struct acl_device *acl_tls_dev;
+static __thread unsigned int acl_tls_epoch;
+static unsigned int acl_ctx_epoch;	/* atomic: bumped as a context starts dying */
 
 static uint64_t acl_ctx_serial;		/* atomic */
-static int acl_default_device = -1;	/* aclInit's defaultDevice; under acl_global_lock */
+/* aclInit's defaultDevice and how to set it (lifecycle.c); under acl_global_lock */
+static int acl_default_device = -1;
+static int (*acl_default_set)(int id);
 
 static void acl_ctx_select(struct acl_context *ctx)
 {
 	acl_tls_ctx = ctx;
 	acl_tls_serial = ctx ? ctx->serial : 0;
+	acl_tls_dev = NULL;
 }
 
-void acl_ctx_set_default_device(int id)
+void acl_ctx_make_current(struct acl_context *ctx)
+{
+	acl_ctx_select(ctx);
+}
+
+void acl_ctx_drop_current(const struct acl_context *ctx)
+{
+	if (acl_tls_ctx == ctx)
+		acl_ctx_select(NULL);
+}
+
+void acl_ctx_set_default_device(int id, int (*set)(int id))
 {
 	acl_default_device = id;
+	acl_default_set = set;
 }
 
 void acl_ctx_put(struct acl_context *ctx)
@@ -50,21 +74,38 @@ static struct acl_context *acl_ctx_get(const void *p)
 	return (struct acl_context *)acl_obj_get(p, ACL_OBJ_CONTEXT);
 }
 
-static int acl_set_device(int32_t id);
+int acl_ctx_get_explicit(const void *context, struct acl_context **out)
+{
+	struct acl_context *ctx = acl_ctx_get(context);
+	int ret;
+
+	if (ctx && !ctx->primary) {
+		*out = ctx;
+		return 0;
+	}
+	ret = acl_errf(ACLI_ENOCTX, "context %p is %s", context,
+		       ctx ? "a primary context (aclrtResetDevice releases it)" :
+			     "not a live context (destroyed already?)");
+	if (ctx)
+		acl_ctx_put(ctx);
+	return ret;
+}
 
 int acl_cur_ctx(struct acl_context **ctxp)
 {
+	int (*set)(int id);
 	struct acl_context *ctx;
 	int def;
 
 	if (!acl_tls_ctx) {
 		pthread_mutex_lock(&acl_global_lock);
 		def = acl_default_device;
+		set = acl_default_set;
 		pthread_mutex_unlock(&acl_global_lock);
 		if (def < 0)
 			return acl_errf(ACLI_ENOCTX, "no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
 		/* CANN: the configured default device is selected implicitly */
-		if (acl_set_device(def))
+		if (set(def))
 			return acl_errf(ACLI_ENOCTX, "no current context, and aclInit's default device %d cannot be set",
 					def);
 	}
@@ -81,15 +122,48 @@ int acl_cur_ctx(struct acl_context **ctxp)
 	return 0;
 }
 
+int acl_enter_dev(struct acl_device **devp)
+{
+	return acl_enter_args(devp, "", 0, NULL);
+}
+
+int acl_enter_args(struct acl_device **devp, const char *names, size_t n,
+		   const void *const *ptrs)
+{
+	int ret = acl_check_init();
+	size_t i, len;
+
+	for (i = 0; !ret && i < n; i++, names += len, names += strspn(names, ", ")) {
+		len = strcspn(names, ",");
+		if (!ptrs[i])
+			return acl_errf(-EINVAL, "%.*s must not be NULL", (int)len, names);
+	}
+	return ret || !devp ? ret : acl_cur_dev(devp);
+}
+
 int acl_cur_dev(struct acl_device **devp)
 {
+	/* read before the context is found live: a destroy after it bumps it */
+	unsigned int epoch = __atomic_load_n(&acl_ctx_epoch, __ATOMIC_ACQUIRE);
 	struct acl_context *ctx;
-	int ret = acl_cur_ctx(&ctx);
+	int ret;
 
+	/*
+	 * No context started dying since this thread's was found live: it
+	 * still is, and its device open. Every API call starts here: this
+	 * spares it the handle table.
+	 */
+	if (acl_tls_dev && acl_tls_epoch == epoch) {
+		*devp = acl_tls_dev;
+		return 0;
+	}
+	ret = acl_cur_ctx(&ctx);
 	if (ret)
 		return ret;
 	/* devices are static: no reference needed once the context was live */
 	*devp = ctx->dev;
+	acl_tls_dev = ctx->dev;
+	acl_tls_epoch = epoch;
 	acl_ctx_put(ctx);
 	return 0;
 }
@@ -107,8 +181,7 @@ static void acl_ctx_release(struct acl_obj *obj)
 	free(ctx);
 }
 
-/* A new context on @dev (which the caller acquired for it), listed. */
-static int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out)
+int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out)
 {
 	struct acl_context *ctx;
 	int ret;
@@ -136,12 +209,7 @@ static int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context 
 	return 0;
 }
 
-/*
- * Destroy @ctx: its streams after their queued work (all of it dropped
- * with @force), its events, its host-function thread; then its device
- * reference. ACLI_ECTXRELEASE if another thread is destroying it.
- */
-static int acl_ctx_destroy(struct acl_context *ctx, bool force)
+int acl_ctx_destroy(struct acl_context *ctx, bool force)
 {
 	struct acl_device *dev = ctx->dev;
 	struct acl_reporter *r;
@@ -155,6 +223,8 @@ static int acl_ctx_destroy(struct acl_context *ctx, bool force)
 		return acl_errf(ACLI_ECTXRELEASE, "context %p is being destroyed by another thread", ctx);
 	}
 	__atomic_store_n(&ctx->dying, true, __ATOMIC_RELEASE);
+	/* after dying is set: a thread that sees the new epoch sees it dying */
+	__atomic_add_fetch(&acl_ctx_epoch, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ctx->lock);
 
 	for (;;) {
@@ -193,42 +263,7 @@ static int acl_ctx_destroy(struct acl_context *ctx, bool force)
 	/* listed until now, so that a second destroy learns it is going (507007) */
 	acl_obj_del(&ctx->obj);
 	acl_ctx_put(ctx);
-	acl_dev_release(dev);
 	return ret;
-}
-
-void acl_ctxs_destroy(struct acl_device *dev)
-{
-	struct acl_context *ctx;
-
-	for (;;) {
-		pthread_mutex_lock(&acl_global_lock);
-		if (dev->primary) {
-			ctx = dev->primary;
-			acl_obj_hold(&ctx->obj);
-			dev->primary = NULL;
-			dev->refs = 0;
-			pthread_mutex_unlock(&acl_global_lock);
-		} else {
-			pthread_mutex_unlock(&acl_global_lock);
-			pthread_mutex_lock(&dev->lock);
-			ctx = NULL;
-			list_for_each_entry(ctx, &dev->contexts, node) {
-				if (!__atomic_load_n(&ctx->dying, __ATOMIC_ACQUIRE))
-					break;
-			}
-			if (&ctx->node == &dev->contexts)
-				ctx = NULL;
-			else
-				acl_obj_hold(&ctx->obj);
-			pthread_mutex_unlock(&dev->lock);
-		}
-		if (!ctx)
-			break;
-		acl_ctx_destroy(ctx, true);
-		acl_ctx_put(ctx);
-	}
-	acl_err_clear();
 }
 
 void acl_ctxs_forget(struct acl_device *dev)
@@ -250,91 +285,6 @@ void acl_ctxs_forget(struct acl_device *dev)
 	}
 }
 
-/* aclrtSetDevice: the primary context, referenced and made current. */
-static int acl_set_device(int32_t id)
-{
-	struct acl_device *dev;
-	int ret;
-
-	pthread_mutex_lock(&acl_global_lock);
-	ret = acl_dev_acquire_locked(id, &dev);
-	if (ret)
-		goto unlock;
-	if (dev->primary) {
-		/* the primary context holds one use for all its references */
-		acl_dev_release_locked(dev);
-	} else {
-		ret = acl_ctx_new(dev, true, &dev->primary);
-		if (ret) {
-			acl_dev_release_locked(dev);
-			goto unlock;
-		}
-	}
-	dev->refs++;
-	acl_ctx_select(dev->primary);
-unlock:
-	pthread_mutex_unlock(&acl_global_lock);
-	return ret;
-}
-
-/* aclrtResetDevice(Force): drop references; the last destroys the primary. */
-static int acl_reset_device(int32_t id, bool force)
-{
-	struct acl_device *dev;
-	struct acl_context *victim = NULL;
-	int ret;
-
-	ret = acl_dev_check_range(id, "deviceId");
-	if (ret)
-		return ret;
-	dev = acl_dev_slot(id);
-	pthread_mutex_lock(&acl_global_lock);
-	if (!dev->primary) {
-		pthread_mutex_unlock(&acl_global_lock);
-		/* a device held is reset even if its node went away since */
-		ret = acl_dev_check_id(id, "deviceId");
-		return ret ? ret : acl_errf(ACLI_ECTXRELEASE, "device %d is not set by this process: nothing to reset", id);
-	}
-	/* the calling thread's selection goes, whatever others hold */
-	if (acl_tls_ctx == dev->primary)
-		acl_ctx_select(NULL);
-	if (force || !--dev->refs) {
-		victim = dev->primary;
-		dev->primary = NULL;
-		dev->refs = 0;
-	}
-	pthread_mutex_unlock(&acl_global_lock);
-	/* its streams drain outside the global lock */
-	return victim ? acl_ctx_destroy(victim, false) : 0;
-}
-
-ACL_EXPORT aclError aclrtSetDevice(int32_t deviceId)
-{
-	int ret = acl_check_init();
-
-	if (!ret)
-		ret = acl_set_device(deviceId);
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtResetDevice(int32_t deviceId)
-{
-	int ret = acl_check_init();
-
-	if (!ret)
-		ret = acl_reset_device(deviceId, false);
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
-{
-	int ret = acl_check_init();
-
-	if (!ret)
-		ret = acl_reset_device(deviceId, true);
-	return acl_ret(__func__, ret);
-}
-
 ACL_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
 {
 	struct acl_device *dev;
@@ -343,58 +293,6 @@ ACL_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
 	ret = acl_enter(&dev, deviceId);
 	if (!ret)
 		*deviceId = dev->id;
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
-{
-	struct acl_context *ctx;
-	struct acl_device *dev;
-	int ret;
-
-	ret = acl_enter(NULL, context);
-	if (!ret)
-		ret = acl_dev_check_id(deviceId, "deviceId");
-	if (ret)
-		goto out;
-	pthread_mutex_lock(&acl_global_lock);
-	ret = acl_dev_acquire_locked(deviceId, &dev);
-	if (!ret) {
-		ret = acl_ctx_new(dev, false, &ctx);
-		if (ret)
-			acl_dev_release_locked(dev);
-	}
-	pthread_mutex_unlock(&acl_global_lock);
-	if (ret)
-		goto out;
-	acl_ctx_select(ctx);
-	*context = ctx;
-out:
-	return acl_ret(__func__, ret);
-}
-
-ACL_EXPORT aclError aclrtDestroyContext(aclrtContext context)
-{
-	struct acl_context *ctx;
-	int ret;
-
-	ret = acl_enter(NULL, context);
-	if (ret)
-		goto out;
-	ctx = acl_ctx_get(context);
-	if (!ctx || ctx->primary) {
-		ret = acl_errf(ACLI_ENOCTX, "context %p is %s", context,
-			       ctx ? "a primary context (aclrtResetDevice releases it)" :
-				     "not a live context (destroyed already?)");
-		if (ctx)
-			acl_ctx_put(ctx);
-		goto out;
-	}
-	if (acl_ctx_is_current(ctx))
-		acl_ctx_select(NULL);
-	ret = acl_ctx_destroy(ctx, false);
-	acl_ctx_put(ctx);
-out:
 	return acl_ret(__func__, ret);
 }
 

@@ -16,6 +16,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "handle.h"
@@ -48,29 +49,58 @@ struct acl_context {
 int acl_cur_ctx(struct acl_context **ctxp);
 void acl_ctx_put(struct acl_context *ctx);
 
+/* The device of the calling thread's current context, or ACLI_ENOCTX. */
+int acl_cur_dev(struct acl_device **devp);
+
+/*
+ * The start of most API calls: acl_check_init(), then each pointer
+ * argument must not be NULL ("<name> must not be NULL", -EINVAL), then, if
+ * @devp is not NULL, acl_cur_dev(@devp). The arguments are plain names:
+ * acl_enter(&dev, virPtr, handle).
+ */
+#define acl_enter(devp, ...)						\
+	acl_enter_args((devp), #__VA_ARGS__,				\
+		       sizeof((const void *[]){ __VA_ARGS__ }) / sizeof(void *), \
+		       (const void *[]){ __VA_ARGS__ })
+int acl_enter_args(struct acl_device **devp, const char *names, size_t n,
+		   const void *const *ptrs);
+
+/* acl_check_init() then acl_cur_dev(). */
+int acl_enter_dev(struct acl_device **devp);
+
 /* Does the calling thread's current context equal @ctx? */
 bool acl_ctx_is_current(const struct acl_context *ctx);
 
-/* aclrtSetDevice: one primary reference, made current (dev->lock held). */
-int acl_ctx_primary_get_locked(struct acl_device *dev);
+/* Make @ctx the calling thread's current context. */
+void acl_ctx_make_current(struct acl_context *ctx);
+/* The calling thread has no current context any more if it was @ctx. */
+void acl_ctx_drop_current(const struct acl_context *ctx);
+
+/* The explicit (aclrtCreateContext) context @context, with a reference, or ACLI_ENOCTX. */
+int acl_ctx_get_explicit(const void *context, struct acl_context **out);
+
+/* A new context on @dev, which the caller opened for it (lifecycle.c), listed. */
+int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out);
 
 /*
- * aclrtResetDevice: drop one primary reference (all with @force) and the
- * calling thread's selection; at the last one the primary context is
- * destroyed. 1 when the device lost its last user (the caller closes it).
+ * Destroy @ctx: its streams after their queued work (all of it dropped
+ * with @force), its events, its host-function thread. The caller then
+ * releases its device, unless this returns ACLI_ECTXRELEASE: another
+ * thread is destroying it, and nothing was done.
  */
-int acl_ctx_primary_put(struct acl_device *dev, bool force);
+int acl_ctx_destroy(struct acl_context *ctx, bool force);
 
 /* Forget every context of @dev without touching the driver (after fork). */
 void acl_ctxs_forget(struct acl_device *dev);
 
-/* aclFinalize: destroy every context of @dev, dropping queued work. */
-void acl_ctxs_destroy(struct acl_device *dev);
-
 /* Wait for every stream of @ctx (stream.c). */
 int acl_ctx_sync_streams(struct acl_context *ctx);
 
-/* The aclInit configuration's default device, or -1 (device.c). */
-void acl_ctx_set_default_device(int id);
+/*
+ * aclInit's default device (-1: none) and how to set it: lifecycle.c
+ * hands its aclrtSetDevice down, so that the implicit selection in
+ * acl_cur_ctx() does not call up into it.
+ */
+void acl_ctx_set_default_device(int id, int (*set)(int id));
 
 #endif /* LIBACL_CONTEXT_H */

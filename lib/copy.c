@@ -2,33 +2,35 @@
 /*
  * aclrtMemcpy(Async) and aclrtMemset(Async).
  *
- * Each side of a copy is classified with ADDR_QUERY: device memory,
- * registered host memory (the device reaches it directly: one COPY
- * command), or pageable host memory. A synchronous copy of at least
- * ACL_DIRECT_MIN bytes between pageable memory and device memory is
- * direct: COPY commands whose host side is NPU_CMD_*_USER, which the
- * driver pins for the command's duration, in pieces so that pinning the
- * next overlaps the DMA of the last. Smaller ones, asynchronous ones, and
- * all when ACL_NPU_PAGEABLE_COPY=staged (or aclInit's pageableCopy) says
- * so go through a per-device pinned staging buffer of two halves, the CPU
- * filling (or draining) one half while the DMA of the other runs.
+ * Each side of a copy is classified from the memory layer's records
+ * (acl_mm_query(), no system call): device memory, registered host memory
+ * (the device reaches it directly: one COPY command, queued and waited
+ * for in one SUBMIT when synchronous), or pageable host memory. A
+ * synchronous copy of at least ACL_DIRECT_MIN bytes between pageable
+ * memory and device memory is direct: COPY commands whose host side is
+ * NPU_CMD_*_USER, which the driver pins for the command's duration, in
+ * pieces so that pinning the next overlaps the DMA of the last. Smaller
+ * ones, asynchronous ones, and all when ACL_NPU_PAGEABLE_COPY=staged (or
+ * aclInit's pageableCopy) says so go through a per-device pinned staging
+ * buffer of two halves, the CPU filling (or draining) one half while the
+ * DMA of the other runs.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
+#include "context.h"
 #include "copy.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
-#include "region.h"
+#include "mm.h"
 #include "stream.h"
 
 /*
@@ -45,22 +47,8 @@ struct acl_copier {
 	size_t stage_half;
 };
 
-/* The open device whose VA reservation holds @p, or NULL (host memory). */
-static struct acl_device *acl_owner(const void *p)
-{
-	struct npu_addr_query q;
-	struct acl_device *dev;
-	int pos = 0;
-
-	while ((dev = acl_dev_iter(&pos))) {
-		if (!acl_addr_query(dev, (uintptr_t)p, &q) && q.kind == NPU_ADDR_DEVICE)
-			return dev;
-	}
-	acl_err_clear();
-	return NULL;
-}
-
-static int acl_dev_range_check(const void *p, size_t len, const struct npu_addr_query *q, const char *name)
+static int acl_dev_range_check(const void *p, size_t len, const struct acl_mem_info *q,
+			       const char *name)
 {
 	uint64_t addr = (uintptr_t)p;
 
@@ -74,11 +62,11 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 			struct acl_side *side)
 {
 	uint64_t addr = (uintptr_t)p;
-	struct npu_addr_query q;
+	struct acl_mem_info q;
 	struct acl_device *other;
 	int ret, pos = 0;
 
-	ret = acl_addr_query(dev, addr, &q);
+	ret = acl_mm_query(dev, addr, &q);
 	if (ret)
 		return ret;
 	side->dev_alias = false;
@@ -107,7 +95,7 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 	}
 	/* device memory of another device is no host memory: a peer operand */
 	while ((other = acl_dev_iter(&pos))) {
-		if (other == dev || acl_addr_query(other, addr, &q))
+		if (other == dev || acl_mm_query(other, addr, &q))
 			continue;
 		if (q.kind == NPU_ADDR_DEVICE) {
 			side->kind = ACL_SIDE_PEER;
@@ -118,6 +106,22 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 	acl_err_clear();
 	side->kind = ACL_SIDE_PAGEABLE;
 	return 0;
+}
+
+/* Both sides of a copy on the copying device @e. */
+static int acl_classify_pair(struct acl_device *e, const void *dst, size_t dlen, struct acl_side *d,
+			     const void *src, size_t slen, struct acl_side *s)
+{
+	int ret = acl_classify(e, dst, dlen, true, "dst", d);
+
+	return ret ? ret : acl_classify(e, src, slen, false, "src", s);
+}
+
+/* The open device whose VA reservation holds side @s; NULL for host and managed memory. */
+static struct acl_device *acl_side_owner(const struct acl_side *s)
+{
+	return s->kind == ACL_SIDE_DEVICE && !s->managed ? s->owner :
+	       s->kind == ACL_SIDE_PEER ? s->owner : NULL;
 }
 
 /* The device whose memory a device side is, as seen from the copying device @e. */
@@ -268,11 +272,9 @@ void acl_copy_close(struct acl_device *dev, bool in_child)
 		pthread_mutex_init(&c->copy_lock, NULL);
 		pthread_mutex_init(&c->stage_lock, NULL);
 	}
-	/* a copy in progress ends first; the kernel side goes with the file */
+	/* a copy in progress ends first; the streams go with the file, the buffer with the records */
 	pthread_mutex_lock(&c->copy_lock);
 	pthread_mutex_lock(&c->stage_lock);
-	if (c->stage_buf && !in_child)
-		munmap(c->stage_buf, 2 * c->stage_half);
 	c->stage_buf = NULL;
 	acl_stream_free(c->copy_stream);
 	acl_stream_free(c->stage_stream);
@@ -324,7 +326,6 @@ static size_t acl_stage_half_size(void)
 static int acl_stage_get_locked(struct acl_device *dev)
 {
 	struct acl_copier *c = dev->copier;
-	struct npu_host_register reg = { .size = sizeof(reg) };
 	size_t half;
 	void *p;
 	int ret;
@@ -332,24 +333,17 @@ static int acl_stage_get_locked(struct acl_device *dev)
 	if (c->stage_buf)
 		return 0;
 	for (half = acl_stage_half_size();; half /= 2) {
-		p = acl_map_aligned(2 * half, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS);
-		if (p == MAP_FAILED)
-			return acl_errf(-ENOMEM, "cannot map the staging buffer: %s", strerror(errno));
-		reg.addr = (uintptr_t)p;
-		reg.length = 2 * half;
-		ret = npu_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
-		if (!ret)
+		ret = acl_mm_internal(dev, 2 * half, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, &p);
+		if (ret != -ENOMEM || half == ACL_STAGE_HALF_MIN)
 			break;
-		munmap(p, 2 * half);
-		if (ret == -EOPNOTSUPP)
-			return acl_errf(ret, "cannot register the staging buffer: the device would reach it only through swiotlb bounce buffers");
-		if (ret != -ENOMEM)
-			return acl_errf(ret, "cannot register the staging buffer: %s", strerror(-ret));
-		if (half == ACL_STAGE_HALF_MIN)
-			return acl_errf(ret, "cannot pin a %llu KiB staging buffer: over RLIMIT_MEMLOCK?",
-					(unsigned long long)(2 * half >> 10));
 	}
+	if (ret == -ENOMEM)
+		return acl_errf(ret, "cannot pin a %llu KiB staging buffer: over RLIMIT_MEMLOCK?",
+				(unsigned long long)(2 * half >> 10));
+	if (ret == -EOPNOTSUPP)
+		return acl_errf(ret, "cannot register the staging buffer: the device would reach it only through swiotlb bounce buffers");
+	if (ret)
+		return acl_errf(ret, "cannot register the staging buffer: %s", strerror(-ret));
 	c->stage_buf = p;
 	c->stage_half = half;
 	return 0;
@@ -436,6 +430,7 @@ static int acl_stage_h2d(struct acl_device *dev, const struct acl_xfer *x)
 	unsigned int queued = 0, i = 0;
 	struct acl_xfer p;
 	struct npu_cmd cmd;
+	bool waited;
 	size_t k;
 	int ret = 0;
 
@@ -449,12 +444,19 @@ static int acl_stage_h2d(struct acl_device *dev, const struct acl_xfer *x)
 		}
 		acl_stage_pack(&p, buf + i * half, true);
 		cmd = acl_stage_cmd(&p, buf + i * half, true);
+		if (k == n - 1) {
+			/* the last piece, and the wait for all of them, in one system call */
+			ret = acl_stream_submit_wait(s, &cmd, 1, &waited);
+			if (waited)
+				return ret;
+			goto fail;
+		}
 		ret = acl_stream_submit(s, &cmd, 1, &seq[i]);
 		if (ret)
 			goto fail;
 		queued++;
 	}
-	return acl_stream_sync(s, -1);
+	return 0;
 fail:
 	acl_stage_drain(s, queued);
 	return ret;
@@ -469,9 +471,19 @@ static int acl_stage_d2h(struct acl_device *dev, const struct acl_xfer *x)
 	unsigned int queued = 0;
 	struct acl_xfer p;
 	struct npu_cmd cmd;
+	bool waited;
 	size_t k;
 	int ret = 0;
 
+	if (nchunks == 1) {
+		/* one piece: queued and waited for in one system call */
+		acl_stage_piece(x, half, 0, &p);
+		cmd = acl_stage_cmd(&p, buf, false);
+		ret = acl_stream_submit_wait(s, &cmd, 1, &waited);
+		if (!ret)
+			acl_stage_pack(&p, buf, false);
+		return ret;
+	}
 	/* Keep both halves in flight: chunk k + 2 reuses the half of chunk k. */
 	for (k = 0; k < nchunks + 2; k++) {
 		if (k >= 2) {
@@ -550,9 +562,12 @@ static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, b
 {
 	struct acl_stream *s = dev->copier->copy_stream;
 	size_t rows = 1, r = 0, off = 0, chunk = x->width;
+	bool waited = false;
 	uint64_t seq = 0;
 	int ret = 0;
 
+	*rest = *x;
+	rest->height = 0;
 	if (x->height > 1 && x->host_pitch)
 		rows = ACL_DIRECT_PIECE / x->host_pitch ?: 1;
 	if (rows > NPU_COPY_2D_MAX_HEIGHT)
@@ -580,7 +595,14 @@ static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, b
 			}
 		}
 		cmd.length = chunk;
-		ret = acl_stream_submit(s, &cmd, 1, &seq);
+		/* the last piece, and the wait for all of them, in one system call */
+		if (x->height == 1 ? off + chunk == x->width : r + n == x->height) {
+			ret = acl_stream_submit_wait(s, &cmd, 1, &waited);
+			if (waited)
+				return ret;
+		} else {
+			ret = acl_stream_submit(s, &cmd, 1, &seq);
+		}
 		if (ret)
 			break;
 		if (x->height == 1) {
@@ -591,8 +613,6 @@ static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, b
 			r += n;
 		}
 	}
-	*rest = *x;
-	rest->height = 0;
 	if (ret && ret != -EFAULT && ret != -ENOMEM && ret != -EOPNOTSUPP && ret != -EINVAL) {
 		/* what was queued still completes; the error is the refusal */
 		if (seq)
@@ -694,13 +714,13 @@ static int acl_copy_pageable(struct acl_device *dev, void *dst, const struct acl
 int acl_cmds_sync(struct acl_device *dev, struct npu_cmd *cmds, uint32_t n)
 {
 	struct acl_copier *c = dev->copier;
-	uint64_t seq;
+	bool queued;
 	int ret;
 
+	/* the stream is idle under the lock: the driver runs them in this thread */
 	pthread_mutex_lock(&c->copy_lock);
-	ret = c->copy_stream ? acl_stream_submit(c->copy_stream, cmds, n, &seq) : acl_copier_gone(dev);
-	if (!ret)
-		ret = acl_stream_wait(dev, c->copy_stream->id, seq, -1);
+	ret = c->copy_stream ? acl_stream_submit_wait(c->copy_stream, cmds, n, &queued) :
+			       acl_copier_gone(dev);
 	pthread_mutex_unlock(&c->copy_lock);
 	return ret;
 }
@@ -782,10 +802,14 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 	struct acl_side d, s;
 	int ret;
 
-	e = stream ? stream->dev : acl_copy_engine(cur, acl_owner(dst), acl_owner(src));
-	ret = acl_classify(e, dst, dspan, true, "dst", &d);
-	if (!ret)
-		ret = acl_classify(e, src, sspan, false, "src", &s);
+	e = stream ? stream->dev : cur;
+	ret = acl_classify_pair(e, dst, dspan, &d, src, sspan, &s);
+	/* synchronous: the owners of the sides choose the device that copies */
+	if (!ret && !stream) {
+		e = acl_copy_engine(cur, acl_side_owner(&d), acl_side_owner(&s));
+		if (e != cur)
+			ret = acl_classify_pair(e, dst, dspan, &d, src, sspan, &s);
+	}
 	if (!ret)
 		ret = acl_kind_check(kind, e, &d, &s);
 	if (!ret && kind == ACL_MEMCPY_DEFAULT && !(default_dirs & acl_dir(&d, &s)))

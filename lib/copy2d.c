@@ -17,10 +17,11 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
+#include "context.h"
 #include "copy.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
 #include "stream.h"
 
 /* The runtime's limits for a 2D copy (MemCopy2DCheckParam). */

@@ -10,11 +10,11 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
 #include "copy.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
-#include "region.h"
+#include "mm.h"
 #include "stream.h"
 
 /* Where the words to fill are: an allocation of @dev, device or host memory. */
@@ -44,38 +44,33 @@ static int acl_d32_args(void *ptr, size_t memSize, size_t N)
 
 /*
  * The aclrtMalloc* (device) or aclrtMallocHost* (host) allocation of an
- * open device that holds all of [@p, +@len): the driver says which
- * reservation or registration holds @p, the device's regions whether the
- * library made it for one of those calls.
+ * open device that holds all of [@p, +@len): the memory layer says which
+ * reservation or registration holds @p, and whether the library made it
+ * for one of those calls.
  */
 static int acl_fill_find(const void *p, size_t len, struct acl_fill_target *t)
 {
 	uint64_t addr = (uintptr_t)p;
 	struct acl_device *dev;
-	struct npu_addr_query q;
-	struct acl_region *r;
+	struct acl_mem_info q;
 	int pos = 0;
 
 	while ((dev = acl_dev_iter(&pos))) {
 		int kind;
 
-		if (acl_addr_query(dev, addr, &q) || q.kind == NPU_ADDR_NONE)
+		if (acl_mm_query(dev, addr, &q) || q.kind == NPU_ADDR_NONE)
 			continue;
 		kind = q.kind == NPU_ADDR_DEVICE ? ACL_REGION_MALLOC : ACL_REGION_HOST_ALLOC;
-		pthread_mutex_lock(&dev->lock);
-		r = acl_region_find_locked(dev, q.base, kind);
-		if (r && (addr + len < addr || addr + len > r->addr + r->len)) {
-			pthread_mutex_unlock(&dev->lock);
+		if (q.rkind != kind || q.rbase != q.base)
+			continue;
+		if (addr + len < addr || addr + len > q.rbase + q.rlen)
 			return acl_errf(-EINVAL, "ptr %p + %zu bytes runs past the end of its allocation (%#llx + %llu)",
-					p, len, (unsigned long long)r->addr, (unsigned long long)r->len);
-		}
-		pthread_mutex_unlock(&dev->lock);
-		if (r) {
-			acl_err_clear();
-			t->dev = dev;
-			t->host = kind == ACL_REGION_HOST_ALLOC;
-			return 0;
-		}
+					p, len, (unsigned long long)q.rbase,
+					(unsigned long long)q.rlen);
+		acl_err_clear();
+		t->dev = dev;
+		t->host = kind == ACL_REGION_HOST_ALLOC;
+		return 0;
 	}
 	acl_err_clear();
 	return acl_errf(-EINVAL, "ptr %p is not memory of aclrtMalloc* or aclrtMallocHost* (of an open device)", p);

@@ -6,8 +6,8 @@
  * (IPC_EXPORT) together with the device the memory is on, spelled
  * "npu<N>-ipc-<16 hex digits>". An import gets a handle to that range
  * (IPC_IMPORT), mapped on the memory's device as aclrtMalloc memory is
- * (acl_dev_map_handle()), and recorded as an ACL_REGION_IPC region with
- * its key and import order: aclrtIpcMemClose unmaps the process's oldest
+ * by the memory layer (acl_mm_map_import()), and recorded as an
+ * ACL_REGION_IPC region with its key and import order: aclrtIpcMemClose unmaps the process's oldest
  * import of a key, or, in a process that holds none, destroys the key
  * (IPC_DESTROY). The driver keeps the pages while any import maps them.
  */
@@ -18,17 +18,15 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
-#include "memory.h"
+#include "mm.h"
 #include "peer.h"
-#include "region.h"
 
 #define ACL_IPC_KEY_MAX		64	/* characters; CANN's buffer holds 65 bytes */
 #define ACL_IPC_KEY_FMT		"npu%d-ipc-%016" PRIx64
-
-static uint64_t acl_ipc_serial;		/* import order (atomic) */
 
 static int acl_ipc_bad_key(const char *key)
 {
@@ -82,22 +80,16 @@ static int acl_ipc_key_dev(const char *key, struct acl_device **devp, __u64 *nam
 /* [@addr, @addr + @size) must lie in one aclrtMalloc allocation of @dev, page-aligned. */
 static int acl_ipc_check_range(struct acl_device *dev, uint64_t addr, size_t size)
 {
-	struct npu_addr_query q;
-	struct acl_region *r;
+	struct acl_mem_info q;
 	uint64_t base = 0, len = 0;
 	int ret;
 
-	ret = acl_addr_query(dev, addr, &q);
+	ret = acl_mm_query(dev, addr, &q);
 	if (ret)
 		return ret;
-	if (q.kind == NPU_ADDR_DEVICE) {
-		pthread_mutex_lock(&dev->lock);
-		r = acl_region_find_locked(dev, q.base, ACL_REGION_MALLOC);
-		if (r) {
-			base = r->addr;
-			len = r->len;
-		}
-		pthread_mutex_unlock(&dev->lock);
+	if (q.kind == NPU_ADDR_DEVICE && q.rkind == ACL_REGION_MALLOC) {
+		base = q.rbase;
+		len = q.rlen;
 	}
 	if (!len)
 		return acl_errf(ACLI_ERTPARAM, "devPtr %#" PRIx64 " is not aclrtMalloc memory of device %d",
@@ -140,7 +132,7 @@ ACL_EXPORT aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key
 		goto out;
 	if (flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
 		exp.flags = NPU_SHARE_ANY_PID;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_EXPORT, &exp);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_EXPORT, &exp);
 	if (ret == -ENOENT || ret == -EINVAL)
 		ret = acl_errf(ACLI_ERTPARAM, "devPtr %p + size %zu is not memory this process allocated", devPtr,
 			       size);
@@ -148,7 +140,7 @@ ACL_EXPORT aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key
 		goto out;
 	if (snprintf(key, len, ACL_IPC_KEY_FMT, dev->id, (uint64_t)exp.key) >= (int)len) {
 		destroy.key = exp.key;	/* cannot happen: need covers every key */
-		npu_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
+		acl_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
 		ret = acl_errf(ACLI_EINTERNAL, "key does not fit in %zu bytes", len);
 	}
 out:
@@ -171,7 +163,7 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 		ret = acl_ipc_key_dev(key, &dev, &arg.shareable);
 	if (ret)
 		goto out;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_SET_PIDS, &arg);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_SET_PIDS, &arg);
 	if (ret == -ENOENT)
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was not exported by this process (or was closed, or its memory freed)",
 			       key);
@@ -182,18 +174,6 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" would list more than %d pids", key, NPU_SHARE_MAX_PIDS);
 out:
 	return acl_ret(__func__, ret);
-}
-
-/* Unmap an import and forget it. */
-static int acl_ipc_unmap(struct acl_device *dev, uint64_t addr)
-{
-	struct acl_region r;
-	int ret;
-
-	ret = acl_region_take(dev, addr, ACL_REGION_IPC, &r);
-	if (!ret)
-		ret = acl_dev_unmap_region(dev, &r);
-	return ret;
 }
 
 /* ENABLE_PEER_ACCESS: @a and @b reach each other's memory. */
@@ -214,7 +194,6 @@ static int acl_ipc_enable_peers(struct acl_device *a, struct acl_device *b)
 ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
 {
 	struct npu_share_import imp = { .size = sizeof(imp) };
-	struct acl_region r = { .kind = ACL_REGION_IPC };
 	struct acl_device *cur, *dev;
 	uint64_t va;
 	int ret;
@@ -231,7 +210,7 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 		ret = acl_ipc_key_dev(key, &dev, &imp.shareable);
 	if (ret)
 		goto out;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
 	if (ret == -ENOENT)
 		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, closed by its exporter, or this process is not allowed to import it (aclrtIpcMemSetImportPid)",
 			       key);
@@ -239,41 +218,19 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
 	if (ret)
 		goto out;
-	r.len = imp.length;
-	r.ipc_key = imp.shareable;
-	r.ipc_serial = __atomic_add_fetch(&acl_ipc_serial, 1, __ATOMIC_RELAXED);
-	ret = acl_dev_map_handle(dev, imp.handle, &r, imp.page_size, &va);
+	ret = acl_mm_map_import(dev, imp.handle, imp.length, imp.page_size, imp.shareable, &va);
 	if (ret)
 		goto out;
 	if (flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS && dev != cur) {
 		ret = acl_ipc_enable_peers(cur, dev);
 		if (ret) {
-			acl_ipc_unmap(dev, va);
+			acl_mm_free(dev, va, ACL_REGION_IPC);
 			goto out;
 		}
 	}
 	*devPtr = (void *)(uintptr_t)va;
 out:
 	return acl_ret(__func__, ret);
-}
-
-/* Start of this process's oldest import of @name on @dev, or 0. */
-static uint64_t acl_ipc_oldest(struct acl_device *dev, uint64_t name)
-{
-	struct acl_region *r, *old = NULL;
-	uint64_t addr = 0;
-	unsigned int i;
-
-	pthread_mutex_lock(&dev->lock);
-	for (i = 0; i < ACL_REGION_BUCKETS; i++)
-		list_for_each_entry(r, &dev->regions[i], node)
-			if (r->kind == ACL_REGION_IPC && r->ipc_key == name &&
-			    (!old || r->ipc_serial < old->ipc_serial))
-				old = r;
-	if (old)
-		addr = old->addr;
-	pthread_mutex_unlock(&dev->lock);
-	return addr;
 }
 
 ACL_EXPORT aclError aclrtIpcMemClose(const char *key)
@@ -289,12 +246,12 @@ ACL_EXPORT aclError aclrtIpcMemClose(const char *key)
 	if (ret)
 		goto out;
 	/* two threads closing the same import: one unmaps, the other looks again */
-	while ((addr = acl_ipc_oldest(dev, destroy.key))) {
-		ret = acl_ipc_unmap(dev, addr);
+	while ((addr = acl_mm_ipc_oldest(dev, destroy.key))) {
+		ret = acl_mm_free(dev, addr, ACL_REGION_IPC);
 		if (ret != -ENOENT)
 			goto out;
 	}
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
 	if (ret == -ENOENT)
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is neither imported nor exported by this process (or was closed already)",
 			       key);

@@ -5,9 +5,10 @@
 #                   libascendcl.so and libacl_rt.so, and build/lib/acl.pc
 #   make lib-tests  build/tests/lib_*, header_c, header_cxx (TAP programs)
 #   make lib-check  the host checks: headers as C and C++, the frozen
-#                   exported-symbol list, acl.pc, an install into a
-#                   scratch DESTDIR, and the library tests (tests that
-#                   need /dev/npuN skip without it)
+#                   exported-symbol list, the layering (at most
+#                   LIB_MAX_CYCLES two-file cycles, tools/lib-cycles),
+#                   acl.pc, an install into a scratch DESTDIR, and the
+#                   library tests (tests that need /dev/npuN skip without it)
 #   make lib-install, lib-uninstall   what `make install` / `make uninstall`
 #                   do for libacl (DESTDIR, PREFIX, LIBDIR, INCLUDEDIR, DATADIR)
 #   make lib-clean
@@ -46,8 +47,8 @@ LIB_TEST_CFLAGS	:= -std=gnu11 -O1 -g -Wall -Wextra -Werror -pthread -D_GNU_SOURC
 		   -Iinclude -Itests
 LIB_TEST_LDFLAGS := -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
 
-.PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-pc lib-check-install \
-	lib-install lib-uninstall lib-clean
+.PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-cycles lib-check-pc \
+	lib-check-install lib-install lib-uninstall lib-clean
 
 lib: $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_OUT)/acl.pc $(LIB_OUT)/version.info
 
@@ -117,6 +118,12 @@ lib-check-symbols: $(LIB_OUT)/libacl.so
 	@test "$$(readelf -d $(LIB_OUT)/$(LIB_SONAME) | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')" = $(LIB_SONAME) || \
 		{ echo "lib-check-symbols: soname is not $(LIB_SONAME)" >&2; exit 1; }
 
+# The layers (lib/README.md): pairs of files calling each other, counted
+# from the objects; more than LIB_MAX_CYCLES fails.
+LIB_MAX_CYCLES	:= 5
+lib-check-cycles: lib
+	@tools/lib-cycles -d $(LIB_OUT)/obj $(LIB_MAX_CYCLES)
+
 # A program finds the library and headers through pkg-config.
 lib-check-pc: $(LIB_OUT)/acl.pc
 	@test "$$(PKG_CONFIG_PATH=$(LIB_OUT) pkg-config --modversion acl)" = $(LIB_VERSION) && \
@@ -155,7 +162,7 @@ lib-uninstall:
 		 $(addprefix $(DESTDIR)$(DATADIR)/,info/runtime info); do \
 		if [ -d $$d ]; then rmdir --ignore-fail-on-non-empty $$d || exit 1; fi; done
 
-lib-check: lib lib-tests lib-check-headers lib-check-symbols lib-check-pc lib-check-install
+lib-check: lib lib-tests lib-check-headers lib-check-symbols lib-check-cycles lib-check-pc lib-check-install
 	@fail=0; for t in $(patsubst tests/%.c,$(LIB_TEST_OUT)/%,$(LIB_TEST_SRCS)); do \
 		LD_LIBRARY_PATH=$(LIB_OUT) $$t || fail=1; done; exit $$fail
 

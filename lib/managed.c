@@ -9,8 +9,8 @@
  * them and the kernel invalidates its entries whenever the process's
  * mapping changes). A device opened later mirrors every live allocation
  * when it opens. Copies and memsets treat a managed pointer as memory of
- * the copying device (copy.c: the driver's ADDR_QUERY answers
- * NPU_ADDR_MIRROR); the host uses it as any memory. There is no device
+ * the copying device (copy.c: the memory layer's records answer
+ * NPU_ADDR_MIRROR, as the driver would); the host uses it as any memory. There is no device
  * copy of the data: no migration, so a prefetch to a device only builds
  * its entries, and one to the host does nothing.
  *
@@ -26,12 +26,12 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
 #include "list.h"
 #include "managed.h"
-#include "region.h"
+#include "mm.h"
 #include "stream.h"
 
 #define ACL_MANAGED_GRANULE	(2ULL << 20)
@@ -60,20 +60,6 @@ struct acl_managed {
  */
 static pthread_mutex_t acl_managed_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct list_head acl_managed_list = LIST_HEAD_INIT(acl_managed_list);
-
-static int acl_mirror_map(struct acl_device *dev, uint64_t addr, uint64_t len)
-{
-	struct npu_mirror_map m = { .size = sizeof(m), .addr = addr, .length = len };
-
-	return npu_ioctl(dev->fd, NPU_IOCTL_MIRROR_MAP, &m);
-}
-
-static void acl_mirror_unmap(struct acl_device *dev, uint64_t addr)
-{
-	struct npu_mirror_unmap u = { .size = sizeof(u), .addr = addr };
-
-	npu_ioctl(dev->fd, NPU_IOCTL_MIRROR_UNMAP, &u);
-}
 
 /* The allocation holding [@addr, @addr + @len), acl_managed_lock held. */
 static struct acl_managed *acl_managed_find_locked(uint64_t addr, uint64_t len)
@@ -114,14 +100,12 @@ int acl_managed_dev_opened(struct acl_device *dev)
 	for (n = acl_managed_list.next; n != &acl_managed_list && !ret; n = n->next) {
 		struct acl_managed *m = list_entry(n, struct acl_managed, node);
 
-		ret = acl_mirror_map(dev, m->addr, m->len);
+		ret = acl_mm_mirror(dev, m->addr, m->len);
 		/* an allocation racing with this open mirrored it already */
-		if (ret == -EADDRINUSE)
+		if (ret == -EADDRINUSE) {
+			acl_err_clear();
 			ret = 0;
-		if (ret)
-			acl_errf(ret, "cannot mirror managed memory %#llx+%#llx on device %d: %s",
-				 (unsigned long long)m->addr, (unsigned long long)m->len, dev->id,
-				 strerror(-ret));
+		}
 	}
 	pthread_mutex_unlock(&acl_managed_lock);
 	return ret;
@@ -144,7 +128,7 @@ int acl_managed_free(void *ptr)
 	if (m) {
 		list_del(&m->node);
 		while ((dev = acl_dev_iter(&pos)))
-			acl_mirror_unmap(dev, m->addr);
+			acl_mm_unmirror(dev, m->addr);
 	}
 	pthread_mutex_unlock(&acl_managed_lock);
 	if (!m)
@@ -210,17 +194,14 @@ ACL_EXPORT aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t fla
 	/* Under the lock: a device opening meanwhile mirrors it once listed. */
 	pthread_mutex_lock(&acl_managed_lock);
 	while ((dev = acl_dev_iter(&pos))) {
-		ret = acl_mirror_map(dev, m->addr, len);
-		if (ret) {
-			acl_errf(ret, "cannot mirror %llu bytes on device %d: %s",
-				 (unsigned long long)len, dev->id, strerror(-ret));
+		ret = acl_mm_mirror(dev, m->addr, len);
+		if (ret)
 			break;
-		}
 	}
 	if (ret) {
 		pos = 0;
 		while ((dev = acl_dev_iter(&pos)))
-			acl_mirror_unmap(dev, m->addr);
+			acl_mm_unmirror(dev, m->addr);
 	} else {
 		list_add_tail(&m->node, &acl_managed_list);
 	}

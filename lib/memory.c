@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Device memory: aclrtMalloc/Free, memory info, pointer attributes.
- *
- * aclrtMalloc = allocate a physical handle, reserve VA (aligned to the
- * page size), map it (NPU_MAP_PEERS: every device with peer access to
- * this one reads and writes it), grant read-write, then drop the handle:
- * the mapping keeps the memory alive until aclrtFree unmaps it. IPC
- * imports map their handles the same way (acl_dev_map_handle()).
+ * Device memory: aclrtMalloc/Free, memory info, pointer attributes: the
+ * API's checks, sizes and placement policies over the memory layer
+ * (mm.c), which allocates, maps and frees.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,12 +11,14 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
 #include "managed.h"
 #include "memory.h"
-#include "region.h"
+#include "mm.h"
+#include "query.h"
+#include "stream.h"
 
 #define ACL_POLICY_BASE_MASK	0xffU
 #define ACL_POLICY_MODIFIERS	(ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH | \
@@ -58,78 +56,6 @@ static int acl_policy_page(uint32_t policy, uint64_t *page)
 	return acl_errf(-EINVAL, "policy %#x: base policy %u is not an aclrtMemMallocPolicy", policy, base);
 }
 
-int acl_dev_map_handle(struct acl_device *dev, uint32_t handle, const struct acl_region *tmpl,
-		       uint64_t page, uint64_t *out)
-{
-	struct npu_mem_free mfree = { .size = sizeof(mfree), .handle = handle };
-	/* CANN: a peer that enabled access reaches aclrtMalloc memory, no grant needed */
-	struct npu_map map = { .size = sizeof(map), .flags = NPU_MAP_PEERS, .length = tmpl->len,
-			       .handle = handle };
-	struct npu_unmap unmap = { .size = sizeof(unmap) };
-	struct npu_access acc = {
-		.size = sizeof(acc),
-		.length = tmpl->len,
-		.device = dev->id,
-		.access = NPU_ACCESS_READWRITE,
-	};
-	struct acl_region r = *tmpl;
-	uint64_t va;
-	int ret;
-
-	ret = acl_va_reserve(dev, tmpl->len, page, 0, &va);
-	if (ret) {
-		npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
-		return ret;
-	}
-	map.addr = va;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
-	/* from here on (or never) the mapping holds the memory */
-	npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
-	if (ret)
-		goto err_release;
-	acc.addr = va;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
-	if (ret)
-		goto err_unmap;
-	r.addr = va;
-	ret = acl_region_add(dev, &r);
-	if (ret)
-		goto err_unmap;
-	*out = va;
-	return 0;
-
-err_unmap:
-	unmap.addr = va;
-	npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
-err_release:
-	acl_va_release(dev, va, tmpl->len);
-	return ret;
-}
-
-int acl_dev_unmap_region(struct acl_device *dev, const struct acl_region *r)
-{
-	struct npu_unmap unmap = { .size = sizeof(unmap), .addr = r->addr };
-	int ret;
-
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
-	if (!ret)
-		ret = acl_va_release(dev, r->addr, r->len);
-	return ret;
-}
-
-/* One aclrtMalloc allocation of @len bytes (a multiple of @page). */
-static int acl_dev_alloc(struct acl_device *dev, uint64_t len, uint64_t page, uint64_t *out)
-{
-	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = len, .page_size = page };
-	struct acl_region r = { .kind = ACL_REGION_MALLOC, .len = len };
-	int ret;
-
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
-	if (!ret)
-		ret = acl_dev_map_handle(dev, alloc.handle, &r, page, out);
-	return ret;
-}
-
 static int acl_malloc(struct acl_device *dev, void **devPtr, size_t size, uint32_t policy)
 {
 	uint64_t page, len, va;
@@ -153,22 +79,17 @@ static int acl_malloc(struct acl_device *dev, void **devPtr, size_t size, uint32
 	len = acl_round_up(size, page);
 	if (len < size)
 		return acl_errf(-EINVAL, "size %zu too large", size);
-	/* 
+	/*
 	 * ACL_MEM_ACCESS_USER_SPACE_READONLY restricts the CPU's view, which
 	 * never maps device memory here: the device keeps read-write access.
 	 */
-	ret = acl_dev_alloc(dev, len, page, &va);
+	ret = acl_mm_alloc(dev, len, page, &va);
 	if (ret == -ENOMEM && fallback) {
 		len = acl_round_up(size, NPU_PAGE_4K);
-		ret = acl_dev_alloc(dev, len, NPU_PAGE_4K, &va);
+		ret = acl_mm_alloc(dev, len, NPU_PAGE_4K, &va);
 	}
-	if (ret == -ENOMEM)
-		return acl_errf(ret, "cannot allocate %zu bytes on device %d: device memory exhausted",
-				size, dev->id);
-	if (!ret) {
-		acl_mem_account(dev, ACL_MEM_KIND_MALLOC, (int64_t)len);
+	if (!ret)
 		*devPtr = (void *)(uintptr_t)va;
-	}
 	return ret;
 }
 
@@ -310,18 +231,13 @@ ACL_EXPORT aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMalloc
 /* Why @addr is no aclrtMalloc allocation start of @dev, for the message. */
 static int acl_free_bad_ptr(struct acl_device *dev, void *devPtr)
 {
-	struct npu_addr_query q;
+	struct acl_mem_info q;
 
-	if (!acl_addr_query(dev, (uintptr_t)devPtr, &q) && q.kind == NPU_ADDR_DEVICE) {
-		bool ipc;
-
+	if (!acl_mm_query(dev, (uintptr_t)devPtr, &q) && q.kind == NPU_ADDR_DEVICE) {
 		if (q.base != (uintptr_t)devPtr)
 			return acl_errf(-EINVAL, "devPtr %p points inside an allocation starting at %#llx",
 					devPtr, (unsigned long long)q.base);
-		pthread_mutex_lock(&dev->lock);
-		ipc = acl_region_find_locked(dev, q.base, ACL_REGION_IPC);
-		pthread_mutex_unlock(&dev->lock);
-		if (ipc)
+		if (q.rkind == ACL_REGION_IPC)
 			return acl_errf(-EINVAL, "devPtr %p was imported by aclrtIpcMemImportByKey: close it with aclrtIpcMemClose",
 					devPtr);
 		return acl_errf(-EINVAL, "devPtr %p was not allocated by aclrtMalloc (use the matching release)",
@@ -335,7 +251,6 @@ static int acl_free_bad_ptr(struct acl_device *dev, void *devPtr)
 static int acl_free(void *devPtr, bool sync)
 {
 	struct acl_device *dev;
-	struct acl_region r;
 	int ret;
 
 	ret = acl_enter(&dev, devPtr);
@@ -346,12 +261,8 @@ static int acl_free(void *devPtr, bool sync)
 	ret = acl_managed_free(devPtr);
 	if (ret)
 		return ret > 0 ? 0 : ret;
-	if (acl_region_take(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC, &r))
-		return acl_free_bad_ptr(dev, devPtr);
-	ret = acl_dev_unmap_region(dev, &r);
-	if (!ret)
-		acl_mem_account(dev, ACL_MEM_KIND_MALLOC, -(int64_t)r.len);
-	return ret;
+	ret = acl_mm_free(dev, (uintptr_t)devPtr, ACL_REGION_MALLOC);
+	return ret == -ENOENT ? acl_free_bad_ptr(dev, devPtr) : ret;
 }
 
 ACL_EXPORT aclError aclrtFree(void *devPtr)
@@ -385,7 +296,7 @@ ACL_EXPORT aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *tot
 	if (ret)
 		goto out;
 	/* one kind of device memory: every attr answers it */
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
+	ret = acl_query_info(dev->id, &info, "deviceId");
 	if (ret)
 		goto out;
 	*total = info.mem_total;
@@ -397,7 +308,7 @@ out:
 ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 {
 	struct acl_device *cur, *dev;
-	struct npu_addr_query q;
+	struct acl_mem_info q;
 	int ret, pos = 0;
 
 	ret = acl_enter(&cur, ptr, attributes);
@@ -410,7 +321,7 @@ ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttribute
 	for (dev = cur; dev; dev = acl_dev_iter(&pos)) {
 		if (dev == cur && pos)
 			continue;
-		ret = acl_addr_query(dev, (uintptr_t)ptr, &q);
+		ret = acl_mm_query(dev, (uintptr_t)ptr, &q);
 		if (ret)
 			goto out;
 		/* every open device mirrors it: the current one answers */

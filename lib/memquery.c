@@ -5,9 +5,9 @@
  * of allocation uses (aclrtGetMemUsageInfo), and which engines reach
  * host memory mapped to the device (aclrtHostMemMapCapabilities).
  *
- * An address is found with ADDR_QUERY on each open device (reservations
- * and registrations never overlap: each is also reserved in the process),
- * then in the library's regions and VMM mappings.
+ * An address is looked up in the memory layer's records of each open
+ * device (reservations and registrations never overlap: each is also
+ * reserved in the process): what holds it and which call made it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,13 +15,11 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
-#include "memory.h"
+#include "mm.h"
 #include "query.h"
-#include "region.h"
-#include "vmm.h"
 
 /* What holds an address. */
 enum acl_mem_type {
@@ -38,87 +36,48 @@ struct acl_mem_range {
 	uint64_t base, len;
 };
 
-static void acl_mem_usage_sync_locked(struct acl_device *dev)
+/* What of a device holds an address, from the memory layer's answer @q about it. */
+static void acl_mem_classify(const struct acl_mem_info *q, struct acl_mem_range *out)
 {
-	unsigned int gen = __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
-
-	/* a new open of the device starts from nothing */
-	if (dev->usage_gen != gen) {
-		memset(dev->usage, 0, sizeof(dev->usage));
-		dev->usage_gen = gen;
-	}
-}
-
-void acl_mem_account_locked(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta)
-{
-	struct acl_mem_usage *u = &dev->usage[kind];
-
-	acl_mem_usage_sync_locked(dev);
-	u->cur += (uint64_t)delta;
-	if (u->cur > u->peak)
-		u->peak = u->cur;
-}
-
-void acl_mem_account(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta)
-{
-	pthread_mutex_lock(&dev->lock);
-	acl_mem_account_locked(dev, kind, delta);
-	pthread_mutex_unlock(&dev->lock);
-}
-
-/* What of @dev holds @addr, from the driver's answer @q about it. */
-static void acl_mem_classify(struct acl_device *dev, uint64_t addr, const struct npu_addr_query *q,
-			     struct acl_mem_range *out)
-{
-	struct acl_region *r;
-	struct acl_vmap *v;
-
 	out->type = ACL_MEMT_NONE;
 	/* every open device mirrors a managed allocation whole (managed.c) */
 	if (q->kind == NPU_ADDR_MIRROR) {
 		out->type = ACL_MEMT_MANAGED;
 		out->base = q->base;
 		out->len = q->length;
-		return;
-	}
-	pthread_mutex_lock(&dev->lock);
-	r = acl_region_find_locked(dev, q->base, -1);
-	if (!r) {
-		/* another owner's range (a mapped registration's device VA) */
 	} else if (q->kind == NPU_ADDR_DEVICE &&
-		   (r->kind == ACL_REGION_MALLOC || r->kind == ACL_REGION_IPC)) {
+		   (q->rkind == ACL_REGION_MALLOC || q->rkind == ACL_REGION_IPC)) {
 		/* an IPC import is device memory, the range it named */
 		out->type = ACL_MEMT_MALLOC;
-		out->base = r->addr;
-		out->len = r->len;
-	} else if (q->kind == NPU_ADDR_DEVICE && r->kind == ACL_REGION_VMM) {
-		v = acl_vmap_find_locked(dev, addr);
-		out->type = v ? ACL_MEMT_VMM_MAPPED : ACL_MEMT_VMM_RESERVED;
-		out->base = v ? v->addr : r->addr;
-		out->len = v ? v->h->size : r->len;
-	} else if (q->kind == NPU_ADDR_HOST && r->kind == ACL_REGION_HOST_ALLOC) {
+		out->base = q->rbase;
+		out->len = q->rlen;
+	} else if (q->kind == NPU_ADDR_DEVICE && q->rkind == ACL_REGION_VMM) {
+		out->type = q->map_len ? ACL_MEMT_VMM_MAPPED : ACL_MEMT_VMM_RESERVED;
+		out->base = q->map_len ? q->map_base : q->rbase;
+		out->len = q->map_len ? q->map_len : q->rlen;
+	} else if (q->kind == NPU_ADDR_HOST && q->rkind == ACL_REGION_HOST_ALLOC) {
 		out->type = ACL_MEMT_HOST_ALLOC;
-		out->base = r->addr;
-		out->len = r->len;
+		out->base = q->rbase;
+		out->len = q->rlen;
 	}
-	pthread_mutex_unlock(&dev->lock);
+	/* else another owner's range (a mapped registration's device VA) */
 }
 
 /* What holds @addr on any open device (ACL_MEMT_NONE: nothing). */
 static int acl_mem_lookup(uint64_t addr, struct acl_mem_range *out)
 {
-	struct npu_addr_query q;
+	struct acl_mem_info q;
 	struct acl_device *dev;
 	int pos = 0, ret;
 
 	out->type = ACL_MEMT_NONE;
 	while ((dev = acl_dev_iter(&pos))) {
-		ret = acl_addr_query(dev, addr, &q);
+		ret = acl_mm_query(dev, addr, &q);
 		if (ret)
 			return ret;
 		if (q.kind == NPU_ADDR_NONE)
 			continue;
-		acl_mem_classify(dev, addr, &q, out);
+		acl_mem_classify(&q, out);
 		if (out->type != ACL_MEMT_NONE)
 			return 0;
 	}
@@ -240,20 +199,13 @@ ACL_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *me
 	c[0].peak = info.mem_peak;
 	/* this process's, by the call that allocated it */
 	dev = acl_dev_get(deviceId);
-	if (dev)
-		pthread_mutex_lock(&dev->lock);
 	for (i = 0; i < ACL_MEM_KINDS; i++) {
 		c[i + 1].name = acl_mem_kind_name[i];
 		c[i + 1].cur = 0;
 		c[i + 1].peak = 0;
-		if (dev) {
-			acl_mem_usage_sync_locked(dev);
-			c[i + 1].cur = dev->usage[i].cur;
-			c[i + 1].peak = dev->usage[i].peak;
-		}
+		if (dev)
+			acl_mm_usage(dev, i, &c[i + 1].cur, &c[i + 1].peak);
 	}
-	if (dev)
-		pthread_mutex_unlock(&dev->lock);
 	/* largest current usage first; equal ones keep their order */
 	for (i = 1; i < ACL_MEM_COMPONENTS; i++) {
 		t = c[i];

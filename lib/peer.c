@@ -25,36 +25,35 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
+#include "mm.h"
 #include "peer.h"
-#include "vmm.h"
 
 /* Export @handle under a new name (V1 and V2); @flags are checked already. */
 static int acl_share_export(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *shareableHandle)
 {
 	struct npu_share_export exp = { .size = sizeof(exp) };
-	struct acl_handle *h;
+	struct acl_handle h;
 	int ret;
 
-	h = acl_handle_lookup(handle);
-	if (!h)
-		return acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
-	if (h->imported)
-		return acl_errf(-EINVAL, "handle %p was imported: only the exporter's own handle has a shareable handle",
-				handle);
-	exp.handle = h->id;
-	exp.flags = flags == ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION ? NPU_SHARE_ANY_PID : 0;
-	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_SHARE_EXPORT, &exp);
-	if (ret == -EBUSY)
-		return acl_errf(ret, "handle %p was exported already (as %#llx): a handle is exported once",
-				handle, (unsigned long long)h->shareable);
+	ret = acl_mm_handle_info(handle, &h);
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&h->dev->lock);
-	h->shareable = exp.shareable;
-	pthread_mutex_unlock(&h->dev->lock);
+	if (h.imported)
+		return acl_errf(-EINVAL, "handle %p was imported: only the exporter's own handle has a shareable handle",
+				handle);
+	exp.handle = h.id;
+	exp.flags = flags == ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION ? NPU_SHARE_ANY_PID : 0;
+	ret = acl_ioctl(h.dev->fd, NPU_IOCTL_SHARE_EXPORT, &exp);
+	if (ret == -EBUSY)
+		return acl_errf(ret, "handle %p was exported already (as %#llx): a handle is exported once",
+				handle, (unsigned long long)h.shareable);
+	if (ret)
+		return ret;
+	acl_mm_handle_shared(handle, exp.shareable);
 	*shareableHandle = exp.shareable;
 	return 0;
 }
@@ -65,7 +64,7 @@ static int acl_share_export(aclrtDrvMemHandle handle, uint64_t flags, uint64_t *
  * mean the same. Any number of exports, imported handles too; closing
  * the fd is the caller's.
  */
-static int acl_export_dmabuf(struct acl_handle *h, uint64_t *out)
+static int acl_export_dmabuf(const struct acl_handle *h, uint64_t *out)
 {
 	struct npu_dmabuf_export arg = {
 		.size = sizeof(arg),
@@ -74,7 +73,7 @@ static int acl_export_dmabuf(struct acl_handle *h, uint64_t *out)
 	};
 	int ret;
 
-	ret = npu_ioctl(h->dev->fd, NPU_IOCTL_DMABUF_EXPORT, &arg);
+	ret = acl_ioctl(h->dev->fd, NPU_IOCTL_DMABUF_EXPORT, &arg);
 	if (ret == -ENOTTY)
 		return acl_errf(ACLI_EFEATURE, "the npu driver is older than 1.4: no dma-buf export");
 	if (ret == -ENOSPC)
@@ -110,37 +109,16 @@ ACL_EXPORT aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle, ac
 		goto out;
 	}
 	if (handleType == ACL_MEM_HANDLE_TYPE_POSIX) {
-		struct acl_handle *h = acl_handle_lookup(handle);
+		struct acl_handle h;
 
-		ret = h ? acl_export_dmabuf(h, shareableHandle) :
-			  acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
+		ret = acl_mm_handle_info(handle, &h);
+		if (!ret)
+			ret = acl_export_dmabuf(&h, shareableHandle);
 		goto out;
 	}
 	ret = acl_share_export(handle, flags, shareableHandle);
 out:
 	return acl_ret(__func__, ret);
-}
-
-/* The open device whose handle was exported as @name, or NULL. */
-static struct acl_device *acl_share_owner(uint64_t name)
-{
-	struct acl_device *dev;
-	struct acl_handle *h;
-	int pos = 0;
-
-	if (!name)
-		return NULL;
-	while ((dev = acl_dev_iter(&pos))) {
-		pthread_mutex_lock(&dev->lock);
-		list_for_each_entry(h, &dev->handles, node) {
-			if (h->shareable == name) {
-				pthread_mutex_unlock(&dev->lock);
-				return dev;
-			}
-		}
-		pthread_mutex_unlock(&dev->lock);
-	}
-	return NULL;
 }
 
 int acl_pid_list_check(const int32_t *pid, size_t n, const char *what, int err)
@@ -167,13 +145,13 @@ static int acl_share_set_pids(uint64_t shareableHandle, int32_t *pid, size_t pid
 	ret = acl_pid_list_check(pid, pidNum, "pidNum", -EINVAL);
 	if (ret)
 		return ret;
-	dev = acl_share_owner(shareableHandle);
+	dev = acl_mm_handle_exporter(shareableHandle);
 	if (!dev)
 		return acl_errf(-ENOENT, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
 				(unsigned long long)shareableHandle);
 	arg.pids = (uintptr_t)pid;
 	arg.count = pidNum;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_SET_PIDS, &arg);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_SHARE_SET_PIDS, &arg);
 	if (ret == -ENOENT)
 		ret = acl_errf(ret, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
 			       (unsigned long long)shareableHandle);
@@ -200,12 +178,8 @@ static int acl_share_import(struct acl_device *dev, uint64_t shareableHandle, ac
 	struct acl_handle *h;
 	int ret;
 
-	h = calloc(1, sizeof(*h));
-	if (!h)
-		return acl_errf(-ENOMEM, "out of host memory");
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, &imp);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, &imp);
 	if (ret) {
-		free(h);
 		/* unknown, revoked and not allowed answer alike: names cannot be probed */
 		if (ret == -ENOENT)
 			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, this process is not on its pid list, or runs as another user than the exporter",
@@ -218,16 +192,10 @@ static int acl_share_import(struct acl_device *dev, uint64_t shareableHandle, ac
 				 (unsigned long long)shareableHandle, dev->id);
 		return ret;
 	}
-	h->dev = dev;
-	h->id = imp.handle;
-	h->size = imp.length;
-	h->page_size = imp.page_size;
-	h->imported = true;
-	pthread_mutex_lock(&dev->lock);
-	list_add_tail(&h->node, &dev->handles);
-	pthread_mutex_unlock(&dev->lock);
-	*handle = h;
-	return 0;
+	ret = acl_mm_handle_import(dev, imp.handle, imp.length, imp.page_size, &h);
+	if (!ret)
+		*handle = h;
+	return ret;
 }
 
 ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
@@ -354,13 +322,13 @@ static int acl_get_info_any(struct npu_get_info *info)
 
 	dev = acl_dev_iter(&pos);
 	if (dev)
-		return npu_ioctl(dev->fd, NPU_IOCTL_GET_INFO, info);
+		return acl_ioctl(dev->fd, NPU_IOCTL_GET_INFO, info);
 	for (id = 0; id < ACL_MAX_DEVICES; id++) {
 		snprintf(path, sizeof(path), "/dev/npu%d", id);
 		fd = open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			continue;
-		ret = npu_ioctl(fd, NPU_IOCTL_GET_INFO, info);
+		ret = acl_ioctl(fd, NPU_IOCTL_GET_INFO, info);
 		close(fd);
 		return ret;
 	}
@@ -426,7 +394,7 @@ int acl_peer_enable(struct acl_device *dev, int peer)
 	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peer };
 	int ret;
 
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
 	if (!ret || ret == -EALREADY)
 		__atomic_or_fetch(&dev->peers, 1ULL << peer, __ATOMIC_RELEASE);
 	return ret;
@@ -470,7 +438,7 @@ ACL_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
 	ret = acl_peer_args(peerDeviceId, &dev);
 	if (ret)
 		goto out;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_PEER_DISABLE, &arg);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_PEER_DISABLE, &arg);
 	if (!ret || ret == -ENOENT)
 		__atomic_and_fetch(&dev->peers, ~(1ULL << peerDeviceId), __ATOMIC_RELEASE);
 	if (ret == -ENOENT)

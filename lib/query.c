@@ -24,9 +24,10 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
 #include "query.h"
 
 /* What the simulated chip answers beyond GET_INFO (lib/README.md). */
@@ -57,7 +58,7 @@ int acl_query_info(int id, struct npu_get_info *info, const char *what)
 	info->size = sizeof(*info);
 	snprintf(path, sizeof(path), "/dev/npu%d", id);
 	if (dev) {
-		ret = npu_ioctl(dev->fd, NPU_IOCTL_GET_INFO, info);
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_GET_INFO, info);
 	} else {
 		ret = acl_dev_check_id(id, what);
 		if (ret)
@@ -70,7 +71,7 @@ int acl_query_info(int id, struct npu_get_info *info, const char *what)
 						strerror(-ret));
 			return acl_errf(ACLI_EDRV, "cannot open %s: %s", path, strerror(-ret));
 		}
-		ret = npu_ioctl(fd, NPU_IOCTL_GET_INFO, info);
+		ret = acl_ioctl(fd, NPU_IOCTL_GET_INFO, info);
 		close(fd);
 	}
 	if (ret == -ENODEV)
@@ -161,7 +162,7 @@ static int acl_res_get_locked(struct acl_device *dev, struct acl_res **rp)
 	int ret;
 
 	if (!r->valid || r->gen != gen) {
-		ret = npu_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
 		if (ret)
 			return ret;
 		r->total[ACL_RT_DEV_RES_CUBE_CORE] = info.cube_cores;

@@ -1,197 +1,281 @@
 // SPDX-License-Identifier: MIT
-/* Device VA reservations mirrored in the process, and the region list. */
+/*
+ * The memory layer's records: ranges in AVL trees by start, so that a
+ * lookup by any address inside a range, an insertion and a removal are
+ * O(log n) however many allocations the process holds.
+ */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 
-#include "device.h"
-#include "error.h"
-#include "ioctl.h"
 #include "region.h"
 
-#ifndef MAP_FIXED_NOREPLACE
-#define MAP_FIXED_NOREPLACE 0x100000
-#endif
-
-#define ACL_HOST_PAGE	4096ULL
-#define ACL_VA_PROT	PROT_NONE
-#define ACL_VA_FLAGS	(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
-
-void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int flags)
+static int acl_height(const struct acl_range *t)
 {
-	uint64_t span = len + (align > ACL_HOST_PAGE ? align : 0) + skew, start, base;
+	return t ? t->height : 0;
+}
+
+static void acl_fix_height(struct acl_range *t)
+{
+	int a = acl_height(t->child[0]), b = acl_height(t->child[1]);
+
+	t->height = (a > b ? a : b) + 1;
+}
+
+/* Rotate @t so that its child on side !@d takes its place; the new root. */
+static struct acl_range *acl_rotate(struct acl_range *t, int d)
+{
+	struct acl_range *c = t->child[!d];
+
+	t->child[!d] = c->child[d];
+	c->child[d] = t;
+	acl_fix_height(t);
+	acl_fix_height(c);
+	return c;
+}
+
+/* Restore the AVL balance at @t, whose subtrees are balanced; the new root. */
+static struct acl_range *acl_balance(struct acl_range *t)
+{
+	int bal;
+
+	acl_fix_height(t);
+	bal = acl_height(t->child[0]) - acl_height(t->child[1]);
+	if (bal > 1) {
+		if (acl_height(t->child[0]->child[0]) < acl_height(t->child[0]->child[1]))
+			t->child[0] = acl_rotate(t->child[0], 0);
+		return acl_rotate(t, 1);
+	}
+	if (bal < -1) {
+		if (acl_height(t->child[1]->child[1]) < acl_height(t->child[1]->child[0]))
+			t->child[1] = acl_rotate(t->child[1], 1);
+		return acl_rotate(t, 0);
+	}
+	return t;
+}
+
+static struct acl_range *acl_insert(struct acl_range *t, struct acl_range *n)
+{
+	if (!t)
+		return n;
+	t->child[n->start > t->start] = acl_insert(t->child[n->start > t->start], n);
+	return acl_balance(t);
+}
+
+/* Take the lowest range out of @t into *@min; the new root. */
+static struct acl_range *acl_remove_min(struct acl_range *t, struct acl_range **min)
+{
+	if (!t->child[0]) {
+		*min = t;
+		return t->child[1];
+	}
+	t->child[0] = acl_remove_min(t->child[0], min);
+	return acl_balance(t);
+}
+
+/* Take the range starting at @start out of @t into *@out; the new root. */
+static struct acl_range *acl_remove(struct acl_range *t, uint64_t start, struct acl_range **out)
+{
+	struct acl_range *m, *right;
+
+	if (!t)
+		return NULL;
+	if (start != t->start) {
+		t->child[start > t->start] = acl_remove(t->child[start > t->start], start, out);
+		return acl_balance(t);
+	}
+	*out = t;
+	if (!t->child[0] || !t->child[1])
+		return t->child[!t->child[0]];
+	right = acl_remove_min(t->child[1], &m);
+	m->child[0] = t->child[0];
+	m->child[1] = right;
+	return acl_balance(m);
+}
+
+/* The range with the highest start <= @addr (@up 0), or the lowest >= @addr (@up 1). */
+static const struct acl_range *acl_nearest(const struct acl_ranges *rs, uint64_t addr, int up)
+{
+	const struct acl_range *t = rs->root, *best = NULL;
+
+	while (t) {
+		if (t->start == addr)
+			return t;
+		if ((t->start < addr) != up)
+			best = t;
+		t = t->child[t->start < addr];
+	}
+	return best;
+}
+
+int acl_ranges_add(struct acl_ranges *rs, uint64_t start, uint64_t len, void *p)
+{
+	const struct acl_range *below = acl_nearest(rs, start, 0);
+	const struct acl_range *above = acl_nearest(rs, start, 1);
+	struct acl_range *n;
+
+	if (start + len < start || (below && below->end > start) ||
+	    (above && above->start < start + len))
+		return -EEXIST;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	n->start = start;
+	n->end = start + len;
+	n->p = p;
+	n->height = 1;
+	rs->root = acl_insert(rs->root, n);
+	rs->n++;
+	return 0;
+}
+
+const struct acl_range *acl_ranges_find(const struct acl_ranges *rs, uint64_t addr)
+{
+	const struct acl_range *e = acl_nearest(rs, addr, 0);
+
+	return e && addr < e->end ? e : NULL;
+}
+
+void *acl_ranges_del(struct acl_ranges *rs, uint64_t start)
+{
+	struct acl_range *out = NULL;
 	void *p;
 
-	/* Over-map so that the start fits, then trim both ends. */
-	if (span < len) {
-		errno = EOVERFLOW;
-		return MAP_FAILED;
-	}
-	p = mmap(NULL, span, prot, flags, -1, 0);
-	if (p == MAP_FAILED)
-		return p;
-	base = (uintptr_t)p;
-	start = acl_round_up(base, align) + skew;
-	if (start > base)
-		munmap(p, start - base);
-	if (base + span > start + len)
-		munmap((void *)(uintptr_t)(start + len), base + span - (start + len));
-	return (void *)(uintptr_t)start;
+	rs->root = acl_remove(rs->root, start, &out);
+	if (!out)
+		return NULL;
+	p = out->p;
+	free(out);
+	rs->n--;
+	return p;
 }
 
-/* Reserve [@len aligned to @align] of process address space, PROT_NONE. */
-static int acl_proc_va_reserve(uint64_t len, uint64_t align, uint64_t hint, uint64_t *addr)
+static void acl_walk(const struct acl_range *t, void (*fn)(void *p, void *arg), void *arg)
 {
-	void *p;
-
-	if (hint && !(hint & (align - 1))) {
-		p = mmap((void *)(uintptr_t)hint, len, ACL_VA_PROT, ACL_VA_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
-		if (p == (void *)(uintptr_t)hint) {
-			*addr = hint;
-			return 0;
-		}
-		/* kernels before 4.17 treat the flag as a hint and may map elsewhere */
-		if (p != MAP_FAILED)
-			munmap(p, len);
+	for (; t; t = t->child[1]) {
+		acl_walk(t->child[0], fn, arg);
+		fn(t->p, arg);
 	}
-	p = acl_map_aligned(len, align, 0, ACL_VA_PROT, ACL_VA_FLAGS);
-	if (p == MAP_FAILED && errno == EOVERFLOW)
-		return acl_errf(-EINVAL, "size %#llx too large", (unsigned long long)len);
-	if (p == MAP_FAILED)
-		return acl_errf(-ENOMEM, "cannot reserve %#llx bytes of address space: %s",
-				(unsigned long long)len, strerror(errno));
-	*addr = (uintptr_t)p;
-	return 0;
 }
 
-int acl_va_reserve_proc(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t *addr)
+void acl_ranges_each(const struct acl_ranges *rs, void (*fn)(void *p, void *arg), void *arg)
 {
-	uint64_t start = 0;
+	acl_walk(rs->root, fn, arg);
+}
+
+static void acl_free_tree(struct acl_range *t)
+{
+	while (t) {
+		struct acl_range *next = t->child[1];
+
+		acl_free_tree(t->child[0]);
+		free(t);
+		t = next;
+	}
+}
+
+static bool acl_region_is_host(const struct acl_region *r)
+{
+	return r->kind == ACL_REGION_HOST_ALLOC || r->kind == ACL_REGION_HOST_REG ||
+	       r->kind == ACL_REGION_INTERNAL;
+}
+
+int acl_region_add(struct acl_regions *rs, struct acl_region *r)
+{
 	int ret;
 
-	ret = acl_proc_va_reserve(len, align, 0, &start);
-	if (ret)
-		return ret;
-	if (start < dev->va_start || start + len > dev->va_end) {
-		munmap((void *)(uintptr_t)start, len);
-		return acl_errf(-ENOMEM, "address space %#llx+%#llx falls outside device %d's VA window [%#llx, %#llx)",
-				(unsigned long long)start, (unsigned long long)len, dev->id,
-				(unsigned long long)dev->va_start, (unsigned long long)dev->va_end);
+	if (!acl_region_is_host(r))
+		return acl_ranges_add(&rs->va, r->addr, r->len, r);
+	ret = acl_ranges_add(&rs->host, r->addr, r->len, r);
+	if (!ret && r->dev_va) {
+		ret = acl_ranges_add(&rs->va, r->dev_va, r->dev_va_len, r);
+		if (ret)
+			acl_ranges_del(&rs->host, r->addr);
 	}
-	*addr = start;
-	return 0;
-}
-
-int acl_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint, uint64_t *addr)
-{
-	struct npu_va_range arg = { .size = sizeof(arg), .length = len };
-	uint64_t start = 0;
-	int ret;
-
-	ret = acl_proc_va_reserve(len, align, hint, &start);
-	if (ret)
-		return ret;
-	if (start < dev->va_start || start + len > dev->va_end) {
-		ret = acl_errf(-ENOMEM, "address space %#llx+%#llx falls outside device %d's VA window [%#llx, %#llx)",
-			       (unsigned long long)start, (unsigned long long)len, dev->id,
-			       (unsigned long long)dev->va_start, (unsigned long long)dev->va_end);
-		goto err_unmap;
-	}
-	arg.addr = start;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_VA_RESERVE, &arg);
-	if (ret)
-		goto err_unmap;
-	*addr = start;
-	return 0;
-
-err_unmap:
-	munmap((void *)(uintptr_t)start, len);
 	return ret;
 }
 
-int acl_va_release(struct acl_device *dev, uint64_t addr, uint64_t len)
+void acl_region_del(struct acl_regions *rs, struct acl_region *r)
 {
-	struct npu_va_range arg = { .size = sizeof(arg), .addr = addr };
-	int ret;
-
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_VA_RELEASE, &arg);
-	if (ret)
-		return ret;
-	munmap((void *)(uintptr_t)addr, len);
-	return 0;
-}
-
-static struct list_head *acl_region_bucket(struct acl_device *dev, uint64_t addr)
-{
-	return &dev->regions[(addr >> 12) % ACL_REGION_BUCKETS];
-}
-
-void acl_region_link_locked(struct acl_device *dev, struct acl_region *r)
-{
-	list_add_tail(&r->node, acl_region_bucket(dev, r->addr));
-}
-
-int acl_region_add(struct acl_device *dev, const struct acl_region *tmpl)
-{
-	struct acl_region *r = malloc(sizeof(*r));
-
-	if (!r)
-		return acl_errf(-ENOMEM, "out of host memory");
-	*r = *tmpl;
-	pthread_mutex_lock(&dev->lock);
-	acl_region_link_locked(dev, r);
-	pthread_mutex_unlock(&dev->lock);
-	return 0;
-}
-
-struct acl_region *acl_region_find_locked(struct acl_device *dev, uint64_t addr, int kind)
-{
-	struct acl_region *r;
-
-	list_for_each_entry(r, acl_region_bucket(dev, addr), node)
-		if (r->addr == addr && (kind < 0 || (int)r->kind == kind))
-			return r;
-	return NULL;
-}
-
-int acl_region_take(struct acl_device *dev, uint64_t addr, int kind, struct acl_region *out)
-{
-	struct acl_region *r;
-
-	pthread_mutex_lock(&dev->lock);
-	r = acl_region_find_locked(dev, addr, kind);
-	if (r)
-		list_del(&r->node);
-	pthread_mutex_unlock(&dev->lock);
-	if (!r)
-		return -ENOENT;
-	*out = *r;
-	free(r);
-	return 0;
-}
-
-void acl_regions_teardown(struct acl_device *dev, bool unmap)
-{
-	struct acl_region *r, *n;
-	unsigned int i;
-
-	for (i = 0; i < ACL_REGION_BUCKETS; i++) {
-		list_for_each_entry_safe(r, n, &dev->regions[i], node) {
-			list_del(&r->node);
-			if (unmap && r->kind != ACL_REGION_HOST_REG)
-				munmap((void *)(uintptr_t)r->addr, r->len);
-			if (unmap && r->dev_va)
-				munmap((void *)(uintptr_t)r->dev_va, r->dev_va_len);
-			free(r);
-		}
+	if (!acl_region_is_host(r)) {
+		acl_ranges_del(&rs->va, r->addr);
+		return;
 	}
+	acl_ranges_del(&rs->host, r->addr);
+	if (r->dev_va)
+		acl_ranges_del(&rs->va, r->dev_va);
 }
 
-int acl_addr_query(struct acl_device *dev, uint64_t addr, struct npu_addr_query *q)
+struct acl_region *acl_region_at(const struct acl_regions *rs, uint64_t addr, int kind)
 {
-	memset(q, 0, sizeof(*q));
-	q->size = sizeof(*q);
-	q->addr = addr;
-	return npu_ioctl(dev->fd, NPU_IOCTL_ADDR_QUERY, q);
+	const struct acl_range *e = acl_ranges_find(&rs->host, addr);
+	struct acl_region *r = e ? e->p : NULL;
+
+	if (!r || r->addr != addr) {
+		e = acl_ranges_find(&rs->va, addr);
+		r = e ? e->p : NULL;
+	}
+	/* a mapped host region's device VA is no start of the region */
+	if (!r || r->addr != addr || (kind >= 0 && (int)r->kind != kind))
+		return NULL;
+	return r;
+}
+
+struct acl_region *acl_region_host(const struct acl_regions *rs, uint64_t addr)
+{
+	const struct acl_range *e = acl_ranges_find(&rs->host, addr);
+
+	return e ? e->p : NULL;
+}
+
+struct acl_region *acl_region_va(const struct acl_regions *rs, uint64_t addr, uint64_t *base,
+				 uint64_t *len)
+{
+	const struct acl_range *e = acl_ranges_find(&rs->va, addr);
+
+	if (!e)
+		return NULL;
+	*base = e->start;
+	*len = e->end - e->start;
+	return e->p;
+}
+
+struct acl_region_walk {
+	void (*fn)(struct acl_region *r, void *arg);
+	void *arg;
+};
+
+/* a mapped host region is in both indexes: once is enough */
+static void acl_region_walk_va(void *p, void *arg)
+{
+	struct acl_region_walk *w = arg;
+
+	if (!acl_region_is_host(p))
+		w->fn(p, w->arg);
+}
+
+static void acl_region_walk_host(void *p, void *arg)
+{
+	struct acl_region_walk *w = arg;
+
+	w->fn(p, w->arg);
+}
+
+void acl_regions_each(const struct acl_regions *rs, void (*fn)(struct acl_region *r, void *arg),
+		      void *arg)
+{
+	struct acl_region_walk w = { fn, arg };
+
+	/* the host index last: @fn may free what it calls */
+	acl_ranges_each(&rs->va, acl_region_walk_va, &w);
+	acl_ranges_each(&rs->host, acl_region_walk_host, &w);
+}
+
+void acl_regions_clear(struct acl_regions *rs, void (*fn)(struct acl_region *r, void *arg),
+		       void *arg)
+{
+	acl_regions_each(rs, fn, arg);
+	acl_free_tree(rs->host.root);
+	acl_free_tree(rs->va.root);
+	acl_free_tree(rs->maps.root);
+	*rs = (struct acl_regions){ .host = { NULL, 0 } };
 }

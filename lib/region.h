@@ -1,25 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Address ranges the library manages per device: device VA reservations
- * (aclrtMalloc, aclrtReserveMemAddress) and host memory (aclrtMallocHost,
- * aclrtHostRegister*).
+ * The memory layer's records (mm.c): what the library asked the driver to
+ * make on one device, each found by any address inside it in O(log n).
+ *
+ * - regions: device VA reservations (aclrtMalloc, aclrtReserveMemAddress,
+ *   IPC imports), registrations of host memory (with the device VA of a
+ *   mapped one), managed memory mirrored on the device;
+ * - the aclrtMapMem mappings inside VMM reservations.
  *
  * Every device VA reservation is also reserved in the process address
  * space (PROT_NONE, MAP_NORESERVE) before the driver's VA_RESERVE at the
  * same address: the host allocator can then never hand out that range,
- * so no device pointer ever equals a host pointer.
+ * so no device pointer ever equals a host pointer, and the ranges of one
+ * index never overlap. The caller holds the records' lock (mm.c).
  */
 #ifndef LIBACL_REGION_H
 #define LIBACL_REGION_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
-
-#include <uapi/npu.h>
-
-#include "list.h"
-
-struct acl_device;
 
 enum acl_region_kind {
 	ACL_REGION_MALLOC,	/* aclrtMalloc: reservation + one mapping at its start */
@@ -27,54 +27,73 @@ enum acl_region_kind {
 	ACL_REGION_HOST_ALLOC,	/* aclrtMallocHost(WithCfg): library-owned host pages */
 	ACL_REGION_HOST_REG,	/* aclrtHostRegister(V2): caller-owned host pages */
 	ACL_REGION_IPC,		/* aclrtIpcMemImportByKey: reservation + one mapping, as MALLOC */
+	ACL_REGION_INTERNAL,	/* the library's own registered pages (staging, word pools) */
+	ACL_REGION_MIRROR,	/* managed memory mirrored on the device (MIRROR_MAP) */
 };
 
 struct acl_region {
-	struct list_head node;		/* in dev->regions */
 	enum acl_region_kind kind;
-	uint64_t addr, len;		/* device VA, or host range for HOST_* */
+	uint64_t addr, len;		/* device VA, or host range for HOST_* and INTERNAL */
 	uint64_t dev_va, dev_va_len;	/* process VA reserved to map a host region, else 0 */
+	uint64_t page_size;		/* MALLOC, IPC: the memory's page size */
 	uint32_t host_flags;		/* NPU_HOST_* of a host region */
 	bool user_registered;		/* HOST_ALLOC also passed to aclrtHostRegister */
+	bool dying;			/* being released: still there, not to be released again */
+	bool doubt;			/* an undo failed half-way: ask the driver about it */
 	uint64_t ipc_key;		/* IPC: the driver's key it was imported by */
 	uint64_t ipc_serial;		/* IPC: import order, to close the oldest first */
 };
 
+/* Disjoint ranges [start, end), each with its object, in an AVL tree by start. */
+struct acl_range {
+	uint64_t start, end;
+	void *p;
+	struct acl_range *child[2];	/* lower, higher starts */
+	int height;
+};
+
+struct acl_ranges {
+	struct acl_range *root;
+	size_t n;
+};
+
+/* One device's records. */
+struct acl_regions {
+	struct acl_ranges host;		/* HOST_*, INTERNAL: by host address */
+	struct acl_ranges va;		/* MALLOC, VMM, IPC, MIRROR, mapped host regions' device VA */
+	struct acl_ranges maps;		/* aclrtMapMem mappings; p is their struct acl_handle */
+};
+
+/* Add [@start, +@len) for @p: 0, -EEXIST (overlap) or -ENOMEM. */
+int acl_ranges_add(struct acl_ranges *rs, uint64_t start, uint64_t len, void *p);
+/* The range holding @addr, or NULL. */
+const struct acl_range *acl_ranges_find(const struct acl_ranges *rs, uint64_t addr);
+/* Remove the range starting at @start; its object, or NULL. */
+void *acl_ranges_del(struct acl_ranges *rs, uint64_t start);
+/* Call @fn on every range's object, in no particular order (it may not change @rs). */
+void acl_ranges_each(const struct acl_ranges *rs, void (*fn)(void *p, void *arg), void *arg);
+
+/* Index @r (allocated by the caller, owned by the records from now on). */
+int acl_region_add(struct acl_regions *rs, struct acl_region *r);
+/* Unindex @r; the caller frees it. */
+void acl_region_del(struct acl_regions *rs, struct acl_region *r);
+/* The region of @kind (any when < 0) that starts at @addr, or NULL. */
+struct acl_region *acl_region_at(const struct acl_regions *rs, uint64_t addr, int kind);
+/* The registration holding host address @addr, or NULL. */
+struct acl_region *acl_region_host(const struct acl_regions *rs, uint64_t addr);
 /*
- * Reserve @len bytes of device VA aligned to @align (a power of two >=
- * 4 KiB), at @hint if non-zero and free, mirrored in the process.
+ * The region whose device VA holds @addr, or NULL; *@base, *@len get that
+ * range (a mapped host region's device VA, else the region itself).
  */
-int acl_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint, uint64_t *addr);
-/*
- * Reserve @len bytes of process address space (4 KiB aligned) inside the
- * device window, for a mapped host registration: the driver books that
- * device VA itself, so there is no VA_RESERVE; undo with munmap().
- */
-int acl_va_reserve_proc(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t *addr);
+struct acl_region *acl_region_va(const struct acl_regions *rs, uint64_t addr, uint64_t *base,
+				 uint64_t *len);
 
-/*
- * mmap() @len bytes that start @skew bytes past an @align boundary, with
- * @prot and @flags (anonymous); what was mapped beyond is unmapped again.
- * MAP_FAILED with errno set on failure (EOVERFLOW: @len too large).
- */
-void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int flags);
-/* Undo acl_va_reserve(). */
-int acl_va_release(struct acl_device *dev, uint64_t addr, uint64_t len);
-
-/* Link @r into the device's index; dev->lock held. */
-void acl_region_link_locked(struct acl_device *dev, struct acl_region *r);
-/* Allocate and link a region (dev->lock taken inside). */
-int acl_region_add(struct acl_device *dev, const struct acl_region *tmpl);
-/* Find the region of @kind (or any kind when < 0) starting at @addr; dev->lock held. */
-struct acl_region *acl_region_find_locked(struct acl_device *dev, uint64_t addr, int kind);
-/* Unlink the region starting at @addr of @kind into *out (dev->lock taken inside). */
-int acl_region_take(struct acl_device *dev, uint64_t addr, int kind, struct acl_region *out);
-
-/* Drop everything at context teardown; @unmap: also munmap what the library mapped. */
-void acl_regions_teardown(struct acl_device *dev, bool unmap);
-
-/* What the driver says about @addr on @dev. */
-int acl_addr_query(struct acl_device *dev, uint64_t addr, struct npu_addr_query *q);
+/* Call @fn on every region (it may not change the records). */
+void acl_regions_each(const struct acl_regions *rs, void (*fn)(struct acl_region *r, void *arg),
+		      void *arg);
+/* Forget everything, calling @fn on each region first (it frees it). */
+void acl_regions_clear(struct acl_regions *rs, void (*fn)(struct acl_region *r, void *arg),
+		       void *arg);
 
 static inline uint64_t acl_round_up(uint64_t v, uint64_t a)
 {

@@ -6,34 +6,23 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
+#include "mm.h"
 #include "slots.h"
 
 #define ACL_SLOTS_MAX	(ACL_SLOTS_PAGES * ACL_SLOTS_PER_PAGE)
 
 static int acl_slots_page(struct acl_device *dev, struct acl_slots *pool, unsigned int pg)
 {
-	struct npu_host_register reg = { .size = sizeof(reg), .length = 4096 };
 	void *p;
 	int ret;
 
-	p = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return acl_errf(-ENOMEM, "out of host memory");
-	reg.addr = (uintptr_t)p;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
-	if (ret) {
-		munmap(p, 4096);
-		return ret;
-	}
-	pool->page[pg] = p;
-	return 0;
+	ret = acl_mm_internal(dev, 4096, 4096, 0, &p);
+	if (!ret)
+		pool->page[pg] = p;
+	return ret;
 }
 
 int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *idx,
@@ -94,17 +83,13 @@ void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned in
 	pthread_mutex_unlock(&dev->lock);
 }
 
-void acl_slots_destroy(struct acl_slots **poolp, bool in_child)
+void acl_slots_destroy(struct acl_slots **poolp)
 {
 	struct acl_slots *pool = *poolp;
-	unsigned int i;
 
 	if (!pool)
 		return;
-	/* the registrations go with the file */
-	for (i = 0; i < ACL_SLOTS_PAGES && !in_child; i++)
-		if (pool->page[i])
-			munmap(pool->page[i], 4096);
+	/* the registrations go with the file, the pages with the memory layer's records */
 	pthread_mutex_destroy(&pool->lock);
 	free(pool);
 	*poolp = NULL;

@@ -36,7 +36,7 @@ int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *i
  */
 void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx);
 
-/* Free the pool at device close; @in_child: leave the pages mapped. */
-void acl_slots_destroy(struct acl_slots **poolp, bool in_child);
+/* Free the pool at device close (its pages go with the memory layer's records). */
+void acl_slots_destroy(struct acl_slots **poolp);
 
 #endif /* LIBACL_SLOTS_H */

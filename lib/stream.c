@@ -17,12 +17,12 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
 #include "callback.h"
 #include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
-#include "region.h"
+#include "mm.h"
 #include "stream.h"
 
 /* The flags CANN defines; others are ignored, as the vendor does. */
@@ -38,7 +38,7 @@ static int acl_kstream_create(struct acl_device *dev, uint32_t *id)
 	struct npu_stream_create arg = { .size = sizeof(arg) };
 	int ret;
 
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_STREAM_CREATE, &arg);
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_STREAM_CREATE, &arg);
 	if (ret == -ENOSPC)
 		return acl_errf(ACLI_ENOSTREAMRES, "no stream left: the context has the driver's max_streams");
 	if (!ret)
@@ -54,7 +54,7 @@ static int acl_kstream_destroy(struct acl_device *dev, uint32_t id, bool force)
 		.stream = id,
 	};
 
-	return npu_ioctl(dev->fd, NPU_IOCTL_STREAM_DESTROY, &arg);
+	return acl_ioctl(dev->fd, NPU_IOCTL_STREAM_DESTROY, &arg);
 }
 
 static int acl_kstream_stop_on_fault(struct acl_device *dev, uint32_t id)
@@ -65,7 +65,7 @@ static int acl_kstream_stop_on_fault(struct acl_device *dev, uint32_t id)
 		.mode = NPU_STREAM_STOP_ON_FAULT,
 	};
 
-	return npu_ioctl(dev->fd, NPU_IOCTL_STREAM_SET_MODE, &arg);
+	return acl_ioctl(dev->fd, NPU_IOCTL_STREAM_SET_MODE, &arg);
 }
 
 static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
@@ -273,7 +273,7 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
 		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted: the task is dropped");
 	arg.stream = s->id;
-	ret = npu_ioctl(s->dev->fd, NPU_IOCTL_SUBMIT, &arg);
+	ret = acl_ioctl(s->dev->fd, NPU_IOCTL_SUBMIT, &arg);
 	/* the queue went away under an abort */
 	if (ret == -ENOENT && acl_stream_gone(s, arg.stream))
 		return acl_errf(ACLI_ESTREAMABORT, "the stream was aborted: the task is dropped");
@@ -318,7 +318,8 @@ static int64_t acl_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms)
+/* STREAM_SYNC for @seq of kernel stream @id: the driver's answer. */
+static int acl_kstream_sync(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms)
 {
 	struct npu_stream_sync arg = {
 		.size = sizeof(arg),
@@ -334,13 +335,19 @@ int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t t
 	 * deadline, not for the whole timeout again, or a periodic signal
 	 * would keep a bounded wait from ever timing out.
 	 */
-	while ((ret = npu_ioctl_once(dev->fd, NPU_IOCTL_STREAM_SYNC, &arg)) == -EINTR) {
+	while ((ret = acl_ioctl_once(dev->fd, NPU_IOCTL_STREAM_SYNC, &arg)) == -EINTR) {
 		if (timeout_ms >= 0) {
 			int64_t left = deadline - acl_now_ms();
 
 			arg.timeout_ms = left > 0 ? (int32_t)left : 0;
 		}
 	}
+	return ret;
+}
+
+/* What a wait for commands of @dev returned (STREAM_SYNC, or SUBMIT's), explained. */
+static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
+{
 	if (ret == -ETIMEDOUT)
 		return acl_errf(ret, "stream did not complete within %d ms", timeout_ms);
 	if (ret == -EIO) {
@@ -353,6 +360,59 @@ int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t t
 	if (ret == -ECANCELED)
 		return acl_errf(ret, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
 	return ret;
+}
+
+int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms)
+{
+	return acl_wait_result(dev, acl_kstream_sync(dev, id, seq, timeout_ms), timeout_ms);
+}
+
+/* Does SUBMIT's error @err come from the wait for its commands (they were queued)? */
+static bool acl_submit_waited(int err)
+{
+	return err == -EIO || err == -ETIME || err == -ECANCELED;
+}
+
+int acl_stream_submit_wait(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, bool *queued)
+{
+	struct npu_submit arg = {
+		.size = sizeof(arg),
+		.flags = NPU_SUBMIT_WAIT,
+		.count = n,
+		.cmds = (uintptr_t)cmds,
+		.cmd_size = sizeof(*cmds),
+	};
+	uint64_t seq;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	arg.stream = s->id;
+	/* no one else submits to an internal stream: this is the seqno it gets */
+	seq = s->last_seq + n;
+	*queued = false;
+	for (;;) {
+		ret = acl_ioctl_once(s->dev->fd, NPU_IOCTL_SUBMIT, &arg);
+		if (ret != -EINTR) {
+			*queued = !ret || acl_submit_waited(ret);
+			break;
+		}
+		/*
+		 * A signal, while SUBMIT waited for room (nothing queued:
+		 * submit again) or for the commands (queued: wait on).
+		 * STREAM_SYNC tells them apart: a seqno not given out yet is
+		 * -EINVAL.
+		 */
+		ret = acl_kstream_sync(s->dev, arg.stream, seq, -1);
+		if (ret != -EINVAL) {
+			*queued = true;
+			break;
+		}
+		acl_err_clear();
+	}
+	if (*queued)
+		s->last_seq = seq;
+	pthread_mutex_unlock(&s->lock);
+	return acl_wait_result(s->dev, ret, -1);
 }
 
 /* Errors of a stream's tasks (as opposed to the wait's own). */
@@ -446,6 +506,7 @@ int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 	return acl_stream_wait_seq(s, id, 0, timeout_ms);
 }
 
+/* Wait for every stream of @ctx. */
 int acl_ctx_sync_streams(struct acl_context *ctx)
 {
 	struct acl_stream **v = NULL, *s;
@@ -474,6 +535,49 @@ int acl_ctx_sync_streams(struct acl_context *ctx)
 	}
 	free(v);
 	return ret;
+}
+
+int acl_dev_sync(struct acl_device *dev)
+{
+	struct acl_context *ctx;
+	struct acl_context **ctxs = NULL;
+	size_t n = 0, i;
+	int ret = 0, err;
+
+	/* Every context of the device; waiting must not hold the device lock. */
+	pthread_mutex_lock(&dev->lock);
+	list_for_each_entry(ctx, &dev->contexts, node)
+		n++;
+	ctxs = calloc(n ? n : 1, sizeof(*ctxs));
+	if (!ctxs) {
+		pthread_mutex_unlock(&dev->lock);
+		return acl_errf(-ENOMEM, "out of host memory");
+	}
+	n = 0;
+	list_for_each_entry(ctx, &dev->contexts, node) {
+		acl_obj_hold(&ctx->obj);
+		ctxs[n++] = ctx;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	for (i = 0; i < n; i++) {
+		err = acl_ctx_sync_streams(ctxs[i]);
+		if (err && !ret)
+			ret = err;
+		acl_ctx_put(ctxs[i]);
+	}
+	free(ctxs);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtSynchronizeDevice(void)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_enter_dev(&dev);
+	if (!ret)
+		ret = acl_dev_sync(dev);
+	return acl_ret(__func__, ret);
 }
 
 static int acl_create_stream(aclrtStream *stream, uint32_t priority, uint32_t flag)
@@ -776,10 +880,10 @@ ACL_EXPORT aclError aclrtStreamStop(aclrtStream stream)
 
 static int acl_value_addr(struct acl_stream *s, void *devAddr, uint32_t *cmd_flags, bool host_ok)
 {
-	struct npu_addr_query q;
+	struct acl_mem_info q;
 	int ret;
 
-	ret = acl_addr_query(s->dev, (uintptr_t)devAddr, &q);
+	ret = acl_mm_query(s->dev, (uintptr_t)devAddr, &q);
 	if (ret)
 		return ret;
 	if (q.kind == NPU_ADDR_DEVICE)

@@ -90,6 +90,16 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms);
 
 /*
+ * Queue @n commands on the internal stream @s and wait for them, in ONE
+ * system call (SUBMIT with NPU_SUBMIT_WAIT: on an idle stream the driver
+ * runs them in the calling thread). Returns what acl_stream_wait() would
+ * for them; *@queued false if they were refused instead (nothing queued).
+ * Only for a stream no one else submits to meanwhile (the copier's, under
+ * its lock): a signal is told apart by the seqno the commands get.
+ */
+int acl_stream_submit_wait(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, bool *queued);
+
+/*
  * Wait for @seq on @s as the API does: a task error comes back once
  * (latched for the context in STOP mode). 0 when @id is not @s's kernel
  * stream any more (aborted since: nothing of it is left to wait for).
@@ -109,5 +119,8 @@ int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms);
 
 /* The kernel id and last seqno of @s, consistently. */
 void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq);
+
+/* Wait for every stream of every context of @dev (aclrtSynchronizeDevice). */
+int acl_dev_sync(struct acl_device *dev);
 
 #endif /* LIBACL_STREAM_H */

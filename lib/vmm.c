@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Virtual memory management: physical handles, VA reservations, maps
- * and access rights, each a thin layer over one driver request.
+ * and access rights: the API's checks over the memory layer (mm.c), which
+ * makes each request and keeps the handles and mappings.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,50 +13,12 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
 #include "device.h"
 #include "error.h"
-#include "ioctl.h"
-#include "memory.h"
-#include "region.h"
-#include "vmm.h"
+#include "mm.h"
 
 #define ACL_VMM_GRANULE		NPU_PAGE_2M
-
-void acl_handles_teardown(struct acl_device *dev)
-{
-	struct acl_handle *h, *n;
-	struct acl_vmap *v;
-
-	/* released handles live only through their mappings */
-	while ((v = dev->vmaps)) {
-		dev->vmaps = v->next;
-		if (v->h->released && !--v->h->maps)
-			free(v->h);
-		free(v);
-	}
-	list_for_each_entry_safe(h, n, &dev->handles, node) {
-		list_del(&h->node);
-		free(h);
-	}
-}
-
-struct acl_vmap *acl_vmap_find_locked(struct acl_device *dev, uint64_t addr)
-{
-	struct acl_vmap *v;
-
-	for (v = dev->vmaps; v; v = v->next)
-		if (addr >= v->addr && addr - v->addr < v->h->size)
-			return v;
-	return NULL;
-}
-
-/* @h is released and unmapped: its memory is gone. dev->lock held; frees @h. */
-static void acl_handle_gone_locked(struct acl_handle *h)
-{
-	if (!h->imported)
-		acl_mem_account_locked(h->dev, ACL_MEM_KIND_PHYSICAL, -(int64_t)h->size);
-	free(h);
-}
 
 static bool acl_attr_is_p2p(aclrtMemAttr a)
 {
@@ -130,15 +93,9 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-struct acl_handle *acl_handle_lookup(const void *p)
-{
-	return acl_dev_find(handles, struct acl_handle, p);
-}
-
 ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 					const aclrtPhysicalMemProp *prop, uint64_t flags)
 {
-	struct npu_mem_alloc alloc = { .size = sizeof(alloc) };
 	struct acl_device *dev;
 	struct acl_handle *h;
 	uint64_t gran;
@@ -172,68 +129,20 @@ ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 			       (unsigned long long)(gran >> 20));
 		goto out;
 	}
-	h = calloc(1, sizeof(*h));
-	if (!h) {
-		ret = acl_errf(-ENOMEM, "out of host memory");
-		goto out;
-	}
-	alloc.length = size;
-	alloc.page_size = gran;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
-	if (ret) {
-		free(h);
-		if (ret == -ENOMEM)
-			acl_errf(ret, "cannot allocate %zu bytes on device %d: device memory exhausted",
-				 size, dev->id);
-		goto out;
-	}
-	h->dev = dev;
-	h->id = alloc.handle;
-	h->size = size;
-	h->page_size = gran;
-	h->p2p = acl_attr_is_p2p(prop->memAttr);
-	pthread_mutex_lock(&dev->lock);
-	list_add_tail(&h->node, &dev->handles);
-	acl_mem_account_locked(dev, ACL_MEM_KIND_PHYSICAL, (int64_t)size);
-	pthread_mutex_unlock(&dev->lock);
-	*handle = h;
+	ret = acl_mm_handle_alloc(dev, size, gran, acl_attr_is_p2p(prop->memAttr), &h);
+	if (!ret)
+		*handle = h;
 out:
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 {
-	struct npu_mem_free mfree = { .size = sizeof(mfree) };
-	struct acl_device *dev;
-	struct acl_handle *h;
 	int ret;
 
 	ret = acl_enter(NULL, handle);
-	if (ret)
-		goto out;
-	h = acl_handle_lookup(handle);
-	if (!h) {
-		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
-		goto out;
-	}
-	dev = h->dev;
-	pthread_mutex_lock(&dev->lock);
-	/* one free per aclrtMemRetainAllocationHandle before the last one */
-	if (h->retains) {
-		h->retains--;
-		pthread_mutex_unlock(&dev->lock);
-		goto out;
-	}
-	list_del(&h->node);
-	mfree.handle = h->id;
-	/* a mapped handle lives on, in the kernel and here, until its mappings go */
-	if (h->maps)
-		h->released = true;
-	else
-		acl_handle_gone_locked(h);
-	pthread_mutex_unlock(&dev->lock);
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
-out:
+	if (!ret)
+		ret = acl_mm_handle_free(handle);
 	return acl_ret(__func__, ret);
 }
 
@@ -245,7 +154,6 @@ static bool acl_is_pow2(uint64_t v)
 ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
 					   uint64_t flags)
 {
-	struct acl_region r = { .kind = ACL_REGION_VMM };
 	struct acl_device *dev;
 	uint64_t va;
 	int ret;
@@ -269,17 +177,10 @@ ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t al
 	if (ret)
 		goto out;
 	/* expectPtr is a hint: taken when free and aligned, else ignored */
-	ret = acl_va_reserve(dev, size, alignment ? alignment : ACL_VMM_GRANULE, (uintptr_t)expectPtr, &va);
-	if (ret)
-		goto out;
-	r.addr = va;
-	r.len = size;
-	ret = acl_region_add(dev, &r);
-	if (ret) {
-		acl_va_release(dev, va, size);
-		goto out;
-	}
-	*virPtr = (void *)(uintptr_t)va;
+	ret = acl_mm_reserve(dev, size, alignment ? alignment : ACL_VMM_GRANULE, (uintptr_t)expectPtr,
+			     &va);
+	if (!ret)
+		*virPtr = (void *)(uintptr_t)va;
 out:
 	return acl_ret(__func__, ret);
 }
@@ -287,43 +188,18 @@ out:
 ACL_EXPORT aclError aclrtReleaseMemAddress(void *virPtr)
 {
 	struct acl_device *dev;
-	struct acl_region *r;
-	struct npu_va_range arg = { .size = sizeof(arg), .addr = (uintptr_t)virPtr };
-	uint64_t len = 0;
 	int ret;
 
 	ret = acl_enter(&dev, virPtr);
-	if (ret)
-		goto out;
-	/* Release in the kernel first: it refuses while mappings remain. */
-	pthread_mutex_lock(&dev->lock);
-	r = acl_region_find_locked(dev, (uintptr_t)virPtr, ACL_REGION_VMM);
-	if (!r) {
-		ret = acl_errf(-EINVAL, "virPtr %p is not an address reserved by aclrtReserveMemAddress", virPtr);
-	} else {
-		ret = npu_ioctl(dev->fd, NPU_IOCTL_VA_RELEASE, &arg);
-		if (ret == -EBUSY)
-			ret = acl_errf(ret, "virPtr %p still has mappings: aclrtUnmapMem them first", virPtr);
-		if (!ret) {
-			len = r->len;
-			list_del(&r->node);
-			free(r);
-		}
-	}
-	pthread_mutex_unlock(&dev->lock);
-	if (len)
-		munmap(virPtr, len);
-out:
+	if (!ret)
+		ret = acl_mm_release(dev, (uintptr_t)virPtr);
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
 				uint64_t flags)
 {
-	struct npu_map map = { .size = sizeof(map) };
 	struct acl_device *dev;
-	struct acl_handle *h;
-	struct acl_vmap *v;
 	int ret;
 
 	ret = acl_enter(NULL, virPtr, handle);
@@ -340,90 +216,19 @@ ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtD
 	ret = acl_cur_dev(&dev);
 	if (ret)
 		goto out;
-	h = acl_handle_lookup(handle);
-	if (!h) {
-		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
-		goto out;
-	}
-	if (size != h->size) {
-		ret = acl_errf(-EINVAL, "size %zu must equal the handle's size %llu", size,
-			       (unsigned long long)h->size);
-		goto out;
-	}
-	if (h->dev != dev) {
-		ret = acl_errf(-EINVAL, "handle %p belongs to device %d, not the current device %d", handle,
-			       h->dev->id, dev->id);
-		goto out;
-	}
-	if ((uintptr_t)virPtr & (h->page_size - 1)) {
-		ret = acl_errf(-EINVAL, "virPtr %p must be aligned to the handle's page size %llu", virPtr,
-			       (unsigned long long)h->page_size);
-		goto out;
-	}
-	v = malloc(sizeof(*v));
-	if (!v) {
-		ret = acl_errf(-ENOMEM, "out of host memory");
-		goto out;
-	}
-	map.addr = (uintptr_t)virPtr;
-	map.length = size;
-	map.handle = h->id;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
-	if (!ret) {
-		v->addr = map.addr;
-		v->h = h;
-		pthread_mutex_lock(&dev->lock);
-		v->next = dev->vmaps;
-		dev->vmaps = v;
-		h->maps++;
-		pthread_mutex_unlock(&dev->lock);
-		v = NULL;
-	}
-	free(v);
-	if (ret == -ENOENT)
-		ret = acl_errf(ret, "virPtr %p+%zu is not inside one aclrtReserveMemAddress range", virPtr, size);
-	else if (ret == -EADDRINUSE)
-		ret = acl_errf(ret, "virPtr %p+%zu overlaps an existing mapping", virPtr, size);
-	else if (ret == -EBUSY)
-		ret = acl_errf(ret, "handle %p is mapped already", handle);
+	ret = acl_mm_map(dev, (uintptr_t)virPtr, size, handle);
 out:
 	return acl_ret(__func__, ret);
 }
 
-/* Forget the mapping at @addr; a released handle goes with its last one. */
-static void acl_vmap_remove(struct acl_device *dev, uint64_t addr)
-{
-	struct acl_vmap **pv, *v = NULL;
-
-	pthread_mutex_lock(&dev->lock);
-	for (pv = &dev->vmaps; *pv; pv = &(*pv)->next) {
-		if ((*pv)->addr == addr) {
-			v = *pv;
-			*pv = v->next;
-			if (!--v->h->maps && v->h->released)
-				acl_handle_gone_locked(v->h);
-			break;
-		}
-	}
-	pthread_mutex_unlock(&dev->lock);
-	free(v);
-}
-
 ACL_EXPORT aclError aclrtUnmapMem(void *virPtr)
 {
-	struct npu_unmap unmap = { .size = sizeof(unmap), .addr = (uintptr_t)virPtr };
 	struct acl_device *dev;
 	int ret;
 
 	ret = acl_enter(&dev, virPtr);
-	if (ret)
-		goto out;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
-	if (ret == -ENOENT)
-		ret = acl_errf(ret, "virPtr %p is not the start of an aclrtMapMem mapping", virPtr);
 	if (!ret)
-		acl_vmap_remove(dev, unmap.addr);
-out:
+		ret = acl_mm_unmap(dev, (uintptr_t)virPtr);
 	return acl_ret(__func__, ret);
 }
 
@@ -440,7 +245,6 @@ static int acl_location_check(const aclrtMemLocation *loc, const char *what)
 
 ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count)
 {
-	struct npu_access acc = { .size = sizeof(acc), .addr = (uintptr_t)virPtr, .length = size };
 	struct acl_device *dev;
 	char what[48];
 	size_t i, j;
@@ -481,23 +285,10 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 		if (ret)
 			goto out;
 	}
-	for (i = 0; i < count; i++) {
-		acc.device = desc[i].location.id;
-		acc.access = desc[i].flags;
-		ret = npu_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
-		if (ret == -ENOENT)
-			ret = acl_errf(ret, "virPtr %p+%zu is not entirely mapped", virPtr, size);
-		else if (ret == -EINVAL && acc.device != (uint32_t)dev->id)
-			ret = acl_errf(ret, "virPtr %p+%zu must be 4 KiB aligned and cover whole mappings of device memory (host memory is reachable by its own device only, not device %u)",
-				       virPtr, size, acc.device);
-		else if (ret == -EINVAL)
-			ret = acl_errf(ret, "virPtr %p+%zu must be 4 KiB aligned and cover whole mappings",
-				       virPtr, size);
-		else if (ret == -ENODEV)
-			ret = acl_errf(ret, "desc[%zu].location.id %u: the driver has no such device", i,
-				       acc.device);
-		if (ret)
-			goto out;
+	for (i = 0; i < count && !ret; i++) {
+		snprintf(what, sizeof(what), "desc[%zu].location", i);
+		ret = acl_mm_set_access(dev, (uintptr_t)virPtr, size, desc[i].location.id,
+					desc[i].flags, what);
 	}
 out:
 	return acl_ret(__func__, ret);
@@ -505,73 +296,40 @@ out:
 
 ACL_EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag)
 {
-	struct npu_access acc = { .size = sizeof(acc), .addr = (uintptr_t)virPtr };
 	struct acl_device *dev;
 	int ret;
 
 	ret = acl_enter(&dev, virPtr, location, flag);
-	if (ret)
-		goto out;
-	ret = acl_location_check(location, "location");
-	if (ret)
-		goto out;
-	acc.device = location->id;
-	ret = npu_ioctl(dev->fd, NPU_IOCTL_GET_ACCESS, &acc);
-	if (ret == -ENOENT)
-		ret = acl_errf(ret, "virPtr %p is not mapped", virPtr);
-	else if (ret == -ENODEV)
-		ret = acl_errf(ret, "location.id %u: the driver has no such device", acc.device);
 	if (!ret)
-		*flag = acc.access;
-out:
+		ret = acl_location_check(location, "location");
+	if (!ret)
+		ret = acl_mm_get_access(dev, (uintptr_t)virPtr, location->id, flag);
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle)
 {
-	struct acl_device *dev;
-	struct acl_vmap *v = NULL;
-	int ret, pos = 0;
+	struct acl_handle *h;
+	int ret;
 
 	ret = acl_enter(NULL, virPtr, handle);
-	if (ret)
-		goto out;
-	/* mappings never overlap across devices: each is reserved in the process */
-	while ((dev = acl_dev_iter(&pos))) {
-		pthread_mutex_lock(&dev->lock);
-		v = acl_vmap_find_locked(dev, (uintptr_t)virPtr);
-		if (v && v->addr != (uintptr_t)virPtr)
-			ret = acl_errf(ACLI_ERTPARAM, "virPtr %p is inside the aclrtMapMem mapping at %#llx, not its start",
-				       virPtr, (unsigned long long)v->addr);
-		else if (v && v->h->released)
-			ret = acl_errf(ACLI_ERTPARAM, "the handle mapped at virPtr %p was freed with aclrtFreePhysical: only the mapping holds the memory now",
-				       virPtr);
-		else if (v)
-			v->h->retains++;
-		if (v && !ret)
-			*handle = v->h;
-		pthread_mutex_unlock(&dev->lock);
-		if (v)
-			goto out;
-	}
-	ret = acl_errf(ACLI_ERTPARAM, "virPtr %p is not the start of an aclrtMapMem mapping", virPtr);
-out:
+	if (!ret)
+		ret = acl_mm_handle_retain((uintptr_t)virPtr, &h);
+	if (!ret)
+		*handle = h;
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle, aclrtPhysicalMemProp *prop)
 {
-	struct acl_handle *h;
+	struct acl_handle copy, *h = &copy;
 	int ret;
 
 	ret = acl_enter(NULL, handle, prop);
+	if (!ret)
+		ret = acl_mm_handle_info(handle, &copy);
 	if (ret)
 		goto out;
-	h = acl_handle_lookup(handle);
-	if (!h) {
-		ret = acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", handle);
-		goto out;
-	}
 	memset(prop, 0, sizeof(*prop));
 	prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
 	prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;

@@ -8,8 +8,13 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/ioctl.h>
+#include <signal.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
+
+#include <uapi/npu.h>
 
 #include "lib_util.h"
 
@@ -604,6 +609,63 @@ TEST(memset_sync_async)
 	free(h);
 }
 
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+/*
+ * A synchronous copy or memset waits inside its SUBMIT (NPU_SUBMIT_WAIT):
+ * a signal whose handler does not restart system calls ends that wait
+ * with EINTR, and the library must wait on for the queued commands - not
+ * lose them, nor queue them twice.
+ */
+TEST_TIMEOUT(sync_copies_under_signals, 120)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval it = { { 0, 500 }, { 0, 500 } }, off = { { 0, 0 }, { 0, 0 } };
+	size_t n = 16 * MiB;
+	char *page = malloc(n), *h;
+	void *d;
+	int i;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(page);
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h, n));
+	ASSERT_ACL_OK(aclrtMalloc(&d, n, ACL_MEM_MALLOC_HUGE_FIRST));
+	alarms = 0;
+	ASSERT_EQ(0, sigaction(SIGALRM, &sa, &old));
+	ASSERT_EQ(0, setitimer(ITIMER_REAL, &it, NULL));
+	for (i = 0; i < 6; i++) {
+		fill_pattern(h, n, 40 + i);
+		EXPECT_ACL_OK(aclrtMemcpy(d, n, h, n, ACL_MEMCPY_HOST_TO_DEVICE));
+		memset(h, 0, n);
+		EXPECT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(-1, check_pattern(h, n, 40 + i));
+		/* pageable: direct, then staged in pieces, the last one waited for in its SUBMIT */
+		EXPECT_ACL_OK(aclrtMemcpy(page, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(-1, check_pattern(page, n, 40 + i));
+		ASSERT_EQ(0, setenv("ACL_NPU_PAGEABLE_COPY", "staged", 1));
+		EXPECT_ACL_OK(aclrtMemcpy(d, n, page, n, ACL_MEMCPY_HOST_TO_DEVICE));
+		unsetenv("ACL_NPU_PAGEABLE_COPY");
+		EXPECT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(-1, check_pattern(h, n, 40 + i));
+		EXPECT_ACL_OK(aclrtMemset(d, n, 0x60 + i, n));
+		EXPECT_ACL_OK(aclrtMemcpy(h, n, d, n, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(-1, check_byte(h, n, 0x60 + i));
+	}
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old, NULL);
+	TH_LOG("%d signals during the copies", (int)alarms);
+	EXPECT_LT(0, alarms);
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	free(page);
+}
+
 struct copier {
 	int id;
 	aclError err;
@@ -841,6 +903,110 @@ TEST(pointer_attributes)
 	ASSERT_ACL_OK(aclrtFree(d));
 	ASSERT_ACL_OK(aclrtPointerGetAttributes(d, &attr));
 	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_UNREGISTERED, attr.location.type);
+}
+
+/*
+ * What the library makes of an address (from its own records: copies
+ * classify their pointers with them, without asking the driver) is what
+ * the driver says of it (ADDR_QUERY on the library's own file): the kind,
+ * the range holding it, a mapped registration's device address, the page
+ * size - for every kind of memory the library makes, pageable memory, and
+ * memory released again.
+ */
+TEST(records_match_driver)
+{
+	aclrtMallocAttribute va_flag = { .attr = ACL_RT_MEM_ATTR_VA_FLAG, .value.vaFlag = 1 };
+	aclrtMallocConfig cfg = { .attrs = &va_flag, .numAttrs = 1 };
+	aclrtPhysicalMemProp prop = prop_for(ACL_HBM_MEM_HUGE);
+	char *mem = map_anon(4 * 4096), *pin = map_anon(2 * 4096), *heap = malloc(64), stack[64];
+	char *d, *h, *hv, *dp, *vmm, *man;
+	aclrtDrvMemHandle handle;
+	int fd, i, n = 0;
+	uintptr_t probe[40];
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(mem);
+	ASSERT_NONNULL(pin);
+	fd = lib_npu_fd();
+	ASSERT_LE(0, fd);
+	ASSERT_ACL_OK(aclrtMalloc((void **)&d, 3 * MiB, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h, 2 * 4096));
+	ASSERT_ACL_OK(aclrtMallocHostWithCfg((void **)&hv, 4096, &cfg));
+	ASSERT_ACL_OK(aclrtHostRegister(mem, 2 * 4096, ACL_HOST_REGISTER_MAPPED, (void **)&dp));
+	ASSERT_ACL_OK(aclrtHostRegisterV2(pin, 4096, ACL_HOST_REG_PINNED));
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&vmm, 4 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&handle, 2 * MiB, &prop, 0));
+	ASSERT_ACL_OK(aclrtMapMem(vmm, 2 * MiB, 0, handle, 0));
+	ASSERT_ACL_OK(aclrtMemAllocManaged((void **)&man, 2 * MiB, ACL_RT_MEM_ATTACH_GLOBAL));
+	for (i = 0; i < 2; i++) {
+		uintptr_t at[] = {
+			(uintptr_t)d, (uintptr_t)d + MiB + 5, (uintptr_t)d + 4 * MiB - 1, (uintptr_t)d + 4 * MiB,
+			(uintptr_t)h, (uintptr_t)h + 2 * 4096 - 1, (uintptr_t)h + 2 * 4096, (uintptr_t)hv + 7,
+			(uintptr_t)mem, (uintptr_t)mem + 4096 + 9, (uintptr_t)mem + 2 * 4096, (uintptr_t)dp,
+			(uintptr_t)dp + 2 * 4096 - 1, (uintptr_t)pin + 3, (uintptr_t)pin + 4096,
+			(uintptr_t)vmm + 5, (uintptr_t)vmm + 2 * MiB + 5, (uintptr_t)man + MiB,
+			(uintptr_t)stack, (uintptr_t)heap, 0, 4096,
+		};
+
+		for (n = 0; n < (int)(sizeof(at) / sizeof(at[0])); n++)
+			probe[n] = at[n];
+		if (i) {
+			/* released: the records forget them as the driver does */
+			ASSERT_ACL_OK(aclrtHostUnregister(mem));
+			ASSERT_ACL_OK(aclrtHostUnregister(pin));
+			ASSERT_ACL_OK(aclrtFreeHost(h));
+			ASSERT_ACL_OK(aclrtUnmapMem(vmm));
+			ASSERT_ACL_OK(aclrtFree(man));
+		}
+		for (int k = 0; k < n; k++) {
+			struct npu_addr_query q = { .size = sizeof(q), .addr = probe[k] };
+			aclrtPtrAttributes attr;
+			uint32_t want, page;
+			void *got = NULL;
+			bool mapped;
+			aclError r;
+
+			/* NULL is refused before any lookup */
+			if (!probe[k])
+				continue;
+			ASSERT_EQ(0, ioctl(fd, NPU_IOCTL_ADDR_QUERY, &q));
+			want = q.kind == NPU_ADDR_MIRROR ? ACL_MEM_LOCATION_TYPE_MANAGED :
+			       q.kind == NPU_ADDR_DEVICE ? ACL_MEM_LOCATION_TYPE_DEVICE :
+			       q.kind == NPU_ADDR_HOST ? ACL_MEM_LOCATION_TYPE_HOST :
+			       ACL_MEM_LOCATION_TYPE_UNREGISTERED;
+			page = q.page_size && q.kind == NPU_ADDR_DEVICE ? q.page_size : 4096;
+			mapped = q.kind == NPU_ADDR_HOST && (q.host_flags & NPU_HOST_MAPPED);
+			ASSERT_ACL_OK(aclrtPointerGetAttributes((void *)probe[k], &attr));
+			r = aclrtHostGetDevicePointer((void *)probe[k], &got, 0);
+			if (attr.location.type != want || attr.pageSize != page ||
+			    (r == ACL_SUCCESS) != mapped || (mapped && (uintptr_t)got != q.dev_addr))
+				TH_LOG("round %d, probe %d (%#lx): the driver says kind %u page %llu dev_addr %#llx",
+				       i, k, (unsigned long)probe[k], q.kind,
+				       (unsigned long long)q.page_size, (unsigned long long)q.dev_addr);
+			EXPECT_EQ(want, (uint32_t)attr.location.type);
+			EXPECT_EQ(page, attr.pageSize);
+			EXPECT_EQ(mapped, r == ACL_SUCCESS);
+			if (mapped)
+				EXPECT_EQ((uintptr_t)q.dev_addr, (uintptr_t)got);
+			if (q.kind == NPU_ADDR_DEVICE && probe[k] >= (uintptr_t)d &&
+			    probe[k] < (uintptr_t)d + 4 * MiB) {
+				void *base = NULL;
+				size_t len = 0;
+
+				ASSERT_ACL_OK(aclrtMemGetAddressRange((void *)probe[k], &base, &len));
+				EXPECT_EQ((uintptr_t)q.base, (uintptr_t)base);
+				EXPECT_EQ((size_t)q.length, len);
+			}
+		}
+		aclGetRecentErrMsg();
+	}
+	ASSERT_ACL_OK(aclrtFreePhysical(handle));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(vmm));
+	ASSERT_ACL_OK(aclrtFreeHost(hv));
+	ASSERT_ACL_OK(aclrtFree(d));
+	munmap(mem, 4 * 4096);
+	munmap(pin, 2 * 4096);
+	free(heap);
 }
 
 TEST_HARNESS_MAIN

@@ -1,9 +1,60 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * libacl: the aclrt runtime memory API (devices, streams, events, device
- * and host memory, copies, virtual memory management).
+ * libacl: the aclrt runtime API - devices and contexts, streams, events,
+ * callbacks and host functions, notifies, device, host, managed, VMM and IPC
+ * memory, shareable handles, copies and memsets, device queries, resource
+ * limits, errors.
  *
- * Types, enum values and struct layouts follow the CANN acl_rt.h 1.17.
+ * Types, enum values and struct layouts follow the CANN acl_rt.h 1.17. The
+ * comments say what libacl does: above all its own choices where CANN
+ * leaves room, and where the simulated device (npu.ko) behaves in a way a
+ * caller would not assume. lib/README.md has the details.
+ *
+ * Rules for every call below unless its comment says otherwise:
+ *
+ * - aclInit (acl.h) first: before it, or after aclFinalize, a call answers
+ *   ACL_ERROR_UNINITIALIZE. aclFinalize destroys every context, dropping
+ *   queued work; aclInit may be called again after it.
+ * - Checks run in this order: aclInit, the arguments (no driver call), the
+ *   calling thread's current context, then the driver; so an argument error
+ *   is the same with or without a device.
+ * - NULL pointers and bad enum or flag values are ACL_ERROR_INVALID_PARAM
+ *   (100000, CANN's acl layer); bad values CANN's runtime layer checks are
+ *   ACL_ERROR_RT_PARAM_INVALID (107000); a device id that is negative, above
+ *   63 or names no /dev/npuN is ACL_ERROR_RT_INVALID_DEVICEID (107001); what
+ *   the simulated chip does not have is ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ *   (207000); a device task that faulted (a DMA fault) is
+ *   ACL_ERROR_RT_FAILURE.
+ * - Errors are reported per thread, twice: every failure adds a line
+ *   "aclrtFoo: reason" to the messages aclGetRecentErrMsg() (acl_base.h)
+ *   returns, newest first; every failure but ACL_ERROR_INVALID_PARAM is also
+ *   the thread's last error (aclrtGetLastError). A result called quiet below
+ *   touches neither.
+ * - Every call is thread-safe. The current context, and with it the current
+ *   device, is per thread: a new thread has none (ACL_ERROR_RT_CONTEXT_NULL)
+ *   until it calls aclrtSetDevice or aclrtSetCurrentContext, unless aclInit's
+ *   file names a default device. Handles (contexts, streams, events,
+ *   notifies) may be shared between threads; a handle destroyed, never
+ *   created or of another type is ACL_ERROR_RT_INVALID_HANDLE.
+ * - A NULL aclrtStream is the current context's default stream. Submitting
+ *   to or managing a stream of another context is
+ *   ACL_ERROR_RT_STREAM_CONTEXT; synchronizing and querying it are allowed.
+ * - After fork() the child is initialised, with no device set: it inherits
+ *   no context, stream, event or notify of the parent.
+ *
+ * What the library reads besides its arguments:
+ *
+ * - aclInit(configPath): the file must be readable (else
+ *   ACL_ERROR_INVALID_PARAM). Of its first 8 KiB two keys apply, the rest is
+ *   ignored: CANN's {"defaultDevice":{"default_device":"N"}} (a thread
+ *   without a current context sets device N implicitly at its first need),
+ *   and our {"pageableCopy":{"mode":"auto"|"staged"|"direct"}} (see "Copies
+ *   and memsets"). A bad value of either fails aclInit with
+ *   ACL_ERROR_INVALID_PARAM.
+ * - ACL_NPU_PAGEABLE_COPY (ours): "auto", "staged" or "direct", read at
+ *   every synchronous pageable copy; it wins over pageableCopy; another
+ *   value is ignored.
+ * - ASCEND_HOME_PATH and /etc/ascend_install.info: aclsysGetVersion*.
  */
 #ifndef ACL_ACL_RT_H
 #define ACL_ACL_RT_H
@@ -16,27 +67,46 @@
 extern "C" {
 #endif
 
+/* The CANN acl_rt.h version whose names, values and layouts this header has */
 #define ACL_MAJOR_VERSION 1
 #define ACL_MINOR_VERSION 17
 #define ACL_PATCH_VERSION 0
 
-/* aclrtValueWait conditions */
+/* == Memory, copies and stream memory operations: constants and types == */
+
+/*
+ * aclrtValueWait conditions on the 64-bit word w: w >= value, w == value,
+ * (w & value) != 0, ~(w | value) != 0
+ */
 #define ACL_STREAM_WAIT_VALUE_GEQ 0x00000000U
 #define ACL_STREAM_WAIT_VALUE_EQ 0x00000001U
 #define ACL_STREAM_WAIT_VALUE_AND 0x00000002U
 #define ACL_STREAM_WAIT_VALUE_NOR 0x00000003U
 
+/*
+ * aclrtMemExportToShareableHandle(V2) flags. DISABLE_PID_VALIDATION: no pid
+ * list; an importer must still run as the exporter's effective uid.
+ */
 #define ACL_RT_VMM_EXPORT_FLAG_DEFAULT 0x0UL
 #define ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
 
-/* aclrtHostRegisterV2 flags */
+/*
+ * aclrtHostRegisterV2 flags: IOMEMORY is ACL_ERROR_FEATURE_UNSUPPORTED;
+ * without MAPPED the memory is pinned but has no device address.
+ */
 #define ACL_HOST_REG_MAPPED 0x2UL
 #define ACL_HOST_REG_IOMEMORY 0x4UL
 #define ACL_HOST_REG_READONLY 0x8UL
 #define ACL_HOST_REG_PINNED 0x10000000UL
 
+/* A physical memory handle: aclrtMallocPhysical, or an import of a shareable one */
 typedef void *aclrtDrvMemHandle;
 
+/*
+ * Copy kinds. The kind must agree with what the addresses are; DEFAULT
+ * infers it; HOST_TO_BUF_TO_DEVICE is HOST_TO_DEVICE; INNER_ and
+ * INTER_DEVICE_TO_DEVICE need both sides on one device, on two devices.
+ */
 typedef enum aclrtMemcpyKind {
 	ACL_MEMCPY_HOST_TO_HOST,
 	ACL_MEMCPY_HOST_TO_DEVICE,
@@ -48,6 +118,15 @@ typedef enum aclrtMemcpyKind {
 	ACL_MEMCPY_INTER_DEVICE_TO_DEVICE,
 } aclrtMemcpyKind;
 
+/*
+ * aclrtMalloc policies. Page size: NORMAL 4 KiB, HUGE 2 MiB, HUGE1G 1 GiB;
+ * HUGE_FIRST takes 2 MiB pages from 2 MiB up (padding included) and falls
+ * back to 4 KiB ones when those run out. A _P2P policy places as its base:
+ * every aclrtMalloc allocation is reachable by peers. The band-width and
+ * USER_SPACE_READONLY bits are accepted and change nothing (the CPU never
+ * maps device memory; the device keeps read-write access); LOW with HIGH
+ * is ACL_ERROR_INVALID_PARAM, as are unknown bits (aclrtMallocCached excepted).
+ */
 typedef enum aclrtMemMallocPolicy {
 	ACL_MEM_MALLOC_HUGE_FIRST,
 	ACL_MEM_MALLOC_HUGE_ONLY,
@@ -62,12 +141,19 @@ typedef enum aclrtMemMallocPolicy {
 	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
 } aclrtMemMallocPolicy;
 
+/* aclrtHostRegister types: IOMEMORY is ACL_ERROR_FEATURE_UNSUPPORTED */
 typedef enum {
 	ACL_HOST_REGISTER_MAPPED = 0,
 	ACL_HOST_REGISTER_IOMEMORY = 0x04,
 	ACL_HOST_REGISTER_READONLY = 0x08,
 } aclrtHostRegisterType;
 
+/*
+ * aclrtMalloc(Host)WithCfg attributes: MODULE_ID is accepted and ignored;
+ * DEVICE_ID must be the current device; VA_FLAG (aclrtMallocHostWithCfg
+ * only; 0 or 1) 1 maps the memory for the device at its host address. RSV
+ * and other values: ACL_ERROR_INVALID_PARAM.
+ */
 typedef enum {
 	ACL_RT_MEM_ATTR_RSV = 0,
 	ACL_RT_MEM_ATTR_MODULE_ID,
@@ -92,6 +178,11 @@ typedef struct {
 	size_t numAttrs;
 } aclrtMallocConfig;
 
+/*
+ * Memory attributes. The device has one kind of memory: aclrtGetMemInfo
+ * answers the same for each. For aclrtMallocPhysical, the four HUGE1G
+ * values select 1 GiB pages, every other value 2 MiB pages.
+ */
 typedef enum aclrtMemAttr {
 	ACL_DDR_MEM,
 	ACL_HBM_MEM,
@@ -113,6 +204,7 @@ typedef enum aclrtMemAttr {
 	ACL_MEM_P2P_HUGE1G,
 } aclrtMemAttr;
 
+/* MANAGED: what aclrtPointerGetAttributes says of aclrtMemAllocManaged memory */
 typedef enum aclrtMemLocationType {
 	ACL_MEM_LOCATION_TYPE_HOST = 0,
 	ACL_MEM_LOCATION_TYPE_DEVICE,
@@ -126,12 +218,17 @@ typedef struct aclrtMemLocation {
 	aclrtMemLocationType type;
 } aclrtMemLocation;
 
+/*
+ * aclrtMemcpyBatch: where both sides of a run of copies are (HOST, or DEVICE
+ * with the copying device's id); rsv must be zero.
+ */
 typedef struct aclrtMemcpyBatchAttr {
 	aclrtMemLocation dstLoc;
 	aclrtMemLocation srcLoc;
 	uint8_t rsv[16];
 } aclrtMemcpyBatchAttr;
-/* Managed (unified) memory */
+
+/* Managed (unified) memory: aclrtMemAllocManaged's flag and its calls' types */
 #define ACL_RT_MEM_ATTACH_GLOBAL 0x01U
 
 typedef enum aclrtMemManagedAdviseType {
@@ -167,12 +264,18 @@ typedef struct aclrtMemManagedLocation {
 	int32_t id;
 } aclrtMemManagedLocation;
 
+/* aclrtPointerGetAttributes' answer (rsv zeroed) */
 typedef struct aclrtPtrAttributes {
 	aclrtMemLocation location;
 	uint32_t pageSize;
 	uint32_t rsv[4];
 } aclrtPtrAttributes;
 
+/*
+ * Virtual memory management. aclrtPhysicalMemProp: handleType NONE or
+ * POSIX (alike here), allocationType PINNED, location DEVICE with the
+ * current device's id, reserve 0.
+ */
 typedef enum aclrtMemAllocationType {
 	ACL_MEM_ALLOCATION_TYPE_PINNED = 0,
 } aclrtMemAllocationType;
@@ -190,12 +293,17 @@ typedef struct aclrtPhysicalMemProp {
 	uint64_t reserve;
 } aclrtPhysicalMemProp;
 
+/* Both options answer the same: 2 MiB, or 1 GiB for the HUGE1G memAttrs */
 typedef enum aclrtMemGranularityOptions {
 	ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM,
 	ACL_RT_MEM_ALLOC_GRANULARITY_RECOMMENDED,
 	ACL_RT_MEM_ALLOC_GRANULARITY_UNDEF = 0xFFFF,
 } aclrtMemGranularityOptions;
 
+/*
+ * A device's rights on an aclrtMapMem mapping (aclrtMemSetAccess). In a
+ * desc, rsv must be zero and location.type DEVICE.
+ */
 typedef enum {
 	ACL_RT_MEM_ACCESS_FLAGS_NONE = 0x0,
 	ACL_RT_MEM_ACCESS_FLAGS_READ = 0x1,
@@ -208,11 +316,12 @@ typedef struct {
 	uint8_t rsv[12];
 } aclrtMemAccessDesc;
 
-/* Memory queries and V2 shareable handles (runtime spec section 8) */
+/* Memory queries and V2 shareable handles. aclrtCheckMemType: nothing is DVPP here. */
 #define ACL_RT_MEM_TYPE_DEV (0X2U)
 #define ACL_RT_MEM_TYPE_DVPP (0X8U)
 #define ACL_RT_MEM_TYPE_RSVD (0X10U)
 
+/* aclrtHostMemMapCapabilities: PCIEDMA and SDMA are SUPPORTED, the others not */
 typedef enum {
 	ACL_RT_HAC_TYPE_STARS = 0,
 	ACL_RT_HAC_TYPE_AICPU,
@@ -231,6 +340,10 @@ typedef enum {
 	ACL_RT_HOST_MEM_MAP_SUPPORTED
 } aclrtHostMemMapCapability;
 
+/*
+ * V2 share types: DEFAULT is V1's 64-bit name; FABRIC (sharing across
+ * servers) is ACL_ERROR_RT_FEATURE_NOT_SUPPORT: the chip has no fabric.
+ */
 typedef enum aclrtMemSharedHandleType {
 	ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
 	ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2,
@@ -240,6 +353,7 @@ typedef struct aclrtMemFabricHandle {
 	uint8_t data[128];
 } aclrtMemFabricHandle;
 
+/* One aclrtGetMemUsageInfo component: "device", "aclrtMalloc" or "aclrtMallocPhysical" */
 typedef struct aclrtMemUsageInfo {
 	char name[32];
 	uint64_t curMemSize;
@@ -248,9 +362,14 @@ typedef struct aclrtMemUsageInfo {
 } aclrtMemUsageInfo;
 
 /*
- * Errors (aclrtGetLastError, aclrtGetErrorVerbose): the calling thread's
- * last runtime error, and the latest fault a device reported.
+ * == Errors ==
+ *
+ * Each thread has two records of its failures, independent of each other:
+ * the messages of aclGetRecentErrMsg() (acl_base.h: the failures not yet
+ * read, newest first, one a line; reading takes them; 2 KiB kept, the
+ * oldest lines dropped) and the last error below. A success leaves both.
  */
+
 #define ACL_RT_MEM_UCE_INFO_MAX_NUM 20
 #define UCE_INFO_RESERVED_SIZE 14
 #define MAX_MEM_UCE_INFO_ARRAY_SIZE 128
@@ -259,6 +378,7 @@ typedef enum aclrtLastErrLevel {
 	ACL_RT_THREAD_LEVEL = 0,
 } aclrtLastErrLevel;
 
+/* libacl reports ACL_RT_NO_ERROR or ACL_RT_ERROR_OTHERS (a DMA fault) only */
 typedef enum {
 	ACL_RT_NO_ERROR = 0,
 	ACL_RT_ERROR_MEMORY = 1,
@@ -275,7 +395,7 @@ typedef enum aclrtAicoreErrorType {
 	ACL_RT_AICORE_ERROR_HW_LOCAL = 2,
 } aclrtAicoreErrorType;
 
-/* a device memory range hit by an uncorrectable error */
+/* a device memory range hit by an uncorrectable error (never reported here) */
 typedef struct aclrtMemUceInfo {
 	void *addr;
 	size_t len;
@@ -304,29 +424,53 @@ typedef struct aclrtErrorInfo {
  * The calling thread's last error: the code of its latest failure other
  * than an acl-layer argument rejection (ACL_ERROR_INVALID_PARAM) or a quiet
  * result; 0 if none. Get resets it to 0, Peek leaves it. level must be
- * ACL_RT_THREAD_LEVEL.
+ * ACL_RT_THREAD_LEVEL (else ACL_ERROR_INVALID_PARAM). No aclInit needed.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
-/* The latest fault of device deviceId (process-wide). */
+/*
+ * The latest fault of device deviceId, process-wide: ACL_RT_ERROR_OTHERS
+ * once a synchronize or wait of this process saw a DMA fault of a task on
+ * the device since the process opened it, without detail and with
+ * tryRepair 0 (a DMA fault is none of CANN's memory UCE, L2, AI Core or
+ * link kinds); else ACL_RT_NO_ERROR, also for a device the process has not
+ * open. deviceId must name a device.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
 
 /*
- * Package versions: the Version= line of
- * $ASCEND_HOME_PATH/share/info/<pkgName>/version.info (pkgName e.g.
- * "runtime"; "driver" and "firmware" are found through
- * /etc/ascend_install.info). versionStr holds ACL_PKG_VERSION_MAX_SIZE
- * bytes. The number is major * 10^7 + minor * 10^5 + patch * 10^3, less
- * 300/200/100 plus N for an alpha/beta/rc N suffix: "9.0.0-rc.1" is
- * 89999901.
+ * == Package versions ==
+ *
+ * The Version= line of $ASCEND_HOME_PATH/share/info/<pkgName>/version.info
+ * (pkgName e.g. "runtime"; "driver" and "firmware" are found through
+ * /etc/ascend_install.info). Ours: with ASCEND_HOME_PATH unset or empty,
+ * <DATADIR>/info/<pkgName>/version.info of the build (where make install
+ * puts runtime's, the library's own version). A name with '-' is tried
+ * again with '_', and the reverse. No file, line or value:
+ * ACL_ERROR_INVALID_FILE. versionStr holds ACL_PKG_VERSION_MAX_SIZE bytes
+ * (a longer value: ACL_ERROR_INTERNAL_ERROR). The number is
+ * major * 10^7 + minor * 10^5 + patch * 10^3, less 300/200/100 plus N for
+ * an alpha/beta/rc N suffix: "9.0.0-rc.1" is 89999901; a version it cannot
+ * parse ("8.0.RC1" too) is ACL_ERROR_INTERNAL_ERROR. No aclInit needed.
  */
+
 #define ACL_PKG_VERSION_MAX_SIZE 128
 #define ACL_PKG_VERSION_PARTS_MAX_SIZE 64
 
+/* The string of pkgName's version; its number */
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionStr(char *pkgName, char *versionStr);
 ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum);
 
-/* Contexts, streams, events, callbacks and notifies (CANN 1.17 values) */
+/*
+ * == Contexts, streams, events, callbacks and notifies: constants and types ==
+ * (CANN 1.17 values)
+ *
+ * aclrtCreateStreamWithConfig flags: kept and reported by
+ * aclrtStreamGetFlags, unknown bits dropped; none changes how the device
+ * runs the stream. PERSISTENT, CPU_SCHEDULE and DEVICE_USE_ONLY streams
+ * always query COMPLETE; DEVICE_USE_ONLY goes alone.
+ */
+
 #define ACL_STREAM_FAST_LAUNCH 0x00000001U
 #define ACL_STREAM_FAST_SYNC 0x00000002U
 #define ACL_STREAM_PERSISTENT 0x00000004U
@@ -334,9 +478,15 @@ ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *version
 #define ACL_STREAM_CPU_SCHEDULE 0x00000010U
 #define ACL_STREAM_DEVICE_USE_ONLY 0x00000020U
 
+/* aclrtSetStreamFailureMode modes (only bit 0 of the mode is read) */
 #define ACL_CONTINUE_ON_FAILURE 0x00000000U
 #define ACL_STOP_ON_FAILURE 0x00000001U
 
+/*
+ * Event flags; aclrtCreateEventWithFlag and aclrtCreateEventExWithFlag say
+ * which combinations they take. The runtime's second synchronizing bit,
+ * 0x4, has no name but is accepted.
+ */
 #define ACL_EVENT_SYNC 0x00000001U
 #define ACL_EVENT_CAPTURE_STREAM_PROGRESS 0x00000002U
 #define ACL_EVENT_TIME_LINE 0x00000008U
@@ -344,13 +494,19 @@ ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *version
 #define ACL_EVENT_EXTERNAL 0x00000020U
 #define ACL_EVENT_IPC 0x00000040U
 
+/* Values only: no call here takes the record and wait flags */
 #define ACL_EVENT_RECORD_DEFAULT 0x00000000U
 #define ACL_EVENT_RECORD_EXTERNAL 0x00000001U
 #define ACL_EVENT_WAIT_DEFAULT 0x00000000U
 #define ACL_EVENT_WAIT_EXTERNAL 0x00000001U
 
+/* IPC events are not supported: the size and aclrtIpcEventHandle are for layout only */
 #define ACL_IPC_EVENT_HANDLE_SIZE 64U
 
+/*
+ * aclrtCreateNotify flags (DEVICE_USE_ONLY: ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+ * the export and import flags are values only: no IPC notifies here.
+ */
 #define ACL_NOTIFY_DEFAULT 0x00000000U
 #define ACL_NOTIFY_DEVICE_USE_ONLY 0x00000001U
 #define ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT 0x0UL
@@ -364,6 +520,10 @@ typedef enum aclrtStreamStatus {
 	ACL_STREAM_STATUS_RESERVED = 0xFFFF,
 } aclrtStreamStatus;
 
+/*
+ * The config-handle stream calls (aclrtCreateStreamV2 ...) are not provided
+ * (CANN has them in its compact C library only); the types are for layout.
+ */
 typedef enum aclrtStreamConfigAttr {
 	ACL_RT_STREAM_WORK_ADDR_PTR = 0,
 	ACL_RT_STREAM_WORK_SIZE = 1,
@@ -407,12 +567,14 @@ typedef enum aclrtCallbackBlockType {
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 
+/* aclrtNotifySetImportPidInterServer's list (not supported here) */
 typedef struct aclrtServerPid {
 	uint32_t sdid;
 	int32_t *pid;
 	size_t num;
 } aclrtServerPid;
 
+/* Count notifies (CANN: 950 only) are not supported: the types are for layout */
 typedef enum aclrtCntNotifyRecordMode {
 	ACL_RT_CNT_NOTIFY_RECORD_SET_VALUE_MODE = 0,
 	ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE = 1,
@@ -441,81 +603,343 @@ typedef struct aclrtCntNotifyWaitInfo {
 	uint8_t rsv[3];
 } aclrtCntNotifyWaitInfo;
 
-/* Devices */
+/*
+ * == Devices ==
+ *
+ * A device is /dev/npuN (N 0..63). The process opens it (one driver
+ * context) for its first context on it and closes it with the last, and
+ * closing frees everything the process had on the device: memory, streams,
+ * events, notifies, peer access. A driver of another major version, or of
+ * an older minor one than the library's, is ACL_ERROR_DRV_FAILURE.
+ */
+
+/*
+ * Makes device deviceId's primary context the calling thread's current
+ * context (replacing an explicit one the thread had), creating it on first
+ * use; each call takes one reference on it.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSetDevice(int32_t deviceId);
+/* The current device */
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
+/*
+ * Drop one reference on the primary context (Force: all of them) and clear
+ * the calling thread's selection; other threads keep theirs. The last
+ * reference destroys the context after its streams' queued work, callbacks
+ * included. A device this process holds no reference on:
+ * ACL_ERROR_RT_CONTEXT_RELEASE_ERROR.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
+/* Counts the /dev/npuN nodes; none: *count 0 and ACL_ERROR_RT_NO_DEVICE (as CUDA) */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
+/* Waits for every stream of every context on the current device; the first error is the answer */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
 
-/* Streams and events */
+/*
+ * == Streams ==
+ *
+ * A stream is a queue of the device, whose DMA engine runs its tasks in
+ * order; each context has a default stream. A task that faults is
+ * ACL_ERROR_RT_FAILURE at the stream's next synchronize (once, in the
+ * default failure mode), and the device's latest fault for
+ * aclrtGetErrorVerbose.
+ */
+
+/*
+ * aclrtCreateStreamWithConfig(stream, 0, 0). Past the driver's max_streams
+ * per context: ACL_ERROR_RT_NO_STREAM_RESOURCE.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStream(aclrtStream *stream);
+/*
+ * Destroy waits for the stream's tasks, callbacks included (a report thread
+ * must keep calling aclrtProcessReport); Force drops those not yet run. A
+ * context's default stream cannot be destroyed: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamForce(aclrtStream stream);
+/*
+ * Wait for every task queued so far. timeout: -1 (forever) or > 0 ms, else
+ * ACL_ERROR_RT_PARAM_INVALID; expiry is ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout);
+
+/*
+ * == Events ==
+ *
+ * A record queues a device timestamp: the event completes when the device
+ * reaches it, and its times are the device clock's. Waiting for an event
+ * is waiting for its latest record; an event with no record (never
+ * recorded, or reset) is not waited for. The events of all contexts on a
+ * device, and its streams' callback queues, share one pool of 65536 ids
+ * (ACL_ERROR_RT_NO_EVENT_RESOURCE when none is left).
+ */
+
+/*
+ * Flags 0x0E (CAPTURE_STREAM_PROGRESS | 0x4 | TIME_LINE), as CANN; the id
+ * comes with the first record.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
+/* Does not block: an event whose record has not run yet is freed once it has */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
+/* A later record replaces the one waited for. EXTERNAL events: ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
+/* Returns at once for an event with no record; EXTERNAL: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
+/*
+ * The stream's later tasks wait for the event's latest record. No record,
+ * or one on this same stream: nothing to do. A record on another device's
+ * stream is waited for on the host: the call returns when it has run. An
+ * event with neither SYNC nor 0x4, or an EXTERNAL one:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
+/*
+ * Stream memory operations on a 64-bit word, 8-byte aligned. ValueWrite
+ * writes value to device memory of the stream's device, or host memory
+ * registered with it; flag must be 0. ValueWait holds the stream until the
+ * word, in device memory of the stream's device (host memory is refused),
+ * meets flag (ACL_STREAM_WAIT_VALUE_*).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream);
 
-/* Contexts */
+/*
+ * == Contexts ==
+ *
+ * As CANN: each device has one primary context per process (aclrtSetDevice)
+ * and any number of explicit ones. Streams and events belong to the
+ * context current when they were made; memory belongs to the device, and
+ * every context on it reaches it. Destroying a context waits for its
+ * streams' queued work, callbacks included, then frees its streams and
+ * events; a thread whose current context was destroyed gets
+ * ACL_ERROR_RT_CONTEXT_NULL at its next call.
+ */
+
+/*
+ * An explicit context on deviceId, with its own default stream, made
+ * current; it takes no primary-context reference.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId);
+/*
+ * Explicit contexts only: a primary context's handle, or one destroyed
+ * already, is ACL_ERROR_RT_CONTEXT_NULL; one that another thread is
+ * destroying ACL_ERROR_RT_CONTEXT_RELEASE_ERROR.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyContext(aclrtContext context);
+/* Any live context, primary ones too; a destroyed one is ACL_ERROR_RT_PARAM_INVALID */
 ACL_FUNC_VISIBILITY aclError aclrtSetCurrentContext(aclrtContext context);
+/* No current context: ACL_ERROR_RT_CONTEXT_NULL, quietly */
 ACL_FUNC_VISIBILITY aclError aclrtGetCurrentContext(aclrtContext *context);
+/* The real handle of the current context's default stream (passing it equals NULL) */
 ACL_FUNC_VISIBILITY aclError aclrtCtxGetCurrentDefaultStream(aclrtStream *stream);
+/*
+ * flags must be NULL (reserved); *active is 1 while the device's primary
+ * context has a reference in this process. No current context needed.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetPrimaryCtxState(int32_t deviceId, uint32_t *flags, int32_t *active);
 
-/* Streams beyond the basics */
+/* == Streams (continued) == */
+/*
+ * priority 0 (highest) to 7, above 7 clamped; it is recorded and reported
+ * only: the device runs every stream as soon as it can. flag: ACL_STREAM_*
+ * (above); DEVICE_USE_ONLY with another flag: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag);
+/*
+ * ACL_CONTINUE_ON_FAILURE (the default): a task error is reported once, at
+ * the next synchronize, and later tasks run. ACL_STOP_ON_FAILURE: later
+ * tasks of the stream are dropped unrun, and once a synchronize or query
+ * has seen the error it is latched for the context: every later submit and
+ * synchronize on any stream of it returns it, after aclrtStreamAbort too,
+ * until the context is destroyed. STOP back to CONTINUE, or a
+ * DEVICE_USE_ONLY stream: ACL_ERROR_RT_FEATURE_NOT_SUPPORT. NULL:
+ * ACL_ERROR_RT_PARAM_INVALID (the default stream's mode is fixed here).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode);
+/* NOT_READY while a task is unfinished; a task error it sees is kept for the next synchronize */
 ACL_FUNC_VISIBILITY aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *status);
+/* The id of the stream's queue on its device; it changes at aclrtStreamAbort */
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetId(aclrtStream stream, int32_t *streamId);
+/* As created: the known ACL_STREAM_* flags; the clamped priority */
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetFlags(aclrtStream stream, uint32_t *flags);
 ACL_FUNC_VISIBILITY aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priority);
+/* 7 and 0; either pointer may be NULL; always ACL_SUCCESS, no aclInit needed */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, int32_t *greatestPriority);
+/*
+ * Drops the stream's queued and running tasks (a running copy stops at its
+ * next chunk) and gives it a fresh queue: the stream stays usable, its id
+ * changes, callbacks queued behind the abort are discarded, events
+ * recorded before it complete. Submits and synchronizes during the abort:
+ * ACL_ERROR_RT_STREAM_ABORT. NULL: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamAbort(aclrtStream stream);
+/*
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (CANN: chips with the STARS scheduler
+ * only; use aclrtStreamAbort). NULL: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
+/*
+ * aclrtStreamWaitEvent with a limit: timeout in seconds, 0 no limit
+ * (negative: ACL_ERROR_RT_PARAM_INVALID). A wait that runs out fails as a
+ * task of the stream: the stream goes on (in STOP mode it stops) and its
+ * next synchronize answers ACL_ERROR_RT_TASK_TIMEOUT. A wait for another
+ * device's event is made on the host, and its expiry is this call's
+ * ACL_ERROR_RT_TASK_TIMEOUT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
 
-/* Events beyond the basics */
+/* == Events (continued) == */
+/*
+ * flag: a non-zero combination of SYNC, CAPTURE_STREAM_PROGRESS, 0x4 and
+ * TIME_LINE, or DEVICE_USE_ONLY or EXTERNAL alone; else
+ * ACL_ERROR_RT_PARAM_INVALID. The event has its id at once. EXTERNAL
+ * events are not recorded, synchronized or queried from the host
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
+/*
+ * flag: a combination as above, or IPC alone, which is
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (no IPC events). These events are not
+ * reset or given to aclrtQueryEvent or aclrtQueryEventWaitStatus
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT); never recorded, they query COMPLETE
+ * in aclrtQueryEventStatus.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
+/*
+ * Forgets the event's record at once, not in the stream's order: later
+ * waits find nothing to wait for. Events from aclrtCreateEventExWithFlag,
+ * and events with none of SYNC, 0x4, EXTERNAL:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream);
+/* COMPLETE unless the latest record has not run yet (never recorded: COMPLETE) */
 ACL_DEPRECATED_MESSAGE("aclrtQueryEvent is deprecated, use aclrtQueryEventStatus instead")
 ACL_FUNC_VISIBILITY aclError aclrtQueryEvent(aclrtEvent event, aclrtEventStatus *status);
+/*
+ * COMPLETE once the latest record has run; NOT_READY before, and while the
+ * event has no record (Ex events: COMPLETE).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus *status);
+/* NOT_READY while a stream's wait for the event (of the latest 8) has not passed */
 ACL_FUNC_VISIBILITY aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus *status);
+/*
+ * timeout: -1 (forever) or > 0 ms, else ACL_ERROR_RT_PARAM_INVALID; expiry:
+ * ACL_ERROR_RT_EVENT_SYNC_TIMEOUT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout);
+/*
+ * Milliseconds between the two records' device timestamps, fractions kept,
+ * negative when endEvent ran first. Both events need TIME_LINE and a record
+ * that has run, else ACL_ERROR_RT_EVENT_TIMESTAMP_INVALID; no record
+ * (never recorded, or reset): ACL_ERROR_RT_INTERNAL_ERROR; EXTERNAL:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtEventElapsedTime(float *ms, aclrtEvent startEvent, aclrtEvent endEvent);
+/*
+ * The device clock at the latest record, in microseconds since the device
+ * was created; errors as aclrtEventElapsedTime's, TIME_LINE not needed.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *timestamp);
+/*
+ * The event's id on its device; an event from aclrtCreateEvent has one
+ * only from its first record (before: ACL_ERROR_RT_INTERNAL_ERROR), as CANN.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId);
 
-/* Host functions in stream order */
+/*
+ * == Callbacks and host functions ==
+ *
+ * A callback is a point in its stream: it runs once the tasks queued before
+ * it are done. Two models, which do not mix on one stream
+ * (ACL_ERROR_RT_STREAM_SUBSCRIBE): a report thread of the application
+ * (aclrtSubscribeReport, aclrtProcessReport, aclrtLaunchCallback) or the
+ * context's own thread (aclrtLaunchHostFunc; started at its first use,
+ * ended with the context). A callback must not synchronize or destroy its
+ * own stream. aclrtStreamAbort and aclrtDestroyStreamForce discard the
+ * callbacks not yet reached (no task error).
+ */
+
+/*
+ * Binds the stream to the application's thread threadId (a pthread_t): one
+ * thread per stream (else ACL_ERROR_RT_STREAM_SUBSCRIBE), and a thread
+ * serves streams of one device (else ACL_ERROR_RT_THREAD_SUBSCRIBE).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream);
+/*
+ * Queues fn(userData) for the stream's report thread. BLOCK holds the
+ * stream's later tasks until fn returned; NO_BLOCK does not. fn NULL:
+ * ACL_ERROR_RT_PARAM_INVALID; no report thread:
+ * ACL_ERROR_RT_STREAM_NO_CB_REG.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchCallback(aclrtCallback fn, void *userData,
 						 aclrtCallbackBlockType blockType, aclrtStream stream);
+/*
+ * Run by a subscribed thread: waits up to timeout ms (-1: forever; 0 or
+ * below -1: ACL_ERROR_INVALID_PARAM) for a callback to be ready, then runs
+ * every ready one in stream order. None in time:
+ * ACL_ERROR_RT_REPORT_TIMEOUT; a thread that serves no stream:
+ * ACL_ERROR_RT_THREAD_SUBSCRIBE.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
+/*
+ * Waits until the stream's queued callbacks were handed to the thread, then
+ * unbinds. Not subscribed: ACL_ERROR_RT_STREAM_SUBSCRIBE; subscribed to
+ * another thread: ACL_ERROR_RT_THREAD_SUBSCRIBE.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
+/*
+ * Queues fn(args) for the context's own thread; always blocking: the
+ * stream's later tasks wait until it returned. fn NULL:
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
 
-/* Notifies */
+/*
+ * == Notifies ==
+ *
+ * A notify is a one-bit flag of its device, set by a record and consumed by
+ * a wait, both in stream order: each record releases at most one wait, and
+ * a wait queued before any record blocks until one comes. It belongs to the
+ * device of the context current at its creation, and any context may use
+ * it; it dies with its device's last context. A record's or wait's stream
+ * must be of the notify's device (else ACL_ERROR_RT_PARAM_INVALID; CANN
+ * does not check it). There is no host-side query or wait.
+ */
+
+/*
+ * flag ACL_NOTIFY_DEFAULT (ACL_NOTIFY_DEVICE_USE_ONLY:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT, other values ACL_ERROR_RT_PARAM_INVALID).
+ * At most 65536 per device (ACL_ERROR_RT_NO_NOTIFY_RESOURCE).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag);
+/* Its id stays taken until its last queued record or wait has run (CANN frees it at once) */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyNotify(aclrtNotify notify);
+/* Sets the flag when the stream reaches the record */
 ACL_FUNC_VISIBILITY aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream);
+/*
+ * The wait clears the flag as it passes. timeout is ignored (as on CANN
+ * chips without the NOTIFY_WAIT_TIMEOUT feature): the wait has no limit.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout);
+/* The notify's id on its device */
 ACL_FUNC_VISIBILITY aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId);
+/*
+ * Clears the flags in array order, each on the current context's default
+ * stream, waited for; stops at the first failure. num 0 or a NULL element:
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num);
+/*
+ * IPC notifies: ACL_ERROR_RT_FEATURE_NOT_SUPPORT (after the NULL checks,
+ * which InterServer does not make).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags);
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num);
 ACL_FUNC_VISIBILITY aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids,
 								size_t num);
 ACL_FUNC_VISIBILITY aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags);
+/* Count notifies (CANN: 950 only): ACL_ERROR_RT_FEATURE_NOT_SUPPORT, no argument checked */
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyCreate(aclrtCntNotify *cntNotify, uint64_t flag);
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyDestroy(aclrtCntNotify cntNotify);
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyRecord(aclrtCntNotify cntNotify, aclrtStream stream,
@@ -525,34 +949,169 @@ ACL_FUNC_VISIBILITY aclError aclrtCntNotifyWaitWithTimeout(aclrtCntNotify cntNot
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyReset(aclrtCntNotify cntNotify, aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint32_t *notifyId);
 
-/* Host memory */
+/*
+ * == Host memory: page-locked allocations and registrations ==
+ *
+ * Page-locked memory is pinned (counted against RLIMIT_MEMLOCK) and
+ * registered with the current device only: that device's DMA engine
+ * reaches it directly, other devices see pageable memory. Each call needs
+ * a current device. A mapped registration also has a device address,
+ * which equals no host address unless VA_FLAG asks for the host address
+ * itself.
+ */
+
+/*
+ * 4 KiB aligned, the size rounded up to whole pages, mapped for the current
+ * device. Free it with aclrtFreeHost, with the same device current.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
+/* aclrtMallocHost with cfg (may be NULL): see aclrtMallocAttrType */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, aclrtMallocConfig *cfg);
+/*
+ * ptr must be 4 KiB aligned; size is rounded up to whole pages. MAPPED and
+ * READONLY (the device only reads it) answer the device address in
+ * *devPtr; IOMEMORY: ACL_ERROR_FEATURE_UNSUPPORTED (the driver pins only
+ * ordinary memory). Copies into a READONLY registration treat it as
+ * pageable memory. Overlapping a registration:
+ * ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED. The start of aclrtMallocHost
+ * memory (registered already) answers its device address, READONLY
+ * excepted (ACL_ERROR_FEATURE_UNSUPPORTED).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
 					       void **devPtr);
+/*
+ * As aclrtHostRegister, with ACL_HOST_REG_* flags: 0 is
+ * ACL_ERROR_INVALID_PARAM; without MAPPED no device address (PINNED, or
+ * READONLY alone: pinned, read-only for the device).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
+/*
+ * flag must be 0. The device address of host memory registered MAPPED with
+ * the current device; registered without MAPPED: ACL_ERROR_INVALID_PARAM;
+ * not registered: ACL_ERROR_HOST_MEMORY_NOT_REGISTERED.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
+/*
+ * ptr: the start of a registration of the current device, else
+ * ACL_ERROR_HOST_MEMORY_NOT_REGISTERED. On aclrtMallocHost memory it undoes
+ * only an aclrtHostRegister of it; aclrtFreeHost frees it.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 
-/* Device memory and copies */
+/*
+ * == Device memory ==
+ *
+ * Device memory has a device address that equals no host address (the
+ * range is also reserved, inaccessible, in the process). aclrtMalloc
+ * memory is read-write for its device and for every device that enabled
+ * peer access to it (no aclrtMemSetAccess needed); it belongs to the
+ * device, not to a context, and goes when the device closes if not freed
+ * before.
+ */
+
+/*
+ * Needs a current device. The size is rounded up to a multiple of 32 and
+ * 32 bytes of padding are added (none for HUGE1G_ONLY and
+ * HUGE1G_ONLY_P2P), then it is rounded up to whole pages of the policy's
+ * page size, to which the address is aligned. Out of device memory:
+ * ACL_ERROR_RT_MEMORY_ALLOCATION; a page size the device lacks:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/* aclrtMalloc with cfg (may be NULL): see aclrtMallocAttrType */
 ACL_FUNC_VISIBILITY aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
 						aclrtMallocConfig *cfg);
+/*
+ * devPtr: the start of an aclrtMalloc* allocation of the current device,
+ * or of managed memory (aclrtMemAllocManaged); an aclrtIpcMemImportByKey
+ * import is closed with aclrtIpcMemClose. Anything else:
+ * ACL_ERROR_INVALID_PARAM.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtFree(void *devPtr);
+/*
+ * The current device's memory: total, and free after every process's
+ * allocations. Every attr answers the same.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t *free, size_t *total);
+
+/*
+ * == Copies and memsets ==
+ *
+ * Each side is classified, as the copying device sees it: device memory
+ * (its own, or another device's), host memory registered with it, managed
+ * memory, or pageable host memory. The kind must agree
+ * (ACL_ERROR_INVALID_PARAM). Host to host: the CPU copies. Device and
+ * registered memory: one DMA command. Pageable memory, which the device
+ * cannot reach:
+ *
+ * - synchronous, from 256 KiB: direct; the driver pins the pages for the
+ *   copy only (in 32 MiB pieces, each pinned while the last one is copied)
+ *   and no CPU copy happens; what it refuses to pin is staged;
+ * - smaller, or asynchronous: staged through the device's page-locked
+ *   staging buffer (2 x 4 MiB, made on first use; smaller under a tight
+ *   RLIMIT_MEMLOCK), the CPU filling one half while the DMA of the other
+ *   runs.
+ *
+ * ACL_NPU_PAGEABLE_COPY, else aclInit's pageableCopy, chooses: "auto" (the
+ * above), "staged" (always staged) or "direct" (direct at every size).
+ * Either way the data is the same. An asynchronous copy with pageable
+ * memory first waits for the stream's earlier work and returns when it is
+ * done. Between two devices, the copying device needs peer access to the
+ * other (aclrtDeviceEnablePeerAccess), else ACL_ERROR_INVALID_PARAM.
+ */
+
+/*
+ * Needs a current device; count must be non-zero and at most destMax. The
+ * copy runs on the device owning its device side, current or not; between
+ * two devices, on the current one if it owns a side and has peer access to
+ * the other, else on the other owner if that one has. Device and registered
+ * memory: on the device's internal copy stream, waited for.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 					 aclrtMemcpyKind kind);
+/*
+ * Queued on the stream; its device does the copy (another device's memory
+ * needs peer access). Pageable memory, and host to host (the CPU, after the
+ * stream's earlier work): done when the call returns.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
 					      aclrtMemcpyKind kind, aclrtStream stream);
+/*
+ * Sets count bytes to (uint8_t)value. Device, managed and registered memory:
+ * by the device (in stream order for the async form); another device's
+ * memory: by that device, synchronously (the async form waits for the
+ * stream first); pageable memory: by the CPU (async: after the stream).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetAsync(void *devPtr, size_t maxCount, int32_t value, size_t count,
 					      aclrtStream stream);
+/*
+ * height rows of width bytes, pitches apart; width or height 0 is success
+ * before any check, aclInit's too. kind: HOST_TO_DEVICE, DEVICE_TO_HOST,
+ * DEVICE_TO_DEVICE (async only: in the synchronous form
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) or DEFAULT (resolving to another
+ * direction, host to host included: ACL_ERROR_RT_PARAM_INVALID). A pitch
+ * of 0, height > 5242880 or width > 5000000: ACL_ERROR_RT_PARAM_INVALID.
+ * Device and registered memory: one device command; pageable memory as
+ * aclrtMemcpy, whole rows per staging half.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, size_t spitch,
 					   size_t width, size_t height, aclrtMemcpyKind kind);
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy2dAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
 						size_t width, size_t height, aclrtMemcpyKind kind,
 						aclrtStream stream);
+/*
+ * numBatches copies dsts[i] <- srcs[i] of sizes[i] bytes, each host to
+ * device or device to host as its attr says (attrs[j] covers the copies
+ * from attrsIndexes[j] to the next index). *failIndex is SIZE_MAX, or the
+ * copy whose sides are not where its attr says (ACL_ERROR_RT_PARAM_INVALID:
+ * device memory must be the copying device's, the current one or the
+ * stream's). Copies of size 0 are skipped; all 0: success. Every copy is
+ * checked before any is queued; those the device reaches go in one
+ * submission (the synchronous form: at most 4096 copies), those with
+ * pageable memory follow one by one, done when the call returns.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
 					      size_t numBatches, aclrtMemcpyBatchAttr *attrs,
 					      size_t *attrsIndexes, size_t numAttrs, size_t *failIndex);
@@ -560,60 +1119,253 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs
 						   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
 						   size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
 						   aclrtStream stream);
+/*
+ * N 32-bit words of value at ptr (4-byte aligned; memSize >= 4 * N); N 0
+ * is success before any check. The words must lie in one aclrtMalloc* or
+ * aclrtMallocHost* allocation of an open device (else
+ * ACL_ERROR_INVALID_PARAM: registered host memory and VMM mappings too).
+ * Device memory: by its device, in stream order (another device's memory:
+ * synchronously, after the stream); host memory: by the CPU before the call
+ * returns (async: after the stream's earlier work).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
 						 aclrtStream stream);
+
+/* == Device memory (continued): attributes, other allocators, queries == */
+/*
+ * Needs a current device. Device memory of any open device (aclrtMalloc,
+ * VMM): DEVICE, its id, the mapping's page size; host memory registered
+ * with the current device: HOST, the current device's id; managed memory:
+ * MANAGED, the current device's id; anything else: UNREGISTERED, id 0.
+ * pageSize 4096 where no other applies.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes);
+/* aclrtMalloc without the 32-byte padding: the size is only rounded up to 32 */
 ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/*
+ * aclrtMalloc (device memory is coherent already): HUGE_FIRST, HUGE_ONLY,
+ * NORMAL_ONLY and HUGE1G_ONLY place as they say; any other value (the _P2P
+ * ones, modifier bits, unknown numbers) gets HUGE_FIRST, not an error.
+ * Padding as aclrtMalloc's for the value given.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/*
+ * aclrtSynchronizeDevice first: if it fails (ACL_ERROR_RT_FAILURE for a
+ * task fault) that is the answer and nothing is freed; then aclrtFree /
+ * aclrtFreeHost.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtFreeWithDevSync(void *devPtr);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHostWithDevSync(void *hostPtr);
+/*
+ * Start and size of the aclrtMalloc* allocation (padding and page tail
+ * included), aclrtMallocHost* allocation or aclrtMapMem mapping holding
+ * ptr, of the range an IPC import's key named, or of the managed
+ * allocation. Either output may be NULL, not both. Anything else
+ * (registered host memory, a reservation with nothing mapped there, freed
+ * memory): ACL_ERROR_RT_PARAM_INVALID. No current device needed.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAddressRange(void *ptr, void **pbase, size_t *psize);
+/*
+ * Up to inputNum of three components, largest current usage first, in
+ * bytes as allocated: "device" (every process's memory on the device; its
+ * peak since the device was created or npu-smi reset-counters ran),
+ * "aclrtMalloc" and "aclrtMallocPhysical" (this process's; 0 while the
+ * device is not open, from 0 again at each open).
+ * *outputNum is the number written. No current device needed.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *memUsageInfo, size_t inputNum,
 						  size_t *outputNum);
+/*
+ * *checkResult is 1 if every address has a type in memType: DEV inside an
+ * aclrtMalloc* allocation or IPC import, RSVD inside an
+ * aclrtReserveMemAddress range (mapped or not); nothing is DVPP; host and
+ * managed memory have no type. Needs a current device.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t memType, uint32_t *checkResult,
 					       uint32_t reserve);
+/*
+ * PCIEDMA and SDMA: SUPPORTED (the device's DMA engine runs every copy and
+ * memset); the other engines: NOT_SUPPORTED. No device needs to be set.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtHostMemMapCapabilities(uint32_t deviceId, aclrtHacType hacType,
 							 aclrtHostMemMapCapability *capabilities);
 
-/* Managed (unified) memory */
+/*
+ * == Managed memory ==
+ *
+ * Host memory that every open device mirrors at the same address and
+ * reaches coherently, faulting the pages in as it touches them. There is no
+ * device copy of the data: nothing migrates, a prefetch only prepares a
+ * device's mappings, advice changes no result. It is not pinned; the driver
+ * bounds what a device mirrors (npu.ko's max_mirror_pages), and a device
+ * access past that fails as a task fault. Copies and memsets take managed
+ * pointers on any device, with any kind naming host or device memory. A
+ * forked child keeps the memory (copy-on-write).
+ */
+
+/*
+ * flag must be ACL_RT_MEM_ATTACH_GLOBAL; size 0: ACL_ERROR_RT_PARAM_INVALID;
+ * needs a current device. 2 MiB aligned, the size rounded up to 2 MiB,
+ * contents zero; mirrored on every device open now or later. Free it with
+ * aclrtFree.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
+/*
+ * Recorded per 2 MiB granule (the range rounded out to granules) for
+ * aclrtMemManagedGetAttr, nothing else. The range must lie in one
+ * allocation, and ACCESSED_BY needs a DEVICE location
+ * (ACL_ERROR_RT_PARAM_INVALID).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedAdvise(const void *const ptr, uint64_t size,
 						   aclrtMemManagedAdviseType advise,
 						   aclrtMemManagedLocation location);
+/*
+ * flags must be 0. To a device: the stream must be of that device (else
+ * ACL_ERROR_RT_PARAM_INVALID); queues a prefetch that faults the range in
+ * for the device's reads, in stream order. To the host: nothing is queued.
+ * Either way the LAST_PREFETCH_* attributes record it.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
 							  aclrtMemManagedLocation location, uint32_t flags,
 							  aclrtStream stream);
+/*
+ * dataSize 4 (ACCESSED_BY: a non-zero multiple of 4). Ids: a device id, -1
+ * for the host, -2 unset or mixed over the range; READ_MOSTLY 1 when set on
+ * every granule; ACCESSED_BY: the devices set on the whole range, ascending,
+ * the rest of the array -2.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
 						    size_t size, void *data, size_t dataSize);
 
-/* Virtual memory management */
+/*
+ * == Virtual memory management ==
+ *
+ * Physical handles (aclrtMallocPhysical) of 2 MiB or 1 GiB pages, mapped
+ * whole into address ranges reserved with aclrtReserveMemAddress. Handles,
+ * ranges and mappings are per device: allocating, reserving, mapping and
+ * access calls work on the current device's. Unlike CANN's, a new mapping
+ * has no access, not even for its own device: aclrtMemSetAccess grants it,
+ * to that device and to peers.
+ */
+
+/*
+ * 2 MiB, or 1 GiB for the HUGE1G memAttrs. prop is checked as
+ * aclrtMallocPhysical checks it, but its device need not be the current one.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemProp *prop,
 							      aclrtMemGranularityOptions option,
 							      size_t *granularity);
+/*
+ * flags must be 0; prop as aclrtPhysicalMemProp says (location.id another
+ * device than the current: ACL_ERROR_INVALID_PARAM); size a non-zero
+ * multiple of the granularity.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 						 const aclrtPhysicalMemProp *prop, uint64_t flags);
+/*
+ * Drops one reference (see aclrtMemRetainAllocationHandle); after the last
+ * the handle is gone, its memory stays while a mapping holds it.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
+/*
+ * size a non-zero multiple of 2 MiB; alignment 0 (2 MiB) or a power of two
+ * from 2 MiB; expectPtr a hint, taken when free and aligned; flags must be
+ * 0.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
 						    void *expectPtr, uint64_t flags);
+/* virPtr: the start of a range of the current device with no mapping left */
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
+/*
+ * Maps the whole handle (size its size, offset 0, flags 0) at virPtr,
+ * aligned to its page size, inside one reserved range; handle and range of
+ * the current device. The mapping starts with no access.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
 					 uint64_t flags);
+/* virPtr: the start of a mapping of the current device */
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
+/*
+ * Sets desc[i].location.id's rights on [virPtr, +size): 4 KiB aligned,
+ * whole mappings, all mapped. The current device's id rules its own DMA
+ * engine, another device's id that peer's (READ to copy from it, READWRITE
+ * to copy to it). Every desc is checked before any applies. A HOST
+ * location: ACL_ERROR_FEATURE_UNSUPPORTED (the CPU never maps device
+ * memory here).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count);
+/* The rights of location->id on the mapping holding virPtr; HOST: ACL_ERROR_FEATURE_UNSUPPORTED */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, uint64_t *flag);
+/*
+ * virPtr: the start of a mapping of any open device, else
+ * ACL_ERROR_RT_PARAM_INVALID. Answers the handle mapped there and adds a
+ * reference: one more aclrtFreePhysical each. Its handle freed already (the
+ * mapping alone holds the memory): ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
+/*
+ * handleType NONE, allocationType PINNED, the handle's device, and a
+ * memAttr from the page size it really has: ACL_HBM_MEM_HUGE or
+ * ACL_HBM_MEM_HUGE1G (the _P2P_ ones if allocated with a P2P memAttr). A
+ * NORMAL memAttr gets 2 MiB pages, so it reports HUGE; imports report their
+ * page size, not P2P. A handle that is not live: ACL_ERROR_INVALID_PARAM.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
 								       aclrtPhysicalMemProp *prop);
 
-/* Sharing and peers */
+/*
+ * == Shareable handles and peer access ==
+ *
+ * A shareable handle is the driver's random 64-bit name of one exported
+ * physical handle. Another process may import it if its pid is listed (or
+ * the export disabled pid validation) and it runs as the exporter's
+ * effective uid (unless the exporter had CAP_SYS_ADMIN); unknown, revoked
+ * and not allowed names all answer ACL_ERROR_INVALID_PARAM, so names cannot
+ * be probed. The name dies when the exporter frees its handle or closes its
+ * device; imported memory lives on.
+ */
+
+/*
+ * flags: DEFAULT or DISABLE_PID_VALIDATION. handleType NONE (CANN's only
+ * value): the name, once per handle (again: ACL_ERROR_INVALID_PARAM); an
+ * imported handle has none. POSIX (ours): *shareableHandle is a new
+ * dma-buf fd of the memory, read-write and close-on-exec, the caller's to
+ * close; it has no pid list, so both flags mean the same; any number of
+ * times, imported handles too. The memory stays while the fd, a CPU
+ * mapping of it or an importing device holds it. An npu driver without
+ * dma-buf export: ACL_ERROR_FEATURE_UNSUPPORTED; the driver's max_dmabufs,
+ * or no free fd: ACL_ERROR_RT_MEMORY_ALLOCATION. Only other drivers import
+ * such an fd.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
 							     aclrtMemHandleType handleType, uint64_t flags,
 							     uint64_t *shareableHandle);
+/*
+ * Onto device deviceId, which some thread of this process has set (else
+ * ACL_ERROR_RT_CONTEXT_NULL), not necessarily the current device. Exported
+ * by this process: ACL_ERROR_INVALID_PARAM; on another device:
+ * ACL_ERROR_RT_INVALID_DEVICEID. The handle maps with aclrtMapMem at the
+ * exporter's size.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
 							       aclrtDrvMemHandle *handle);
+/*
+ * Replaces the list of a name this process exported: 1 to 1024 pids, as
+ * aclrtDeviceGetBareTgid gives them (this pid namespace), naming processes
+ * at the time of the call; a pid naming no process: ACL_ERROR_INVALID_PARAM,
+ * the list unchanged. No current device needed.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid,
 							     size_t pidNum);
+/*
+ * V2: ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT is V1 (the name as a uint64_t at
+ * shareableHandle, which need not be aligned), so V1 and V2 names mix;
+ * FABRIC: ACL_ERROR_RT_FEATURE_NOT_SUPPORT; another type:
+ * ACL_ERROR_RT_PARAM_INVALID. Export: flags above 1
+ * ACL_ERROR_RT_PARAM_INVALID. Import: flags must be 0; onto the current
+ * device. SetPid: pidNum 0 ACL_ERROR_INVALID_PARAM.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
 							       aclrtMemSharedHandleType shareType,
 							       void *shareableHandle);
@@ -623,12 +1375,42 @@ ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandleV2(void *shareable
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle,
 							       aclrtMemSharedHandleType shareType, int32_t *pid,
 							       size_t pidNum);
+/*
+ * The caller's pid in its own pid namespace, getpid() (CANN: the host
+ * pid), as the pid lists want it. Asks an open device, else opens a
+ * /dev/npuN briefly; none at all: ACL_ERROR_RT_NO_DEVICE.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetBareTgid(int32_t *pid);
+/*
+ * 1 for any two existing devices (every DMA engine reaches every device's
+ * memory); the same id twice: ACL_ERROR_INVALID_PARAM. No device needed.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, int32_t deviceId,
 						      int32_t peerDeviceId);
+/*
+ * One direction: the current device's DMA engine may reach peerDeviceId's
+ * aclrtMalloc memory, and its VMM mappings that grant it, until access is
+ * disabled or the current device closes. flags other than 0:
+ * ACL_ERROR_FEATURE_UNSUPPORTED; the current device itself, or enabled
+ * already: ACL_ERROR_INVALID_PARAM. The peer need not be set.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 
-/* IPC memory: aclrtMalloc memory shared with other processes by a key */
+/*
+ * == IPC memory ==
+ *
+ * aclrtMalloc memory shared with other processes by a key,
+ * "npu<N>-ipc-<16 hex digits>": the memory's device and the driver's random
+ * name (len must hold it and its NUL, under 32 bytes: CANN's 65 always
+ * fits; a string not spelled exactly so: ACL_ERROR_RT_PARAM_INVALID). Each
+ * call needs a current device, and a key's device must be set in this
+ * process by some thread (else ACL_ERROR_RT_CONTEXT_NULL;
+ * aclrtIpcMemSetAttr does not look at the key). An importer must run as
+ * the exporter's effective uid (unless the exporter had CAP_SYS_ADMIN),
+ * with or without DISABLE_PID_VALIDATION. The pages stay while any import
+ * maps them, whatever the exporter does (free, close, exit).
+ */
+
 #define ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT 0x0UL
 #define ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION 0x1UL
 #define ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT 0x0UL
@@ -643,19 +1425,59 @@ typedef enum aclrtIpcMemAttrType {
 #define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_ONE_PORT_PATH 2
 #define ACL_RT_IPC_MEM_ATTR_ACCESS_LINK_UB_MULTI_PORT_PATH 3
 
+/*
+ * The range: inside one aclrtMalloc* allocation of the current device,
+ * start and size multiples of its page size; else
+ * ACL_ERROR_RT_PARAM_INVALID. Each call makes a new key; aclrtFree of the
+ * memory, or the exporter's exit, destroys its keys.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len,
 						     uint64_t flags);
+/*
+ * Adds pids to the key's list (at most 1024 in all; pids as
+ * aclrtMemSetPidToShareableHandle takes them). Not this process's key, a
+ * closed one, or a pid naming no process: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num);
+/*
+ * Maps the memory on the device it lives on (one device's MMU maps only its
+ * own memory); if that is not the current device, the pointer is peer
+ * memory for it: ENABLE_PEER_ACCESS enables peer access both ways between
+ * the two, else copies need aclrtDeviceEnablePeerAccess. Each import is a
+ * new mapping. A key unknown, closed, freed or not allowed to this process:
+ * ACL_ERROR_RT_NO_PERMISSION (alike, so keys cannot be probed); the
+ * exporting process itself: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags);
+/*
+ * In a process holding imports of the key: unmaps the oldest one; else
+ * destroys the key if this process exported it, else (a second close too)
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
+/*
+ * key NULL, a type other than ACCESS_LINK or a link outside 0..3:
+ * ACL_ERROR_RT_PARAM_INVALID; a valid one: ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (the simulated devices have one link: nothing to choose).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
 
-/* Device queries and resource limits */
+/*
+ * == Device queries, peer access status, device resource limits ==
+ *
+ * A query that names a device by id asks the driver through the process's
+ * context of the device, or one opened for the call: no aclrtSetDevice
+ * needed (the resource limits excepted). The simulated chip is modelled on
+ * a 910B-class part; where the driver has no figure, libacl answers a
+ * constant.
+ */
+
 typedef enum aclrtRunMode {
 	ACL_DEVICE = 0,
 	ACL_HOST = 1,
 } aclrtRunMode;
 
+/* aclrtGetDeviceInfo attributes (its comment gives the answers) */
 typedef enum {
 	ACL_DEV_ATTR_AICPU_CORE_NUM = 1,
 	ACL_DEV_ATTR_AICORE_CORE_NUM = 101,
@@ -695,6 +1517,7 @@ typedef enum {
 	ACL_RT_DEVICE_STATUS_END = 0xFFFF,
 } aclrtDeviceStatus;
 
+/* aclrtGetDeviceCapability: both features are ACL_DEV_FEATURE_NOT_SUPPORT */
 typedef enum {
 	ACL_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1,
 	ACL_FEATURE_SYSTEM_MEMQ_EVENT_CROSS_DEV = 21,
@@ -703,6 +1526,7 @@ typedef enum {
 #define ACL_DEV_FEATURE_SUPPORT 0x00000001
 #define ACL_DEV_FEATURE_NOT_SUPPORT 0x00000000
 
+/* Values only: HD_CONNECT_TYPE and DEVICE_FORM_FACTOR are not answered here */
 #define ACL_HOST_DEVICE_CONNECT_TYPE_PCIE 0
 #define ACL_HOST_DEVICE_CONNECT_TYPE_HCCS 1
 #define ACL_HOST_DEVICE_CONNECT_TYPE_UB 2
@@ -731,29 +1555,113 @@ typedef enum {
 	ACL_RT_DEV_RES_VECTOR_CORE = 1,
 } aclrtDevResLimitType;
 
+/* Always ACL_HOST: libacl never runs on the device's CPU */
 ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
+/*
+ * The driver's soc_name (npu.ko parameter, default "NPUSim-A1") of device
+ * 0, fetched once and cached: the same pointer every time. NULL before
+ * aclInit, and while device 0 cannot be asked.
+ */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+/*
+ * An id naming no device, or an unknown attr: ACL_ERROR_RT_PARAM_INVALID
+ * (107000, not 107001, as CANN). AICPU_CORE_NUM 6 (modelled; nothing runs
+ * on them); AICORE_CORE_NUM and VECTOR_CORE_NUM the driver's cube_cores
+ * and vector_cores; CUBE_CORE_NUM the process's cube device limit while the
+ * device is open, else cube_cores; the SIMT limits (202-212) 0;
+ * TOTAL_GLOBAL_MEM_SIZE the device memory; L2_CACHE_SIZE 192 MiB;
+ * PHY_CHIP_ID the device id; SMP_ID, the SUPER_POD_* ids,
+ * CUST_OP_PRIVILEGE, MAINBOARD_ID and IS_VIRTUAL 0; NPU_ARCH 2201 (A2/A3);
+ * HD_CONNECT_TYPE and DEVICE_FORM_FACTOR ACL_ERROR_RT_FEATURE_NOT_SUPPORT
+ * (CANN: 950 only).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
+/*
+ * ABNORMAL when the process holds the device open and the driver answers
+ * that it is gone (its PCI carrier was removed); else NORMAL. A removed
+ * device's node is gone: for other processes its id names no device.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *deviceStatus);
+/*
+ * utilizationExtend must be NULL. Cube, vector and AI CPU: -1 (nothing
+ * runs on the modelled cores). Memory (CANN: always -1): device memory
+ * allocated by all processes over the device's memory, in whole percent
+ * rounded down.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceUtilizationRate(int32_t deviceId,
 							   aclrtUtilizationInfo *utilizationInfo);
+/*
+ * The driver's 16 random bytes, made when the device was created: stable
+ * while npu.ko stays loaded.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetUuid(int32_t deviceId, aclrtUuid *uuid);
+/*
+ * The carrier's "%04x:%02x:%02x.%x", lowercase, NUL-terminated; len below
+ * 13 or too short: ACL_ERROR_RT_PARAM_INVALID. A device without a PCI
+ * carrier (a platform device): ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetPCIBusId(int32_t deviceId, char *pciBusId, int32_t len);
+/*
+ * The device whose aclrtDeviceGetPCIBusId string equals pciBusId exactly
+ * (uppercase does not match); none: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int32_t *deviceId);
+/*
+ * Both features: ACL_DEV_FEATURE_NOT_SUPPORT (no task-scheduler CPU, no
+ * memory queues); another feature: ACL_ERROR_RT_PARAM_INVALID.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
 						      int32_t *value);
+/*
+ * Withdraws what aclrtDeviceEnablePeerAccess granted (a copy queued before
+ * that runs after it faults); not enabled: ACL_ERROR_INVALID_PARAM.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
+/*
+ * 1 if this process enabled access from deviceId to peerDeviceId
+ * (aclrtDeviceEnablePeerAccess with deviceId current, not disabled since,
+ * deviceId still open), else 0, also for the same id twice. An id outside
+ * 0..63: ACL_ERROR_RT_PARAM_INVALID. No device needs to be set.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDeviceId, int32_t *status);
+/*
+ * Device resource limits: one limit per type per device per process,
+ * shared by every thread. It starts at the hardware count (the driver's
+ * cube_cores, vector_cores); Set takes 0 up to the count (above:
+ * ACL_ERROR_RT_PARAM_INVALID); Reset returns both types to the count. The
+ * device must be open in this process (else ACL_ERROR_RT_DEV_SETUP_ERROR);
+ * its next open starts from the counts again. Recorded and reported only:
+ * nothing runs kernels here, so nothing enforces them.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t *value);
 ACL_FUNC_VISIBILITY aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value);
 ACL_FUNC_VISIBILITY aclError aclrtResetDeviceResLimit(int32_t deviceId);
 
-/* Stream resource limits */
+/*
+ * == Stream resource limits ==
+ *
+ * A stream's own cube and vector core limits: Set takes 0 up to the
+ * device's count (not compared with the device limit); Get answers the
+ * device limit for a type not set on the stream; Reset unsets both. Like
+ * the device limits, recorded and reported only. None of these calls
+ * checks that the stream belongs to the current context, as CANN.
+ */
+
+/* A stream's own limits (NULL: the default stream) */
 ACL_FUNC_VISIBILITY aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value);
 ACL_FUNC_VISIBILITY aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t *value);
 ACL_FUNC_VISIBILITY aclError aclrtResetStreamResLimit(aclrtStream stream);
+/*
+ * Use binds the stream to the calling thread, replacing an earlier one;
+ * Unuse of another stream than the bound one changes nothing.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtUseStreamResInCurrentThread(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream);
+/*
+ * The bound stream's limit if that type is set on it, else the device limit
+ * of the current device. A bound stream destroyed since is dropped (CANN
+ * keeps a dangling pointer).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 
 #ifdef __cplusplus

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
+/* The ioctl wrapper: restarts, -errno, and the default reason of a refusal. */
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "acl_ioctl.h"
 #include "error.h"
-#include "ioctl.h"
 
-static int npu_ioctl_do(int fd, unsigned long req, void *arg, const char *name,
+static int acl_ioctl_do(int fd, unsigned long req, void *arg, const char *name,
 			bool restart)
 {
 	int ret;
@@ -25,12 +26,12 @@ static int npu_ioctl_do(int fd, unsigned long req, void *arg, const char *name,
 	return acl_errf(ret, "driver refused %s: %s", name, strerrorname_np(-ret) ?: "unknown errno");
 }
 
-int npu_ioctl_named(int fd, unsigned long req, void *arg, const char *name)
+int acl_ioctl_named(int fd, unsigned long req, void *arg, const char *name)
 {
-	return npu_ioctl_do(fd, req, arg, name, true);
+	return acl_ioctl_do(fd, req, arg, name, true);
 }
 
-int npu_ioctl_once_named(int fd, unsigned long req, void *arg, const char *name)
+int acl_ioctl_once_named(int fd, unsigned long req, void *arg, const char *name)
 {
-	return npu_ioctl_do(fd, req, arg, name, false);
+	return acl_ioctl_do(fd, req, arg, name, false);
 }

@@ -1,0 +1,1102 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The memory layer (mm.h): every memory, mapping and registration request
+ * of the library, and the records of what they made.
+ *
+ * aclrtMalloc = allocate a physical handle, reserve VA (aligned to the
+ * page size), map it (NPU_MAP_PEERS: every device with peer access to
+ * this one reads and writes it), grant read-write, then drop the handle:
+ * the mapping keeps the memory alive until aclrtFree unmaps it. IPC
+ * imports map their handles the same way. A "mapped" registration of host
+ * memory is mapped for the device at a device VA the driver books itself;
+ * the library picks that VA as a PROT_NONE reservation of the process
+ * address space (so it equals no host pointer), or, with VA_FLAG, uses the
+ * host address itself.
+ *
+ * The records hold everything the driver holds for the device's file: no
+ * other part of the library makes a reservation, registration, mapping or
+ * mirror, and the driver makes none on its own. So acl_mm_query() answers
+ * from them what ADDR_QUERY would, without a system call.
+ *
+ * Order of a release: the driver first, then the records, then the
+ * process's reservation (munmap). While the driver holds a range the
+ * records say so (a call racing with the release gets the driver's
+ * refusal, not a host copy into a PROT_NONE range), and no address the
+ * records name can be handed out by the host allocator meanwhile. A
+ * region being released is marked dying: lookups still see it, a second
+ * release does not.
+ *
+ * Locking: each device's records have a reader-writer lock, taken last
+ * (nothing but the records' own functions runs under it); lookups, which
+ * every copy makes, share it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "acl_ioctl.h"
+#include "device.h"
+#include "error.h"
+#include "mm.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define ACL_HOST_PAGE	4096ULL
+#define ACL_VA_PROT	PROT_NONE
+#define ACL_VA_FLAGS	(MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE)
+
+struct acl_mem_usage {
+	uint64_t cur, peak;		/* bytes, as the device allocated them */
+};
+
+/* One device's records, in a static slot: a lookup racing with close finds them empty. */
+struct acl_mm {
+	pthread_rwlock_t lock;		/* protects everything below */
+	struct acl_regions r;
+	struct list_head handles;	/* acl_handle.node: live physical handles */
+	struct acl_mem_usage usage[ACL_MEM_KINDS];
+};
+
+static struct acl_mm acl_mms[ACL_MAX_DEVICES] = {
+	[0 ... ACL_MAX_DEVICES - 1] = {
+		.lock = PTHREAD_RWLOCK_INITIALIZER,
+	},
+};
+
+static struct acl_mm *acl_mm_of(struct acl_device *dev)
+{
+	return &acl_mms[dev->id];
+}
+
+void acl_mm_open(struct acl_device *dev)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+
+	pthread_rwlock_wrlock(&m->lock);
+	list_init(&m->handles);
+	memset(m->usage, 0, sizeof(m->usage));
+	pthread_rwlock_unlock(&m->lock);
+}
+
+/* Account @delta bytes of @kind on @dev: what aclrtGetMemUsageInfo reports. Lock held. */
+static void acl_mm_account_locked(struct acl_mm *m, enum acl_mem_kind kind, int64_t delta)
+{
+	struct acl_mem_usage *u = &m->usage[kind];
+
+	u->cur += (uint64_t)delta;
+	if (u->cur > u->peak)
+		u->peak = u->cur;
+}
+
+static void acl_mm_account(struct acl_device *dev, enum acl_mem_kind kind, int64_t delta)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+
+	pthread_rwlock_wrlock(&m->lock);
+	acl_mm_account_locked(m, kind, delta);
+	pthread_rwlock_unlock(&m->lock);
+}
+
+void acl_mm_usage(struct acl_device *dev, enum acl_mem_kind kind, uint64_t *cur, uint64_t *peak)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+
+	pthread_rwlock_rdlock(&m->lock);
+	*cur = m->usage[kind].cur;
+	*peak = m->usage[kind].peak;
+	pthread_rwlock_unlock(&m->lock);
+}
+
+/* Records */
+
+/* Record a region like @tmpl on @dev. */
+static int acl_mm_record(struct acl_device *dev, const struct acl_region *tmpl)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_region *r = malloc(sizeof(*r));
+	int ret = -ENOMEM;
+
+	if (r) {
+		*r = *tmpl;
+		pthread_rwlock_wrlock(&m->lock);
+		ret = acl_region_add(&m->r, r);
+		pthread_rwlock_unlock(&m->lock);
+		if (ret)
+			free(r);
+	}
+	if (ret == -EEXIST)
+		return acl_errf(ret, "%#llx+%#llx overlaps a range the library recorded already",
+				(unsigned long long)tmpl->addr, (unsigned long long)tmpl->len);
+	return ret ? acl_errf(ret, "out of host memory") : 0;
+}
+
+/*
+ * Take the region of @kind (any when < 0) starting at @addr for its
+ * release: marked dying, a copy in *@out. -ENOENT if there is none.
+ */
+static int acl_mm_claim(struct acl_device *dev, uint64_t addr, int kind, struct acl_region *out)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_region *r;
+	bool claimed = false;
+
+	pthread_rwlock_wrlock(&m->lock);
+	r = acl_region_at(&m->r, addr, kind);
+	if (r && !r->dying) {
+		r->dying = claimed = true;
+		*out = *r;
+	}
+	pthread_rwlock_unlock(&m->lock);
+	return claimed ? 0 : -ENOENT;
+}
+
+/*
+ * The driver released the claimed region at @addr: forget it (@gone), or
+ * it is still there (the release failed; @doubt: half of it, so that
+ * lookups ask the driver and it is never released again).
+ */
+static void acl_mm_settle(struct acl_device *dev, uint64_t addr, bool gone, bool doubt)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_region *r;
+
+	pthread_rwlock_wrlock(&m->lock);
+	r = acl_region_at(&m->r, addr, -1);
+	if (r && gone)
+		acl_region_del(&m->r, r);
+	else if (r && doubt)
+		r->doubt = true;
+	else if (r)
+		r->dying = false;
+	pthread_rwlock_unlock(&m->lock);
+	if (gone)
+		free(r);
+}
+
+/* The driver's own answer about @addr, for a record in doubt. */
+static int acl_mm_ask(struct acl_device *dev, uint64_t addr, struct acl_mem_info *mi)
+{
+	struct npu_addr_query q = { .size = sizeof(q), .addr = addr };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_ADDR_QUERY, &q);
+	if (ret)
+		return ret;
+	*mi = (struct acl_mem_info){
+		.kind = q.kind, .base = q.base, .length = q.length, .dev_addr = q.dev_addr,
+		.page_size = q.page_size, .host_flags = q.host_flags, .rkind = -1,
+	};
+	return 0;
+}
+
+int acl_mm_query(struct acl_device *dev, uint64_t addr, struct acl_mem_info *mi)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	const struct acl_range *map;
+	struct acl_region *r;
+	bool doubt = false;
+
+	*mi = (struct acl_mem_info){ .kind = NPU_ADDR_NONE, .rkind = -1 };
+	pthread_rwlock_rdlock(&m->lock);
+	/* registrations first, as the driver looks (a VA_FLAG one is also device VA) */
+	r = acl_region_host(&m->r, addr);
+	if (r) {
+		mi->kind = NPU_ADDR_HOST;
+		mi->base = r->addr;
+		mi->length = r->len;
+		mi->host_flags = r->host_flags;
+		mi->page_size = ACL_HOST_PAGE;
+		if (r->host_flags & NPU_HOST_MAPPED)
+			mi->dev_addr = (r->dev_va ? r->dev_va : r->addr) + (addr - r->addr);
+	} else if ((r = acl_region_va(&m->r, addr, &mi->base, &mi->length))) {
+		mi->kind = r->kind == ACL_REGION_MIRROR ? NPU_ADDR_MIRROR : NPU_ADDR_DEVICE;
+		if (r->kind == ACL_REGION_MIRROR) {
+			mi->dev_addr = addr;
+			mi->page_size = ACL_HOST_PAGE;
+		} else if (r->kind == ACL_REGION_VMM) {
+			map = acl_ranges_find(&m->r.maps, addr);
+			if (map) {
+				mi->map_base = map->start;
+				mi->map_len = map->end - map->start;
+				mi->page_size = ((struct acl_handle *)map->p)->page_size;
+			}
+		} else {
+			/* a mapped registration's device VA maps host pages */
+			mi->page_size = r->page_size ? r->page_size : ACL_HOST_PAGE;
+		}
+	}
+	if (r) {
+		mi->rkind = r->kind;
+		mi->rbase = r->addr;
+		mi->rlen = r->len;
+		doubt = r->doubt;
+	}
+	pthread_rwlock_unlock(&m->lock);
+	return doubt ? acl_mm_ask(dev, addr, mi) : 0;
+}
+
+/* Reservations */
+
+void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int flags)
+{
+	uint64_t span = len + (align > ACL_HOST_PAGE ? align : 0) + skew, start, base;
+	void *p;
+
+	/* Over-map so that the start fits, then trim both ends. */
+	if (span < len) {
+		errno = EOVERFLOW;
+		return MAP_FAILED;
+	}
+	p = mmap(NULL, span, prot, flags, -1, 0);
+	if (p == MAP_FAILED)
+		return p;
+	base = (uintptr_t)p;
+	start = acl_round_up(base, align) + skew;
+	if (start > base)
+		munmap(p, start - base);
+	if (base + span > start + len)
+		munmap((void *)(uintptr_t)(start + len), base + span - (start + len));
+	return (void *)(uintptr_t)start;
+}
+
+/*
+ * Reserve [@len aligned to @align] of process address space, PROT_NONE,
+ * at @hint if non-zero and free, inside @dev's VA window.
+ */
+static int acl_proc_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+			       uint64_t *addr)
+{
+	void *p = MAP_FAILED;
+
+	if (hint && !(hint & (align - 1))) {
+		p = mmap((void *)(uintptr_t)hint, len, ACL_VA_PROT, ACL_VA_FLAGS | MAP_FIXED_NOREPLACE,
+			 -1, 0);
+		/* kernels before 4.17 treat the flag as a hint and may map elsewhere */
+		if (p != MAP_FAILED && p != (void *)(uintptr_t)hint) {
+			munmap(p, len);
+			p = MAP_FAILED;
+		}
+	}
+	if (p == MAP_FAILED)
+		p = acl_map_aligned(len, align, 0, ACL_VA_PROT, ACL_VA_FLAGS);
+	if (p == MAP_FAILED && errno == EOVERFLOW)
+		return acl_errf(-EINVAL, "size %#llx too large", (unsigned long long)len);
+	if (p == MAP_FAILED)
+		return acl_errf(-ENOMEM, "cannot reserve %#llx bytes of address space: %s",
+				(unsigned long long)len, strerror(errno));
+	*addr = (uintptr_t)p;
+	if (*addr < dev->va_start || *addr + len > dev->va_end) {
+		munmap(p, len);
+		return acl_errf(-ENOMEM, "address space %#llx+%#llx falls outside device %d's VA window [%#llx, %#llx)",
+				(unsigned long long)*addr, (unsigned long long)len, dev->id,
+				(unsigned long long)dev->va_start, (unsigned long long)dev->va_end);
+	}
+	return 0;
+}
+
+static void acl_proc_va_release(uint64_t addr, uint64_t len)
+{
+	munmap((void *)(uintptr_t)addr, len);
+}
+
+/* Reserve device VA, mirrored in the process (acl_proc_va_reserve()). */
+static int acl_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+			  uint64_t *addr)
+{
+	struct npu_va_range arg = { .size = sizeof(arg), .length = len };
+	uint64_t start;
+	int ret;
+
+	ret = acl_proc_va_reserve(dev, len, align, hint, &start);
+	if (ret)
+		return ret;
+	arg.addr = start;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_VA_RESERVE, &arg);
+	if (ret) {
+		acl_proc_va_release(start, len);
+		return ret;
+	}
+	*addr = start;
+	return 0;
+}
+
+/* Undo acl_va_reserve() on the driver's side (the caller munmaps after it forgot the range). */
+static int acl_va_release(struct acl_device *dev, uint64_t addr)
+{
+	struct npu_va_range arg = { .size = sizeof(arg), .addr = addr };
+
+	return acl_ioctl(dev->fd, NPU_IOCTL_VA_RELEASE, &arg);
+}
+
+/* Device memory */
+
+static int acl_handle_drop(struct acl_device *dev, uint32_t handle)
+{
+	struct npu_mem_free mfree = { .size = sizeof(mfree), .handle = handle };
+
+	return acl_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mfree);
+}
+
+static int acl_unmap_va(struct acl_device *dev, uint64_t va)
+{
+	struct npu_unmap unmap = { .size = sizeof(unmap), .addr = va };
+
+	return acl_ioctl(dev->fd, NPU_IOCTL_UNMAP, &unmap);
+}
+
+/* The driver could not allocate: say so in the caller's units. */
+static int acl_mm_alloc_failed(struct acl_device *dev, int ret, uint64_t len)
+{
+	if (ret == -ENOMEM)
+		acl_errf(ret, "cannot allocate %llu bytes on device %d: device memory exhausted",
+			 (unsigned long long)len, dev->id);
+	return ret;
+}
+
+/*
+ * Map physical handle @handle (tmpl->len bytes in @page pages) read-write
+ * for @dev at fresh device VA (NPU_MAP_PEERS), record it as a region like
+ * @tmpl, and free the handle: the mapping holds the memory until it is
+ * unmapped. The handle is freed on failure too. *out gets the VA.
+ */
+static int acl_mm_map_new(struct acl_device *dev, uint32_t handle, const struct acl_region *tmpl,
+			  uint64_t *out)
+{
+	/* CANN: a peer that enabled access reaches aclrtMalloc memory, no grant needed */
+	struct npu_map map = { .size = sizeof(map), .flags = NPU_MAP_PEERS, .length = tmpl->len,
+			       .handle = handle };
+	struct npu_access acc = {
+		.size = sizeof(acc),
+		.length = tmpl->len,
+		.device = dev->id,
+		.access = NPU_ACCESS_READWRITE,
+	};
+	struct acl_region r = *tmpl;
+	uint64_t va;
+	int ret;
+
+	ret = acl_va_reserve(dev, tmpl->len, tmpl->page_size, 0, &va);
+	if (ret) {
+		acl_handle_drop(dev, handle);
+		return ret;
+	}
+	map.addr = va;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	/* from here on (or never) the mapping holds the memory */
+	acl_handle_drop(dev, handle);
+	if (ret)
+		goto err_release;
+	acc.addr = va;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
+	if (ret)
+		goto err_unmap;
+	r.addr = va;
+	ret = acl_mm_record(dev, &r);
+	if (ret)
+		goto err_unmap;
+	*out = va;
+	return 0;
+
+err_unmap:
+	acl_unmap_va(dev, va);
+err_release:
+	if (!acl_va_release(dev, va))
+		acl_proc_va_release(va, tmpl->len);
+	return ret;
+}
+
+int acl_mm_alloc(struct acl_device *dev, uint64_t len, uint64_t page, uint64_t *va)
+{
+	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = len, .page_size = page };
+	struct acl_region r = { .kind = ACL_REGION_MALLOC, .len = len, .page_size = page };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
+	if (ret)
+		return acl_mm_alloc_failed(dev, ret, len);
+	ret = acl_mm_map_new(dev, alloc.handle, &r, va);
+	if (!ret)
+		acl_mm_account(dev, ACL_MEM_KIND_MALLOC, (int64_t)len);
+	return ret;
+}
+
+int acl_mm_map_import(struct acl_device *dev, uint32_t handle, uint64_t len, uint64_t page,
+		      uint64_t key, uint64_t *va)
+{
+	static uint64_t serial;		/* import order (atomic) */
+	struct acl_region r = {
+		.kind = ACL_REGION_IPC,
+		.len = len,
+		.page_size = page,
+		.ipc_key = key,
+		.ipc_serial = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED),
+	};
+
+	return acl_mm_map_new(dev, handle, &r, va);
+}
+
+int acl_mm_free(struct acl_device *dev, uint64_t va, enum acl_region_kind kind)
+{
+	struct acl_region r;
+	int ret;
+
+	if (acl_mm_claim(dev, va, kind, &r))
+		return -ENOENT;
+	ret = acl_unmap_va(dev, va);
+	if (ret) {
+		acl_mm_settle(dev, va, false, false);
+		return ret;
+	}
+	ret = acl_va_release(dev, va);
+	acl_mm_settle(dev, va, !ret, true);
+	if (ret)
+		return ret;
+	acl_proc_va_release(va, r.len);
+	if (kind == ACL_REGION_MALLOC)
+		acl_mm_account(dev, ACL_MEM_KIND_MALLOC, -(int64_t)r.len);
+	return 0;
+}
+
+struct acl_ipc_pick {
+	uint64_t key;
+	struct acl_region *old;
+};
+
+static void acl_ipc_pick(struct acl_region *r, void *arg)
+{
+	struct acl_ipc_pick *p = arg;
+
+	if (r->kind == ACL_REGION_IPC && r->ipc_key == p->key && !r->dying &&
+	    (!p->old || r->ipc_serial < p->old->ipc_serial))
+		p->old = r;
+}
+
+uint64_t acl_mm_ipc_oldest(struct acl_device *dev, uint64_t key)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_ipc_pick p = { .key = key };
+	uint64_t addr;
+
+	pthread_rwlock_rdlock(&m->lock);
+	acl_regions_each(&m->r, acl_ipc_pick, &p);
+	addr = p.old ? p.old->addr : 0;
+	pthread_rwlock_unlock(&m->lock);
+	return addr;
+}
+
+/* Physical handles */
+
+/* @h is released and unmapped: its memory is gone. Lock held; frees @h. */
+static void acl_handle_gone_locked(struct acl_mm *m, struct acl_handle *h)
+{
+	if (!h->imported)
+		acl_mm_account_locked(m, ACL_MEM_KIND_PHYSICAL, -(int64_t)h->size);
+	free(h);
+}
+
+/* @h, if it is a live handle of @m. Lock held. */
+static struct acl_handle *acl_handle_find_locked(struct acl_mm *m, const void *p)
+{
+	struct acl_handle *h;
+
+	list_for_each_entry(h, &m->handles, node)
+		if (h == p)
+			return h;
+	return NULL;
+}
+
+/*
+ * The open device whose live handle @p is, with its records write-locked
+ * (the caller unlocks), or NULL.
+ */
+static struct acl_mm *acl_handle_lock(const void *p, struct acl_handle **hp)
+{
+	struct acl_device *dev;
+	int pos = 0;
+
+	while ((dev = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(dev);
+
+		pthread_rwlock_wrlock(&m->lock);
+		*hp = acl_handle_find_locked(m, p);
+		if (*hp)
+			return m;
+		pthread_rwlock_unlock(&m->lock);
+	}
+	return NULL;
+}
+
+static int acl_handle_dead(const void *p)
+{
+	return acl_errf(-EINVAL, "handle %p is not a live aclrtMallocPhysical handle", p);
+}
+
+/* List handle @id of @dev; not @imported: aclrtMallocPhysical memory, accounted. */
+static int acl_handle_add(struct acl_device *dev, uint32_t id, uint64_t size, uint64_t page,
+			  bool imported, bool p2p, struct acl_handle **out)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_handle *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		acl_handle_drop(dev, id);
+		return acl_errf(-ENOMEM, "out of host memory");
+	}
+	h->dev = dev;
+	h->id = id;
+	h->size = size;
+	h->page_size = page;
+	h->imported = imported;
+	h->p2p = p2p;
+	pthread_rwlock_wrlock(&m->lock);
+	list_add_tail(&h->node, &m->handles);
+	if (!imported)
+		acl_mm_account_locked(m, ACL_MEM_KIND_PHYSICAL, (int64_t)size);
+	pthread_rwlock_unlock(&m->lock);
+	*out = h;
+	return 0;
+}
+
+int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, bool p2p,
+			struct acl_handle **out)
+{
+	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = size, .page_size = page };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
+	if (ret)
+		return acl_mm_alloc_failed(dev, ret, size);
+	return acl_handle_add(dev, alloc.handle, size, page, false, p2p, out);
+}
+
+int acl_mm_handle_import(struct acl_device *dev, uint32_t id, uint64_t size, uint64_t page,
+			 struct acl_handle **out)
+{
+	return acl_handle_add(dev, id, size, page, true, false, out);
+}
+
+int acl_mm_handle_free(const void *p)
+{
+	struct acl_handle *h;
+	struct acl_device *dev;
+	struct acl_mm *m;
+	uint32_t id;
+
+	m = acl_handle_lock(p, &h);
+	if (!m)
+		return acl_handle_dead(p);
+	/* one free per aclrtMemRetainAllocationHandle before the last one */
+	if (h->retains) {
+		h->retains--;
+		pthread_rwlock_unlock(&m->lock);
+		return 0;
+	}
+	list_del(&h->node);
+	dev = h->dev;
+	id = h->id;
+	/* a mapped handle lives on, in the kernel and here, until its mappings go */
+	if (h->maps)
+		h->released = true;
+	else
+		acl_handle_gone_locked(m, h);
+	pthread_rwlock_unlock(&m->lock);
+	return acl_handle_drop(dev, id);
+}
+
+int acl_mm_handle_info(const void *p, struct acl_handle *copy)
+{
+	struct acl_handle *h;
+	struct acl_mm *m;
+
+	m = acl_handle_lock(p, &h);
+	if (!m)
+		return acl_handle_dead(p);
+	*copy = *h;
+	pthread_rwlock_unlock(&m->lock);
+	return 0;
+}
+
+void acl_mm_handle_shared(const void *p, uint64_t name)
+{
+	struct acl_handle *h;
+	struct acl_mm *m;
+
+	m = acl_handle_lock(p, &h);
+	if (m) {
+		h->shareable = name;
+		pthread_rwlock_unlock(&m->lock);
+	}
+}
+
+struct acl_device *acl_mm_handle_exporter(uint64_t name)
+{
+	struct acl_device *dev;
+	struct acl_handle *h;
+	int pos = 0;
+
+	if (!name)
+		return NULL;
+	while ((dev = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(dev);
+		bool found = false;
+
+		pthread_rwlock_rdlock(&m->lock);
+		list_for_each_entry(h, &m->handles, node)
+			found |= h->shareable == name;
+		pthread_rwlock_unlock(&m->lock);
+		if (found)
+			return dev;
+	}
+	return NULL;
+}
+
+int acl_mm_handle_retain(uint64_t va, struct acl_handle **out)
+{
+	const struct acl_range *e;
+	struct acl_device *dev;
+	int ret = 0, pos = 0;
+
+	/* mappings never overlap across devices: each is reserved in the process */
+	while ((dev = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(dev);
+		struct acl_handle *h;
+
+		pthread_rwlock_wrlock(&m->lock);
+		e = acl_ranges_find(&m->r.maps, va);
+		h = e ? e->p : NULL;
+		if (e && e->start != va)
+			ret = acl_errf(ACLI_ERTPARAM, "virPtr %#llx is inside the aclrtMapMem mapping at %#llx, not its start",
+				       (unsigned long long)va, (unsigned long long)e->start);
+		else if (h && h->released)
+			ret = acl_errf(ACLI_ERTPARAM, "the handle mapped at virPtr %#llx was freed with aclrtFreePhysical: only the mapping holds the memory now",
+				       (unsigned long long)va);
+		else if (h)
+			h->retains++;
+		if (h && !ret)
+			*out = h;
+		pthread_rwlock_unlock(&m->lock);
+		if (e)
+			return ret;
+	}
+	return acl_errf(ACLI_ERTPARAM, "virPtr %#llx is not the start of an aclrtMapMem mapping",
+			(unsigned long long)va);
+}
+
+/* VMM reservations and mappings */
+
+int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+		   uint64_t *va)
+{
+	struct acl_region r = { .kind = ACL_REGION_VMM, .len = len };
+	int ret;
+
+	/* the hint is taken when free and aligned, else ignored */
+	ret = acl_va_reserve(dev, len, align, hint, &r.addr);
+	if (ret)
+		return ret;
+	ret = acl_mm_record(dev, &r);
+	if (ret) {
+		if (!acl_va_release(dev, r.addr))
+			acl_proc_va_release(r.addr, len);
+		return ret;
+	}
+	*va = r.addr;
+	return 0;
+}
+
+int acl_mm_release(struct acl_device *dev, uint64_t va)
+{
+	struct acl_region r;
+	int ret;
+
+	if (acl_mm_claim(dev, va, ACL_REGION_VMM, &r))
+		return acl_errf(-EINVAL, "virPtr %#llx is not an address reserved by aclrtReserveMemAddress",
+				(unsigned long long)va);
+	/* the driver refuses while mappings remain */
+	ret = acl_va_release(dev, va);
+	acl_mm_settle(dev, va, !ret, false);
+	if (ret == -EBUSY)
+		return acl_errf(ret, "virPtr %#llx still has mappings: aclrtUnmapMem them first",
+				(unsigned long long)va);
+	if (!ret)
+		acl_proc_va_release(va, r.len);
+	return ret;
+}
+
+int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p)
+{
+	struct npu_map map = { .size = sizeof(map), .addr = va, .length = len };
+	struct acl_handle *h;
+	struct acl_mm *m;
+	int ret = 0;
+
+	m = acl_handle_lock(p, &h);
+	if (!m)
+		return acl_handle_dead(p);
+	if (len != h->size)
+		ret = acl_errf(-EINVAL, "size %llu must equal the handle's size %llu",
+			       (unsigned long long)len, (unsigned long long)h->size);
+	else if (h->dev != dev)
+		ret = acl_errf(-EINVAL, "handle %p belongs to device %d, not the current device %d", p,
+			       h->dev->id, dev->id);
+	else if (va & (h->page_size - 1))
+		ret = acl_errf(-EINVAL, "virPtr %#llx must be aligned to the handle's page size %llu",
+			       (unsigned long long)va, (unsigned long long)h->page_size);
+	/* counted before the request: a free meanwhile keeps the handle */
+	if (!ret)
+		h->maps++;
+	map.handle = h->id;
+	pthread_rwlock_unlock(&m->lock);
+	if (ret)
+		return ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	pthread_rwlock_wrlock(&m->lock);
+	if (!ret) {
+		ret = acl_ranges_add(&m->r.maps, va, len, h);
+		if (ret) {
+			pthread_rwlock_unlock(&m->lock);
+			acl_unmap_va(dev, va);
+			pthread_rwlock_wrlock(&m->lock);
+			ret = acl_errf(-ENOMEM, "out of host memory");
+		}
+	}
+	if (ret && !--h->maps && h->released)
+		acl_handle_gone_locked(m, h);
+	pthread_rwlock_unlock(&m->lock);
+	if (ret == -ENOENT)
+		ret = acl_errf(ret, "virPtr %#llx+%llu is not inside one aclrtReserveMemAddress range",
+			       (unsigned long long)va, (unsigned long long)len);
+	else if (ret == -EADDRINUSE)
+		ret = acl_errf(ret, "virPtr %#llx+%llu overlaps an existing mapping",
+			       (unsigned long long)va, (unsigned long long)len);
+	else if (ret == -EBUSY)
+		ret = acl_errf(ret, "handle %p is mapped already", p);
+	return ret;
+}
+
+int acl_mm_unmap(struct acl_device *dev, uint64_t va)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_handle *h;
+	int ret;
+
+	ret = acl_unmap_va(dev, va);
+	if (ret == -ENOENT)
+		return acl_errf(ret, "virPtr %#llx is not the start of an aclrtMapMem mapping",
+				(unsigned long long)va);
+	if (ret)
+		return ret;
+	/* forget the mapping; a released handle goes with its last one */
+	pthread_rwlock_wrlock(&m->lock);
+	h = acl_ranges_del(&m->r.maps, va);
+	if (h && !--h->maps && h->released)
+		acl_handle_gone_locked(m, h);
+	pthread_rwlock_unlock(&m->lock);
+	return 0;
+}
+
+int acl_mm_set_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_t device,
+		      uint32_t access, const char *what)
+{
+	struct npu_access acc = {
+		.size = sizeof(acc),
+		.addr = va,
+		.length = len,
+		.device = device,
+		.access = access,
+	};
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_SET_ACCESS, &acc);
+	if (ret == -ENOENT)
+		ret = acl_errf(ret, "virPtr %#llx+%llu is not entirely mapped", (unsigned long long)va,
+			       (unsigned long long)len);
+	else if (ret == -EINVAL && device != (uint32_t)dev->id)
+		ret = acl_errf(ret, "virPtr %#llx+%llu must be 4 KiB aligned and cover whole mappings of device memory (host memory is reachable by its own device only, not device %u)",
+			       (unsigned long long)va, (unsigned long long)len, device);
+	else if (ret == -EINVAL)
+		ret = acl_errf(ret, "virPtr %#llx+%llu must be 4 KiB aligned and cover whole mappings",
+			       (unsigned long long)va, (unsigned long long)len);
+	else if (ret == -ENODEV)
+		ret = acl_errf(ret, "%s.id %u: the driver has no such device", what, device);
+	return ret;
+}
+
+int acl_mm_get_access(struct acl_device *dev, uint64_t va, uint32_t device, uint64_t *access)
+{
+	struct npu_access acc = { .size = sizeof(acc), .addr = va, .device = device };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_GET_ACCESS, &acc);
+	if (ret == -ENOENT)
+		ret = acl_errf(ret, "virPtr %#llx is not mapped", (unsigned long long)va);
+	else if (ret == -ENODEV)
+		ret = acl_errf(ret, "location.id %u: the driver has no such device", device);
+	if (!ret)
+		*access = acc.access;
+	return ret;
+}
+
+/* Host memory */
+
+/*
+ * Pin [@addr, +@len) for @dev with NPU_HOST_* @kflags as a region of
+ * @kind. Mapped: at @addr itself when @identity, else at a fresh device
+ * VA; *dev_va gets it.
+ */
+static int acl_host_pin(struct acl_device *dev, uint64_t addr, uint64_t len, uint32_t kflags,
+			bool identity, enum acl_region_kind kind, uint64_t *dev_va)
+{
+	struct npu_host_register reg = {
+		.size = sizeof(reg),
+		.flags = kflags,
+		.addr = addr,
+		.length = len,
+	};
+	struct npu_host_unregister unreg = { .size = sizeof(unreg), .addr = addr };
+	struct acl_region r = { .kind = kind, .addr = addr, .len = len, .host_flags = kflags };
+	int ret;
+
+	/* the driver books the device VA itself: no VA_RESERVE */
+	if ((kflags & NPU_HOST_MAPPED) && !identity) {
+		ret = acl_proc_va_reserve(dev, len, ACL_HOST_PAGE, 0, &r.dev_va);
+		if (ret)
+			return ret;
+		r.dev_va_len = len;
+		reg.dev_addr = r.dev_va;
+	} else if (kflags & NPU_HOST_MAPPED) {
+		reg.dev_addr = addr;
+	}
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_HOST_REGISTER, &reg);
+	if (ret == -EEXIST)
+		acl_errf(ret, "ptr %#llx+%#llx overlaps memory registered already", (unsigned long long)addr,
+			 (unsigned long long)len);
+	else if (ret == -EFAULT)
+		acl_errf(ret, "ptr %#llx+%#llx is not mapped in the process", (unsigned long long)addr,
+			 (unsigned long long)len);
+	else if (ret == -ENOMEM)
+		acl_errf(ret, "cannot pin %#llx bytes: over RLIMIT_MEMLOCK?", (unsigned long long)len);
+	else if (ret == -EOPNOTSUPP)
+		acl_errf(ret, "ptr %#llx+%#llx: the device would reach it only through swiotlb bounce buffers",
+			 (unsigned long long)addr, (unsigned long long)len);
+	if (ret)
+		goto err_release;
+	ret = acl_mm_record(dev, &r);
+	if (ret)
+		goto err_unregister;
+	if (dev_va)
+		*dev_va = reg.dev_addr;
+	return 0;
+
+err_unregister:
+	acl_ioctl(dev->fd, NPU_IOCTL_HOST_UNREGISTER, &unreg);
+err_release:
+	if (r.dev_va)
+		acl_proc_va_release(r.dev_va, r.dev_va_len);
+	return ret;
+}
+
+/* Undo acl_host_pin() for the claimed region @r. */
+static int acl_host_unpin(struct acl_device *dev, const struct acl_region *r)
+{
+	struct npu_host_unregister unreg = { .size = sizeof(unreg), .addr = r->addr };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_HOST_UNREGISTER, &unreg);
+	acl_mm_settle(dev, r->addr, !ret, false);
+	if (ret)
+		return ret;
+	if (r->dev_va)
+		acl_proc_va_release(r->dev_va, r->dev_va_len);
+	return 0;
+}
+
+int acl_mm_host_alloc(struct acl_device *dev, uint64_t len, bool identity, void **out)
+{
+	void *p;
+	int ret;
+
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return acl_errf(-ENOMEM, "cannot map %llu bytes of host memory: %s", (unsigned long long)len,
+				strerror(errno));
+	ret = acl_host_pin(dev, (uintptr_t)p, len, NPU_HOST_MAPPED, identity, ACL_REGION_HOST_ALLOC,
+			   NULL);
+	if (ret) {
+		munmap(p, len);
+		return ret;
+	}
+	*out = p;
+	return 0;
+}
+
+int acl_mm_host_free(struct acl_device *dev, void *p)
+{
+	struct acl_region r;
+	int ret;
+
+	if (acl_mm_claim(dev, (uintptr_t)p, ACL_REGION_HOST_ALLOC, &r))
+		return -ENOENT;
+	/* still registered after a failure: the pages stay, as the driver holds them */
+	ret = acl_host_unpin(dev, &r);
+	if (!ret)
+		munmap(p, r.len);
+	return ret;
+}
+
+int acl_mm_host_register(struct acl_device *dev, void *p, uint64_t len, uint32_t kflags,
+			 uint64_t *dev_va)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_region *r;
+	int ret = 0;
+
+	/* aclrtMallocHost memory is registered and mapped already: share that */
+	pthread_rwlock_wrlock(&m->lock);
+	r = acl_region_at(&m->r, (uintptr_t)p, ACL_REGION_HOST_ALLOC);
+	if (r && r->dying)
+		r = NULL;
+	if (r) {
+		if (r->user_registered)
+			ret = acl_errf(-EEXIST, "ptr %p is registered already", p);
+		else if (len > r->len)
+			ret = acl_errf(-EINVAL, "size %llu exceeds the aclrtMallocHost allocation of %llu bytes",
+				       (unsigned long long)len, (unsigned long long)r->len);
+		else if ((kflags & NPU_HOST_READONLY))
+			ret = acl_errf(ACLI_EFEATURE, "ptr %p is aclrtMallocHost memory, mapped read-write", p);
+		else
+			r->user_registered = true;
+		*dev_va = r->dev_va ? r->dev_va : r->addr;
+	}
+	pthread_rwlock_unlock(&m->lock);
+	if (r)
+		return ret;
+	return acl_host_pin(dev, (uintptr_t)p, len, kflags, false, ACL_REGION_HOST_REG, dev_va);
+}
+
+int acl_mm_host_unregister(struct acl_device *dev, void *p)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_region *r, copy;
+	int ret = 0;
+
+	pthread_rwlock_wrlock(&m->lock);
+	r = acl_region_at(&m->r, (uintptr_t)p, -1);
+	if (r && r->kind == ACL_REGION_HOST_ALLOC && !r->dying) {
+		if (r->user_registered)
+			r->user_registered = false;
+		else
+			ret = acl_errf(-EINVAL, "ptr %p comes from aclrtMallocHost: release it with aclrtFreeHost",
+				       p);
+	} else if (!r || r->kind != ACL_REGION_HOST_REG || r->dying) {
+		ret = acl_errf(ACLI_ENOTREG, "ptr %p is not the start of host memory registered with device %d",
+			       p, dev->id);
+	} else {
+		r->dying = true;
+		copy = *r;
+		r = NULL;
+	}
+	pthread_rwlock_unlock(&m->lock);
+	if (ret || r)
+		return ret;
+	return acl_host_unpin(dev, &copy);
+}
+
+int acl_mm_internal(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t skew,
+		    void **out)
+{
+	void *p;
+	int ret;
+
+	p = acl_map_aligned(len, align, skew, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS);
+	if (p == MAP_FAILED)
+		return acl_errf(-ENOMEM, "cannot map %llu bytes of host memory: %s", (unsigned long long)len,
+				strerror(errno));
+	ret = acl_host_pin(dev, (uintptr_t)p, len, 0, false, ACL_REGION_INTERNAL, NULL);
+	if (ret) {
+		munmap(p, len);
+		return ret;
+	}
+	*out = p;
+	return 0;
+}
+
+/* Managed memory */
+
+int acl_mm_mirror(struct acl_device *dev, uint64_t addr, uint64_t len)
+{
+	struct npu_mirror_map mm = { .size = sizeof(mm), .addr = addr, .length = len };
+	struct npu_mirror_unmap u = { .size = sizeof(u), .addr = addr };
+	struct acl_region r = { .kind = ACL_REGION_MIRROR, .addr = addr, .len = len };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_MIRROR_MAP, &mm);
+	if (ret)
+		return acl_errf(ret, "cannot mirror managed memory %#llx+%#llx on device %d: %s",
+				(unsigned long long)addr, (unsigned long long)len, dev->id,
+				strerror(-ret));
+	ret = acl_mm_record(dev, &r);
+	if (ret)
+		acl_ioctl(dev->fd, NPU_IOCTL_MIRROR_UNMAP, &u);
+	return ret;
+}
+
+void acl_mm_unmirror(struct acl_device *dev, uint64_t addr)
+{
+	struct npu_mirror_unmap u = { .size = sizeof(u), .addr = addr };
+	struct acl_region r;
+
+	if (acl_mm_claim(dev, addr, ACL_REGION_MIRROR, &r))
+		return;
+	acl_ioctl(dev->fd, NPU_IOCTL_MIRROR_UNMAP, &u);
+	/* the memory is the caller's to unmap */
+	acl_mm_settle(dev, addr, true, false);
+}
+
+/* Device close */
+
+static void acl_region_drop(struct acl_region *r, void *arg)
+{
+	bool unmap = *(bool *)arg;
+
+	/* caller-owned and managed memory stays; what the library mapped goes */
+	if (unmap && r->kind != ACL_REGION_HOST_REG && r->kind != ACL_REGION_MIRROR)
+		munmap((void *)(uintptr_t)r->addr, r->len);
+	if (unmap && r->dev_va)
+		munmap((void *)(uintptr_t)r->dev_va, r->dev_va_len);
+	free(r);
+}
+
+/* A mapping goes with the device: a released handle lives only through its mappings. */
+static void acl_vmap_drop(void *p, void *arg)
+{
+	struct acl_handle *h = p;
+
+	(void)arg;
+	if (!--h->maps && h->released)
+		free(h);
+}
+
+void acl_mm_teardown(struct acl_device *dev, bool in_child)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_handle *h, *n;
+	bool unmap = !in_child;
+
+	/* another thread of the parent may have held it at fork */
+	if (in_child)
+		pthread_rwlock_init(&m->lock, NULL);
+	pthread_rwlock_wrlock(&m->lock);
+	acl_ranges_each(&m->r.maps, acl_vmap_drop, NULL);
+	list_for_each_entry_safe(h, n, &m->handles, node) {
+		list_del(&h->node);
+		free(h);
+	}
+	acl_regions_clear(&m->r, acl_region_drop, &unmap);
+	pthread_rwlock_unlock(&m->lock);
+}
