@@ -19,8 +19,8 @@
 BENCH_DIR	:= tools/bench
 BENCH_OUT	:= $(BUILD)/bench/bin
 BENCH_PROGS	:= $(patsubst $(BENCH_DIR)/%.c,$(BENCH_OUT)/%,$(wildcard $(BENCH_DIR)/bench_*.c))
-BENCH_HDRS	:= $(wildcard $(BENCH_DIR)/*.h include/acl/*.h include/acl/error_codes/*.h include/uapi/*.h)
-BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -Iinclude
+BENCH_HDRS	:= tests/npu_proc.h $(wildcard $(BENCH_DIR)/*.h include/acl/*.h include/acl/error_codes/*.h include/uapi/*.h)
+BENCH_CFLAGS	:= -std=gnu11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE -pthread -Iinclude -Itests
 BENCH_LDLIBS	:= -L$(BUILD)/lib -Wl,-rpath,'$$ORIGIN/../../lib' -lacl -pthread -lm
 
 export BENCH_KERNELS BENCH_VM_MEM BENCH_TIMEOUT BENCH_QUICK
@@ -32,6 +32,14 @@ $(BENCH_PROGS): $(BENCH_OUT)/%: $(BENCH_DIR)/%.c $(BENCH_HDRS) $(BUILD)/lib/liba
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LDLIBS)
 
 bench-progs: $(BENCH_PROGS)
+
+# The same programs for make check's smoke run (tests/bench_smoke_test.c):
+# the guest gets build/tests/bench/ as /tests/bench/.
+TEST_BENCH	:= $(patsubst $(BENCH_OUT)/%,$(TEST_OUT)/bench/%,$(BENCH_PROGS))
+$(TEST_BENCH): $(TEST_OUT)/bench/%: $(BENCH_OUT)/%
+	@mkdir -p $(@D)
+	cp $< $@
+tests: $(TEST_BENCH)
 
 bench-vm: bench-progs
 	@KERNELS="$${BENCH_KERNELS:-$(DEB_KERNELS)}" tools/install-deps

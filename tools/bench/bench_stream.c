@@ -11,6 +11,12 @@
  *     Reported, no target.
  *  c) a cross-stream event wait: time from the record's command to the
  *     waiting stream's next command completing. Reported, no target.
+ *  d) fairness: the latency of one small command (an 8-byte memset and
+ *     the stream's synchronisation) while 8 other streams are kept busy
+ *     with long device copies, against the same on an idle engine. The
+ *     engine gives each stream a bounded turn, so the small command waits
+ *     for at most a turn per channel, not for the others' queues (issue
+ *     "soundness after the second kernel review"). Reported, no target.
  *
  * usage: bench_stream [-r REPS]
  */
@@ -116,6 +122,53 @@ static void bench_event_wait(void *dev, void *pinned, aclrtStream st)
 	ACL_CHECK(aclrtDestroyStream(other));
 }
 
+#define BUSY_STREAMS	8
+#define BUSY_COPIES	64
+
+/* Worst of @n small commands on @st, each submitted and waited for. */
+static void small_latencies(void *small, aclrtStream st, double *t, int n)
+{
+	double t0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		t0 = now_s();
+		ACL_CHECK(aclrtMemsetAsync(small, 8, i, 8, st));
+		ACL_CHECK(aclrtSynchronizeStream(st));
+		t[i] = now_s() - t0;
+		usleep(2000);
+	}
+}
+
+static void bench_fairness(void *dev, aclrtStream st)
+{
+	double idle[64], busy[64];
+	aclrtStream others[BUSY_STREAMS];
+	char *big = dev, *small;
+	int i, k, n = reps > 64 ? 64 : reps;
+
+	ACL_CHECK(aclrtMalloc((void **)&small, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	small_latencies(small, st, idle, 2);
+	small_latencies(small, st, idle, n);
+	for (k = 0; k < BUSY_STREAMS; k++) {
+		ACL_CHECK(aclrtCreateStream(&others[k]));
+		for (i = 0; i < BUSY_COPIES; i++)
+			ACL_CHECK(aclrtMemcpyAsync(big + COPY_SIZE / 2, COPY_SIZE / 2, big,
+						   COPY_SIZE / 2, ACL_MEMCPY_DEVICE_TO_DEVICE,
+						   others[k]));
+	}
+	usleep(100000);
+	small_latencies(small, st, busy, n);
+	for (k = 0; k < BUSY_STREAMS; k++)
+		ACL_CHECK(aclrtDestroyStreamForce(others[k]));
+	report_us("d.small_cmd_idle", median(idle, n));
+	report_us("d.small_cmd_8_busy", median(busy, n));
+	report_us("d.small_cmd_8_busy_worst", maximum(busy, n));
+	report_info("small_cmd_busy_vs_idle", median(busy, n) / median(idle, n),
+		    "(8-byte memset + sync with 8 streams copying 32 MiB pieces / on an idle engine)");
+	ACL_CHECK(aclrtFree(small));
+}
+
 int main(int argc, char **argv)
 {
 	aclrtStream st;
@@ -142,6 +195,7 @@ int main(int argc, char **argv)
 	bench_event_timing(dev, pinned, st);
 	bench_callbacks(dev, pinned, st);
 	bench_event_wait(dev, pinned, st);
+	bench_fairness(dev, st);
 
 	ACL_CHECK(aclrtDestroyStream(st));
 	ACL_CHECK(aclrtFreeHost(pinned));
