@@ -69,23 +69,6 @@ static bool all_bytes(const char *p, int c, size_t len)
 	return true;
 }
 
-static unsigned long param_get(const char *name)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/npu/parameters/%s", name);
-	return (unsigned long)npu_file_value_at(AT_FDCWD, path, NULL, 0);
-}
-
-static int param_set(const char *name, unsigned long v)
-{
-	char path[128], num[32];
-
-	snprintf(path, sizeof(path), "/sys/module/npu/parameters/%s", name);
-	snprintf(num, sizeof(num), "%lu", v);
-	return npu_write_file(path, num);
-}
-
 FIXTURE(mirror) {
 	int fd;
 	uint32_t stream;
@@ -394,9 +377,9 @@ TEST_F(mirror, not_pinned_not_memlocked)
 /* max_mirror_pages bounds the entries; past it a fault is a DMA fault. */
 TEST_F(mirror, page_limit)
 {
-	unsigned long old = param_get("max_mirror_pages");
+	unsigned long old = npu_param_get("max_mirror_pages");
 
-	ASSERT_EQ(0, param_set("max_mirror_pages", 16));
+	ASSERT_EQ(0, npu_param_set("max_mirror_pages", 16));
 	EXPECT_EQ(0, dev_fill(self, self->mem, 0x7a, 16 * SZ_4K));
 	npu_expect_dma_faults(true);
 	EXPECT_EQ(-EIO, dev_fill(self, self->mem + 16 * SZ_4K, 0x7b, SZ_4K));
@@ -408,7 +391,7 @@ TEST_F(mirror, page_limit)
 	/* so does an invalidation */
 	ASSERT_EQ(0, madvise(self->mem + SZ_2M, 16 * SZ_4K, MADV_DONTNEED));
 	EXPECT_EQ(0, dev_fill(self, self->mem, 0x7d, 16 * SZ_4K));
-	ASSERT_EQ(0, param_set("max_mirror_pages", old));
+	ASSERT_EQ(0, npu_param_set("max_mirror_pages", old));
 	EXPECT_TRUE(all_bytes(self->mem, 0x7d, 16 * SZ_4K));
 }
 

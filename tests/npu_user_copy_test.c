@@ -25,7 +25,6 @@
 
 #define SZ_1M		0x100000UL
 #define DEV_LEN		(4 * SZ_1M)
-#define PARAM		"/sys/module/npu/parameters/max_user_pin"
 
 #define DU		NPU_CMD_DST_USER
 #define SU		NPU_CMD_SRC_USER
@@ -92,19 +91,6 @@ static long long check(const void *p, size_t len, unsigned int seed)
 		if (b[i] != pat(i, seed))
 			return (long long)i;
 	return -1;
-}
-
-static long long read_param(void)
-{
-	return npu_file_value_at(AT_FDCWD, PARAM, NULL, 0);
-}
-
-static int set_param(unsigned long long v)
-{
-	char buf[32];
-
-	snprintf(buf, sizeof(buf), "%llu", v);
-	return npu_write_file(PARAM, buf);
 }
 
 static double now_s(void)
@@ -962,7 +948,7 @@ static void on_alarm(int sig)
  */
 TEST_F_TIMEOUT(user, cap, 120)
 {
-	long long old = read_param();
+	long long old = npu_param_get("max_user_pin");
 	unsigned char *buf = npu_host_mem(2 * SZ_1M), *hole = npu_unmapped_range(SZ_1G);
 	struct releaser rel;
 	struct npu_cmd c;
@@ -976,7 +962,7 @@ TEST_F_TIMEOUT(user, cap, 120)
 	ASSERT_LT(0, old);
 	ASSERT_NE(NULL, buf);
 	ASSERT_NE(NULL, hole);
-	ASSERT_EQ(0, set_param(SZ_1M));
+	ASSERT_EQ(0, npu_param_set("max_user_pin", SZ_1M));
 	/* too big by itself: refused before anything is pinned, mapped or not */
 	EXPECT_EQ(-ENOMEM, h2d(self->fd, self->stream, self->va, buf, SZ_1M + 1));
 	EXPECT_EQ(-ENOMEM, h2d(self->fd, self->stream, self->va, hole, SZ_1G));
@@ -1027,7 +1013,7 @@ TEST_F_TIMEOUT(user, cap, 120)
 	EXPECT_EQ(0, rel.ret);
 	EXPECT_EQ(0, npu_sync(self->fd, s1, -1));
 
-	ASSERT_EQ(0, set_param(old));
+	ASSERT_EQ(0, npu_param_set("max_user_pin", old));
 	ASSERT_NOTHING_PINNED(self);
 }
 

@@ -352,6 +352,25 @@ static inline int npu_write_file(const char *path, const char *s)
 	return n < 0 ? (int)n : n == (ssize_t)strlen(s) ? 0 : -EIO;
 }
 
+/* Module parameter @name of npu.ko, or -1. */
+static inline long long npu_param_get(const char *name)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "/sys/module/npu/parameters/%s", name);
+	return npu_file_value_at(AT_FDCWD, path, NULL, 0);
+}
+
+/* Set module parameter @name of npu.ko (root): 0 or -errno. */
+static inline int npu_param_set(const char *name, long long value)
+{
+	char path[128], v[32];
+
+	snprintf(path, sizeof(path), "/sys/module/npu/parameters/%s", name);
+	snprintf(v, sizeof(v), "%lld", value);
+	return npu_write_file(path, v);
+}
+
 /* A /proc/vmstat counter after folding the per-CPU deltas, or -1. */
 static inline long long npu_vmstat(const char *name)
 {

@@ -903,26 +903,11 @@ TEST_F(vm, sync_reports_commands_dropped_by_destroy)
 }
 
 /* Per-context caps: module parameters, writable by the administrator. */
-#define NPU_PARAM_DIR	"/sys/module/npu/parameters/"
-
-static long long param_get(const char *name)
-{
-	return npu_file_value_at(AT_FDCWD, name, NULL, 0);
-}
-
-static int param_set(const char *name, long long value)
-{
-	char v[32];
-
-	snprintf(v, sizeof(v), "%lld", value);
-	return npu_write_file(name, v);
-}
-
 static const char *const cap_params[] = {
-	NPU_PARAM_DIR "max_handles", NPU_PARAM_DIR "max_imports",
-	NPU_PARAM_DIR "max_streams", NPU_PARAM_DIR "max_queued",
-	NPU_PARAM_DIR "ctx_mem_limit", NPU_PARAM_DIR "max_reservations",
-	NPU_PARAM_DIR "max_mappings",
+	"max_handles", "max_imports",
+	"max_streams", "max_queued",
+	"ctx_mem_limit", "max_reservations",
+	"max_mappings",
 };
 
 FIXTURE(caps) {
@@ -933,7 +918,7 @@ FIXTURE(caps) {
 FIXTURE_SETUP(caps)
 {
 	for (unsigned int i = 0; i < sizeof(cap_params) / sizeof(cap_params[0]); i++) {
-		self->saved[i] = param_get(cap_params[i]);
+		self->saved[i] = npu_param_get(cap_params[i]);
 		ASSERT_LE(0, self->saved[i]);
 	}
 	VM_SETUP();
@@ -942,7 +927,7 @@ FIXTURE_SETUP(caps)
 FIXTURE_TEARDOWN(caps)
 {
 	for (unsigned int i = 0; i < sizeof(cap_params) / sizeof(cap_params[0]); i++)
-		param_set(cap_params[i], self->saved[i]);
+		npu_param_set(cap_params[i], self->saved[i]);
 	close(self->fd);
 }
 
@@ -950,7 +935,7 @@ TEST_F(caps, handles)
 {
 	uint32_t h[9];
 
-	ASSERT_OK(param_set(cap_params[0], 8));
+	ASSERT_OK(npu_param_set(cap_params[0], 8));
 	for (int i = 0; i < 8; i++)
 		ASSERT_EQ(0, npu_alloc(self->fd, SZ_4K, SZ_4K, &h[i]));
 	EXPECT_EQ(-ENOSPC, npu_alloc(self->fd, SZ_4K, SZ_4K, &h[8]));
@@ -974,7 +959,7 @@ TEST_F(caps, device_memory)
 	uint32_t h, h2;
 
 	ASSERT_NE(0, va);
-	ASSERT_OK(param_set(cap_params[4], 4 * SZ_2M));
+	ASSERT_OK(npu_param_set(cap_params[4], 4 * SZ_2M));
 	ASSERT_EQ(0, npu_alloc(self->fd, 4 * SZ_2M, SZ_2M, &h));
 	EXPECT_EQ(-ENOMEM, npu_alloc(self->fd, SZ_4K, SZ_4K, &h2));
 	/* Memory a mapping keeps alive after its handle is freed still counts. */
@@ -992,7 +977,7 @@ TEST_F(caps, streams)
 	uint32_t s[3];
 
 	/* The fixture's stream is one of them. */
-	ASSERT_OK(param_set(cap_params[2], 3));
+	ASSERT_OK(npu_param_set(cap_params[2], 3));
 	ASSERT_EQ(0, npu_stream_create(self->fd, &s[0]));
 	ASSERT_EQ(0, npu_stream_create(self->fd, &s[1]));
 	EXPECT_EQ(-ENOSPC, npu_stream_create(self->fd, &s[2]));
@@ -1009,7 +994,7 @@ TEST_F(caps, queued_commands)
 	pthread_t t;
 
 	*flag = 0;
-	ASSERT_OK(param_set(cap_params[3], 1));	/* at least one SUBMIT's worth */
+	ASSERT_OK(npu_param_set(cap_params[3], 1));	/* at least one SUBMIT's worth */
 	cmds[0] = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), 1,
 			    NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
 	for (int i = 1; i < NPU_SUBMIT_MAX_CMDS; i++)
@@ -1036,7 +1021,7 @@ TEST_F(caps, imports)
 
 	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &e.handle));
 	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_SHARE_EXPORT, &e));
-	ASSERT_OK(param_set(cap_params[1], 3));
+	ASSERT_OK(npu_param_set(cap_params[1], 3));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
@@ -1062,7 +1047,7 @@ TEST_F(caps, reservations_and_mappings)
 	uint64_t va[5];
 	uint32_t h;
 
-	ASSERT_OK(param_set(cap_params[5], 4));
+	ASSERT_OK(npu_param_set(cap_params[5], 4));
 	for (int i = 0; i < 4; i++) {
 		va[i] = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
 		ASSERT_NE(0, va[i]);
@@ -1082,7 +1067,7 @@ TEST_F(caps, reservations_and_mappings)
 	}
 
 	/* the fixture's registration is not mapped: 2 mappings, no more */
-	ASSERT_OK(param_set(cap_params[6], 2));
+	ASSERT_OK(npu_param_set(cap_params[6], 2));
 	for (int i = 0; i < 2; i++) {
 		ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &h));
 		ASSERT_EQ(0, npu_map(self->fd, va[i], SZ_2M, h));
