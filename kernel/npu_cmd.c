@@ -10,10 +10,13 @@
  */
 #include <linux/bitops.h>
 #include <linux/memcontrol.h>
+#include <linux/mm.h>
 #include <linux/overflow.h>
 #include <linux/sched/mm.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
 #include <uapi/npu.h>
 
@@ -203,6 +206,106 @@ static int npu_check_copy_2d(struct npu_context *ctx, struct npu_stream *stream,
 	return npu_check_copy_spans(ctx, job, dst_span, src_span);
 }
 
+/**
+ * struct npu_copy_batch - a COPY_BATCH's copies, read at SUBMIT
+ * @n: how many
+ * @bytes: all of their lengths, for tracepoints
+ * @copy: each copy as a row of the engine's row list, with the
+ *	registrations of its host operands (a reference each)
+ */
+struct npu_copy_batch {
+	u32 n;
+	u64 bytes;
+	struct npu_dma_row copy[];
+};
+
+/*
+ * The registration of a host operand of @len bytes at @addr: the one the
+ * previous copy used if it holds the range too (as a descriptor list's
+ * copies mostly lie in one buffer), else a lookup. A reference either way.
+ */
+static struct npu_host_reg *npu_batch_reg(struct npu_context *ctx,
+					  struct npu_host_reg *prev, u64 addr,
+					  u64 len)
+{
+	if (prev && addr >= prev->addr && addr - prev->addr <= prev->size &&
+	    len <= prev->size - (addr - prev->addr)) {
+		npu_host_reg_hold(prev);
+		return prev;
+	}
+	return npu_host_reg_get(ctx, addr, len);
+}
+
+/* Copy @i of a COPY_BATCH, read and checked as a COPY's operands. */
+static int npu_batch_read(struct npu_context *ctx, struct npu_job *job,
+			  u32 i)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+	struct npu_copy_batch *b = job->batch;
+	struct npu_dma_row *c = &b->copy[i];
+	struct npu_copy_desc d;
+	u64 end;
+	int ret;
+
+	ret = copy_struct_from_user(&d, sizeof(d),
+				    u64_to_user_ptr(cmd->src + (u64)i * cmd->value),
+				    cmd->value);
+	if (ret)
+		return ret;
+	if (!d.length || check_add_overflow(d.dst, d.length, &end) ||
+	    check_add_overflow(d.src, d.length, &end))
+		return -EINVAL;
+	*c = (struct npu_dma_row){ .dst = d.dst, .src = d.src,
+				   .len = d.length };
+	/* From here on npu_job_free() drops what copy @i holds. */
+	b->n = i + 1;
+	b->bytes += d.length;
+	if (cmd->flags & NPU_CMD_DST_HOST) {
+		c->dst_reg = npu_batch_reg(ctx, i ? c[-1].dst_reg : NULL,
+					   d.dst, d.length);
+		if (!c->dst_reg)
+			return -ENXIO;
+		if (c->dst_reg->flags & NPU_HOST_READONLY)
+			return -EACCES;
+	}
+	if (cmd->flags & NPU_CMD_SRC_HOST) {
+		c->src_reg = npu_batch_reg(ctx, i ? c[-1].src_reg : NULL,
+					   d.src, d.length);
+		if (!c->src_reg)
+			return -ENXIO;
+	}
+	return 0;
+}
+
+static int npu_check_copy_batch(struct npu_context *ctx,
+				struct npu_stream *stream, struct npu_job *job)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+	u32 i;
+	int ret;
+
+	if (cmd->flags & ~(NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST) || cmd->dst ||
+	    !cmd->length || cmd->length > NPU_COPY_BATCH_MAX ||
+	    cmd->value < NPU_COPY_DESC_SIZE_V1 ||
+	    !IS_ALIGNED(cmd->value, sizeof(u64)))
+		return -EINVAL;
+	if (cmd->value > SZ_4K)	/* bounds the scan for a non-zero tail */
+		return -E2BIG;
+	job->batch = kvzalloc(struct_size(job->batch, copy, cmd->length),
+			      GFP_KERNEL_ACCOUNT);
+	if (!job->batch)
+		return -ENOMEM;
+	job->weight = cmd->length;
+	for (i = 0; i < cmd->length; i++) {
+		ret = npu_batch_read(ctx, job, i);
+		if (ret)
+			return ret;
+		if (!(i % 64))
+			cond_resched();
+	}
+	return 0;
+}
+
 /* The one-operand writes: a destination of @len bytes, @value up to @max. */
 static int npu_check_write(struct npu_context *ctx, struct npu_job *job,
 			   u64 len, u64 max)
@@ -350,6 +453,22 @@ static int npu_run_copy(struct npu_stream *stream, struct npu_job *job,
 			    budget);
 }
 
+/*
+ * The copies in array order, as the engine walks a descriptor list: one
+ * row each, from where the last turn left off (@job->row the copy).
+ */
+static int npu_run_copy_batch(struct npu_stream *stream, struct npu_job *job,
+			      u64 *budget)
+{
+	const struct npu_dma_shape shape = { .height = job->batch->n,
+					     .rows = job->batch->copy };
+	const struct npu_dma_operand dst = { .write = true, .ctx = stream->ctx };
+	const struct npu_dma_operand src = { .ctx = stream->ctx };
+
+	return npu_dma_move(stream, job, &dst, &src, &shape, npu_copy_fn, NULL,
+			    budget);
+}
+
 static void npu_set_fn(void *dst, const void *src, size_t n, void *arg)
 {
 	memset(dst, *(u8 *)arg, n);
@@ -489,6 +608,8 @@ static const struct npu_op npu_ops[] = {
 	[NPU_OP_FILL32] = { "fill32", npu_check_fill32, npu_run_fill32 },
 	[NPU_OP_PREFETCH] = { "prefetch", npu_check_prefetch,
 			      npu_run_prefetch },
+	[NPU_OP_COPY_BATCH] = { "copy_batch", npu_check_copy_batch,
+				npu_run_copy_batch },
 };
 
 static const struct npu_op *npu_op(u32 op)
@@ -554,8 +675,10 @@ const char *npu_cmd_name(u32 op)
 }
 
 /* Bytes a command moves or touches, for tracepoints. */
-u64 npu_cmd_bytes(const struct npu_cmd *cmd)
+u64 npu_job_bytes(const struct npu_job *job)
 {
+	const struct npu_cmd *cmd = &job->cmd;
+
 	switch (cmd->op) {
 	case NPU_OP_COPY:
 	case NPU_OP_MEMSET:
@@ -564,6 +687,8 @@ u64 npu_cmd_bytes(const struct npu_cmd *cmd)
 		return cmd->length;
 	case NPU_OP_COPY_2D:
 		return cmd->length * cmd->height;
+	case NPU_OP_COPY_BATCH:
+		return job->batch->bytes;
 	case NPU_OP_WAIT_STREAM:
 		return 0;
 	default:
@@ -580,6 +705,15 @@ u64 npu_cmd_bytes(const struct npu_cmd *cmd)
  */
 void npu_job_free(struct npu_job *job)
 {
+	u32 i;
+
+	for (i = 0; job->batch && i < job->batch->n; i++) {
+		if (job->batch->copy[i].dst_reg)
+			npu_host_reg_put(job->batch->copy[i].dst_reg);
+		if (job->batch->copy[i].src_reg)
+			npu_host_reg_put(job->batch->copy[i].src_reg);
+	}
+	kvfree(job->batch);
 	if (job->dst_reg)
 		npu_host_reg_put(job->dst_reg);
 	if (job->src_reg)
@@ -589,7 +723,7 @@ void npu_job_free(struct npu_job *job)
 	if (job->peer)
 		npu_context_put(job->peer);
 	if (job->queued) {
-		atomic_long_dec(&job->queued->queued);
+		atomic_long_sub(job->weight, &job->queued->queued);
 		if (job->user_pin)
 			atomic64_sub(job->user_pin, &job->queued->user_pinned);
 		/* Every command ends here: wake only if a SUBMIT waits for room. */

@@ -12,6 +12,7 @@
 #include <uapi/npu.h>
 
 struct npu_context;
+struct npu_copy_batch;
 struct npu_host_reg;
 struct npu_stream;
 
@@ -28,6 +29,9 @@ struct npu_stream;
  * @dst_user: bytes of a pageable destination (NPU_CMD_DST_USER) from
  *	@cmd.dst, its rows and the gaps between them for COPY_2D
  * @src_user: the same for a pageable source
+ * @batch: a COPY_BATCH's copies, read at SUBMIT
+ * @weight: commands it counts as against max_queued: 1, or a
+ *	COPY_BATCH's copies
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
  * @peer: context of a COPY's peer operand (holds a reference), or NULL
  * @queued: the context whose queued count this job is in, once queued
@@ -47,6 +51,8 @@ struct npu_job {
 	u64 user_pin;
 	u64 dst_user;
 	u64 src_user;
+	struct npu_copy_batch *batch;
+	u32 weight;
 	struct npu_stream *wait;
 	struct npu_context *peer;
 	struct npu_context *queued;
@@ -72,7 +78,7 @@ int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
 		  struct npu_job *job);
 int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget);
 const char *npu_cmd_name(u32 op);
-u64 npu_cmd_bytes(const struct npu_cmd *cmd);
+u64 npu_job_bytes(const struct npu_job *job);
 void npu_job_free(struct npu_job *job);
 
 #endif /* __NPU_CMD_H__ */

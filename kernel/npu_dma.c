@@ -43,7 +43,7 @@
 
 /**
  * struct npu_dma_side - an operand as the engine walks it
- * @op: the operand
+ * @op: the operand (its registration changes with a row list's rows)
  * @cur: DMA segment lookup cursor for @op.reg
  * @run_pos: operand offset where the current translation starts
  * @run_len: bytes it covers (0: none)
@@ -61,7 +61,7 @@
  * @win_len: bytes valid from @win (0: none)
  */
 struct npu_dma_side {
-	const struct npu_dma_operand *op;
+	struct npu_dma_operand op;
 	struct npu_host_cursor cur;
 	u64 run_pos;
 	u64 run_len;
@@ -113,8 +113,8 @@ static int npu_dma_side_fault(struct npu_stream *stream,
 			      struct npu_dma_side *side, u64 pos,
 			      const char *why)
 {
-	return npu_dma_fault(stream, side->op->addr + pos, side->op->reg,
-			     side->op->write, why);
+	return npu_dma_fault(stream, side->op.addr + pos, side->op.reg,
+			     side->op.write, why);
 }
 
 /*
@@ -126,7 +126,7 @@ static int npu_dma_side_fault(struct npu_stream *stream,
 static int npu_dma_translate(struct npu_stream *stream,
 			     struct npu_dma_side *side, u64 pos, u64 len)
 {
-	const struct npu_dma_operand *op = side->op;
+	const struct npu_dma_operand *op = &side->op;
 	struct npu_vm_xlate xl;
 	const char *why;
 	u64 left;
@@ -186,7 +186,7 @@ static phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr)
 static void *npu_dma_kmap(struct npu_dma_side *side, u64 pos, u64 *n,
 			  const char **why)
 {
-	struct npu_device *npu = side->op->ctx->npu;
+	struct npu_device *npu = side->op.ctx->npu;
 	u64 addr, off, left, span = PAGE_SIZE;
 	struct page *page;
 	phys_addr_t phys;
@@ -211,7 +211,7 @@ static void *npu_dma_kmap(struct npu_dma_side *side, u64 pos, u64 *n,
 		       npu_dma_host_phys(npu, addr + span) == phys + span)
 			span += PAGE_SIZE;
 	} else {
-		page = npu_devmem_page(npu->mem, addr, side->op->write,
+		page = npu_devmem_page(npu->mem, addr, side->op.write,
 				       side->run_huge, &span);
 		if (IS_ERR(page)) {
 			*why = "no memory to back device page";
@@ -256,7 +256,7 @@ static struct npu_vm *npu_dma_mirror_hold(struct npu_dma_side *dst,
 
 	if (!m)
 		return NULL;
-	vm = &m->op->ctx->vm;
+	vm = &m->op.ctx->vm;
 	if (!npu_vm_mirror_hold(vm, m->run_seq))
 		return ERR_PTR(-EAGAIN);
 	if (m == dst && src && src->run_mirror && src->run_seq != m->run_seq) {
@@ -307,6 +307,40 @@ static struct npu_vm *npu_dma_map_piece(struct npu_dma_side **sides,
 	return mvm;
 }
 
+/* @side goes on in registration @reg: its translations are another's. */
+static void npu_dma_side_use(struct npu_dma_side *side,
+			     struct npu_host_reg *reg)
+{
+	if (side->op.reg == reg)
+		return;
+	side->op.reg = reg;
+	side->cur = (struct npu_host_cursor){};
+	npu_dma_side_reset(side);
+}
+
+/*
+ * Row @row of @shape: where it starts in each of the @nr operands (@pos),
+ * and its width; a row list's row also says the registrations.
+ */
+static u64 npu_dma_row(const struct npu_dma_shape *shape, u64 row,
+		       struct npu_dma_side **sides, unsigned int nr, u64 *pos)
+{
+	const struct npu_dma_row *r;
+
+	if (!shape->rows) {
+		pos[0] = row * shape->dst_pitch;
+		pos[1] = row * shape->src_pitch;
+		return shape->width;
+	}
+	r = &shape->rows[row];
+	pos[0] = r->dst;
+	pos[1] = r->src;
+	npu_dma_side_use(sides[0], r->dst_reg);
+	if (nr > 1)
+		npu_dma_side_use(sides[1], r->src_reg);
+	return r->len;
+}
+
 /*
  * Move one chunk of @shape from the job's place on, with the VA spaces
  * held: 0 at the end of the chunk, the shape or the budget, or the first
@@ -325,10 +359,8 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 	for (i = 0; i < nr; i++)
 		npu_dma_side_reset(sides[i]);
 	while (chunk && job->row < shape->height) {
-		u64 n = min(shape->width - job->col, chunk);
-		/* Checked at submit: no span wraps. */
-		u64 pos[2] = { job->row * shape->dst_pitch + job->col,
-			       job->row * shape->src_pitch + job->col };
+		u64 pos[2], width = npu_dma_row(shape, job->row, sides, nr, pos);
+		u64 n = min(width - job->col, chunk);
 		void *ptr[2] = { NULL, NULL };
 		unsigned int mapped = 0;
 		const char *why = NULL;
@@ -336,9 +368,12 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 		int bad = -1;
 		u8 order[2];
 
+		/* Checked at submit: no span wraps. */
+		pos[0] += job->col;
+		pos[1] += job->col;
 		for (i = 0; i < nr && !ret; i++)
 			ret = npu_dma_translate(stream, sides[i], pos[i],
-						shape->width - job->col);
+						width - job->col);
 		if (ret)
 			break;
 		mvm = npu_dma_map_piece(sides, pos, nr, ptr, &n, order,
@@ -363,9 +398,9 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 		job->col += n;
 		chunk -= n;
 		*budget -= n;
-		if (job->col == shape->width) {
+		if (job->col == width) {
 			u64 row_cost = NPU_DMA_ROW_COST -
-				       min_t(u64, shape->width, NPU_DMA_ROW_COST);
+				       min_t(u64, width, NPU_DMA_ROW_COST);
 
 			job->col = 0;
 			job->row++;
@@ -402,9 +437,11 @@ int npu_dma_move(struct npu_stream *stream, struct npu_job *job,
 		 u64 *budget)
 {
 	struct npu_context *ctx = stream->ctx, *peer = NULL;
-	struct npu_dma_side d = { .op = dst }, s = { .op = src };
+	struct npu_dma_side d = { .op = *dst }, s = {};
 	int ret = 0;
 
+	if (src)
+		s.op = *src;
 	if (dst->ctx != ctx)
 		peer = dst->ctx;
 	else if (src && src->ctx != ctx)

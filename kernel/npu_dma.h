@@ -30,11 +30,30 @@ struct npu_dma_operand {
 };
 
 /**
+ * struct npu_dma_row - one row of a row list: a descriptor of a list the
+ *	engine walks (COPY_BATCH)
+ * @dst: destination operand offset (with the operand at 0: the address)
+ * @src: the same for the source
+ * @len: bytes
+ * @dst_reg: the registration @dst lies in, if it is host memory
+ * @src_reg: the same for @src
+ */
+struct npu_dma_row {
+	u64 dst;
+	u64 src;
+	u64 len;
+	struct npu_host_reg *dst_reg;
+	struct npu_host_reg *src_reg;
+};
+
+/**
  * struct npu_dma_shape - the bytes a command moves, as rows
  * @width: bytes of each row
  * @height: rows, at least 1
  * @dst_pitch: operand offset from one destination row to the next
  * @src_pitch: the same for the source
+ * @rows: or, with operands at 0, @height rows each of its own place,
+ *	length and registrations (@width and the pitches unused)
  *
  * A plain command is one row; COPY_2D's rows have their own pitches. Row i
  * of an operand starts at its offset i * pitch.
@@ -44,6 +63,7 @@ struct npu_dma_shape {
 	u64 height;
 	u64 dst_pitch;
 	u64 src_pitch;
+	const struct npu_dma_row *rows;
 };
 
 /* Applied to each piece: @n bytes at @dst (and @src, for two operands). */

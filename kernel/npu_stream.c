@@ -281,7 +281,7 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 		stream->halt_seq = job->seqno;
 	}
 	spin_unlock(&stream->lock);
-	trace_npu_cmd_complete(stream, &job->cmd, seqno, ret, job->start);
+	trace_npu_cmd_complete(stream, job, seqno, ret, job->start);
 	npu_job_free(job);
 	atomic64_set_release(&stream->completed, seqno);
 	/*
@@ -364,7 +364,7 @@ int npu_stream_queue(struct npu_stream *stream, struct list_head *jobs,
 	}
 	list_for_each_entry(job, jobs, link) {
 		job->seqno = ++stream->submitted;
-		trace_npu_cmd_submit(stream, &job->cmd, job->seqno);
+		trace_npu_cmd_submit(stream, job, job->seqno);
 	}
 	*seqno = stream->submitted;
 	list_splice_tail_init(jobs, &stream->queue);

@@ -38,7 +38,7 @@ MODULE_PARM_DESC(max_user_pin,
 		 "Bytes of pageable memory a context's commands hold pinned at once (default 256 MiB)");
 
 static bool npu_queue_room(struct npu_context *ctx, struct npu_stream *stream,
-			   unsigned int count, long cap, bool *charged)
+			   long count, long cap, bool *charged)
 {
 	if (READ_ONCE(stream->aborted))
 		return true;
@@ -51,15 +51,18 @@ static bool npu_queue_room(struct npu_context *ctx, struct npu_stream *stream,
  * wait until enough earlier ones completed. The stream's abort (destroy,
  * close, unplug) ends the wait; whether the room was taken is what the
  * wait's last look found: an abort after it is the queueing's to see,
- * under the stream's lock.
+ * under the stream's lock. More than the cap by itself (COPY_BATCH's
+ * copies count each) never fits: -ENOMEM.
  */
 static int npu_queue_charge(struct npu_context *ctx, struct npu_stream *stream,
-			    unsigned int count)
+			    long count)
 {
 	long cap = max(READ_ONCE(max_queued), NPU_SUBMIT_MAX_CMDS);
 	bool charged = false;
 	int ret;
 
+	if (count > cap)
+		return -ENOMEM;
 	ret = wait_event_interruptible(ctx->queue_wq,
 				       npu_queue_room(ctx, stream, count, cap,
 						      &charged));
@@ -140,10 +143,13 @@ static int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size,
 	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
 }
 
-/* Read and check every command into @jobs; *@user_pin: what they pin. */
+/*
+ * Read and check every command into @jobs; *@weight: what they count
+ * against max_queued, *@user_pin: what they pin.
+ */
 static int npu_submit_read(struct npu_context *ctx, struct npu_stream *stream,
 			   const struct npu_submit *args, u32 cmd_size,
-			   struct list_head *jobs, u64 *user_pin)
+			   struct list_head *jobs, long *weight, u64 *user_pin)
 {
 	struct npu_job *job;
 	struct npu_cmd cmd;
@@ -160,9 +166,11 @@ static int npu_submit_read(struct npu_context *ctx, struct npu_stream *stream,
 			return -ENOMEM;
 		list_add_tail(&job->link, jobs);
 		job->cmd = cmd;
+		job->weight = 1;
 		ret = npu_cmd_check(ctx, stream, job);
 		if (ret)
 			return ret;
+		*weight += job->weight;
 		*user_pin += job->user_pin;
 		/* A long batch is a long loop: it stays preemptible. */
 		cond_resched();
@@ -176,8 +184,7 @@ static int npu_submit_read(struct npu_context *ctx, struct npu_stream *stream,
  * they took).
  */
 static int npu_submit_charge(struct npu_context *ctx, struct npu_stream *stream,
-			     unsigned int count, struct list_head *jobs,
-			     u64 user_pin)
+			     long count, struct list_head *jobs, u64 user_pin)
 {
 	struct npu_job *job;
 	int ret;
@@ -218,6 +225,7 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_job *job, *tmp;
 	LIST_HEAD(jobs);
 	u64 user_pin = 0;
+	long weight = 0;
 	int ret;
 
 	atomic64_inc(&ctx->submits);
@@ -230,10 +238,10 @@ int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
 		return -ENOENT;
-	ret = npu_submit_read(ctx, stream, args, cmd_size, &jobs, &user_pin);
+	ret = npu_submit_read(ctx, stream, args, cmd_size, &jobs, &weight,
+			      &user_pin);
 	if (!ret)
-		ret = npu_submit_charge(ctx, stream, args->count, &jobs,
-					user_pin);
+		ret = npu_submit_charge(ctx, stream, weight, &jobs, user_pin);
 	if (!ret)
 		ret = npu_stream_queue(stream, &jobs, &args->seqno,
 				       args->flags & NPU_SUBMIT_WAIT);

@@ -197,9 +197,9 @@ TRACE_EVENT(npu_va_set_access,
 
 /* SUBMIT queued a command on a stream. */
 TRACE_EVENT(npu_cmd_submit,
-	    TP_PROTO(const struct npu_stream *stream, const struct npu_cmd *cmd,
+	    TP_PROTO(const struct npu_stream *stream, const struct npu_job *job,
 		     u64 seqno),
-	    TP_ARGS(stream, cmd, seqno),
+	    TP_ARGS(stream, job, seqno),
 	    TP_STRUCT__entry(__field(u32, device)
 			     __field(pid_t, pid)
 			     __field(u32, stream)
@@ -213,12 +213,12 @@ TRACE_EVENT(npu_cmd_submit,
 			   __entry->pid = stream->ctx->tgid;
 			   __entry->stream = stream->id;
 			   __entry->seqno = seqno;
-			   strscpy(__entry->op, npu_cmd_name(cmd->op),
+			   strscpy(__entry->op, npu_cmd_name(job->cmd.op),
 				   NPU_TRACE_OP_LEN);
-			   __entry->flags = cmd->flags;
-			   __entry->dst = cmd->dst;
-			   __entry->src = cmd->src;
-			   __entry->bytes = npu_cmd_bytes(cmd);),
+			   __entry->flags = job->cmd.flags;
+			   __entry->dst = job->cmd.dst;
+			   __entry->src = job->cmd.src;
+			   __entry->bytes = npu_job_bytes(job);),
 	    TP_printk("npu%u pid=%d stream=%u seqno=%llu op=%s flags=%#x dst=%#llx src=%#llx bytes=%llu",
 		      __entry->device, __entry->pid, __entry->stream,
 		      __entry->seqno,
@@ -233,9 +233,9 @@ TRACE_EVENT(npu_cmd_submit,
  * ran or the event was off then; reported on the device clock.
  */
 TRACE_EVENT(npu_cmd_complete,
-	    TP_PROTO(const struct npu_stream *stream, const struct npu_cmd *cmd,
+	    TP_PROTO(const struct npu_stream *stream, const struct npu_job *job,
 		     u64 seqno, int result, u64 start),
-	    TP_ARGS(stream, cmd, seqno, result, start),
+	    TP_ARGS(stream, job, seqno, result, start),
 	    TP_STRUCT__entry(__field(u32, device)
 			     __field(pid_t, pid)
 			     __field(u32, stream)
@@ -249,9 +249,9 @@ TRACE_EVENT(npu_cmd_complete,
 			   __entry->pid = stream->ctx->tgid;
 			   __entry->stream = stream->id;
 			   __entry->seqno = seqno;
-			   strscpy(__entry->op, npu_cmd_name(cmd->op),
+			   strscpy(__entry->op, npu_cmd_name(job->cmd.op),
 				   NPU_TRACE_OP_LEN);
-			   __entry->bytes = npu_cmd_bytes(cmd);
+			   __entry->bytes = npu_job_bytes(job);
 			   __entry->result = result;
 			   __entry->start_ns = start ?
 				start - stream->ctx->npu->created_ns : 0;

@@ -72,6 +72,8 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 	side->dev_alias = false;
 	side->managed = false;
 	side->owner = NULL;
+	side->base = q.base;
+	side->end = q.base + q.length;
 	switch (q.kind) {
 	case NPU_ADDR_MIRROR:
 		/* the copying device reaches it at its own address */
@@ -90,6 +92,7 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 			side->dev_alias = (q.host_flags & NPU_HOST_MAPPED) && q.dev_addr == addr;
 		} else {
 			side->kind = ACL_SIDE_PAGEABLE;
+			side->base = side->end = 0;
 		}
 		return 0;
 	}
@@ -100,12 +103,29 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 		if (q.kind == NPU_ADDR_DEVICE) {
 			side->kind = ACL_SIDE_PEER;
 			side->owner = other;
+			side->base = q.base;
+			side->end = q.base + q.length;
 			return acl_dev_range_check(p, len, &q, name);
 		}
 	}
 	acl_err_clear();
 	side->kind = ACL_SIDE_PAGEABLE;
+	side->base = side->end = 0;
 	return 0;
+}
+
+int acl_classify_near(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
+		      const struct acl_side *prev, struct acl_side *side)
+{
+	uint64_t addr = (uintptr_t)p;
+
+	/* many copies of a batch lie in one buffer: no lookup for those */
+	if (prev && prev->end && addr >= prev->base && addr <= prev->end &&
+	    len <= prev->end - addr) {
+		*side = *prev;
+		return 0;
+	}
+	return acl_classify(dev, p, len, dst, name, side);
 }
 
 /* Both sides of a copy on the copying device @e. */

@@ -58,6 +58,7 @@ struct acl_side {
 	bool dev_alias;		/* registered host mapped at its own address (VA_FLAG) */
 	bool managed;		/* managed memory: host memory the device mirrors at its address */
 	struct acl_device *owner;	/* device whose memory it is: the copying device or the peer; NULL for host */
+	uint64_t base, end;	/* the registration or allocation it lies in: all of it classifies alike; 0, 0 for pageable */
 };
 
 static inline bool acl_side_is_dev(const struct acl_side *s)
@@ -73,6 +74,9 @@ static inline bool acl_side_is_host(const struct acl_side *s)
 /* Where is [@p, +@len) for @dev?  @dst: the device will write it; @name for messages. */
 int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
 		 struct acl_side *side);
+/* acl_classify(), or *@prev again when [@p, +@len) lies in the same registration or allocation. */
+int acl_classify_near(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
+		      const struct acl_side *prev, struct acl_side *side);
 /* Does @kind agree with what the addresses are (seen from the copying device @e)? -EINVAL if not. */
 int acl_kind_check(aclrtMemcpyKind kind, struct acl_device *e, const struct acl_side *d,
 		   const struct acl_side *s);

@@ -4,9 +4,12 @@
  * device submission.
  *
  * A 2D copy is one NPU_OP_COPY_2D command (acl_copy_shape() in copy.c,
- * which aclrtMemcpy shares). A batch is one SUBMIT of NPU_OP_COPY
- * commands, one per copy (an asynchronous batch of more than
- * NPU_SUBMIT_MAX_CMDS copies takes one SUBMIT per NPU_SUBMIT_MAX_CMDS).
+ * which aclrtMemcpy shares). A batch is one descriptor list the device
+ * walks, as the vendor's halMemcpyBatch() is: an NPU_OP_COPY_BATCH
+ * command per run of copies in the same address spaces, all in one
+ * SUBMIT (an asynchronous batch: one SUBMIT per NPU_COPY_BATCH_MAX
+ * copies, which the driver counts as that many commands against its
+ * queue).
  * Pageable host memory, which the device cannot reach, goes through the
  * staging buffer and is done when the call returns.
  */
@@ -31,7 +34,8 @@
 /* The synchronous batch's limit, which is also one SUBMIT's. */
 #define ACL_BATCH_SYNC_MAX	4096
 
-_Static_assert(ACL_BATCH_SYNC_MAX <= NPU_SUBMIT_MAX_CMDS, "a synchronous batch is one SUBMIT");
+_Static_assert(ACL_BATCH_SYNC_MAX <= NPU_SUBMIT_MAX_CMDS && ACL_BATCH_SYNC_MAX <= NPU_COPY_BATCH_MAX,
+	       "a synchronous batch is one SUBMIT");
 
 /* Does [@p, + (@height - 1) * @pitch + @width) fit the address space? */
 static bool acl_2d_fits(const void *p, size_t pitch, size_t width, size_t height)
@@ -190,18 +194,22 @@ static bool acl_loc_agrees(const aclrtMemLocation *l, const struct acl_side *s, 
 }
 
 /*
- * Copy @i against its attr @a on device @e: into *@cmd, or *@staged when
- * a side is pageable host memory. The failure is the copy's: *failIndex.
+ * Copy @i against its attr @a on device @e: into *@desc with the address
+ * spaces in *@flags, or *@staged when a side is pageable host memory. The
+ * failure is the copy's: *failIndex.
  */
 static int acl_batch_entry(const struct acl_batch *b, size_t i, const aclrtMemcpyBatchAttr *a,
-			   struct acl_device *e, struct npu_cmd *cmd, bool *staged)
+			   struct acl_device *e, struct acl_side side[2], struct npu_copy_desc *desc,
+			   uint32_t *flags, bool *staged)
 {
 	struct acl_side d, s;
+	bool again = side[0].end;	/* the previous copy's sides, to find these near */
 	int ret;
 
-	ret = acl_classify(e, b->dsts[i], b->sizes[i], true, "dst", &d);
+	ret = acl_classify_near(e, b->dsts[i], b->sizes[i], true, "dst", again ? &side[0] : NULL, &d);
 	if (!ret)
-		ret = acl_classify(e, b->srcs[i], b->sizes[i], false, "src", &s);
+		ret = acl_classify_near(e, b->srcs[i], b->sizes[i], false, "src", again ? &side[1] : NULL,
+					&s);
 	if (!ret && (!acl_loc_agrees(&a->dstLoc, &d, e) || !acl_loc_agrees(&a->srcLoc, &s, e)))
 		ret = acl_errf(ACLI_ERTPARAM, "copy %zu: dst %p and src %p are not where its attr says (dst %s %u, src %s %u), or not memory of device %d",
 			       i, b->dsts[i], b->srcs[i], acl_loc_name(&a->dstLoc), a->dstLoc.id,
@@ -214,10 +222,11 @@ static int acl_batch_entry(const struct acl_batch *b, size_t i, const aclrtMemcp
 		*b->failIndex = i;
 		return ret;
 	}
+	side[0] = d;
+	side[1] = s;
 	*staged = d.kind == ACL_SIDE_PAGEABLE || s.kind == ACL_SIDE_PAGEABLE;
-	*cmd = (struct npu_cmd){
-		.op = NPU_OP_COPY,
-		.flags = *staged ? 0 : acl_side_flags(&d, &s),
+	*flags = *staged ? 0 : acl_side_flags(&d, &s);
+	*desc = (struct npu_copy_desc){
 		.dst = (uintptr_t)b->dsts[i],
 		.src = (uintptr_t)b->srcs[i],
 		.length = b->sizes[i],
@@ -225,39 +234,64 @@ static int acl_batch_entry(const struct acl_batch *b, size_t i, const aclrtMemcp
 	return 0;
 }
 
+/*
+ * Append copy @desc, in the address spaces @flags, to the device's work
+ * @cmds (*@n of them): consecutive copies in the same spaces are one
+ * COPY_BATCH, the descriptor list the driver reads at SUBMIT.
+ */
+static void acl_batch_append(struct npu_cmd *cmds, size_t *n, struct npu_copy_desc *desc,
+			     uint32_t flags)
+{
+	struct npu_cmd *last = *n ? &cmds[*n - 1] : NULL;
+
+	if (!last || last->flags != flags || last->length == NPU_COPY_BATCH_MAX) {
+		last = &cmds[(*n)++];
+		*last = (struct npu_cmd){
+			.op = NPU_OP_COPY_BATCH,
+			.flags = flags,
+			.src = (uintptr_t)desc,
+			.value = sizeof(*desc),
+		};
+	}
+	last->length++;
+}
+
 /* @stream NULL: the synchronous form, on the current device @cur. */
 static int acl_batch_run(const struct acl_batch *b, struct acl_device *cur, struct acl_stream *stream)
 {
 	struct acl_device *e = stream ? stream->dev : cur;
-	size_t i, j = 0, n = 0, nstaged = 0, *staged;
+	size_t i, j = 0, n = 0, nd = 0, nstaged = 0, *staged;
+	struct acl_side side[2] = { { .end = 0 } };
+	struct npu_copy_desc *descs;
 	struct npu_cmd *cmds;
 	int ret = 0;
 
-	cmds = malloc(b->n * sizeof(*cmds) + b->n * sizeof(*staged));
+	cmds = malloc(b->n * (sizeof(*cmds) + sizeof(*descs) + sizeof(*staged)));
 	if (!cmds)
 		return acl_errf(-ENOMEM, "out of host memory for %zu copies", b->n);
-	staged = (size_t *)(cmds + b->n);
+	descs = (struct npu_copy_desc *)(cmds + b->n);
+	staged = (size_t *)(descs + b->n);
 	for (i = 0; i < b->n && !ret; i++) {
+		uint32_t flags;
 		bool pageable;
 
 		while (j + 1 < b->numAttrs && b->attrsIndexes[j + 1] <= i)
 			j++;
 		if (!b->sizes[i])
 			continue;
-		ret = acl_batch_entry(b, i, &b->attrs[j], e, &cmds[n], &pageable);
+		ret = acl_batch_entry(b, i, &b->attrs[j], e, side, &descs[nd], &flags, &pageable);
 		if (ret)
 			break;
 		if (pageable)
 			staged[nstaged++] = i;
 		else
-			n++;
+			acl_batch_append(cmds, &n, &descs[nd++], flags);
 	}
-	/* every copy the device reaches: one SUBMIT (or one per NPU_SUBMIT_MAX_CMDS) */
+	/* every copy the device reaches: one SUBMIT (asynchronous: one per COPY_BATCH) */
 	if (!ret && n && !stream)
 		ret = acl_cmds_sync(e, cmds, n);
-	for (i = 0; !ret && stream && i < n; i += NPU_SUBMIT_MAX_CMDS)
-		ret = acl_stream_submit(stream, cmds + i, n - i < NPU_SUBMIT_MAX_CMDS ? n - i : NPU_SUBMIT_MAX_CMDS,
-					NULL);
+	for (i = 0; !ret && stream && i < n; i++)
+		ret = acl_stream_submit(stream, &cmds[i], 1, NULL);
 	/* pageable memory: staged, after the stream's work, done on return */
 	if (!ret && nstaged && stream)
 		ret = acl_stream_sync(stream, -1);

@@ -353,9 +353,14 @@ TEST_F(trace, every_op_is_named)
 		    .dst_pitch = 64, .src_pitch = 32 }, "copy_2d", 64 },
 		{ { .op = NPU_OP_FILL32, .length = 64, .value = 7 }, "fill32", 64 },
 		{ { .op = NPU_OP_PREFETCH, .length = SZ_4K }, "prefetch", 4096 },
+		/* bytes: all of its copies */
+		{ { .op = NPU_OP_COPY_BATCH, .length = 2,
+		    .value = sizeof(struct npu_copy_desc) }, "copy_batch", 100 },
 	};
+	enum { NOPS = sizeof(ops) / sizeof(ops[0]) };
+	struct npu_copy_desc descs[2];
 	uint32_t handle, stream;
-	uint64_t va, seq[8];
+	uint64_t va, seq[NOPS];
 	pid_t pid = getpid();
 
 	ASSERT_EQ(0, npu_alloc(self->fd, SZ_2M, SZ_2M, &handle));
@@ -364,18 +369,24 @@ TEST_F(trace, every_op_is_named)
 	ASSERT_EQ(0, npu_map(self->fd, va, SZ_2M, handle));
 	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 0, NPU_ACCESS_READWRITE));
 	ASSERT_EQ(0, npu_stream_create(self->fd, &stream));
-	for (int i = 0; i < 8; i++) {
+	descs[0] = (struct npu_copy_desc){ va + SZ_4K, va, 36 };
+	descs[1] = (struct npu_copy_desc){ va + 2 * SZ_4K, va, 64 };
+	for (int i = 0; i < NOPS; i++) {
 		struct npu_cmd c = ops[i].cmd;
 
 		c.dst = c.op == NPU_OP_WAIT_VALUE ? 0 : va + SZ_4K;
 		if (c.op == NPU_OP_COPY || c.op == NPU_OP_COPY_2D ||
 		    c.op == NPU_OP_WAIT_VALUE)
 			c.src = va;
+		if (c.op == NPU_OP_COPY_BATCH) {
+			c.dst = 0;
+			c.src = ptr64(descs);
+		}
 		ASSERT_EQ(0, npu_submit(self->fd, stream, &c, 1, &seq[i]));
 		ASSERT_EQ(0, npu_sync(self->fd, stream, -1));
 	}
 	ASSERT_LT(0, read_trace(self->inst, self->buf));
-	for (int i = 0; i < 8; i++) {
+	for (int i = 0; i < NOPS; i++) {
 		EXPECT_EVENT("npu_cmd_submit", "pid=%d stream=%u seqno=%llu op=%s ",
 			     pid, stream, (unsigned long long)seq[i], ops[i].name);
 		EXPECT_EVENT("npu_cmd_complete",

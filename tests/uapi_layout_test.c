@@ -54,7 +54,8 @@
 	X(npu_dmabuf_export,	 32, 8)			\
 	X(npu_mirror_map,	 24, 8)			\
 	X(npu_mirror_unmap,	 16, 8)			\
-	X(npu_cmd,		 64, 8)
+	X(npu_cmd,		 64, 8)			\
+	X(npu_copy_desc,	 24, 8)
 
 /*
  * Every ioctl: its nr, its struct, the last field of the first release
@@ -182,6 +183,9 @@
 	X(npu_cmd, dst_pitch,                     40,   8) \
 	X(npu_cmd, src_pitch,                     48,   8) \
 	X(npu_cmd, height,                        56,   8) \
+	X(npu_copy_desc, dst,                      0,   8) \
+	X(npu_copy_desc, src,                      8,   8) \
+	X(npu_copy_desc, length,                  16,   8) \
 	X(npu_submit, size,                        0,   4) \
 	X(npu_submit, flags,                       4,   4) \
 	X(npu_submit, stream,                      8,   4) \
@@ -280,6 +284,7 @@
 	X(NPU_OP_COPY_2D,		7)			\
 	X(NPU_OP_FILL32,		8)			\
 	X(NPU_OP_PREFETCH,		9)			\
+	X(NPU_OP_COPY_BATCH,		10)			\
 	X(NPU_CMD_DST_HOST,		0x1)			\
 	X(NPU_CMD_SRC_HOST,		0x2)			\
 	X(NPU_CMD_DST_PEER,		0x4)			\
@@ -294,6 +299,8 @@
 	X(NPU_CMD_SIZE_V1,		40)			\
 	X(NPU_COPY_2D_MAX_HEIGHT,	0x1000000)		\
 	X(NPU_SUBMIT_MAX_CMDS,		4096)			\
+	X(NPU_COPY_DESC_SIZE_V1,	24)			\
+	X(NPU_COPY_BATCH_MAX,		4096)			\
 	X(NPU_SUBMIT_WAIT,		0x1)			\
 	X(NPU_SUBMIT_FLAGS_MASK,	0x1)			\
 	X(NPU_SHARE_ANY_PID,		0x1)			\
@@ -354,6 +361,7 @@ _Static_assert(sizeof(NPU_PAGE_4K) == 8 && sizeof(NPU_PAGE_2M) == 8 &&
 	       "page sizes and NPU_HOST_MAX_LENGTH are 64-bit");
 /* struct npu_cmd's first release ended at value */
 _Static_assert(OFFSETOFEND(npu_cmd, value) == NPU_CMD_SIZE_V1, "NPU_CMD_SIZE_V1");
+_Static_assert(sizeof(struct npu_copy_desc) == NPU_COPY_DESC_SIZE_V1, "NPU_COPY_DESC_SIZE_V1");
 /* the wait condition does not share bits with the address-space flags */
 _Static_assert(((NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | NPU_CMD_DST_PEER |
 		 NPU_CMD_SRC_PEER | NPU_CMD_DST_USER | NPU_CMD_SRC_USER) &

@@ -872,6 +872,8 @@ struct npu_stream_destroy {
  *	(since 1.4)
  * @NPU_OP_PREFETCH: fault [@dst, @dst + @length) of this context's device
  *	VA in for reading (since 1.4)
+ * @NPU_OP_COPY_BATCH: the @length copies described by the array of
+ *	struct npu_copy_desc at @src, each element @value bytes (since 1.5)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -930,6 +932,19 @@ struct npu_stream_destroy {
  * anonymous pages come in as the zero page; a later device write faults
  * again for the process's own page). It moves no data; an unmapped page
  * faults as any access would. @flags, @src and @value are 0.
+ *
+ * NPU_OP_COPY_BATCH (since 1.5) is one command for many copies, as a DMA
+ * engine's descriptor list is (the vendor's halMemcpyBatch()): @src is
+ * the caller's array of @length (1..NPU_COPY_BATCH_MAX) struct
+ * npu_copy_desc, each @value bytes (a multiple of 8, at least
+ * NPU_COPY_DESC_SIZE_V1; a longer element has a zero tail, else -E2BIG,
+ * and more than 4096 is -E2BIG). SUBMIT reads the array (it may be
+ * reused once SUBMIT returns) and checks each copy as COPY's: a length of
+ * at least 1, no wrap, a host operand inside one registration. The flags
+ * NPU_CMD_DST_HOST and NPU_CMD_SRC_HOST apply to every copy; @dst is 0.
+ * The copies run in array order, one seqno and one completion for all; a
+ * fault ends the command with the copies before it done. It counts as
+ * @length commands against max_queued.
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -941,6 +956,7 @@ enum npu_cmd_op {
 	NPU_OP_COPY_2D		= 7,
 	NPU_OP_FILL32		= 8,
 	NPU_OP_PREFETCH		= 9,
+	NPU_OP_COPY_BATCH	= 10,
 };
 
 /**
@@ -948,9 +964,9 @@ enum npu_cmd_op {
  *	flags (bits 4 and 5 are enum npu_wait_cond)
  * @NPU_CMD_DST_HOST: @dst is a user address inside one registration
  *	(writable); for COPY, COPY_2D, MEMSET, FILL32, WRITE_VALUE and
- *	TIMESTAMP
+ *	TIMESTAMP; for COPY_BATCH, every copy's @dst
  * @NPU_CMD_SRC_HOST: @src is a user address inside one registration; for
- *	COPY, COPY_2D and WAIT_VALUE
+ *	COPY, COPY_2D and WAIT_VALUE; for COPY_BATCH, every copy's @src
  * @NPU_CMD_DST_PEER: @dst is a device VA of the peer context whose fd is
  *	@value; COPY and COPY_2D only
  * @NPU_CMD_SRC_PEER: the same for @src
@@ -996,14 +1012,14 @@ enum npu_wait_cond {
  * @flags: NPU_CMD_* (enum npu_cmd_flags) and NPU_WAIT_* (enum
  *         npu_wait_cond) as the op allows; others must be 0
  * @dst: destination address (device VA unless a DST flag says otherwise)
- * @src: source address (device VA unless a SRC flag says otherwise), or a
- *       stream id
+ * @src: source address (device VA unless a SRC flag says otherwise), a
+ *       stream id, or COPY_BATCH's array of struct npu_copy_desc
  * @length: bytes for COPY/MEMSET/FILL32/PREFETCH, bytes of each row for
  *          COPY_2D; for WAIT_STREAM a limit in milliseconds (0: none;
- *          since 1.3); 0 for the others
+ *          since 1.3); copies of a COPY_BATCH; 0 for the others
  * @value: fill byte, u32 fill pattern (FILL32), value to write or compare,
- *         seqno to wait for, or for a COPY or COPY_2D with NPU_CMD_*_PEER
- *         the fd of the peer context
+ *         seqno to wait for, for a COPY or COPY_2D with NPU_CMD_*_PEER
+ *         the fd of the peer context, or COPY_BATCH's element size
  * @dst_pitch: COPY_2D: bytes from the start of one destination row to the
  *             next, at least @length; 0 for the other ops (since 1.4)
  * @src_pitch: COPY_2D: the same for the source rows (since 1.4)
@@ -1039,6 +1055,32 @@ struct npu_cmd {
  * NPU_COPY_2D_MAX_HEIGHT - most rows of one COPY_2D (since 1.4)
  */
 #define NPU_COPY_2D_MAX_HEIGHT	(1U << 24)
+
+/**
+ * struct npu_copy_desc - one copy of an NPU_OP_COPY_BATCH (since 1.5)
+ * @dst: destination: a device VA, or with NPU_CMD_DST_HOST a user address
+ *	inside one writable registration
+ * @src: source: a device VA, or with NPU_CMD_SRC_HOST a user address
+ *	inside one registration
+ * @length: bytes, at least 1
+ */
+struct npu_copy_desc {
+	__aligned_u64 dst;
+	__aligned_u64 src;
+	__aligned_u64 length;
+};
+
+/**
+ * NPU_COPY_DESC_SIZE_V1 - struct npu_copy_desc as 1.5 knows it
+ */
+#define NPU_COPY_DESC_SIZE_V1	24
+
+/**
+ * NPU_COPY_BATCH_MAX - most copies of one COPY_BATCH (since 1.5)
+ *
+ * The vendor's limit for a synchronous batch copy, as NPU_SUBMIT_MAX_CMDS.
+ */
+#define NPU_COPY_BATCH_MAX	4096
 
 /**
  * NPU_SUBMIT_MAX_CMDS - most commands of one SUBMIT: 256 before 1.4
@@ -1114,8 +1156,9 @@ enum npu_submit_flags {
  *   on its own stream, a pageable operand longer than
  *   NPU_HOST_MAX_LENGTH).
  * * %-E2BIG: @cmd_size over 4096, or non-zero bytes past the struct
- *   npu_cmd the kernel knows.
- * * %-EFAULT: @cmds cannot be read; a pageable operand not mapped, beyond
+ *   npu_cmd the kernel knows; the same for a COPY_BATCH's elements.
+ * * %-EFAULT: @cmds or a COPY_BATCH's array cannot be read; a pageable
+ *   operand not mapped, beyond
  *   the user address space, not reachable by GUP (VM_IO, VM_PFNMAP), or
  *   (a destination) not writable, or a writable shared mapping of a file
  *   that is written back.
@@ -1131,7 +1174,9 @@ enum npu_submit_flags {
  * * %-EINTR: a signal while waiting for room; with NPU_SUBMIT_WAIT also
  *   a signal while waiting for the commands, which are then queued.
  * * %-ENOMEM: pageable operands over RLIMIT_MEMLOCK (since 1.5) or
- *   needing more than max_user_pin by themselves, or out of memory.
+ *   needing more than max_user_pin by themselves; commands counting more
+ *   than max_queued by themselves (a COPY_BATCH counts its copies; since
+ *   1.5); or out of memory.
  * * %-EOPNOTSUPP: a pageable operand, and the device would reach pageable
  *   memory only through bounce buffers or is not cache coherent (as for
  *   HOST_REGISTER).
