@@ -697,13 +697,14 @@ u64 npu_job_bytes(const struct npu_job *job)
 }
 
 /**
- * npu_job_free() - the command's end: completed, dropped or refused
+ * npu_job_release() - the command's end: completed, dropped or refused
  * @job: the command
  *
  * Drops what it holds; a pageable operand is unpinned here, before its
- * room is given back.
+ * room is given back. The struct itself is the caller's to free (or to
+ * reuse: npu_stream_job_alloc()).
  */
-void npu_job_free(struct npu_job *job)
+void npu_job_release(struct npu_job *job)
 {
 	u32 i;
 
@@ -730,5 +731,11 @@ void npu_job_free(struct npu_job *job)
 		if (wq_has_sleeper(&job->queued->queue_wq))
 			wake_up_all(&job->queued->queue_wq);
 	}
+}
+
+/* A command SUBMIT refused or could not queue: released and freed. */
+void npu_job_free(struct npu_job *job)
+{
+	npu_job_release(job);
 	kfree(job);
 }

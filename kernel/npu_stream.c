@@ -48,7 +48,21 @@ static int npu_stream_wait_here(struct npu_stream *stream, u64 seqno);
 
 static void npu_stream_free(struct kref *ref)
 {
-	kfree(container_of(ref, struct npu_stream, ref));
+	struct npu_stream *stream = container_of(ref, struct npu_stream, ref);
+
+	kfree(stream->spare);
+	kfree(stream);
+}
+
+/* A zeroed command for SUBMIT on @stream: its spare if it has one. */
+struct npu_job *npu_stream_job_alloc(struct npu_stream *stream)
+{
+	struct npu_job *job = xchg(&stream->spare, NULL);
+
+	if (!job)
+		return kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+	memset(job, 0, sizeof(*job));
+	return job;
 }
 
 void npu_stream_put(struct npu_stream *stream)
@@ -272,17 +286,20 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 	next = list_first_entry_or_null(&stream->queue, struct npu_job, link);
 	/* A dropped command did not run: that is its error too. */
 	if (ret && !stream->error) {
-		stream->error = ret;
+		WRITE_ONCE(stream->error, ret);
 		stream->error_seq = job->seqno;
 	}
 	if (ret && ret != -ECANCELED &&
 	    (stream->mode & NPU_STREAM_STOP_ON_FAULT)) {
-		stream->halted = true;
+		WRITE_ONCE(stream->halted, true);
 		stream->halt_seq = job->seqno;
 	}
 	spin_unlock(&stream->lock);
 	trace_npu_cmd_complete(stream, job, seqno, ret, job->start);
-	npu_job_free(job);
+	npu_job_release(job);
+	/* Kept for the next command (charged to this context's memcg still). */
+	if (cmpxchg(&stream->spare, NULL, job))
+		kfree(job);
 	atomic64_set_release(&stream->completed, seqno);
 	/*
 	 * Wakes STREAM_SYNC and the streams parked on a WAIT_STREAM; its
@@ -525,10 +542,13 @@ static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout)
 		return -EINTR;
 	if (!timeout && !npu_stream_done(stream, target))
 		return -ETIMEDOUT;
+	/* No error since the stream began: no lock (completion orders it). */
+	if (!READ_ONCE(stream->error) && !READ_ONCE(stream->halted))
+		return 0;
 	spin_lock(&stream->lock);
 	if (stream->error && stream->error_seq <= target) {
 		ret = stream->error;
-		stream->error = 0;
+		WRITE_ONCE(stream->error, 0);
 	} else if (stream->halted && stream->halt_seq < target) {
 		/* Dropped after the fault, which was reported before. */
 		ret = -ECANCELED;

@@ -77,6 +77,9 @@ struct npu_stream_fault {
  * @wait_on: the stream @waiter waits in, or NULL; only the stream's turn
  *	(and npu_stream_stop() once no turn can run) uses it
  * @wait_seq: the seqno of @wait_on it waits for
+ * @spare: a completed command's struct, kept for the next SUBMIT (a
+ *	synchronous copy then allocates nothing); owned by whoever
+ *	exchanges it out
  */
 struct npu_stream {
 	struct kref ref;
@@ -100,6 +103,7 @@ struct npu_stream {
 	struct wait_queue_entry waiter;
 	struct npu_stream *wait_on;
 	u64 wait_seq;
+	struct npu_job *spare;
 };
 
 /**
@@ -115,6 +119,7 @@ struct npu_stream_create_args {
 };
 
 struct npu_stream *npu_stream_get(struct npu_context *ctx, u32 id);
+struct npu_job *npu_stream_job_alloc(struct npu_stream *stream);
 void npu_stream_put(struct npu_stream *stream);
 int npu_stream_queue(struct npu_stream *stream, struct list_head *jobs,
 		     u64 *seqno, bool wait);

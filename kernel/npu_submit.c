@@ -161,7 +161,7 @@ static int npu_submit_read(struct npu_context *ctx, struct npu_stream *stream,
 		ret = npu_cmd_read(&cmd, args->cmds, cmd_size, i);
 		if (ret)
 			return ret;
-		job = kzalloc(sizeof(*job), GFP_KERNEL_ACCOUNT);
+		job = npu_stream_job_alloc(stream);
 		if (!job)
 			return -ENOMEM;
 		list_add_tail(&job->link, jobs);
@@ -173,7 +173,8 @@ static int npu_submit_read(struct npu_context *ctx, struct npu_stream *stream,
 		*weight += job->weight;
 		*user_pin += job->user_pin;
 		/* A long batch is a long loop: it stays preemptible. */
-		cond_resched();
+		if (!(i % 32))
+			cond_resched();
 	}
 	return 0;
 }

@@ -58,38 +58,35 @@ static int acl_dev_range_check(const void *p, size_t len, const struct acl_mem_i
 	return 0;
 }
 
-int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
-			struct acl_side *side)
+/* acl_classify() with what the records say of @p in *@q already (the peer search reuses it). */
+static int acl_classify_as(struct acl_device *dev, const void *p, size_t len, bool dst,
+			   const char *name, struct acl_mem_info *q, struct acl_side *side)
 {
 	uint64_t addr = (uintptr_t)p;
-	struct acl_mem_info q;
 	struct acl_device *other;
-	int ret, pos = 0;
+	int pos = 0;
 
-	ret = acl_mm_query(dev, addr, &q);
-	if (ret)
-		return ret;
 	side->dev_alias = false;
 	side->managed = false;
 	side->owner = NULL;
-	side->base = q.base;
-	side->end = q.base + q.length;
-	switch (q.kind) {
+	side->base = q->base;
+	side->end = q->base + q->length;
+	switch (q->kind) {
 	case NPU_ADDR_MIRROR:
 		/* the copying device reaches it at its own address */
 		side->kind = ACL_SIDE_DEVICE;
 		side->managed = true;
 		side->owner = dev;
-		return acl_dev_range_check(p, len, &q, name);
+		return acl_dev_range_check(p, len, q, name);
 	case NPU_ADDR_DEVICE:
 		side->kind = ACL_SIDE_DEVICE;
 		side->owner = dev;
-		return acl_dev_range_check(p, len, &q, name);
+		return acl_dev_range_check(p, len, q, name);
 	case NPU_ADDR_HOST:
 		/* a range leaving its registration, or a read-only one written, is staged */
-		if (addr + len <= q.base + q.length && !(dst && (q.host_flags & NPU_HOST_READONLY))) {
+		if (addr + len <= q->base + q->length && !(dst && (q->host_flags & NPU_HOST_READONLY))) {
 			side->kind = ACL_SIDE_PINNED;
-			side->dev_alias = (q.host_flags & NPU_HOST_MAPPED) && q.dev_addr == addr;
+			side->dev_alias = (q->host_flags & NPU_HOST_MAPPED) && q->dev_addr == addr;
 		} else {
 			side->kind = ACL_SIDE_PAGEABLE;
 			side->base = side->end = 0;
@@ -98,20 +95,29 @@ int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, co
 	}
 	/* device memory of another device is no host memory: a peer operand */
 	while ((other = acl_dev_iter(&pos))) {
-		if (other == dev || acl_mm_query(other, addr, &q))
+		if (other == dev || acl_mm_query(other, addr, q))
 			continue;
-		if (q.kind == NPU_ADDR_DEVICE) {
+		if (q->kind == NPU_ADDR_DEVICE) {
 			side->kind = ACL_SIDE_PEER;
 			side->owner = other;
-			side->base = q.base;
-			side->end = q.base + q.length;
-			return acl_dev_range_check(p, len, &q, name);
+			side->base = q->base;
+			side->end = q->base + q->length;
+			return acl_dev_range_check(p, len, q, name);
 		}
 	}
 	acl_err_clear();
 	side->kind = ACL_SIDE_PAGEABLE;
 	side->base = side->end = 0;
 	return 0;
+}
+
+int acl_classify(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
+		 struct acl_side *side)
+{
+	struct acl_mem_info q;
+	int ret = acl_mm_query(dev, (uintptr_t)p, &q);
+
+	return ret ? ret : acl_classify_as(dev, p, len, dst, name, &q, side);
 }
 
 int acl_classify_near(struct acl_device *dev, const void *p, size_t len, bool dst, const char *name,
@@ -132,9 +138,12 @@ int acl_classify_near(struct acl_device *dev, const void *p, size_t len, bool ds
 static int acl_classify_pair(struct acl_device *e, const void *dst, size_t dlen, struct acl_side *d,
 			     const void *src, size_t slen, struct acl_side *s)
 {
-	int ret = acl_classify(e, dst, dlen, true, "dst", d);
+	struct acl_mem_info qd, qs;
+	int ret = acl_mm_query_pair(e, (uintptr_t)dst, &qd, (uintptr_t)src, &qs);
 
-	return ret ? ret : acl_classify(e, src, slen, false, "src", s);
+	if (!ret)
+		ret = acl_classify_as(e, dst, dlen, true, "dst", &qd, d);
+	return ret ? ret : acl_classify_as(e, src, slen, false, "src", &qs, s);
 }
 
 /* The open device whose VA reservation holds side @s; NULL for host and managed memory. */

@@ -193,15 +193,14 @@ static int acl_mm_ask(struct acl_device *dev, uint64_t addr, struct acl_mem_info
 	return 0;
 }
 
-int acl_mm_query(struct acl_device *dev, uint64_t addr, struct acl_mem_info *mi)
+/* What the records say of @addr, @m's lock held; true if its record is in doubt. */
+static bool acl_mm_lookup_locked(struct acl_mm *m, uint64_t addr, struct acl_mem_info *mi)
 {
-	struct acl_mm *m = acl_mm_of(dev);
 	const struct acl_range *map;
 	struct acl_region *r;
 	bool doubt = false;
 
 	*mi = (struct acl_mem_info){ .kind = NPU_ADDR_NONE, .rkind = -1 };
-	pthread_rwlock_rdlock(&m->lock);
 	/* registrations first, as the driver looks (a VA_FLAG one is also device VA) */
 	r = acl_region_host(&m->r, addr);
 	if (r) {
@@ -235,8 +234,37 @@ int acl_mm_query(struct acl_device *dev, uint64_t addr, struct acl_mem_info *mi)
 		mi->rlen = r->len;
 		doubt = r->doubt;
 	}
+	return doubt;
+}
+
+int acl_mm_query(struct acl_device *dev, uint64_t addr, struct acl_mem_info *mi)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	bool doubt;
+
+	pthread_rwlock_rdlock(&m->lock);
+	doubt = acl_mm_lookup_locked(m, addr, mi);
 	pthread_rwlock_unlock(&m->lock);
 	return doubt ? acl_mm_ask(dev, addr, mi) : 0;
+}
+
+int acl_mm_query_pair(struct acl_device *dev, uint64_t a, struct acl_mem_info *ma, uint64_t b,
+		      struct acl_mem_info *mb)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	bool doubt_a, doubt_b;
+	int ret = 0;
+
+	/* a copy's two sides under one hold of the lock */
+	pthread_rwlock_rdlock(&m->lock);
+	doubt_a = acl_mm_lookup_locked(m, a, ma);
+	doubt_b = acl_mm_lookup_locked(m, b, mb);
+	pthread_rwlock_unlock(&m->lock);
+	if (doubt_a)
+		ret = acl_mm_ask(dev, a, ma);
+	if (!ret && doubt_b)
+		ret = acl_mm_ask(dev, b, mb);
+	return ret;
 }
 
 /* Reservations */

@@ -72,6 +72,9 @@ struct acl_mem_info {
  * doubt. Never fails for an address the records answer.
  */
 int acl_mm_query(struct acl_device *dev, uint64_t addr, struct acl_mem_info *mi);
+/* acl_mm_query() of both addresses, at once. */
+int acl_mm_query_pair(struct acl_device *dev, uint64_t a, struct acl_mem_info *ma, uint64_t b,
+		      struct acl_mem_info *mb);
 
 /* Device memory */
 
