@@ -40,21 +40,25 @@ static void bench_event_timing(void *dev, void *pinned, aclrtStream st)
 
 	ACL_CHECK(aclrtCreateEvent(&a));
 	ACL_CHECK(aclrtCreateEvent(&b));
+	/*
+	 * The clock around the very work the events bracket, on the same
+	 * engine channel: a synchronous aclrtMemcpy runs in the caller's
+	 * own context since driver 1.5, on another (virtual) CPU.
+	 */
 	for (i = 0; i < n; i++) {
+		t0 = now_s();
 		ACL_CHECK(aclrtRecordEvent(a, st));
 		ACL_CHECK(aclrtMemcpyAsync(dev, COPY_SIZE, pinned, COPY_SIZE, ACL_MEMCPY_HOST_TO_DEVICE, st));
 		ACL_CHECK(aclrtRecordEvent(b, st));
 		ACL_CHECK(aclrtSynchronizeStream(st));
+		wall[i] = now_s() - t0;
 		ACL_CHECK(aclrtEventElapsedTime(&ms, a, b));
 		ev[i] = ms / 1e3;
-		t0 = now_s();
-		ACL_CHECK(aclrtMemcpy(dev, COPY_SIZE, pinned, COPY_SIZE, ACL_MEMCPY_HOST_TO_DEVICE));
-		wall[i] = now_s() - t0;
 	}
 	report_ms("a.events", median(ev, n));
 	report_ms("a.clock", median(wall, n));
 	r = median(ev, n) / median(wall, n);
-	report_info("event_vs_clock", r, "(events' elapsed time / host clock around aclrtMemcpy, 64 MiB)");
+	report_info("event_vs_clock", r, "(events' elapsed time / host clock around the recorded copy, 64 MiB)");
 	report_ratio("event_timing_error", fabs(1 - r), "<=", 0.10);
 	ACL_CHECK(aclrtDestroyEvent(a));
 	ACL_CHECK(aclrtDestroyEvent(b));
