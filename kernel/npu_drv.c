@@ -41,10 +41,11 @@ static unsigned int num_devices = 1;
 module_param(num_devices, uint, 0444);
 MODULE_PARM_DESC(num_devices, "Number of simulated NPUs, 1-8 (default 1)");
 
-static char *mem_size = "16G";
+/* NULL until given: then the chip profile's (npu_resolve_model()). */
+static char *mem_size;
 module_param(mem_size, charp, 0444);
 MODULE_PARM_DESC(mem_size,
-		 "Device memory of each NPU, comma-separated, K/M/G suffixes, 64M-1T in 2M steps; the last value repeats (default 16G)");
+		 "Device memory of each NPU, comma-separated, K/M/G suffixes, 64M-1T in 2M steps; the last value repeats (default: the chip profile's, 16G for NPUSim-A1)");
 
 static bool carrier = true;
 module_param(carrier, bool, 0444);
@@ -53,19 +54,71 @@ MODULE_PARM_DESC(carrier, "Carry NPUs on free pci-testdev functions (default Y)"
 /*
  * The chip model GET_INFO reports: a name and the compute cores it has.
  * Nothing runs on the cores; programs read the counts to size their work.
+ * A name in npu_chip_profiles[] brings that part's core counts and memory
+ * size, so that the device queries agree with what programs (torch_npu's
+ * SoC table, the vendor's platform files) know of it; cube_cores,
+ * vector_cores and mem_size, when given, override the profile.
  */
 static char *soc_name = "NPUSim-A1";
 module_param(soc_name, charp, 0444);
 MODULE_PARM_DESC(soc_name,
-		 "Chip model name every NPU reports, 1-31 printable ASCII characters (default NPUSim-A1)");
+		 "Chip model every NPU reports, 1-31 printable ASCII characters; Ascend910B1-B4 and Ascend910_9391/9392 bring that part's cores and memory (default NPUSim-A1)");
 
-static unsigned int cube_cores = 24;
-module_param(cube_cores, uint, 0444);
-MODULE_PARM_DESC(cube_cores, "Cube (AI) cores each NPU models, 1-65535 (default 24)");
+/* A core count and whether it was given (else the profile decides). */
+struct npu_core_param {
+	unsigned int count;
+	bool given;
+};
 
-static unsigned int vector_cores = 48;
-module_param(vector_cores, uint, 0444);
-MODULE_PARM_DESC(vector_cores, "Vector cores each NPU models, 1-65535 (default 48)");
+static int npu_core_param_set(const char *val, const struct kernel_param *kp)
+{
+	struct npu_core_param *p = kp->arg;
+	int ret = kstrtouint(val, 0, &p->count);
+
+	if (!ret)
+		p->given = true;
+	return ret;
+}
+
+static int npu_core_param_get(char *buf, const struct kernel_param *kp)
+{
+	const struct npu_core_param *p = kp->arg;
+
+	return sysfs_emit(buf, "%u\n", p->count);
+}
+
+static const struct kernel_param_ops npu_core_param_ops = {
+	.set = npu_core_param_set,
+	.get = npu_core_param_get,
+};
+
+static struct npu_core_param cube_cores;
+module_param_cb(cube_cores, &npu_core_param_ops, &cube_cores, 0444);
+MODULE_PARM_DESC(cube_cores, "Cube (AI) cores each NPU models, 1-65535 (default: the chip profile's, 24 for NPUSim-A1)");
+
+static struct npu_core_param vector_cores;
+module_param_cb(vector_cores, &npu_core_param_ops, &vector_cores, 0444);
+MODULE_PARM_DESC(vector_cores, "Vector cores each NPU models, 1-65535 (default: the chip profile's, 48 for NPUSim-A1)");
+
+/*
+ * Parts whose name soc_name may give, with their AI (cube) and vector core
+ * counts and HBM size from the vendor's platform files; the first is the
+ * simulated chip's own and the profile of any other name.
+ */
+static const struct npu_chip_profile {
+	const char *name;
+	u16 cube_cores;
+	u16 vector_cores;
+	const char *mem_size;
+} npu_chip_profiles[] = {
+	{ "NPUSim-A1", 24, 48, "16G" },
+	{ "Ascend910B1", 24, 48, "64G" },
+	{ "Ascend910B2", 24, 48, "64G" },
+	{ "Ascend910B3", 20, 40, "64G" },
+	{ "Ascend910B4", 20, 40, "32G" },
+	{ "Ascend910_9391", 24, 48, "64G" },
+	{ "Ascend910_9392", 24, 48, "64G" },
+};
 
 static struct npu_device *npu_devices[NPU_MAX_DEVICES];
 static atomic64_t npu_next_ctx_id = ATOMIC64_INIT(0);
@@ -102,8 +155,8 @@ static int npu_get_info_ioctl(struct npu_context *ctx, void *arg)
 		args->pci_bus = 0;
 		args->pci_devfn = 0;
 	}
-	args->cube_cores = cube_cores;
-	args->vector_cores = vector_cores;
+	args->cube_cores = cube_cores.count;
+	args->vector_cores = vector_cores.count;
 	memcpy(args->uuid, &npu->uuid, sizeof(args->uuid));
 	strscpy_pad(args->soc_name, soc_name, sizeof(args->soc_name));
 	args->mem_peak = atomic64_read(&npu->mem->peak);
@@ -714,6 +767,24 @@ static int npu_parse_mem_sizes(void)
 	return 0;
 }
 
+/* What soc_name's profile gives that no parameter did; sysfs shows the result. */
+static void npu_resolve_model(void)
+{
+	const struct npu_chip_profile *p = &npu_chip_profiles[0];
+	unsigned int i;
+
+	for (i = 0; soc_name && i < ARRAY_SIZE(npu_chip_profiles); i++)
+		if (!strcmp(soc_name, npu_chip_profiles[i].name))
+			p = &npu_chip_profiles[i];
+	if (!cube_cores.given)
+		cube_cores.count = p->cube_cores;
+	if (!vector_cores.given)
+		vector_cores.count = p->vector_cores;
+	/* A string literal: the param code frees only what it allocated. */
+	if (!mem_size)
+		mem_size = (char *)p->mem_size;
+}
+
 /* The chip model's parameters, or say what is wrong. */
 static int npu_check_model(void)
 {
@@ -727,10 +798,10 @@ static int npu_check_model(void)
 		       NPU_SOC_NAME_LEN - 1);
 		return -EINVAL;
 	}
-	if (!cube_cores || cube_cores > U16_MAX || !vector_cores ||
-	    vector_cores > U16_MAX) {
+	if (!cube_cores.count || cube_cores.count > U16_MAX ||
+	    !vector_cores.count || vector_cores.count > U16_MAX) {
 		pr_err("npu: cube_cores=%u vector_cores=%u: each must be 1..%u\n",
-		       cube_cores, vector_cores, U16_MAX);
+		       cube_cores.count, vector_cores.count, U16_MAX);
 		return -EINVAL;
 	}
 	return 0;
@@ -766,6 +837,7 @@ static int __init npu_init(void)
 		       NPU_MAX_DEVICES);
 		return -EINVAL;
 	}
+	npu_resolve_model();
 	ret = npu_parse_mem_sizes();
 	if (ret)
 		return ret;

@@ -424,6 +424,60 @@ TEST_F_TIMEOUT(mod, chip_model_parameters, 60)
 	}
 }
 
+/*
+ * A part's name brings its profile (the vendor's platform files: cores,
+ * HBM size); cube_cores, vector_cores and mem_size given override it, and
+ * sysfs shows what the module took. Any other name is the simulated
+ * chip's profile.
+ */
+TEST_F_TIMEOUT(mod, chip_profiles, 90)
+{
+	static const struct {
+		const char *params;
+		const char *name;
+		unsigned int cube, vector;
+		unsigned long long mem;
+	} cases[] = {
+		{ "soc_name=Ascend910B3", "Ascend910B3", 20, 40, 64ULL << 30 },
+		{ "soc_name=Ascend910B1", "Ascend910B1", 24, 48, 64ULL << 30 },
+		{ "soc_name=Ascend910B4 cube_cores=8", "Ascend910B4", 8, 40, 32ULL << 30 },
+		{ "soc_name=Ascend910B4 vector_cores=24 mem_size=1G", "Ascend910B4", 20, 24,
+		  1ULL << 30 },
+		/* an explicit value equal to another profile's stays */
+		{ "soc_name=Ascend910B3 cube_cores=24", "Ascend910B3", 24, 40, 64ULL << 30 },
+		{ "soc_name=ascend910b3", "ascend910b3", 24, 48, 16ULL << 30 },
+		{ "soc_name=Ascend910_9392", "Ascend910_9392", 24, 48, 64ULL << 30 },
+	};
+	struct npu_get_info info;
+	char params[512], val[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		ASSERT_EQ(0, npu_mod_unload());
+		snprintf(params, sizeof(params), "num_devices=2 carrier=%s %s", saved.carrier,
+			 cases[i].params);
+		ASSERT_EQ(0, npu_mod_load(params));
+		for (int n = 0; n < 2; n++) {
+			ASSERT_TRUE(npu_wait_node(n, true));
+			ASSERT_EQ(0, info_of(n, &info));
+			EXPECT_STREQ(cases[i].name, info.soc_name);
+			EXPECT_EQ(cases[i].cube, info.cube_cores);
+			EXPECT_EQ(cases[i].vector, info.vector_cores);
+			EXPECT_EQ(cases[i].mem, info.mem_total);
+		}
+		ASSERT_EQ(0, npu_mod_param("cube_cores", val, sizeof(val)));
+		EXPECT_EQ(cases[i].cube, strtoul(val, NULL, 10));
+		ASSERT_EQ(0, npu_mod_param("vector_cores", val, sizeof(val)));
+		EXPECT_EQ(cases[i].vector, strtoul(val, NULL, 10));
+		ASSERT_EQ(0, npu_mod_param("mem_size", val, sizeof(val)));
+		EXPECT_EQ(cases[i].mem, strtoull(val, NULL, 10) << (strchr(val, 'G') ? 30 : 0));
+		ASSERT_EQ(0, copy_roundtrip(0));
+	}
+	ASSERT_EQ(0, npu_mod_unload());
+	npu_mod_params_string(&saved, params, sizeof(params));
+	ASSERT_EQ(0, npu_mod_load(params));
+	ASSERT_TRUE(npu_wait_node(0, true));
+}
+
 TEST_F_TIMEOUT(mod, two_devices, 60)
 {
 	char params[512];
