@@ -142,9 +142,10 @@ static int acl_malloc_args(void **devPtr, size_t size)
 
 /* How an aclrt*Malloc* call sizes and places its allocation (runtime spec section 8). */
 enum acl_malloc_mode {
-	ACL_MALLOC_PADDED,	/* aclrtMalloc, aclrtMallocWithCfg: 32-aligned plus a 32-byte tail */
+	ACL_MALLOC_PADDED,	/* aclrtMalloc: 32-aligned plus a 32-byte tail */
+	ACL_MALLOC_CFG,		/* aclrtMallocWithCfg: padded; the policy's modifier bits count */
 	ACL_MALLOC_ALIGN32,	/* aclrtMallocAlign32: 32-aligned, no tail */
-	ACL_MALLOC_CACHED,	/* aclrtMallocCached: padded; unknown policies get the default */
+	ACL_MALLOC_CACHED,	/* aclrtMallocCached: padded; only the four non-P2P policies */
 };
 
 #define ACL_MALLOC_ALIGN	32ULL
@@ -152,15 +153,16 @@ enum acl_malloc_mode {
 
 /*
  * The bytes an allocation of @size asks the device for: rounded up to 32,
- * plus 32 bytes of padding unless @align32 or the base policy is one of
- * the HUGE1G ones. The result is rounded to the page size afterwards.
+ * plus 32 bytes of padding unless @align32 or @policy is one of the HUGE1G
+ * ones (the value as given, even when it selects no placement: the
+ * vendor decides the padding on it). The result is rounded to the page
+ * size afterwards.
  */
 static int acl_malloc_size(size_t size, uint32_t policy, bool align32, uint64_t *req)
 {
-	uint32_t base = policy & ACL_POLICY_BASE_MASK;
 	uint64_t n = acl_round_up(size, ACL_MALLOC_ALIGN);
 
-	if (!align32 && base != ACL_MEM_MALLOC_HUGE1G_ONLY && base != ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+	if (!align32 && policy != ACL_MEM_MALLOC_HUGE1G_ONLY && policy != ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
 		n += ACL_MALLOC_TAIL;
 	if (n < size)
 		return acl_errf(-EINVAL, "size %zu too large", size);
@@ -168,10 +170,23 @@ static int acl_malloc_size(size_t size, uint32_t policy, bool align32, uint64_t 
 	return 0;
 }
 
-/* aclrtMallocCached's placement: four policies select one, anything else the default. */
-static uint32_t acl_cached_policy(uint32_t policy)
+/*
+ * The placement aclrtMalloc, aclrtMallocAlign32 and aclrtMallocCached
+ * take: only a whole value equal to one of the policies selects one (for
+ * Cached, one of the four non-P2P ones); any other value, a modifier bit
+ * included, gets the default, huge pages first, without an error (the
+ * vendor's aclMallocMemInner and aclrtMallocCachedImpl).
+ */
+static uint32_t acl_exact_policy(uint32_t policy, enum acl_malloc_mode mode)
 {
 	switch (policy) {
+	case ACL_MEM_MALLOC_HUGE_FIRST_P2P:
+	case ACL_MEM_MALLOC_HUGE_ONLY_P2P:
+	case ACL_MEM_MALLOC_NORMAL_ONLY_P2P:
+	case ACL_MEM_MALLOC_HUGE1G_ONLY_P2P:
+		if (mode == ACL_MALLOC_CACHED)
+			break;
+		return policy;
 	case ACL_MEM_MALLOC_HUGE_FIRST:
 	case ACL_MEM_MALLOC_HUGE_ONLY:
 	case ACL_MEM_MALLOC_NORMAL_ONLY:
@@ -185,7 +200,7 @@ static uint32_t acl_cached_policy(uint32_t policy)
 static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint32_t policy,
 			       const aclrtMallocConfig *cfg, enum acl_malloc_mode mode)
 {
-	uint32_t place = mode == ACL_MALLOC_CACHED ? acl_cached_policy(policy) : policy;
+	uint32_t place = mode == ACL_MALLOC_CFG ? policy : acl_exact_policy(policy, mode);
 	struct acl_device *dev;
 	uint64_t page, req = 0;
 	uint32_t va_flag;
@@ -197,7 +212,8 @@ static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint3
 	if (!ret)
 		ret = acl_policy_page(place, &page);
 	if (!ret)
-		ret = acl_malloc_size(size, policy, mode == ACL_MALLOC_ALIGN32, &req);
+		ret = acl_malloc_size(size, mode == ACL_MALLOC_CFG ? policy & ACL_POLICY_BASE_MASK : policy,
+				      mode == ACL_MALLOC_ALIGN32, &req);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
@@ -215,7 +231,7 @@ ACL_EXPORT aclError aclrtMalloc(void **devPtr, size_t size, aclrtMemMallocPolicy
 ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
 				       aclrtMallocConfig *cfg)
 {
-	return acl_malloc_api(__func__, devPtr, size, policy, cfg, ACL_MALLOC_PADDED);
+	return acl_malloc_api(__func__, devPtr, size, policy, cfg, ACL_MALLOC_CFG);
 }
 
 ACL_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)

@@ -409,12 +409,14 @@ TEST(malloc_args)
 	ASSERT_ACL_OK(aclInit(NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 4096, (aclrtMemMallocPolicy)8));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 4096, (aclrtMemMallocPolicy)0x2000));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 4096, (aclrtMemMallocPolicy)0x80000000u));
+	/* aclrtMallocWithCfg checks the policy's bits (aclrtMalloc takes any value) */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 4096, (aclrtMemMallocPolicy)8, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 4096, (aclrtMemMallocPolicy)0x2000, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
-		   aclrtMalloc(&p, 4096, (aclrtMemMallocPolicy)(ACL_MEM_TYPE_LOW_BAND_WIDTH |
-								 ACL_MEM_TYPE_HIGH_BAND_WIDTH)));
+		   aclrtMallocWithCfg(&p, 4096, (aclrtMemMallocPolicy)0x80000000u, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMallocWithCfg(&p, 4096, (aclrtMemMallocPolicy)(ACL_MEM_TYPE_LOW_BAND_WIDTH |
+									ACL_MEM_TYPE_HIGH_BAND_WIDTH), NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST, NULL));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocWithCfg(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST, &cfg));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFree(NULL));

@@ -171,11 +171,23 @@ FIXTURE_VARIANT_ADD(pol, normal_only) { ACL_MEM_MALLOC_NORMAL_ONLY, 5 * MiB, 409
 FIXTURE_VARIANT_ADD(pol, huge_first_p2p) { ACL_MEM_MALLOC_HUGE_FIRST_P2P, 2 * MiB, 2 * MiB };
 FIXTURE_VARIANT_ADD(pol, huge_only_p2p) { ACL_MEM_MALLOC_HUGE_ONLY_P2P, 1, 2 * MiB };
 FIXTURE_VARIANT_ADD(pol, normal_only_p2p) { ACL_MEM_MALLOC_NORMAL_ONLY_P2P, 12345, 4096 };
+/*
+ * Only a whole value equal to a policy selects a placement: with a modifier
+ * bit, or no policy at all, aclrtMalloc takes the default (huge pages
+ * first: 4 KiB pages for a small size, 2 MiB from 2 MiB on), no error.
+ */
 FIXTURE_VARIANT_ADD(pol, low_bw) {
-	(aclrtMemMallocPolicy)(ACL_MEM_MALLOC_HUGE_ONLY | ACL_MEM_TYPE_LOW_BAND_WIDTH), 4096, 2 * MiB };
+	(aclrtMemMallocPolicy)(ACL_MEM_MALLOC_HUGE_ONLY | ACL_MEM_TYPE_LOW_BAND_WIDTH), 4096, 4096 };
 FIXTURE_VARIANT_ADD(pol, high_bw_ro) {
 	(aclrtMemMallocPolicy)(ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH |
-			       ACL_MEM_ACCESS_USER_SPACE_READONLY), 4096, 4096 };
+			       ACL_MEM_ACCESS_USER_SPACE_READONLY), 3 * MiB, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, not_a_policy) { (aclrtMemMallocPolicy)8, 4096, 4096 };
+FIXTURE_VARIANT_ADD(pol, unknown_bit) { (aclrtMemMallocPolicy)0x2000, 2 * MiB, 2 * MiB };
+FIXTURE_VARIANT_ADD(pol, top_bit) { (aclrtMemMallocPolicy)0x80000000u, 100, 4096 };
+FIXTURE_VARIANT_ADD(pol, both_bandwidths) {
+	(aclrtMemMallocPolicy)(ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH), 4096, 4096 };
+FIXTURE_VARIANT_ADD(pol, huge1g_with_modifier) {
+	(aclrtMemMallocPolicy)(ACL_MEM_MALLOC_HUGE1G_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH), 4096, 4096 };
 FIXTURE_SETUP(pol) {}
 FIXTURE_TEARDOWN(pol) {}
 

@@ -72,7 +72,14 @@ static const struct sizing sizings[] = {
 	/* HUGE_FIRST decides on the padded size: 2 MiB - 32 + 32 takes huge pages */
 	{ 2 * MiB - 32, ACL_MEM_MALLOC_HUGE_FIRST, 2 * MiB, 2 * MiB, 2 * MiB },
 	{ 2 * MiB - 64, ACL_MEM_MALLOC_HUGE_FIRST, 2 * MiB, 2 * MiB, 4096 },
+	/* not a policy as a whole: the default placement (huge first) */
 	{ 4096, ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH, 8192, 4096, 4096 },
+	{ 2 * MiB, ACL_MEM_MALLOC_NORMAL_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH, 4 * MiB, 2 * MiB, 2 * MiB },
+	{ 4096, 8, 8192, 4096, 4096 },
+	{ 4096, 0x2000, 8192, 4096, 4096 },
+	{ 4096, ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH, 8192, 4096, 4096 },
+	/* a HUGE1G policy with a modifier: the default placement, padded */
+	{ 4096, ACL_MEM_MALLOC_HUGE1G_ONLY | ACL_MEM_TYPE_HIGH_BAND_WIDTH, 8192, 4096, 4096 },
 };
 
 TEST(malloc_pads_align32_does_not)
@@ -113,11 +120,6 @@ TEST(align32_and_cached_args)
 	NEED_DEVICE();
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocAlign32(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocAlign32(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocAlign32(&p, 4096, (aclrtMemMallocPolicy)8));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocAlign32(&p, 4096, (aclrtMemMallocPolicy)0x2000));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
-		   aclrtMallocAlign32(&p, 4096, (aclrtMemMallocPolicy)(ACL_MEM_TYPE_LOW_BAND_WIDTH |
-								      ACL_MEM_TYPE_HIGH_BAND_WIDTH)));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocAlign32(&p, SIZE_MAX - 8, ACL_MEM_MALLOC_NORMAL_ONLY));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, SIZE_MAX - 40, ACL_MEM_MALLOC_NORMAL_ONLY));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocCached(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST));

@@ -123,9 +123,12 @@ typedef enum aclrtMemcpyKind {
  * HUGE_FIRST takes 2 MiB pages from 2 MiB up (padding included) and falls
  * back to 4 KiB ones when those run out. A _P2P policy places as its base:
  * every aclrtMalloc allocation is reachable by peers. The band-width and
- * USER_SPACE_READONLY bits are accepted and change nothing (the CPU never
- * maps device memory; the device keeps read-write access); LOW with HIGH
- * is ACL_ERROR_INVALID_PARAM, as are unknown bits (aclrtMallocCached excepted).
+ * USER_SPACE_READONLY bits change nothing (the CPU never maps device
+ * memory; the device keeps read-write access). aclrtMalloc, Align32 and
+ * Cached select a placement only for a value equal to a policy as a whole
+ * and give any other value the default, HUGE_FIRST, as the vendor does;
+ * aclrtMallocWithCfg honours the modifier bits and refuses unknown bits
+ * and LOW with HIGH (ACL_ERROR_INVALID_PARAM).
  */
 typedef enum aclrtMemMallocPolicy {
 	ACL_MEM_MALLOC_HUGE_FIRST,
