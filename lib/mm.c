@@ -293,24 +293,29 @@ void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int
 
 /*
  * Reserve [@len aligned to @align] of process address space, PROT_NONE,
- * at @hint if non-zero and free, inside @dev's VA window.
+ * inside @dev's VA window; at @at if non-zero (-ENOMEM if it is not free,
+ * as the vendor's heap answers an expectPtr it cannot place).
  */
-static int acl_proc_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+static int acl_proc_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t at,
 			       uint64_t *addr)
 {
-	void *p = MAP_FAILED;
+	void *p;
 
-	if (hint && !(hint & (align - 1))) {
-		p = mmap((void *)(uintptr_t)hint, len, ACL_VA_PROT, ACL_VA_FLAGS | MAP_FIXED_NOREPLACE,
-			 -1, 0);
+	if (at) {
+		p = mmap((void *)(uintptr_t)at, len, ACL_VA_PROT, ACL_VA_FLAGS | MAP_FIXED_NOREPLACE, -1, 0);
 		/* kernels before 4.17 treat the flag as a hint and may map elsewhere */
-		if (p != MAP_FAILED && p != (void *)(uintptr_t)hint) {
+		if (p != MAP_FAILED && p != (void *)(uintptr_t)at) {
 			munmap(p, len);
 			p = MAP_FAILED;
+			errno = EEXIST;
 		}
-	}
-	if (p == MAP_FAILED)
+		if (p == MAP_FAILED)
+			return acl_errf(-ENOMEM, "cannot reserve %#llx+%#llx: %s",
+					(unsigned long long)at, (unsigned long long)len,
+					errno == EEXIST ? "the range is in use" : strerror(errno));
+	} else {
 		p = acl_map_aligned(len, align, 0, ACL_VA_PROT, ACL_VA_FLAGS);
+	}
 	if (p == MAP_FAILED && errno == EOVERFLOW)
 		return acl_errf(-EINVAL, "size %#llx too large", (unsigned long long)len);
 	if (p == MAP_FAILED)
@@ -332,14 +337,14 @@ static void acl_proc_va_release(uint64_t addr, uint64_t len)
 }
 
 /* Reserve device VA, mirrored in the process (acl_proc_va_reserve()). */
-static int acl_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+static int acl_va_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t at,
 			  uint64_t *addr)
 {
 	struct npu_va_range arg = { .size = sizeof(arg), .length = len };
 	uint64_t start;
 	int ret;
 
-	ret = acl_proc_va_reserve(dev, len, align, hint, &start);
+	ret = acl_proc_va_reserve(dev, len, align, at, &start);
 	if (ret)
 		return ret;
 	arg.addr = start;
@@ -716,14 +721,13 @@ int acl_mm_handle_retain(uint64_t va, struct acl_handle **out)
 
 /* VMM reservations and mappings */
 
-int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t at,
 		   uint64_t *va)
 {
 	struct acl_region r = { .kind = ACL_REGION_VMM, .len = len };
 	int ret;
 
-	/* the hint is taken when free and aligned, else ignored */
-	ret = acl_va_reserve(dev, len, align, hint, &r.addr);
+	ret = acl_va_reserve(dev, len, align, at, &r.addr);
 	if (ret)
 		return ret;
 	ret = acl_mm_record(dev, &r);
@@ -755,7 +759,7 @@ int acl_mm_release(struct acl_device *dev, uint64_t va)
 	return ret;
 }
 
-int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p)
+int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p, bool owner_rw)
 {
 	struct npu_map map = { .size = sizeof(map), .addr = va, .length = len };
 	struct acl_handle *h;
@@ -783,6 +787,12 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p)
 		return ret;
 
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	/* a mapping starts with no access: the owner's grant makes it aclrtMapMem's */
+	if (!ret && owner_rw) {
+		ret = acl_mm_set_access(dev, va, len, dev->id, NPU_ACCESS_READWRITE, "the handle's device");
+		if (ret)
+			acl_unmap_va(dev, va);
+	}
 	pthread_rwlock_wrlock(&m->lock);
 	if (!ret) {
 		ret = acl_ranges_add(&m->r.maps, va, len, h);

@@ -113,13 +113,17 @@ int acl_mm_handle_retain(uint64_t va, struct acl_handle **out);
 
 /* VMM reservations and mappings */
 
-/* aclrtReserveMemAddress: @len bytes aligned to @align, at @hint if it is free. */
-int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t hint,
+/* aclrtReserveMemAddress: @len bytes aligned to @align; at @at if non-zero (-ENOMEM: taken). */
+int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t at,
 		   uint64_t *va);
 /* aclrtReleaseMemAddress. */
 int acl_mm_release(struct acl_device *dev, uint64_t va);
-/* aclrtMapMem: handle @p whole (@len bytes) at @va of a reservation of @dev. */
-int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p);
+/*
+ * aclrtMapMem (@owner_rw: read-write for the handle's device at once) or
+ * aclrtMemMapNoAccess (no access until acl_mm_set_access()): handle @p
+ * whole (@len bytes) at @va of a reservation of @dev.
+ */
+int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p, bool owner_rw);
 /* aclrtUnmapMem. */
 int acl_mm_unmap(struct acl_device *dev, uint64_t va);
 /* NPU_ACCESS_* @access of device @device to [@va, +@len); @what names it in messages. */

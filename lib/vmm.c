@@ -146,39 +146,70 @@ ACL_EXPORT aclError aclrtFreePhysical(aclrtDrvMemHandle handle)
 	return acl_ret(__func__, ret);
 }
 
-static bool acl_is_pow2(uint64_t v)
+/*
+ * The vendor's reservation heaps (hicann/driver src/ascend_hal/svm/v2):
+ * above 512 MiB (DEVMM_LARGE_MEM_THRESHOLD_SIZE) the base heap, in 1 GiB
+ * chunks; up to it the reserve heap, in 2 MiB chunks. A reservation is
+ * whole chunks, aligned to the chunk.
+ */
+#define ACL_VMM_LARGE		(512ULL << 20)
+
+static uint64_t acl_reserve_chunk(uint64_t size)
 {
-	return v && !(v & (v - 1));
+	return size > ACL_VMM_LARGE ? NPU_PAGE_1G : ACL_VMM_GRANULE;
+}
+
+/*
+ * The vendor's expectPtr rule (devmm_mem_address_reserve_addr_size_check()):
+ * aligned to the chunk and, up to 512 MiB, to the power of two >= size.
+ */
+static uint64_t acl_expect_align(uint64_t size)
+{
+	uint64_t a = acl_reserve_chunk(size);
+
+	while (size <= ACL_VMM_LARGE && a < size)
+		a <<= 1;
+	return a;
 }
 
 ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
 					   uint64_t flags)
 {
+	uint64_t va, len, chunk = acl_reserve_chunk(size), want = (uintptr_t)expectPtr;
 	struct acl_device *dev;
-	uint64_t va;
 	int ret;
 
 	ret = acl_enter(NULL, virPtr);
 	if (ret)
 		goto out;
-	if (!size || size % ACL_VMM_GRANULE) {
-		ret = acl_errf(-EINVAL, "size %zu must be a non-zero multiple of 2 MiB", size);
+	if (!size) {
+		ret = acl_errf(-EINVAL, "size must be non-zero");
 		goto out;
 	}
-	if (alignment && (!acl_is_pow2(alignment) || alignment < ACL_VMM_GRANULE)) {
-		ret = acl_errf(-EINVAL, "alignment %zu must be 0 or a power of two >= 2 MiB", alignment);
+	/* CANN: 1 is kept for compatibility with the early interface and means what 0 does */
+	if (flags > 1) {
+		ret = acl_errf(-EINVAL, "flags %#llx must be 0 or 1", (unsigned long long)flags);
 		goto out;
 	}
-	if (flags) {
-		ret = acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
+	/* from here the runtime's checks (107000), as the vendor's driver makes them */
+	if (alignment) {
+		ret = acl_errf(ACLI_ERTPARAM, "alignment %zu must be 0 (a reserved parameter)", alignment);
+		goto out;
+	}
+	len = acl_round_up(size, chunk);
+	if (len < size) {
+		ret = acl_errf(ACLI_ERTPARAM, "size %zu too large", size);
+		goto out;
+	}
+	if (want & (acl_expect_align(size) - 1)) {
+		ret = acl_errf(ACLI_ERTPARAM, "expectPtr %p must be aligned to %llu MiB for size %zu", expectPtr,
+			       (unsigned long long)(acl_expect_align(size) >> 20), size);
 		goto out;
 	}
 	ret = acl_cur_dev(&dev);
 	if (ret)
 		goto out;
-	/* expectPtr is a hint: taken when free and aligned, else ignored */
-	ret = acl_mm_reserve(dev, size, alignment ? alignment : ACL_VMM_GRANULE, (uintptr_t)expectPtr,
-			     &va);
+	ret = acl_mm_reserve(dev, len, chunk, want, &va);
 	if (!ret)
 		*virPtr = (void *)(uintptr_t)va;
 out:
@@ -196,29 +227,43 @@ ACL_EXPORT aclError aclrtReleaseMemAddress(void *virPtr)
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
-				uint64_t flags)
+/*
+ * aclrtMapMem and aclrtMemMapNoAccess: the acl layer's checks (100000),
+ * then the driver's (offset: 107000, vendor devmm_mem_map_para_check()).
+ */
+static int acl_map_checked(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+			   uint64_t flags, bool owner_rw)
 {
 	struct acl_device *dev;
 	int ret;
 
 	ret = acl_enter(NULL, virPtr, handle);
 	if (ret)
-		goto out;
-	if (flags) {
-		ret = acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
-		goto out;
-	}
-	if (offset) {
-		ret = acl_errf(-EINVAL, "offset %zu must be 0: a handle is mapped whole", offset);
-		goto out;
-	}
+		return ret;
+	if (!size)
+		return acl_errf(-EINVAL, "size must be non-zero");
+	if (flags)
+		return acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
+	if (offset)
+		return acl_errf(ACLI_ERTPARAM, "offset %zu must be 0: a handle is mapped whole", offset);
+	/* the reservation and the handle live in the current device's context (lib/README.md) */
 	ret = acl_cur_dev(&dev);
 	if (ret)
-		goto out;
-	ret = acl_mm_map(dev, (uintptr_t)virPtr, size, handle);
-out:
-	return acl_ret(__func__, ret);
+		return ret;
+	return acl_mm_map(dev, (uintptr_t)virPtr, size, handle, owner_rw);
+}
+
+/* CANN: the handle's device reads and writes the mapping at once (torch_npu relies on it). */
+ACL_EXPORT aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+				uint64_t flags)
+{
+	return acl_ret(__func__, acl_map_checked(virPtr, size, offset, handle, flags, true));
+}
+
+ACL_EXPORT aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
+					uint64_t flags)
+{
+	return acl_ret(__func__, acl_map_checked(virPtr, size, offset, handle, flags, false));
 }
 
 ACL_EXPORT aclError aclrtUnmapMem(void *virPtr)

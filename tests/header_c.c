@@ -28,9 +28,11 @@ int main(void)
 	aclError (*mp)(aclrtDrvMemHandle *, size_t, const aclrtPhysicalMemProp *, uint64_t) =
 		aclrtMallocPhysical;
 	aclError (*sa)(void *, size_t, aclrtMemAccessDesc *, size_t) = aclrtMemSetAccess;
+	/* CANN's prototype (acl_rt.h) */
+	aclError (*mn)(void *, size_t, size_t, aclrtDrvMemHandle, uint64_t) = aclrtMemMapNoAccess;
 	aclError (*in)(const char *) = aclInit;
 	aclError (*le)(aclrtLastErrLevel) = aclrtGetLastError;
-	int ok1 = msg && mc && hr && mp && sa && in && le, ok2;
+	int ok1 = msg && mc && hr && mp && sa && mn && in && le, ok2;
 
 	printf("TAP version 13\n1..2\n");
 	printf("%s 1 acl headers compile as C11 with the CANN values and layouts\n",

@@ -93,12 +93,14 @@ TEST(reserve_map_access_copy)
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h2, n, &p, 0));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, 2 * MiB, 0, h1, 0));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va + 4096, n, 0, h1, 0));
-	ASSERT_ACL_OK(aclrtMapMem(va, n, 0, h1, 0));
+	ASSERT_ACL_OK(aclrtMemMapNoAccess(va, n, 0, h1, 0));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, n, 0, h2, 0));	/* overlaps */
 	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h2, 0));
-	/* a new mapping has no access until granted */
+	/* aclrtMemMapNoAccess: no access until granted; aclrtMapMem: read-write at once */
 	ASSERT_ACL_OK(aclrtMemGetAccess(va, &loc, &flag));
 	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_NONE, flag);
+	ASSERT_ACL_OK(aclrtMemGetAccess(va + n, &loc, &flag));
+	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, flag);
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, 2 * n, &desc, 1));
 	ASSERT_ACL_OK(aclrtMemGetAccess(va + n + 5, &loc, &flag));
 	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, flag);
@@ -172,28 +174,32 @@ TEST(map_handle_twice)
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
-TEST(reserve_alignment_and_hint)
+/*
+ * CANN (hicann/driver devmm_mem_address_reserve_para_check()): alignment
+ * is a reserved parameter that must be 0; expectPtr is the address to
+ * reserve, aligned as the size asks, and a taken one fails.
+ */
+TEST(reserve_alignment_and_expect)
 {
-	void *va, *va2, *hint;
+	void *va, *va2, *at;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 4 * MiB, 64 * MiB, NULL, 0));
-	EXPECT_EQ(0U, (uintptr_t)va % (64 * MiB));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtReserveMemAddress(&va, 4 * MiB, 64 * MiB, NULL, 0));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 4 * MiB, 0, NULL, 0));
+	EXPECT_EQ(0U, (uintptr_t)va % (2 * MiB));
 	/* reserved in the process too */
 	EXPECT_EQ(MAP_FAILED, mmap(va, 4096, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0));
-	hint = (char *)va + 2 * MiB;
+	at = (char *)va + 2 * MiB;
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
-	/* a free hint is taken */
-	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * MiB, 0, hint, 0));
-	EXPECT_EQ(hint, va);
-	/* a taken one is not, and is no error */
-	ASSERT_ACL_OK(aclrtReserveMemAddress(&va2, 2 * MiB, 0, hint, 0));
-	EXPECT_NE(hint, va2);
-	ASSERT_ACL_OK(aclrtReleaseMemAddress(va2));
-	/* a misaligned hint is ignored */
-	ASSERT_ACL_OK(aclrtReserveMemAddress(&va2, 2 * MiB, 0, (char *)hint - 4096, 0));
-	EXPECT_EQ(0U, (uintptr_t)va2 % (2 * MiB));
-	ASSERT_ACL_OK(aclrtReleaseMemAddress(va2));
+	/* a free expectPtr is taken */
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, 2 * MiB, 0, at, 0));
+	EXPECT_EQ(at, va);
+	/* a taken one fails, as the vendor's heap does */
+	va2 = NULL;
+	EXPECT_ACL(ACL_ERROR_RT_MEMORY_ALLOCATION, aclrtReserveMemAddress(&va2, 2 * MiB, 0, at, 0));
+	EXPECT_NULL(va2);
+	/* a misaligned one is the driver's invalid value */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtReserveMemAddress(&va2, 2 * MiB, 0, (char *)at - 4096, 1));
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
@@ -261,7 +267,8 @@ TEST(huge1g_physical)
 	if (r == ACL_ERROR_RT_FEATURE_NOT_SUPPORT)
 		SKIP(return, "no 1 GiB pages");
 	ASSERT_EQ(ACL_SUCCESS, r);
-	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, GiB, GiB, NULL, 0));
+	/* above 512 MiB a reservation is 1 GiB aligned (alignment itself must be 0) */
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, GiB, 0, NULL, 0));
 	EXPECT_EQ(0U, (uintptr_t)va % GiB);
 	ASSERT_ACL_OK(aclrtMapMem(va, GiB, 0, h, 0));
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, GiB, &desc, 1));
@@ -272,6 +279,255 @@ TEST(huge1g_physical)
 	ASSERT_ACL_OK(aclrtUnmapMem(va));
 	ASSERT_ACL_OK(aclrtFreePhysical(h));
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+}
+
+/* Device bytes [@off, +@len) of @va equal @model's. */
+static bool dev_matches(const char *va, const char *model, size_t off, size_t len)
+{
+	char *back = malloc(len);
+	bool ok;
+
+	ok = back && aclrtMemcpy(back, len, va + off, len, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS &&
+	     !memcmp(back, model + off, len);
+	free(back);
+	return ok;
+}
+
+/* Write @len pattern bytes (@seed) at @off of @va and of @model. */
+static aclError dev_write(char *va, char *model, size_t off, size_t len, unsigned int seed)
+{
+	fill_pattern(model + off, len, seed);
+	return aclrtMemcpy(va + off, len, model + off, len, ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+/*
+ * CANN: aclrtMapMem leaves the handle's device able to read and write the
+ * mapping at once (torch_npu's expandable segments never call
+ * aclrtMemSetAccess).
+ */
+TEST(map_mem_owner_reads_and_writes)
+{
+	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
+	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_DEVICE };
+	size_t n = 4 * MiB;
+	char *va, *model = calloc(1, 2 * n);
+	aclrtDrvMemHandle h1, h2;
+	uint64_t flag = 99;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(model);
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 2 * n, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h1, n, &p, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h2, n, &p, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, n, 0, h1, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h2, 0));
+	ASSERT_ACL_OK(aclrtMemGetAccess(va + n - 1, &loc, &flag));
+	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, flag);
+
+	/* no aclrtMemSetAccess: whole, across both mappings, odd pieces */
+	ASSERT_ACL_OK(dev_write(va, model, 0, 2 * n, 3));
+	ASSERT_ACL_OK(dev_write(va, model, n - 1000, 3000, 5));
+	ASSERT_ACL_OK(dev_write(va, model, 12345, 1, 7));
+	ASSERT_ACL_OK(aclrtMemset(va + n + 4097, 100, 0x5a, 100));
+	memset(model + n + 4097, 0x5a, 100);
+	EXPECT_TRUE(dev_matches(va, model, 0, 2 * n));
+	EXPECT_TRUE(dev_matches(va, model, 777, 5 * MiB));
+	EXPECT_TRUE(dev_matches(va, model, n - 1, 2));
+	EXPECT_TRUE(dev_matches(va, model, n + 4000, 300));
+
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
+	ASSERT_ACL_OK(aclrtFreePhysical(h1));
+	ASSERT_ACL_OK(aclrtFreePhysical(h2));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(model);
+}
+
+/* aclrtMemMapNoAccess: mapped, but not even its own device reaches it before aclrtMemSetAccess. */
+TEST(map_no_access_until_set_access)
+{
+	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
+	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_DEVICE };
+	aclrtMemAccessDesc desc = rw_desc();
+	size_t n = 2 * MiB;
+	char *va, *model = calloc(1, n), *back = malloc(n);
+	aclrtDrvMemHandle h;
+	uint64_t flag = 99;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(model);
+	ASSERT_NONNULL(back);
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 2 * n, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, n, &p, 0));
+	/* the acl layer's checks (no last error), then the driver's offset check (vendor: 107000) */
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemMapNoAccess(NULL, n, 0, h, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemMapNoAccess(va, n, 0, NULL, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemMapNoAccess(va, 0, 0, h, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemMapNoAccess(va, n, 0, h, 1));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemMapNoAccess(va, n, 4096, h, 0));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMapMem(va, n, 2 * MiB, h, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemMapNoAccess(va, 2 * n, 0, h, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemMapNoAccess(va + 4096, n, 0, h, 0));
+
+	ASSERT_ACL_OK(aclrtMemMapNoAccess(va, n, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemGetAccess(va, &loc, &flag));
+	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_NONE, flag);
+	fill_pattern(model, n, 11);
+	npu_expect_dma_faults(true);
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtMemcpy(va, n, model, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtMemcpy(back, n, va, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	npu_expect_dma_faults(false);
+
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, n, &desc, 1));
+	ASSERT_ACL_OK(aclrtMemcpy(va, n, model, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	EXPECT_TRUE(dev_matches(va, model, 0, n));
+	EXPECT_TRUE(dev_matches(va, model, 4095, 8193));
+	/* unmapped and mapped again: aclrtMapMem's mapping needs no grant */
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h, 0));
+	EXPECT_TRUE(dev_matches(va + n, model, 0, n));
+	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(model);
+	free(back);
+}
+
+/* Is [@p, +@len) free in the process (no reservation there)? */
+static bool proc_range_free(void *p, size_t len)
+{
+	void *q = mmap(p, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+
+	if (q == MAP_FAILED)
+		return false;
+	munmap(q, len);
+	return q == p;
+}
+
+/*
+ * CANN (hicann/runtime aclrtReserveMemAddressImpl, hicann/driver
+ * halMemAddressReserve): flags 0 or 1; any non-zero size, a whole number
+ * of 2 MiB chunks up to 512 MiB, of 1 GiB chunks (1 GiB aligned) above.
+ */
+TEST(reserve_any_size_flags_0_1)
+{
+	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
+	aclrtDrvMemHandle h1, h2;
+	char *va, buf[600], back[600];
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h1, 2 * MiB, &p, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h2, 2 * MiB, &p, 0));
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress((void **)&va, 2 * MiB, 0, NULL, 2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtReserveMemAddress((void **)&va, 0, 0, NULL, 1));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtReserveMemAddress((void **)&va, 2 * MiB, 2 * MiB, NULL, 1));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 2 * MiB, 0, NULL, 1));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+
+	/* 512 bytes: 2 MiB, where a 2 MiB handle maps */
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 512, 0, NULL, 1));
+	EXPECT_EQ(0U, (uintptr_t)va % (2 * MiB));
+	EXPECT_FALSE(proc_range_free(va + 2 * MiB - 4096, 4096));
+	ASSERT_ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h1, 0));
+	fill_pattern(buf, sizeof(buf), 13);
+	ASSERT_ACL_OK(aclrtMemcpy(va + 2 * MiB - sizeof(buf), sizeof(buf), buf, sizeof(buf),
+				  ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), va + 2 * MiB - sizeof(buf), sizeof(back),
+				  ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, back, sizeof(buf)));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	EXPECT_TRUE(proc_range_free(va, 2 * MiB));
+
+	/* 3 MiB: 4 MiB, two 2 MiB handles; the release frees all of it */
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 3 * MiB, 0, NULL, 0));
+	EXPECT_EQ(0U, (uintptr_t)va % (2 * MiB));
+	ASSERT_ACL_OK(aclrtMapMem(va, 2 * MiB, 0, h1, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va + 2 * MiB, 2 * MiB, 0, h2, 0));
+	ASSERT_ACL_OK(aclrtMemcpy(va + 2 * MiB - 300, sizeof(buf), buf, sizeof(buf), ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(back, 0, sizeof(back));
+	ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), va + 2 * MiB - 300, sizeof(back),
+				  ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, back, sizeof(buf)));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtReleaseMemAddress(va));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtUnmapMem(va + 2 * MiB));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	EXPECT_TRUE(proc_range_free(va, 4 * MiB));
+
+	/* above 512 MiB: whole GiBs, 1 GiB aligned */
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 512 * MiB + 1, 0, NULL, 1));
+	EXPECT_EQ(0U, (uintptr_t)va % GiB);
+	ASSERT_ACL_OK(aclrtMapMem(va + GiB - 2 * MiB, 2 * MiB, 0, h1, 0));
+	ASSERT_ACL_OK(aclrtUnmapMem(va + GiB - 2 * MiB));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	EXPECT_TRUE(proc_range_free(va, GiB));
+	/* 512 MiB itself stays with the 2 MiB chunks */
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 512 * MiB, 0, NULL, 0));
+	EXPECT_EQ(0U, (uintptr_t)va % (2 * MiB));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+
+	ASSERT_ACL_OK(aclrtFreePhysical(h1));
+	ASSERT_ACL_OK(aclrtFreePhysical(h2));
+}
+
+/*
+ * torch_npu's expandable segments (NPUCachingAllocator.cpp ExpandableSegment,
+ * NPUAllocatorConfig.cpp): a 512-byte reservation with flag 1 as a probe,
+ * then segment_size * max_handles with flag 1, handles mapped one by one
+ * with aclrtMapMem and used without aclrtMemSetAccess, grown, and shrunk
+ * (unmap, then free) with the rest intact.
+ */
+TEST(torch_npu_expandable_segment)
+{
+	enum { SEGS = 6 };
+	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
+	size_t seg = 4 * MiB, i;
+	char *va, *probe, *model = calloc(SEGS, seg);
+	aclrtDrvMemHandle h[SEGS];
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(model);
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&probe, 512, 0, NULL, 1));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(probe));
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, seg * SEGS, 0, NULL, 1));
+
+	/* grow to 3 segments, each written as it comes */
+	for (i = 0; i < 3; i++) {
+		ASSERT_ACL_OK(aclrtMallocPhysical(&h[i], seg, &p, 0));
+		ASSERT_ACL_OK(aclrtMapMem(va + i * seg, seg, 0, h[i], 0));
+		ASSERT_ACL_OK(dev_write(va, model, i * seg, seg, 20 + (unsigned int)i));
+	}
+	/* grow: one more, and a block across the segment boundaries */
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h[3], seg, &p, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va + 3 * seg, seg, 0, h[3], 0));
+	ASSERT_ACL_OK(dev_write(va, model, 2 * seg + 100, seg + 5000, 40));
+	EXPECT_TRUE(dev_matches(va, model, 0, 4 * seg));
+
+	/* shrink: the last segment goes (unmap, then free) */
+	ASSERT_ACL_OK(aclrtUnmapMem(va + 3 * seg));
+	ASSERT_ACL_OK(aclrtFreePhysical(h[3]));
+	EXPECT_TRUE(dev_matches(va, model, 0, 3 * seg));
+	EXPECT_TRUE(dev_matches(va, model, seg - 10, seg + 20));
+
+	/* grow again into the freed slot: a fresh handle, writable at once */
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h[3], seg, &p, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va + 3 * seg, seg, 0, h[3], 0));
+	ASSERT_ACL_OK(dev_write(va, model, 3 * seg, seg, 50));
+	EXPECT_TRUE(dev_matches(va, model, 0, 4 * seg));
+
+	for (i = 4; i-- > 0;) {
+		ASSERT_ACL_OK(aclrtUnmapMem(va + i * seg));
+		ASSERT_ACL_OK(aclrtFreePhysical(h[i]));
+	}
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(model);
 }
 
 TEST_HARNESS_MAIN

@@ -1247,9 +1247,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribut
  * Physical handles (aclrtMallocPhysical) of 2 MiB or 1 GiB pages, mapped
  * whole into address ranges reserved with aclrtReserveMemAddress. Handles,
  * ranges and mappings are per device: allocating, reserving, mapping and
- * access calls work on the current device's. Unlike CANN's, a new mapping
- * has no access, not even for its own device: aclrtMemSetAccess grants it,
- * to that device and to peers.
+ * access calls work on the current device's. As in CANN, aclrtMapMem gives
+ * the handle's device read-write access at once; aclrtMemMapNoAccess maps
+ * with no access, and aclrtMemSetAccess grants it, to that device and to
+ * peers.
  */
 
 /*
@@ -1272,21 +1273,35 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size
  */
 ACL_FUNC_VISIBILITY aclError aclrtFreePhysical(aclrtDrvMemHandle handle);
 /*
- * size a non-zero multiple of 2 MiB; alignment 0 (2 MiB) or a power of two
- * from 2 MiB; expectPtr a hint, taken when free and aligned; flags must be
- * 0.
+ * As CANN's: flags 0 or 1 (the same), size non-zero (else
+ * ACL_ERROR_INVALID_PARAM); alignment must be 0 (ACL_ERROR_RT_PARAM_INVALID).
+ * Up to 512 MiB the size is rounded up to whole 2 MiB (2 MiB aligned),
+ * above it to whole GiBs (1 GiB aligned); handles map anywhere in the
+ * rounded range. expectPtr, if not NULL, is the address to reserve: 1 GiB
+ * aligned above 512 MiB, else 2 MiB aligned and, above 2 MiB, aligned to
+ * the size's power of two (else ACL_ERROR_RT_PARAM_INVALID); a range in
+ * use fails (ACL_ERROR_RT_MEMORY_ALLOCATION). Needs a current device.
  */
 ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment,
 						    void *expectPtr, uint64_t flags);
-/* virPtr: the start of a range of the current device with no mapping left */
+/* virPtr: the start of a range of the current device with no mapping left; releases all of it */
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
 /*
  * Maps the whole handle (size its size, offset 0, flags 0) at virPtr,
  * aligned to its page size, inside one reserved range; handle and range of
- * the current device. The mapping starts with no access.
+ * the current device. The handle's device reads and writes the mapping at
+ * once; peers need aclrtMemSetAccess. NULL virPtr or handle, size 0 or
+ * flags != 0: ACL_ERROR_INVALID_PARAM; offset != 0:
+ * ACL_ERROR_RT_PARAM_INVALID.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMapMem(void *virPtr, size_t size, size_t offset, aclrtDrvMemHandle handle,
 					 uint64_t flags);
+/*
+ * As aclrtMapMem, but the mapping starts with no access, not even for the
+ * handle's device: call aclrtMemSetAccess before accessing the range.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapNoAccess(void *virPtr, size_t size, size_t offset,
+						 aclrtDrvMemHandle handle, uint64_t flags);
 /* virPtr: the start of a mapping of the current device */
 ACL_FUNC_VISIBILITY aclError aclrtUnmapMem(void *virPtr);
 /*
