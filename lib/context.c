@@ -26,6 +26,7 @@
 #include "device.h"
 #include "error.h"
 #include "event.h"
+#include "slots.h"
 #include "stream.h"
 
 static __thread struct acl_context *acl_tls_ctx;
@@ -215,6 +216,7 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 	struct acl_reporter *r;
 	struct acl_stream *s;
 	struct acl_event *e;
+	uint64_t *ovf;
 	int ret = 0, err;
 
 	pthread_mutex_lock(&ctx->lock);
@@ -254,8 +256,13 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 	pthread_mutex_lock(&ctx->lock);
 	r = ctx->hostfunc;
 	ctx->hostfunc = NULL;
+	ovf = ctx->ovf;
+	ctx->ovf = NULL;
 	pthread_mutex_unlock(&ctx->lock);
 	acl_reporter_stop(r);
+	/* no stream is left to use it */
+	if (ovf)
+		acl_slots_free(dev, &dev->overflow, ctx->ovf_gen, ctx->ovf_slot, ACL_CTX_OVF_WORDS);
 
 	pthread_mutex_lock(&dev->lock);
 	list_del(&ctx->node);

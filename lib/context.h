@@ -26,6 +26,11 @@ struct acl_device;
 struct acl_stream;
 struct acl_reporter;
 
+/* The options a context keeps: ACL_OPT_DETERMINISTIC .. ACL_OPT_STRONG_CONSISTENCY */
+#define ACL_CTX_SYSPARAMS	3
+/* CANN's overflow status: 64 bytes */
+#define ACL_CTX_OVF_WORDS	8
+
 struct acl_context {
 	struct acl_obj obj;		/* first: the aclrtContext is the object */
 	struct acl_device *dev;		/* constant */
@@ -39,6 +44,17 @@ struct acl_context {
 	bool dying;			/* being destroyed */
 	int sticky;			/* atomic: task error latched by a STOP-mode stream */
 	struct acl_reporter *hostfunc;	/* aclrtLaunchHostFunc's thread, made on first use */
+	/* aclrtCtxSetSysParamOpt (sysparam.c): values, then bit N of the mask (atomic) */
+	int64_t sysparam[ACL_CTX_SYSPARAMS];
+	unsigned int sysparam_set;
+	/*
+	 * The overflow status (overflow.c): ACL_CTX_OVF_WORDS device-visible
+	 * words of dev->overflow, made on first use; under lock. The device
+	 * writes and clears them in stream order.
+	 */
+	uint64_t *ovf;
+	uint32_t ovf_slot;
+	unsigned int ovf_gen;
 };
 
 /*

@@ -47,6 +47,7 @@ struct acl_device {
 	struct acl_copier *copier;	/* copy.c's internal streams and staging buffer */
 	struct acl_slots *slots;	/* event.c's timestamp slots, lazily */
 	struct acl_slots *notifies;	/* notify.c's flags in device memory, lazily */
+	struct acl_slots *overflow;	/* the contexts' overflow status blocks (overflow.c), lazily */
 };
 
 /*

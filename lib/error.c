@@ -92,6 +92,10 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ETASKFAULT, ACL_ERROR_RT_FAILURE,			"a task of the stream failed" },
 		{ ACLI_EVERSION, ACL_ERROR_INTERNAL_ERROR,		"version string not understood" },
 		{ ACLI_ENOPERM,	ACL_ERROR_RT_NO_PERMISSION,		"not permitted" },
+		{ ACLI_ENOTSET,	ACL_ERROR_RT_SYSPARAMOPT_NOT_SET,	"the option was never set" },
+		{ ACLI_EDUMPNOTRUN, ACL_ERROR_DUMP_NOT_RUN,		"aclmdlInitDump has not been called" },
+		{ ACLI_EPARSEFILE, ACL_ERROR_PARSE_FILE,		"the file cannot be parsed" },
+		{ ACLI_EDUMPCFG, ACL_ERROR_INVALID_DUMP_CONFIG,		"the dump configuration is not valid" },
 	};
 	size_t i;
 

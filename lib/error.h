@@ -47,6 +47,10 @@ enum {
 	ACLI_ETASKFAULT		= -(ACLI_ERR_BASE + 31),	/* a task of the stream failed (DMA fault) */
 	ACLI_EVERSION		= -(ACLI_ERR_BASE + 32),	/* version string not understood: 500000 */
 	ACLI_ENOPERM		= -(ACLI_ERR_BASE + 33),	/* the driver refused (IPC key): 207006 */
+	ACLI_ENOTSET		= -(ACLI_ERR_BASE + 34),	/* context option never set: 107021 */
+	ACLI_EDUMPNOTRUN	= -(ACLI_ERR_BASE + 35),	/* dump not initialised: 100045 */
+	ACLI_EPARSEFILE		= -(ACLI_ERR_BASE + 36),	/* config file nested too deep: 100006 */
+	ACLI_EDUMPCFG		= -(ACLI_ERR_BASE + 37),	/* dump config not accepted: 100009 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -47,6 +47,7 @@ static void acl_dev_teardown_locked(struct acl_device *dev, bool in_child)
 	acl_copy_close(dev, in_child);
 	acl_slots_destroy(&dev->slots);
 	acl_slots_destroy(&dev->notifies);
+	acl_slots_destroy(&dev->overflow);
 	__atomic_store_n(&dev->fd, -1, __ATOMIC_RELEASE);
 	__atomic_add_fetch(&dev->gen, 1, __ATOMIC_RELEASE);
 	dev->refs = 0;

@@ -543,3 +543,43 @@ ACL_EXPORT aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureTy
 out:
 	return acl_ret(__func__, ret);
 }
+
+/*
+ * CANN reads these from the SoC's platform table, not per device; ours
+ * are the device's GET_INFO counts (the chip profile's) and the L2 size
+ * aclrtGetDeviceInfo reports.
+ */
+ACL_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)
+{
+	struct npu_get_info info;
+	unsigned int count;
+	int ret = 0;
+
+	if (!value) {
+		ret = acl_errf(-EINVAL, "value must not be NULL");
+		goto out;
+	}
+	count = acl_dev_count();
+	if (!count) {
+		ret = acl_errf(ACLI_ENODEVS, "no /dev/npuN device: is the npu module loaded?");
+		goto out;
+	}
+	if (deviceId >= count) {
+		ret = acl_errf(-EINVAL, "deviceId %u is beyond the %u devices", deviceId, count);
+		goto out;
+	}
+	if ((unsigned int)deviceInfo > ACL_DEVICE_INFO_L2_SIZE) {
+		ret = acl_errf(-EINVAL, "deviceInfo %d must be ACL_DEVICE_INFO_AI_CORE_NUM, _VECTOR_CORE_NUM or _L2_SIZE",
+			       (int)deviceInfo);
+		goto out;
+	}
+	if (deviceInfo == ACL_DEVICE_INFO_L2_SIZE) {
+		*value = ACL_SIM_L2_CACHE_SIZE;
+		goto out;
+	}
+	ret = acl_query_info((int)deviceId, &info, "deviceId");
+	if (!ret)
+		*value = deviceInfo == ACL_DEVICE_INFO_AI_CORE_NUM ? info.cube_cores : info.vector_cores;
+out:
+	return acl_ret(__func__, ret);
+}

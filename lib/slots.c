@@ -25,11 +25,17 @@ static int acl_slots_page(struct acl_device *dev, struct acl_slots *pool, unsign
 	return ret;
 }
 
-int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *idx,
-		   uint64_t **word)
+/* @n consecutive free bits from @i (a multiple of @n, a power of two up to 64)? */
+static uint64_t acl_slots_mask(uint32_t i, uint32_t n)
+{
+	return (n == 64 ? ~0ULL : (1ULL << n) - 1) << (i % 64);
+}
+
+int acl_slots_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t n, uint32_t *idx,
+		    uint64_t **word)
 {
 	struct acl_slots *pool;
-	uint32_t i, n;
+	uint32_t i, k;
 	int ret = 0;
 
 	pthread_mutex_lock(&dev->lock);
@@ -46,10 +52,10 @@ int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *i
 		return acl_errf(-ENOMEM, "out of host memory");
 
 	pthread_mutex_lock(&pool->lock);
-	for (n = 0, i = pool->next; n < ACL_SLOTS_MAX; n++, i = (i + 1) % ACL_SLOTS_MAX)
-		if (!(pool->used[i / 64] & (1ULL << (i % 64))))
+	for (k = 0, i = pool->next / n * n; k < ACL_SLOTS_MAX; k += n, i = (i + n) % ACL_SLOTS_MAX)
+		if (!(pool->used[i / 64] & acl_slots_mask(i, n)))
 			break;
-	if (n == ACL_SLOTS_MAX) {
+	if (k >= ACL_SLOTS_MAX) {
 		ret = -ENOSPC;
 		goto out;
 	}
@@ -58,17 +64,25 @@ int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *i
 		if (ret)
 			goto out;
 	}
-	pool->used[i / 64] |= 1ULL << (i % 64);
-	pool->next = (i + 1) % ACL_SLOTS_MAX;
+	pool->used[i / 64] |= acl_slots_mask(i, n);
+	pool->next = (i + n) % ACL_SLOTS_MAX;
 	*idx = i;
 	*word = &pool->page[i / ACL_SLOTS_PER_PAGE][i % ACL_SLOTS_PER_PAGE];
-	__atomic_store_n(*word, 0, __ATOMIC_RELAXED);
+	for (k = 0; k < n; k++)
+		__atomic_store_n(&(*word)[k], 0, __ATOMIC_RELAXED);
 out:
 	pthread_mutex_unlock(&pool->lock);
 	return ret;
 }
 
-void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx)
+int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *idx,
+		   uint64_t **word)
+{
+	return acl_slots_alloc(dev, poolp, 1, idx, word);
+}
+
+void acl_slots_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx,
+		    uint32_t n)
 {
 	struct acl_slots *pool;
 
@@ -77,10 +91,15 @@ void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned in
 	pool = dev->gen == gen ? *poolp : NULL;
 	if (pool) {
 		pthread_mutex_lock(&pool->lock);
-		pool->used[idx / 64] &= ~(1ULL << (idx % 64));
+		pool->used[idx / 64] &= ~acl_slots_mask(idx, n);
 		pthread_mutex_unlock(&pool->lock);
 	}
 	pthread_mutex_unlock(&dev->lock);
+}
+
+void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx)
+{
+	acl_slots_free(dev, poolp, gen, idx, 1);
 }
 
 void acl_slots_destroy(struct acl_slots **poolp)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Device-visible 64-bit words in registered host memory, numbered: event
- * timestamps (event.c) and notify flags (notify.c). The engine writes and
+ * timestamps (event.c), notify flags (notify.c) and the contexts'
+ * overflow status blocks (overflow.c). The engine writes and
  * polls them (TIMESTAMP, WRITE_VALUE, WAIT_VALUE with a host operand);
  * the library reads them. A word's number is the id CANN reports.
  */
@@ -35,6 +36,15 @@ int acl_slot_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t *i
  * (a device closed since took the pool and its words with it).
  */
 void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx);
+
+/*
+ * The same for @n consecutive words (@n a power of two, at most 64),
+ * aligned to @n words: *@idx is the first, *@word points at them.
+ */
+int acl_slots_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t n, uint32_t *idx,
+		    uint64_t **word);
+void acl_slots_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx,
+		    uint32_t n);
 
 /* Free the pool at device close (its pages go with the memory layer's records). */
 void acl_slots_destroy(struct acl_slots **poolp);

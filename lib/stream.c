@@ -796,6 +796,40 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+/* Recorded and reported: no task of the simulated chip checks overflow yet. */
+ACL_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag)
+{
+	struct acl_stream *s;
+	int ret = 0;
+
+	if (flag > 1)
+		ret = acl_errf(-EINVAL, "flag %u must be 0 (off) or 1 (on)", flag);
+	if (!ret)
+		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto out;
+	__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
+	acl_stream_put(s);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, flag);
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto out;
+	*flag = __atomic_load_n(&s->overflow_switch, __ATOMIC_RELAXED);
+	acl_stream_put(s);
+out:
+	return acl_ret(__func__, ret);
+}
+
 ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
 {
 	struct acl_stream *s;

@@ -40,6 +40,7 @@ struct acl_stream {
 	bool aborting;			/* aclrtStreamAbort running */
 	int fault;			/* task error seen by a query, for the next sync */
 	int64_t res_limit[2];		/* per-type core limit, -1 unset (atomic) */
+	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch: 0 or 1 (atomic) */
 	struct acl_cbq *cbq;		/* callbacks (callback.c), lazily */
 };
 

@@ -234,3 +234,84 @@ ACL_EXPORT aclError aclsysGetVersionNum(char *pkgName, int32_t *versionNum)
 	free(ver);
 	return acl_ret(__func__, ret);
 }
+
+/* aclCANNPackageName -> the package directory CANN reads (src/acl/aclrt_impl/acl.cpp) */
+static const char *const acl_cann_pkgs[] = {
+	[ACL_PKG_NAME_CANN] = "runtime",
+	[ACL_PKG_NAME_RUNTIME] = "runtime",
+	[ACL_PKG_NAME_COMPILER] = "bisheng-compiler",
+	[ACL_PKG_NAME_HCCL] = "hccl",
+	[ACL_PKG_NAME_TOOLKIT] = "oam-tools",
+	[ACL_PKG_NAME_OPP] = "ops-legacy",
+	[ACL_PKG_NAME_OPP_KERNEL] = "ops-legacy",
+	[ACL_PKG_NAME_DRIVER] = "driver",
+};
+
+/* Copy at most @cap - 1 bytes of [@s, +@n) and a NUL; false for nothing to copy. */
+static bool acl_cann_part(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	if (n > cap - 1)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+	return true;
+}
+
+/*
+ * CANN's FillinPackageVersion: "A-B.C" is read as "A.BC" (the part after
+ * the first '-' loses its dots), then split at '.': at least two parts,
+ * the first four (missing ones "0") must not be empty.
+ */
+static int acl_cann_fill(const char *pkg, const char *ver, aclCANNPackageVersion *out)
+{
+	char alt[ACL_PKG_VERSION_MAX_SIZE * 2];
+	const char *dash = strchr(ver, '-'), *p, *dot;
+	size_t i, n = 0, parts = 0;
+	char *dst[4] = { out->majorVersion, out->minorVersion, out->releaseVersion, out->patchVersion };
+
+	for (p = ver; *p && n < sizeof(alt) - 2; p++) {
+		if (dash && p == dash)
+			alt[n++] = '.';
+		else if (!(dash && p > dash && *p == '.'))
+			alt[n++] = *p;
+	}
+	alt[n] = '\0';
+	memset(out, 0, sizeof(*out));
+	for (p = alt; p; p = dot ? dot + 1 : NULL)
+		dot = strchr(p, '.'), parts++;
+	if (parts < 2)
+		goto bad;
+	for (i = 0, p = alt; i < 4; i++) {
+		if (!p) {
+			strcpy(dst[i], "0");
+			continue;
+		}
+		dot = strchr(p, '.');
+		if (!acl_cann_part(dst[i], ACL_PKG_VERSION_PARTS_MAX_SIZE, p, dot ? (size_t)(dot - p) : strlen(p)))
+			goto bad;
+		p = dot ? dot + 1 : NULL;
+	}
+	acl_cann_part(out->version, ACL_PKG_VERSION_MAX_SIZE, alt, n);
+	return 0;
+bad:
+	return acl_errf(ACLI_EFILE, "version \"%.64s\" of %s is not major.minor[.release[.patch]]", ver, pkg);
+}
+
+ACL_EXPORT aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version)
+{
+	char *ver = NULL;
+	int ret = 0;
+
+	if (!version)
+		ret = acl_errf(-EINVAL, "version must not be NULL");
+	else if ((unsigned int)name >= sizeof(acl_cann_pkgs) / sizeof(acl_cann_pkgs[0]))
+		ret = acl_errf(-EINVAL, "name %d is not an aclCANNPackageName", (int)name);
+	if (!ret)
+		ret = acl_version_read(acl_cann_pkgs[name], &ver);
+	if (!ret)
+		ret = acl_cann_fill(acl_cann_pkgs[name], ver, version);
+	free(ver);
+	return acl_ret(__func__, ret);
+}

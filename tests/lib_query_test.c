@@ -386,6 +386,39 @@ TEST(capability)
 	EXPECT_EQ(-1, v);
 }
 
+/* aclGetDeviceCapability (torch_npu's device properties): the chip profile */
+TEST(acl_device_capability)
+{
+	long cube = param_num("cube_cores"), vector = param_num("vector_cores");
+	uint32_t count, d;
+	int64_t v = -1;
+
+	NEED_INIT();
+	ASSERT_ACL_OK(aclrtGetDeviceCount(&count));
+	/* no device set */
+	for (d = 0; d < count; d++) {
+		ASSERT_ACL_OK(aclGetDeviceCapability(d, ACL_DEVICE_INFO_AI_CORE_NUM, &v));
+		EXPECT_EQ(cube, v);
+		ASSERT_ACL_OK(aclGetDeviceCapability(d, ACL_DEVICE_INFO_VECTOR_CORE_NUM, &v));
+		EXPECT_EQ(vector, v);
+		ASSERT_ACL_OK(aclGetDeviceCapability(d, ACL_DEVICE_INFO_L2_SIZE, &v));
+		EXPECT_EQ(192LL << 20, v);
+	}
+	/* the same answer as aclrtGetDeviceInfo */
+	ASSERT_ACL_OK(aclrtGetDeviceInfo(0, ACL_DEV_ATTR_L2_CACHE_SIZE, &v));
+	EXPECT_EQ(192LL << 20, v);
+	v = -1;
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetDeviceCapability(count, ACL_DEVICE_INFO_AI_CORE_NUM, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetDeviceCapability(UINT32_MAX, ACL_DEVICE_INFO_L2_SIZE, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetDeviceCapability(0, ACL_DEVICE_INFO_UNDEFINED, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetDeviceCapability(0, (aclDeviceInfo)3, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetDeviceCapability(0, ACL_DEVICE_INFO_AI_CORE_NUM, NULL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(-1, v);
+	ASSERT_ACL_OK(aclFinalize());
+}
+
 /* ------------------------------------------------------------------ */
 /* Device resource limits                                              */
 /* ------------------------------------------------------------------ */

@@ -231,6 +231,60 @@ TEST_F(home, string_must_fit_the_buffer)
 	EXPECT_ACL(ACL_ERROR_INTERNAL_ERROR, aclsysGetVersionStr(pkg, str));
 }
 
+/* aclsysGetCANNVersion: the same files, CANN's package names and split */
+TEST_F(home, cann_version_packages_and_parts)
+{
+	aclCANNPackageVersion v;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	/* nothing installed */
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_EQ(0, put_version(self->dir, "runtime", "Version=8.3.RC1\n"));
+	memset(&v, 0x55, sizeof(v));
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+	EXPECT_STREQ("8.3.RC1", v.version);
+	EXPECT_STREQ("8", v.majorVersion);
+	EXPECT_STREQ("3", v.minorVersion);
+	EXPECT_STREQ("RC1", v.releaseVersion);
+	EXPECT_STREQ("0", v.patchVersion);
+	EXPECT_EQ(0, v.reserved[0]);
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_RUNTIME, &v));
+	EXPECT_STREQ("8.3.RC1", v.version);
+	/* "bisheng-compiler" found as bisheng_compiler; after '-' the dots go */
+	ASSERT_EQ(0, put_version(self->dir, "bisheng_compiler", "Version=9.0.0-beta.2\n"));
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_COMPILER, &v));
+	EXPECT_STREQ("9.0.0.beta2", v.version);
+	EXPECT_STREQ("9", v.majorVersion);
+	EXPECT_STREQ("0", v.minorVersion);
+	EXPECT_STREQ("0", v.releaseVersion);
+	EXPECT_STREQ("beta2", v.patchVersion);
+	/* more than four parts: the first four, the whole string */
+	ASSERT_EQ(0, put_version(self->dir, "hccl", "Version=7.1.0.1.2\n"));
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_HCCL, &v));
+	EXPECT_STREQ("7.1.0.1.2", v.version);
+	EXPECT_STREQ("1", v.patchVersion);
+	ASSERT_EQ(0, put_version(self->dir, "ops-legacy", "Version=8.5\n"));
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_OPP, &v));
+	EXPECT_STREQ("8.5", v.version);
+	EXPECT_STREQ("0", v.releaseVersion);
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_OPP_KERNEL, &v));
+	EXPECT_STREQ("5", v.minorVersion);
+	/* fewer than two parts, an empty part: not a version */
+	ASSERT_EQ(0, put_version(self->dir, "oam-tools", "Version=8\n"));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetCANNVersion(ACL_PKG_NAME_TOOLKIT, &v));
+	ASSERT_EQ(0, put_version(self->dir, "oam-tools", "Version=8..1\n"));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetCANNVersion(ACL_PKG_NAME_TOOLKIT, &v));
+	/* the acl layer's checks */
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetCANNVersion(ACL_PKG_NAME_CANN, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetCANNVersion((aclCANNPackageName)8, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclsysGetCANNVersion((aclCANNPackageName)-1, &v));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+#pragma GCC diagnostic pop
+}
+
 TEST(null_arguments)
 {
 	char str[ACL_PKG_VERSION_MAX_SIZE];
@@ -330,6 +384,19 @@ TEST_F(install_info, driver_and_firmware)
 	EXPECT_STREQ("24.1.0", str);
 	EXPECT_ACL_OK(aclsysGetVersionNum(drv, &num));
 	EXPECT_EQ(240100000, num);
+	{
+		aclCANNPackageVersion v;
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+		EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_DRIVER, &v));
+#pragma GCC diagnostic pop
+		EXPECT_STREQ("24.1.0", v.version);
+		EXPECT_STREQ("24", v.majorVersion);
+		EXPECT_STREQ("1", v.minorVersion);
+		EXPECT_STREQ("0", v.releaseVersion);
+		EXPECT_STREQ("0", v.patchVersion);
+	}
 	EXPECT_ACL_OK(aclsysGetVersionStr(fw, str));
 	EXPECT_STREQ("7.5.0-rc.3", str);
 	EXPECT_ACL_OK(aclsysGetVersionNum(fw, &num));

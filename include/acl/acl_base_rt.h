@@ -15,6 +15,7 @@
 #ifndef ACL_ACL_BASE_RT_H
 #define ACL_ACL_BASE_RT_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
 
@@ -52,6 +53,8 @@ typedef void *aclrtContext;
 typedef void *aclrtNotify;
 typedef void *aclrtCntNotify;
 typedef int aclError;
+/* A (data, size) pair: aclCreateDataBuffer; opaque */
+typedef struct aclDataBuffer aclDataBuffer;
 /* an IEEE 754 binary16 value, as its bit pattern */
 typedef uint16_t aclFloat16;
 
@@ -63,7 +66,10 @@ static const int ACL_ERROR_INVALID_PARAM = 100000;
 static const int ACL_ERROR_UNINITIALIZE = 100001;
 static const int ACL_ERROR_REPEAT_INITIALIZE = 100002;
 static const int ACL_ERROR_INVALID_FILE = 100003;
+static const int ACL_ERROR_PARSE_FILE = 100006;
+static const int ACL_ERROR_INVALID_DUMP_CONFIG = 100009;
 static const int ACL_ERROR_REPEAT_FINALIZE = 100037;
+static const int ACL_ERROR_DUMP_NOT_RUN = 100045;
 
 static const int ACL_ERROR_BAD_ALLOC = 200000;
 static const int ACL_ERROR_API_NOT_SUPPORT = 200001;
@@ -125,6 +131,72 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
 /* Nearest, ties to even; |x| >= 65520, Inf and NaN saturate to +-65504. */
 ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+
+/* aclAppLog levels */
+typedef enum {
+	ACL_DEBUG = 0,
+	ACL_INFO = 1,
+	ACL_WARNING = 2,
+	ACL_ERROR = 3,
+} aclLogLevel;
+
+/*
+ * aclrtSetSysParamOpt options. DETERMINISTIC takes 0..3 (off,
+ * deterministic, strong consistency, batch consistency), the others 0..1.
+ * Recorded and reported: the simulated chip runs no kernels they change.
+ */
+typedef enum {
+	ACL_OPT_DETERMINISTIC = 0,
+	ACL_OPT_ENABLE_DEBUG_KERNEL = 1,
+	ACL_OPT_STRONG_CONSISTENCY ACL_DEPRECATED_MESSAGE(
+		"ACL_OPT_STRONG_CONSISTENCY is deprecated, use ACL_OPT_DETERMINISTIC with value 2 instead") = 2,
+	ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
+} aclSysParamOpt;
+
+/* aclGetDeviceCapability items */
+typedef enum {
+	ACL_DEVICE_INFO_UNDEFINED = -1,
+	ACL_DEVICE_INFO_AI_CORE_NUM = 0,
+	ACL_DEVICE_INFO_VECTOR_CORE_NUM = 1,
+	ACL_DEVICE_INFO_L2_SIZE = 2
+} aclDeviceInfo;
+
+/*
+ * Data buffers: a record of (data, size), nothing allocated behind data
+ * and nothing checked (NULL, 0 is a valid buffer). Create returns NULL only
+ * when out of memory; Destroy frees the record, not data. The getters of a
+ * NULL buffer answer NULL / 0; aclGetDataBufferSize gives the low 32 bits
+ * of the size, as CANN. Update of a NULL buffer: ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclDataBuffer *aclCreateDataBuffer(void *data, size_t size);
+ACL_FUNC_VISIBILITY aclError aclDestroyDataBuffer(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY aclError aclUpdateDataBuffer(aclDataBuffer *dataBuffer, void *data, size_t size);
+ACL_FUNC_VISIBILITY void *aclGetDataBufferAddr(const aclDataBuffer *dataBuffer);
+ACL_DEPRECATED_MESSAGE("aclGetDataBufferSize is deprecated, use aclGetDataBufferSizeV2 instead")
+ACL_FUNC_VISIBILITY uint32_t aclGetDataBufferSize(const aclDataBuffer *dataBuffer);
+ACL_FUNC_VISIBILITY size_t aclGetDataBufferSizeV2(const aclDataBuffer *dataBuffer);
+
+/*
+ * An application log line, to libacl's log (stderr): written when
+ * logLevel >= ASCEND_GLOBAL_LOG_LEVEL (0 debug .. 3 error, default 3; 4
+ * or more: nothing), as "[LEVEL] APP(pid): tid func:file:line: \"body\"".
+ * From tid on at most 1023 bytes, as CANN; a longer line is cut and ends
+ * in "...[truncated]". NULL func, file or fmt: nothing, silently.
+ * aclAppLogWithArgs takes a va_list (CANN exports it without declaring it).
+ */
+ACL_FUNC_VISIBILITY void aclAppLog(aclLogLevel logLevel, const char *func, const char *file, uint32_t line,
+				   const char *fmt, ...);
+ACL_FUNC_VISIBILITY void aclAppLogWithArgs(aclLogLevel logLevel, const char *func, const char *file,
+					   uint32_t line, const char *fmt, va_list args);
+#define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
+
+/*
+ * The chip's AI core and vector core counts (what the device reports) and
+ * its L2 size (192 MiB, as the 910B1 profile), for any existing deviceId;
+ * no aclInit or aclrtSetDevice needed beyond the device count. NULL value,
+ * deviceId beyond the device count or another item: ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value);
 
 /*
  * CANN also declares aclrtGetSocName() here; libacl declares it once, with

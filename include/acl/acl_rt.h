@@ -1682,6 +1682,189 @@ ACL_FUNC_VISIBILITY aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stre
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t *value);
 
+/*
+ * == Float overflow, system parameters, operator timeouts ==
+ *
+ * The saturation mode is process-wide (ACL_RT_OVERFLOW_MODE_INFNAN unless
+ * set; the 910B-class chip has both modes); no context needed; a mode
+ * other than SATURATION or INFNAN: ACL_ERROR_RT_PARAM_INVALID.
+ */
+typedef enum aclrtFloatOverflowMode {
+	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
+	ACL_RT_OVERFLOW_MODE_INFNAN,
+	ACL_RT_OVERFLOW_MODE_UNDEF,
+} aclrtFloatOverflowMode;
+
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode);
+ACL_FUNC_VISIBILITY aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode);
+
+/*
+ * A stream's overflow check switch (0 off, the default; 1 on; anything
+ * else ACL_ERROR_INVALID_PARAM). NULL: the current context's default
+ * stream; a stream of another context: ACL_ERROR_RT_STREAM_CONTEXT.
+ * Recorded and reported: nothing on the simulated chip overflows yet.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamOverflowSwitch(aclrtStream stream, uint32_t *flag);
+
+/*
+ * The context's 64-byte overflow status (all zero: nothing overflows yet),
+ * copied to the device memory at outputAddr in stream order (NULL: the
+ * default stream), and cleared in stream order. outputSize other than 64:
+ * ACL_ERROR_RT_PARAM_INVALID; no current context: ACL_ERROR_RT_CONTEXT_NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
+
+/*
+ * Process-wide options (aclSysParamOpt, acl_base_rt.h): Get answers 0 for
+ * an option never set; values outside the option's range:
+ * ACL_ERROR_RT_PARAM_INVALID; an option outside 0..3:
+ * ACL_ERROR_INVALID_PARAM. No aclInit or context needed.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+/*
+ * The current context's options (0..2 only, as CANN): Set also sets the
+ * process-wide value; Get of an option never set on the context is
+ * ACL_ERROR_RT_SYSPARAMOPT_NOT_SET. No current context: ACL_ERROR_RT_CONTEXT_NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetSysParamOpt(aclSysParamOpt opt, int64_t *value);
+ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t value);
+
+/*
+ * Operator execution timeouts, process-wide: in seconds (no context
+ * needed), or in microseconds with the value the device applies in
+ * *actualTimeout: the simulated device counts whole milliseconds, so the
+ * request rounded up to a multiple of 1000 us; 0 (no timeout) gives
+ * UINT64_MAX. V2 needs a current context (ACL_ERROR_RT_CONTEXT_NULL).
+ * Recorded: the simulated chip runs no operators yet.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+
+/*
+ * == CANN package versions ==
+ *
+ * The Version= value of a package's version.info (the files and rules of
+ * aclsysGetVersionStr): CANN and RUNTIME read "runtime", COMPILER
+ * "bisheng-compiler", HCCL "hccl", TOOLKIT "oam-tools", OPP and
+ * OPP_KERNEL "ops-legacy", DRIVER the driver's. "A.B-C.D" is read as
+ * "A.B.CD"; the value split at '.' (at least two parts) fills major,
+ * minor, release and patch ("0" for a missing one), the whole of it
+ * version. No file or an unparsable value: ACL_ERROR_INVALID_FILE; an
+ * unknown name or NULL version: ACL_ERROR_INVALID_PARAM.
+ */
+typedef enum aclCANNPackageName {
+	ACL_PKG_NAME_CANN,
+	ACL_PKG_NAME_RUNTIME,
+	ACL_PKG_NAME_COMPILER,
+	ACL_PKG_NAME_HCCL,
+	ACL_PKG_NAME_TOOLKIT,
+	ACL_PKG_NAME_OPP,
+	ACL_PKG_NAME_OPP_KERNEL,
+	ACL_PKG_NAME_DRIVER
+} aclCANNPackageName;
+
+typedef struct aclCANNPackageVersion {
+	char version[ACL_PKG_VERSION_MAX_SIZE];
+	char majorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char minorVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char releaseVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char patchVersion[ACL_PKG_VERSION_PARTS_MAX_SIZE];
+	char reserved[ACL_PKG_VERSION_MAX_SIZE];
+} aclCANNPackageVersion;
+
+ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead")
+ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
+
+/*
+ * == Dump configuration ==
+ *
+ * The state machine of CANN's operator dump: InitDump after aclInit
+ * (ACL_ERROR_UNINITIALIZE before, ACL_ERROR_REPEAT_INITIALIZE twice);
+ * SetDump and FinalizeDump only between InitDump and FinalizeDump
+ * (ACL_ERROR_DUMP_NOT_RUN). SetDump checks the file as CANN reads it
+ * (lib/README.md, "Dump"): not a readable regular file of at most 10 MiB:
+ * ACL_ERROR_INVALID_FILE; objects or arrays nested deeper than 10:
+ * ACL_ERROR_PARSE_FILE; not one JSON object: ACL_ERROR_INVALID_DUMP_CONFIG;
+ * an empty file is accepted. The simulated chip dumps nothing.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/*
+ * == Kernel launch (types for layout; kernels arrive with the AI-core work) ==
+ *
+ * libacl creates no function handles yet, so aclrtLaunchKernelWithHostArgs
+ * answers every one ACL_ERROR_RT_INVALID_HANDLE (without reading it);
+ * NULL funcHandle or hostArgs: ACL_ERROR_INVALID_PARAM.
+ */
+typedef void *aclrtFuncHandle;
+
+typedef enum aclrtEngineType {
+	ACL_RT_ENGINE_TYPE_AIC = 0,
+	ACL_RT_ENGINE_TYPE_AIV,
+} aclrtEngineType;
+
+typedef enum aclrtLaunchKernelAttrId {
+	ACL_RT_LAUNCH_KERNEL_ATTR_SCHEM_MODE = 1,
+	ACL_RT_LAUNCH_KERNEL_ATTR_LOCAL_MEMORY_SIZE ACL_DEPRECATED_MESSAGE(
+		"Use ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE instead") = 2,
+	ACL_RT_LAUNCH_KERNEL_ATTR_DYN_UBUF_SIZE = 2,
+	ACL_RT_LAUNCH_KERNEL_ATTR_ENGINE_TYPE = 3,
+	ACL_RT_LAUNCH_KERNEL_ATTR_BLOCKDIM_OFFSET = 4,
+	ACL_RT_LAUNCH_KERNEL_ATTR_BLOCK_TASK_PREFETCH = 5,
+	ACL_RT_LAUNCH_KERNEL_ATTR_DATA_DUMP = 6,
+	/* TIMEOUT and TIMEOUT_US cannot be given together */
+	ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT = 7,
+	ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US = 8,
+	ACL_RT_LAUNCH_KERNEL_ATTR_ENABLE_PROFILING = 9,
+} aclrtLaunchKernelAttrId;
+
+typedef struct {
+	uint32_t timeoutLow;
+	uint32_t timeoutHigh;
+} aclrtTimeoutUs;
+
+typedef union aclrtLaunchKernelAttrValue {
+	uint8_t schemMode;
+	ACL_DEPRECATED_MESSAGE("Use dynUbufSize instead")
+	uint32_t localMemorySize;
+	uint32_t dynUBufSize;
+	aclrtEngineType engineType;
+	uint32_t blockDimOffset;
+	uint8_t isBlockTaskPrefetch;
+	uint8_t isDataDump;
+	uint16_t timeout;		/* seconds */
+	aclrtTimeoutUs timeoutUs;	/* microseconds */
+	uint8_t enableProfiling;
+	uint32_t rsv[4];
+} aclrtLaunchKernelAttrValue;
+
+typedef struct aclrtLaunchKernelAttr {
+	aclrtLaunchKernelAttrId id;
+	aclrtLaunchKernelAttrValue value;
+} aclrtLaunchKernelAttr;
+
+typedef struct aclrtLaunchKernelCfg {
+	aclrtLaunchKernelAttr *attrs;
+	size_t numAttrs;
+} aclrtLaunchKernelCfg;
+
+/* Where to patch a device address into the host arguments */
+typedef struct {
+	uint32_t addrOffset;
+	uint32_t dataOffset;
+} aclrtPlaceHolderInfo;
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+							   aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+							   void *hostArgs, size_t argsSize,
+							   aclrtPlaceHolderInfo *placeHolderArray,
+							   size_t placeHolderNum);
+
 #ifdef __cplusplus
 }
 #endif
