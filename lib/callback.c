@@ -603,7 +603,7 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 {
 	struct acl_stream *s;
 	struct acl_cbq *q;
-	bool ok;
+	bool ok, hostfunc;
 	int ret;
 
 	ret = acl_check_init();
@@ -625,12 +625,17 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 	q = s->cbq;
 	pthread_mutex_unlock(&s->lock);
 	ok = false;
+	hostfunc = false;
 	if (q) {
 		pthread_mutex_lock(&q->lock);
 		ok = q->rep && !q->hostfunc;
+		hostfunc = q->hostfunc;
 		pthread_mutex_unlock(&q->lock);
 	}
-	if (!ok)
+	/* CANN checks a named stream's host-function binding first (api_error.cc) */
+	if (hostfunc && stream)
+		ret = acl_errf(ACLI_ESTREAMSUB, "the stream runs aclrtLaunchHostFunc's functions: it takes no aclrtLaunchCallback");
+	else if (!ok)
 		ret = acl_errf(ACLI_ENOCBREG, "the stream has no report thread (aclrtSubscribeReport)");
 	else
 		ret = acl_cb_queue(s, q, fn, userData, blockType == ACL_CALLBACK_BLOCK);

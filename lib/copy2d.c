@@ -140,20 +140,18 @@ static int acl_batch_args(const struct acl_batch *b, bool sync)
 		return acl_errf(-EINVAL, "%s must not be NULL", !b->failIndex ? "failIndex" : "sizes");
 	if (!b->n)
 		return acl_errf(-EINVAL, "numBatches must be non-zero");
-	*b->failIndex = SIZE_MAX;
 	for (i = 0; i < b->n && !b->sizes[i]; i++)
 		;
-	if (i == b->n)
+	if (i == b->n) {
+		*b->failIndex = SIZE_MAX;
 		return 1;
+	}
+	/* the acl layer's checks leave *failIndex alone (CANN's ValidateMemcpyBatchParams) */
 	if (!b->dsts || !b->srcs || !b->destMaxs || !b->attrs || !b->attrsIndexes)
 		return acl_errf(-EINVAL, "%s must not be NULL",
 				!b->dsts ? "dsts" : !b->srcs ? "srcs" : !b->destMaxs ? "destMaxs" :
 				!b->attrs ? "attrs" : "attrsIndexes");
 	for (i = 0; i < b->n; i++) {
-		if (!b->sizes[i])
-			continue;
-		if (!b->dsts[i] || !b->srcs[i])
-			return acl_errf(-EINVAL, "%s[%zu] must not be NULL", !b->dsts[i] ? "dsts" : "srcs", i);
 		if (b->destMaxs[i] < b->sizes[i])
 			return acl_errf(-EINVAL, "sizes[%zu] %zu exceeds destMaxs[%zu] %zu", i, b->sizes[i], i,
 					b->destMaxs[i]);
@@ -163,6 +161,12 @@ static int acl_batch_args(const struct acl_batch *b, bool sync)
 		for (i = 0; i < sizeof(b->attrs[j].rsv); i++)
 			if (b->attrs[j].rsv[i])
 				return acl_errf(-EINVAL, "attrs[%zu].rsv must be zero", j);
+	}
+	/* the runtime's: *failIndex is SIZE_MAX until a copy fails */
+	*b->failIndex = SIZE_MAX;
+	for (i = 0; i < b->n; i++) {
+		if (b->sizes[i] && (!b->dsts[i] || !b->srcs[i]))
+			return acl_errf(-EINVAL, "%s[%zu] must not be NULL", !b->dsts[i] ? "dsts" : "srcs", i);
 	}
 	if (!b->numAttrs || b->numAttrs > b->n)
 		return acl_errf(ACLI_ERTPARAM, "numAttrs %zu must be 1..numBatches (%zu)", b->numAttrs, b->n);

@@ -415,8 +415,23 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 			       e->flags);
 		goto put_s;
 	}
-	if (!acl_event_target(e, &rs, &id, &seq))
+	if (!acl_event_target(e, &rs, &id, &seq)) {
+		bool ever;
+
+		pthread_mutex_lock(&e->lock);
+		ever = e->ever;
+		pthread_mutex_unlock(&e->lock);
+		/*
+		 * CANN's Event::Wait: an event of aclrtCreateEvent(WithFlag)
+		 * without ACL_EVENT_SYNC that was never recorded is an error;
+		 * reset after a record, or of aclrtCreateEventExWithFlag, it is
+		 * nothing to wait for.
+		 */
+		if (!e->ex && !(e->flags & ACL_EVENT_SYNC) && !ever)
+			ret = acl_errf(ACLI_ERTPARAM, "event %p has not been recorded: record it on a stream first",
+				       event);
 		goto put_s;
+	}
 	if (rs->dev != s->dev) {
 		/* stream ids are per device: wait on the host instead */
 		ret = acl_stream_wait_seq(rs, id, seq, limit_ms ? (int32_t)limit_ms : -1);

@@ -323,18 +323,21 @@ out:
 
 ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttributes *attributes)
 {
-	struct acl_device *cur, *dev;
+	struct acl_device *cur = NULL, *dev;
 	struct acl_mem_info q;
 	int ret, pos = 0;
 
-	ret = acl_enter(&cur, ptr, attributes);
+	ret = acl_enter(NULL, ptr, attributes);
 	if (ret)
 		goto out;
+	/* CANN needs no context here: without one, the open devices answer */
+	if (acl_cur_dev(&cur))
+		acl_err_clear();
 	memset(attributes, 0, sizeof(*attributes));
 	attributes->location.type = ACL_MEM_LOCATION_TYPE_UNREGISTERED;
 	attributes->pageSize = 4096;
-	/* the current device first: host memory registers per device */
-	for (dev = cur; dev; dev = acl_dev_iter(&pos)) {
+	/* the current device first: its id for managed memory */
+	for (dev = cur ? cur : acl_dev_iter(&pos); dev; dev = acl_dev_iter(&pos)) {
 		if (dev == cur && pos)
 			continue;
 		ret = acl_mm_query(dev, (uintptr_t)ptr, &q);
@@ -353,9 +356,9 @@ ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttribute
 				attributes->pageSize = q.page_size;
 			break;
 		}
-		if (q.kind == NPU_ADDR_HOST && dev == cur) {
+		/* registered with any device, aclrtMallocHost's included: HOST, id 0 as CANN's */
+		if (q.kind == NPU_ADDR_HOST) {
 			attributes->location.type = ACL_MEM_LOCATION_TYPE_HOST;
-			attributes->location.id = dev->id;
 			break;
 		}
 	}

@@ -125,6 +125,8 @@ ACL_EXPORT aclError aclrtCheckMemType(void **addrList, uint32_t size, uint32_t m
 	ret = acl_enter(NULL, addrList, checkResult);
 	if (ret)
 		goto out;
+	/* the runtime's checks come after this (api_error.cc CheckMemType) */
+	*checkResult = 0;
 	if (reserve) {
 		ret = acl_errf(ACLI_ERTPARAM, "reserve %u must be 0", reserve);
 		goto out;
@@ -191,6 +193,9 @@ ACL_EXPORT aclError aclrtGetMemUsageInfo(int32_t deviceId, aclrtMemUsageInfo *me
 		goto out;
 	}
 	ret = acl_query_info(deviceId, &info, "deviceId");
+	/* the runtime asks the driver through the current context's (api_impl.cc) */
+	if (!ret)
+		ret = acl_cur_dev(&dev);
 	if (ret)
 		goto out;
 	/* the driver's figure: every process's memory on the device */

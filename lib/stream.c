@@ -593,7 +593,10 @@ static int acl_create_stream(aclrtStream *stream, uint32_t priority, uint32_t fl
 	if ((flag & ACL_STREAM_DEVICE_USE_ONLY) && flag != ACL_STREAM_DEVICE_USE_ONLY)
 		return acl_errf(ACLI_ERTPARAM, "ACL_STREAM_DEVICE_USE_ONLY cannot be combined with other flags (%#x)",
 				flag);
-	if (priority > ACL_STREAM_PRIO_LEAST)
+	/* CANN reads it as a signed int: a negative one is the highest priority */
+	if ((int32_t)priority < 0)
+		priority = 0;
+	else if (priority > ACL_STREAM_PRIO_LEAST)
 		priority = ACL_STREAM_PRIO_LEAST;
 	ret = acl_cur_ctx(&ctx);
 	if (ret)

@@ -213,6 +213,7 @@ TEST_F(cb, host_functions_run_on_the_contexts_thread)
 	atomic_int counter = 0;
 	aclrtStream s2;
 	uint64_t back[N];
+	const char *msg;
 	int i;
 
 	ASSERT_ACL_OK(aclrtCreateStream(&s2));
@@ -240,6 +241,11 @@ TEST_F(cb, host_functions_run_on_the_contexts_thread)
 	}
 	/* a stream of host functions cannot be subscribed */
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeReport((uint64_t)self->rep.tid, self->s));
+	/* nor take aclrtLaunchCallback: 107011 (CANN checks it before 107015) */
+	EXPECT_EQ(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtLaunchCallback(slow_fn, NULL, ACL_CALLBACK_BLOCK, self->s));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "aclrtLaunchHostFunc"));
 	ASSERT_ACL_OK(aclrtDestroyStream(s2));
 }
 

@@ -377,16 +377,28 @@ TEST(batch_checks)
 	/* all sizes 0: success, whatever else is NULL; *failIndex SIZE_MAX */
 	EXPECT_ACL_OK(BATCH(NULL, NULL, NULL, zero, NB, NULL, NULL, 0, &fail));
 	EXPECT_EQ(SIZE_MAX, fail);
-	/* other NULLs, destMax, rsv: 100000 */
+	/* other NULL arrays, destMax, rsv: 100000 from the acl layer, *failIndex untouched */
 	fail = 7;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(NULL, maxs, srcs, sizes, NB, attrs, idx, 3, &fail));
-	EXPECT_EQ(SIZE_MAX, fail);
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, NULL, srcs, sizes, NB, attrs, idx, 3, &fail));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, maxs, NULL, sizes, NB, attrs, idx, 3, &fail));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, maxs, srcs, sizes, NB, NULL, idx, 3, &fail));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, maxs, srcs, sizes, NB, attrs, NULL, 3, &fail));
+	EXPECT_EQ(7, fail);
+	maxs[9] = 4095;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, maxs, srcs, sizes, NB, attrs, idx, 3, &fail));
+	EXPECT_EQ(7, fail);
+	maxs[9] = 4096;
+	attrs[2].rsv[15] = 1;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, maxs, srcs, sizes, NB, attrs, idx, 3, &fail));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemcpyBatchAsync(dsts, maxs, srcs, sizes, NB, attrs, idx, 3, &fail, s));
+	EXPECT_EQ(7, fail);
+	attrs[2].rsv[15] = 0;
+	/* a NULL address of a copy: the runtime's check, after *failIndex = SIZE_MAX */
 	dsts[5] = NULL;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, BATCH(dsts, maxs, srcs, sizes, NB, attrs, idx, 3, &fail));
+	EXPECT_EQ(SIZE_MAX, fail);
 	/* a NULL of an empty copy does not count */
 	sizes[5] = 0;
 	EXPECT_ACL_OK(BATCH(dsts, maxs, srcs, sizes, NB, attrs, idx, 3, &fail));

@@ -128,6 +128,44 @@ TEST_F(held, status_queries)
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtResetEvent(e, NULL));
 }
 
+/*
+ * CANN's Event::Wait: an aclrtCreateEvent event (or WithFlag without
+ * ACL_EVENT_SYNC) never recorded is 107000 with the last error set; once
+ * recorded, a reset leaves nothing to wait for; SYNC and Ex events never
+ * recorded are nothing to wait for either.
+ */
+TEST(wait_on_an_event_never_recorded)
+{
+	aclrtEvent e, sync, ex;
+	const char *msg;
+	aclrtStream s;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateEvent(&e));
+	ASSERT_ACL_OK(aclrtCreateEventWithFlag(&sync, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEvent(s, e));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "not been recorded"));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEventWithTimeout(s, e, 1));
+	EXPECT_ACL_OK(aclrtStreamWaitEvent(s, sync));
+	EXPECT_ACL_OK(aclrtStreamWaitEvent(s, ex));
+	/* recorded once, then reset: no error, nothing to wait for */
+	ASSERT_ACL_OK(aclrtRecordEvent(e, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(e));
+	ASSERT_ACL_OK(aclrtResetEvent(e, NULL));
+	EXPECT_ACL_OK(aclrtStreamWaitEvent(s, e));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+	ASSERT_ACL_OK(aclrtDestroyEvent(sync));
+	ASSERT_ACL_OK(aclrtDestroyEvent(ex));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
 TEST(events_without_a_sync_bit)
 {
 	aclrtEvent e;

@@ -121,6 +121,77 @@ TEST(new_thread_has_no_current_device)
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, (aclError)(intptr_t)ret);
 }
 
+struct attr_probe {
+	const void *p[3];
+	aclrtPtrAttributes a[3];
+	aclError r[3];
+};
+
+/* A thread with no current context describes pointers (CANN needs none). */
+static void *thread_attributes(void *arg)
+{
+	struct attr_probe *t = arg;
+
+	for (int i = 0; i < 3; i++)
+		t->r[i] = aclrtPointerGetAttributes(t->p[i], &t->a[i]);
+	return NULL;
+}
+
+/*
+ * aclrtMallocHost and registered memory are HOST with location id 0
+ * whatever device is current, or with none; device memory names its
+ * device either way.
+ */
+TEST(pointer_attributes_without_context)
+{
+	static char reg[4096] __attribute__((aligned(4096)));
+	struct attr_probe t;
+	aclrtPtrAttributes a;
+	pthread_t th;
+	void *h, *d, *dp;
+
+	NEED_DEVICE();
+	if (!have_npu(1))
+		SKIP(return, "needs two NPUs");
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtMallocHost(&h, 4096));
+	ASSERT_ACL_OK(aclrtHostRegister(reg, sizeof(reg), ACL_HOST_REGISTER_MAPPED, &dp));
+	ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(h, &a));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, a.location.type);
+	EXPECT_EQ(0U, a.location.id);
+	/* another device current: still HOST, id 0 */
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(h, &a));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, a.location.type);
+	EXPECT_EQ(0U, a.location.id);
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(reg + 100, &a));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, a.location.type);
+	EXPECT_EQ(0U, a.location.id);
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(d, &a));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, a.location.type);
+	EXPECT_EQ(1U, a.location.id);
+	/* no context at all */
+	memset(&t, 0, sizeof(t));
+	t.p[0] = h;
+	t.p[1] = reg;
+	t.p[2] = d;
+	ASSERT_EQ(0, pthread_create(&th, NULL, thread_attributes, &t));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_ACL(ACL_SUCCESS, t.r[0]);
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, t.a[0].location.type);
+	EXPECT_EQ(0U, t.a[0].location.id);
+	EXPECT_ACL(ACL_SUCCESS, t.r[1]);
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_HOST, t.a[1].location.type);
+	EXPECT_ACL(ACL_SUCCESS, t.r[2]);
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, t.a[2].location.type);
+	EXPECT_EQ(1U, t.a[2].location.id);
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtHostUnregister(reg));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+}
+
 TEST(fork_child_starts_without_devices)
 {
 	int32_t id;

@@ -240,6 +240,19 @@ TEST(create_with_config)
 	EXPECT_EQ(7U, prio);
 	ASSERT_ACL_OK(aclrtStreamGetFlags(s, &flags));
 	EXPECT_EQ(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_HUGE, flags);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	/* CANN reads it as signed: negative ones are the highest, 0 */
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0xFFFFFFFFu, 0));
+	ASSERT_ACL_OK(aclrtStreamGetPriority(s, &prio));
+	EXPECT_EQ(0U, prio);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0x80000000u, 0));
+	ASSERT_ACL_OK(aclrtStreamGetPriority(s, &prio));
+	EXPECT_EQ(0U, prio);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&s, 0x7FFFFFFFu, 0));
+	ASSERT_ACL_OK(aclrtStreamGetPriority(s, &prio));
+	EXPECT_EQ(7U, prio);
 	ASSERT_ACL_OK(aclrtStreamGetId(s, &id));
 	ASSERT_ACL_OK(aclrtStreamGetId(NULL, &id2));
 	EXPECT_NE(id, id2);
@@ -449,7 +462,8 @@ TEST(event_unrecorded_and_idle)
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtCreateEvent(&ev));
 	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));	/* never recorded: complete */
-	ASSERT_ACL_OK(aclrtStreamWaitEvent(NULL, ev));
+	/* but no stream waits for it (CANN's Event::Wait) */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEvent(NULL, ev));
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	ASSERT_ACL_OK(aclrtRecordEvent(ev, s));		/* idle stream */
 	ASSERT_ACL_OK(aclrtSynchronizeEvent(ev));
