@@ -300,6 +300,9 @@ ACL_EXPORT aclError aclrtGetDevice(int32_t *deviceId)
 	ret = acl_enter(&dev, deviceId);
 	if (!ret)
 		*deviceId = dev->id;
+	/* CANN's rtGetDevice says so without recording it (COND_RETURN_WITH_NOLOG) */
+	else if (ret == ACLI_ENOCTX)
+		acl_nolast(ret);
 	return acl_ret(__func__, ret);
 }
 

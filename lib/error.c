@@ -2,11 +2,16 @@
 /*
  * The one errno -> aclError table, and the two thread-local records of
  * failures: the messages behind aclGetRecentErrMsg() (every failure) and
- * the last error behind aclrtGetLastError() (every failure but the acl
- * layer's ACL_ERROR_INVALID_PARAM). acl_ret_quiet() touches neither.
+ * the last error behind aclrtGetLastError(). As in CANN, only the
+ * runtime's failures become the last error, and not those it returns
+ * with COND_RETURN_WITH_NOLOG: a code of the acl layer (1000xx, 2000xx,
+ * 5000xx but ACL_ERROR_RT_FAILURE) never does, ACL_ERROR_RT_FEATURE_NOT_SUPPORT does not unless
+ * its site says acl_setlast(), and any failure whose site says
+ * acl_nolast() does not. acl_ret_quiet() touches neither record.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -25,6 +30,8 @@ static __thread char acl_msg[ACL_MSG_MAX];
 static __thread char acl_msg_out[ACL_MSG_MAX];
 /* the thread's last error: aclrtGetLastError() takes it, aclrtPeekAtLastError() reads it */
 static __thread aclError acl_last_err;
+/* what the site of the current call's failure said of the last error */
+static __thread enum { ACL_LAST_BY_CODE, ACL_LAST_NO, ACL_LAST_YES } acl_last_rule;
 
 /*
  * The one errno -> aclError table.  It is built on the stack at each call
@@ -122,6 +129,34 @@ int acl_errf(int err, const char *fmt, ...)
 void acl_err_clear(void)
 {
 	acl_detail[0] = '\0';
+	acl_last_rule = ACL_LAST_BY_CODE;
+}
+
+int acl_nolast(int err)
+{
+	acl_last_rule = ACL_LAST_NO;
+	return err;
+}
+
+int acl_setlast(int err)
+{
+	acl_last_rule = ACL_LAST_YES;
+	return err;
+}
+
+/* Does failure @code become the last error, by its site's word or its layer? */
+static bool acl_sets_last(aclError code)
+{
+	if (acl_last_rule != ACL_LAST_BY_CODE)
+		return acl_last_rule == ACL_LAST_YES;
+	/*
+	 * The runtime's codes are 107xxx, 207xxx and 507xxx, and libacl's
+	 * ACL_ERROR_RT_FAILURE for a device task's fault; the others are the
+	 * acl layer's.
+	 */
+	if (code == ACL_ERROR_RT_FAILURE)
+		return true;
+	return (code / 1000) % 100 == 7 && code != ACL_ERROR_RT_FEATURE_NOT_SUPPORT;
 }
 
 /*
@@ -167,7 +202,7 @@ aclError acl_ret(const char *api, int err)
 	const char *what;
 
 	if (err >= 0) {
-		acl_detail[0] = '\0';
+		acl_err_clear();
 		return ACL_SUCCESS;
 	}
 	code = acl_code_of(err, &what);
@@ -178,10 +213,9 @@ aclError acl_ret(const char *api, int err)
 	else
 		acl_msg_push("%s: internal error %d (%s)", api, -err,
 			     strerrorname_np(-err) ?: "unknown errno");
-	acl_detail[0] = '\0';
-	/* the acl layer's argument checks leave the last error alone */
-	if (code != ACL_ERROR_INVALID_PARAM)
+	if (acl_sets_last(code))
 		acl_last_err = code;
+	acl_err_clear();
 	return code;
 }
 
@@ -190,7 +224,7 @@ aclError acl_ret_quiet(const char *api, int err)
 	const char *what;
 
 	(void)api;
-	acl_detail[0] = '\0';
+	acl_err_clear();
 	return err >= 0 ? ACL_SUCCESS : acl_code_of(err, &what);
 }
 

@@ -60,10 +60,21 @@ int acl_errf(int err, const char *fmt, ...) __acl_printf(2, 3);
 
 /*
  * Translate at the API boundary: err >= 0 -> ACL_SUCCESS; a failure adds
- * "api: reason" to the thread's messages and, unless it is the acl layer's
- * ACL_ERROR_INVALID_PARAM, becomes the thread's last error.
+ * "api: reason" to the thread's messages and, if it is the runtime's (a
+ * 107xxx, 207xxx or 507xxx code; 207000 only with acl_setlast()) and its
+ * site did not say acl_nolast(), becomes the thread's last error.
  */
 aclError acl_ret(const char *api, int err);
+
+/*
+ * Mark the failure being returned, @err, as one CANN does not record as
+ * the thread's last error (its acl layer answered with a runtime code, or
+ * its runtime returned with COND_RETURN_WITH_NOLOG); returns @err.
+ */
+int acl_nolast(int err);
+
+/* Mark an ACL_ERROR_RT_FEATURE_NOT_SUPPORT that CANN records; returns @err. */
+int acl_setlast(int err);
 
 /*
  * Translate a result the spec calls quiet (107002 of aclrtGetCurrentContext,

@@ -359,8 +359,14 @@ ACL_EXPORT aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t t
 {
 	int ret = acl_check_init();
 
-	if (!ret && (timeout == 0 || timeout < -1))
-		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
+	/* CANN's acl layer refuses < -1 before NULL, unrecorded; its runtime 0 after */
+	if (!ret && timeout < -1)
+		ret = acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds",
+					  timeout));
+	if (!ret && !event)
+		ret = acl_errf(-EINVAL, "event must not be NULL");
+	if (!ret && !timeout)
+		ret = acl_errf(ACLI_ERTPARAM, "timeout 0 must be -1 (forever) or > 0 milliseconds");
 	if (!ret)
 		ret = acl_event_sync(event, timeout);
 	return acl_ret(__func__, ret);

@@ -685,9 +685,15 @@ ACL_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 {
 	int ret = acl_check_init();
 
-	/* CANN: -1 waits forever, > 0 is milliseconds; nothing else */
-	if (!ret && (timeout == 0 || timeout < -1))
-		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
+	/*
+	 * CANN: -1 waits forever, > 0 is milliseconds; its acl layer refuses
+	 * < -1 (unrecorded as the last error), its runtime 0.
+	 */
+	if (!ret && timeout < -1)
+		ret = acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds",
+					  timeout));
+	else if (!ret && !timeout)
+		ret = acl_errf(ACLI_ERTPARAM, "timeout 0 must be -1 (forever) or > 0 milliseconds");
 	if (!ret)
 		ret = acl_sync_stream(stream, timeout);
 	return acl_ret(__func__, ret);

@@ -87,9 +87,9 @@ TEST(every_api_before_init_is_uninitialize)
 	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtDeviceGetBareTgid(&i32));
 	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtDeviceCanAccessPeer(&i32, 0, 1));
 	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtDeviceEnablePeerAccess(1, 0));
-	/* the last-error queries need no aclInit */
-	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
-	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	/* the last-error queries need no aclInit; 100001 is the acl layer's: not recorded */
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 }
 
 TEST(init_finalize_repeat)
@@ -226,12 +226,13 @@ TEST(err_msg_keeps_whole_lines)
 
 TEST(last_error_get_resets_peek_keeps)
 {
-	int32_t dev;
+	aclrtStream s;
 
 	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	ASSERT_ACL_OK(aclInit(NULL));
-	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	/* the runtime's 107002 (rtStreamCreate: recorded) */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
@@ -241,18 +242,24 @@ TEST(last_error_get_resets_peek_keeps)
 
 TEST(last_error_level)
 {
-	int32_t dev;
+	aclrtStream s;
 
 	ASSERT_ACL_OK(aclInit(NULL));
-	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
 	/* a bad level is an acl-layer rejection: 100000, the store untouched */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetLastError((aclrtLastErrLevel)1));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtPeekAtLastError((aclrtLastErrLevel)-1));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 }
 
+/*
+ * CANN records only the runtime's failures (GetRtExtErrCodeAndSetGlobalErr),
+ * not its acl layer's answers - whatever their code - nor the runtime's
+ * COND_RETURN_WITH_NOLOG returns.
+ */
 TEST(last_error_layers)
 {
+	aclrtStream s;
 	int32_t dev;
 	void *p;
 
@@ -261,36 +268,48 @@ TEST(last_error_layers)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(NULL, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetDevice(NULL));
 	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
-	/* nor overwrite it */
+	/* rtGetDevice's 107002 is a NOLOG return: torch_npu asks before any device is set */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	/* the acl layer's 107000 (timeout < -1) is not recorded; the runtime's (0) is */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStreamWithTimeout(NULL, -2));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeStreamWithTimeout(NULL, 0));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSynchronizeEventWithTimeout(NULL, -2));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	/* ... and its NULL check comes before the runtime's 0 */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSynchronizeEventWithTimeout(NULL, 0));
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	/* a runtime failure sets it; acl-layer ones do not overwrite it */
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(-1));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMalloc(&p, 0, ACL_MEM_MALLOC_HUGE_FIRST));
+	EXPECT_ACL(ACL_ERROR_REPEAT_INITIALIZE, aclInit(NULL));
 	EXPECT_EQ(ACL_ERROR_RT_INVALID_DEVICEID, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
-	/* every other failure overwrites it; a success leaves it */
-	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	/* every other runtime failure overwrites it; a success leaves it */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
 	ASSERT_ACL_OK(aclFinalize());
 	ASSERT_ACL_OK(aclInit(NULL));
-	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
-	EXPECT_ACL(ACL_ERROR_REPEAT_INITIALIZE, aclInit(NULL));
-	EXPECT_EQ(ACL_ERROR_REPEAT_INITIALIZE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	ASSERT_ACL_OK(aclFinalize());
-	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtGetDevice(&dev));
-	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_UNINITIALIZE, aclrtCreateStream(&s));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 }
 
 TEST(last_error_and_message_are_independent)
 {
-	int32_t dev;
+	aclrtStream s;
 
 	ASSERT_ACL_OK(aclInit(NULL));
-	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
 	/* taking the message leaves the last error */
 	EXPECT_NONNULL(aclGetRecentErrMsg());
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
 	/* taking the last error leaves the message */
-	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
-	EXPECT_STREQ("aclrtGetDevice: no current context: call aclrtSetDevice or aclrtSetCurrentContext first",
+	EXPECT_STREQ("aclrtCreateStream: no current context: call aclrtSetDevice or aclrtSetCurrentContext first",
 		     aclGetRecentErrMsg());
 	/* the queries themselves leave no message */
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
@@ -309,12 +328,12 @@ static void *other_thread_last_error(void *arg)
 
 TEST(last_error_is_thread_local)
 {
+	aclrtStream s;
 	pthread_t t;
-	int32_t dev;
 	void *ret;
 
 	ASSERT_ACL_OK(aclInit(NULL));
-	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&dev));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtCreateStream(&s));
 	ASSERT_EQ(0, pthread_create(&t, NULL, other_thread_last_error, NULL));
 	ASSERT_EQ(0, pthread_join(t, &ret));
 	/* the thread started with 0 and saw its own 107001 */

@@ -277,13 +277,14 @@ TEST(utilities_leave_error_records_alone)
 {
 	const char *msg;
 
-	/* a failure without aclInit leaves a message and a last error */
-	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtSetDevice(0));
+	/* a runtime failure leaves a message and a last error */
+	ASSERT_EQ(ACL_SUCCESS, aclInit(NULL));
+	EXPECT_EQ(ACL_ERROR_RT_INVALID_DEVICEID, aclrtSetDevice(-1));
 	EXPECT_EQ(2U, aclDataTypeSize(ACL_FLOAT16));
 	EXPECT_EQ(8U, aclDataTypeSize((aclDataType)5));
 	EXPECT_EQ(0x7bff, aclFloatToFloat16(NAN));
 	EXPECT_EQ(65536.0f, aclFloat16ToFloat(0x7c00));
-	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_EQ(ACL_ERROR_RT_INVALID_DEVICEID, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
 	msg = aclGetRecentErrMsg();
 	ASSERT_NONNULL(msg);
 	EXPECT_NULL(strchr(msg, '\n'));

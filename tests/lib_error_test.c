@@ -66,6 +66,38 @@ TEST(quiet_result_records_nothing)
 	EXPECT_STREQ("i: device command faulted", aclGetRecentErrMsg());
 }
 
+/* Which failures become the last error: the runtime's, unless marked (CANN's layers). */
+TEST(last_error_by_layer_and_site)
+{
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	/* the acl layer's codes: never */
+	EXPECT_EQ(ACL_ERROR_UNINITIALIZE, acl_ret("a", ACLI_EUNINIT));
+	EXPECT_EQ(ACL_ERROR_INVALID_FILE, acl_ret("a", ACLI_EFILE));
+	EXPECT_EQ(ACL_ERROR_INVALID_PARAM, acl_ret("a", -EINVAL));
+	EXPECT_EQ(ACL_SUCCESS, peek());
+	/* 207000: only when its site says so */
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, acl_ret("b", ACLI_ERTNOTSUPP));
+	EXPECT_EQ(ACL_SUCCESS, peek());
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, acl_ret("b", acl_setlast(ACLI_ERTNOTSUPP)));
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	/* other runtime codes: unless their site says not */
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, acl_ret("c", acl_nolast(ACLI_ERTPARAM)));
+	EXPECT_EQ(ACL_SUCCESS, peek());
+	/* the mark is the one failure's: the next is judged by its code */
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, acl_ret("c", ACLI_ERTPARAM));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	acl_nolast(0);
+	EXPECT_EQ(ACL_SUCCESS, acl_ret("d", 0));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, acl_ret("d", ACLI_ENOCTX));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	/* a handled step's mark goes with its reason */
+	acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "handled"));
+	acl_err_clear();
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, acl_ret("e", ACLI_ERTNOTSUPP));
+	EXPECT_EQ(ACL_SUCCESS, peek());
+	(void)aclGetRecentErrMsg();
+}
+
 TEST(long_reason_is_cut_to_one_line)
 {
 	char reason[2000];
