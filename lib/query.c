@@ -32,8 +32,30 @@
 
 /* What the simulated chip answers beyond GET_INFO (lib/README.md). */
 #define ACL_SIM_AICPU_CORES	6
-#define ACL_SIM_L2_CACHE_SIZE	(192LL << 20)
 #define ACL_SIM_NPU_ARCH	2201	/* the A2/A3 value: a 910B-class part */
+
+/*
+ * The L2 size of the chip a device reports itself as: the vendor's platform
+ * files (SoCInfo l2_size) for the parts the driver's chip profiles name,
+ * the 910B1's 192 MiB for the simulated chip and any other name. CANN
+ * reads it by SoC name, not per device, and so does this.
+ */
+static int64_t acl_soc_l2_size(const char *soc)
+{
+	static const struct {
+		const char *name;
+		int64_t l2;
+	} parts[] = {
+		{ "Ascend910B4", 96LL << 20 },
+		{ "Ascend910B4-1", 168LL << 20 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (!strcmp(soc, parts[i].name))
+			return parts[i].l2;
+	return 192LL << 20;
+}
 
 /* Longest "%04x:%02x:%02x.%x" of a 16-bit domain, NUL included. */
 #define ACL_PCI_BUS_ID_LEN	13
@@ -364,7 +386,7 @@ ACL_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
 		*value = (int64_t)info.mem_total;
 		break;
 	case ACL_DEV_ATTR_L2_CACHE_SIZE:
-		*value = ACL_SIM_L2_CACHE_SIZE;
+		*value = acl_soc_l2_size(info.soc_name);
 		break;
 	case ACL_DEV_ATTR_PHY_CHIP_ID:
 		*value = info.device_index;
@@ -546,8 +568,8 @@ out:
 
 /*
  * CANN reads these from the SoC's platform table, not per device; ours
- * are the device's GET_INFO counts (the chip profile's) and the L2 size
- * aclrtGetDeviceInfo reports.
+ * are the device's GET_INFO counts (the chip profile's) and its SoC's L2
+ * size, as aclrtGetDeviceInfo reports them.
  */
 ACL_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo deviceInfo, int64_t *value)
 {
@@ -573,12 +595,12 @@ ACL_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo devi
 			       (int)deviceInfo);
 		goto out;
 	}
-	if (deviceInfo == ACL_DEVICE_INFO_L2_SIZE) {
-		*value = ACL_SIM_L2_CACHE_SIZE;
-		goto out;
-	}
 	ret = acl_query_info((int)deviceId, &info, "deviceId");
-	if (!ret)
+	if (ret)
+		goto out;
+	if (deviceInfo == ACL_DEVICE_INFO_L2_SIZE)
+		*value = acl_soc_l2_size(info.soc_name);
+	else
 		*value = deviceInfo == ACL_DEVICE_INFO_AI_CORE_NUM ? info.cube_cores : info.vector_cores;
 out:
 	return acl_ret(__func__, ret);
