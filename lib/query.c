@@ -35,26 +35,42 @@
 #define ACL_SIM_NPU_ARCH	2201	/* the A2/A3 value: a 910B-class part */
 
 /*
- * The L2 size of the chip a device reports itself as: the vendor's platform
- * files (SoCInfo l2_size) for the parts the driver's chip profiles name,
- * the 910B1's 192 MiB for the simulated chip and any other name. CANN
- * reads it by SoC name, not per device, and so does this.
+ * What CANN's platform files (SoCInfo) say of the chips the driver's
+ * profiles name, by SoC name as CANN reads them: the L2 size, and
+ * support_inf_nan / support_bf16 (1 for every 910B and 910_93 part). The
+ * simulated chip is 910B-class; a name not listed has the 910B1's L2 and
+ * no platform file, so neither attribute.
  */
-static int64_t acl_soc_l2_size(const char *soc)
+static const struct acl_soc_part {
+	const char *name;
+	int64_t l2;
+} acl_soc_parts[] = {
+	{ "NPUSim-A1", 192LL << 20 },
+	{ "Ascend910B1", 192LL << 20 },
+	{ "Ascend910B2", 192LL << 20 },
+	{ "Ascend910B2C", 192LL << 20 },
+	{ "Ascend910B3", 192LL << 20 },
+	{ "Ascend910B4", 96LL << 20 },
+	{ "Ascend910B4-1", 168LL << 20 },
+	{ "Ascend910_9391", 192LL << 20 },
+	{ "Ascend910_9392", 192LL << 20 },
+};
+
+static const struct acl_soc_part *acl_soc_part(const char *soc)
 {
-	static const struct {
-		const char *name;
-		int64_t l2;
-	} parts[] = {
-		{ "Ascend910B4", 96LL << 20 },
-		{ "Ascend910B4-1", 168LL << 20 },
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if (!strcmp(soc, parts[i].name))
-			return parts[i].l2;
-	return 192LL << 20;
+	for (i = 0; i < sizeof(acl_soc_parts) / sizeof(acl_soc_parts[0]); i++)
+		if (!strcmp(soc, acl_soc_parts[i].name))
+			return &acl_soc_parts[i];
+	return NULL;
+}
+
+static int64_t acl_soc_l2_size(const char *soc)
+{
+	const struct acl_soc_part *part = acl_soc_part(soc);
+
+	return part ? part->l2 : 192LL << 20;
 }
 
 /* Longest "%04x:%02x:%02x.%x" of a 16-bit domain, NUL included. */
@@ -603,5 +619,67 @@ ACL_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo devi
 	else
 		*value = deviceInfo == ACL_DEVICE_INFO_AI_CORE_NUM ? info.cube_cores : info.vector_cores;
 out:
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * CANN attributes (CANN: src/acl/utils/cann_info_utils.cpp): INF_NAN and
+ * BF16 are the platform file's support_inf_nan and support_bf16 of device
+ * 0's SoC; JIT_COMPILE is 0: libacl has no operator compiler. No aclInit
+ * is needed, as in CANN.
+ */
+static int acl_cann_attrs(int32_t avail[3])
+{
+	struct npu_get_info info;
+	bool soc;
+	int ret;
+
+	ret = acl_query_info(0, &info, "device");
+	if (ret)
+		return ret;
+	soc = acl_soc_part(info.soc_name) != NULL;
+	avail[ACL_CANN_ATTR_INF_NAN] = soc;
+	avail[ACL_CANN_ATTR_BF16] = soc;
+	avail[ACL_CANN_ATTR_JIT_COMPILE] = 0;
+	return 0;
+}
+
+ACL_EXPORT aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num)
+{
+	static const aclCannAttr all[] = { ACL_CANN_ATTR_INF_NAN, ACL_CANN_ATTR_BF16, ACL_CANN_ATTR_JIT_COMPILE };
+	static __thread aclCannAttr list[3];
+	int32_t avail[3];
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (!cannAttrList || !num)
+		ret = acl_errf(-EINVAL, "%s must not be NULL", !cannAttrList ? "cannAttrList" : "num");
+	if (!ret)
+		ret = acl_cann_attrs(avail);
+	if (ret)
+		return acl_ret(__func__, ret);
+	/* the caller's thread's copy: stable until its next call */
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (avail[all[i]])
+			list[n++] = all[i];
+	*cannAttrList = list;
+	*num = n;
+	return ACL_SUCCESS;
+}
+
+ACL_EXPORT aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
+{
+	int32_t avail[3];
+	int ret = 0;
+
+	if (!value)
+		ret = acl_errf(-EINVAL, "value must not be NULL");
+	else if ((unsigned int)cannAttr > ACL_CANN_ATTR_JIT_COMPILE)
+		ret = acl_errf(-EINVAL, "cannAttr %d is not an aclCannAttr (INF_NAN, BF16, JIT_COMPILE)",
+			       (int)cannAttr);
+	if (!ret)
+		ret = acl_cann_attrs(avail);
+	if (!ret)
+		*value = avail[cannAttr];
 	return acl_ret(__func__, ret);
 }

@@ -673,4 +673,42 @@ TEST_F_TIMEOUT(reload, platform_device_and_removed_carrier, 120)
 	ASSERT_ACL_OK(aclFinalize());
 }
 
+/*
+ * CANN attributes: INF_NAN and BF16 when the module's SoC is a 910B-class
+ * part (or the simulated chip), JIT_COMPILE never; no aclInit needed.
+ */
+TEST(cann_attributes)
+{
+	const aclCannAttr *list = NULL;
+	int32_t v = -1, want;
+	size_t n = 77, i;
+	char soc[64];
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	param("soc_name", soc, sizeof(soc));
+	want = !strcmp(soc, "NPUSim-A1") || !strncmp(soc, "Ascend910B", 10) ||
+	       !strncmp(soc, "Ascend910_93", 12);
+	ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_INF_NAN, &v));
+	EXPECT_EQ(want, v);
+	ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_BF16, &v));
+	EXPECT_EQ(want, v);
+	ASSERT_ACL_OK(aclGetCannAttribute(ACL_CANN_ATTR_JIT_COMPILE, &v));
+	EXPECT_EQ(0, v);
+	ASSERT_ACL_OK(aclGetCannAttributeList(&list, &n));
+	ASSERT_NONNULL(list);
+	EXPECT_EQ(want ? 2U : 0U, n);
+	for (i = 0; i < n; i++)
+		EXPECT_TRUE(list[i] == ACL_CANN_ATTR_INF_NAN || list[i] == ACL_CANN_ATTR_BF16);
+	v = -1;
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetCannAttribute(ACL_CANN_ATTR_UNDEFINED, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetCannAttribute((aclCannAttr)3, &v));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetCannAttribute(ACL_CANN_ATTR_BF16, NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetCannAttributeList(NULL, &n));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclGetCannAttributeList(&list, NULL));
+	EXPECT_EQ(-1, v);
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+}
+
 TEST_HARNESS_MAIN

@@ -153,6 +153,14 @@ typedef enum {
 	ACL_OPT_ENABLE_KERNEL_EARLY_START = 3
 } aclSysParamOpt;
 
+/* CANN attributes: features of the installation and its chip */
+typedef enum {
+	ACL_CANN_ATTR_UNDEFINED = -1,
+	ACL_CANN_ATTR_INF_NAN = 0,
+	ACL_CANN_ATTR_BF16 = 1,
+	ACL_CANN_ATTR_JIT_COMPILE = 2
+} aclCannAttr;
+
 /* aclGetDeviceCapability items */
 typedef enum {
 	ACL_DEVICE_INFO_UNDEFINED = -1,
@@ -191,8 +199,20 @@ ACL_FUNC_VISIBILITY void aclAppLogWithArgs(aclLogLevel logLevel, const char *fun
 #define ACL_APP_LOG(level, fmt, ...) aclAppLog(level, __FUNCTION__, __FILE__, __LINE__, fmt, ##__VA_ARGS__)
 
 /*
+ * The attributes available here: INF_NAN and BF16 when device 0's SoC is
+ * one whose platform file says so (every 910B and 910_93 part, and the
+ * simulated chip), JIT_COMPILE never (libacl has no operator compiler).
+ * *cannAttrList is the caller's thread's, valid until its next call. No
+ * aclInit needed; NULL arguments: ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttributeList(const aclCannAttr **cannAttrList, size_t *num);
+
+/* *value = 1 if @cannAttr is available (see above), else 0; another value: ACL_ERROR_INVALID_PARAM. */
+ACL_FUNC_VISIBILITY aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value);
+
+/*
  * The chip's AI core and vector core counts (what the device reports) and
- * its L2 size (192 MiB, as the 910B1 profile), for any existing deviceId;
+ * its L2 size (its SoC's, as aclrtGetDeviceInfo reports it), for any existing deviceId;
  * no aclInit or aclrtSetDevice needed beyond the device count. NULL value,
  * deviceId beyond the device count or another item: ACL_ERROR_INVALID_PARAM.
  */
