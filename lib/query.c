@@ -32,28 +32,53 @@
 
 /* What the simulated chip answers beyond GET_INFO (lib/README.md). */
 #define ACL_SIM_AICPU_CORES	6
-#define ACL_SIM_NPU_ARCH	2201	/* the A2/A3 value: a 910B-class part */
 
 /*
- * What CANN's platform files (SoCInfo) say of the chips the driver's
- * profiles name, by SoC name as CANN reads them: the L2 size, and
- * support_inf_nan / support_bf16 (1 for every 910B and 910_93 part). The
- * simulated chip is 910B-class; a name not listed has the 910B1's L2 and
- * no platform file, so neither attribute.
+ * What CANN's platform files (src/platform/platform_config/cann/<SoC>.ini)
+ * say of each part, by SoC name as CANN reads them: its NPU architecture
+ * (Version NpuArch), its L2 size (SoCInfo l2_size) and whether it has
+ * inf/nan mode and bf16 (support_inf_nan, support_bf16: the 910B and
+ * 910_93 parts). The simulated chip is 910B-class. A name not listed has
+ * no platform file: the 910B1's L2 and architecture for the device
+ * queries, and no attributes.
  */
 static const struct acl_soc_part {
 	const char *name;
+	int32_t arch;
 	int64_t l2;
+	bool infnan_bf16;
 } acl_soc_parts[] = {
-	{ "NPUSim-A1", 192LL << 20 },
-	{ "Ascend910B1", 192LL << 20 },
-	{ "Ascend910B2", 192LL << 20 },
-	{ "Ascend910B2C", 192LL << 20 },
-	{ "Ascend910B3", 192LL << 20 },
-	{ "Ascend910B4", 96LL << 20 },
-	{ "Ascend910B4-1", 168LL << 20 },
-	{ "Ascend910_9391", 192LL << 20 },
-	{ "Ascend910_9392", 192LL << 20 },
+	{ "NPUSim-A1", 2201, 192LL << 20, true },
+	{ "Ascend031", 3004, 4LL << 20, false },
+	{ "Ascend035", 3505, 0, false },
+	{ "Ascend035A", 3505, 0, false },
+	{ "Ascend035B", 3505, 0, false },
+	{ "Ascend310B1", 3002, 4LL << 20, false },
+	{ "Ascend310B2", 3002, 4LL << 20, false },
+	{ "Ascend310B3", 3002, 4LL << 20, false },
+	{ "Ascend310B4", 3002, 4LL << 20, false },
+	{ "Ascend310P1", 2002, 16LL << 20, false },
+	{ "Ascend310P3", 2002, 16LL << 20, false },
+	{ "Ascend310P5", 2002, 16LL << 20, false },
+	{ "Ascend310P7", 2002, 16LL << 20, false },
+	{ "Ascend910A", 1001, 32LL << 20, false },
+	{ "Ascend910B", 1001, 32LL << 20, false },
+	{ "Ascend910PremiumA", 1001, 32LL << 20, false },
+	{ "Ascend910ProA", 1001, 32LL << 20, false },
+	{ "Ascend910ProB", 1001, 32LL << 20, false },
+	{ "Ascend910B1", 2201, 192LL << 20, true },
+	{ "Ascend910B2", 2201, 192LL << 20, true },
+	{ "Ascend910B2C", 2201, 192LL << 20, true },
+	{ "Ascend910B3", 2201, 192LL << 20, true },
+	{ "Ascend910B4", 2201, 96LL << 20, true },
+	{ "Ascend910B4-1", 2201, 168LL << 20, true },
+	{ "Ascend910_9362", 2201, 168LL << 20, true },
+	{ "Ascend910_9363", 2201, 168LL << 20, true },
+	{ "Ascend910_9372", 2201, 192LL << 20, true },
+	{ "Ascend910_9381", 2201, 192LL << 20, true },
+	{ "Ascend910_9382", 2201, 192LL << 20, true },
+	{ "Ascend910_9391", 2201, 192LL << 20, true },
+	{ "Ascend910_9392", 2201, 192LL << 20, true },
 };
 
 static const struct acl_soc_part *acl_soc_part(const char *soc)
@@ -66,12 +91,14 @@ static const struct acl_soc_part *acl_soc_part(const char *soc)
 	return NULL;
 }
 
-static int64_t acl_soc_l2_size(const char *soc)
+/* A device's figures: its SoC's, or the simulated chip's for a name not listed. */
+static const struct acl_soc_part *acl_soc_of(const char *soc)
 {
 	const struct acl_soc_part *part = acl_soc_part(soc);
 
-	return part ? part->l2 : 192LL << 20;
+	return part ? part : &acl_soc_parts[0];
 }
+
 
 /* Longest "%04x:%02x:%02x.%x" of a 16-bit domain, NUL included. */
 #define ACL_PCI_BUS_ID_LEN	13
@@ -402,7 +429,7 @@ ACL_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
 		*value = (int64_t)info.mem_total;
 		break;
 	case ACL_DEV_ATTR_L2_CACHE_SIZE:
-		*value = acl_soc_l2_size(info.soc_name);
+		*value = acl_soc_of(info.soc_name)->l2;
 		break;
 	case ACL_DEV_ATTR_PHY_CHIP_ID:
 		*value = info.device_index;
@@ -423,7 +450,7 @@ ACL_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
 		ret = acl_errf(ACLI_ERTNOTSUPP, "attr %d is reported by Ascend 950 chips only", (int)attr);
 		break;
 	case ACL_DEV_ATTR_NPU_ARCH:
-		*value = ACL_SIM_NPU_ARCH;
+		*value = acl_soc_of(info.soc_name)->arch;
 		break;
 	default:
 		ret = acl_errf(ACLI_ERTPARAM, "attr %d is not an aclrtDevAttr", (int)attr);
@@ -615,7 +642,7 @@ ACL_EXPORT aclError aclGetDeviceCapability(uint32_t deviceId, aclDeviceInfo devi
 	if (ret)
 		goto out;
 	if (deviceInfo == ACL_DEVICE_INFO_L2_SIZE)
-		*value = acl_soc_l2_size(info.soc_name);
+		*value = acl_soc_of(info.soc_name)->l2;
 	else
 		*value = deviceInfo == ACL_DEVICE_INFO_AI_CORE_NUM ? info.cube_cores : info.vector_cores;
 out:
@@ -630,16 +657,16 @@ out:
  */
 static int acl_cann_attrs(int32_t avail[3])
 {
+	const struct acl_soc_part *part;
 	struct npu_get_info info;
-	bool soc;
 	int ret;
 
 	ret = acl_query_info(0, &info, "device");
 	if (ret)
 		return ret;
-	soc = acl_soc_part(info.soc_name) != NULL;
-	avail[ACL_CANN_ATTR_INF_NAN] = soc;
-	avail[ACL_CANN_ATTR_BF16] = soc;
+	part = acl_soc_part(info.soc_name);
+	avail[ACL_CANN_ATTR_INF_NAN] = part && part->infnan_bf16;
+	avail[ACL_CANN_ATTR_BF16] = part && part->infnan_bf16;
 	avail[ACL_CANN_ATTR_JIT_COMPILE] = 0;
 	return 0;
 }
@@ -681,5 +708,36 @@ ACL_EXPORT aclError aclGetCannAttribute(aclCannAttr cannAttr, int32_t *value)
 		ret = acl_cann_attrs(avail);
 	if (!ret)
 		*value = avail[cannAttr];
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * CANN: 1 if @socVersion's NPU architecture is the device's (platform
+ * files, by name), else 0; a NULL or empty argument, or a name either
+ * side has no platform file for, ACL_ERROR_RT_PARAM_INVALID (the
+ * runtime's answers, recorded as the last error). The device is device 0,
+ * whose SoC the simulated chip (910B-class, 2201) may also be.
+ */
+ACL_EXPORT aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible)
+{
+	const struct acl_soc_part *om, *hw;
+	struct npu_get_info info;
+	int ret = 0;
+
+	if (!socVersion || !canCompatible || !socVersion[0])
+		ret = acl_errf(ACLI_ERTPARAM, "%s", !canCompatible ? "canCompatible must not be NULL" :
+				"socVersion must name a SoC");
+	if (!ret)
+		ret = acl_query_info(0, &info, "device");
+	if (ret)
+		goto out;
+	om = acl_soc_part(socVersion);
+	hw = acl_soc_part(info.soc_name);
+	if (!om || !hw)
+		ret = acl_errf(ACLI_ERTPARAM, "SoC version %s is invalid: no platform file names it",
+			       om ? info.soc_name : socVersion);
+	else
+		*canCompatible = om->arch == hw->arch;
+out:
 	return acl_ret(__func__, ret);
 }

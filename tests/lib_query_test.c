@@ -711,4 +711,35 @@ TEST(cann_attributes)
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 }
 
+/* The NPU architecture of a SoC name against the device's (CANN's platform files). */
+TEST(arch_compatibility)
+{
+	int32_t c = -1;
+	char soc[64];
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	param("soc_name", soc, sizeof(soc));
+	if (strcmp(soc, "NPUSim-A1") && strncmp(soc, "Ascend910B", 10) && strncmp(soc, "Ascend910_93", 12))
+		SKIP(return, "soc_name %s is not a 910B-class chip", soc);
+	ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910B3", &c));
+	EXPECT_EQ(1, c);
+	ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910_9391", &c));
+	EXPECT_EQ(1, c);
+	ASSERT_ACL_OK(aclrtCheckArchCompatibility(soc, &c));
+	EXPECT_EQ(1, c);
+	ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend310P3", &c));
+	EXPECT_EQ(0, c);
+	ASSERT_ACL_OK(aclrtCheckArchCompatibility("Ascend910A", &c));
+	EXPECT_EQ(0, c);
+	c = -1;
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtCheckArchCompatibility("NoSuchSoC", &c));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtCheckArchCompatibility("", &c));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtCheckArchCompatibility(NULL, &c));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtCheckArchCompatibility("Ascend910B1", NULL));
+	EXPECT_EQ(-1, c);
+}
+
 TEST_HARNESS_MAIN

@@ -200,8 +200,8 @@ ACL_FUNC_VISIBILITY void aclAppLogWithArgs(aclLogLevel logLevel, const char *fun
 
 /*
  * The attributes available here: INF_NAN and BF16 when device 0's SoC is
- * one whose platform file says so (every 910B and 910_93 part, and the
- * simulated chip), JIT_COMPILE never (libacl has no operator compiler).
+ * one whose platform file says so (every 910B and 910_93 part) or the
+ * simulated chip, JIT_COMPILE never (libacl has no operator compiler).
  * *cannAttrList is the caller's thread's, valid until its next call. No
  * aclInit needed; NULL arguments: ACL_ERROR_INVALID_PARAM.
  */

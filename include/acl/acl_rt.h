@@ -1581,6 +1581,14 @@ ACL_FUNC_VISIBILITY aclError aclrtGetRunMode(aclrtRunMode *runMode);
  * aclInit, and while device 0 cannot be asked.
  */
 ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
+
+/*
+ * *canCompatible = 1 if socVersion's NPU architecture (CANN's platform
+ * files, by SoC name) is device 0's, else 0. NULL, an empty name, or a SoC
+ * name with no platform file on either side: ACL_ERROR_RT_PARAM_INVALID.
+ * The simulated chip's architecture is the 910B's (2201).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 /*
  * An id naming no device, or an unknown attr: ACL_ERROR_RT_PARAM_INVALID
  * (107000, not 107001, as CANN). AICPU_CORE_NUM 6 (modelled; nothing runs
