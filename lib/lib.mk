@@ -17,6 +17,9 @@
 # (compiled in), DESTDIR, LIB_EXTRA_CFLAGS.
 
 LIB_OUT		?= build/lib
+# share/ beside lib/, as an install lays them out: libacl finds its own
+# info/runtime/version.info there when run from the build tree.
+LIB_SHARE_OUT	?= $(patsubst %/,%,$(dir $(LIB_OUT)))/share
 LIB_TEST_OUT	?= build/tests
 PREFIX		?= /usr/local
 LIBDIR		?= $(PREFIX)/lib
@@ -50,22 +53,24 @@ LIB_TEST_LDFLAGS := -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
 .PHONY: lib lib-tests lib-check lib-check-symbols lib-check-headers lib-check-cycles lib-check-pc \
 	lib-check-install lib-install lib-uninstall lib-clean
 
-lib: $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_OUT)/acl.pc $(LIB_OUT)/version.info
+LIB_VERSION_INFO := $(LIB_SHARE_OUT)/info/runtime/version.info
+
+lib: $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_OUT)/acl.pc $(LIB_VERSION_INFO)
 
 $(LIB_OUT)/obj/%.o: lib/%.c $(LIB_HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(LIB_CFLAGS) -c -o $@ $<
 
-# The install directories are built in: DATADIR into version.o
-# (aclsysGetVersion* without ASCEND_HOME_PATH), PREFIX, LIBDIR and
+# The install directories are built in: DATADIR and LIB_VERSION into
+# version.o (aclsysGetVersion* without ASCEND_HOME_PATH), PREFIX, LIBDIR and
 # INCLUDEDIR into acl.pc. The stamp changes only when one of them does.
 LIB_DIRS	:= $(PREFIX) $(LIBDIR) $(INCLUDEDIR) $(DATADIR)
 $(LIB_OUT)/dirs.stamp: lib-dirs-force
 	@mkdir -p $(@D)
 	@echo '$(LIB_DIRS)' | cmp -s - $@ || echo '$(LIB_DIRS)' >$@
 .PHONY: lib-dirs-force
-$(LIB_OUT)/obj/version.o: $(LIB_OUT)/dirs.stamp
-$(LIB_OUT)/obj/version.o: LIB_CFLAGS += -DACL_DATADIR='"$(DATADIR)"'
+$(LIB_OUT)/obj/version.o: $(LIB_OUT)/dirs.stamp lib/lib.mk
+$(LIB_OUT)/obj/version.o: LIB_CFLAGS += -DACL_DATADIR='"$(DATADIR)"' -DACL_LIB_VERSION='"$(LIB_VERSION)"'
 
 $(LIB_OUT)/$(LIB_SONAME): $(LIB_OBJS) lib/libacl.map
 	$(CC) -shared -pthread -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=lib/libacl.map \
@@ -81,8 +86,9 @@ $(LIB_OUT)/acl.pc: lib/acl.pc.in lib/lib.mk $(LIB_OUT)/dirs.stamp
 	    -e 's|@includedir@|$(patsubst $(PREFIX)/%,$${prefix}/%,$(INCLUDEDIR))|' \
 	    -e 's|@version@|$(LIB_VERSION)|' $< > $@
 
-# What aclsysGetVersionStr("runtime") answers for an installed libacl.
-$(LIB_OUT)/version.info: lib/lib.mk
+# What aclsysGetVersionStr("runtime") answers, from the build tree and
+# installed (DATADIR/info/runtime/version.info).
+$(LIB_VERSION_INFO): lib/lib.mk
 	@mkdir -p $(@D)
 	printf 'Version=%s\n' '$(LIB_VERSION)' > $@
 
@@ -151,7 +157,7 @@ lib-install: lib
 	$(INSTALL) -m 644 $(LIB_OUT)/acl.pc $(DESTDIR)$(LIBDIR)/pkgconfig/acl.pc
 	for h in $(LIB_INSTALL_HDRS); do \
 		$(INSTALL) -D -m 644 include/$$h $(DESTDIR)$(INCLUDEDIR)/$$h || exit 1; done
-	$(INSTALL) -m 644 $(LIB_OUT)/version.info $(DESTDIR)$(DATADIR)/info/runtime/version.info
+	$(INSTALL) -m 644 $(LIB_VERSION_INFO) $(DESTDIR)$(DATADIR)/info/runtime/version.info
 
 # Removes exactly those files, then the directories they leave empty.
 lib-uninstall:
@@ -167,4 +173,4 @@ lib-check: lib lib-tests lib-check-headers lib-check-symbols lib-check-cycles li
 		LD_LIBRARY_PATH=$(LIB_OUT) $$t || fail=1; done; exit $$fail
 
 lib-clean:
-	rm -rf $(LIB_OUT) $(LIB_TEST_BINS)
+	rm -rf $(LIB_OUT) $(LIB_TEST_BINS) $(LIB_VERSION_INFO)

@@ -8,14 +8,18 @@
  *   <Firmware_Install_Path_Param>/firmware/version.info  "firmware"
  *
  * the two install paths being keys of /etc/ascend_install.info. With
- * ASCEND_HOME_PATH unset or empty, libacl's own DATADIR (PREFIX/share, as
- * installed) takes the place of $ASCEND_HOME_PATH/share: `make install`
- * puts info/runtime/version.info there.
+ * ASCEND_HOME_PATH unset or empty, or no file there, "runtime" is libacl's
+ * own version: share/info/runtime/version.info beside the loaded library
+ * (build/share next to build/lib, PREFIX/share next to LIBDIR) or in up
+ * to 8 parents, as CANN finds its own data, else the version it was built
+ * as; any other package is read from libacl's DATADIR (PREFIX/share).
  * A name with '-' is tried again with '_' for each '-', one with '_' with
  * '-'. Neither call needs aclInit.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,9 @@
 
 #ifndef ACL_DATADIR
 #define ACL_DATADIR "/usr/local/share"
+#endif
+#ifndef ACL_LIB_VERSION
+#error "ACL_LIB_VERSION: the library's version, from lib/lib.mk"
 #endif
 
 #define ACL_INSTALL_INFO	"/etc/ascend_install.info"
@@ -80,7 +87,49 @@ static int acl_file_err(int err, const char *path, const char *key)
 	return acl_errf(ACLI_EFILE, "%s: %s", path, strerror(-err));
 }
 
-/* The version string of one package name; ACLI_EFILE when there is none. */
+/*
+ * The first <dir>/share/info/runtime/version.info in the directory of the
+ * loaded libacl and up to 8 parents (CANN's CannInfoUtils finds its own
+ * data files so): a build tree has it in build/share, an install in
+ * PREFIX/share. -ENOENT when there is none.
+ */
+static int acl_version_own(char **version)
+{
+	char *lib, *slash, path[PATH_MAX + 64];
+	Dl_info info;
+	int i, ret = -ENOENT;
+
+	if (!dladdr((void *)acl_version_own, &info) || !info.dli_fname)
+		return -ENOENT;
+	lib = realpath(info.dli_fname, NULL);
+	if (!lib)
+		return errno == ENOMEM ? -ENOMEM : -ENOENT;
+	for (i = 0; i <= 8 && ret == -ENOENT; i++) {
+		slash = strrchr(lib, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+		snprintf(path, sizeof(path), "%s/share/info/runtime/version.info", lib);
+		ret = acl_file_value(path, "Version=", version);
+		if (ret && ret != -ENOENT)
+			ret = acl_file_err(ret, path, "Version=");
+	}
+	free(lib);
+	return ret;
+}
+
+/* A file that is not there, as opposed to one that cannot be read. */
+static bool acl_version_missing(int err)
+{
+	return err == -ENOENT || err == -ENOTDIR;
+}
+
+/*
+ * The version string of one package name; ACLI_EFILE when there is none.
+ * $ASCEND_HOME_PATH's file wins; without it (unset, or no file there)
+ * "runtime" is libacl's own (acl_version_own(), else the version it was
+ * built as) and any other package is read from DATADIR.
+ */
 static int acl_version_of(const char *pkg, char **version)
 {
 	const char *home = getenv("ASCEND_HOME_PATH");
@@ -94,18 +143,48 @@ static int acl_version_of(const char *pkg, char **version)
 		ret = acl_file_value(ACL_INSTALL_INFO, key, &dir);
 		if (ret)
 			return acl_file_err(ret, ACL_INSTALL_INFO, key);
-		ret = asprintf(&path, "%s/%s/version.info", dir, pkg);
+		if (asprintf(&path, "%s/%s/version.info", dir, pkg) < 0)
+			path = NULL;
 		free(dir);
-	} else if (home && home[0]) {
-		ret = asprintf(&path, "%s/share/info/%s/version.info", home, pkg);
-	} else {
-		ret = asprintf(&path, "%s/info/%s/version.info", ACL_DATADIR, pkg);
+		if (!path)
+			return -ENOMEM;
+		ret = acl_file_value(path, "Version=", version);
+		if (ret)
+			ret = acl_file_err(ret, path, "Version=");
+		free(path);
+		return ret;
 	}
-	if (ret < 0)
+	if (home && home[0]) {
+		if (asprintf(&path, "%s/share/info/%s/version.info", home, pkg) < 0)
+			return -ENOMEM;
+		ret = acl_file_value(path, "Version=", version);
+		if (!acl_version_missing(ret)) {
+			if (ret)
+				ret = acl_file_err(ret, path, "Version=");
+			free(path);
+			return ret;
+		}
+	}
+	if (!strcmp(pkg, "runtime")) {
+		free(path);
+		ret = acl_version_own(version);
+		if (ret != -ENOENT)
+			return ret;
+		/* moved away from its data file: the library still knows itself */
+		*version = strdup(ACL_LIB_VERSION);
+		return *version ? 0 : -ENOMEM;
+	}
+	dir = path;
+	if (asprintf(&path, "%s/info/%s/version.info", ACL_DATADIR, pkg) < 0) {
+		free(dir);
 		return -ENOMEM;
+	}
 	ret = acl_file_value(path, "Version=", version);
-	if (ret)
+	if (acl_version_missing(ret) && dir)
+		ret = acl_errf(ACLI_EFILE, "neither %s nor %s exists", dir, path);
+	else if (ret)
 		ret = acl_file_err(ret, path, "Version=");
+	free(dir);
 	free(path);
 	return ret;
 }

@@ -5,7 +5,9 @@
  * come from /etc/ascend_install.info, which only the guest's tests write
  * (as root, when there is none).
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -190,8 +192,8 @@ TEST_F(home, missing_file_or_line_is_invalid_file)
 	const char *msg;
 	int32_t num = 7;
 
-	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
-	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionNum(pkg, &num));
+	/* a package not installed (runtime is libacl's own: own_version_*) */
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionNum(other, &num));
 	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(other, str));
 	msg = aclGetRecentErrMsg();
 	ASSERT_NONNULL(msg);
@@ -205,7 +207,7 @@ TEST_F(home, missing_file_or_line_is_invalid_file)
 	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
 	/* ASCEND_HOME_PATH naming nothing */
 	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "/nonexistent/ascend", 1));
-	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(other, str));
 	EXPECT_STREQ("untouched", str);
 	EXPECT_EQ(7, num);
 	/* the acl layer's answer (acl.cpp): the last error is not set */
@@ -238,8 +240,8 @@ TEST_F(home, cann_version_packages_and_parts)
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-	/* nothing installed */
-	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+	/* nothing installed (CANN and RUNTIME are libacl's own: own_version_*) */
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetCANNVersion(ACL_PKG_NAME_HCCL, &v));
 	/* the acl layer's answer: not the last error */
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	ASSERT_EQ(0, put_version(self->dir, "runtime", "Version=8.3.RC1\n"));
@@ -319,6 +321,216 @@ TEST(unset_home_reads_the_install_prefix)
 	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "", 1));
 	EXPECT_EQ(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
 	EXPECT_STREQ(first, aclGetRecentErrMsg());
+}
+
+/*
+ * "runtime" is libacl's own package: without $ASCEND_HOME_PATH's file it
+ * is share/info/runtime/version.info beside the loaded library (or up to
+ * 8 parents up), else the version libacl was built as.
+ */
+
+/* The directory of the libacl this program runs with. */
+static int libacl_dir(char *dir, size_t n)
+{
+	Dl_info info;
+	char *real, *slash;
+
+	if (!dladdr((void *)aclsysGetVersionStr, &info) || !info.dli_fname)
+		return -1;
+	real = realpath(info.dli_fname, NULL);
+	if (!real)
+		return -1;
+	slash = strrchr(real, '/');
+	*slash = '\0';
+	snprintf(dir, n, "%s", real);
+	free(real);
+	return 0;
+}
+
+/* What "runtime" answers with no ASCEND_HOME_PATH, last error untouched. */
+static int own_version(char *str)
+{
+	char pkg[] = "runtime";
+
+	if (unsetenv("ASCEND_HOME_PATH"))
+		return -1;
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	if (aclsysGetVersionStr(pkg, str) != ACL_SUCCESS)
+		return -1;
+	return aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_SUCCESS ? 0 : -1;
+}
+
+TEST(own_version_without_home)
+{
+	char str[ACL_PKG_VERSION_MAX_SIZE], want[ACL_PKG_VERSION_MAX_SIZE] = "";
+	char dir[PATH_MAX], path[PATH_MAX + 64], pkg[] = "runtime";
+	aclCANNPackageVersion v;
+	int32_t num = 0;
+	FILE *f;
+
+	ASSERT_EQ(0, libacl_dir(dir, sizeof(dir)));
+	ASSERT_EQ(0, own_version(str));
+	TH_LOG("libacl in %s answers runtime %s", dir, str);
+	/* run from the build tree: build/share beside build/lib */
+	snprintf(path, sizeof(path), "%s/../share/info/runtime/version.info", dir);
+	f = fopen(path, "r");
+	if (f) {
+		EXPECT_EQ(1, fscanf(f, "Version=%127s", want));
+		fclose(f);
+		EXPECT_STREQ(want, str);
+	}
+	EXPECT_ACL_OK(aclsysGetVersionNum(pkg, &num));
+	EXPECT_LT(0, num);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+	EXPECT_STREQ(str, v.version);
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_RUNTIME, &v));
+	EXPECT_STREQ(str, v.version);
+#pragma GCC diagnostic pop
+	/* an empty value counts as unset */
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "", 1));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, want));
+	EXPECT_STREQ(str, want);
+}
+
+TEST_F(home, own_version_when_home_lacks_the_file)
+{
+	char own[ACL_PKG_VERSION_MAX_SIZE], str[ACL_PKG_VERSION_MAX_SIZE];
+	char pkg[] = "runtime";
+	aclCANNPackageVersion v;
+
+	ASSERT_EQ(0, own_version(own));
+	/* a home with other packages but no runtime */
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", self->dir, 1));
+	ASSERT_EQ(0, put_version(self->dir, "hccl", "Version=9.1.0\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ(own, str);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+#pragma GCC diagnostic pop
+	EXPECT_STREQ(own, v.version);
+	/* a home that is not there */
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", "/nonexistent/ascend", 1));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ(own, str);
+	/* a home that is a file */
+	ASSERT_EQ(0, write_file(self->dir, "plain", "x\n"));
+	snprintf(str, sizeof(str), "%s/plain", self->dir);
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", str, 1));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ(own, str);
+	EXPECT_EQ(ACL_SUCCESS, aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL));
+}
+
+TEST_F(home, own_version_home_file_wins)
+{
+	char own[ACL_PKG_VERSION_MAX_SIZE], str[ACL_PKG_VERSION_MAX_SIZE], path[128];
+	char pkg[] = "runtime";
+	aclCANNPackageVersion v;
+	int32_t num = 0;
+
+	ASSERT_EQ(0, own_version(own));
+	ASSERT_EQ(0, setenv("ASCEND_HOME_PATH", self->dir, 1));
+	ASSERT_EQ(0, put_version(self->dir, "runtime", "Version=9.1.0\n"));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ("9.1.0", str);
+	EXPECT_ACL_OK(aclsysGetVersionNum(pkg, &num));
+	EXPECT_EQ(90100000, num);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	EXPECT_ACL_OK(aclsysGetCANNVersion(ACL_PKG_NAME_CANN, &v));
+#pragma GCC diagnostic pop
+	EXPECT_STREQ("9.1.0", v.version);
+	/* a present file that says nothing is an answer, not a miss */
+	ASSERT_EQ(0, put_version(self->dir, "runtime", "version_dir=9.1.0\n"));
+	EXPECT_ACL(ACL_ERROR_INVALID_FILE, aclsysGetVersionStr(pkg, str));
+	/* gone again: libacl's own */
+	snprintf(path, sizeof(path), "%s/share/info/runtime/version.info", self->dir);
+	ASSERT_EQ(0, unlink(path));
+	EXPECT_ACL_OK(aclsysGetVersionStr(pkg, str));
+	EXPECT_STREQ(own, str);
+}
+
+/* Copy @src to @dst (not with cp(1): it would load this libacl.so.1). */
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[65536];
+	FILE *in, *out;
+	size_t n;
+	int ret = 0;
+
+	in = fopen(src, "r");
+	if (!in)
+		return -1;
+	out = fopen(dst, "w");
+	if (!out) {
+		fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			ret = -1;
+	fclose(in);
+	return fclose(out) || ret ? -1 : 0;
+}
+
+/* aclsysGetVersionStr("runtime") of a copy of libacl at @root/@rel/libacl.so.1. */
+static int copy_answers(const char *root, const char *rel, char *str)
+{
+	char dir[PATH_MAX], src[PATH_MAX + 16], dst[2 * PATH_MAX];
+	aclError (*get)(char *, char *);
+	char pkg[] = "runtime", file[PATH_MAX];
+	void *h;
+
+	if (libacl_dir(dir, sizeof(dir)))
+		return -1;
+	snprintf(src, sizeof(src), "%s/libacl.so.1", dir);
+	snprintf(file, sizeof(file), "%s/libacl.so.1", rel);
+	if (write_file(root, file, ""))	/* makes the directories */
+		return -1;
+	snprintf(dst, sizeof(dst), "%s/%s", root, file);
+	if (copy_file(src, dst))
+		return -1;
+	/* a second copy (another inode), not the loaded one */
+	h = dlopen(dst, RTLD_NOW | RTLD_LOCAL);
+	if (!h)
+		return -1;
+	get = (aclError (*)(char *, char *))dlsym(h, "aclsysGetVersionStr");
+	if (!get || unsetenv("ASCEND_HOME_PATH"))
+		return -1;
+	return get(pkg, str) == ACL_SUCCESS ? 0 : -1;
+}
+
+TEST_F(home, own_version_found_up_to_8_parents)
+{
+	char own[ACL_PKG_VERSION_MAX_SIZE], str[ACL_PKG_VERSION_MAX_SIZE];
+
+	ASSERT_EQ(0, own_version(own));
+	/* <root>/share next to <root>/lib, as make install and the build lay it */
+	ASSERT_EQ(0, write_file(self->dir, "a/share/info/runtime/version.info", "Version=7.1.0\n"));
+	ASSERT_EQ(0, copy_answers(self->dir, "a/lib", str));
+	EXPECT_STREQ("7.1.0", str);
+	/* the library's own directory */
+	ASSERT_EQ(0, write_file(self->dir, "b/share/info/runtime/version.info", "Version=7.2.0\n"));
+	ASSERT_EQ(0, copy_answers(self->dir, "b", str));
+	EXPECT_STREQ("7.2.0", str);
+	/* the 8th parent */
+	ASSERT_EQ(0, write_file(self->dir, "c/share/info/runtime/version.info", "Version=7.3.0\n"));
+	ASSERT_EQ(0, copy_answers(self->dir, "c/1/2/3/4/5/6/7/8", str));
+	EXPECT_STREQ("7.3.0", str);
+}
+
+TEST_F(home, own_version_beyond_8_parents_is_built_in)
+{
+	char own[ACL_PKG_VERSION_MAX_SIZE], str[ACL_PKG_VERSION_MAX_SIZE];
+
+	ASSERT_EQ(0, own_version(own));
+	ASSERT_EQ(0, write_file(self->dir, "d/share/info/runtime/version.info", "Version=7.4.0\n"));
+	ASSERT_EQ(0, copy_answers(self->dir, "d/1/2/3/4/5/6/7/8/9", str));
+	/* the version libacl was built as, which its build tree's file holds */
+	EXPECT_STREQ(own, str);
 }
 
 /*

@@ -446,9 +446,12 @@ ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorIn
  *
  * The Version= line of $ASCEND_HOME_PATH/share/info/<pkgName>/version.info
  * (pkgName e.g. "runtime"; "driver" and "firmware" are found through
- * /etc/ascend_install.info). Ours: with ASCEND_HOME_PATH unset or empty,
- * <DATADIR>/info/<pkgName>/version.info of the build (where make install
- * puts runtime's, the library's own version). A name with '-' is tried
+ * /etc/ascend_install.info). Without that file (ASCEND_HOME_PATH unset,
+ * empty or lacking it), "runtime" is the library's own version: the
+ * share/info/runtime/version.info beside the loaded library or in one of
+ * its 8 nearest parents (the build tree's, an install's), else the version
+ * it was built as; ours: other packages are read from
+ * <DATADIR>/info/<pkgName>/version.info of the build. A name with '-' is tried
  * again with '_', and the reverse. No file, line or value:
  * ACL_ERROR_INVALID_FILE. versionStr holds ACL_PKG_VERSION_MAX_SIZE bytes
  * (a longer value: ACL_ERROR_INTERNAL_ERROR). The number is
