@@ -35,6 +35,7 @@ struct acl_device {
 	uint64_t va_start, va_end;	/* device VA window (GET_INFO) */
 	uint64_t page_sizes;		/* NPU_PAGE_* the device supports */
 	uint64_t peers;			/* bit N: PEER_ENABLE'd device N (atomic; cleared at open) */
+	unsigned int peer_refs[ACL_MAX_DEVICES]; /* enables of device N not disabled (peer.c; cleared at open) */
 	unsigned int faults;		/* task faults reported since open (atomic) */
 
 	/* Under acl_global_lock (lifecycle.c): */

@@ -156,7 +156,7 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 	ret = acl_enter(NULL, key, pid);
 	if (ret)
 		goto out;
-	ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM);
+	ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM, false);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
@@ -174,21 +174,6 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" would list more than %d pids", key, NPU_SHARE_MAX_PIDS);
 out:
 	return acl_ret(__func__, ret);
-}
-
-/* ENABLE_PEER_ACCESS: @a and @b reach each other's memory. */
-static int acl_ipc_enable_peers(struct acl_device *a, struct acl_device *b)
-{
-	int ret;
-
-	ret = acl_peer_enable(a, b->id);
-	if (!ret || ret == -EALREADY)
-		ret = acl_peer_enable(b, a->id);
-	if (ret == -EALREADY)
-		ret = 0;
-	if (ret)
-		acl_errf(ret, "cannot enable peer access between devices %d and %d", a->id, b->id);
-	return ret;
 }
 
 ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
@@ -222,7 +207,7 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 	if (ret)
 		goto out;
 	if (flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS && dev != cur) {
-		ret = acl_ipc_enable_peers(cur, dev);
+		ret = acl_peer_enable_pair(cur, dev);
 		if (ret) {
 			acl_mm_free(dev, va, ACL_REGION_IPC);
 			goto out;

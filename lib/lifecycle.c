@@ -85,6 +85,7 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	dev->va_end = info.va_end;
 	dev->page_sizes = info.page_sizes;
 	__atomic_store_n(&dev->peers, 0, __ATOMIC_RELAXED);
+	memset(dev->peer_refs, 0, sizeof(dev->peer_refs));
 	__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
 	acl_mm_open(dev);
 	dev->fd = fd;

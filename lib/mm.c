@@ -523,12 +523,18 @@ uint64_t acl_mm_ipc_oldest(struct acl_device *dev, uint64_t key)
 
 /* Physical handles */
 
+static void acl_handle_free(struct acl_handle *h)
+{
+	free(h->pids);
+	free(h);
+}
+
 /* @h is released and unmapped: its memory is gone. Lock held; frees @h. */
 static void acl_handle_gone_locked(struct acl_mm *m, struct acl_handle *h)
 {
 	if (!h->imported)
 		acl_mm_account_locked(m, ACL_MEM_KIND_PHYSICAL, -(int64_t)h->size);
-	free(h);
+	acl_handle_free(h);
 }
 
 /* @h, if it is a live handle of @m. Lock held. */
@@ -570,7 +576,7 @@ static int acl_handle_dead(const void *p)
 
 /* List handle @id of @dev; not @imported: aclrtMallocPhysical memory, accounted. */
 static int acl_handle_add(struct acl_device *dev, uint32_t id, uint64_t size, uint64_t page,
-			  bool imported, bool p2p, struct acl_handle **out)
+			  bool imported, int attr, struct acl_handle **out)
 {
 	struct acl_mm *m = acl_mm_of(dev);
 	struct acl_handle *h = calloc(1, sizeof(*h));
@@ -584,7 +590,7 @@ static int acl_handle_add(struct acl_device *dev, uint32_t id, uint64_t size, ui
 	h->size = size;
 	h->page_size = page;
 	h->imported = imported;
-	h->p2p = p2p;
+	h->attr = attr;
 	pthread_rwlock_wrlock(&m->lock);
 	list_add_tail(&h->node, &m->handles);
 	if (!imported)
@@ -594,7 +600,7 @@ static int acl_handle_add(struct acl_device *dev, uint32_t id, uint64_t size, ui
 	return 0;
 }
 
-int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, bool p2p,
+int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, int attr,
 			struct acl_handle **out)
 {
 	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = size, .page_size = page };
@@ -603,13 +609,13 @@ int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, bo
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
 	if (ret)
 		return acl_mm_alloc_failed(dev, ret, size);
-	return acl_handle_add(dev, alloc.handle, size, page, false, p2p, out);
+	return acl_handle_add(dev, alloc.handle, size, page, false, attr, out);
 }
 
 int acl_mm_handle_import(struct acl_device *dev, uint32_t id, uint64_t size, uint64_t page,
 			 struct acl_handle **out)
 {
-	return acl_handle_add(dev, id, size, page, true, false, out);
+	return acl_handle_add(dev, id, size, page, true, -1, out);
 }
 
 int acl_mm_handle_free(const void *p)
@@ -685,6 +691,35 @@ struct acl_device *acl_mm_handle_exporter(uint64_t name)
 			return dev;
 	}
 	return NULL;
+}
+
+int acl_mm_handle_swap_pids(uint64_t name, struct acl_share_pid **pids, uint32_t *n)
+{
+	struct acl_device *dev;
+	int pos = 0;
+
+	while (name && (dev = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(dev);
+		struct acl_share_pid *old;
+		struct acl_handle *h;
+		uint32_t nold;
+
+		pthread_rwlock_wrlock(&m->lock);
+		list_for_each_entry(h, &m->handles, node) {
+			if (h->shareable != name)
+				continue;
+			old = h->pids;
+			nold = h->npids;
+			h->pids = *pids;
+			h->npids = *n;
+			*pids = old;
+			*n = nold;
+			pthread_rwlock_unlock(&m->lock);
+			return 0;
+		}
+		pthread_rwlock_unlock(&m->lock);
+	}
+	return -ENOENT;
 }
 
 int acl_mm_handle_retain(uint64_t va, struct acl_handle **out)
@@ -1117,7 +1152,7 @@ static void acl_vmap_drop(void *p, void *arg)
 
 	(void)arg;
 	if (!--h->maps && h->released)
-		free(h);
+		acl_handle_free(h);
 }
 
 void acl_mm_teardown(struct acl_device *dev, bool in_child)
@@ -1133,7 +1168,7 @@ void acl_mm_teardown(struct acl_device *dev, bool in_child)
 	acl_ranges_each(&m->r.maps, acl_vmap_drop, NULL);
 	list_for_each_entry_safe(h, n, &m->handles, node) {
 		list_del(&h->node);
-		free(h);
+		acl_handle_free(h);
 	}
 	acl_regions_clear(&m->r, acl_region_drop, &unmap);
 	pthread_rwlock_unlock(&m->lock);

@@ -34,6 +34,12 @@ enum acl_mem_kind {
 	ACL_MEM_KINDS,
 };
 
+/* A process on an exported handle's pid list, and when it started (clock ticks after boot). */
+struct acl_share_pid {
+	int32_t pid;
+	uint64_t start;
+};
+
 /* What an aclrtDrvMemHandle points to. */
 struct acl_handle {
 	struct list_head node;		/* in its device's live handles */
@@ -43,7 +49,10 @@ struct acl_handle {
 	uint64_t page_size;
 	uint64_t shareable;		/* name from SHARE_EXPORT, 0 if not exported */
 	bool imported;			/* from aclrtMemImportFromShareableHandle */
-	bool p2p;			/* allocated with an ACL_*_P2P_* memAttr */
+	int attr;			/* aclrtMemAttr to report (the request's); -1: an import */
+	/* under the records' lock, the exporter's: the pids listed so far (peer.c) */
+	struct acl_share_pid *pids;
+	uint32_t npids;
 	/* under the records' lock: */
 	unsigned int retains;		/* aclrtMemRetainAllocationHandle references left */
 	unsigned int maps;		/* its aclrtMapMem mappings */
@@ -94,8 +103,8 @@ uint64_t acl_mm_ipc_oldest(struct acl_device *dev, uint64_t key);
 
 /* Physical handles (VMM) */
 
-/* aclrtMallocPhysical: a handle of @size bytes in @page pages. */
-int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, bool p2p,
+/* aclrtMallocPhysical: a handle of @size bytes in @page pages, reporting memAttr @attr. */
+int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, int attr,
 			struct acl_handle **out);
 /* Adopt handle @id that SHARE_IMPORT gave (freed again on failure). */
 int acl_mm_handle_import(struct acl_device *dev, uint32_t id, uint64_t size, uint64_t page,
@@ -108,6 +117,12 @@ int acl_mm_handle_info(const void *p, struct acl_handle *copy);
 void acl_mm_handle_shared(const void *p, uint64_t name);
 /* The open device holding the handle exported as @name, or NULL. */
 struct acl_device *acl_mm_handle_exporter(uint64_t name);
+/*
+ * Swap the pid list noted on the handle exported as @name with *@pids,
+ * *@n (the handle takes the given list, the caller the old one): 0, or
+ * -ENOENT (no live handle has that name; nothing swapped).
+ */
+int acl_mm_handle_swap_pids(uint64_t name, struct acl_share_pid **pids, uint32_t *n);
 /* aclrtMemRetainAllocationHandle: the handle mapped at @va, one retain more. */
 int acl_mm_handle_retain(uint64_t va, struct acl_handle **out);
 

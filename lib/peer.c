@@ -18,6 +18,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,37 +123,144 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-int acl_pid_list_check(const int32_t *pid, size_t n, const char *what, int err)
+int acl_pid_list_check(const int32_t *pid, size_t n, const char *what, int err, bool zeros)
 {
 	size_t i;
 
 	if (!n || n > NPU_SHARE_MAX_PIDS)
 		return acl_errf(err, "%s %zu must be 1..%d", what, n, NPU_SHARE_MAX_PIDS);
 	for (i = 0; i < n; i++) {
-		if (pid[i] <= 0)
+		if (pid[i] < 0 || (!pid[i] && !zeros))
 			return acl_errf(err, "pid[%zu] %d is not a process id (aclrtDeviceGetBareTgid gives one)",
 					i, pid[i]);
 	}
 	return 0;
 }
 
-/* Replace the pid list of the name @shareableHandle this process exported (V1 and V2). */
+/*
+ * When process @pid started (/proc/<pid>/stat, field 22), to tell it from
+ * a later process with its number; 0 if it is gone or /proc cannot say.
+ */
+static uint64_t acl_pid_start(int32_t pid)
+{
+	char path[32], buf[512], *p;
+	ssize_t n;
+	int fd, i;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* the name (field 2) may hold spaces and parentheses: count from its last ')' */
+	p = strrchr(buf, ')');
+	for (i = 3; p && i <= 22; i++)
+		p = strchr(p + 1, ' ');
+	return p ? strtoull(p + 1, NULL, 10) : 0;
+}
+
+static bool acl_pids_have(const struct acl_share_pid *l, uint32_t n, int32_t pid)
+{
+	while (n--)
+		if (l[n].pid == pid)
+			return true;
+	return false;
+}
+
+/*
+ * The union of what @old lists (those of its processes still running)
+ * and the non-zero @pid: a new list in *@out, *@nout; -ERANGE if all of
+ * @pid are 0.
+ */
+static int acl_pids_union(const struct acl_share_pid *old, uint32_t nold, const int32_t *pid,
+			  size_t pidNum, struct acl_share_pid **out, uint32_t *nout)
+{
+	struct acl_share_pid *l = calloc(nold + pidNum, sizeof(*l));
+	uint32_t n = 0, i;
+	bool any = false;
+
+	if (!l)
+		return acl_errf(-ENOMEM, "out of host memory");
+	/* a listed process that exited is off the list, and its number may be another's now */
+	for (i = 0; i < nold; i++)
+		if (acl_pid_start(old[i].pid) == old[i].start)
+			l[n++] = old[i];
+	for (i = 0; i < pidNum; i++) {
+		/* CANN skips pid 0 entries (devmm_set_pids()) */
+		if (!pid[i])
+			continue;
+		any = true;
+		if (!acl_pids_have(l, n, pid[i])) {
+			l[n].pid = pid[i];
+			l[n++].start = acl_pid_start(pid[i]);
+		}
+	}
+	*out = l;
+	*nout = n;
+	return any ? 0 : -ERANGE;
+}
+
+/* SET_PIDS the @n pids of @l on the name @name, exported by @dev. */
+static int acl_share_send_pids(struct acl_device *dev, uint64_t name, const struct acl_share_pid *l, uint32_t n)
+{
+	struct npu_share_pids arg = { .size = sizeof(arg), .shareable = name, .count = n };
+	int32_t *nrs = malloc(n * sizeof(*nrs));
+	uint32_t i;
+	int ret;
+
+	if (!nrs)
+		return acl_errf(-ENOMEM, "out of host memory");
+	for (i = 0; i < n; i++)
+		nrs[i] = l[i].pid;
+	arg.pids = (uintptr_t)nrs;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_SHARE_SET_PIDS, &arg);
+	free(nrs);
+	return ret;
+}
+
+/* Serialises the pid list updates: each reads, extends and sends a list. */
+static pthread_mutex_t acl_share_pids_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * Add @pid to the pid list of the name @shareableHandle this process
+ * exported (V1 and V2). CANN's driver inserts them into the handle's
+ * list; npu's SHARE_SET_PIDS replaces the list, so the library sends the
+ * union of what it listed before and the new pids.
+ */
 static int acl_share_set_pids(uint64_t shareableHandle, int32_t *pid, size_t pidNum)
 {
-	struct npu_share_pids arg = { .size = sizeof(arg), .shareable = shareableHandle };
+	struct acl_share_pid *old = NULL, *l = NULL;
+	uint32_t nold = 0, n = 0;
 	struct acl_device *dev;
 	int ret;
 
-	ret = acl_pid_list_check(pid, pidNum, "pidNum", -EINVAL);
+	ret = acl_pid_list_check(pid, pidNum, "pidNum", -EINVAL, true);
 	if (ret)
 		return ret;
+	pthread_mutex_lock(&acl_share_pids_lock);
 	dev = acl_mm_handle_exporter(shareableHandle);
-	if (!dev)
-		return acl_errf(-ENOENT, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
-				(unsigned long long)shareableHandle);
-	arg.pids = (uintptr_t)pid;
-	arg.count = pidNum;
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_SHARE_SET_PIDS, &arg);
+	ret = dev ? acl_mm_handle_swap_pids(shareableHandle, &old, &nold) : -ENOENT;
+	if (!ret)
+		ret = acl_pids_union(old, nold, pid, pidNum, &l, &n);
+	if (ret == -ERANGE)
+		ret = acl_errf(ACLI_ERTPARAM, "every one of the %zu pids is 0: no process to add", pidNum);
+	else if (!ret && n > NPU_SHARE_MAX_PIDS)
+		ret = acl_errf(ACLI_ERTPARAM, "the list would hold %u processes, more than the driver's %d",
+			       n, NPU_SHARE_MAX_PIDS);
+	else if (!ret)
+		ret = acl_share_send_pids(dev, shareableHandle, l, n);
+	/* the handle keeps the list the driver has: the new one, or else the old one */
+	if (!ret)
+		acl_mm_handle_swap_pids(shareableHandle, &l, &n);
+	else
+		acl_mm_handle_swap_pids(shareableHandle, &old, &nold);
+	pthread_mutex_unlock(&acl_share_pids_lock);
+	free(old);
+	free(l);
 	if (ret == -ENOENT)
 		ret = acl_errf(ret, "shareableHandle %#llx was not exported by this process (or its handle was freed)",
 			       (unsigned long long)shareableHandle);
@@ -171,53 +280,78 @@ ACL_EXPORT aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, in
 	return acl_ret(__func__, ret);
 }
 
-/* Import the name @shareableHandle onto the open device @dev (V1 and V2). */
-static int acl_share_import(struct acl_device *dev, uint64_t shareableHandle, aclrtDrvMemHandle *handle)
+/* SHARE_IMPORT @name in @dev's context: the driver's answer, explained but for -ENODEV. */
+static int acl_share_import_on(struct acl_device *dev, uint64_t name, struct npu_share_import *imp)
 {
-	struct npu_share_import imp = { .size = sizeof(imp), .shareable = shareableHandle };
-	struct acl_handle *h;
 	int ret;
 
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, &imp);
-	if (ret) {
-		/* unknown, revoked and not allowed answer alike: names cannot be probed */
-		if (ret == -ENOENT)
-			acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, this process is not on its pid list, or runs as another user than the exporter",
-				 (unsigned long long)shareableHandle);
-		else if (ret == -EINVAL)
-			acl_errf(ret, "shareableHandle %#llx was exported by this process: import it in another one",
-				 (unsigned long long)shareableHandle);
-		else if (ret == -ENODEV)
-			acl_errf(ret, "shareableHandle %#llx was exported on another device than device %d",
-				 (unsigned long long)shareableHandle, dev->id);
-		return ret;
-	}
-	ret = acl_mm_handle_import(dev, imp.handle, imp.length, imp.page_size, &h);
-	if (!ret)
-		*handle = h;
+	imp->shareable = name;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_SHARE_IMPORT, imp);
+	/* unknown, revoked and not allowed answer alike: names cannot be probed */
+	if (ret == -ENOENT)
+		acl_errf(ret, "shareableHandle %#llx cannot be imported: no such export, revoked, this process is not on its pid list, or runs as another user than the exporter",
+			 (unsigned long long)name);
+	else if (ret == -EINVAL)
+		acl_errf(ret, "shareableHandle %#llx was exported by this process: import it in another one",
+			 (unsigned long long)name);
 	return ret;
+}
+
+/*
+ * Import the name @shareableHandle for the current device @cur (V1 and
+ * V2). As in CANN the memory stays on the exporter's device and is peer
+ * memory elsewhere: the handle is made in that device's context, which
+ * must be open in this process (npu's names do not say their device, the
+ * driver answers -ENODEV on the others), and @cur and it get peer access
+ * both ways (CANN's EnableP2PWithOtherDevice(), one reference each).
+ */
+static int acl_share_import(struct acl_device *cur, uint64_t shareableHandle, aclrtDrvMemHandle *handle)
+{
+	struct npu_share_import imp = { .size = sizeof(imp) };
+	struct acl_device *dev = cur;
+	struct acl_handle *h;
+	int ret, pos = 0;
+
+	/* the current device first: the usual case */
+	ret = acl_share_import_on(dev, shareableHandle, &imp);
+	while (ret == -ENODEV && (dev = acl_dev_iter(&pos))) {
+		if (dev != cur)
+			ret = acl_share_import_on(dev, shareableHandle, &imp);
+	}
+	if (ret == -ENODEV)
+		return acl_errf(ACLI_ENOCTX, "shareableHandle %#llx was exported on a device that no thread of this process has set: aclrtSetDevice() it first",
+				(unsigned long long)shareableHandle);
+	if (ret)
+		return ret;
+	ret = acl_mm_handle_import(dev, imp.handle, imp.length, imp.page_size, &h);
+	if (ret)
+		return ret;
+	if (dev != cur) {
+		ret = acl_peer_enable_pair(cur, dev);
+		if (ret) {
+			acl_mm_handle_free(h);
+			return ret;
+		}
+	}
+	*handle = h;
+	return 0;
 }
 
 ACL_EXPORT aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
 						      aclrtDrvMemHandle *handle)
 {
-	struct acl_device *dev;
+	struct acl_device *cur;
 	int ret;
 
 	ret = acl_enter(NULL, handle);
 	if (ret)
 		goto out;
+	/* CANN: the id is validated (107001), and any device will do */
 	ret = acl_dev_check_id(deviceId, "deviceId");
-	if (ret)
-		goto out;
-	/* the handle lives in that device's context: it must be open */
-	dev = acl_dev_get(deviceId);
-	if (!dev) {
-		ret = acl_errf(ACLI_ENOCTX, "device %d is not set in this process: call aclrtSetDevice(%d) first",
-			       deviceId, deviceId);
-		goto out;
-	}
-	ret = acl_share_import(dev, shareableHandle, handle);
+	if (!ret)
+		ret = acl_cur_dev(&cur);
+	if (!ret)
+		ret = acl_share_import(cur, shareableHandle, handle);
 out:
 	return acl_ret(__func__, ret);
 }
@@ -389,15 +523,70 @@ static int acl_peer_args(int32_t peerDeviceId, struct acl_device **devp)
 	return 0;
 }
 
+/*
+ * Peer access is counted, as CANN's driver counts it (devdrv_ctrl.c: a
+ * process's second enable of a pair takes a reference): the driver is
+ * asked at the first enable and the last disable.
+ */
+static pthread_mutex_t acl_peer_lock = PTHREAD_MUTEX_INITIALIZER;
+
 int acl_peer_enable(struct acl_device *dev, int peer)
 {
 	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peer };
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_peer_lock);
+	if (!dev->peer_refs[peer]) {
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
+		if (ret == -EALREADY)
+			ret = 0;
+		if (!ret)
+			__atomic_or_fetch(&dev->peers, 1ULL << peer, __ATOMIC_RELEASE);
+	}
+	if (!ret)
+		dev->peer_refs[peer]++;
+	pthread_mutex_unlock(&acl_peer_lock);
+	if (ret == -ENODEV)
+		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peer);
+	return ret;
+}
+
+int acl_peer_disable(struct acl_device *dev, int peer)
+{
+	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peer };
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_peer_lock);
+	if (!dev->peer_refs[peer])
+		ret = -ENOENT;
+	else if (dev->peer_refs[peer] == 1)
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_PEER_DISABLE, &arg);
+	if (!ret || ret == -ENOENT)
+		dev->peer_refs[peer] -= !!dev->peer_refs[peer];
+	if (!dev->peer_refs[peer])
+		__atomic_and_fetch(&dev->peers, ~(1ULL << peer), __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&acl_peer_lock);
+	if (ret == -ENOENT)
+		ret = acl_errf(-EINVAL, "device %d has no peer access to device %d enabled (aclrtDeviceEnablePeerAccess)",
+			       dev->id, peer);
+	else if (ret == -ENODEV)
+		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peer);
+	return ret;
+}
+
+int acl_peer_enable_pair(struct acl_device *a, struct acl_device *b)
+{
 	int ret;
 
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_PEER_ENABLE, &arg);
-	if (!ret || ret == -EALREADY)
-		__atomic_or_fetch(&dev->peers, 1ULL << peer, __ATOMIC_RELEASE);
-	return ret;
+	ret = acl_peer_enable(a, b->id);
+	if (ret)
+		goto err;
+	ret = acl_peer_enable(b, a->id);
+	if (!ret)
+		return 0;
+	acl_peer_disable(a, b->id);
+err:
+	return acl_errf(ret, "cannot enable peer access between devices %d and %d", a->id, b->id);
 }
 
 ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags)
@@ -414,21 +603,14 @@ ACL_EXPORT aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t f
 		goto out;
 	}
 	ret = acl_peer_args(peerDeviceId, &dev);
-	if (ret)
-		goto out;
-	ret = acl_peer_enable(dev, peerDeviceId);
-	if (ret == -EALREADY)
-		ret = acl_errf(ret, "device %d already has peer access to device %d enabled", dev->id,
-			       peerDeviceId);
-	else if (ret == -ENODEV)
-		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peerDeviceId);
+	if (!ret)
+		ret = acl_peer_enable(dev, peerDeviceId);
 out:
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
 {
-	struct npu_peer_enable arg = { .size = sizeof(arg), .device = (uint32_t)peerDeviceId };
 	struct acl_device *dev;
 	int ret;
 
@@ -436,16 +618,8 @@ ACL_EXPORT aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId)
 	if (ret)
 		goto out;
 	ret = acl_peer_args(peerDeviceId, &dev);
-	if (ret)
-		goto out;
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_PEER_DISABLE, &arg);
-	if (!ret || ret == -ENOENT)
-		__atomic_and_fetch(&dev->peers, ~(1ULL << peerDeviceId), __ATOMIC_RELEASE);
-	if (ret == -ENOENT)
-		ret = acl_errf(-EINVAL, "device %d has no peer access to device %d enabled (aclrtDeviceEnablePeerAccess)",
-			       dev->id, peerDeviceId);
-	else if (ret == -ENODEV)
-		ret = acl_errf(ret, "peerDeviceId %d: the driver has no such device", peerDeviceId);
+	if (!ret)
+		ret = acl_peer_disable(dev, peerDeviceId);
 out:
 	return acl_ret(__func__, ret);
 }

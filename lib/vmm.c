@@ -20,27 +20,29 @@
 
 #define ACL_VMM_GRANULE		NPU_PAGE_2M
 
-static bool acl_attr_is_p2p(aclrtMemAttr a)
-{
-	switch (a) {
-	case ACL_DDR_MEM_P2P_HUGE:
-	case ACL_DDR_MEM_P2P_NORMAL:
-	case ACL_HBM_MEM_P2P_HUGE:
-	case ACL_HBM_MEM_P2P_NORMAL:
-	case ACL_HBM_MEM_P2P_HUGE1G:
-	case ACL_MEM_P2P_NORMAL:
-	case ACL_MEM_P2P_HUGE:
-	case ACL_MEM_P2P_HUGE1G:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static bool acl_attr_is_1g(aclrtMemAttr a)
 {
 	return a == ACL_HBM_MEM_HUGE1G || a == ACL_HBM_MEM_P2P_HUGE1G ||
 	       a == ACL_MEM_HUGE1G || a == ACL_MEM_P2P_HUGE1G;
+}
+
+/*
+ * The memAttr aclrtMemGetAllocationPropertiesFromHandle reports for a
+ * request of @a: the request, whatever pages back it; CANN's table
+ * (memory.cpp mapping[]) names device memory of the generic kinds HBM.
+ */
+static int acl_attr_reported(aclrtMemAttr a)
+{
+	switch (a) {
+	case ACL_MEM_NORMAL:
+		return ACL_HBM_MEM_NORMAL;
+	case ACL_MEM_HUGE:
+		return ACL_HBM_MEM_HUGE;
+	case ACL_MEM_HUGE1G:
+		return ACL_HBM_MEM_HUGE1G;
+	default:
+		return a;
+	}
 }
 
 /* Check every field of @prop; *gran gets its allocation granularity. */
@@ -116,12 +118,15 @@ ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 			       size, (unsigned long long)gran);
 		goto out;
 	}
-	ret = acl_cur_dev(&dev);
-	if (ret)
-		goto out;
-	if (prop->location.id != (uint32_t)dev->id) {
-		ret = acl_errf(-EINVAL, "prop->location.id %u must be the current device %d",
-			       prop->location.id, dev->id);
+	/*
+	 * CANN validates the id only: any device, current or not. Here the
+	 * memory lives in the device's context, which some thread's
+	 * aclrtSetDevice must have opened (lib/README.md).
+	 */
+	dev = acl_dev_get((int)prop->location.id);
+	if (!dev) {
+		ret = acl_errf(ACLI_ENOCTX, "prop->location.id %u: device %u is not set in this process (aclrtSetDevice(%u) in any thread)",
+			       prop->location.id, prop->location.id, prop->location.id);
 		goto out;
 	}
 	if (!(dev->page_sizes & gran)) {
@@ -129,7 +134,7 @@ ACL_EXPORT aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 			       (unsigned long long)(gran >> 20));
 		goto out;
 	}
-	ret = acl_mm_handle_alloc(dev, size, gran, acl_attr_is_p2p(prop->memAttr), &h);
+	ret = acl_mm_handle_alloc(dev, size, gran, acl_attr_reported(prop->memAttr), &h);
 	if (!ret)
 		*handle = h;
 out:
@@ -378,13 +383,15 @@ ACL_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle 
 	memset(prop, 0, sizeof(*prop));
 	prop->handleType = ACL_MEM_HANDLE_TYPE_NONE;
 	prop->allocationType = ACL_MEM_ALLOCATION_TYPE_PINNED;
-	/* from the page size the memory really has: a NORMAL memAttr gets 2 MiB pages too */
-	if (h->page_size == NPU_PAGE_1G)
-		prop->memAttr = h->p2p ? ACL_HBM_MEM_P2P_HUGE1G : ACL_HBM_MEM_HUGE1G;
+	if (h->attr >= 0)
+		prop->memAttr = (aclrtMemAttr)h->attr;
+	/* an import was not requested here: its page size tells */
+	else if (h->page_size == NPU_PAGE_1G)
+		prop->memAttr = ACL_HBM_MEM_HUGE1G;
 	else if (h->page_size == NPU_PAGE_2M)
-		prop->memAttr = h->p2p ? ACL_HBM_MEM_P2P_HUGE : ACL_HBM_MEM_HUGE;
+		prop->memAttr = ACL_HBM_MEM_HUGE;
 	else
-		prop->memAttr = h->p2p ? ACL_HBM_MEM_P2P_NORMAL : ACL_HBM_MEM_NORMAL;
+		prop->memAttr = ACL_HBM_MEM_NORMAL;
 	prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 	prop->location.id = (uint32_t)h->dev->id;
 out:

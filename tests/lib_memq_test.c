@@ -431,12 +431,18 @@ struct attr_case {
 static const struct attr_case attr_cases[] = {
 	{ ACL_HBM_MEM_HUGE, ACL_HBM_MEM_HUGE },
 	{ ACL_HBM_MEM_P2P_HUGE, ACL_HBM_MEM_P2P_HUGE },
-	/* the handle's page size decides: every VMM handle has 2 MiB pages */
-	{ ACL_HBM_MEM_NORMAL, ACL_HBM_MEM_HUGE },
-	{ ACL_MEM_NORMAL, ACL_HBM_MEM_HUGE },
-	{ ACL_DDR_MEM_P2P_NORMAL, ACL_HBM_MEM_P2P_HUGE },
-	{ ACL_MEM_P2P_HUGE, ACL_HBM_MEM_P2P_HUGE },
-	{ ACL_HBM_MEM, ACL_HBM_MEM_HUGE },
+	/*
+	 * CANN answers the request, whatever pages back it (memory.cpp
+	 * mapping[], devmm_svm.c keeps the prop): NORMAL stays NORMAL on 2 MiB
+	 * pages; the generic kinds read back as HBM on a device.
+	 */
+	{ ACL_HBM_MEM_NORMAL, ACL_HBM_MEM_NORMAL },
+	{ ACL_MEM_NORMAL, ACL_HBM_MEM_NORMAL },
+	{ ACL_MEM_HUGE, ACL_HBM_MEM_HUGE },
+	{ ACL_DDR_MEM_P2P_NORMAL, ACL_DDR_MEM_P2P_NORMAL },
+	{ ACL_MEM_P2P_NORMAL, ACL_MEM_P2P_NORMAL },
+	{ ACL_MEM_P2P_HUGE, ACL_MEM_P2P_HUGE },
+	{ ACL_HBM_MEM, ACL_HBM_MEM },
 };
 
 TEST(allocation_properties)

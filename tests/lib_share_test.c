@@ -157,8 +157,12 @@ TEST(export_args_and_twice)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 0));
 	pids[1] = -5;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	/* CANN skips pid 0 entries, and refuses a list of nothing else (devmm_set_pids()) */
 	pids[1] = 0;
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	pids[0] = 0;
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemSetPidToShareableHandle(sh, pids, 2));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	/* pids name live processes: this one and init, repeated */
 	for (i = 0; i < MAX_PIDS + 1; i++)
 		pids[i] = i & 1 ? 1 : getpid();
@@ -270,9 +274,22 @@ TEST(import_args)
 	/* unknown names */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(0, 0, &h));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(0x1234, 0, &h));
-	/* the device must be set in this process */
+	/* CANN validates deviceId only (api_error.cc): device 1 need not be set */
 	if (have_npu(1))
-		EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(0x1234, 1, &h));
+		EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemImportFromShareableHandle(0x1234, 1, &h));
+	EXPECT_NULL(h);
+}
+
+/* CANN needs a current context (api_impl.cc ImportFromShareableHandle): 107002 after the id's check. */
+TEST(import_needs_a_current_context)
+{
+	aclrtDrvMemHandle h = NULL;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(0x1234, 63, &h));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(0x1234, 0, &h));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	EXPECT_NULL(h);
 }
 
@@ -339,8 +356,11 @@ TEST(v2_args)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
 		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, MAX_PIDS + 1));
 	pids[1] = 0;
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 2));
+	pids[0] = 0;
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
 		   aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 2));
+	pids[0] = getpid();
 	EXPECT_ACL_OK(aclrtMemSetPidToShareableHandleV2(&sh, ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, pids, 1));
 	sh2 = sh ^ 0x5a5a;
 	EXPECT_EQ(ACL_ERROR_INVALID_PARAM,
@@ -902,32 +922,186 @@ static void a_dev1(int rd, int wr, void *arg)
 	CK(get_u64(rd) == 1);
 }
 
-TEST(import_names_the_exporting_device)
+/*
+ * CANN imports a name onto any device (api_impl.cc ImportFromShareableHandle):
+ * the memory stays on the exporter's device, is peer memory for the
+ * current one, and peer access is enabled both ways on the way
+ * (raw_device.cc EnableP2PWithOtherDevice). Here the exporter's device
+ * must be set in the importing process.
+ */
+TEST(import_onto_another_device_enables_peers)
 {
-	aclrtMemAccessDesc d = rw_on(1);
+	aclrtMemAccessDesc d[2] = { rw_on(1), rw_on(0) };
+	aclrtPhysicalMemProp prop;
 	aclrtDrvMemHandle h = NULL;
 	struct child a;
 	uint64_t sh = 0;
+	char *model = malloc(SZ), *buf = malloc(SZ);
+	const char *msg;
+	int32_t tgid, st;
+	void *dbuf;
+	char *va;
+
+	if (!have_npu(1))
+		SKIP(return, "needs /dev/npu1");
+	ASSERT_NONNULL(model);
+	ASSERT_NONNULL(buf);
+	ASSERT_EQ(0, spawn(&a, a_dev1, NULL));
+	B_START(0, tgid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
+	/* the exporter's device is not open here: no context to make the handle in */
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(sh, 0, &h));
+	msg = aclGetRecentErrMsg();
+	EXPECT_TRUE(msg && strstr(msg, "no thread of this process has set"));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(sh, 1, &h));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(sh, 63, &h));
+	EXPECT_NULL(h);
+
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(0, st);
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 0, &h));
+	ASSERT_NONNULL(h);
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(1, st);
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(1, 0, &st));
+	EXPECT_EQ(1, st);
+	/* it is device 1's memory */
+	ASSERT_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &prop));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, prop.location.type);
+	EXPECT_EQ(1U, prop.location.id);
+
+	/* mapped on its device, granted to device 0 */
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, d, 2));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtMalloc(&dbuf, SZ, ACL_MEM_MALLOC_HUGE_FIRST));
+	fill_pattern(model, SZ, 13);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 13));
+
+	/* device 0's engine writes part of it through the peer mapping ... */
+	fill_pattern(buf, SZ, 77);
+	ASSERT_ACL_OK(aclrtMemcpy(dbuf, SZ, buf, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(va + 4096 + 123, 5000, (char *)dbuf + 777, 5000, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	memcpy(model + 4096 + 123, buf + 777, 5000);
+	/* ... and reads other ranges back */
+	memset(buf, 0, SZ);
+	ASSERT_ACL_OK(aclrtMemset(dbuf, SZ, 0, SZ));
+	ASSERT_ACL_OK(aclrtMemcpy(dbuf, SZ, va + 4000, 12000, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, 12000, dbuf, 12000, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model + 4000, 12000));
+	ASSERT_ACL_OK(aclrtMemcpy(dbuf, SZ, va + SZ - 3 * 4096 - 5, 3 * 4096 + 5, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, 3 * 4096 + 5, dbuf, 3 * 4096 + 5, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model + SZ - 3 * 4096 - 5, 3 * 4096 + 5));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model, SZ));
+
+	/* torch_npu enables the pair again: counted, and the import's reference stays */
+	ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+	ASSERT_ACL_OK(aclrtDeviceDisablePeerAccess(1));
+	ASSERT_ACL_OK(aclrtDevicePeerAccessStatus(0, 1, &st));
+	EXPECT_EQ(1, st);
+	ASSERT_ACL_OK(aclrtMemcpy(dbuf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, dbuf, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model, SZ));
+
+	put_u64(a.wr, 1);
+	EXPECT_EQ(0, reap(&a));
+	ASSERT_ACL_OK(aclrtFree(dbuf));
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	free(model);
+	free(buf);
+}
+
+/*
+ * A: export a filled handle with default flags; list the pid it reads,
+ * then (a second call, with pid 0 entries) the next one; send the name
+ * twice; wait for "done".
+ */
+static void a_two_lists(int rd, int wr, void *arg)
+{
+	struct mem m;
+	uint64_t sh;
+	int32_t pid[3] = { 0 };
+
+	(void)arg;
+	child_start(0);
+	child_alloc(&m, 0, 41);
+	CK_ACL(ACL_SUCCESS, aclrtMemExportToShareableHandle(m.h, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+	pid[0] = (int32_t)get_u64(rd);
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh, pid, 1));
+	put_u64(wr, 0);
+	CK(get_u64(rd) == 1);		/* that process has exited */
+	pid[0] = 0;
+	pid[1] = (int32_t)get_u64(rd);
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh, pid, 3));
+	pid[1] = (int32_t)get_u64(rd);
+	CK_ACL(ACL_SUCCESS, aclrtMemSetPidToShareableHandle(sh, pid, 3));
+	put_u64(wr, sh);
+	put_u64(wr, sh);
+	CK(get_u64(rd) == 2);
+}
+
+/* D: wait for a byte, exit. */
+static void d_wait(int rd, int wr, void *arg)
+{
+	(void)wr;
+	(void)arg;
+	get_u64(rd);
+}
+
+/*
+ * CANN adds pids to the list (svm_master_mem_share.c devmm_set_pids()):
+ * both processes listed by two calls import. A listed process that
+ * exited is dropped from the list, not an error of the next call.
+ */
+TEST(set_pids_adds_to_the_list)
+{
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h = NULL;
+	struct child a, c, dd;
+	uint64_t sh = 0, sh_c = 0, ack = 1;
 	char *buf = malloc(SZ);
 	int32_t tgid;
 	void *va;
 
-	if (!have_npu(1))
-		SKIP(return, "needs /dev/npu1");
-	ASSERT_EQ(0, spawn(&a, a_dev1, NULL));
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_NONNULL(buf);
+	ASSERT_EQ(0, spawn(&a, a_two_lists, NULL));
+	ASSERT_EQ(0, spawn(&dd, d_wait, NULL));
+	ASSERT_EQ(0, spawn(&c, c_import_v2, (void *)1));
+	put_u64(a.wr, (uint64_t)dd.pid);
+	ASSERT_EQ(0, try_get_u64(a.rd, &ack));
+	EXPECT_EQ(0U, ack);
+	put_u64(dd.wr, 1);
+	EXPECT_EQ(0, reap(&dd));
+	put_u64(a.wr, 1);
 	B_START(0, tgid);
+	put_u64(a.wr, (uint64_t)tgid);
+	put_u64(a.wr, (uint64_t)c.pid);
 	ASSERT_EQ(0, try_get_u64(a.rd, &sh));
-	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(sh, 1, &h));
-	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemImportFromShareableHandle(sh, 0, &h));
-	EXPECT_NULL(h);
-	ASSERT_ACL_OK(aclrtSetDevice(1));
-	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 1, &h));
+	ASSERT_EQ(0, try_get_u64(a.rd, &sh_c));
+	/* the later call listed C; B, listed before it, is still on the list */
+	put_u64(c.wr, sh_c);
+	put_u64(c.wr, ACL_SUCCESS);
+	EXPECT_EQ(0, try_get_u64(c.rd, &ack));
+	EXPECT_EQ(1U, ack);
+	EXPECT_EQ(0, reap(&c));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandle(sh, 0, &h));
 	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
 	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, SZ, &d, 1));
 	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
-	EXPECT_EQ(-1, check_pattern(buf, SZ, 13));
-	put_u64(a.wr, 1);
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 41));
+	put_u64(a.wr, 2);
 	EXPECT_EQ(0, reap(&a));
 	ASSERT_ACL_OK(aclrtUnmapMem(va));
 	ASSERT_ACL_OK(aclrtFreePhysical(h));

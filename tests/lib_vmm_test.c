@@ -75,6 +75,68 @@ TEST(malloc_physical_checks)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreePhysical(h));
 }
 
+/*
+ * CANN allocates on prop->location.id whether current or not (api_error.cc
+ * validates the id only) and reads back the requested properties
+ * (memory.cpp mapping[]): NORMAL stays NORMAL on 2 MiB pages. Here the
+ * device must be set in the process.
+ */
+TEST(malloc_physical_other_device)
+{
+	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_NORMAL), out;
+	aclrtDrvMemHandle h = NULL;
+	size_t n = 4 * MiB, i;
+	char *model = malloc(n), *buf = malloc(n);
+	char *va;
+
+	if (!have_npu(1))
+		SKIP(return, "needs /dev/npu1");
+	NEED_DEVICE();
+	ASSERT_NONNULL(model);
+	ASSERT_NONNULL(buf);
+	p.location.id = 1;
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMallocPhysical(&h, n, &p, 0));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_NULL(h);
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, n, &p, 0));
+	memset(&out, 0xa5, sizeof(out));
+	ASSERT_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h, &out));
+	EXPECT_EQ(ACL_MEM_HANDLE_TYPE_NONE, out.handleType);
+	EXPECT_EQ(ACL_MEM_ALLOCATION_TYPE_PINNED, out.allocationType);
+	EXPECT_EQ(ACL_HBM_MEM_NORMAL, out.memAttr);
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, out.location.type);
+	EXPECT_EQ(1U, out.location.id);
+	EXPECT_EQ(0U, out.reserve);
+
+	/* device 1's memory: mapped there, the bytes as written */
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, n, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, n, 0, h, 0));
+	for (i = 0; i < n; i++)
+		model[i] = (char)(i * 7 + 3);
+	ASSERT_ACL_OK(aclrtMemcpy(va, n, model, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	fill_pattern(buf, n, 3);
+	ASSERT_ACL_OK(aclrtMemcpy(va + 2 * MiB - 100, 300, buf, 300, ACL_MEMCPY_HOST_TO_DEVICE));
+	memcpy(model + 2 * MiB - 100, buf, 300);
+	/* read from device 0's thread: a copy touching device 1 only runs there */
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	memset(buf, 0, n);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, 4096, va + 2 * MiB - 2048, 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model + 2 * MiB - 2048, 4096));
+	ASSERT_ACL_OK(aclrtMemcpy(buf, n, va, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model, n));
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	/* freed with any device current */
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+	free(model);
+	free(buf);
+}
+
 TEST(reserve_map_access_copy)
 {
 	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);

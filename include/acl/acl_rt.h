@@ -1249,8 +1249,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribut
  *
  * Physical handles (aclrtMallocPhysical) of 2 MiB or 1 GiB pages, mapped
  * whole into address ranges reserved with aclrtReserveMemAddress. Handles,
- * ranges and mappings are per device: allocating, reserving, mapping and
- * access calls work on the current device's. As in CANN, aclrtMapMem gives
+ * ranges and mappings are per device: reserving, mapping and access calls
+ * work on the current device's, aclrtMallocPhysical on prop's device. As in CANN, aclrtMapMem gives
  * the handle's device read-write access at once; aclrtMemMapNoAccess maps
  * with no access, and aclrtMemSetAccess grants it, to that device and to
  * peers.
@@ -1264,9 +1264,10 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationGranularity(aclrtPhysicalMemPr
 							      aclrtMemGranularityOptions option,
 							      size_t *granularity);
 /*
- * flags must be 0; prop as aclrtPhysicalMemProp says (location.id another
- * device than the current: ACL_ERROR_INVALID_PARAM); size a non-zero
- * multiple of the granularity.
+ * flags must be 0; prop as aclrtPhysicalMemProp says; size a non-zero
+ * multiple of the granularity. On device location.id, current or not (as
+ * CANN), which some thread of this process has set (else
+ * ACL_ERROR_RT_CONTEXT_NULL).
  */
 ACL_FUNC_VISIBILITY aclError aclrtMallocPhysical(aclrtDrvMemHandle *handle, size_t size,
 						 const aclrtPhysicalMemProp *prop, uint64_t flags);
@@ -1326,11 +1327,12 @@ ACL_FUNC_VISIBILITY aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *l
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtDrvMemHandle *handle);
 /*
- * handleType NONE, allocationType PINNED, the handle's device, and a
- * memAttr from the page size it really has: ACL_HBM_MEM_HUGE or
- * ACL_HBM_MEM_HUGE1G (the _P2P_ ones if allocated with a P2P memAttr). A
- * NORMAL memAttr gets 2 MiB pages, so it reports HUGE; imports report their
- * page size, not P2P. A handle that is not live: ACL_ERROR_INVALID_PARAM.
+ * As CANN: handleType NONE, allocationType PINNED, the handle's device,
+ * and the memAttr requested, whatever pages back it (a NORMAL memAttr has
+ * 2 MiB pages and reports NORMAL); ACL_MEM_NORMAL, _HUGE and _HUGE1G read
+ * back as their ACL_HBM_MEM_ names. Imports report their page size
+ * (ACL_HBM_MEM_HUGE or _HUGE1G). A handle that is not live:
+ * ACL_ERROR_INVALID_PARAM.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
 								       aclrtPhysicalMemProp *prop);
@@ -1363,19 +1365,26 @@ ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle h
 							     aclrtMemHandleType handleType, uint64_t flags,
 							     uint64_t *shareableHandle);
 /*
- * Onto device deviceId, which some thread of this process has set (else
- * ACL_ERROR_RT_CONTEXT_NULL), not necessarily the current device. Exported
- * by this process: ACL_ERROR_INVALID_PARAM; on another device:
- * ACL_ERROR_RT_INVALID_DEVICEID. The handle maps with aclrtMapMem at the
- * exporter's size.
+ * As CANN: deviceId must name a device (else ACL_ERROR_RT_INVALID_DEVICEID),
+ * any one; a current context is needed (ACL_ERROR_RT_CONTEXT_NULL). The
+ * memory stays on the exporter's device, and the handle is that device's,
+ * which some thread of this process must have set (else
+ * ACL_ERROR_RT_CONTEXT_NULL). Imported onto another device than the
+ * current, it is peer memory: peer access is enabled both ways between the
+ * current device and the exporter's (one reference each, never dropped by
+ * the import). Exported by this process: ACL_ERROR_INVALID_PARAM. The
+ * handle maps with aclrtMapMem at the exporter's size.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t deviceId,
 							       aclrtDrvMemHandle *handle);
 /*
- * Replaces the list of a name this process exported: 1 to 1024 pids, as
- * aclrtDeviceGetBareTgid gives them (this pid namespace), naming processes
- * at the time of the call; a pid naming no process: ACL_ERROR_INVALID_PARAM,
- * the list unchanged. No current device needed.
+ * Adds to the list of a name this process exported (as CANN): 1 to 1024
+ * pids, as aclrtDeviceGetBareTgid gives them (this pid namespace), naming
+ * processes at the time of the call; 0 entries are skipped, only 0s:
+ * ACL_ERROR_RT_PARAM_INVALID; a negative pid: ACL_ERROR_INVALID_PARAM; a
+ * pid naming no process: ACL_ERROR_INVALID_PARAM, the list unchanged. The
+ * list holds at most 1024 processes (more: ACL_ERROR_RT_PARAM_INVALID).
+ * No current device needed.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableHandle, int32_t *pid,
 							     size_t pidNum);
@@ -1384,8 +1393,8 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableH
  * shareableHandle, which need not be aligned), so V1 and V2 names mix;
  * FABRIC: ACL_ERROR_RT_FEATURE_NOT_SUPPORT; another type:
  * ACL_ERROR_RT_PARAM_INVALID. Export: flags above 1
- * ACL_ERROR_RT_PARAM_INVALID. Import: flags must be 0; onto the current
- * device. SetPid: pidNum 0 ACL_ERROR_INVALID_PARAM.
+ * ACL_ERROR_RT_PARAM_INVALID. Import: flags must be 0; for the current
+ * device, as V1. SetPid: pidNum 0 ACL_ERROR_INVALID_PARAM.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
 							       aclrtMemSharedHandleType shareType,
@@ -1411,9 +1420,11 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, in
 /*
  * One direction: the current device's DMA engine may reach peerDeviceId's
  * aclrtMalloc memory, and its VMM mappings that grant it, until access is
- * disabled or the current device closes. flags other than 0:
- * ACL_ERROR_FEATURE_UNSUPPORTED; the current device itself, or enabled
- * already: ACL_ERROR_INVALID_PARAM. The peer need not be set.
+ * disabled or the current device closes. Counted, as CANN's driver counts
+ * it: enabling again takes one more reference (no error), and each
+ * aclrtDeviceDisablePeerAccess drops one. flags other than 0:
+ * ACL_ERROR_FEATURE_UNSUPPORTED; the current device itself:
+ * ACL_ERROR_INVALID_PARAM. The peer need not be set.
  */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 
@@ -1464,7 +1475,8 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetImportPid(const char *key, int32_t *p
  * Maps the memory on the device it lives on (one device's MMU maps only its
  * own memory); if that is not the current device, the pointer is peer
  * memory for it: ENABLE_PEER_ACCESS enables peer access both ways between
- * the two, else copies need aclrtDeviceEnablePeerAccess. Each import is a
+ * the two (a reference each way), else copies need
+ * aclrtDeviceEnablePeerAccess. Each import is a
  * new mapping. A key unknown, closed, freed or not allowed to this process:
  * ACL_ERROR_RT_NO_PERMISSION (alike, so keys cannot be probed); the
  * exporting process itself: ACL_ERROR_RT_PARAM_INVALID.
@@ -1642,8 +1654,9 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceGetByPCIBusId(const char *pciBusId, int3
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCapability(int32_t deviceId, aclrtDevFeatureType devFeatureType,
 						      int32_t *value);
 /*
- * Withdraws what aclrtDeviceEnablePeerAccess granted (a copy queued before
- * that runs after it faults); not enabled: ACL_ERROR_INVALID_PARAM.
+ * Drops one reference of what aclrtDeviceEnablePeerAccess (or a share or
+ * IPC import) enabled; the last withdraws the access (a copy queued before
+ * that runs after it faults). Not enabled: ACL_ERROR_INVALID_PARAM.
  */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceDisablePeerAccess(int32_t peerDeviceId);
 /*
