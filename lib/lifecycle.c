@@ -91,9 +91,11 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	dev->fd = fd;
 
 	ret = acl_copy_open(dev);
-	/* managed memory is mirrored on every open device */
+	/* managed memory is mirrored, aclrtMallocHost memory registered, on every open device */
 	if (!ret)
 		ret = acl_managed_dev_opened(dev);
+	if (!ret)
+		ret = acl_mm_host_dev_opened(dev);
 	if (ret) {
 		/* closes fd */
 		acl_dev_teardown_locked(dev, false);
@@ -176,6 +178,7 @@ static void acl_atfork_child(void)
 	pthread_mutex_unlock(&acl_global_lock);
 	acl_objs_forget();
 	acl_managed_forget();
+	acl_mm_forget();
 	acl_notifies_forget();
 	acl_reporters_forget();
 	for (i = 0; i < ACL_MAX_DEVICES; i++) {

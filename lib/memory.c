@@ -15,7 +15,6 @@
 #include "device.h"
 #include "error.h"
 #include "managed.h"
-#include "memory.h"
 #include "mm.h"
 #include "query.h"
 #include "stream.h"
@@ -93,12 +92,11 @@ static int acl_malloc(struct acl_device *dev, void **devPtr, size_t size, uint32
 	return ret;
 }
 
-int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg, bool host,
-			 uint32_t *va_flag)
+/* aclrtMallocWithCfg's cfg (NULL: none). */
+static int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg)
 {
 	size_t i;
 
-	*va_flag = 0;
 	if (!cfg)
 		return 0;
 	if (cfg->numAttrs && !cfg->attrs)
@@ -115,14 +113,8 @@ int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg, b
 						i, a->value.deviceId, dev->id);
 			break;
 		case ACL_RT_MEM_ATTR_VA_FLAG:
-			if (!host)
-				return acl_errf(-EINVAL, "cfg->attrs[%zu]: VA_FLAG applies to aclrtMallocHostWithCfg only",
-						i);
-			if (a->value.vaFlag > 1)
-				return acl_errf(-EINVAL, "cfg->attrs[%zu]: VA_FLAG value %u must be 0 or 1", i,
-						a->value.vaFlag);
-			*va_flag = a->value.vaFlag;
-			break;
+			return acl_errf(-EINVAL, "cfg->attrs[%zu]: VA_FLAG applies to aclrtMallocHostWithCfg only",
+					i);
 		default:
 			return acl_errf(-EINVAL, "cfg->attrs[%zu]: attr %d is not MODULE_ID, DEVICE_ID or VA_FLAG",
 					i, (int)a->attr);
@@ -203,7 +195,6 @@ static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint3
 	uint32_t place = mode == ACL_MALLOC_CFG ? policy : acl_exact_policy(policy, mode);
 	struct acl_device *dev;
 	uint64_t page, req = 0;
-	uint32_t va_flag;
 	int ret;
 
 	ret = acl_check_init();
@@ -217,7 +208,7 @@ static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint3
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
-		ret = acl_malloc_cfg_check(dev, cfg, false, &va_flag);
+		ret = acl_malloc_cfg_check(dev, cfg);
 	if (!ret)
 		ret = acl_malloc(dev, devPtr, req, place);
 	return acl_ret(fn, ret);

@@ -989,37 +989,168 @@ static int acl_host_unpin(struct acl_device *dev, const struct acl_region *r)
 	return 0;
 }
 
-int acl_mm_host_alloc(struct acl_device *dev, uint64_t len, bool identity, void **out)
+/*
+ * aclrtMallocHost memory is the process's, not one device's (CANN takes
+ * it from the driver's process-wide pinned heap): each allocation is
+ * registered, mapped, with every open device, and with each device as it
+ * opens; the pages go when it is freed, or when the last device holding
+ * it closes. Every registration pins and charges the pages again: with n
+ * devices open an allocation counts n times against RLIMIT_MEMLOCK (the
+ * driver charges per registration, Documentation/uapi.rst "Limits").
+ *
+ * Locking: acl_host_lock protects the list and each allocation's devs;
+ * taken after acl_global_lock and a device's lock (a device opening or
+ * closing walks the list), before any records' lock.
+ */
+struct acl_host_alloc {
+	struct list_head node;		/* in acl_host_allocs */
+	uint64_t addr, len;
+	bool identity;			/* VA_FLAG: the device address is the host address */
+	uint64_t devs;			/* bit N: registered with device N */
+};
+
+static pthread_mutex_t acl_host_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct list_head acl_host_allocs = LIST_HEAD_INIT(acl_host_allocs);
+
+/* Undo @a's registration with @dev; 0 also if it had none. acl_host_lock held. */
+static int acl_host_alloc_unpin(struct acl_device *dev, struct acl_host_alloc *a)
 {
-	void *p;
+	struct acl_region r;
 	int ret;
 
+	if (acl_mm_claim(dev, a->addr, ACL_REGION_HOST_ALLOC, &r))
+		return 0;
+	ret = acl_host_unpin(dev, &r);
+	if (!ret)
+		a->devs &= ~(1ULL << dev->id);
+	return ret;
+}
+
+/* Register @a with @dev unless it is already. acl_host_lock held. */
+static int acl_host_alloc_pin(struct acl_device *dev, struct acl_host_alloc *a)
+{
+	int ret;
+
+	if (a->devs & (1ULL << dev->id))
+		return 0;
+	ret = acl_host_pin(dev, a->addr, a->len, NPU_HOST_MAPPED, a->identity, ACL_REGION_HOST_ALLOC,
+			   NULL);
+	if (!ret)
+		a->devs |= 1ULL << dev->id;
+	return ret;
+}
+
+int acl_mm_host_alloc(uint64_t len, bool identity, void **out)
+{
+	struct acl_host_alloc *a = calloc(1, sizeof(*a));
+	struct acl_device *dev;
+	int ret = 0, pos = 0;
+	void *p;
+
+	if (!a)
+		return acl_errf(-ENOMEM, "out of host memory");
 	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
+	if (p == MAP_FAILED) {
+		free(a);
 		return acl_errf(-ENOMEM, "cannot map %llu bytes of host memory: %s", (unsigned long long)len,
 				strerror(errno));
-	ret = acl_host_pin(dev, (uintptr_t)p, len, NPU_HOST_MAPPED, identity, ACL_REGION_HOST_ALLOC,
-			   NULL);
+	}
+	a->addr = (uintptr_t)p;
+	a->len = len;
+	a->identity = identity;
+	/* under the lock: a device opening meanwhile registers it once listed */
+	pthread_mutex_lock(&acl_host_lock);
+	while (!ret && (dev = acl_dev_iter(&pos)))
+		ret = acl_host_alloc_pin(dev, a);
 	if (ret) {
-		munmap(p, len);
+		pos = 0;
+		while ((dev = acl_dev_iter(&pos)))
+			acl_host_alloc_unpin(dev, a);
+	} else {
+		list_add_tail(&a->node, &acl_host_allocs);
+	}
+	pthread_mutex_unlock(&acl_host_lock);
+	if (ret) {
+		/* pages a failed unregistration left pinned stay mapped */
+		if (!a->devs)
+			munmap(p, len);
+		free(a);
 		return ret;
 	}
 	*out = p;
 	return 0;
 }
 
-int acl_mm_host_free(struct acl_device *dev, void *p)
+int acl_mm_host_free(void *p)
 {
-	struct acl_region r;
-	int ret;
+	struct acl_host_alloc *a, *found = NULL;
+	struct acl_device *dev;
+	int ret = 0, pos = 0;
 
-	if (acl_mm_claim(dev, (uintptr_t)p, ACL_REGION_HOST_ALLOC, &r))
+	pthread_mutex_lock(&acl_host_lock);
+	list_for_each_entry(a, &acl_host_allocs, node) {
+		if (a->addr == (uintptr_t)p) {
+			found = a;
+			break;
+		}
+	}
+	if (!found) {
+		pthread_mutex_unlock(&acl_host_lock);
 		return -ENOENT;
-	/* still registered after a failure: the pages stay, as the driver holds them */
-	ret = acl_host_unpin(dev, &r);
+	}
+	while (!ret && (dev = acl_dev_iter(&pos)))
+		ret = acl_host_alloc_unpin(dev, found);
+	/* still registered after a failure: listed, as a device holds the pages */
 	if (!ret)
-		munmap(p, r.len);
+		list_del(&found->node);
+	pthread_mutex_unlock(&acl_host_lock);
+	if (ret)
+		return ret;
+	munmap(p, found->len);
+	free(found);
+	return 0;
+}
+
+int acl_mm_host_dev_opened(struct acl_device *dev)
+{
+	struct acl_host_alloc *a;
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_host_lock);
+	list_for_each_entry(a, &acl_host_allocs, node) {
+		ret = acl_host_alloc_pin(dev, a);
+		if (ret)
+			break;
+	}
+	pthread_mutex_unlock(&acl_host_lock);
 	return ret;
+}
+
+void acl_mm_forget(void)
+{
+	/* another thread of the parent may have held it at fork */
+	pthread_mutex_init(&acl_host_lock, NULL);
+}
+
+/*
+ * @dev closed (its file released its registrations): the allocations it
+ * was the last to hold go, their pages unmapped unless @in_child.
+ */
+static void acl_host_allocs_closed(struct acl_device *dev, bool in_child)
+{
+	struct acl_host_alloc *a, *n;
+
+	pthread_mutex_lock(&acl_host_lock);
+	list_for_each_entry_safe(a, n, &acl_host_allocs, node) {
+		a->devs &= ~(1ULL << dev->id);
+		if (a->devs)
+			continue;
+		list_del(&a->node);
+		if (!in_child)
+			munmap((void *)(uintptr_t)a->addr, a->len);
+		free(a);
+	}
+	pthread_mutex_unlock(&acl_host_lock);
 }
 
 int acl_mm_host_register(struct acl_device *dev, void *p, uint64_t len, uint32_t kflags,
@@ -1137,8 +1268,12 @@ static void acl_region_drop(struct acl_region *r, void *arg)
 {
 	bool unmap = *(bool *)arg;
 
-	/* caller-owned and managed memory stays; what the library mapped goes */
-	if (unmap && r->kind != ACL_REGION_HOST_REG && r->kind != ACL_REGION_MIRROR)
+	/*
+	 * caller-owned and managed memory stays, aclrtMallocHost memory is the
+	 * process's (acl_host_allocs_closed()); what the library mapped goes
+	 */
+	if (unmap && r->kind != ACL_REGION_HOST_REG && r->kind != ACL_REGION_MIRROR &&
+	    r->kind != ACL_REGION_HOST_ALLOC)
 		munmap((void *)(uintptr_t)r->addr, r->len);
 	if (unmap && r->dev_va)
 		munmap((void *)(uintptr_t)r->dev_va, r->dev_va_len);
@@ -1172,4 +1307,5 @@ void acl_mm_teardown(struct acl_device *dev, bool in_child)
 	}
 	acl_regions_clear(&m->r, acl_region_drop, &unmap);
 	pthread_rwlock_unlock(&m->lock);
+	acl_host_allocs_closed(dev, in_child);
 }

@@ -148,10 +148,19 @@ int acl_mm_get_access(struct acl_device *dev, uint64_t va, uint32_t device, uint
 
 /* Host memory */
 
-/* aclrtMallocHost: @len bytes registered mapped (at their own address if @identity). */
-int acl_mm_host_alloc(struct acl_device *dev, uint64_t len, bool identity, void **out);
-/* aclrtFreeHost; -ENOENT: no such allocation. */
-int acl_mm_host_free(struct acl_device *dev, void *p);
+/*
+ * aclrtMallocHost: @len bytes registered mapped (at their own address if
+ * @identity) with every open device, and with each device that opens
+ * later (acl_mm_host_dev_opened()), until freed or the last device
+ * holding them closes.
+ */
+int acl_mm_host_alloc(uint64_t len, bool identity, void **out);
+/* aclrtFreeHost, from any thread; -ENOENT: no such allocation. */
+int acl_mm_host_free(void *p);
+/* @dev opened: register every aclrtMallocHost allocation with it. */
+int acl_mm_host_dev_opened(struct acl_device *dev);
+/* After fork, in the child: the process-wide records' lock is free again. */
+void acl_mm_forget(void);
 /* aclrtHostRegister(V2) of [@p, +@len), NPU_HOST_* @kflags; *@dev_va its device VA or 0. */
 int acl_mm_host_register(struct acl_device *dev, void *p, uint64_t len, uint32_t kflags,
 			 uint64_t *dev_va);

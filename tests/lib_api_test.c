@@ -497,16 +497,19 @@ TEST(host_register_args)
 		   aclrtHostRegister((char *)mem + 8, 4096, ACL_HOST_REGISTER_MAPPED, &dev));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 0, ACL_HOST_REGISTER_MAPPED, &dev));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 4096, ACL_HOST_REGISTER_MAPPED, NULL));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 4096, (aclrtHostRegisterType)1, &dev));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 4096, (aclrtHostRegisterType)0x10, &dev));
+	/* an unknown type bit is CANN's runtime's 207000 (api_error.cc HostRegister) */
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtHostRegister(mem, 4096, (aclrtHostRegisterType)1, &dev));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtHostRegister(mem, 4096, (aclrtHostRegisterType)0x10, &dev));
 	EXPECT_ACL(ACL_ERROR_FEATURE_UNSUPPORTED,
 		   aclrtHostRegister(mem, 4096, ACL_HOST_REGISTER_IOMEMORY, &dev));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(NULL, 4096, ACL_HOST_REG_PINNED));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2((char *)mem + 1, 4096, ACL_HOST_REG_PINNED));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(mem, 0, ACL_HOST_REG_PINNED));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(mem, 4096, 0));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(mem, 4096, 0x1));
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(mem, 4096, ACL_HOST_REG_PINNED | 0x100));
+	/* flag 0 or an unknown bit: CANN's runtime's 107000 (api_error.cc HostRegisterV2) */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostRegisterV2(mem, 4096, 0));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostRegisterV2(mem, 4096, 0x1));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostRegisterV2(mem, 4096, ACL_HOST_REG_PINNED | 0x100));
 	EXPECT_ACL(ACL_ERROR_FEATURE_UNSUPPORTED, aclrtHostRegisterV2(mem, 4096, ACL_HOST_REG_IOMEMORY));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostGetDevicePointer(NULL, &dev, 0));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostGetDevicePointer(mem, NULL, 0));

@@ -860,9 +860,10 @@ TEST(malloc_host_with_cfg_va_flag)
 	ASSERT_ACL_OK(aclrtFreeHost(h));
 	a.value.vaFlag = 2;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocHostWithCfg((void **)&h, 4096, &cfg));
+	/* CANN's runtime takes MODULE_ID and VA_FLAG only (api_impl.cc GetMallocHostConfigAttr) */
 	a.attr = ACL_RT_MEM_ATTR_DEVICE_ID;
 	a.value.deviceId = 5;
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocHostWithCfg((void **)&h, 4096, &cfg));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg((void **)&h, 4096, &cfg));
 }
 
 TEST(host_register_mapped)
@@ -906,7 +907,8 @@ TEST(host_register_mapped)
 	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostUnregister(d));
 	ASSERT_ACL_OK(aclrtHostUnregister(mem));
 	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostUnregister(mem));
-	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_NOT_REGISTERED, aclrtHostGetDevicePointer(mem, &dp2, 0));
+	/* CANN: 107000 for any address not registered mapped (api_impl.cc HostGetDevicePointer) */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostGetDevicePointer(mem, &dp2, 0));
 	ASSERT_ACL_OK(aclrtFree(d));
 	munmap(mem, 4 * 4096);
 	free(src);
@@ -922,8 +924,8 @@ TEST(host_register_v2_pinned_and_readonly)
 	ASSERT_NONNULL(mem);
 	ASSERT_NONNULL(ro);
 	ASSERT_ACL_OK(aclrtHostRegisterV2(mem, 2 * 4096, ACL_HOST_REG_PINNED));
-	/* pinned without MAPPED: no device address */
-	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostGetDevicePointer(mem, &dp, 0));
+	/* pinned without MAPPED: no device address (CANN: 107000) */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostGetDevicePointer(mem, &dp, 0));
 	ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
 	fill_pattern(mem, 4096, 12);
 	ASSERT_ACL_OK(aclrtMemcpy(d, 4096, mem, 4096, ACL_MEMCPY_HOST_TO_DEVICE));
@@ -964,6 +966,258 @@ TEST(host_register_unmapped_memory)
 	ASSERT_NONNULL(mem);
 	munmap(mem, 2 * 4096);
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 4096, ACL_HOST_REGISTER_MAPPED, &dp));
+}
+
+/* aclrtGetLastError after @code's failure: @code or, for the acl layer's failures, 0. */
+#define EXPECT_LAST(want) EXPECT_EQ((aclError)(want), aclrtGetLastError(ACL_RT_THREAD_LEVEL))
+
+/*
+ * The vendor's codes for bad types and flags (CANN api_error.cc
+ * HostRegister / HostRegisterV2): the runtime layer's, recorded as the
+ * last error; the acl layer's NULL and size checks come first and are not.
+ */
+TEST(host_register_vendor_codes)
+{
+	char *mem = map_anon(4096);
+	const char *msg;
+	void *dp;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(mem);
+	aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtHostRegister(mem, 4096, (aclrtHostRegisterType)0x1, &dp));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		  aclrtHostRegister(mem, 4096, (aclrtHostRegisterType)(ACL_HOST_REGISTER_READONLY | 0x100), &dp));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "type 0x108"));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* the acl layer's checks first: no last error */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegister(mem, 0, (aclrtHostRegisterType)0x1, &dp));
+	EXPECT_LAST(ACL_SUCCESS);
+
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostRegisterV2(mem, 4096, 0));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtHostRegisterV2(mem, 4096, ACL_HOST_REG_MAPPED | 0x20));
+	msg = aclGetRecentErrMsg();
+	ASSERT_NONNULL(msg);
+	EXPECT_NONNULL(strstr(msg, "aclrtHostRegisterV2: flag 0x22"));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostRegisterV2(NULL, 4096, 0));
+	EXPECT_LAST(ACL_SUCCESS);
+	/* nothing was registered on the way */
+	ASSERT_ACL_OK(aclrtHostRegisterV2(mem, 4096, ACL_HOST_REG_PINNED));
+	ASSERT_ACL_OK(aclrtHostUnregister(mem));
+	munmap(mem, 4096);
+}
+
+/*
+ * aclrtHostRegisterV2 of aclrtMallocHost(WithCfg) memory: MAPPED answers
+ * the memory's device address (torch_npu's pinned_mem_register path:
+ * register, unregister, free); PINNED is refused (CANN's API reference:
+ * the flag is for pageable memory), with 507910, this library's choice,
+ * recorded as the last error.
+ */
+TEST(host_register_v2_malloc_host)
+{
+	aclrtMallocAttribute a = { .attr = ACL_RT_MEM_ATTR_VA_FLAG, .value.vaFlag = 1 };
+	aclrtMallocConfig cfg = { &a, 1 };
+	void *h, *hv, *dp, *dp2;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMallocHost(&h, 2 * 4096));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp, 0));
+	aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED, aclrtHostRegisterV2(h, 4096, ACL_HOST_REG_PINNED));
+	EXPECT_LAST(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+		   aclrtHostRegisterV2(h, 4096, ACL_HOST_REG_PINNED | ACL_HOST_REG_MAPPED));
+	EXPECT_ACL(ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+		   aclrtHostRegisterV2((char *)h + 4096, 4096, ACL_HOST_REG_PINNED));
+	ASSERT_ACL_OK(aclrtHostRegisterV2(h, 2 * 4096, ACL_HOST_REG_MAPPED));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp2, 0));
+	EXPECT_EQ(dp, dp2);
+	ASSERT_ACL_OK(aclrtHostUnregister(h));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+
+	ASSERT_ACL_OK(aclrtMallocHostWithCfg(&hv, 4096, &cfg));
+	ASSERT_ACL_OK(aclrtHostRegisterV2(hv, 4096, ACL_HOST_REG_MAPPED));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(hv, &dp, 0));
+	EXPECT_EQ(hv, dp);
+	ASSERT_ACL_OK(aclrtHostUnregister(hv));
+	ASSERT_ACL_OK(aclrtFreeHost(hv));
+}
+
+/*
+ * aclrtMallocHostWithCfg's checks in CANN's order (api_impl.cc
+ * HostMallocWithCfg): ptr and size (acl layer, 100000), cfg->attrs NULL
+ * whatever numAttrs is (107000), attributes other than MODULE_ID and
+ * VA_FLAG (107000), then the context (107002).
+ */
+TEST(malloc_host_with_cfg_order)
+{
+	aclrtMallocAttribute attrs[2] = {
+		{ .attr = ACL_RT_MEM_ATTR_MODULE_ID, .value.moduleId = 7 },
+		{ .attr = ACL_RT_MEM_ATTR_VA_FLAG, .value.vaFlag = 0 },
+	};
+	aclrtMallocConfig cfg = { NULL, 0 };
+	void *h;
+
+	NEED_DEVICE();
+	aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocHostWithCfg(NULL, 4096, &cfg));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMallocHostWithCfg(&h, 0, &cfg));
+	EXPECT_LAST(ACL_SUCCESS);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	cfg.numAttrs = 2;
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	cfg.attrs = attrs;
+	ASSERT_ACL_OK(aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	/* attrs but no entries: nothing to check */
+	cfg.numAttrs = 0;
+	ASSERT_ACL_OK(aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	cfg.numAttrs = 2;
+	attrs[1].attr = ACL_RT_MEM_ATTR_RSV;
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	attrs[1].attr = ACL_RT_MEM_ATTR_DEVICE_ID;
+	attrs[1].value.deviceId = 0;
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	/* the attributes before the context */
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	attrs[1].attr = ACL_RT_MEM_ATTR_VA_FLAG;
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+	EXPECT_LAST(ACL_ERROR_RT_CONTEXT_NULL);
+	cfg.attrs = NULL;
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMallocHostWithCfg(&h, 4096, &cfg));
+}
+
+/*
+ * aclrtHostGetDevicePointer of anything but host memory registered
+ * mapped: CANN's runtime's 107000, the last error (api_impl.cc
+ * HostGetDevicePointer); its NULL and flag checks are the acl layer's.
+ */
+TEST(host_get_device_pointer_not_mapped)
+{
+	char *pin = map_anon(4096), stack[64];
+	void *dp = NULL, *d, *man;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(pin);
+	ASSERT_ACL_OK(aclrtHostRegisterV2(pin, 4096, ACL_HOST_REG_PINNED));
+	ASSERT_ACL_OK(aclrtMalloc(&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemAllocManaged(&man, 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+	void *probes[] = { stack, pin, pin + 100, d, man };
+	for (size_t i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+		aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+		EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtHostGetDevicePointer(probes[i], &dp, 0));
+		EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	}
+	EXPECT_NULL(dp);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtHostGetDevicePointer(stack, &dp, 1));
+	EXPECT_LAST(ACL_SUCCESS);
+	ASSERT_ACL_OK(aclrtFree(man));
+	ASSERT_ACL_OK(aclrtFree(d));
+	ASSERT_ACL_OK(aclrtHostUnregister(pin));
+	munmap(pin, 4096);
+}
+
+/* What device @fd's driver context says of @p: NPU_ADDR_*, *dev_addr its device address. */
+static uint32_t addr_kind(int fd, const void *p, uint64_t *dev_addr)
+{
+	struct npu_addr_query q = { .size = sizeof(q), .addr = (uintptr_t)p };
+
+	if (ioctl(fd, NPU_IOCTL_ADDR_QUERY, &q))
+		return ~0U;
+	if (dev_addr)
+		*dev_addr = q.dev_addr;
+	return q.kind == NPU_ADDR_HOST && !(q.host_flags & NPU_HOST_MAPPED) ? ~1U : q.kind;
+}
+
+static void *thread_free_host(void *arg)
+{
+	return (void *)(intptr_t)aclrtFreeHost(arg);
+}
+
+/*
+ * aclrtMallocHost memory is the process's (CANN: the driver's
+ * process-wide pinned heap): registered and mapped with every open
+ * device and each device opened later, so every device copies it
+ * directly; aclrtFreeHost works from any thread and any device, and
+ * every registration counts against RLIMIT_MEMLOCK (VmPin).
+ */
+TEST(malloc_host_every_device)
+{
+	uint64_t *h, *h2, da0 = 0, da1 = 0;
+	long long pin0, pin1;
+	void *dp0, *dp1, *ret;
+	int fd0, fd1;
+	pthread_t t;
+
+	if (!have_npu(1))
+		SKIP(return, "needs two NPUs");
+	NEED_DEVICE();
+	/* opened later: device 1 registers what device 0 allocated */
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h, 4096));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp0, 0));
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	fd0 = lib_npu_fd();
+	fd1 = npu_proc_dev_fd("/dev/npu1", -1);
+	ASSERT_LE(0, fd0);
+	ASSERT_LE(0, fd1);
+	EXPECT_EQ(NPU_ADDR_HOST, addr_kind(fd0, h, &da0));
+	EXPECT_EQ(NPU_ADDR_HOST, addr_kind(fd1, h, &da1));
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp1, 0));
+	EXPECT_EQ((uintptr_t)dp1, (uintptr_t)da1);
+	EXPECT_EQ((uintptr_t)dp0, (uintptr_t)da0);
+	/* device 1's engine writes it through its own mapping */
+	h[0] = 0;
+	ASSERT_ACL_OK(aclrtValueWrite(dp1, 0x5566778899aabbccULL, 0, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	EXPECT_EQ(0x5566778899aabbccULL, h[0]);
+
+	/* allocated with both open: both have it, each registration charged */
+	pin0 = vm_pin_kb();
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h2, 1 * MiB));
+	pin1 = vm_pin_kb();
+	EXPECT_EQ(2 * 1024, pin1 - pin0);
+	EXPECT_EQ(NPU_ADDR_HOST, addr_kind(fd0, h2, NULL));
+	EXPECT_EQ(NPU_ADDR_HOST, addr_kind(fd1, h2, NULL));
+
+	/* freed with device 1 current, from a thread without a device */
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	/* its two registrations of 4 KiB uncharged */
+	EXPECT_EQ(pin1 - 2 * 4, vm_pin_kb());
+	EXPECT_EQ(NPU_ADDR_NONE, addr_kind(fd0, h, NULL));
+	EXPECT_EQ(NPU_ADDR_NONE, addr_kind(fd1, h, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, thread_free_host, h2));
+	ASSERT_EQ(0, pthread_join(t, &ret));
+	EXPECT_EQ(ACL_SUCCESS, (aclError)(intptr_t)ret);
+	EXPECT_EQ(NPU_ADDR_NONE, addr_kind(fd1, h2, NULL));
+	EXPECT_EQ(pin0 - 2 * 4, vm_pin_kb());
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreeHost(h2));
+
+	/* it lives while a device holds it: device 0 closes, device 1 keeps it */
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h, 4096));
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	h[1] = 0;
+	ASSERT_ACL_OK(aclrtHostGetDevicePointer(h, &dp1, 0));
+	ASSERT_ACL_OK(aclrtValueWrite((char *)dp1 + 8, 42, 0, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	EXPECT_EQ(42U, h[1]);
+	ASSERT_ACL_OK(aclrtFreeHost(h));
+	/* and goes with the last one */
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&h, 4096));
+	ASSERT_ACL_OK(aclrtResetDevice(1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtFreeHost(h));
 }
 
 TEST(pointer_attributes)

@@ -92,7 +92,8 @@ extern "C" {
 
 /*
  * aclrtHostRegisterV2 flags: IOMEMORY is ACL_ERROR_FEATURE_UNSUPPORTED;
- * without MAPPED the memory is pinned but has no device address.
+ * without MAPPED the memory is pinned but has no device address; PINNED
+ * on aclrtMallocHost memory is ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED.
  */
 #define ACL_HOST_REG_MAPPED 0x2UL
 #define ACL_HOST_REG_IOMEMORY 0x4UL
@@ -144,7 +145,10 @@ typedef enum aclrtMemMallocPolicy {
 	ACL_MEM_ACCESS_USER_SPACE_READONLY = 0x100000,
 } aclrtMemMallocPolicy;
 
-/* aclrtHostRegister types: IOMEMORY is ACL_ERROR_FEATURE_UNSUPPORTED */
+/*
+ * aclrtHostRegister types: IOMEMORY is ACL_ERROR_FEATURE_UNSUPPORTED; any
+ * other bit ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 typedef enum {
 	ACL_HOST_REGISTER_MAPPED = 0,
 	ACL_HOST_REGISTER_IOMEMORY = 0x04,
@@ -153,9 +157,11 @@ typedef enum {
 
 /*
  * aclrtMalloc(Host)WithCfg attributes: MODULE_ID is accepted and ignored;
- * DEVICE_ID must be the current device; VA_FLAG (aclrtMallocHostWithCfg
- * only; 0 or 1) 1 maps the memory for the device at its host address. RSV
- * and other values: ACL_ERROR_INVALID_PARAM.
+ * DEVICE_ID (aclrtMallocWithCfg only) must be the current device; VA_FLAG
+ * (aclrtMallocHostWithCfg only; 0 or 1) 1 maps the memory for the devices
+ * at its host address. RSV and other values: ACL_ERROR_INVALID_PARAM for
+ * aclrtMallocWithCfg, ACL_ERROR_RT_PARAM_INVALID for aclrtMallocHostWithCfg
+ * (as cfg->attrs NULL is there, whatever numAttrs says).
  */
 typedef enum {
 	ACL_RT_MEM_ATTR_RSV = 0,
@@ -958,17 +964,20 @@ ACL_FUNC_VISIBILITY aclError aclrtCntNotifyGetId(aclrtCntNotify cntNotify, uint3
 /*
  * == Host memory: page-locked allocations and registrations ==
  *
- * Page-locked memory is pinned (counted against RLIMIT_MEMLOCK) and
- * registered with the current device only: that device's DMA engine
- * reaches it directly, other devices see pageable memory. Each call needs
- * a current device. A mapped registration also has a device address,
- * which equals no host address unless VA_FLAG asks for the host address
- * itself.
+ * Page-locked memory is pinned (counted against RLIMIT_MEMLOCK once per
+ * device it is registered with). aclrtMallocHost memory is registered
+ * with every device the process has open, and with each device as it
+ * opens; aclrtHostRegister(V2) registers with the current device only:
+ * that device's DMA engine reaches it directly, other devices see
+ * pageable memory. Each call but aclrtFreeHost needs a current device. A
+ * mapped registration also has a device address, which equals no host
+ * address unless VA_FLAG asks for the host address itself.
  */
 
 /*
- * 4 KiB aligned, the size rounded up to whole pages, mapped for the current
- * device. Free it with aclrtFreeHost, with the same device current.
+ * 4 KiB aligned, the size rounded up to whole pages, mapped for every open
+ * device. aclrtFreeHost frees it from any thread, with any device current
+ * or none; it also goes when the last device holding it closes.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMallocHost(void **hostPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr);
@@ -978,8 +987,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, a
  * ptr must be 4 KiB aligned; size is rounded up to whole pages. MAPPED and
  * READONLY (the device only reads it) answer the device address in
  * *devPtr; IOMEMORY: ACL_ERROR_FEATURE_UNSUPPORTED (the driver pins only
- * ordinary memory). Copies into a READONLY registration treat it as
- * pageable memory. Overlapping a registration:
+ * ordinary memory); any other type bit:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT. Copies into a READONLY registration
+ * treat it as pageable memory. Overlapping a registration:
  * ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED. The start of aclrtMallocHost
  * memory (registered already) answers its device address, READONLY
  * excepted (ACL_ERROR_FEATURE_UNSUPPORTED).
@@ -987,15 +997,17 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocHostWithCfg(void **ptr, uint64_t size, a
 ACL_FUNC_VISIBILITY aclError aclrtHostRegister(void *ptr, uint64_t size, aclrtHostRegisterType type,
 					       void **devPtr);
 /*
- * As aclrtHostRegister, with ACL_HOST_REG_* flags: 0 is
- * ACL_ERROR_INVALID_PARAM; without MAPPED no device address (PINNED, or
- * READONLY alone: pinned, read-only for the device).
+ * As aclrtHostRegister, with ACL_HOST_REG_* flags: 0 or an unknown bit is
+ * ACL_ERROR_RT_PARAM_INVALID; without MAPPED no device address (PINNED, or
+ * READONLY alone: pinned, read-only for the device). MAPPED on the start
+ * of aclrtMallocHost memory succeeds; PINNED on it:
+ * ACL_ERROR_HOST_MEMORY_ALREADY_REGISTERED.
  */
 ACL_FUNC_VISIBILITY aclError aclrtHostRegisterV2(void *ptr, uint64_t size, uint32_t flag);
 /*
  * flag must be 0. The device address of host memory registered MAPPED with
- * the current device; registered without MAPPED: ACL_ERROR_INVALID_PARAM;
- * not registered: ACL_ERROR_HOST_MEMORY_NOT_REGISTERED.
+ * the current device; any other address (registered without MAPPED, not
+ * registered, device memory): ACL_ERROR_RT_PARAM_INVALID.
  */
 ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevice, uint32_t flag);
 /*
