@@ -6,6 +6,7 @@
 #ifndef NPU_TESTS_LIB_CHILD_H
 #define NPU_TESTS_LIB_CHILD_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -74,6 +75,22 @@ static inline int reap(struct child *c)
 	if (waitpid(c->pid, &st, 0) != c->pid)
 		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* One value over a pipe of spawn(); a side whose peer died ends. */
+static inline void put_u64(int fd, uint64_t v)
+{
+	if (write(fd, &v, sizeof(v)) != sizeof(v))
+		_exit(5);
+}
+
+static inline uint64_t get_u64(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		_exit(6);	/* the other side died */
+	return v;
 }
 
 #endif /* NPU_TESTS_LIB_CHILD_H */

@@ -17,21 +17,6 @@
 
 /* ---- helpers for the forked processes ---- */
 
-static void put_u64(int fd, uint64_t v)
-{
-	if (write(fd, &v, sizeof(v)) != sizeof(v))
-		_exit(5);
-}
-
-static uint64_t get_u64(int fd)
-{
-	uint64_t v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		_exit(6);	/* the other side died */
-	return v;
-}
-
 /* Test-side read: 0 with *v set, or -1 when the other side is gone. */
 static int try_get_u64(int fd, uint64_t *v)
 {

@@ -448,21 +448,6 @@ TEST(expandable_segments)
 
 #define IPC_SLOTS	3
 
-static void put_u64(int fd, uint64_t v)
-{
-	if (write(fd, &v, sizeof(v)) != sizeof(v))
-		_exit(5);
-}
-
-static uint64_t get_u64(int fd)
-{
-	uint64_t v;
-
-	if (read(fd, &v, sizeof(v)) != sizeof(v))
-		_exit(6);
-	return v;
-}
-
 /*
  * The importer (fromShared): torch_npu's init, a fresh reservation, each
  * shareable handle imported onto its device and mapped without
