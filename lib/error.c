@@ -103,6 +103,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EDUMPNOTRUN, ACL_ERROR_DUMP_NOT_RUN,		"aclmdlInitDump has not been called" },
 		{ ACLI_EPARSEFILE, ACL_ERROR_PARSE_FILE,		"the file cannot be parsed" },
 		{ ACLI_EDUMPCFG, ACL_ERROR_INVALID_DUMP_CONFIG,		"the dump configuration is not valid" },
+		{ ACLI_ENOTCAPTURED, ACL_ERROR_RT_STREAM_NOT_CAPTURED,	"the stream is not being captured" },
 	};
 	size_t i;
 

@@ -51,6 +51,7 @@ enum {
 	ACLI_EDUMPNOTRUN	= -(ACLI_ERR_BASE + 35),	/* dump not initialised: 100045 */
 	ACLI_EPARSEFILE		= -(ACLI_ERR_BASE + 36),	/* config file nested too deep: 100006 */
 	ACLI_EDUMPCFG		= -(ACLI_ERR_BASE + 37),	/* dump config not accepted: 100009 */
+	ACLI_ENOTCAPTURED	= -(ACLI_ERR_BASE + 38),	/* stream not being captured: 107029 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

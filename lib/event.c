@@ -117,6 +117,7 @@ static int acl_event_new(aclrtEvent *event, uint32_t flags, bool ex, bool id_at_
 	e->flags = flags;
 	e->ex = ex;
 	e->id_at_create = id_at_create;
+	e->rec_flag = e->wait_flag = UINT32_MAX;
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->dying) {
@@ -236,7 +237,36 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+/*
+ * The record or wait flag @flag (0: DEFAULT, 1: EXTERNAL) of an operation
+ * on @e; *@cur is the event's flag for that operation. CANN's
+ * ApiErrorDecorator::EventRecord and ::StreamWaitEvent (api_error.cc):
+ * EXTERNAL takes only events of aclrtCreateEventExWithFlag(ACL_EVENT_SYNC);
+ * an event keeps the flag of its first record (wait), kept even when the
+ * operation fails later. ApiImpl then refuses EXTERNAL on a stream that is
+ * not being captured into an ACL graph, and libacl captures none.
+ */
+static int acl_event_op_flag(struct acl_event *e, uint32_t *cur, uint32_t flag, const char *op)
+{
+	int ret = 0;
+
+	if (flag && !(e->ex && e->flags == ACL_EVENT_SYNC))
+		return acl_errf(ACLI_ERTNOTSUPP, "the EXTERNAL %s flag takes only events of aclrtCreateEventExWithFlag(ACL_EVENT_SYNC), not flags %#x",
+				op, e->flags);
+	pthread_mutex_lock(&e->lock);
+	if (*cur != UINT32_MAX && *cur != flag)
+		ret = acl_errf(ACLI_ERTPARAM, "event %p keeps the %s flag of its first %s (%s), not %s",
+			       e, op, op, *cur ? "EXTERNAL" : "DEFAULT", flag ? "EXTERNAL" : "DEFAULT");
+	else
+		*cur = flag;
+	pthread_mutex_unlock(&e->lock);
+	if (!ret && flag)
+		ret = acl_errf(ACLI_ENOTCAPTURED, "the EXTERNAL %s flag needs a stream being captured into an ACL graph; libacl captures none",
+			       op);
+	return ret;
+}
+
+static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_TIMESTAMP, .flags = NPU_CMD_DST_HOST };
 	struct acl_stream *s, *old;
@@ -247,12 +277,14 @@ ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 
 	ret = acl_event_get(event, &e);
 	if (ret)
-		goto out;
+		return ret;
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
-	if (e->flags & ACL_EVENT_EXTERNAL) {
-		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is recorded with the EXTERNAL record flag only");
+	ret = acl_event_op_flag(e, &e->rec_flag, flag, "record");
+	if (!ret && (e->flags & ACL_EVENT_EXTERNAL))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is not recorded on a stream outside an ACL graph");
+	if (ret) {
 		acl_stream_put(s);
 		goto put;
 	}
@@ -275,7 +307,24 @@ ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
 		acl_stream_put(s);
 put:
 	acl_event_put(e);
-out:
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream)
+{
+	return acl_ret(__func__, acl_event_record(event, stream, ACL_EVENT_RECORD_DEFAULT));
+}
+
+ACL_EXPORT aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+	int ret = acl_enter(NULL, event);
+
+	/* CANN's acl layer checks the flag (event.cpp): 100000, no last error */
+	if (!ret && flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL)
+		ret = acl_errf(-EINVAL, "flag %u must be ACL_EVENT_RECORD_DEFAULT or ACL_EVENT_RECORD_EXTERNAL",
+			       flag);
+	if (!ret)
+		ret = acl_event_record(event, stream, flag);
 	return acl_ret(__func__, ret);
 }
 
@@ -400,8 +449,11 @@ static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s
 	e->waits[e->nwaits++] = (struct acl_event_wait){ .s = s, .id = id, .seq = seq };
 }
 
-/* @limit_ms: 0, or the longest the stream waits before its wait task fails */
-static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t limit_ms)
+/*
+ * @limit_ms: 0, or the longest the stream waits before its wait task
+ * fails; @flag: ACL_EVENT_WAIT_DEFAULT or _EXTERNAL.
+ */
+static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t limit_ms, uint32_t flag)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
 	struct acl_stream *s, *rs;
@@ -421,6 +473,9 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 			       e->flags);
 		goto put_s;
 	}
+	ret = acl_event_op_flag(e, &e->wait_flag, flag, "wait");
+	if (ret)
+		goto put_s;
 	if (!acl_event_target(e, &rs, &id, &seq)) {
 		bool ever;
 
@@ -469,20 +524,42 @@ put:
 
 ACL_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
 {
-	return acl_ret(__func__, acl_stream_wait_event(stream, event, 0));
+	return acl_ret(__func__, acl_stream_wait_event(stream, event, 0, ACL_EVENT_WAIT_DEFAULT));
+}
+
+/* A wait limit in seconds, as CANN's docs say; the engine takes at most 2^32 - 1 ms. */
+static uint32_t acl_wait_limit_ms(uint32_t s)
+{
+	return s > INT32_MAX / 1000 ? INT32_MAX : s * 1000;
 }
 
 ACL_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)
 {
 	int ret = acl_check_init();
 
+	/* CANN's acl layer refuses it (event.cpp): its runtime code, no last error */
 	if (!ret && timeout < 0)
-		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be >= 0 seconds (0: no limit)", timeout);
-	/* seconds, as CANN's docs say; the engine takes at most 2^32 - 1 ms */
+		ret = acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be >= 0 seconds (0: no limit)",
+					  timeout));
 	if (!ret)
-		ret = acl_stream_wait_event(stream, event,
-					    timeout > INT32_MAX / 1000 ? INT32_MAX :
-								  (uint32_t)timeout * 1000);
+		ret = acl_stream_wait_event(stream, event, acl_wait_limit_ms((uint32_t)timeout),
+					    ACL_EVENT_WAIT_DEFAULT);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+						 uint32_t flag)
+{
+	int ret = acl_enter(NULL, event);
+
+	/* CANN's acl layer (stream.cpp): 100000, no last error */
+	if (!ret && flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL)
+		ret = acl_errf(-EINVAL, "flag %u must be ACL_EVENT_WAIT_DEFAULT or ACL_EVENT_WAIT_EXTERNAL", flag);
+	if (!ret && flag == ACL_EVENT_WAIT_EXTERNAL && timeout)
+		ret = acl_errf(-EINVAL, "timeout %u must be 0 with ACL_EVENT_WAIT_EXTERNAL", timeout);
+	/* DEFAULT is aclrtStreamWaitEventWithTimeout's wait (api_c_stream.cc) */
+	if (!ret)
+		ret = acl_stream_wait_event(stream, event, acl_wait_limit_ms(timeout), flag);
 	return acl_ret(__func__, ret);
 }
 
@@ -632,4 +709,21 @@ ACL_EXPORT aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId)
 	pthread_mutex_unlock(&e->lock);
 	acl_event_put(e);
 	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtGetEventAvailNum(uint32_t *eventCount)
+{
+	struct acl_context *ctx;
+	int ret = acl_enter(NULL, eventCount);
+
+	if (!ret)
+		ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return acl_ret(__func__, ret);
+	/* events destroyed with their record run give their ids back first, as at creation */
+	acl_events_reap(ctx);
+	/* the device's pool, shared with the host-function queues (callback.c) */
+	*eventCount = acl_slots_avail(ctx->dev, &ctx->dev->slots);
+	acl_ctx_put(ctx);
+	return acl_ret(__func__, 0);
 }

@@ -46,6 +46,8 @@ struct acl_event {
 	uint64_t rec_seq;		/* the record's seqno */
 	struct acl_event_wait waits[ACL_EVENT_WAITS];
 	unsigned int nwaits;
+	/* ACL_EVENT_RECORD_* / _WAIT_* of the first record / wait; UINT32_MAX: none yet */
+	uint32_t rec_flag, wait_flag;
 };
 
 /* Context teardown: free @e (its streams are drained). */

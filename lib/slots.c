@@ -102,6 +102,24 @@ void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned in
 	acl_slots_free(dev, poolp, gen, idx, 1);
 }
 
+uint32_t acl_slots_avail(struct acl_device *dev, struct acl_slots **poolp)
+{
+	struct acl_slots *pool;
+	uint32_t n = ACL_SLOTS_MAX;
+	unsigned int i;
+
+	pthread_mutex_lock(&dev->lock);
+	pool = *poolp;
+	if (pool) {
+		pthread_mutex_lock(&pool->lock);
+		for (i = 0; i < ACL_SLOTS_MAX / 64; i++)
+			n -= (uint32_t)__builtin_popcountll(pool->used[i]);
+		pthread_mutex_unlock(&pool->lock);
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return n;
+}
+
 void acl_slots_destroy(struct acl_slots **poolp)
 {
 	struct acl_slots *pool = *poolp;

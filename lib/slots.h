@@ -46,6 +46,9 @@ int acl_slots_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t n
 void acl_slots_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx,
 		    uint32_t n);
 
+/* How many words of the pool at *@poolp are free (all, before its first use). */
+uint32_t acl_slots_avail(struct acl_device *dev, struct acl_slots **poolp);
+
 /* Free the pool at device close (its pages go with the memory layer's records). */
 void acl_slots_destroy(struct acl_slots **poolp);
 

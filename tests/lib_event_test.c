@@ -177,10 +177,16 @@ TEST(events_without_a_sync_bit)
 	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtResetEvent(e, NULL));
 	ASSERT_ACL_OK(aclrtSynchronizeEvent(e));
 	ASSERT_ACL_OK(aclrtDestroyEvent(e));
-	/* EXTERNAL events are recorded and waited with the EXTERNAL flags only */
+	/*
+	 * EXTERNAL events are ACL graphs': not recorded on a plain stream, nor
+	 * with the EXTERNAL record and wait flags (those take Ex SYNC events)
+	 */
 	ASSERT_ACL_OK(aclrtCreateEventWithFlag(&e, ACL_EVENT_EXTERNAL));
 	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRecordEvent(e, NULL));
 	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSynchronizeEventWithTimeout(e, 10));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRecordEventWithFlag(e, NULL, ACL_EVENT_RECORD_EXTERNAL));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtStreamWaitEventWithFlag(NULL, e, 0, ACL_EVENT_WAIT_EXTERNAL));
 	ASSERT_ACL_OK(aclrtDestroyEvent(e));
 }
 
@@ -315,7 +321,9 @@ TEST_F_TIMEOUT(held, wait_with_timeout, 60)
 	double took;
 
 	ASSERT_ACL_OK(aclrtCreateEvent(&e));
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEventWithTimeout(self->other, e, -1));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	ASSERT_ACL_OK(aclrtRecordEvent(e, self->held));
 	/* runs out after 1 s: the later task runs, the synchronize reports it */
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -336,6 +344,158 @@ TEST_F_TIMEOUT(held, wait_with_timeout, 60)
 	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 1, 0, NULL));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(self->other));
 	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+/* The thread's last error is @code (ACL_SUCCESS: none), and no longer after. */
+#define EXPECT_LAST(code)	EXPECT_EQ((aclError)(code), aclrtGetLastError(ACL_RT_THREAD_LEVEL))
+
+/*
+ * The flags of aclrtRecordEventWithFlag and aclrtStreamWaitEventWithFlag:
+ * CANN's acl layer refuses other values (100000, no last error); EXTERNAL
+ * takes only Ex SYNC events (207000 by NOLOG, no last error) and a stream
+ * being captured into an ACL graph (107029, recorded); an event keeps the
+ * flag of its first record and of its first wait (107000, recorded).
+ */
+TEST(record_and_wait_flag_codes)
+{
+	aclrtEvent e, ex, ex2, gone;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateEvent(&e));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ex2, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtCreateEvent(&gone));
+	ASSERT_ACL_OK(aclrtDestroyEvent(gone));
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRecordEventWithFlag(NULL, NULL, ACL_EVENT_RECORD_DEFAULT));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRecordEventWithFlag(e, NULL, 2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(NULL, NULL, 0, ACL_EVENT_WAIT_DEFAULT));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(NULL, e, 0, 2));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtStreamWaitEventWithFlag(NULL, ex, 1, ACL_EVENT_WAIT_EXTERNAL));
+	EXPECT_LAST(ACL_SUCCESS);
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtRecordEventWithFlag(gone, NULL, ACL_EVENT_RECORD_DEFAULT));
+	EXPECT_LAST(ACL_ERROR_RT_INVALID_HANDLE);
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtStreamWaitEventWithFlag(NULL, gone, 0, ACL_EVENT_WAIT_DEFAULT));
+	EXPECT_LAST(ACL_ERROR_RT_INVALID_HANDLE);
+
+	/* EXTERNAL on an event of another kind */
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRecordEventWithFlag(e, NULL, ACL_EVENT_RECORD_EXTERNAL));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtStreamWaitEventWithFlag(NULL, e, 0, ACL_EVENT_WAIT_EXTERNAL));
+	EXPECT_LAST(ACL_SUCCESS);
+	/* ... and on an Ex SYNC event: no stream is being captured */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_NOT_CAPTURED, aclrtRecordEventWithFlag(ex, NULL, ACL_EVENT_RECORD_EXTERNAL));
+	EXPECT_LAST(ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+		   aclrtStreamWaitEventWithFlag(NULL, ex, 0, ACL_EVENT_WAIT_EXTERNAL));
+	EXPECT_LAST(ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+	/* the failed EXTERNAL record and wait still fixed ex's flags */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRecordEvent(ex, NULL));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEvent(NULL, ex));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	/* DEFAULT first: EXTERNAL is refused by the flag rule, before the capture check */
+	ASSERT_ACL_OK(aclrtRecordEventWithFlag(ex2, NULL, ACL_EVENT_RECORD_DEFAULT));
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(NULL, ex2, 0, ACL_EVENT_WAIT_DEFAULT));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRecordEventWithFlag(ex2, NULL, ACL_EVENT_RECORD_EXTERNAL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtStreamWaitEventWithFlag(NULL, ex2, 0, ACL_EVENT_WAIT_EXTERNAL));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	ASSERT_ACL_OK(aclrtRecordEvent(ex2, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(ex2));
+	/* DEFAULT keeps the never-recorded rule of aclrtStreamWaitEvent */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtStreamWaitEventWithFlag(NULL, e, 0, ACL_EVENT_WAIT_DEFAULT));
+	EXPECT_LAST(ACL_ERROR_RT_PARAM_INVALID);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+	ASSERT_ACL_OK(aclrtDestroyEvent(ex));
+	ASSERT_ACL_OK(aclrtDestroyEvent(ex2));
+}
+
+/* The DEFAULT flags order two streams as aclrtRecordEvent and aclrtStreamWaitEvent do. */
+TEST_F(held, with_flag_default_orders_streams)
+{
+	const size_t n = 64 * KiB;
+	unsigned char *host;
+	aclrtEventRecordedStatus rs;
+	void *a, *b;
+	aclrtEvent e;
+
+	host = malloc(n);
+	ASSERT_NONNULL(host);
+	ASSERT_ACL_OK(aclrtMalloc(&a, n, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc(&b, n, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(a, n, 0, n));
+	ASSERT_ACL_OK(aclrtMemset(b, n, 0, n));
+	ASSERT_ACL_OK(aclrtCreateEvent(&e));
+	/* held: fill a, then record; other: wait, then copy a to b */
+	ASSERT_ACL_OK(aclrtMemsetAsync(a, n, 0x5a, n, self->held));
+	ASSERT_ACL_OK(aclrtRecordEventWithFlag(e, self->held, ACL_EVENT_RECORD_DEFAULT));
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(self->other, e, 30, ACL_EVENT_WAIT_DEFAULT));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(b, n, a, n, ACL_MEMCPY_DEVICE_TO_DEVICE, self->other));
+	ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_NOT_READY, rs);
+	/* nothing ran past the held wait yet */
+	ASSERT_ACL_OK(aclrtMemcpy(host, n, b, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(host, n, 0));
+	/* release from the default stream: other waits on e */
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag, 1, 0, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->other));
+	ASSERT_ACL_OK(aclrtQueryEventStatus(e, &rs));
+	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, rs);
+	ASSERT_ACL_OK(aclrtMemcpy(host, n, b, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(host, n, 0x5a));
+	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+	ASSERT_ACL_OK(aclrtFree(a));
+	ASSERT_ACL_OK(aclrtFree(b));
+	free(host);
+}
+
+/* WAIT_DEFAULT's timeout is aclrtStreamWaitEventWithTimeout's: seconds, expiry a task error */
+TEST_F_TIMEOUT(held, with_flag_default_wait_runs_out, 60)
+{
+	uint64_t v = 0;
+	aclrtEvent e;
+
+	ASSERT_ACL_OK(aclrtCreateEvent(&e));
+	ASSERT_ACL_OK(aclrtRecordEvent(e, self->held));
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(self->other, e, 1, ACL_EVENT_WAIT_DEFAULT));
+	ASSERT_ACL_OK(aclrtValueWrite(self->flag + 1, 9, 0, self->other));
+	EXPECT_ACL(ACL_ERROR_RT_TASK_TIMEOUT, aclrtSynchronizeStream(self->other));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, self->flag + 1, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(9U, v);
+	release(self);
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(e));
+	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+}
+
+/* The free ids of the device's event pool: creation takes one, destruction gives it back. */
+TEST(event_avail_num)
+{
+	uint32_t n0 = 0, n = 0;
+	aclrtEvent e, ex;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_ACL_OK(aclInit(NULL));
+	/* the runtime's 107002 (rtGetAvailEventNum: recorded) */
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetEventAvailNum(&n));
+	EXPECT_LAST(ACL_ERROR_RT_CONTEXT_NULL);
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetEventAvailNum(NULL));
+	EXPECT_LAST(ACL_SUCCESS);
+	ASSERT_ACL_OK(aclrtGetEventAvailNum(&n0));
+	EXPECT_LT(0U, n0);
+	EXPECT_GE(65536U, n0);
+	ASSERT_ACL_OK(aclrtCreateEvent(&e));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ex, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtGetEventAvailNum(&n));
+	EXPECT_EQ(n0 - 2, n);
+	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+	ASSERT_ACL_OK(aclrtDestroyEvent(ex));
+	ASSERT_ACL_OK(aclrtGetEventAvailNum(&n));
+	EXPECT_EQ(n0, n);
 }
 
 TEST_HARNESS_MAIN

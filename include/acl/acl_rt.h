@@ -694,7 +694,10 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStreamWithTimeout(aclrtStream strea
 ACL_FUNC_VISIBILITY aclError aclrtCreateEvent(aclrtEvent *event);
 /* Does not block: an event whose record has not run yet is freed once it has */
 ACL_FUNC_VISIBILITY aclError aclrtDestroyEvent(aclrtEvent event);
-/* A later record replaces the one waited for. EXTERNAL events: ACL_ERROR_RT_FEATURE_NOT_SUPPORT. */
+/*
+ * A later record replaces the one waited for. EXTERNAL events (ACL graphs'):
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream);
 /* Returns at once for an event with no record; EXTERNAL: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
@@ -800,6 +803,18 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
  * ACL_ERROR_RT_TASK_TIMEOUT.
  */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
+/*
+ * flag ACL_EVENT_WAIT_DEFAULT: aclrtStreamWaitEventWithTimeout (timeout
+ * in seconds, 0 no limit). ACL_EVENT_WAIT_EXTERNAL (timeout must be 0) is
+ * CANN's wait of an ACL graph on an event outside it: it takes only events
+ * of aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) (others:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) and a stream being captured, which
+ * libacl has none of: ACL_ERROR_RT_STREAM_NOT_CAPTURED. An event keeps the
+ * wait flag of its first wait, else ACL_ERROR_RT_PARAM_INVALID. Other
+ * flags, or a timeout with EXTERNAL: ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
+							  uint32_t flag);
 
 /* == Events (continued) == */
 /*
@@ -858,6 +873,21 @@ ACL_FUNC_VISIBILITY aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t *
  * only from its first record (before: ACL_ERROR_RT_INTERNAL_ERROR), as CANN.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetEventId(aclrtEvent event, uint32_t *eventId);
+/*
+ * flag ACL_EVENT_RECORD_DEFAULT: aclrtRecordEvent. ACL_EVENT_RECORD_EXTERNAL
+ * records an ACL graph's event for waits outside it: as the EXTERNAL wait
+ * of aclrtStreamWaitEventWithFlag, ACL_ERROR_RT_FEATURE_NOT_SUPPORT or
+ * ACL_ERROR_RT_STREAM_NOT_CAPTURED. An event keeps the record flag of its
+ * first record, else ACL_ERROR_RT_PARAM_INVALID. Other flags:
+ * ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag);
+/*
+ * How many more events the current device can create: the free ids of its
+ * pool of 65536, shared with one word per stream that takes callbacks or
+ * host functions.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
 
 /*
  * == Callbacks and host functions ==
