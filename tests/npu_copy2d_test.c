@@ -22,19 +22,6 @@ FIXTURE(c2d) {
 	uint64_t va2m;		/* DEV_2M_SIZE in 2 MiB pages */
 };
 
-/* @len bytes of device memory of device @dev, read-write for it. */
-static uint64_t map_new(int fd, uint64_t len, uint64_t page, uint32_t dev)
-{
-	uint64_t va = npu_reserve_new(fd, len, SZ_2M);
-	uint32_t h;
-
-	if (!va || npu_alloc(fd, len, page, &h) || npu_map(fd, va, len, h) ||
-	    npu_free(fd, h) ||
-	    npu_set_access(fd, va, len, dev, NPU_ACCESS_READWRITE))
-		return 0;
-	return va;
-}
-
 FIXTURE_SETUP(c2d)
 {
 	self->fd = npu_open(0);
@@ -43,9 +30,9 @@ FIXTURE_SETUP(c2d)
 	self->host = npu_host_mem(HOST_SIZE);
 	ASSERT_NONNULL(self->host);
 	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
-	self->va4k = map_new(self->fd, DEV_4K_SIZE, SZ_4K, 0);
+	self->va4k = npu_map_new_rw(self->fd, DEV_4K_SIZE, SZ_4K, 0);
 	ASSERT_NE(0, self->va4k);
-	self->va2m = map_new(self->fd, DEV_2M_SIZE, SZ_2M, 0);
+	self->va2m = npu_map_new_rw(self->fd, DEV_2M_SIZE, SZ_2M, 0);
 	ASSERT_NE(0, self->va2m);
 	srandom(12);
 }
@@ -626,7 +613,7 @@ TEST_F(c2d, copy2d_peer_operands)
 	pfd = npu_open(1);
 	ASSERT_LE(0, pfd);
 	ASSERT_EQ(0, npu_stream_create(pfd, &ps));
-	pva = map_new(pfd, DEV_4K_SIZE, SZ_4K, 1);
+	pva = npu_map_new_rw(pfd, DEV_4K_SIZE, SZ_4K, 1);
 	ASSERT_NE(0, pva);
 	/* device 0's engine may write and read it */
 	ASSERT_EQ(0, npu_set_access(pfd, pva, DEV_4K_SIZE, 0, NPU_ACCESS_READWRITE));

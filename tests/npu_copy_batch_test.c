@@ -25,19 +25,6 @@ FIXTURE(cb) {
 	struct npu_copy_desc d[NCOPIES];
 };
 
-/* @len bytes of device memory in pages of @page, read-write. */
-static uint64_t map_new(int fd, uint64_t len, uint64_t page)
-{
-	uint64_t va = npu_reserve_new(fd, len, SZ_2M);
-	uint32_t h;
-
-	if (!va || npu_alloc(fd, len, page, &h) || npu_map(fd, va, len, h) ||
-	    npu_free(fd, h) ||
-	    npu_set_access(fd, va, len, 0, NPU_ACCESS_READWRITE))
-		return 0;
-	return va;
-}
-
 FIXTURE_SETUP(cb)
 {
 	self->fd = npu_open(0);
@@ -46,9 +33,9 @@ FIXTURE_SETUP(cb)
 	self->host = npu_host_mem(HOST_SIZE);
 	ASSERT_NONNULL(self->host);
 	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
-	self->va4k = map_new(self->fd, DEV_4K_SIZE, SZ_4K);
+	self->va4k = npu_map_new_rw(self->fd, DEV_4K_SIZE, SZ_4K, 0);
 	ASSERT_NE(0, self->va4k);
-	self->va2m = map_new(self->fd, DEV_2M_SIZE, SZ_2M);
+	self->va2m = npu_map_new_rw(self->fd, DEV_2M_SIZE, SZ_2M, 0);
 	ASSERT_NE(0, self->va2m);
 	srandom(21);
 }

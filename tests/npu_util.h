@@ -180,6 +180,19 @@ static inline int npu_set_access(int fd, uint64_t addr, uint64_t length,
 	return npu_ioctl(fd, NPU_IOCTL_SET_ACCESS, &a);
 }
 
+/* @len bytes of new device memory of @page pages, mapped read-write for device @dev: its VA, or 0. */
+static inline uint64_t npu_map_new_rw(int fd, uint64_t len, uint64_t page, uint32_t dev)
+{
+	uint64_t va = npu_reserve_new(fd, len, SZ_2M);
+	uint32_t h;
+
+	if (!va || npu_alloc(fd, len, page, &h) || npu_map(fd, va, len, h) ||
+	    npu_free(fd, h) ||
+	    npu_set_access(fd, va, len, dev, NPU_ACCESS_READWRITE))
+		return 0;
+	return va;
+}
+
 static inline int npu_get_access(int fd, uint64_t addr, uint32_t device,
 				 uint32_t *access)
 {
