@@ -32,6 +32,8 @@ static __thread char acl_msg_out[ACL_MSG_MAX];
 static __thread aclError acl_last_err;
 /* what the site of the current call's failure said of the last error */
 static __thread enum { ACL_LAST_BY_CODE, ACL_LAST_NO, ACL_LAST_YES } acl_last_rule;
+/* the code of the current call's ACLI_EUSER failure */
+static __thread aclError acl_user_code;
 
 /*
  * The one errno -> aclError table.  It is built on the stack at each call
@@ -104,8 +106,14 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EPARSEFILE, ACL_ERROR_PARSE_FILE,		"the file cannot be parsed" },
 		{ ACLI_EDUMPCFG, ACL_ERROR_INVALID_DUMP_CONFIG,		"the dump configuration is not valid" },
 		{ ACLI_ENOTCAPTURED, ACL_ERROR_RT_STREAM_NOT_CAPTURED,	"the stream is not being captured" },
+		{ ACLI_ESTATE,	ACL_ERROR_INTERNAL_ERROR,		"acl state error" },
 	};
 	size_t i;
+
+	if (err == ACLI_EUSER) {
+		*what = "a callback of the application failed";
+		return acl_user_code;
+	}
 
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
 		if (map[i].err == err) {
@@ -137,6 +145,13 @@ int acl_nolast(int err)
 {
 	acl_last_rule = ACL_LAST_NO;
 	return err;
+}
+
+int acl_user_err(aclError code)
+{
+	acl_user_code = code;
+	acl_last_rule = ACL_LAST_NO;
+	return ACLI_EUSER;
 }
 
 int acl_setlast(int err)

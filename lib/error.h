@@ -52,6 +52,8 @@ enum {
 	ACLI_EPARSEFILE		= -(ACLI_ERR_BASE + 36),	/* config file nested too deep: 100006 */
 	ACLI_EDUMPCFG		= -(ACLI_ERR_BASE + 37),	/* dump config not accepted: 100009 */
 	ACLI_ENOTCAPTURED	= -(ACLI_ERR_BASE + 38),	/* stream not being captured: 107029 */
+	ACLI_ESTATE		= -(ACLI_ERR_BASE + 39),	/* acl-layer state (callback registry): 500000 */
+	ACLI_EUSER		= -(ACLI_ERR_BASE + 40),	/* an application callback's code: acl_user_err() */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))
@@ -73,6 +75,13 @@ aclError acl_ret(const char *api, int err);
  * its runtime returned with COND_RETURN_WITH_NOLOG); returns @err.
  */
 int acl_nolast(int err);
+
+/*
+ * The failure of an application's callback that an acl-layer call passes
+ * on (aclInit's and aclFinalize's): acl_ret() answers @code itself, never
+ * as the last error. Returns ACLI_EUSER, for acl_errf().
+ */
+int acl_user_err(aclError code);
 
 /* Mark an ACL_ERROR_RT_FEATURE_NOT_SUPPORT that CANN records; returns @err. */
 int acl_setlast(int err);

@@ -9,8 +9,16 @@
  * it: the implicit selection of aclInit's default device gets
  * acl_set_device() handed down (acl_ctx_set_default_device()).
  *
- * Locking: acl_global_lock (device.h) serialises init, finalize and the
- * opening and closing of devices.
+ * Also the callbacks aclInit and aclFinalize call, and aclInit's
+ * references (aclFinalizeReference), as CANN's InitCallbackManager
+ * (src/acl/aclrt_impl/init_callback_manager.cpp) and acl.cpp.
+ *
+ * Locking: acl_init_lock serialises aclInit, aclFinalize and
+ * aclFinalizeReference with the callbacks they call; it is taken before
+ * acl_global_lock (device.h), which serialises the state change and the
+ * opening and closing of devices and is never held across a callback
+ * (they may call any API). acl_lcb_lock guards the registrations and the
+ * configuration late init callbacks get; it is held across no call.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +42,32 @@
 #include "slots.h"
 
 static pthread_once_t acl_once = PTHREAD_ONCE_INIT;
+
+static pthread_mutex_t acl_init_lock = PTHREAD_MUTEX_INITIALIZER;
+/* aclInit's references: 1 at a successful one, +1 at each repeat (acl_init_lock) */
+static uint64_t acl_init_refs;
+/* the calling thread runs a callback of aclInit or aclFinalize */
+static __thread bool acl_in_lcb;
+
+/* A registered callback of aclInit or aclFinalize. */
+struct acl_lcb {
+	struct list_head node;
+	aclRegisterCallbackType type;
+	void (*fn)(void);	/* aclInitCallbackFunc or aclFinalizeCallbackFunc */
+	void *data;
+};
+
+struct acl_lcb_list {
+	struct list_head head;	/* registration order */
+	bool init;		/* of aclInit: fn is an aclInitCallbackFunc */
+};
+
+static pthread_mutex_t acl_lcb_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct acl_lcb_list acl_init_cbs = { LIST_HEAD_INIT(acl_init_cbs.head), true };
+static struct acl_lcb_list acl_fini_cbs = { LIST_HEAD_INIT(acl_fini_cbs.head), false };
+/* while initialised: aclInit's configuration, for init callbacks registered late */
+static char *acl_cfg;
+static size_t acl_cfg_len;
 
 /*
  * Release the library's view of a driver context; its library contexts
@@ -176,6 +210,9 @@ static void acl_atfork_child(void)
 	int i;
 
 	pthread_mutex_unlock(&acl_global_lock);
+	/* not taken at fork (a callback may fork): another thread may have held them */
+	pthread_mutex_init(&acl_init_lock, NULL);
+	pthread_mutex_init(&acl_lcb_lock, NULL);
 	acl_objs_forget();
 	acl_managed_forget();
 	acl_mm_forget();
@@ -332,23 +369,16 @@ static int acl_config_pageable_copy(const char *path, const char *buf)
 /*
  * The options of aclInit's JSON this runtime applies:
  * {"defaultDevice":{"default_device":"<id>"}} (a number or a string) and
- * pageableCopy (above). Returns the default device's id, -1 if the file
- * does not set it, or -EINVAL; *@copy_mode the pageable copy mode.
+ * pageableCopy (above), from @buf, the content of @path. Returns the
+ * default device's id, -1 if the file does not set it, or -EINVAL;
+ * *@copy_mode the pageable copy mode.
  */
-static int acl_config_read(const char *path, int *copy_mode)
+static int acl_config_parse(const char *path, const char *buf, int *copy_mode)
 {
-	char buf[8192], *p, *end;
-	size_t n;
+	const char *p;
+	char *end;
 	long id;
-	FILE *f;
 
-	f = fopen(path, "re");
-	if (!f)
-		return acl_errf(-EINVAL, "configPath \"%s\" must name a readable file: %s", path,
-				strerror(errno));
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
 	*copy_mode = acl_config_pageable_copy(path, buf);
 	if (*copy_mode < 0)
 		return *copy_mode;
@@ -367,53 +397,372 @@ static int acl_config_read(const char *path, int *copy_mode)
 	return (int)id;
 }
 
-ACL_EXPORT aclError aclInit(const char *configPath)
+/*
+ * The whole content of aclInit's file, NUL-terminated, for the init
+ * callbacks and the options; "" for NULL or "" (CANN's
+ * GetStrFromConfigPath, acl_rt_impl_base.cpp).
+ */
+static int acl_config_load(const char *path, char **bufp, size_t *lenp)
 {
-	int ret = 0, def = -1, copy_mode = ACL_PAGEABLE_AUTO;
+	size_t len = 0, cap = 4096, n;
+	char *buf, *grown;
+	FILE *f = NULL;
+	int ret = 0;
 
-	pthread_once(&acl_once, acl_once_init);
-	pthread_mutex_lock(&acl_global_lock);
-	if (acl_init_state() == ACL_STATE_INIT) {
-		ret = acl_errf(ACLI_EREPEAT_INIT, "aclInit was already called; call aclFinalize first");
-		goto out;
+	if (path && path[0]) {
+		f = fopen(path, "re");
+		if (!f)
+			return acl_errf(-EINVAL, "configPath \"%s\" must name a readable file: %s", path,
+					strerror(errno));
 	}
-	if (configPath && configPath[0]) {
-		def = acl_config_read(configPath, &copy_mode);
-		if (def < -1) {
-			ret = def;
-			goto out;
+	buf = malloc(cap);
+	while (buf && f) {
+		n = fread(buf + len, 1, cap - 1 - len, f);
+		len += n;
+		if (len < cap - 1)
+			break;
+		cap *= 2;
+		grown = realloc(buf, cap);
+		if (!grown)
+			free(buf);
+		buf = grown;
+	}
+	if (f && buf && ferror(f))
+		ret = acl_errf(-EINVAL, "configPath \"%s\" cannot be read: %s", path, strerror(errno));
+	if (f)
+		fclose(f);
+	if (!buf)
+		return acl_errf(-ENOMEM, "no memory for the content of configPath \"%s\"", path ?: "");
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	buf[len] = '\0';
+	*bufp = buf;
+	*lenp = len;
+	return 0;
+}
+
+static const char *acl_lcb_type_name(aclRegisterCallbackType type)
+{
+	switch (type) {
+	case ACL_REG_TYPE_ACL_MODEL:		return "ACL_REG_TYPE_ACL_MODEL";
+	case ACL_REG_TYPE_ACL_OP_EXECUTOR:	return "ACL_REG_TYPE_ACL_OP_EXECUTOR";
+	case ACL_REG_TYPE_ACL_OP_COMPILER:	return "ACL_REG_TYPE_ACL_OP_COMPILER";
+	case ACL_REG_TYPE_ACL_DVPP:		return "ACL_REG_TYPE_ACL_DVPP";
+	case ACL_REG_TYPE_OTHER:		return "ACL_REG_TYPE_OTHER";
+	default:				return "type";
+	}
+}
+
+/*
+ * Register @fn for @type. As CANN's RegInitCallback/RegFinalizeCallback:
+ * any type value is kept (only those aclInit and aclFinalize name are
+ * ever called), a type but OTHER takes one callback, OTHER any number,
+ * the same one again too. An init callback registered while initialised
+ * is due at once: *@cfg gets a copy of the configuration (else NULL).
+ */
+static int acl_lcb_register(struct acl_lcb_list *l, aclRegisterCallbackType type, void (*fn)(void),
+			    void *data, char **cfg, size_t *cfg_len)
+{
+	struct acl_lcb *cb, *it;
+	int ret = 0;
+
+	if (!fn)
+		return acl_errf(-EINVAL, "cbFunc must not be NULL");
+	cb = calloc(1, sizeof(*cb));
+	if (!cb)
+		return acl_errf(-ENOMEM, "no memory for a callback registration");
+	cb->type = type;
+	cb->fn = fn;
+	cb->data = data;
+	pthread_mutex_lock(&acl_lcb_lock);
+	list_for_each_entry(it, &l->head, node) {
+		if (type != ACL_REG_TYPE_OTHER && it->type == type) {
+			ret = acl_errf(ACLI_ESTATE, "%s %d already has a callback; only ACL_REG_TYPE_OTHER takes more",
+				       acl_lcb_type_name(type), (int)type);
+			break;
 		}
 	}
+	if (!ret && l->init && acl_cfg) {
+		*cfg = malloc(acl_cfg_len + 1);
+		if (*cfg) {
+			memcpy(*cfg, acl_cfg, acl_cfg_len + 1);
+			*cfg_len = acl_cfg_len;
+		} else {
+			ret = acl_errf(-ENOMEM, "no memory for a copy of aclInit's configuration");
+		}
+	}
+	if (!ret)
+		list_add_tail(&cb->node, &l->head);
+	pthread_mutex_unlock(&acl_lcb_lock);
+	if (ret)
+		free(cb);
+	return ret;
+}
+
+/* Drop the first registration of @fn for @type (CANN's UnregisterCallbackImpl). */
+static int acl_lcb_unregister(struct acl_lcb_list *l, aclRegisterCallbackType type, void (*fn)(void))
+{
+	struct acl_lcb *it, *found = NULL;
+
+	if (!fn)
+		return acl_errf(-EINVAL, "cbFunc must not be NULL");
+	pthread_mutex_lock(&acl_lcb_lock);
+	list_for_each_entry(it, &l->head, node) {
+		if (it->type == type && it->fn == fn) {
+			found = it;
+			list_del(&it->node);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&acl_lcb_lock);
+	if (!found)
+		return acl_errf(ACLI_ESTATE, "cbFunc %p is not registered for %s %d", (void *)fn,
+				acl_lcb_type_name(type), (int)type);
+	free(found);
+	return 0;
+}
+
+/*
+ * Call the callbacks of @type in registration order, outside acl_lcb_lock
+ * (a copy of the list: one unregistered meanwhile may still be called
+ * this once); the first failure stops them and is returned as its code.
+ */
+static int acl_lcb_notify(struct acl_lcb_list *l, aclRegisterCallbackType type, const char *cfg,
+			  size_t len)
+{
+	struct acl_lcb *it, *snap;
+	void (*failed)(void) = NULL;
+	size_t i, n = 0;
+	aclError code = ACL_SUCCESS;
+
+	pthread_mutex_lock(&acl_lcb_lock);
+	list_for_each_entry(it, &l->head, node)
+		n += it->type == type;
+	snap = n ? calloc(n, sizeof(*snap)) : NULL;
+	if (snap) {
+		i = 0;
+		list_for_each_entry(it, &l->head, node)
+			if (it->type == type)
+				snap[i++] = *it;
+	}
+	pthread_mutex_unlock(&acl_lcb_lock);
+	if (n && !snap)
+		return acl_errf(-ENOMEM, "no memory to call the %s callbacks", acl_lcb_type_name(type));
+
+	acl_in_lcb = true;
+	for (i = 0; i < n && !failed; i++) {
+		if (l->init)
+			code = ((aclInitCallbackFunc)snap[i].fn)(cfg, len, snap[i].data);
+		else
+			code = ((aclFinalizeCallbackFunc)snap[i].fn)(snap[i].data);
+		if (code != ACL_SUCCESS)
+			failed = snap[i].fn;
+	}
+	acl_in_lcb = false;
+	free(snap);
+	if (failed)
+		return acl_errf(acl_user_err(code), "the %s %s callback %p failed with %d",
+				acl_lcb_type_name(type), l->init ? "init" : "finalize", (void *)failed, code);
+	return 0;
+}
+
+/* aclInit and the finalizes wait for their callbacks: one of them calling back would hang. */
+static int acl_lcb_reentry(const char *api)
+{
+	if (acl_in_lcb)
+		return acl_errf(ACLI_ESTATE, "%s cannot be called from an init or finalize callback", api);
+	return 0;
+}
+
+/* Keep (@cfg) or drop (NULL) the configuration init callbacks registered late get. */
+static void acl_lcb_set_config(char *cfg, size_t len)
+{
+	char *old;
+
+	pthread_mutex_lock(&acl_lcb_lock);
+	old = acl_cfg;
+	acl_cfg = cfg;
+	acl_cfg_len = len;
+	pthread_mutex_unlock(&acl_lcb_lock);
+	free(old);
+}
+
+/*
+ * aclInit under acl_init_lock, in CANN's order (acl.cpp aclInitImpl): the
+ * file, the MODEL callbacks, with a file the OP_EXECUTOR callbacks and its
+ * options, the DVPP and OTHER callbacks; initialised only if all succeed.
+ */
+static int acl_init_locked(const char *path)
+{
+	int ret, def = -1, copy_mode = ACL_PAGEABLE_AUTO;
+	bool file = path && path[0];
+	size_t len = 0;
+	char *cfg = NULL;
+
+	if (acl_init_state() == ACL_STATE_INIT) {
+		/* a repeat fails, and still counts for aclFinalizeReference (CANN) */
+		acl_init_refs++;
+		return acl_errf(ACLI_EREPEAT_INIT, "aclInit was already called; call aclFinalize first");
+	}
+	ret = acl_config_load(path, &cfg, &len);
+	if (ret)
+		return ret;
+	ret = acl_lcb_notify(&acl_init_cbs, ACL_REG_TYPE_ACL_MODEL, cfg, len);
+	if (!ret && file)
+		ret = acl_lcb_notify(&acl_init_cbs, ACL_REG_TYPE_ACL_OP_EXECUTOR, cfg, len);
+	if (!ret && file) {
+		def = acl_config_parse(path, cfg, &copy_mode);
+		ret = def < -1 ? def : 0;
+	}
+	if (!ret)
+		ret = acl_lcb_notify(&acl_init_cbs, ACL_REG_TYPE_ACL_DVPP, cfg, len);
+	if (!ret)
+		ret = acl_lcb_notify(&acl_init_cbs, ACL_REG_TYPE_OTHER, cfg, len);
+	if (ret) {
+		free(cfg);
+		return ret;
+	}
+	pthread_mutex_lock(&acl_global_lock);
 	acl_ctx_set_default_device(def, acl_set_device);
 	acl_copy_config(copy_mode);
 	acl_init_state_set(ACL_STATE_INIT);
-out:
 	pthread_mutex_unlock(&acl_global_lock);
+	acl_lcb_set_config(cfg, len);
+	acl_init_refs = 1;
+	return 0;
+}
+
+/*
+ * The finalize under acl_init_lock (CANN's aclFinalizeInternal): the
+ * OP_COMPILER, MODEL, DVPP and OTHER callbacks, the first failure leaving
+ * the library initialised; then no references. The caller destroys the
+ * contexts (acl_finalize_contexts()) after dropping acl_init_lock.
+ */
+static int acl_finalize_locked(void)
+{
+	static const aclRegisterCallbackType order[] = {
+		ACL_REG_TYPE_ACL_OP_COMPILER, ACL_REG_TYPE_ACL_MODEL, ACL_REG_TYPE_ACL_DVPP, ACL_REG_TYPE_OTHER,
+	};
+	size_t i;
+	int ret;
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		ret = acl_lcb_notify(&acl_fini_cbs, order[i], NULL, 0);
+		if (ret)
+			return ret;
+	}
+	acl_lcb_set_config(NULL, 0);
+	pthread_mutex_lock(&acl_global_lock);
+	acl_init_state_set(ACL_STATE_FINALIZED);
+	pthread_mutex_unlock(&acl_global_lock);
+	acl_init_refs = 0;
+	return 0;
+}
+
+/* Every context goes, and with the last of a device the device. */
+static void acl_finalize_contexts(void)
+{
+	int i;
+
+	for (i = 0; i < ACL_MAX_DEVICES; i++)
+		acl_ctxs_destroy(acl_dev_slot(i));
+}
+
+ACL_EXPORT aclError aclInit(const char *configPath)
+{
+	int ret = acl_lcb_reentry(__func__);
+
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_once(&acl_once, acl_once_init);
+	pthread_mutex_lock(&acl_init_lock);
+	ret = acl_init_locked(configPath);
+	pthread_mutex_unlock(&acl_init_lock);
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclFinalize(void)
 {
-	int ret = 0, i;
+	int ret = acl_lcb_reentry(__func__);
 
-	pthread_mutex_lock(&acl_global_lock);
-	if (acl_init_state() == ACL_STATE_FINALIZED) {
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_mutex_lock(&acl_init_lock);
+	if (acl_init_state() == ACL_STATE_FINALIZED)
 		ret = acl_errf(ACLI_EREPEAT_FINALIZE, "aclFinalize was already called");
-		goto unlock;
-	}
-	if (acl_init_state() != ACL_STATE_INIT) {
+	else if (acl_init_state() != ACL_STATE_INIT)
 		ret = acl_errf(ACLI_EUNINIT, "aclInit has not been called");
-		goto unlock;
-	}
-	acl_init_state_set(ACL_STATE_FINALIZED);
-	pthread_mutex_unlock(&acl_global_lock);
-	/* Every context goes, and with the last of a device the device. */
-	for (i = 0; i < ACL_MAX_DEVICES; i++)
-		acl_ctxs_destroy(acl_dev_slot(i));
-	return acl_ret(__func__, 0);
-unlock:
-	pthread_mutex_unlock(&acl_global_lock);
+	else
+		ret = acl_finalize_locked();
+	pthread_mutex_unlock(&acl_init_lock);
+	if (!ret)
+		acl_finalize_contexts();
 	return acl_ret(__func__, ret);
+}
+
+/*
+ * As CANN's aclFinalizeReferenceImpl (acl.cpp): more than one reference
+ * drops one; the last finalizes; none is ACL_ERROR_REPEAT_FINALIZE, also
+ * before any aclInit. *refCount: the references left (1 if the finalize
+ * failed).
+ */
+ACL_EXPORT aclError aclFinalizeReference(uint64_t *refCount)
+{
+	bool last = false;
+	int ret = acl_lcb_reentry(__func__);
+
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_mutex_lock(&acl_init_lock);
+	if (acl_init_refs > 1) {
+		acl_init_refs--;
+	} else if (!acl_init_refs) {
+		ret = acl_errf(ACLI_EREPEAT_FINALIZE,
+			       "no aclInit reference is left: finalized already, or aclInit not called");
+	} else {
+		ret = acl_finalize_locked();
+		last = !ret;
+	}
+	if (refCount)
+		*refCount = acl_init_refs;
+	pthread_mutex_unlock(&acl_init_lock);
+	if (last)
+		acl_finalize_contexts();
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
+					    void *userData)
+{
+	char *cfg = NULL;
+	size_t len = 0;
+	int ret;
+
+	ret = acl_lcb_register(&acl_init_cbs, type, (void (*)(void))cbFunc, userData, &cfg, &len);
+	/* initialised already: CANN calls it at once and ignores its answer */
+	if (!ret && cfg)
+		(void)cbFunc(cfg, len, userData);
+	free(cfg);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc)
+{
+	return acl_ret(__func__, acl_lcb_unregister(&acl_init_cbs, type, (void (*)(void))cbFunc));
+}
+
+ACL_EXPORT aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc,
+						void *userData)
+{
+	return acl_ret(__func__, acl_lcb_register(&acl_fini_cbs, type, (void (*)(void))cbFunc, userData,
+						  NULL, NULL));
+}
+
+ACL_EXPORT aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type, aclFinalizeCallbackFunc cbFunc)
+{
+	return acl_ret(__func__, acl_lcb_unregister(&acl_fini_cbs, type, (void (*)(void))cbFunc));
 }
 
 ACL_EXPORT aclError aclrtSetDevice(int32_t deviceId)

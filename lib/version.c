@@ -394,3 +394,22 @@ ACL_EXPORT aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackage
 	free(ver);
 	return acl_ret(__func__, ret);
 }
+
+/* The acl_rt.h version libacl implements (CANN: acl_rt_impl_base.cpp aclrtGetVersionImpl). */
+ACL_EXPORT aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion)
+{
+	int ret = 0;
+
+	if (!majorVersion)
+		ret = acl_errf(-EINVAL, "majorVersion must not be NULL");
+	else if (!minorVersion)
+		ret = acl_errf(-EINVAL, "minorVersion must not be NULL");
+	else if (!patchVersion)
+		ret = acl_errf(-EINVAL, "patchVersion must not be NULL");
+	if (!ret) {
+		*majorVersion = ACL_MAJOR_VERSION;
+		*minorVersion = ACL_MINOR_VERSION;
+		*patchVersion = ACL_PATCH_VERSION;
+	}
+	return acl_ret(__func__, ret);
+}

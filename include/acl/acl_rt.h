@@ -1844,6 +1844,48 @@ typedef struct aclCANNPackageVersion {
 ACL_DEPRECATED_MESSAGE("aclsysGetCANNVersion is deprecated, use aclsysGetVersionStr and aclsysGetVersionNum instead")
 ACL_FUNC_VISIBILITY aclError aclsysGetCANNVersion(aclCANNPackageName name, aclCANNPackageVersion *version);
 
+/* ACL_MAJOR_VERSION, ACL_MINOR_VERSION, ACL_PATCH_VERSION; NULL: ACL_ERROR_INVALID_PARAM */
+ACL_DEPRECATED_MESSAGE("aclrtGetVersion is deprecated, use aclSysGetVersion instead")
+ACL_FUNC_VISIBILITY aclError aclrtGetVersion(int32_t *majorVersion, int32_t *minorVersion, int32_t *patchVersion);
+
+/*
+ * == aclInit and aclFinalize callbacks ==
+ *
+ * Registrations outlive aclFinalize. aclInit calls its callbacks by type:
+ * ACL_MODEL, then (configPath not NULL or empty) ACL_OP_EXECUTOR, ACL_DVPP,
+ * OTHER, each with the file's content and length ("" and 0 without one);
+ * aclFinalize ACL_OP_COMPILER, ACL_MODEL, ACL_DVPP, OTHER; the other types
+ * are never called. Within a type, in registration order. A failing
+ * callback stops the call, which answers the callback's code and leaves
+ * the library as it was (not initialised; still initialised). An init
+ * callback registered while initialised is called at once (its answer
+ * ignored). One callback per type but OTHER (again: ACL_ERROR_INTERNAL_ERROR);
+ * unregistering one not registered: ACL_ERROR_INTERNAL_ERROR; NULL cbFunc:
+ * ACL_ERROR_INVALID_PARAM. No aclInit needed. A callback may call any API
+ * but aclInit, aclFinalize and aclFinalizeReference (ACL_ERROR_INTERNAL_ERROR).
+ */
+typedef enum aclRegisterCallbackType {
+	ACL_REG_TYPE_ACL_MODEL,
+	ACL_REG_TYPE_ACL_OP_EXECUTOR,
+	ACL_REG_TYPE_ACL_OP_CBLAS,
+	ACL_REG_TYPE_ACL_OP_COMPILER,
+	ACL_REG_TYPE_ACL_TDT_CHANNEL,
+	ACL_REG_TYPE_ACL_TDT_QUEUE,
+	ACL_REG_TYPE_ACL_DVPP,
+	ACL_REG_TYPE_ACL_RETR,
+	ACL_REG_TYPE_OTHER = 0xFFFF,
+} aclRegisterCallbackType;
+typedef aclError (*aclInitCallbackFunc)(const char *configStr, size_t len, void *userData);
+typedef aclError (*aclFinalizeCallbackFunc)(void *userData);
+
+ACL_FUNC_VISIBILITY aclError aclInitCallbackRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc,
+						     void *userData);
+ACL_FUNC_VISIBILITY aclError aclInitCallbackUnRegister(aclRegisterCallbackType type, aclInitCallbackFunc cbFunc);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackRegister(aclRegisterCallbackType type,
+							 aclFinalizeCallbackFunc cbFunc, void *userData);
+ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackType type,
+							   aclFinalizeCallbackFunc cbFunc);
+
 /*
  * == Dump configuration ==
  *
