@@ -280,6 +280,8 @@ static void npu_handle_free(struct kref *ref)
 	struct npu_buddy_block *block;
 
 	if (handle->parent) {
+		if (handle->ipc)
+			npu_ipc_import_release(handle->ipc);
 		npu_handle_put(handle->parent);
 		kfree(handle);
 		return;

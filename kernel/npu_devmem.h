@@ -18,6 +18,7 @@
 
 struct npu_context;
 struct npu_device;
+struct npu_ipc_import;
 struct npu_share;
 
 /**
@@ -59,6 +60,8 @@ struct npu_devmem {
  *	that handle (a reference), or NULL. A slice has no @blocks of its
  *	own and charges nothing; its @parent does
  * @offset: where a slice starts in @parent, a multiple of @page_size
+ * @ipc: a slice's import of its IPC key, which says whether the exporter
+ *	has revoked it (npu_ipc_revoked())
  */
 struct npu_handle {
 	struct kref ref;
@@ -70,6 +73,7 @@ struct npu_handle {
 	struct npu_context *owner;
 	struct npu_handle *parent;
 	u64 offset;
+	struct npu_ipc_import *ipc;
 };
 
 /**

@@ -266,6 +266,13 @@ int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg)
 	handle = npu_handle_lookup(ctx, args->handle, NULL);
 	if (!handle)
 		return -ENOENT;
+	/*
+	 * An IPC import's exporter may take its memory back at any time; a
+	 * dma-buf's importers and CPU mappings could not be told.
+	 */
+	ret = -EPERM;
+	if (handle->ipc)
+		goto put_handle;
 	ret = -ENOSPC;
 	if (!npu_charge(&ctx->nr_dmabufs, 1, READ_ONCE(max_dmabufs)))
 		goto put_handle;

@@ -38,6 +38,7 @@
 #define NPU_PTE_MIRROR_TAIL	BIT_ULL(6)
 #define NPU_PTE_MIRROR_RUN	GENMASK_ULL(11, 7)
 #define NPU_PTE_ADDR		GENMASK_ULL(51, 12)
+#define NPU_PTE_REVOCABLE	BIT_ULL(52)	/* software: ask the mapping */
 #define NPU_PTE_PERM		(NPU_PTE_READ | NPU_PTE_WRITE)
 
 static_assert(NPU_PT_RUN_MAX == (NPU_PTE_MIRROR_RUN >> 7) + 1);
@@ -47,14 +48,16 @@ static u64 npu_pte_bits(u32 attrs)
 {
 	return (attrs & NPU_PT_READ ? NPU_PTE_READ : 0) |
 	       (attrs & NPU_PT_WRITE ? NPU_PTE_WRITE : 0) |
-	       (attrs & NPU_PT_SYSTEM ? NPU_PTE_SYSTEM : 0);
+	       (attrs & NPU_PT_SYSTEM ? NPU_PTE_SYSTEM : 0) |
+	       (attrs & NPU_PT_REVOCABLE ? NPU_PTE_REVOCABLE : 0);
 }
 
 static u32 npu_pte_attrs(u64 pte)
 {
 	return (pte & NPU_PTE_READ ? NPU_PT_READ : 0) |
 	       (pte & NPU_PTE_WRITE ? NPU_PT_WRITE : 0) |
-	       (pte & NPU_PTE_SYSTEM ? NPU_PT_SYSTEM : 0);
+	       (pte & NPU_PTE_SYSTEM ? NPU_PT_SYSTEM : 0) |
+	       (pte & NPU_PTE_REVOCABLE ? NPU_PT_REVOCABLE : 0);
 }
 
 static inline u64 npu_pt_level_size(int level)

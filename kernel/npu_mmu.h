@@ -23,6 +23,8 @@
 #define NPU_PT_READ		BIT(0)
 #define NPU_PT_WRITE		BIT(1)
 #define NPU_PT_SYSTEM		BIT(2)	/* host DMA addresses, not device memory */
+/* The memory may be taken away (an IPC import): the walker asks first. */
+#define NPU_PT_REVOCABLE	BIT(3)
 
 /* Pages of a mirror run at most: what a run's first entry can count. */
 #define NPU_PT_RUN_MAX		32

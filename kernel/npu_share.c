@@ -18,9 +18,13 @@
  *
  * IPC memory uses the same table: an IPC key names a page-aligned range of
  * a mapping of memory the context allocated, and an import gets a slice
- * handle, a window of that memory (npu_handle_slice()). The key dies when
- * the exporter destroys it, unmaps the mapping, or closes; the slices keep
- * the memory, whatever the exporter does.
+ * handle, a window of that memory (npu_handle_slice()). A process holds at
+ * most one import of a key at a time. The key dies when the exporter
+ * destroys it, unmaps the mapping (frees the memory), or closes; then, as
+ * on the vendor's device, its importers lose the pages: their mappings
+ * stay, but every later device access through them faults. The slices
+ * keep the memory itself until they go, so that the pages are never
+ * reused under an access that translated them just before.
  */
 #include <linux/capability.h>
 #include <linux/cred.h>
@@ -30,6 +34,7 @@
 #include <linux/pid.h>
 #include <linux/random.h>
 #include <linux/rcupdate.h>
+#include <linux/refcount.h>
 #include <linux/sched.h>
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
@@ -48,6 +53,30 @@ module_param(max_ipc_keys, uint, 0644);
 MODULE_PARM_DESC(max_ipc_keys, "IPC_EXPORT keys per context (default 4096)");
 
 /**
+ * struct npu_ipc_life - whether an IPC key still grants its pages
+ * @ref: held by the key and by each of its imports
+ * @revoked: the key died: its importers' accesses fault (set once)
+ * @imports: its imports (struct npu_ipc_import), one per process at most
+ */
+struct npu_ipc_life {
+	refcount_t ref;
+	bool revoked;
+	struct list_head imports;
+};
+
+/**
+ * struct npu_ipc_import - one process's import of an IPC key
+ * @link: in the key's @imports
+ * @tgid: the importing process (a reference)
+ * @life: the key's (a reference)
+ */
+struct npu_ipc_import {
+	struct list_head link;
+	struct pid *tgid;
+	struct npu_ipc_life *life;
+};
+
+/**
  * struct npu_share - an exported handle
  * @node: in npu_shares
  * @key: its name
@@ -64,6 +93,7 @@ MODULE_PARM_DESC(max_ipc_keys, "IPC_EXPORT keys per context (default 4096)");
  * @length: bytes of an IPC key's range
  * @map: the exporter's mapping an IPC key's range was named in: unmapping
  *	it revokes the key (only compared, never dereferenced)
+ * @life: an IPC key's life, revoked when the share is freed
  * @published: its export answered: imports, SET_PIDS and IPC_DESTROY find
  *	it. Until then the name is in npu_shares only so that no other
  *	share takes it (reserve, respond, publish: a name exists only once
@@ -88,13 +118,14 @@ struct npu_share {
 	u64 offset;
 	u64 length;
 	const struct npu_mapping *map;
+	struct npu_ipc_life *life;
 	bool published;
 	bool dead;
 };
 
 /*
  * Protects npu_shares, every share's @node, @npids, @pids, @published and
- * @dead, and every handle's share.
+ * @dead, every handle's share, and every IPC life's @imports.
  */
 static DEFINE_MUTEX(npu_share_lock);
 static DEFINE_HASHTABLE(npu_shares, 8);
@@ -142,9 +173,40 @@ static void npu_share_put_pids(struct pid **pids, u32 npids)
 	kfree(pids);
 }
 
+static void npu_ipc_life_put(struct npu_ipc_life *life)
+{
+	if (refcount_dec_and_test(&life->ref))
+		kfree(life);
+}
+
+/*
+ * Has the exporter revoked the IPC key @slice was imported from? Asked by
+ * the MMU for every access through a revocable entry (NPU_PT_REVOCABLE).
+ */
+bool npu_ipc_revoked(const struct npu_handle *slice)
+{
+	return slice->ipc && READ_ONCE(slice->ipc->life->revoked);
+}
+
+/* The slice of an IPC import is freed: the process may import it again. */
+void npu_ipc_import_release(struct npu_ipc_import *import)
+{
+	mutex_lock(&npu_share_lock);
+	list_del(&import->link);
+	mutex_unlock(&npu_share_lock);
+	npu_ipc_life_put(import->life);
+	put_pid(import->tgid);
+	kfree(import);
+}
+
 /* A share that is not (or no longer) in npu_shares. */
 static void npu_share_free(struct npu_share *share)
 {
+	if (share->life) {
+		/* from now on every access through an import faults */
+		WRITE_ONCE(share->life->revoked, true);
+		npu_ipc_life_put(share->life);
+	}
 	if (share->handle)
 		npu_handle_put(share->handle);
 	npu_share_put_pids(share->pids, share->npids);
@@ -379,10 +441,18 @@ int npu_ipc_export_ioctl(struct npu_context *ctx, void *arg)
 		return -ENOMEM;
 	}
 	n.share->ipc = true;
+	n.share->life = kzalloc(sizeof(*n.share->life), GFP_KERNEL_ACCOUNT);
+	if (!n.share->life) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	refcount_set(&n.share->life->ref, 1);
+	INIT_LIST_HEAD(&n.share->life->imports);
 	ret = npu_vm_with_memory(&ctx->vm, args->addr, args->length,
 				 npu_ipc_name, &n);
 	if (!ret)
 		return 0;
+fail:
 	atomic_long_dec(&ctx->nr_ipc_keys);
 	npu_share_free(n.share);
 	return ret;
@@ -517,6 +587,39 @@ int npu_ipc_set_pids_ioctl(struct npu_context *ctx, void *arg)
 	return npu_share_set_pids(ctx, arg, true);
 }
 
+/* Does the current process hold an import of @life's key already? */
+static bool npu_ipc_imported_locked(struct npu_ipc_life *life)
+{
+	struct npu_ipc_import *import;
+
+	lockdep_assert_held(&npu_share_lock);
+	list_for_each_entry(import, &life->imports, link)
+		if (import->tgid == task_tgid(current))
+			return true;
+	return false;
+}
+
+/*
+ * The current process imports IPC key @share: a slice of its memory that
+ * records the import in the key's life (@import is the slice's then).
+ */
+static struct npu_handle *npu_ipc_slice_locked(struct npu_share *share,
+					       struct npu_ipc_import *import)
+{
+	struct npu_handle *slice;
+
+	lockdep_assert_held(&npu_share_lock);
+	slice = npu_handle_slice(share->handle, share->offset, share->length);
+	if (IS_ERR(slice))
+		return slice;
+	import->tgid = get_pid(task_tgid(current));
+	refcount_inc(&share->life->ref);
+	import->life = share->life;
+	list_add(&import->link, &share->life->imports);
+	slice->ipc = import;
+	return slice;
+}
+
 /*
  * Find what @ctx's process may import as @key, a SHARE_EXPORT name or
  * (@ipc) an IPC_EXPORT key, and take a reference: the handle itself, or a
@@ -525,9 +628,15 @@ int npu_ipc_set_pids_ioctl(struct npu_context *ctx, void *arg)
 static struct npu_handle *npu_share_take(struct npu_context *ctx, u64 key,
 					 bool ipc)
 {
+	struct npu_ipc_import *import = NULL;
 	struct npu_handle *handle;
 	struct npu_share *share;
 
+	if (ipc) {
+		import = kzalloc(sizeof(*import), GFP_KERNEL_ACCOUNT);
+		if (!import)
+			return ERR_PTR(-ENOMEM);
+	}
 	mutex_lock(&npu_share_lock);
 	share = npu_share_find_locked(key);
 	if (!share || share->ipc != ipc)
@@ -538,14 +647,17 @@ static struct npu_handle *npu_share_take(struct npu_context *ctx, u64 key,
 		handle = ERR_PTR(-ENOENT);
 	else if (share->handle->mem != ctx->npu->mem)
 		handle = ERR_PTR(-ENODEV);
+	else if (ipc && npu_ipc_imported_locked(share->life))
+		handle = ERR_PTR(-EINVAL);	/* once per process, as the vendor */
 	else if (ipc)
-		handle = npu_handle_slice(share->handle, share->offset,
-					  share->length);
+		handle = npu_ipc_slice_locked(share, import);
 	else
 		handle = share->handle;
 	if (!IS_ERR(handle) && !ipc)
 		kref_get(&handle->ref);
 	mutex_unlock(&npu_share_lock);
+	if (ipc && IS_ERR(handle))
+		kfree(import);
 	return handle;
 }
 

@@ -12,6 +12,7 @@ struct npu_context;
 struct npu_handle;
 struct npu_mapping;
 struct npu_share;
+struct npu_ipc_import;
 
 /**
  * struct npu_share_export_args - SHARE_EXPORT or IPC_EXPORT as the ioctl
@@ -29,6 +30,8 @@ struct npu_share_export_args {
 	struct npu_share *share;
 };
 
+bool npu_ipc_revoked(const struct npu_handle *slice);
+void npu_ipc_import_release(struct npu_ipc_import *import);
 void npu_share_revoke(struct npu_context *ctx, struct npu_handle *handle);
 void npu_ipc_revoke_mapping(struct npu_context *ctx,
 			    const struct npu_mapping *map);

@@ -249,7 +249,8 @@ void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer)
  *
  * Every permission is checked here, for the own device (the page-table
  * entry's rights) and for peers (the accessor's peer access, then the
- * mapping's rights). A mirror's entry is good only while the mirror
+ * mapping's rights), and whether an IPC import's exporter took its
+ * memory back. A mirror's entry is good only while the mirror
  * sequence is still @xl->seq: npu_vm_mirror_hold() says.
  *
  * Return: NULL, or why the access faults.
@@ -298,6 +299,12 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 		if (ret)
 			return "not mapped";
 		return write ? "no write access" : "no read access";
+	}
+	if (walk.attrs & NPU_PT_REVOCABLE) {
+		struct npu_mapping *map = mtree_load(&vm->mappings, va);
+
+		if (!map || npu_ipc_revoked(map->handle))
+			return "IPC memory revoked by its exporter";
 	}
 	xl->mirrored = walk.mirror;
 	xl->addr = walk.addr;
@@ -412,7 +419,8 @@ static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
 		size = min(size - skip, left);
 		skip = 0;
 		ret = npu_pt_map(&vm->pt, va, dpa, size,
-				 npu_access_attrs(map->access),
+				 npu_access_attrs(map->access) |
+				 (handle->ipc ? NPU_PT_REVOCABLE : 0),
 				 handle->page_size);
 		if (ret) {
 			npu_pt_unmap(&vm->pt, map->start, va - map->start);

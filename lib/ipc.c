@@ -199,6 +199,9 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 	if (ret == -ENOENT)
 		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, closed by its exporter, or this process is not allowed to import it (aclrtIpcMemSetImportPid)",
 			       key);
+	else if (ret == -EINVAL && acl_mm_ipc_oldest(dev, imp.shareable))
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is imported by this process already: aclrtIpcMemClose it first",
+			       key);
 	else if (ret == -EINVAL)
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
 	if (ret)

@@ -29,7 +29,7 @@
 #define MAX_REQ_PIDS	4
 
 enum { OP_IMPORT = 1, OP_EXPORT, OP_SET_PIDS, OP_TGID, OP_IPC_IMPORT, OP_IPC_SHARE_IMPORT,
-       OP_IPC_DMABUF };
+       OP_IPC_DMABUF, OP_IPC_HOLD, OP_IPC_READ, OP_IPC_DROP };
 
 struct req {
 	int32_t op;
@@ -148,6 +148,62 @@ static long long ipc_dmabuf_hash(int fd, uint64_t key)
 	return ret;
 }
 
+/* A peer's held IPC import (OP_IPC_HOLD .. OP_IPC_DROP). */
+static struct {
+	uint32_t handle;
+	uint64_t va;
+	uint64_t length;
+} held;
+
+/* Import @key and map it read-write, keeping both: its length, or -errno. */
+static long long ipc_hold(int fd, uint64_t key)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = key };
+	long long ret = npu_ioctl(fd, NPU_IOCTL_IPC_IMPORT, &imp);
+
+	if (ret)
+		return ret;
+	held.handle = imp.handle;
+	held.length = imp.length;
+	held.va = npu_reserve_new(fd, imp.length, imp.page_size);
+	if (!held.va || npu_map(fd, held.va, imp.length, imp.handle) ||
+	    npu_set_access(fd, held.va, imp.length, 0, NPU_ACCESS_READWRITE))
+		return -EBADE;
+	return (long long)imp.length;
+}
+
+/*
+ * Copy [@off, @off + @len) of the held import into host memory through
+ * the device (STREAM_SYNC's answer on failure): the bytes' hash, or -errno.
+ */
+static long long ipc_read(int fd, uint64_t off, uint64_t len)
+{
+	unsigned char *host = npu_host_mem(len);
+	uint32_t stream;
+	long long ret;
+
+	if (!host)
+		return -ENOMEM;
+	ret = npu_stream_create(fd, &stream);
+	if (!ret)
+		ret = npu_run(fd, stream, npu_copy_cmd(ptr64(host), held.va + off, len,
+						       NPU_CMD_DST_USER));
+	if (!ret)
+		ret = bytes_hash(host, len);
+	npu_stream_destroy(fd, stream, 0);
+	munmap(host, len);
+	return ret;
+}
+
+/* Let go of the held import: 0, or -errno of the first step that failed. */
+static long long ipc_drop(int fd)
+{
+	int ret = npu_unmap(fd, held.va);
+
+	ret = ret ?: npu_release(fd, held.va);
+	return ret ?: npu_free(fd, held.handle);
+}
+
 static long long tgid_of(int fd)
 {
 	struct npu_get_info info;
@@ -184,6 +240,15 @@ static void peer_serve(int fd, int rd, int wr)
 			break;
 		case OP_IPC_DMABUF:
 			v = ipc_dmabuf_hash(fd, r.name);
+			break;
+		case OP_IPC_HOLD:
+			v = ipc_hold(fd, r.name);
+			break;
+		case OP_IPC_READ:	/* .name: offset, .flags: length */
+			v = ipc_read(fd, r.name, r.flags);
+			break;
+		case OP_IPC_DROP:
+			v = ipc_drop(fd);
 			break;
 		case OP_IPC_IMPORT:
 		case OP_IPC_SHARE_IMPORT:
@@ -841,40 +906,143 @@ TEST_F(share, ipc_set_pids_adds)
 	EXPECT_TRUE(peer_stop(&a));
 }
 
+/* The hash of @len bytes from byte @from on of fill_pattern(@seed)'s pattern. */
+static long long bytes_hash_of_pattern(uint64_t from, unsigned int seed, uint64_t len)
+{
+	unsigned char *p = malloc(len);
+	long long h;
+	uint64_t i;
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < len; i++)
+		p[i] = (unsigned char)((from + i) * seed + ((from + i) >> 12) * 13);
+	h = bytes_hash(p, len);
+	free(p);
+	return h;
+}
+
+/* Fill [@va, @va + @len) of @fd with the pattern of @seed: its bytes' hash. */
+static long long fill_pattern(int fd, uint64_t va, uint64_t len, unsigned int seed)
+{
+	unsigned char *host = npu_host_mem(len);
+	uint32_t stream;
+	long long ret;
+	uint64_t i;
+
+	if (!host)
+		return -ENOMEM;
+	for (i = 0; i < len; i++)
+		host[i] = (unsigned char)(i * seed + (i >> 12) * 13);
+	ret = npu_stream_create(fd, &stream);
+	if (!ret)
+		ret = npu_run(fd, stream, npu_copy_cmd(va, ptr64(host), len, NPU_CMD_SRC_USER));
+	npu_stream_destroy(fd, stream, 0);
+	ret = ret ?: bytes_hash(host, len);
+	munmap(host, len);
+	return ret;
+}
+
+/* How an exporter ends its key in ipc_key_death_revokes_the_imports. */
+enum key_death { BY_DESTROY, BY_UNMAP, BY_CLOSE };
+
 /*
- * Unmapping the exporter's mapping, or closing its file, revokes its keys;
- * an imported slice keeps the memory until the importer lets go.
+ * A key dies (@how) while a peer holds it imported and mapped: as on the
+ * vendor's device the importer loses the pages - its reads fault from then
+ * on - while its handle and mapping stay until it lets go. New imports
+ * fail. The memory goes when the last of exporter and importer let go.
  */
-TEST_F(share, ipc_key_dies_with_the_mapping_memory_with_the_import)
+static void key_death_revokes(int fd0,
+			      enum key_death how)
+{
+	const uint64_t len = 4 * SZ_4K, off = SZ_4K, n = 2 * SZ_4K;
+	long long used0 = npu_mem_used(fd0);
+	int fd = how == BY_CLOSE ? npu_open(0) : fd0;
+	uint64_t va, key;
+	long long hash;
+	struct peer a;
+
+	ASSERT_LE(0, fd);
+	va = npu_map_new_rw(fd, len, SZ_4K, 0);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, ipc_export(fd, va + off, n, NPU_SHARE_ANY_PID, &key));
+	ASSERT_LT(0, peer_start(&a, 0));
+	/* the import reads the named range, not the exporter's whole handle */
+	ASSERT_LT(0, fill_pattern(fd, va, off, 3));
+	hash = fill_pattern(fd, va + off, n, 7);
+	ASSERT_LT(0, hash);
+	EXPECT_EQ((long long)n, peer_call(&a, (struct req){ .op = OP_IPC_HOLD, .name = key }));
+	EXPECT_EQ(hash, peer_call(&a, (struct req){ .op = OP_IPC_READ, .flags = n }));
+	EXPECT_EQ(bytes_hash_of_pattern(SZ_4K, 7, SZ_4K),
+		  peer_call(&a, (struct req){ .op = OP_IPC_READ, .name = SZ_4K, .flags = SZ_4K }));
+	/* one import per process at a time */
+	EXPECT_EQ(-EINVAL, peer_ipc_import(&a, key));
+	npu_expect_dma_faults(true);
+
+	switch (how) {
+	case BY_DESTROY:
+		EXPECT_EQ(0, ipc_destroy(fd, key, 0));
+		break;
+	case BY_UNMAP:
+		EXPECT_EQ(0, npu_unmap(fd, va));
+		EXPECT_EQ(-ENOENT, ipc_destroy(fd, key, 0));
+		break;
+	case BY_CLOSE:
+		close(fd);
+		break;
+	}
+	EXPECT_EQ(-EIO, peer_call(&a, (struct req){ .op = OP_IPC_READ, .flags = n }));
+	EXPECT_EQ(-EIO, peer_call(&a, (struct req){ .op = OP_IPC_READ, .name = n - SZ_4K,
+						      .flags = SZ_4K }));
+	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key));
+	EXPECT_EQ(0, peer_call(&a, (struct req){ .op = OP_IPC_DROP }));
+	if (how != BY_CLOSE) {
+		if (how == BY_DESTROY)
+			EXPECT_EQ(0, npu_unmap(fd, va));
+		EXPECT_EQ(0, npu_release(fd, va));
+	}
+	EXPECT_TRUE(peer_stop(&a));
+	EXPECT_EQ(used0, npu_mem_used(fd0));
+}
+
+TEST_F(share, ipc_key_destroyed_revokes_the_imports)
+{
+	key_death_revokes(self->fd, BY_DESTROY);
+}
+
+TEST_F(share, ipc_memory_unmapped_revokes_the_imports)
+{
+	key_death_revokes(self->fd, BY_UNMAP);
+}
+
+TEST_F(share, ipc_exporter_closed_revokes_the_imports)
+{
+	key_death_revokes(self->fd, BY_CLOSE);
+}
+
+/*
+ * The revoked memory stays allocated until the importer lets go (no page
+ * is reused under an access translated just before): the exporter's
+ * unmapped and freed memory still counts while the peer holds it.
+ */
+TEST_F(share, ipc_revoked_memory_is_freed_by_the_last_importer)
 {
 	long long used0 = npu_mem_used(self->fd);
-	uint64_t va = map_new(self->fd, SZ_2M, SZ_2M), key, key2;
+	uint64_t va = npu_map_new_rw(self->fd, SZ_2M, SZ_2M, 0), key;
 	struct peer a;
-	int fd2;
 
 	ASSERT_NE(0, va);
 	ASSERT_EQ(0, ipc_export(self->fd, va, SZ_2M, NPU_SHARE_ANY_PID, &key));
 	ASSERT_LT(0, peer_start(&a, 0));
-	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&a, key));
+	EXPECT_EQ((long long)SZ_2M, peer_call(&a, (struct req){ .op = OP_IPC_HOLD, .name = key }));
+	npu_expect_dma_faults(true);
 	EXPECT_EQ(0, npu_unmap(self->fd, va));
-	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key));
-	EXPECT_EQ(-ENOENT, ipc_destroy(self->fd, key, 0));
 	EXPECT_EQ(0, npu_release(self->fd, va));
+	EXPECT_EQ(used0 + (long long)SZ_2M, npu_mem_used(self->fd));
+	EXPECT_EQ(-EIO, peer_call(&a, (struct req){ .op = OP_IPC_READ, .flags = SZ_4K }));
+	EXPECT_EQ(0, peer_call(&a, (struct req){ .op = OP_IPC_DROP }));
 	EXPECT_EQ(used0, npu_mem_used(self->fd));
 	EXPECT_TRUE(peer_stop(&a));
-
-	/* a second file of this process exports; this one imports after it closed */
-	fd2 = npu_open(0);
-	ASSERT_LE(0, fd2);
-	va = map_new(fd2, SZ_2M, SZ_2M);
-	ASSERT_NE(0, va);
-	ASSERT_EQ(0, ipc_export(fd2, va, SZ_2M, NPU_SHARE_ANY_PID, &key2));
-	ASSERT_LT(0, peer_start(&a, 0));
-	EXPECT_EQ((long long)SZ_2M, peer_ipc_import(&a, key2));
-	close(fd2);
-	EXPECT_EQ(-ENOENT, peer_ipc_import(&a, key2));
-	EXPECT_TRUE(peer_stop(&a));
-	EXPECT_EQ(used0, npu_mem_used(self->fd));
 }
 
 /* Each context holds at most max_ipc_keys keys. */
@@ -894,34 +1062,21 @@ TEST_F(share, ipc_keys_are_capped)
 }
 
 /*
- * An importer exports its slice as a dma-buf: the dma-buf holds the
- * named range's bytes, not the exporter's whole handle (nor nothing).
+ * An importer cannot export its slice as a dma-buf: the exporter may take
+ * the memory back, which a dma-buf's users could not be told.
  */
-TEST_F(share, ipc_slice_exports_as_dmabuf)
+TEST_F(share, ipc_slice_does_not_export_as_dmabuf)
 {
-	const uint64_t len = 4 * SZ_4K, off = SZ_4K, n = 2 * SZ_4K;
-	uint64_t va = map_new(self->fd, len, SZ_4K), key;
-	unsigned char *host = npu_host_mem(len);
-	uint32_t stream;
+	uint64_t va = npu_map_new_rw(self->fd, 4 * SZ_4K, SZ_4K, 0), key;
 	struct peer a;
-	uint64_t i;
 
 	ASSERT_NE(0, va);
-	ASSERT_NE(NULL, host);
-	for (i = 0; i < len; i++)
-		host[i] = (unsigned char)(i * 7 + (i >> 12) * 13);
-	ASSERT_EQ(0, npu_register(self->fd, host, len, 0, 0));
-	ASSERT_EQ(0, npu_set_access(self->fd, va, len, 0, NPU_ACCESS_READWRITE));
-	ASSERT_EQ(0, npu_stream_create(self->fd, &stream));
-	ASSERT_EQ(0, npu_run(self->fd, stream,
-			     npu_copy_cmd(va, ptr64(host), len, NPU_CMD_SRC_HOST)));
-	ASSERT_EQ(0, ipc_export(self->fd, va + off, n, NPU_SHARE_ANY_PID, &key));
+	ASSERT_EQ(0, ipc_export(self->fd, va + SZ_4K, 2 * SZ_4K, NPU_SHARE_ANY_PID, &key));
 	ASSERT_LT(0, peer_start(&a, 0));
-	EXPECT_EQ(bytes_hash(host + off, n),
-		  peer_call(&a, (struct req){ .op = OP_IPC_DMABUF, .name = key }));
+	EXPECT_EQ(-EPERM, peer_call(&a, (struct req){ .op = OP_IPC_DMABUF, .name = key }));
+	/* and the refused export left the import free to be taken again */
+	EXPECT_EQ((long long)(2 * SZ_4K), peer_ipc_import(&a, key));
 	EXPECT_TRUE(peer_stop(&a));
-	EXPECT_EQ(0, npu_unregister(self->fd, host));
-	munmap(host, len);
 }
 
 TEST_HARNESS_MAIN

@@ -184,7 +184,9 @@
  * - An IPC key (IPC_EXPORT, since 1.4): names a page-aligned range of a
  *   mapping of memory the context allocated; IPC_IMPORT gets a handle to
  *   that range. A range may have any number of keys; a key dies at
- *   IPC_DESTROY, when the exporter unmaps the mapping, or closes.
+ *   IPC_DESTROY, when the exporter unmaps the mapping, or closes, and
+ *   then its importers lose the range: every later device access through
+ *   their mappings of it faults (since 1.6).
  * - A dma-buf (DMABUF_EXPORT, since 1.4): a file descriptor of the
  *   handle's memory, for other devices' drivers and for mmap().
  *
@@ -206,10 +208,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.5.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.6.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010500	/* 1.5.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010600	/* 1.6.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -1454,8 +1456,11 @@ struct npu_stream_mode {
  * CAP_SYS_ADMIN), as for SHARE_EXPORT. A range may be named several
  * times, each a key of its own. The key dies at IPC_DESTROY, when the
  * exporter unmaps the mapping it was made from, or when the exporting
- * context closes; memory already imported lives on while any importer
- * maps it.
+ * context closes. Its importers then lose the range (since 1.6; before,
+ * it lived on while any importer mapped it), as on the vendor's device:
+ * their handles and mappings stay until they let go, but every device
+ * access through them faults ("IPC memory revoked by its exporter"); the
+ * memory is freed once the last importer let go.
  *
  * Errors (beyond the common ones):
  *
@@ -1496,15 +1501,16 @@ struct npu_ipc_export {
  *
  * Takes struct npu_share_import with @shareable an IPC_EXPORT key: the
  * new handle is a slice of the exporter's memory, @length and @page_size
- * the range's. It maps only whole, at offset 0, like any handle, counts
- * against max_handles and max_imports, and keeps the range's memory
- * while it or a mapping of it exists (the exporter may free it, destroy
- * the key, exit or be killed). A key may be imported any number of times.
+ * the range's. It maps only whole, at offset 0, like any handle, and
+ * counts against max_handles and max_imports. Its accesses fault once the
+ * key dies (see struct npu_ipc_export; since 1.6). A process holds at most
+ * one import of a key at a time (since 1.6): it may import the key again
+ * once it freed the handle.
  *
  * Errors (beyond the common ones):
  *
- * * %-EINVAL: @flags or @__reserved not 0, or the exporting process
- *   itself.
+ * * %-EINVAL: @flags or @__reserved not 0, the exporting process itself,
+ *   or a process that holds an import of the key already.
  * * %-ENOENT: no such key, destroyed, a SHARE_EXPORT name, or this process
  *   may not import it (one answer, so keys cannot be probed).
  * * %-ENODEV: a key of another device.
@@ -1519,7 +1525,8 @@ struct npu_ipc_export {
  * @flags: must be 0
  * @key: from IPC_EXPORT in this context
  *
- * Later imports fail; memory already imported stays.
+ * Later imports fail; the key's importers lose the range (see struct
+ * npu_ipc_export).
  *
  * Errors (beyond the common ones):
  *
@@ -1564,8 +1571,9 @@ enum npu_dmabuf_flags {
  * memory, which stays while the dma-buf lives, whatever the context does
  * (MEM_FREE, close) and in whatever order the two go. Every page of the
  * handle is backed with host memory when it is exported. A handle from
- * IPC_IMPORT exports the range its key named. A handle may be exported
- * any number of times, each a dma-buf of its own; a context holds at
+ * IPC_IMPORT cannot be exported (since 1.6): its exporter may take the
+ * memory back, which a dma-buf's users could not be told. A handle may be
+ * exported any number of times, each a dma-buf of its own; a context holds at
  * most max_dmabufs dma-bufs at a time (they count until their last fd,
  * mapping and importer are gone, even after the context closed). The fd
  * enters the caller's table only once the struct is written back.
@@ -1574,6 +1582,7 @@ enum npu_dmabuf_flags {
  *
  * * %-EINVAL: unknown @flags or @__reserved not 0.
  * * %-ENOENT: unknown handle.
+ * * %-EPERM: a handle from IPC_IMPORT (since 1.6).
  * * %-ENOSPC: the context holds max_dmabufs dma-bufs.
  * * %-EMFILE: no free fd.
  * * %-ENOMEM: no host memory to back the handle.
