@@ -693,6 +693,7 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 		return ERR_PTR(-ENOMEM);
 	npu->index = index;
 	npu->created_ns = ktime_get_ns();
+	npu_busy_init(&npu->busy);
 	uuid_gen(&npu->uuid);
 	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
 	mutex_init(&npu->ctx_lock);

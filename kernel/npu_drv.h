@@ -20,6 +20,7 @@
 #include <linux/xarray.h>
 
 #include "npu_compat.h"
+#include "npu_engine.h"
 #include "npu_obj.h"
 #include "npu_vm.h"
 
@@ -51,6 +52,7 @@ struct npu_engine_user;
  *	management plane ("none", "identity", "dma", ...)
  * @faults: DMA faults of the device's contexts since load or a counters
  *	reset (npu_netlink.c)
+ * @busy: how long the engine worked for the device since it was created
  */
 struct npu_device {
 	unsigned int index;
@@ -69,6 +71,7 @@ struct npu_device {
 	uuid_t uuid;
 	const char *iommu;
 	atomic64_t faults;
+	struct npu_busy_clock busy;
 };
 
 /**

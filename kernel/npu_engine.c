@@ -28,6 +28,7 @@
 #include <linux/hashtable.h>
 #include <linux/moduleparam.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 
@@ -397,4 +398,47 @@ void npu_engine_exit(void)
 	npu_engine.slow_wq = NULL;
 	npu_engine.wq = NULL;
 	npu_engine.channels = NULL;
+}
+
+/*
+ * The clock is local_clock(): a turn must not pay for a clocksource read
+ * (an HPET's is slow, under emulation very slow), and what it measures is
+ * turns of a few milliseconds or less.
+ */
+void npu_busy_init(struct npu_busy_clock *clock)
+{
+	spin_lock_init(&clock->lock);
+	clock->active = 0;
+	clock->total_ns = 0;
+}
+
+/* A turn for the clock's device begins... */
+void npu_busy_start(struct npu_busy_clock *clock)
+{
+	spin_lock(&clock->lock);
+	if (!clock->active++)
+		clock->since = local_clock();
+	spin_unlock(&clock->lock);
+}
+
+/* ...and ends. */
+void npu_busy_stop(struct npu_busy_clock *clock)
+{
+	spin_lock(&clock->lock);
+	if (!--clock->active)
+		clock->total_ns += local_clock() - clock->since;
+	spin_unlock(&clock->lock);
+}
+
+/* Busy nanoseconds so far, the running turns' time included. */
+u64 npu_busy_read(struct npu_busy_clock *clock)
+{
+	u64 ns;
+
+	spin_lock(&clock->lock);
+	ns = clock->total_ns;
+	if (clock->active)
+		ns += local_clock() - clock->since;
+	spin_unlock(&clock->lock);
+	return ns;
 }

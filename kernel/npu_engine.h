@@ -6,12 +6,31 @@
 #define __NPU_ENGINE_H__
 
 #include <linux/list.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 #include <linux/uidgid.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
 
 struct npu_engine_user;
+
+/**
+ * struct npu_busy_clock - how long the engine worked for one device
+ * @lock: protects the rest
+ * @active: turns of the device's streams running now, on channels or in
+ *	their submitters' context
+ * @since: local_clock() when @active last became non-zero
+ * @total_ns: busy nanoseconds up to @since, or up to now while idle
+ *
+ * Time counts once however many turns overlap: a device's utilisation is
+ * the share of wall time in which some of its work was moving.
+ */
+struct npu_busy_clock {
+	spinlock_t lock;		/* see above */
+	unsigned int active;
+	u64 since;
+	u64 total_ns;
+};
 
 /**
  * struct npu_engine_entity - a queue of work the engine gives turns to (a
@@ -55,5 +74,10 @@ bool npu_engine_claim(struct npu_engine_entity *e);
 void npu_engine_unclaim(struct npu_engine_entity *e, bool more);
 
 void npu_engine_queue_slow(struct work_struct *work);
+
+void npu_busy_init(struct npu_busy_clock *clock);
+void npu_busy_start(struct npu_busy_clock *clock);
+void npu_busy_stop(struct npu_busy_clock *clock);
+u64 npu_busy_read(struct npu_busy_clock *clock);
 
 #endif /* __NPU_ENGINE_H__ */

@@ -98,6 +98,8 @@ static int npu_nl_fill_device(struct sk_buff *skb, struct npu_device *npu,
 	    nla_put_string(skb, NPU_NL_A_DEV_SOC_NAME, npu_soc_name()) ||
 	    nla_put_u64_64bit(skb, NPU_NL_A_DEV_FAULTS,
 			      atomic64_read(&npu->faults), NPU_NL_A_PAD) ||
+	    nla_put_u64_64bit(skb, NPU_NL_A_DEV_BUSY_NS,
+			      npu_busy_read(&npu->busy), NPU_NL_A_PAD) ||
 	    (READ_ONCE(npu->unplugged) &&
 	     nla_put_flag(skb, NPU_NL_A_DEV_UNPLUGGED))) {
 		genlmsg_cancel(skb, hdr);

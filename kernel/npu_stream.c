@@ -325,9 +325,8 @@ static struct npu_job *npu_stream_head(struct npu_stream *stream)
  * the stream has more to do at once (the engine puts it back in line).
  * Only a turn takes commands off a running stream's queue.
  */
-static bool npu_stream_turn(struct npu_engine_entity *e)
+static bool npu_stream_run_turn(struct npu_stream *stream)
 {
-	struct npu_stream *stream = container_of(e, struct npu_stream, sched);
 	u64 budget = NPU_STREAM_TURN;
 	struct npu_job *job;
 	int ret;
@@ -356,6 +355,19 @@ static bool npu_stream_turn(struct npu_engine_entity *e)
 		cond_resched();
 	}
 	return false;
+}
+
+/* A turn, on a channel or in the submitter's context: the device is busy. */
+static bool npu_stream_turn(struct npu_engine_entity *e)
+{
+	struct npu_stream *stream = container_of(e, struct npu_stream, sched);
+	struct npu_busy_clock *busy = &stream->ctx->npu->busy;
+	bool more;
+
+	npu_busy_start(busy);
+	more = npu_stream_run_turn(stream);
+	npu_busy_stop(busy);
+	return more;
 }
 
 /**

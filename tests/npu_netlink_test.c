@@ -121,6 +121,83 @@ TEST(family_resolves)
 	close(s.fd);
 }
 
+/* The device's busy time now, or ~0 if it cannot be read. */
+static uint64_t busy_ns(struct nl_sock_t *s, int dev)
+{
+	struct dev_msg d;
+
+	if (device_get(s, dev, &d) || !d.tb[NPU_NL_A_DEV_BUSY_NS])
+		return ~0ULL;
+	return nl_u64(d.tb[NPU_NL_A_DEV_BUSY_NS]);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * NPU_NL_A_DEV_BUSY_NS grows while the engine works for the device and
+ * stands still while it idles; two streams moving data at once count
+ * once, so it never grows faster than the wall clock.
+ */
+TEST(busy_time_counts_work_once)
+{
+	const uint64_t len = 64ULL << 20;
+	struct npu_cmd set[2];
+	uint64_t b0, b1, t0, t1, va;
+	uint32_t st[2];
+	struct nl_sock_t s;
+	int fd = npu_open(0), i;
+
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, nl_open(&s));
+	va = npu_map_new_rw(fd, 2 * len, SZ_2M, 0);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_stream_create(fd, &st[0]));
+	ASSERT_EQ(0, npu_stream_create(fd, &st[1]));
+	/* back every page first: the timed runs only move data */
+	ASSERT_EQ(0, npu_run(fd, st[0], npu_memset_cmd(va, 1, 2 * len, 0)));
+
+	b0 = busy_ns(&s, 0);
+	ASSERT_NE(~0ULL, b0);
+	usleep(200 * 1000);
+	b1 = busy_ns(&s, 0);
+	EXPECT_EQ(b0, b1);	/* nothing queued: idle */
+
+	t0 = mono_ns();
+	b0 = busy_ns(&s, 0);
+	for (i = 0; i < 2; i++) {
+		set[i] = npu_memset_cmd(va + i * len, (uint8_t)(i + 2), len, 0);
+		ASSERT_EQ(0, npu_submit(fd, st[i], &set[i], 1, NULL));
+	}
+	EXPECT_EQ(0, npu_sync(fd, st[0], -1));
+	EXPECT_EQ(0, npu_sync(fd, st[1], -1));
+	b1 = busy_ns(&s, 0);
+	t1 = mono_ns();
+	TH_LOG("busy %llu ns of %llu ns wall", (unsigned long long)(b1 - b0),
+	       (unsigned long long)(t1 - t0));
+	EXPECT_LT(0, (long long)(b1 - b0));
+	/* the kernel's clock is local_clock(): allow it 5% of drift */
+	EXPECT_LE(b1 - b0, (t1 - t0) + (t1 - t0) / 20);
+	/* an inline (NPU_SUBMIT_WAIT) run counts too */
+	b0 = busy_ns(&s, 0);
+	{
+		struct npu_submit sub = {
+			.size = sizeof(sub), .flags = NPU_SUBMIT_WAIT, .stream = st[0],
+			.count = 1, .cmds = ptr64(&set[0]), .cmd_size = sizeof(set[0]),
+		};
+
+		EXPECT_EQ(0, npu_ioctl(fd, NPU_IOCTL_SUBMIT, &sub));
+	}
+	EXPECT_LT(b0, busy_ns(&s, 0));
+	close(s.fd);
+	close(fd);
+}
+
 TEST(device_get_matches_get_info_and_sysfs)
 {
 	int n = npu_device_count(), i;

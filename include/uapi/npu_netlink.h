@@ -96,6 +96,9 @@ enum npu_nl_cmd {
  * @NPU_NL_A_FAULT_ACCESS: u8, NPU_NL_ACCESS_READ or NPU_NL_ACCESS_WRITE
  * @NPU_NL_A_FAULT_SPACE: u8, NPU_NL_SPACE_VA or NPU_NL_SPACE_HOST
  * @NPU_NL_A_FAULT_REASON: string, why the access failed
+ * @NPU_NL_A_DEV_BUSY_NS: u64, nanoseconds in which the DMA engine worked
+ *	for the device (some of its commands were moving) since the device
+ *	was created: utilisation is its growth over wall time (since 1.6)
  * @__NPU_NL_A_MAX: one past the last attribute
  * @NPU_NL_A_MAX: the last attribute
  */
@@ -133,6 +136,7 @@ enum npu_nl_attr {
 	NPU_NL_A_FAULT_ACCESS,
 	NPU_NL_A_FAULT_SPACE,
 	NPU_NL_A_FAULT_REASON,
+	NPU_NL_A_DEV_BUSY_NS,
 
 	__NPU_NL_A_MAX,
 	NPU_NL_A_MAX = __NPU_NL_A_MAX - 1
