@@ -59,6 +59,19 @@ void acl_ctx_drop_current(const struct acl_context *ctx)
 		acl_ctx_select(NULL);
 }
 
+void acl_ctx_sel_save(struct acl_ctx_sel *sel)
+{
+	sel->ctx = acl_tls_ctx;
+	sel->serial = acl_tls_serial;
+}
+
+void acl_ctx_sel_restore(const struct acl_ctx_sel *sel)
+{
+	acl_tls_ctx = sel->ctx;
+	acl_tls_serial = sel->serial;
+	acl_tls_dev = NULL;
+}
+
 void acl_ctx_set_default_device(int id, int (*set)(int id))
 {
 	acl_default_device = id;

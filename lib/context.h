@@ -92,6 +92,18 @@ void acl_ctx_make_current(struct acl_context *ctx);
 /* The calling thread has no current context any more if it was @ctx. */
 void acl_ctx_drop_current(const struct acl_context *ctx);
 
+/*
+ * The calling thread's selection, put back after a callback ran with
+ * another context current (a context destroyed meanwhile is noticed at the
+ * next call, as always).
+ */
+struct acl_ctx_sel {
+	struct acl_context *ctx;
+	uint64_t serial;
+};
+void acl_ctx_sel_save(struct acl_ctx_sel *sel);
+void acl_ctx_sel_restore(const struct acl_ctx_sel *sel);
+
 /* The explicit (aclrtCreateContext) context @context, with a reference, or ACLI_ENOCTX. */
 int acl_ctx_get_explicit(const void *context, struct acl_context **out);
 

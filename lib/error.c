@@ -141,6 +141,20 @@ void acl_err_clear(void)
 	acl_last_rule = ACL_LAST_BY_CODE;
 }
 
+void acl_err_hold(struct acl_err_held *h)
+{
+	_Static_assert(sizeof(h->detail) == sizeof(acl_detail), "acl_err_held holds one reason");
+	memcpy(h->detail, acl_detail, sizeof(h->detail));
+	h->rule = acl_last_rule;
+	acl_err_clear();
+}
+
+void acl_err_resume(const struct acl_err_held *h)
+{
+	memcpy(acl_detail, h->detail, sizeof(acl_detail));
+	acl_last_rule = h->rule;
+}
+
 int acl_nolast(int err)
 {
 	acl_last_rule = ACL_LAST_NO;

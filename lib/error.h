@@ -95,6 +95,18 @@ aclError acl_ret_quiet(const char *api, int err);
 /* Drop a reason recorded by a step whose failure was handled. */
 void acl_err_clear(void);
 
+/*
+ * The failure a call is about to return (its reason and last-error rule),
+ * put aside while application callbacks run, whose API calls would clear
+ * it: acl_err_hold() before them, acl_err_resume() after.
+ */
+struct acl_err_held {
+	char detail[512];
+	int rule;
+};
+void acl_err_hold(struct acl_err_held *h);
+void acl_err_resume(const struct acl_err_held *h);
+
 #define ACL_EXPORT __attribute__((visibility("default")))
 
 #endif /* LIBACL_ERROR_H */

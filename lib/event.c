@@ -522,15 +522,32 @@ put:
 	return ret;
 }
 
-ACL_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+/*
+ * aclrtSetOpWaitTimeout's limit in seconds (0: none) of the waits that
+ * name none, as CANN's runtime gives its wait timeout to rtStreamWaitEvent
+ * and to a wait with timeout UINT32_MAX (api_c_stream.cc). Atomic.
+ */
+static uint32_t acl_op_wait_timeout;
+
+ACL_EXPORT aclError aclrtSetOpWaitTimeout(uint32_t timeout)
 {
-	return acl_ret(__func__, acl_stream_wait_event(stream, event, 0, ACL_EVENT_WAIT_DEFAULT));
+	/* the 910B sets it without a context (SET_OP_WAIT_TIMEOUT_CONFIG) */
+	__atomic_store_n(&acl_op_wait_timeout, timeout, __ATOMIC_RELAXED);
+	return acl_ret(__func__, 0);
 }
 
 /* A wait limit in seconds, as CANN's docs say; the engine takes at most 2^32 - 1 ms. */
 static uint32_t acl_wait_limit_ms(uint32_t s)
 {
+	if (s == UINT32_MAX)
+		s = __atomic_load_n(&acl_op_wait_timeout, __ATOMIC_RELAXED);
 	return s > INT32_MAX / 1000 ? INT32_MAX : s * 1000;
+}
+
+ACL_EXPORT aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event)
+{
+	return acl_ret(__func__, acl_stream_wait_event(stream, event, acl_wait_limit_ms(UINT32_MAX),
+						       ACL_EVENT_WAIT_DEFAULT));
 }
 
 ACL_EXPORT aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout)

@@ -19,6 +19,14 @@
  * opening and closing of devices and is never held across a callback
  * (they may call any API). acl_lcb_lock guards the registrations and the
  * configuration late init callbacks get; it is held across no call.
+ *
+ * The device state callbacks (devstate.c) are called here: SET_PRE
+ * before a device opens, SET_POST after aclrtSetDevice, RESET_PRE and
+ * RESET_POST around the destruction of a primary context by its last
+ * reset, as CANN's runtime calls them (runtime.cc DeviceRetain,
+ * ExecutePrimaryTearDown; api_impl.cc SetDevice). acl_open_lock[N], taken
+ * before acl_global_lock, makes the opening and closing of device N one
+ * at a time with SET_PRE, so that it comes once per open.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,12 +42,14 @@
 #include "context.h"
 #include "copy.h"
 #include "device.h"
+#include "devstate.h"
 #include "error.h"
 #include "handle.h"
 #include "managed.h"
 #include "mm.h"
 #include "notify.h"
 #include "slots.h"
+#include "sysparam.h"
 
 static pthread_once_t acl_once = PTHREAD_ONCE_INIT;
 
@@ -68,6 +78,14 @@ static struct acl_lcb_list acl_fini_cbs = { LIST_HEAD_INIT(acl_fini_cbs.head), f
 /* while initialised: aclInit's configuration, for init callbacks registered late */
 static char *acl_cfg;
 static size_t acl_cfg_len;
+
+/*
+ * Per device: its opening with SET_PRE, and its closing (recursive: a
+ * SET_PRE callback may set the device, which opens it then, unnotified
+ * again); whether SET_PRE was sent for the open under way.
+ */
+static pthread_mutex_t acl_open_lock[ACL_MAX_DEVICES];
+static bool acl_open_notified[ACL_MAX_DEVICES];
 
 /*
  * Release the library's view of a driver context; its library contexts
@@ -115,6 +133,9 @@ static int acl_dev_open_locked(struct acl_device *dev)
 			       info.driver_version, NPU_DRIVER_VERSION);
 		goto err_close;
 	}
+	ret = acl_dev_limits_check_open(dev->id);
+	if (ret)
+		goto err_close;
 	dev->va_start = info.va_start;
 	dev->va_end = info.va_end;
 	dev->page_sizes = info.page_sizes;
@@ -178,9 +199,48 @@ static void acl_dev_release_locked(struct acl_device *dev)
 
 static void acl_dev_release(struct acl_device *dev)
 {
+	pthread_mutex_lock(&acl_open_lock[dev->id]);
 	pthread_mutex_lock(&acl_global_lock);
 	acl_dev_release_locked(dev);
 	pthread_mutex_unlock(&acl_global_lock);
+	pthread_mutex_unlock(&acl_open_lock[dev->id]);
+}
+
+static void acl_open_locks_init(void)
+{
+	pthread_mutexattr_t attr;
+	int i;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	for (i = 0; i < ACL_MAX_DEVICES; i++) {
+		pthread_mutex_init(&acl_open_lock[i], &attr);
+		acl_open_notified[i] = false;
+	}
+	pthread_mutexattr_destroy(&attr);
+}
+
+/*
+ * Before a context is made on device @id (0..63; acl_dev_open_end() after
+ * it): SET_PRE when the process is about to open an existing device.
+ */
+static void acl_dev_open_begin(int id)
+{
+	pthread_mutex_lock(&acl_open_lock[id]);
+	if (!acl_dev_get(id) && !acl_open_notified[id]) {
+		/* a missing node fails the open next, with its reason */
+		if (!acl_dev_check_id(id, "deviceId")) {
+			acl_open_notified[id] = true;
+			acl_devstate_notify(id, ACL_RT_DEVICE_STATE_SET_PRE);
+		}
+		acl_err_clear();
+	}
+}
+
+static void acl_dev_open_end(int id)
+{
+	acl_open_notified[id] = false;
+	pthread_mutex_unlock(&acl_open_lock[id]);
 }
 
 /* Destroy @ctx and release its device, unless another thread is destroying it. */
@@ -213,6 +273,8 @@ static void acl_atfork_child(void)
 	/* not taken at fork (a callback may fork): another thread may have held them */
 	pthread_mutex_init(&acl_init_lock, NULL);
 	pthread_mutex_init(&acl_lcb_lock, NULL);
+	acl_open_locks_init();
+	acl_devstate_atfork_child();
 	acl_objs_forget();
 	acl_managed_forget();
 	acl_mm_forget();
@@ -232,6 +294,7 @@ static void acl_atfork_child(void)
 static void acl_once_init(void)
 {
 	acl_devs_init();
+	acl_open_locks_init();
 	pthread_atfork(acl_atfork_prepare, acl_atfork_parent, acl_atfork_child);
 }
 
@@ -241,6 +304,10 @@ static int acl_set_device(int32_t id)
 	struct acl_device *dev;
 	int ret;
 
+	ret = acl_dev_check_range(id, "deviceId");
+	if (ret)
+		return ret;
+	acl_dev_open_begin(id);
 	pthread_mutex_lock(&acl_global_lock);
 	ret = acl_dev_acquire_locked(id, &dev);
 	if (ret)
@@ -259,6 +326,32 @@ static int acl_set_device(int32_t id)
 	acl_ctx_make_current(dev->primary);
 unlock:
 	pthread_mutex_unlock(&acl_global_lock);
+	acl_dev_open_end(id);
+	if (!ret)
+		acl_devstate_notify(id, ACL_RT_DEVICE_STATE_SET_POST);
+	return ret;
+}
+
+/*
+ * The last reference of a primary context went: RESET_PRE with it current
+ * for the calling thread (CANN makes it the thread's context for the
+ * callbacks), its destruction, RESET_POST.
+ */
+static int acl_primary_end(struct acl_context *victim)
+{
+	int id = victim->dev->id;
+	struct acl_ctx_sel sel;
+	int ret;
+
+	/* the thread's own selection after (its reset dropped this one already) */
+	acl_ctx_sel_save(&sel);
+	acl_ctx_make_current(victim);
+	acl_devstate_notify(id, ACL_RT_DEVICE_STATE_RESET_PRE);
+	acl_ctx_sel_restore(&sel);
+	ret = acl_ctx_end(victim, false);
+	/* another thread destroying it (aclFinalize) did nothing of this reset */
+	if (ret != ACLI_ECTXRELEASE)
+		acl_devstate_notify(id, ACL_RT_DEVICE_STATE_RESET_POST);
 	return ret;
 }
 
@@ -289,7 +382,7 @@ static int acl_reset_device(int32_t id, bool force)
 	}
 	pthread_mutex_unlock(&acl_global_lock);
 	/* its streams drain outside the global lock */
-	return victim ? acl_ctx_end(victim, false) : 0;
+	return victim ? acl_primary_end(victim) : 0;
 }
 
 /* aclFinalize: destroy every context of @dev, dropping queued work. */
@@ -803,6 +896,7 @@ ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 		ret = acl_dev_check_id(deviceId, "deviceId");
 	if (ret)
 		goto out;
+	acl_dev_open_begin(deviceId);
 	pthread_mutex_lock(&acl_global_lock);
 	ret = acl_dev_acquire_locked(deviceId, &dev);
 	if (!ret) {
@@ -811,6 +905,7 @@ ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 			acl_dev_release_locked(dev);
 	}
 	pthread_mutex_unlock(&acl_global_lock);
+	acl_dev_open_end(deviceId);
 	if (ret)
 		goto out;
 	acl_ctx_make_current(ctx);

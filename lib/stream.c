@@ -506,8 +506,22 @@ int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
 	return acl_stream_wait_seq(s, id, 0, timeout_ms);
 }
 
-/* Wait for every stream of @ctx. */
-int acl_ctx_sync_streams(struct acl_context *ctx)
+/* Milliseconds left until @deadline (acl_now_ms()), at least 0 (a poll); -1 for none. */
+static int32_t acl_ms_left(int64_t deadline)
+{
+	int64_t left;
+
+	if (deadline < 0)
+		return -1;
+	left = deadline - acl_now_ms();
+	return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int32_t)left;
+}
+
+/*
+ * Wait for every stream of @ctx until @deadline (-1: none): the first
+ * error, or -ETIMEDOUT at once when the time is up.
+ */
+static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
 {
 	struct acl_stream **v = NULL, *s;
 	size_t n = 0, i;
@@ -528,8 +542,8 @@ int acl_ctx_sync_streams(struct acl_context *ctx)
 	if (!v)
 		return acl_errf(-ENOMEM, "out of host memory");
 	for (i = 0; i < n; i++) {
-		err = acl_stream_sync(v[i], -1);
-		if (err && !ret)
+		err = ret == -ETIMEDOUT ? 0 : acl_stream_sync(v[i], acl_ms_left(deadline));
+		if (err && (!ret || err == -ETIMEDOUT))
 			ret = err;
 		acl_stream_put(v[i]);
 	}
@@ -537,7 +551,14 @@ int acl_ctx_sync_streams(struct acl_context *ctx)
 	return ret;
 }
 
-int acl_dev_sync(struct acl_device *dev)
+/* Wait for every stream of @ctx. */
+int acl_ctx_sync_streams(struct acl_context *ctx)
+{
+	return acl_ctx_sync_until(ctx, -1);
+}
+
+/* Every stream of every context of @dev until @deadline (-1: none), as acl_ctx_sync_until(). */
+static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
 {
 	struct acl_context *ctx;
 	struct acl_context **ctxs = NULL;
@@ -560,13 +581,18 @@ int acl_dev_sync(struct acl_device *dev)
 	}
 	pthread_mutex_unlock(&dev->lock);
 	for (i = 0; i < n; i++) {
-		err = acl_ctx_sync_streams(ctxs[i]);
-		if (err && !ret)
+		err = ret == -ETIMEDOUT ? 0 : acl_ctx_sync_until(ctxs[i], deadline);
+		if (err && (!ret || err == -ETIMEDOUT))
 			ret = err;
 		acl_ctx_put(ctxs[i]);
 	}
 	free(ctxs);
 	return ret;
+}
+
+int acl_dev_sync(struct acl_device *dev)
+{
+	return acl_dev_sync_until(dev, -1);
 }
 
 ACL_EXPORT aclError aclrtSynchronizeDevice(void)
@@ -577,6 +603,49 @@ ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 	ret = acl_enter_dev(&dev);
 	if (!ret)
 		ret = acl_dev_sync(dev);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
+{
+	struct acl_device *dev;
+	int ret = acl_check_init();
+
+	/* as aclrtSynchronizeStreamWithTimeout: < -1 the acl layer's (no last error), 0 the runtime's */
+	if (!ret && timeout < -1)
+		ret = acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds",
+					  timeout));
+	else if (!ret && !timeout)
+		ret = acl_errf(ACLI_ERTPARAM, "timeout 0 must be -1 (forever) or > 0 milliseconds");
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_dev_sync_until(dev, timeout < 0 ? -1 : acl_now_ms() + timeout);
+	if (ret == -ETIMEDOUT)
+		ret = acl_errf(ret, "the device's streams did not complete within %d ms", timeout);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtDeviceL2CacheFlush(void *rsv)
+{
+	struct npu_get_info info = { .size = sizeof(info) };
+	struct acl_device *dev;
+	int ret = acl_check_init();
+
+	if (!ret && rsv)
+		ret = acl_errf(-EINVAL, "rsv must be NULL");
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (ret)
+		goto out;
+	/*
+	 * The engine writes device memory directly: no cache holds data back.
+	 * What is left of a flush is a device that answers.
+	 */
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
+	if (ret == -ENODEV)
+		ret = acl_errf(ret, "device %d is gone (its carrier was removed)", dev->id);
+out:
 	return acl_ret(__func__, ret);
 }
 

@@ -2,10 +2,12 @@
 /*
  * Process and context settings that change how operators would run: the
  * float saturation mode, the system parameter options, the operator
- * execution timeout. The simulated chip runs no operators yet, so they
- * are recorded and reported (lib/README.md, "Settings"). As in CANN,
- * none needs aclInit; only the context options and the V2 timeout need a
- * current context.
+ * execution timeout, the device limits (stack and printf sizes) and the
+ * task scheduler. The simulated chip runs no operators yet, so they are
+ * recorded and reported (lib/README.md, "Settings"). As in CANN, none
+ * needs aclInit; only the context options, the V2 timeout and the timeout
+ * interval need a current context. A stack size beyond the chip's is
+ * refused when a device opens (sysparam.h), as CANN's device start does.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -14,6 +16,7 @@
 
 #include "context.h"
 #include "error.h"
+#include "sysparam.h"
 
 /* CANN: rtSysParamOpt has four options; DETERMINISTIC takes 0..3, the rest 0..1 */
 #define ACL_SYSPARAMS		4
@@ -22,11 +25,34 @@
 
 /* The simulated device counts operator timeouts in whole milliseconds. */
 #define ACL_OP_TIMEOUT_TICK_US	1000ULL
+/* No timeout set (CANN stores UINT64_MAX - 1 for "never", not this). */
+#define ACL_OP_TIMEOUT_UNSET	UINT64_MAX
+/* CANN's 910B without one set: 254 credits of 2^32 ns, in ms rounded up. */
+#define ACL_OP_TIMEOUT_DEFAULT_MS	1090922U
+/* aclrtSetOpExecuteTimeOutWithMs takes at most 1000 s (RT_MAX_OP_TIMEOUT_FOR_MS). */
+#define ACL_OP_TIMEOUT_MAX_MS	1000000U
+
+/*
+ * Device limits (CANN's runtime.hpp, elf.hpp; 910B_93 dev_info_reg.cc):
+ * the AI core stack, 32 KiB unless set, kept in 16 KiB steps, at most
+ * 192 KiB on the chip; the SIMD printf FIFO per core, 32 KiB unless set,
+ * 1 KiB .. 64 MiB in steps of 8 bytes.
+ */
+#define ACL_STACK_DEFAULT	32768U
+#define ACL_STACK_STEP		16384U
+#define ACL_STACK_MAX		196608U
+#define ACL_FIFO_DEFAULT	32768U
+#define ACL_FIFO_MIN		1024U
+#define ACL_FIFO_MAX		(64U << 20)
+#define ACL_FIFO_STEP		8U
 
 /* The 910B-class chip has both modes and starts in INF/NaN mode. */
 static int acl_sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;	/* atomic */
 static int64_t acl_sysparam[ACL_SYSPARAMS];		/* atomic; 0 until set */
-static uint64_t acl_op_timeout_us;			/* atomic; 0: none set */
+/* the one store of every operator execution timeout call, in us (atomic) */
+static uint64_t acl_op_timeout_us = ACL_OP_TIMEOUT_UNSET;
+static uint32_t acl_stack_size = ACL_STACK_DEFAULT;	/* atomic */
+static uint32_t acl_fifo_size = ACL_FIFO_DEFAULT;	/* atomic */
 
 ACL_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
 {
@@ -139,9 +165,26 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+/* Keep an operator timeout of @us; "never" is stored as 0 (CANN: UINT64_MAX is not a timeout). */
+static void acl_op_timeout_set(uint64_t us)
+{
+	if (us == ACL_OP_TIMEOUT_UNSET)
+		us--;
+	__atomic_store_n(&acl_op_timeout_us, us, __ATOMIC_RELAXED);
+}
+
 ACL_EXPORT aclError aclrtSetOpExecuteTimeOut(uint32_t timeout)
 {
-	__atomic_store_n(&acl_op_timeout_us, (uint64_t)timeout * 1000000ULL, __ATOMIC_RELAXED);
+	acl_op_timeout_set((uint64_t)timeout * 1000000ULL);
+	return acl_ret(__func__, 0);
+}
+
+ACL_EXPORT aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout)
+{
+	/* CANN caps it at 1000 s (ApiImpl::SetOpExecuteTimeOut) */
+	if (timeout > ACL_OP_TIMEOUT_MAX_MS)
+		timeout = ACL_OP_TIMEOUT_MAX_MS;
+	acl_op_timeout_set((uint64_t)timeout * 1000ULL);
 	return acl_ret(__func__, 0);
 }
 
@@ -168,8 +211,128 @@ ACL_EXPORT aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actua
 	if (ret)
 		goto out;
 	acl_ctx_put(ctx);
-	__atomic_store_n(&acl_op_timeout_us, timeout, __ATOMIC_RELAXED);
+	acl_op_timeout_set(timeout);
 	*actualTimeout = acl_op_timeout_applied(timeout);
 out:
 	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs)
+{
+	uint64_t us = __atomic_load_n(&acl_op_timeout_us, __ATOMIC_RELAXED);
+	uint64_t applied;
+
+	if (!timeoutMs)
+		return acl_ret(__func__, acl_errf(-EINVAL, "timeoutMs must not be NULL"));
+	if (us == ACL_OP_TIMEOUT_UNSET) {
+		*timeoutMs = ACL_OP_TIMEOUT_DEFAULT_MS;
+	} else {
+		/* none (0), or more milliseconds than 32 bits hold: UINT32_MAX, CANN's "never" */
+		applied = acl_op_timeout_applied(us) / ACL_OP_TIMEOUT_TICK_US;
+		*timeoutMs = applied >= UINT32_MAX ? UINT32_MAX : (uint32_t)applied;
+	}
+	return acl_ret(__func__, 0);
+}
+
+ACL_EXPORT aclError aclrtGetOpTimeOutInterval(uint64_t *interval)
+{
+	struct acl_context *ctx;
+	int ret = 0;
+
+	if (!interval)
+		ret = acl_errf(-EINVAL, "interval must not be NULL");
+	/* CANN asks the current context's device for its interval */
+	if (!ret)
+		ret = acl_cur_ctx(&ctx);
+	if (!ret) {
+		acl_ctx_put(ctx);
+		*interval = ACL_OP_TIMEOUT_TICK_US;
+	}
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtSetTsDevice(aclrtTsId tsId)
+{
+	int ret = 0;
+
+	/* CANN's acl layer; its runtime then has nothing to do on a one-scheduler chip */
+	if (tsId != ACL_TS_ID_AICORE && tsId != ACL_TS_ID_AIVECTOR)
+		ret = acl_errf(-EINVAL, "tsId %d must be ACL_TS_ID_AICORE (0) or ACL_TS_ID_AIVECTOR (1)",
+			       (int)tsId);
+	return acl_ret(__func__, ret);
+}
+
+/* CANN's acl layer: the five aclrtDeviceLimit values only. */
+static int acl_dev_limit_known(aclrtDeviceLimit limit)
+{
+	if ((unsigned int)limit > ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE)
+		return acl_errf(-EINVAL, "limit %d is not an aclrtDeviceLimit (0..4)", (int)limit);
+	return 0;
+}
+
+/* CANN's runtime (ApiImpl::DeviceSetLimit): no SIMT limits on this chip, a NOLOG 207000. */
+static int acl_dev_limit_supported(aclrtDeviceLimit limit)
+{
+	if (limit != ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE && limit != ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE)
+		return acl_nolast(acl_errf(ACLI_ERTNOTSUPP, "limit %d is a SIMT limit: the simulated chip has no SIMT",
+					   (int)limit));
+	return 0;
+}
+
+ACL_EXPORT aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value)
+{
+	int ret = acl_dev_limit_known(limit);
+	uint32_t v = (uint32_t)value;
+
+	if (!ret && value > UINT32_MAX)
+		ret = acl_errf(-EINVAL, "value %zu must be at most UINT32_MAX", value);
+	if (!ret)
+		ret = acl_dev_limit_supported(limit);
+	if (ret)
+		goto out;
+	if (limit == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE) {
+		/*
+		 * CANN keeps only a size above the default, rounded up to 16 KiB
+		 * steps (its 32-bit sum wraps near UINT32_MAX; the last step here)
+		 */
+		if (v > ACL_STACK_DEFAULT)
+			__atomic_store_n(&acl_stack_size, v > UINT32_MAX - ACL_STACK_STEP + 1 ?
+					 UINT32_MAX / ACL_STACK_STEP * ACL_STACK_STEP :
+					 (v + ACL_STACK_STEP - 1) / ACL_STACK_STEP * ACL_STACK_STEP,
+					 __ATOMIC_RELAXED);
+	} else if (v < ACL_FIFO_MIN || v > ACL_FIFO_MAX) {
+		ret = acl_errf(ACLI_ERTPARAM, "value %u must be in [%u, %u]", v, ACL_FIFO_MIN, ACL_FIFO_MAX);
+	} else {
+		__atomic_store_n(&acl_fifo_size, (v + ACL_FIFO_STEP - 1) / ACL_FIFO_STEP * ACL_FIFO_STEP,
+				 __ATOMIC_RELAXED);
+	}
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value)
+{
+	int ret = 0;
+
+	if (!value)
+		ret = acl_errf(-EINVAL, "value must not be NULL");
+	if (!ret)
+		ret = acl_dev_limit_known(limit);
+	if (!ret)
+		ret = acl_dev_limit_supported(limit);
+	if (!ret)
+		*value = __atomic_load_n(limit == ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE ? &acl_stack_size : &acl_fifo_size,
+					 __ATOMIC_RELAXED);
+	return acl_ret(__func__, ret);
+}
+
+int acl_dev_limits_check_open(int id)
+{
+	uint32_t stack = __atomic_load_n(&acl_stack_size, __ATOMIC_RELAXED);
+
+	/* CANN's RawDevice::AllocCustomerStackPhyBase, when the device starts */
+	if (stack > ACL_STACK_MAX)
+		return acl_errf(ACLI_EDEVSETUP, "device %d: the AI core stack size %u set with aclrtDeviceSetLimit is above the chip's %u",
+				id, stack, ACL_STACK_MAX);
+	return 0;
 }

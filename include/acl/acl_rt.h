@@ -646,6 +646,81 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDeviceForce(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceCount(uint32_t *count);
 /* Waits for every stream of every context on the current device; the first error is the answer */
 ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDevice(void);
+/*
+ * aclrtSynchronizeDevice within timeout milliseconds for all the streams
+ * together (-1: no limit): ACL_ERROR_RT_STREAM_SYNC_TIMEOUT when they are
+ * not done by then (their work stays queued). Below -1 or 0:
+ * ACL_ERROR_RT_PARAM_INVALID (below -1 is CANN's acl layer: not the last
+ * error).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout);
+/*
+ * Flush the current device's L2 cache (rsv must be NULL, else
+ * ACL_ERROR_INVALID_PARAM): the simulated DMA engine writes device memory
+ * directly, so nothing is held back; the call checks that the device still
+ * answers. No current context: ACL_ERROR_RT_CONTEXT_NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceL2CacheFlush(void *rsv);
+
+typedef enum aclrtTsId {
+	ACL_TS_ID_AICORE = 0,
+	ACL_TS_ID_AIVECTOR = 1,
+	ACL_TS_ID_RESERVED = 2,
+} aclrtTsId;
+
+/*
+ * The task scheduler later devices of the thread use: the simulated chip
+ * has one (as the 910B), so AICORE and AIVECTOR both select it and nothing
+ * changes; another tsId: ACL_ERROR_INVALID_PARAM. No aclInit needed.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetTsDevice(aclrtTsId tsId);
+
+/*
+ * Device ids. libacl does not read ASCEND_RT_VISIBLE_DEVICES: every
+ * /dev/npuN is visible, as user, logical and physical device N (the
+ * driver's device_index). As CANN: a negative id is
+ * ACL_ERROR_RT_PARAM_INVALID; a physical or logical id no device has, in
+ * the two calls that ask the driver for it (...ByPhyDevId,
+ * aclrtGetPhyDevIdBy...), ACL_ERROR_RT_PARAM_INVALID too; a user or
+ * logical id no device has in the others ACL_ERROR_RT_INVALID_DEVICEID. No
+ * device needs to be set.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByUserDevId(const int32_t userDevid,
+							   int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByLogicDevId(const int32_t logicDevId,
+							   int32_t *const userDevid);
+ACL_FUNC_VISIBILITY aclError aclrtGetLogicDevIdByPhyDevId(const int32_t phyDevId, int32_t *const logicDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByLogicDevId(const int32_t logicDevId, int32_t *const phyDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetUserDevIdByPhyDevId(const int32_t phyDevId, int32_t *const userDevId);
+ACL_FUNC_VISIBILITY aclError aclrtGetPhyDevIdByUserDevId(const int32_t userDevId, int32_t *const phyDevId);
+
+/*
+ * Device state callbacks, as CANN calls them: SET_PRE before the process
+ * opens a device (its first aclrtSetDevice or aclrtCreateContext on it),
+ * SET_POST after every successful aclrtSetDevice, RESET_PRE before the
+ * last aclrtResetDevice(Force) destroys the primary context (which is the
+ * calling thread's current context while the callbacks run), RESET_POST
+ * after. aclFinalize calls none (CANN's resets no device). Called in the
+ * thread that made the call, under no lock of the library, in
+ * registration order; deviceId is the user device id.
+ */
+typedef enum {
+	ACL_RT_DEVICE_STATE_SET_PRE = 0,
+	ACL_RT_DEVICE_STATE_SET_POST,
+	ACL_RT_DEVICE_STATE_RESET_PRE,
+	ACL_RT_DEVICE_STATE_RESET_POST,
+} aclrtDeviceState;
+
+typedef void (*aclrtDeviceStateCallback)(int32_t deviceId, aclrtDeviceState state, void *args);
+
+/*
+ * Register callback under regName (a name registered already:
+ * ACL_ERROR_RT_PARAM_INVALID); a NULL callback unregisters the name (also
+ * one never registered). NULL regName: ACL_ERROR_INVALID_PARAM. No aclInit
+ * needed; registrations outlive aclFinalize.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRegDeviceStateCallback(const char *regName,
+							 aclrtDeviceStateCallback callback, void *args);
 
 /*
  * == Streams ==
@@ -706,7 +781,8 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeEvent(aclrtEvent event);
  * or one on this same stream: nothing to do. A record on another device's
  * stream is waited for on the host: the call returns when it has run. An
  * event with neither SYNC nor 0x4, or an EXTERNAL one:
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT. The wait's limit is
+ * aclrtSetOpWaitTimeout's (none unless set).
  */
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event);
 /*
@@ -805,9 +881,10 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamStop(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream, aclrtEvent event, int32_t timeout);
 /*
  * flag ACL_EVENT_WAIT_DEFAULT: aclrtStreamWaitEventWithTimeout (timeout
- * in seconds, 0 no limit). ACL_EVENT_WAIT_EXTERNAL (timeout must be 0) is
- * CANN's wait of an ACL graph on an event outside it: it takes only events
- * of aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) (others:
+ * in seconds, 0 no limit, UINT32_MAX aclrtSetOpWaitTimeout's limit).
+ * ACL_EVENT_WAIT_EXTERNAL (timeout must be 0) is CANN's wait of an ACL
+ * graph on an event outside it: it takes only events of
+ * aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) (others:
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) and a stream being captured, which
  * libacl has none of: ACL_ERROR_RT_STREAM_NOT_CAPTURED. An event keeps the
  * wait flag of its first wait, else ACL_ERROR_RT_PARAM_INVALID. Other
@@ -1470,6 +1547,80 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, in
  */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
 
+/* aclrtGetDevicesTopo: how two devices are connected, one bit */
+#define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIX 0x02ULL
+#define ACL_RT_DEVS_TOPOLOGY_PIB 0x04ULL
+#define ACL_RT_DEVS_TOPOLOGY_PHB 0x08ULL
+#define ACL_RT_DEVS_TOPOLOGY_SYS 0x10ULL
+#define ACL_RT_DEVS_TOPOLOGY_SIO 0x20ULL
+#define ACL_RT_DEVS_TOPOLOGY_HCCS_SW 0x40ULL
+
+/*
+ * ACL_RT_DEVS_TOPOLOGY_HCCS for a device and itself (as CANN); PIX for two
+ * devices, which reach each other as peers through the driver (CANN's
+ * driver reports every PCIe relation as PIX). An id naming no device:
+ * ACL_ERROR_RT_PARAM_INVALID (CANN's driver answer). No device needs to
+ * be set.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetDevicesTopo(uint32_t deviceId, uint32_t otherDeviceId, uint64_t *value);
+
+typedef enum aclrtAtomicOperationCapability {
+	ACL_RT_ATOMIC_CAPABILITY_SIGNED = 1U << 0,
+	ACL_RT_ATOMIC_CAPABILITY_UNSIGNED = 1U << 1,
+	ACL_RT_ATOMIC_CAPABILITY_REDUCATION = 1U << 2,	/* deprecated spelling */
+	ACL_RT_ATOMIC_CAPABILITY_REDUCTION = 1U << 2,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR8 = 1U << 3,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR16 = 1U << 4,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR32 = 1U << 5,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR64 = 1U << 6,
+	ACL_RT_ATOMIC_CAPABILITY_SCALAR128 = 1U << 7,
+	ACL_RT_ATOMIC_CAPABILITY_VECTOR32X4 = 1U << 8,
+} aclrtAtomicOperationCapability;
+
+typedef enum aclrtAtomicOperation {
+	ACL_RT_ATOMIC_OPERATION_INTEGER_ADD = 0,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_MIN = 1,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_MAX = 2,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_INCREMENT = 3,
+	ACL_RT_ATOMIC_OPERATION_INTEGER_DECREMENT = 4,
+	ACL_RT_ATOMIC_OPERATION_AND = 5,
+	ACL_RT_ATOMIC_OPERATION_OR = 6,
+	ACL_RT_ATOMIC_OPERATION_XOR = 7,
+	ACL_RT_ATOMIC_OPERATION_EXCHANGE = 8,
+	ACL_RT_ATOMIC_OPERATION_CAS = 9,
+	ACL_RT_ATOMIC_OPERATION_FLOAT_ADD = 10,
+	ACL_RT_ATOMIC_OPERATION_FLOAT_MIN = 11,
+	ACL_RT_ATOMIC_OPERATION_FLOAT_MAX = 12,
+	ACL_RT_ATOMIC_OPERATION_DMA_ADD = 30,
+	ACL_RT_ATOMIC_OPERATION_DMA_MIN = 31,
+	ACL_RT_ATOMIC_OPERATION_DMA_MAX = 32,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_ADD = 40,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MIN = 41,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_MAX = 42,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_CAS = 43,
+	ACL_RT_ATOMIC_OPERATION_SIMD_SCALAR_EXCH = 44,
+} aclrtAtomicOperation;
+
+/*
+ * capabilities[i]: the aclrtAtomicOperationCapability bits of
+ * operations[i] between a device and the host (Host) or from srcDeviceId
+ * to dstDeviceId (P2P): 0 for every operation here, as CANN answers on a
+ * 910B with PCIe links (the simulated engine has no atomic commands, and
+ * its devices are PIX to each other). As CANN's runtime checks them, in
+ * this order: capabilities or operations NULL, count 0:
+ * ACL_ERROR_RT_PARAM_INVALID; the same id twice (P2P), an id naming no
+ * device: ACL_ERROR_RT_INVALID_DEVICEID; an operation outside 0..44:
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetHostAtomicCapabilities(uint32_t *capabilities,
+								  const aclrtAtomicOperation *operations,
+								  const uint32_t count, int32_t deviceId);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetP2PAtomicCapabilities(uint32_t *capabilities,
+								 const aclrtAtomicOperation *operations,
+								 const uint32_t count, int32_t srcDeviceId,
+								 int32_t dstDeviceId);
+
 /*
  * == IPC memory ==
  *
@@ -1808,6 +1959,49 @@ ACL_FUNC_VISIBILITY aclError aclrtCtxSetSysParamOpt(aclSysParamOpt opt, int64_t 
  */
 ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOut(uint32_t timeout);
 ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutV2(uint64_t timeout, uint64_t *actualTimeout);
+/* In milliseconds, at most 1000000 (more is 1000000, as CANN); no context needed */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpExecuteTimeOutWithMs(uint32_t timeout);
+/*
+ * The timeout the device applies, in milliseconds: the one set, rounded up
+ * to whole milliseconds; UINT32_MAX for none (0 set) and for one beyond
+ * 32 bits; 1090922 (the 910B's default, 254 of its 4.29 s credits) while
+ * none was set. No context needed.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpExecuteTimeout(uint32_t *const timeoutMs);
+/* The device's timeout granule: 1000 us. Needs a current context (ACL_ERROR_RT_CONTEXT_NULL). */
+ACL_FUNC_VISIBILITY aclError aclrtGetOpTimeOutInterval(uint64_t *interval);
+/*
+ * The limit, in seconds, of aclrtStreamWaitEvent's waits (and of
+ * aclrtStreamWaitEventWithFlag's with timeout UINT32_MAX), process-wide,
+ * for waits queued after the call; 0, the default, is none. A wait that
+ * runs out fails as a task of its stream: its next synchronize answers
+ * ACL_ERROR_RT_TASK_TIMEOUT. No context needed.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetOpWaitTimeout(uint32_t timeout);
+
+/*
+ * Device limits, process-wide (CANN's apply to every device). The
+ * simulated chip has no SIMT: types 0, 1 and 4 are
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (not the last error, as CANN); a type
+ * outside 0..4, or a value above UINT32_MAX: ACL_ERROR_INVALID_PARAM.
+ * SIMD_STACK_SIZE: 32768 until set; a value above it is rounded up to a
+ * multiple of 16 KiB and kept, one at or below it is ignored (as CANN); a
+ * device opened later with more than 196608 (the 910B's limit) fails,
+ * aclrtSetDevice and aclrtCreateContext with ACL_ERROR_RT_DEV_SETUP_ERROR.
+ * SIMD_PRINTF_FIFO_SIZE_PER_CORE: 1024 .. 64 MiB (else
+ * ACL_ERROR_RT_PARAM_INVALID), rounded up to a multiple of 8; 32768 until
+ * set. Recorded: nothing runs kernels yet. No aclInit or context needed.
+ */
+typedef enum aclrtDeviceLimit {
+	ACL_RT_DEV_LIMIT_SIMT_STACK_SIZE = 0,
+	ACL_RT_DEV_LIMIT_SIMT_DVG_WARP_STACK_SIZE = 1,
+	ACL_RT_DEV_LIMIT_SIMD_STACK_SIZE = 2,
+	ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE = 3,
+	ACL_RT_DEV_LIMIT_SIMT_PRINTF_FIFO_SIZE = 4,
+} aclrtDeviceLimit;
+
+ACL_FUNC_VISIBILITY aclError aclrtDeviceSetLimit(aclrtDeviceLimit limit, size_t value);
+ACL_FUNC_VISIBILITY aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value);
 
 /*
  * == CANN package versions ==
