@@ -2,7 +2,9 @@
 /*
  * Callbacks: per-stream queues and watchers, report threads (user-owned,
  * aclrtSubscribeReport + aclrtProcessReport) and host-function threads
- * (runtime-owned, one per context, aclrtLaunchHostFunc).
+ * (aclrtLaunchHostFunc: runtime-owned, one per context, unless the
+ * application subscribed its own with aclrtSubscribeHostFunc and runs
+ * them in aclrtProcessHostFunc).
  *
  * Locking: a stream's s->lock orders the callback's place among its
  * commands (the seqno before it and its gate are taken together); then
@@ -24,11 +26,18 @@
 #include "slots.h"
 #include "stream.h"
 
-/* A thread that runs callbacks: subscribed by the application, or ours. */
+/*
+ * A thread that runs callbacks: subscribed by the application, or ours.
+ * An application thread has one of each kind: its aclrtProcessReport
+ * runs the callbacks of the streams it subscribed with
+ * aclrtSubscribeReport, its aclrtProcessHostFunc the host functions of
+ * those of aclrtSubscribeHostFunc.
+ */
 struct acl_reporter {
 	struct list_head node;		/* in acl_reporters (user threads); under its lock */
 	pthread_t tid;			/* constant */
 	bool owned;			/* our host-function thread; constant */
+	bool hostfunc;			/* runs host functions (owned ones too); constant */
 	unsigned int refs;		/* under acl_reporters_lock (owned: one, the context's) */
 	pthread_mutex_t lock;		/* protects the fields below */
 	pthread_cond_t cond;		/* @ready grew, or @stop */
@@ -44,7 +53,7 @@ struct acl_cbq {
 	pthread_cond_t cond;		/* @pending changed, or @stop */
 	struct list_head pending;	/* acl_cb.node: queued, not yet reached */
 	struct acl_reporter *rep;	/* who runs them (a reference), or NULL */
-	bool hostfunc;			/* bound by aclrtLaunchHostFunc */
+	bool hostfunc;			/* @rep runs host functions (aclrtLaunchHostFunc's) */
 	struct acl_stream *gate;	/* private stream the gates wait on */
 	uint64_t gates;			/* gates queued so far (under the stream's lock) */
 	uint32_t slot;			/* scratch word the releases write */
@@ -69,7 +78,7 @@ struct acl_cb {
 static pthread_mutex_t acl_reporters_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct list_head acl_reporters = LIST_HEAD_INIT(acl_reporters);
 
-static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned)
+static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned, bool hostfunc)
 {
 	struct acl_reporter *r = calloc(1, sizeof(*r));
 
@@ -77,6 +86,7 @@ static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned)
 		return NULL;
 	r->tid = tid;
 	r->owned = owned;
+	r->hostfunc = hostfunc;
 	r->refs = 1;
 	pthread_mutex_init(&r->lock, NULL);
 	pthread_cond_init(&r->cond, NULL);
@@ -92,19 +102,19 @@ static void acl_reporter_free(struct acl_reporter *r)
 	free(r);
 }
 
-/* The user report thread @tid, with a reference; made if @create. */
-static struct acl_reporter *acl_reporter_find(pthread_t tid, bool create)
+/* The user thread @tid as a runner of @hostfunc's kind, with a reference; made if @create. */
+static struct acl_reporter *acl_reporter_find(pthread_t tid, bool hostfunc, bool create)
 {
 	struct acl_reporter *r;
 
 	pthread_mutex_lock(&acl_reporters_lock);
 	list_for_each_entry(r, &acl_reporters, node) {
-		if (pthread_equal(r->tid, tid)) {
+		if (pthread_equal(r->tid, tid) && r->hostfunc == hostfunc) {
 			r->refs++;
 			goto out;
 		}
 	}
-	r = create ? acl_reporter_new(tid, false) : NULL;
+	r = create ? acl_reporter_new(tid, false, hostfunc) : NULL;
 	if (r) {
 		list_add_tail(&r->node, &acl_reporters);
 		r->refs++;	/* the table's */
@@ -485,76 +495,77 @@ void acl_cbq_forget(struct acl_cbq *q)
 	free(q);
 }
 
-ACL_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+/*
+ * Bind @s to the application's thread @threadId: its callbacks, or with
+ * @hostfunc its host functions. A stream has one runner, of one kind.
+ */
+static int acl_subscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
 {
-	struct acl_reporter *r = NULL;
-	struct acl_stream *s;
+	struct acl_reporter *r;
 	struct acl_cbq *q;
 	int ret;
 
-	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
-	if (ret)
-		goto out;
 	ret = acl_cbq_get(s, &q);
-	if (!ret) {
-		r = acl_reporter_find((pthread_t)threadId, true);
-		if (!r)
-			ret = acl_errf(-ENOMEM, "out of host memory");
-	}
 	if (ret)
-		goto put;
+		return ret;
+	r = acl_reporter_find((pthread_t)threadId, hostfunc, true);
+	if (!r)
+		return acl_errf(-ENOMEM, "out of host memory");
 	pthread_mutex_lock(&q->lock);
 	pthread_mutex_lock(&r->lock);
-	if (q->rep)
-		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is already %s",
-			       q->hostfunc ? "used by aclrtLaunchHostFunc" : "subscribed to a thread");
-	else if (r->dev && r->dev != s->dev)
+	if (q->rep && q->rep->owned)
+		ret = acl_errf(ACLI_ESTREAMSUB, "the stream's host functions run on the context's thread (aclrtLaunchHostFunc)");
+	else if (q->rep)
+		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is already subscribed to a thread%s",
+			       q->hostfunc ? " for host functions (aclrtSubscribeHostFunc)" : " (aclrtSubscribeReport)");
+	/* a report thread serves one device (CANN); host functions have no such rule */
+	else if (!hostfunc && r->dev && r->dev != s->dev)
 		ret = acl_errf(ACLI_ETHREADSUB, "thread %#llx already serves streams of device %d",
 			       (unsigned long long)threadId, r->dev->id);
 	if (!ret) {
 		r->dev = s->dev;
 		r->nstreams++;
 		q->rep = r;
+		q->hostfunc = hostfunc;
 	}
 	pthread_mutex_unlock(&r->lock);
 	pthread_mutex_unlock(&q->lock);
 	/* on success the queue keeps the reference */
 	if (ret)
 		acl_reporter_put(r);
-put:
-	acl_stream_put(s);
-out:
-	return acl_ret(__func__, ret);
+	return ret;
 }
 
-ACL_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+/*
+ * Unbind @s from @threadId once its queued callbacks were handed over.
+ * Mismatches are CANN's: for report threads 107011 (stream) or 107012
+ * (thread), for host functions (its compact runtime) 107011 either way.
+ */
+static int acl_unsubscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
 {
 	struct acl_reporter *r = NULL;
-	struct acl_stream *s;
 	struct acl_cbq *q;
-	int ret;
+	int ret = 0;
 
-	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
-	if (ret)
-		goto out;
 	pthread_mutex_lock(&s->lock);
 	q = s->cbq;
 	pthread_mutex_unlock(&s->lock);
-	if (!q) {
-		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is not subscribed");
-		goto put;
-	}
+	if (!q)
+		return acl_errf(ACLI_ESTREAMSUB, "the stream is not subscribed");
 	pthread_mutex_lock(&q->lock);
-	if (!q->rep || q->hostfunc)
-		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is not subscribed to a report thread");
+	if (!q->rep || q->hostfunc != hostfunc || q->rep->owned)
+		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is not subscribed to a thread %s",
+			       hostfunc ? "for host functions (aclrtSubscribeHostFunc)" : "for reports (aclrtSubscribeReport)");
 	else if (!pthread_equal(q->rep->tid, (pthread_t)threadId))
-		ret = acl_errf(ACLI_ETHREADSUB, "the stream is subscribed to another thread");
+		ret = acl_errf(hostfunc ? ACLI_ESTREAMSUB : ACLI_ETHREADSUB,
+			       "the stream is subscribed to another thread");
 	/* callbacks already queued are delivered first */
 	while (!ret && !list_empty(&q->pending))
 		pthread_cond_wait(&q->cond, &q->lock);
 	if (!ret) {
 		r = q->rep;
 		q->rep = NULL;
+		q->hostfunc = false;
 	}
 	pthread_mutex_unlock(&q->lock);
 	if (r) {
@@ -564,7 +575,55 @@ ACL_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream
 		pthread_mutex_unlock(&r->lock);
 		acl_reporter_put(r);
 	}
-put:
+	return ret;
+}
+
+/* The calling thread runs what is ready for it as a runner of @hostfunc's kind. */
+static int acl_process(int32_t timeout, bool hostfunc)
+{
+	const char *sub = hostfunc ? "aclrtSubscribeHostFunc" : "aclrtSubscribeReport";
+	struct acl_reporter *r;
+	int ret = 0;
+
+	r = acl_reporter_find(pthread_self(), hostfunc, false);
+	if (r) {
+		pthread_mutex_lock(&r->lock);
+		if (!r->nstreams && list_empty(&r->ready))
+			ret = acl_errf(ACLI_ETHREADSUB, "the calling thread serves no stream any more (%s)", sub);
+		pthread_mutex_unlock(&r->lock);
+	} else {
+		ret = acl_errf(ACLI_ETHREADSUB, "the calling thread is not subscribed (%s)", sub);
+	}
+	if (!ret && acl_reporter_run(r, timeout))
+		ret = acl_errf(ACLI_EREPORTTIMEOUT, "no %s arrived within %d ms",
+			       hostfunc ? "host function" : "callback", timeout);
+	acl_reporter_put(r);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
+	if (ret)
+		goto out;
+	ret = acl_subscribe(threadId, s, false);
+	acl_stream_put(s);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
+	if (ret)
+		goto out;
+	ret = acl_unsubscribe(threadId, s, false);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
@@ -572,29 +631,64 @@ out:
 
 ACL_EXPORT aclError aclrtProcessReport(int32_t timeout)
 {
-	struct acl_reporter *r;
 	int ret;
 
 	ret = acl_check_init();
+	if (!ret && (timeout == 0 || timeout < -1))
+		ret = acl_errf(-EINVAL, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
+	if (!ret)
+		ret = acl_process(timeout, false);
+	return acl_ret(__func__, ret);
+}
+
+/* CANN's compact runtime: a NULL stream is no stream here, not the default one. */
+static int acl_hostfunc_stream(aclrtStream stream, struct acl_stream **out)
+{
+	int ret = acl_check_init();
+
+	if (!ret && !stream)
+		ret = acl_errf(ACLI_ERTPARAM, "exeStream must not be NULL");
+	return ret ? ret : acl_stream_resolve(stream, ACL_STREAM_USE, out);
+}
+
+ACL_EXPORT aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_hostfunc_stream(exeStream, &s);
 	if (ret)
 		goto out;
-	if (timeout == 0 || timeout < -1) {
-		ret = acl_errf(-EINVAL, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
-		goto out;
-	}
-	r = acl_reporter_find(pthread_self(), false);
-	if (r) {
-		pthread_mutex_lock(&r->lock);
-		if (!r->nstreams && list_empty(&r->ready))
-			ret = acl_errf(ACLI_ETHREADSUB, "the calling thread serves no stream any more");
-		pthread_mutex_unlock(&r->lock);
-	} else {
-		ret = acl_errf(ACLI_ETHREADSUB, "the calling thread is not subscribed (aclrtSubscribeReport)");
-	}
-	if (!ret && acl_reporter_run(r, timeout))
-		ret = acl_errf(ACLI_EREPORTTIMEOUT, "no callback arrived within %d ms", timeout);
-	acl_reporter_put(r);
+	ret = acl_subscribe(hostFuncThreadId, s, true);
+	acl_stream_put(s);
 out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_hostfunc_stream(exeStream, &s);
+	if (ret)
+		goto out;
+	ret = acl_unsubscribe(hostFuncThreadId, s, true);
+	acl_stream_put(s);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtProcessHostFunc(int32_t timeout)
+{
+	int ret;
+
+	ret = acl_check_init();
+	/* the compact runtime's own check: a runtime code, unlike aclrtProcessReport's */
+	if (!ret && (timeout == 0 || timeout < -1))
+		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds", timeout);
+	if (!ret)
+		ret = acl_process(timeout, true);
 	return acl_ret(__func__, ret);
 }
 
@@ -655,7 +749,7 @@ static int acl_hostfunc_reporter(struct acl_context *ctx, struct acl_reporter **
 	if (ctx->dying) {
 		ret = acl_errf(ACLI_ECTXRELEASE, "the context is being destroyed");
 	} else if (!r) {
-		r = acl_reporter_new(0, true);
+		r = acl_reporter_new(0, true, true);
 		if (!r) {
 			ret = acl_errf(-ENOMEM, "out of host memory");
 		} else if ((ret = pthread_create(&r->tid, NULL, acl_hostfunc_main, r))) {
@@ -676,6 +770,7 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 	struct acl_reporter *r;
 	struct acl_stream *s;
 	struct acl_cbq *q;
+	bool unbound;
 	int ret;
 
 	ret = acl_check_init();
@@ -686,19 +781,30 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 	if (ret)
 		goto out;
 	ret = acl_cbq_get(s, &q);
-	if (!ret)
-		ret = acl_hostfunc_reporter(s->ctx, &r);
 	if (ret)
 		goto put;
-	pthread_mutex_lock(&q->lock);
-	if (q->rep && !q->hostfunc) {
-		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is subscribed to a report thread (aclrtLaunchCallback's model)");
-	} else if (!q->rep) {
-		/* the context's thread holds no count: it lives with the context */
-		q->rep = r;
-		q->hostfunc = true;
+	/*
+	 * An application's thread of aclrtSubscribeHostFunc, else the
+	 * context's, started unlocked (it takes the context's lock) and bound
+	 * on the next round.
+	 */
+	for (r = NULL;;) {
+		pthread_mutex_lock(&q->lock);
+		if (q->rep && !q->hostfunc) {
+			ret = acl_errf(ACLI_ESTREAMSUB, "the stream is subscribed to a report thread (aclrtLaunchCallback's model)");
+		} else if (!q->rep && r) {
+			/* the context's thread holds no count: it lives with the context */
+			q->rep = r;
+			q->hostfunc = true;
+		}
+		unbound = !ret && !q->rep;
+		pthread_mutex_unlock(&q->lock);
+		if (!unbound)
+			break;
+		ret = acl_hostfunc_reporter(s->ctx, &r);
+		if (ret)
+			break;
 	}
-	pthread_mutex_unlock(&q->lock);
 	if (!ret)
 		ret = acl_cb_queue(s, q, (aclrtCallback)fn, args, true);
 put:

@@ -5,8 +5,8 @@
  * A callback is a point in its stream: a watcher thread per stream waits
  * until the stream's kernel queue reached the commands queued before it,
  * then hands it to the thread that runs it (the one the application
- * subscribed with aclrtSubscribeReport, or the context's own host-function
- * thread). A blocking callback also queues a gate in the stream, a
+ * subscribed with aclrtSubscribeReport or aclrtSubscribeHostFunc, or the
+ * context's own host-function thread). A blocking callback also queues a gate in the stream, a
  * WAIT_STREAM on a private gate stream that the runner releases once the
  * function returned, so that nothing queued later starts before.
  */

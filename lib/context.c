@@ -28,6 +28,7 @@
 #include "event.h"
 #include "slots.h"
 #include "stream.h"
+#include "streamstate.h"
 
 static __thread struct acl_context *acl_tls_ctx;
 static __thread uint64_t acl_tls_serial;
@@ -251,6 +252,7 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 		pthread_mutex_unlock(&ctx->lock);
 		if (!s)
 			break;
+		acl_stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
 		err = acl_stream_teardown(s, force);
 		if (err && !ret)
 			ret = err;

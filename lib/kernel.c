@@ -12,7 +12,13 @@
 
 #include <acl/acl.h>
 
+#include "context.h"
+#include "device.h"
 #include "error.h"
+#include "slots.h"
+
+/* Each device's inter-core synchronisation word, kept while it is open. */
+static struct acl_slot_kept acl_sync_words[ACL_MAX_DEVICES];
 
 ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 						  aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
@@ -29,5 +35,32 @@ ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 	else
 		ret = acl_errf(ACLI_EHANDLE, "funcHandle %p is not a function handle of libacl (it has no kernel binaries yet)",
 			       funcHandle);
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * CANN answers the address of the chip's inter-core (C2C) control area,
+ * through which a kernel's cores synchronise. Until the simulated chip
+ * has cores, it is a word the device reaches (one of its event pool's),
+ * the same for every call until the device closes.
+ */
+ACL_EXPORT aclError aclrtGetHardwareSyncAddr(void **addr)
+{
+	struct acl_device *dev;
+	uint64_t *word;
+	int ret;
+
+	/* the runtime's check: CANN's acl layer makes none */
+	ret = acl_check_init();
+	if (!ret && !addr)
+		ret = acl_errf(ACLI_ERTPARAM, "addr must not be NULL");
+	if (!ret)
+		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_slot_keep(dev, &dev->slots, &acl_sync_words[dev->id], &word);
+	if (ret == -ENOSPC)
+		ret = acl_errf(ACLI_ENOEVENTRES, "no device word left for the synchronisation address");
+	if (!ret)
+		*addr = word;
 	return acl_ret(__func__, ret);
 }

@@ -49,6 +49,8 @@
 #include "mm.h"
 #include "notify.h"
 #include "slots.h"
+#include "stream.h"
+#include "streamstate.h"
 #include "sysparam.h"
 
 static pthread_once_t acl_once = PTHREAD_ONCE_INIT;
@@ -280,6 +282,7 @@ static void acl_atfork_child(void)
 	acl_mm_forget();
 	acl_notifies_forget();
 	acl_reporters_forget();
+	acl_stream_state_forget();
 	for (i = 0; i < ACL_MAX_DEVICES; i++) {
 		struct acl_device *dev = acl_dev_slot(i);
 
@@ -298,9 +301,22 @@ static void acl_once_init(void)
 	pthread_atfork(acl_atfork_prepare, acl_atfork_parent, acl_atfork_child);
 }
 
+/*
+ * A new context's default stream, held since the global lock was dropped:
+ * the stream state callbacks may call the API (NULL: none).
+ */
+static void acl_stream_born(struct acl_stream *s)
+{
+	if (s) {
+		acl_stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+		acl_stream_put(s);
+	}
+}
+
 /* aclrtSetDevice: the primary context, referenced and made current. */
 static int acl_set_device(int32_t id)
 {
+	struct acl_stream *fresh = NULL;
 	struct acl_device *dev;
 	int ret;
 
@@ -321,12 +337,15 @@ static int acl_set_device(int32_t id)
 			acl_dev_release_locked(dev);
 			goto unlock;
 		}
+		fresh = dev->primary->default_stream;
+		acl_obj_hold(&fresh->obj);
 	}
 	dev->refs++;
 	acl_ctx_make_current(dev->primary);
 unlock:
 	pthread_mutex_unlock(&acl_global_lock);
 	acl_dev_open_end(id);
+	acl_stream_born(fresh);
 	if (!ret)
 		acl_devstate_notify(id, ACL_RT_DEVICE_STATE_SET_POST);
 	return ret;
@@ -887,6 +906,7 @@ ACL_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
 
 ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 {
+	struct acl_stream *fresh = NULL;
 	struct acl_context *ctx;
 	struct acl_device *dev;
 	int ret;
@@ -901,8 +921,12 @@ ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 	ret = acl_dev_acquire_locked(deviceId, &dev);
 	if (!ret) {
 		ret = acl_ctx_new(dev, false, &ctx);
-		if (ret)
+		if (ret) {
 			acl_dev_release_locked(dev);
+		} else {
+			fresh = ctx->default_stream;
+			acl_obj_hold(&fresh->obj);
+		}
 	}
 	pthread_mutex_unlock(&acl_global_lock);
 	acl_dev_open_end(deviceId);
@@ -910,6 +934,7 @@ ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 		goto out;
 	acl_ctx_make_current(ctx);
 	*context = ctx;
+	acl_stream_born(fresh);
 out:
 	return acl_ret(__func__, ret);
 }

@@ -5,6 +5,7 @@
  * not reused at once.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "device.h"
@@ -100,6 +101,42 @@ void acl_slots_free(struct acl_device *dev, struct acl_slots **poolp, unsigned i
 void acl_slot_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx)
 {
 	acl_slots_free(dev, poolp, gen, idx, 1);
+}
+
+int acl_slot_keep(struct acl_device *dev, struct acl_slots **poolp, struct acl_slot_kept *k,
+		  uint64_t **word)
+{
+	unsigned int gen;
+	uint64_t *w;
+	uint32_t idx;
+	bool lost;
+	int ret;
+
+	pthread_mutex_lock(&dev->lock);
+	gen = dev->gen;
+	w = k->word && k->gen == gen ? k->word : NULL;
+	pthread_mutex_unlock(&dev->lock);
+	if (w)
+		goto out;
+	/* taken unlocked (the pool takes the device lock): another thread may win */
+	ret = acl_slot_alloc(dev, poolp, &idx, &w);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&dev->lock);
+	lost = k->word && k->gen == dev->gen;
+	if (lost) {
+		w = k->word;
+	} else if (dev->gen == gen) {
+		/* (else the device closed meanwhile, and the word went with it) */
+		k->word = w;
+		k->gen = gen;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	if (lost)
+		acl_slot_free(dev, poolp, gen, idx);
+out:
+	*word = w;
+	return 0;
 }
 
 uint32_t acl_slots_avail(struct acl_device *dev, struct acl_slots **poolp)

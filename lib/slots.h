@@ -46,6 +46,20 @@ int acl_slots_alloc(struct acl_device *dev, struct acl_slots **poolp, uint32_t n
 void acl_slots_free(struct acl_device *dev, struct acl_slots **poolp, unsigned int gen, uint32_t idx,
 		    uint32_t n);
 
+/* A word kept while its device stays open: see acl_slot_keep(). */
+struct acl_slot_kept {
+	uint64_t *word;			/* under the device's lock */
+	unsigned int gen;		/* the device generation it was taken in */
+};
+
+/*
+ * The word of @dev's pool at *@poolp that @k keeps: taken at the first
+ * call after each open of the device, the same one until it closes (it
+ * goes with the pool then).
+ */
+int acl_slot_keep(struct acl_device *dev, struct acl_slots **poolp, struct acl_slot_kept *k,
+		  uint64_t **word);
+
 /* How many words of the pool at *@poolp are free (all, before its first use). */
 uint32_t acl_slots_avail(struct acl_device *dev, struct acl_slots **poolp);
 

@@ -24,6 +24,7 @@
 #include "error.h"
 #include "mm.h"
 #include "stream.h"
+#include "streamstate.h"
 
 /* The flags CANN defines; others are ignored, as the vendor does. */
 #define ACL_STREAM_KNOWN	(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | \
@@ -32,6 +33,11 @@
 /* Streams whose work the host does not track: always COMPLETE. */
 #define ACL_STREAM_UNTRACKED	(ACL_STREAM_PERSISTENT | ACL_STREAM_DEVICE_USE_ONLY | \
 				 ACL_STREAM_CPU_SCHEDULE)
+
+static uint64_t acl_stream_serial;	/* atomic */
+
+/* The calling thread's last task on a context's stream (aclrtGetThreadLastTaskId). */
+static __thread struct acl_task_ref acl_last_task = { .task = UINT32_MAX };
 
 static int acl_kstream_create(struct acl_device *dev, uint32_t *id)
 {
@@ -76,6 +82,7 @@ static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
 	if (!s)
 		return NULL;
 	s->dev = dev;
+	s->serial = __atomic_add_fetch(&acl_stream_serial, 1, __ATOMIC_RELAXED);
 	s->res_limit[0] = s->res_limit[1] = -1;
 	pthread_mutex_init(&s->lock, NULL);
 	list_init(&s->node);
@@ -108,6 +115,8 @@ void acl_stream_free(struct acl_stream *s)
 	if (!s)
 		return;
 	acl_cbq_free(s->cbq);
+	free(s->op_info.data);
+	free(s->ext_info.data);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -187,6 +196,8 @@ void acl_stream_forget(struct acl_stream *s)
 	list_del(&s->node);
 	acl_cbq_forget(s->cbq);
 	s->cbq = NULL;
+	free(s->op_info.data);
+	free(s->ext_info.data);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -257,6 +268,18 @@ static bool acl_stream_gone(struct acl_stream *s, uint32_t id)
 	       __atomic_load_n(&s->dead, __ATOMIC_ACQUIRE) || acl_stream_id(s) != id;
 }
 
+uint32_t acl_stream_task_id(const struct acl_stream *s, uint64_t seq)
+{
+	uint64_t base = s->task_base_id == s->id ? s->task_base : 0;
+
+	return (uint32_t)(seq - 1 - base);
+}
+
+void acl_stream_last_task(struct acl_task_ref *out)
+{
+	*out = acl_last_task;
+}
+
 int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
 {
 	struct npu_submit arg = {
@@ -281,6 +304,12 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 		s->last_seq = arg.seqno;
 	if (!ret && seq)
 		*seq = arg.seqno;
+	/* the application's tasks, as CANN counts them: its streams' commands */
+	if (!ret && s->ctx)
+		acl_last_task = (struct acl_task_ref){
+			.s = s, .serial = s->serial, .sid = s->id, .seq = arg.seqno,
+			.task = acl_stream_task_id(s, arg.seqno),
+		};
 	return ret;
 }
 
@@ -649,7 +678,7 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-static int acl_create_stream(aclrtStream *stream, uint32_t priority, uint32_t flag)
+int acl_stream_make(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
 	struct acl_context *ctx;
 	struct acl_stream *s;
@@ -672,19 +701,21 @@ static int acl_create_stream(aclrtStream *stream, uint32_t priority, uint32_t fl
 		return ret;
 	ret = acl_stream_create(ctx, flag, priority, false, &s);
 	acl_ctx_put(ctx);
-	if (!ret)
-		*stream = s;
-	return ret;
+	if (ret)
+		return ret;
+	*stream = s;
+	acl_stream_state_notify(s, ACL_RT_STREAM_STATE_CREATE_POST);
+	return 0;
 }
 
 ACL_EXPORT aclError aclrtCreateStream(aclrtStream *stream)
 {
-	return acl_ret(__func__, acl_create_stream(stream, 0, 0));
+	return acl_ret(__func__, acl_stream_make(stream, 0, 0));
 }
 
 ACL_EXPORT aclError aclrtCreateStreamWithConfig(aclrtStream *stream, uint32_t priority, uint32_t flag)
 {
-	return acl_ret(__func__, acl_create_stream(stream, priority, flag));
+	return acl_ret(__func__, acl_stream_make(stream, priority, flag));
 }
 
 static int acl_stream_destroy(aclrtStream stream, bool force)
@@ -714,8 +745,11 @@ static int acl_stream_destroy(aclrtStream stream, bool force)
 		mine = true;
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	if (mine)
+	if (mine) {
+		/* still live for the callbacks: teardown unlists it */
+		acl_stream_state_notify(s, ACL_RT_STREAM_STATE_DESTROY_PRE);
 		ret = acl_stream_teardown(s, force);
+	}
 	else
 		ret = acl_errf(ACLI_EHANDLE, "stream %p is being destroyed by another thread", stream);
 	acl_stream_put(s);
@@ -827,7 +861,7 @@ ACL_EXPORT aclError aclrtStreamGetPriority(aclrtStream stream, uint32_t *priorit
 	int ret = acl_stream_getter(stream, priority, &s);
 
 	if (!ret) {
-		*priority = s->priority;
+		*priority = __atomic_load_n(&s->priority, __ATOMIC_RELAXED);
 		acl_stream_put(s);
 	}
 	return acl_ret(__func__, ret);
@@ -842,23 +876,18 @@ ACL_EXPORT aclError aclrtDeviceGetStreamPriorityRange(int32_t *leastPriority, in
 	return ACL_SUCCESS;
 }
 
-ACL_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+int acl_stream_set_failure_mode(aclrtStream stream, uint64_t mode)
 {
 	struct acl_stream *s;
 	bool stop = mode & ACL_STOP_ON_FAILURE;
 	int ret;
 
-	ret = acl_check_init();
-	if (ret)
-		goto out;
 	/* CANN takes NULL only on chips with a device control queue; ours has none */
-	if (!stream) {
-		ret = acl_errf(ACLI_ERTPARAM, "stream must not be NULL: the default stream's failure mode is fixed on this chip");
-		goto out;
-	}
+	if (!stream)
+		return acl_errf(ACLI_ERTPARAM, "stream must not be NULL: the default stream's failure mode is fixed on this chip");
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
-		goto out;
+		return ret;
 	pthread_mutex_lock(&s->lock);
 	if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
 		ret = acl_errf(ACLI_ERTNOTSUPP, "a DEVICE_USE_ONLY stream has no failure mode");
@@ -870,7 +899,15 @@ ACL_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
 		s->stop_on_failure = true;
 	pthread_mutex_unlock(&s->lock);
 	acl_stream_put(s);
-out:
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtSetStreamFailureMode(aclrtStream stream, uint64_t mode)
+{
+	int ret = acl_check_init();
+
+	if (!ret)
+		ret = acl_stream_set_failure_mode(stream, mode);
 	return acl_ret(__func__, ret);
 }
 

@@ -24,25 +24,69 @@ struct acl_cbq;
 /* Modelled priorities: 0 is the highest (recorded, not scheduled by). */
 #define ACL_STREAM_PRIO_LEAST	7
 
+/* Information an application cached for one task (aclrtCacheLastTask*Info, task.c). */
+struct acl_task_info {
+	void *data;			/* malloc'ed copy, or NULL */
+	size_t len;
+	uint32_t task;			/* the task's id */
+};
+
 struct acl_stream {
 	struct acl_obj obj;		/* first: the aclrtStream is the object */
 	struct list_head node;		/* in ctx->streams; under ctx->lock */
 	struct acl_context *ctx;	/* NULL for internal streams; constant */
 	struct acl_device *dev;		/* constant */
+	uint64_t serial;		/* unique in the process; constant */
 	bool is_default;		/* constant */
 	uint32_t flags;			/* ACL_STREAM_* as created; constant */
-	uint32_t priority;		/* 0..ACL_STREAM_PRIO_LEAST; constant */
+	uint32_t priority;		/* 0..ACL_STREAM_PRIO_LEAST (atomic: a stream attribute) */
 	pthread_mutex_t lock;		/* orders submits: protects the fields below */
 	uint32_t id;			/* kernel stream id (a new one after an abort); also atomic */
 	bool dead;			/* being destroyed: no new callbacks, cancels are no task error */
 	uint64_t last_seq;		/* seqno of the last command queued on @id */
+	uint64_t task_base;		/* seqno after which task ids restart, on kernel stream ... */
+	uint32_t task_base_id;		/* ... @task_base_id (aclrtPersistentTaskClean) */
+	struct acl_task_info op_info;	/* aclrtCacheLastTaskOpInfo's latest */
+	struct acl_task_info ext_info;	/* aclrtCacheLastTaskExtendInfo's latest */
 	bool stop_on_failure;		/* ACL_STOP_ON_FAILURE set */
 	bool aborting;			/* aclrtStreamAbort running */
 	int fault;			/* task error seen by a query, for the next sync */
 	int64_t res_limit[2];		/* per-type core limit, -1 unset (atomic) */
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch: 0 or 1 (atomic) */
+	uint32_t user_tag;		/* ACL_STREAM_ATTR_USER_CUSTOM_TAG (atomic) */
+	uint32_t cache_op_info;		/* ACL_STREAM_ATTR_CACHE_OP_INFO: 0 or 1 (atomic) */
 	struct acl_cbq *cbq;		/* callbacks (callback.c), lazily */
 };
+
+/*
+ * A task: the command with seqno @seq of kernel stream @sid of the stream
+ * @s (an address to look up again: it may be gone) with serial @serial.
+ */
+struct acl_task_ref {
+	struct acl_stream *s;
+	uint64_t serial;
+	uint32_t sid;
+	uint64_t seq;
+	uint32_t task;			/* its task id; UINT32_MAX: no task */
+};
+
+/*
+ * aclrtCreateStreamWithConfig's stream (priority clamped, unknown flags
+ * dropped) for the current context; the state callbacks are told.
+ */
+int acl_stream_make(aclrtStream *stream, uint32_t priority, uint32_t flag);
+
+/* aclrtSetStreamFailureMode(@stream, @mode), untranslated. */
+int acl_stream_set_failure_mode(aclrtStream stream, uint64_t mode);
+
+/*
+ * The task id of the command with seqno @seq on @s's current kernel
+ * stream (s->lock held): as CANN's, per stream, counted from 0.
+ */
+uint32_t acl_stream_task_id(const struct acl_stream *s, uint64_t seq);
+
+/* The last task the calling thread queued on a context's stream (task id UINT32_MAX: none). */
+void acl_stream_last_task(struct acl_task_ref *out);
 
 /* A user or default stream of @ctx: listed in it and in the handle table. */
 int acl_stream_create(struct acl_context *ctx, uint32_t flags, uint32_t priority, bool is_default,

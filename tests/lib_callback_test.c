@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * libacl host functions in stream order: aclrtLaunchCallback with a report
- * thread the test owns, aclrtLaunchHostFunc with the runtime's thread.
- * Skips without /dev/npu0.
+ * thread the test owns, aclrtLaunchHostFunc with the runtime's thread or
+ * one the test owns (aclrtSubscribeHostFunc). Skips without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 
 #include "lib_util.h"
 
-/* A report thread: aclrtProcessReport until told to stop. */
+/* A report thread: aclrtProcessReport (aclrtProcessHostFunc) until told to stop. */
 struct reporter {
 	pthread_t tid;
+	bool hostfunc;
 	atomic_bool stop;
 	atomic_int timeouts;
 	aclError err;
@@ -22,7 +23,7 @@ static void *report_main(void *arg)
 	struct reporter *r = arg;
 
 	while (!atomic_load(&r->stop)) {
-		aclError e = aclrtProcessReport(20);
+		aclError e = r->hostfunc ? aclrtProcessHostFunc(20) : aclrtProcessReport(20);
 
 		if (e == ACL_ERROR_RT_REPORT_TIMEOUT)
 			atomic_fetch_add(&r->timeouts, 1);
@@ -311,6 +312,139 @@ TEST_F(cb, abort_discards_waiting_callbacks)
 	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
 	EXPECT_EQ(1, atomic_load(&done));
 	ASSERT_ACL_OK(aclrtDestroyStream(other));
+}
+
+/* aclrtSubscribeHostFunc: a stream's host functions run on the application's thread, in order. */
+TEST_F(cb, host_functions_on_a_subscribed_thread)
+{
+	enum { N = 6 };
+	struct reporter hf = { .hostfunc = true };
+	struct probe p[N], q;
+	atomic_int counter = 0;
+	uint64_t back[N];
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&hf.tid, NULL, report_main, &hf));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	for (i = 0; i < N; i++) {
+		p[i] = (struct probe){ .pinned = self->pinned, .index = i, .counter = &counter,
+				       .sleep_us = 10000 };
+		ASSERT_ACL_OK(aclrtLaunchHostFunc(self->s, probe_fn, &p[i]));
+		/* copied by the device after the function returned (host functions block) */
+		ASSERT_ACL_OK(aclrtMemcpyAsync(self->dev + 64 + i, 8, self->pinned + 1 + i, 8,
+					       ACL_MEMCPY_HOST_TO_DEVICE, self->s));
+	}
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), self->dev + 64, sizeof(back),
+				  ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < N; i++) {
+		EXPECT_EQ(100U + i, back[i]);
+		EXPECT_TRUE(pthread_equal(hf.tid, p[i].ran_on));
+		EXPECT_EQ(i, p[i].order);
+	}
+	/* a report thread's aclrtProcessReport does not run host functions */
+	EXPECT_EQ(0, self->rep.err);
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	/* unsubscribed, the stream's host functions go to the context's thread */
+	q = (struct probe){ .pinned = self->pinned, .index = N, .counter = &counter };
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(self->s, probe_fn, &q));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	EXPECT_EQ(N, q.order);
+	EXPECT_FALSE(pthread_equal(hf.tid, q.ran_on));
+	EXPECT_FALSE(pthread_equal(pthread_self(), q.ran_on));
+	atomic_store(&hf.stop, true);
+	pthread_join(hf.tid, NULL);
+	EXPECT_EQ(ACL_SUCCESS, hf.err);
+}
+
+static void *process_hostfunc(void *arg)
+{
+	aclError *e = arg;
+
+	e[0] = aclrtProcessHostFunc(10);
+	e[1] = aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL);
+	return NULL;
+}
+
+TEST_F(cb, host_function_subscription_errors)
+{
+	struct reporter hf = { .hostfunc = true };
+	aclError e[2] = { 0, 0 };
+	atomic_int done = 0;
+	aclrtStream s2, s3;
+	pthread_t t;
+
+	ASSERT_EQ(0, pthread_create(&hf.tid, NULL, report_main, &hf));
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	/* no default stream here: NULL is a runtime error, the last error */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSubscribeHostFunc((uint64_t)hf.tid, NULL));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtUnSubscribeHostFunc((uint64_t)hf.tid, NULL));
+	/* not subscribed */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtUnSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	EXPECT_EQ(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)pthread_self(), self->s));
+	/* nor do the two models mix */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeReport((uint64_t)self->rep.tid, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtLaunchCallback(slow_fn, NULL, ACL_CALLBACK_BLOCK, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtUnSubscribeReport((uint64_t)hf.tid, self->s));
+	ASSERT_ACL_OK(aclrtSubscribeReport((uint64_t)self->rep.tid, s2));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)hf.tid, s2));
+	ASSERT_ACL_OK(aclrtUnSubscribeReport((uint64_t)self->rep.tid, s2));
+	/* a host-function thread serves several streams, and a report thread may be one too */
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, s2));
+	/* the wrong thread: 107011 as well (CANN's compact runtime) */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtUnSubscribeHostFunc((uint64_t)pthread_self(), s2));
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)hf.tid, s2));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)self->rep.tid, s2));
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)self->rep.tid, s2));
+	/* a stream whose host functions went to the context's thread already */
+	ASSERT_ACL_OK(aclrtCreateStream(&s3));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(s3, slow_fn, &done));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s3));
+	EXPECT_EQ(1, atomic_load(&done));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)hf.tid, s3));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtUnSubscribeHostFunc((uint64_t)hf.tid, s3));
+	/* the timeout is the compact runtime's check: 107000, the last error */
+	aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtProcessHostFunc(0));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtProcessHostFunc(-2));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	/* a thread that serves no stream's host functions */
+	ASSERT_EQ(0, pthread_create(&t, NULL, process_hostfunc, e));
+	pthread_join(t, NULL);
+	EXPECT_EQ(ACL_ERROR_RT_THREAD_SUBSCRIBE, e[0]);
+	EXPECT_EQ(ACL_ERROR_RT_THREAD_SUBSCRIBE, e[1]);
+	/* the report thread serves reports, not host functions */
+	EXPECT_ACL(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtProcessHostFunc(10));
+	usleep(100 * 1000);
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	atomic_store(&hf.stop, true);
+	pthread_join(hf.tid, NULL);
+	/* nothing queued: its waits timed out (ACL_ERROR_RT_REPORT_TIMEOUT) */
+	EXPECT_LT(0, atomic_load(&hf.timeouts));
+	EXPECT_EQ(ACL_SUCCESS, hf.err);
+	ASSERT_ACL_OK(aclrtDestroyStream(s3));
+	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+}
+
+/* Destroying a stream waits for the host functions its thread still has to run. */
+TEST_F(cb, destroy_waits_for_a_subscribed_threads_host_functions)
+{
+	struct reporter hf = { .hostfunc = true };
+	atomic_int done = 0;
+
+	ASSERT_EQ(0, pthread_create(&hf.tid, NULL, report_main, &hf));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(self->s, slow_fn, &done));
+	ASSERT_ACL_OK(aclrtDestroyStream(self->s));
+	self->s = NULL;
+	EXPECT_EQ(1, atomic_load(&done));
+	atomic_store(&hf.stop, true);
+	pthread_join(hf.tid, NULL);
+	EXPECT_EQ(ACL_SUCCESS, hf.err);
 }
 
 TEST_HARNESS_MAIN

@@ -533,8 +533,8 @@ typedef enum aclrtStreamStatus {
 } aclrtStreamStatus;
 
 /*
- * The config-handle stream calls (aclrtCreateStreamV2 ...) are not provided
- * (CANN has them in its compact C library only); the types are for layout.
+ * A stream configuration for aclrtCreateStreamV2 (CANN has these calls in
+ * its compact C library only; libacl exports them).
  */
 typedef enum aclrtStreamConfigAttr {
 	ACL_RT_STREAM_WORK_ADDR_PTR = 0,
@@ -549,6 +549,32 @@ typedef struct aclrtStreamConfigHandle {
 	size_t flag;
 	uint32_t priority;
 } aclrtStreamConfigHandle;
+
+/* aclrtSetStreamAttribute / aclrtGetStreamAttribute */
+typedef enum aclrtStreamAttr {
+	ACL_STREAM_ATTR_FAILURE_MODE = 1,
+	ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK = 2,
+	ACL_STREAM_ATTR_USER_CUSTOM_TAG = 3,
+	ACL_STREAM_ATTR_CACHE_OP_INFO = 4,
+	ACL_STREAM_ATTR_PRIORITY = 5,
+} aclrtStreamAttr;
+
+typedef union aclrtStreamAttrValue {
+	uint64_t failureMode;
+	uint32_t overflowSwitch;
+	uint32_t userCustomTag;
+	uint32_t cacheOpInfoSwitch;
+	uint32_t streamPriority;
+	uint32_t reserve[4];
+} aclrtStreamAttrValue;
+
+/* What aclrtRegStreamStateCallback's callbacks are told */
+typedef enum aclrtStreamState {
+	ACL_RT_STREAM_STATE_CREATE_POST = 1,
+	ACL_RT_STREAM_STATE_DESTROY_PRE = 2,
+} aclrtStreamState;
+
+typedef void (*aclrtStreamStateCallback)(aclrtStream stm, aclrtStreamState state, void *args);
 
 typedef enum aclrtEventStatus {
 	ACL_EVENT_STATUS_COMPLETE = 0,
@@ -893,6 +919,78 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
 ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout,
 							  uint32_t flag);
 
+/*
+ * Stream configurations (CANN's compact C library; exported here too).
+ * A new handle is zeroed (priority 0, no flags, no work area); NULL when
+ * out of memory. These three need no aclInit.
+ */
+ACL_FUNC_VISIBILITY aclrtStreamConfigHandle *aclrtCreateStreamConfigHandle(void);
+/* handle NULL: ACL_ERROR_INVALID_PARAM */
+ACL_FUNC_VISIBILITY aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle *handle);
+/*
+ * attrValue points at the value, valueSize its size: a void * for
+ * WORK_ADDR_PTR, a size_t for WORK_SIZE, a size_t or (as CANN's example
+ * passes it) a uint32_t for FLAG, a uint32_t 0..7 for PRIORITY. NULL
+ * pointers, another attr, size or priority: ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle *handle, aclrtStreamConfigAttr attr,
+						     const void *attrValue, size_t valueSize);
+/*
+ * aclrtCreateStreamWithConfig(handle->priority, handle->flag); NULL handle:
+ * priority 0, no flags. The work area (workptr, workSize) is accepted and
+ * not used: it is a model's, and libacl runs no models.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateStreamV2(aclrtStream *stream, const aclrtStreamConfigHandle *handle);
+/*
+ * How many more streams the current device takes: the driver's streams
+ * per process and device (npu.ko's max_streams) less those the process
+ * holds there - every context's, default streams and the library's own
+ * (two copy streams, one per stream that takes callbacks) included.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAvailableNum(uint32_t *streamCount);
+/*
+ * A stream's attributes, as CANN's runtime keeps them (value NULL:
+ * ACL_ERROR_INVALID_PARAM; a named stream is checked before the attribute;
+ * another stmAttrType: ACL_ERROR_RT_PARAM_INVALID):
+ * - FAILURE_MODE (failureMode): aclrtSetStreamFailureMode's rules, NULL
+ *   stream included; its ACL_ERROR_RT_FEATURE_NOT_SUPPORT is the last
+ *   error here. Get: ACL_CONTINUE_ON_FAILURE or ACL_STOP_ON_FAILURE, any
+ *   context's stream, NULL ACL_ERROR_RT_PARAM_INVALID.
+ * - FLOAT_OVERFLOW_CHECK (overflowSwitch): the switch of
+ *   aclrtSetStreamOverflowSwitch; a value above 1 is
+ *   ACL_ERROR_RT_PARAM_INVALID here. NULL: the default stream.
+ * - USER_CUSTOM_TAG (userCustomTag): any value, recorded. NULL: the default
+ *   stream.
+ * - CACHE_OP_INFO (cacheOpInfoSwitch): 0 or 1 (else
+ *   ACL_ERROR_RT_PARAM_INVALID), recorded; any context's stream; NULL:
+ *   ACL_ERROR_RT_PARAM_INVALID.
+ * - PRIORITY (streamPriority): clamped to 0..7 as at creation, then what
+ *   aclrtStreamGetPriority reports; any context's stream; NULL:
+ *   ACL_ERROR_RT_PARAM_INVALID.
+ * The tags, switches and priorities change nothing the simulated device
+ * does. FLOAT_OVERFLOW_CHECK and USER_CUSTOM_TAG take the current
+ * context's streams only (ACL_ERROR_RT_STREAM_CONTEXT).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+						     aclrtStreamAttrValue *value);
+ACL_FUNC_VISIBILITY aclError aclrtGetStreamAttribute(aclrtStream stream, aclrtStreamAttr stmAttrType,
+						     aclrtStreamAttrValue *value);
+/*
+ * Registers callback(stm, state, args) under regName: it is called for
+ * every stream of a context once made (CREATE_POST: aclrtCreateStream*,
+ * and a context's default stream when the context is made) and before it
+ * is destroyed (DESTROY_PRE: aclrtDestroyStream*, and each stream of a
+ * context being destroyed: aclrtDestroyContext, the last
+ * aclrtResetDevice, aclrtResetDeviceForce, aclFinalize), on the thread
+ * doing that, in the order of the names (strcmp), holding no lock of the
+ * library: the stream is live during the call. A name registered already:
+ * ACL_ERROR_RT_PARAM_INVALID; callback NULL drops the name's registration
+ * (none: success); regName NULL: ACL_ERROR_INVALID_PARAM. No aclInit
+ * needed; registrations outlive aclFinalize.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, aclrtStreamStateCallback callback,
+							 void *args);
+
 /* == Events (continued) == */
 /*
  * flag: a non-zero combination of SYNC, CAPTURE_STREAM_PROGRESS, 0x4 and
@@ -972,10 +1070,11 @@ ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
  * A callback is a point in its stream: it runs once the tasks queued before
  * it are done. Two models, which do not mix on one stream
  * (ACL_ERROR_RT_STREAM_SUBSCRIBE): a report thread of the application
- * (aclrtSubscribeReport, aclrtProcessReport, aclrtLaunchCallback) or the
- * context's own thread (aclrtLaunchHostFunc; started at its first use,
- * ended with the context). A callback must not synchronize or destroy its
- * own stream. aclrtStreamAbort and aclrtDestroyStreamForce discard the
+ * (aclrtSubscribeReport, aclrtProcessReport, aclrtLaunchCallback) or host
+ * functions (aclrtLaunchHostFunc), run by a thread of the application
+ * (aclrtSubscribeHostFunc, aclrtProcessHostFunc) or else the context's own
+ * thread (started at its first use, ended with the context). A callback
+ * must not synchronize or destroy its own stream. aclrtStreamAbort and aclrtDestroyStreamForce discard the
  * callbacks not yet reached (no task error).
  */
 
@@ -1008,11 +1107,85 @@ ACL_FUNC_VISIBILITY aclError aclrtProcessReport(int32_t timeout);
  */
 ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeReport(uint64_t threadId, aclrtStream stream);
 /*
- * Queues fn(args) for the context's own thread; always blocking: the
+ * Queues fn(args) for the stream's host-function thread (the
+ * application's, or else the context's own); always blocking: the
  * stream's later tasks wait until it returned. fn NULL:
  * ACL_ERROR_RT_PARAM_INVALID.
  */
 ACL_FUNC_VISIBILITY aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void *args);
+/*
+ * Host functions of exeStream (aclrtLaunchHostFunc) run on the
+ * application's thread hostFuncThreadId (a pthread_t), inside its
+ * aclrtProcessHostFunc, in stream order. A thread may serve streams of any
+ * device. exeStream NULL: ACL_ERROR_RT_PARAM_INVALID (no default stream
+ * here, as CANN's compact runtime); a stream with a report thread, with a
+ * host-function thread already, or whose host functions went to the
+ * context's thread already: ACL_ERROR_RT_STREAM_SUBSCRIBE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+/*
+ * aclrtProcessReport for host functions: timeout -1 (forever) or > 0 ms
+ * (else ACL_ERROR_RT_PARAM_INVALID); none in time:
+ * ACL_ERROR_RT_REPORT_TIMEOUT; a thread that serves no stream's host
+ * functions: ACL_ERROR_RT_THREAD_SUBSCRIBE.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtProcessHostFunc(int32_t timeout);
+/*
+ * Waits until the stream's queued host functions were handed to the
+ * thread, then unbinds; later ones go to the context's thread. Not
+ * subscribed to that thread: ACL_ERROR_RT_STREAM_SUBSCRIBE; NULL:
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtUnSubscribeHostFunc(uint64_t hostFuncThreadId, aclrtStream exeStream);
+
+/*
+ * == Tasks ==
+ *
+ * A task is one unit of a stream's work, as CANN counts them: each command
+ * libacl queues on an application's stream (an asynchronous copy or
+ * memset, a record, a wait, a callback's or host function's hold, a value
+ * write or wait, a marker). Its id counts a stream's tasks from 0, anew
+ * after aclrtStreamAbort (the stream's queue is new) and after
+ * aclrtPersistentTaskClean. Synchronous copies run on the library's own
+ * streams: they are no task of the application's.
+ */
+
+/* The id of the calling thread's last task, on any stream; UINT32_MAX before any. No aclInit needed. */
+ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
+/*
+ * Keeps a copy of the operator information (at most 64 KiB) for the
+ * calling thread's last task, with its stream (replacing the one before);
+ * CANN keeps it for ACL graphs, which capture streams, and libacl captures
+ * none. infoPtr NULL or infoSize 0: ACL_ERROR_INVALID_PARAM; above 64 KiB:
+ * ACL_ERROR_RT_PARAM_INVALID; no current context: ACL_ERROR_RT_CONTEXT_NULL;
+ * no task of the thread on a live stream: ACL_ERROR_RT_INTERNAL_ERROR; the
+ * task's stream of another context: ACL_ERROR_RT_STREAM_CONTEXT.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskOpInfo(const void *const infoPtr, const size_t infoSize);
+/*
+ * The same for extended information, for debugging: only the first 4096
+ * bytes are kept; extendInfoPtr NULL or infoSize 0:
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCacheLastTaskExtendInfo(const char *const extendInfoPtr, const size_t infoSize);
+/*
+ * A profiling marker on the stream (NULL: the default stream): one task,
+ * the device clock stamped when the stream reaches it. userdata is CANN's
+ * marker record, an id, a model id and a tag (18 packed bytes); libacl has
+ * no profiler and does not read it. userdata NULL: ACL_ERROR_INVALID_PARAM;
+ * length outside 1..18: ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream stream);
+/*
+ * Restarts the task ids of an ACL_STREAM_PERSISTENT stream at 0 and drops
+ * the information cached for its tasks. CANN cleans a persistent stream
+ * of a loaded model whose queue is stopped; libacl has no models, and the
+ * stream's tasks must all have run. NULL: ACL_ERROR_RT_PARAM_INVALID; a
+ * stream not PERSISTENT, or with tasks not done:
+ * ACL_ERROR_RT_INTERNAL_ERROR; of another context:
+ * ACL_ERROR_RT_STREAM_CONTEXT.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtPersistentTaskClean(aclrtStream stream);
 
 /*
  * == Notifies ==
@@ -2166,6 +2339,13 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
 							   void *hostArgs, size_t argsSize,
 							   aclrtPlaceHolderInfo *placeHolderArray,
 							   size_t placeHolderNum);
+/*
+ * The current device's inter-core synchronisation address, which CANN's
+ * kernels are given: until the simulated chip has cores, an 8-byte word
+ * the device reaches, the same for every call until the device closes.
+ * addr NULL: ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
 
 #ifdef __cplusplus
 }
