@@ -635,17 +635,28 @@ ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 	return acl_ret(__func__, ret);
 }
 
+/*
+ * A synchronize's timeout, as CANN checks it: -1 waits forever, > 0 is
+ * milliseconds; its acl layer refuses < -1 (unrecorded as the last
+ * error), its runtime 0.
+ */
+static int acl_sync_timeout_check(int32_t timeout)
+{
+	if (timeout < -1)
+		return acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds",
+					   timeout));
+	if (!timeout)
+		return acl_errf(ACLI_ERTPARAM, "timeout 0 must be -1 (forever) or > 0 milliseconds");
+	return 0;
+}
+
 ACL_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 {
 	struct acl_device *dev;
 	int ret = acl_check_init();
 
-	/* as aclrtSynchronizeStreamWithTimeout: < -1 the acl layer's (no last error), 0 the runtime's */
-	if (!ret && timeout < -1)
-		ret = acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds",
-					  timeout));
-	else if (!ret && !timeout)
-		ret = acl_errf(ACLI_ERTPARAM, "timeout 0 must be -1 (forever) or > 0 milliseconds");
+	if (!ret)
+		ret = acl_sync_timeout_check(timeout);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
@@ -788,15 +799,8 @@ ACL_EXPORT aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_
 {
 	int ret = acl_check_init();
 
-	/*
-	 * CANN: -1 waits forever, > 0 is milliseconds; its acl layer refuses
-	 * < -1 (unrecorded as the last error), its runtime 0.
-	 */
-	if (!ret && timeout < -1)
-		ret = acl_nolast(acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (forever) or > 0 milliseconds",
-					  timeout));
-	else if (!ret && !timeout)
-		ret = acl_errf(ACLI_ERTPARAM, "timeout 0 must be -1 (forever) or > 0 milliseconds");
+	if (!ret)
+		ret = acl_sync_timeout_check(timeout);
 	if (!ret)
 		ret = acl_sync_stream(stream, timeout);
 	return acl_ret(__func__, ret);
