@@ -107,6 +107,9 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EDUMPCFG, ACL_ERROR_INVALID_DUMP_CONFIG,		"the dump configuration is not valid" },
 		{ ACLI_ENOTCAPTURED, ACL_ERROR_RT_STREAM_NOT_CAPTURED,	"the stream is not being captured" },
 		{ ACLI_ESTATE,	ACL_ERROR_INTERNAL_ERROR,		"acl state error" },
+		{ ACLI_EOVERLIMIT, ACL_ERROR_RT_OVER_LIMIT,		"over the limit" },
+		{ ACLI_EDRVERR,	ACL_ERROR_RT_DRV_INTERNAL_ERROR,	"driver internal error" },
+		{ ACLI_EFAILURE, ACL_ERROR_FAILURE,			"the operation failed" },
 	};
 	size_t i;
 

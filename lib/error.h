@@ -54,6 +54,9 @@ enum {
 	ACLI_ENOTCAPTURED	= -(ACLI_ERR_BASE + 38),	/* stream not being captured: 107029 */
 	ACLI_ESTATE		= -(ACLI_ERR_BASE + 39),	/* acl-layer state (callback registry): 500000 */
 	ACLI_EUSER		= -(ACLI_ERR_BASE + 40),	/* an application callback's code: acl_user_err() */
+	ACLI_EOVERLIMIT		= -(ACLI_ERR_BASE + 41),	/* a driver limit (mbuf chain length): 207012 */
+	ACLI_EDRVERR		= -(ACLI_ERR_BASE + 42),	/* the driver's internal error: 507899 */
+	ACLI_EFAILURE		= -(ACLI_ERR_BASE + 43),	/* an acl-layer step failed: 500001 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -512,6 +512,8 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 			pthread_mutex_lock(&e->lock);
 			acl_event_note_wait_locked(e, s, wid, wseq);
 			pthread_mutex_unlock(&e->lock);
+			/* memory pools reuse what the recording stream freed before this point */
+			acl_stream_note_dep(s, id, seq);
 		}
 	}
 	acl_stream_put(rs);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The table of live API handles (contexts, streams, events, notifies).
+ * The table of live API handles (contexts, streams, events, notifies,
+ * allocator descriptions, memory pools, shared buffers).
  *
  * A handle the caller passes in is only a number until the table says
  * what it is: every object is tagged with its type, looked up here, and
@@ -18,6 +19,9 @@ enum acl_obj_type {
 	ACL_OBJ_STREAM,
 	ACL_OBJ_EVENT,
 	ACL_OBJ_NOTIFY,
+	ACL_OBJ_ALLOCATOR_DESC,		/* aclrtAllocatorCreateDesc (allocator.c) */
+	ACL_OBJ_MEMPOOL,		/* aclrtMemPoolCreate (mempool.c) */
+	ACL_OBJ_MBUF,			/* aclrtAllocBuf, aclrtCopyBufRef (mbuf.c) */
 };
 
 struct acl_obj {

@@ -5,7 +5,7 @@
  * (aclrtSetDevice, aclrtResetDevice(Force), aclrtCreateContext,
  * aclrtDestroyContext). It calls down into every layer that keeps state
  * per device (the records of the memory layer, the copy machinery,
- * managed memory, the word pools, contexts); nothing calls back up into
+ * managed memory, memory pools, the word pools, contexts); nothing calls back up into
  * it: the implicit selection of aclInit's default device gets
  * acl_set_device() handed down (acl_ctx_set_default_device()).
  *
@@ -46,6 +46,8 @@
 #include "error.h"
 #include "handle.h"
 #include "managed.h"
+#include "mbuf.h"
+#include "mempool.h"
 #include "mm.h"
 #include "notify.h"
 #include "slots.h"
@@ -108,6 +110,8 @@ static void acl_dev_teardown_locked(struct acl_device *dev, bool in_child)
 	dev->users = 0;
 	dev->primary = NULL;
 
+	/* the pools' memory went with the file; their ranges go with the records */
+	acl_mempool_dev_closed(dev, in_child);
 	acl_mm_teardown(dev, in_child);
 }
 
@@ -280,6 +284,8 @@ static void acl_atfork_child(void)
 	acl_objs_forget();
 	acl_managed_forget();
 	acl_mm_forget();
+	acl_mempool_forget();
+	acl_mbuf_forget();
 	acl_notifies_forget();
 	acl_reporters_forget();
 	acl_stream_state_forget();

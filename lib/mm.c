@@ -794,6 +794,18 @@ int acl_mm_release(struct acl_device *dev, uint64_t va)
 	return ret;
 }
 
+/*
+ * Is @va in a reservation of the library's own (a memory pool's)? The
+ * driver would map a handle there too: aclrtMapMem must not. Lock held.
+ */
+static bool acl_mm_foreign_va_locked(struct acl_mm *m, uint64_t va)
+{
+	uint64_t base, len;
+	struct acl_region *r = acl_region_va(&m->r, va, &base, &len);
+
+	return r && r->kind == ACL_REGION_POOL;
+}
+
 int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p, bool owner_rw)
 {
 	struct npu_map map = { .size = sizeof(map), .addr = va, .length = len };
@@ -813,6 +825,9 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p,
 	else if (va & (h->page_size - 1))
 		ret = acl_errf(-EINVAL, "virPtr %#llx must be aligned to the handle's page size %llu",
 			       (unsigned long long)va, (unsigned long long)h->page_size);
+	else if (acl_mm_foreign_va_locked(m, va))
+		ret = acl_errf(-ENOENT, "virPtr %#llx+%llu is not inside one aclrtReserveMemAddress range",
+			       (unsigned long long)va, (unsigned long long)len);
 	/* counted before the request: a free meanwhile keeps the handle */
 	if (!ret)
 		h->maps++;
@@ -912,6 +927,87 @@ int acl_mm_get_access(struct acl_device *dev, uint64_t va, uint32_t device, uint
 		ret = acl_errf(ret, "location.id %u: the driver has no such device", device);
 	if (!ret)
 		*access = acc.access;
+	return ret;
+}
+
+/* Memory pools */
+
+/* The page size of a pool's chunks on @dev: 2 MiB where the device has them. */
+static uint64_t acl_pool_page(struct acl_device *dev)
+{
+	return (dev->page_sizes & NPU_PAGE_2M) ? NPU_PAGE_2M : NPU_PAGE_4K;
+}
+
+int acl_mm_pool_reserve(struct acl_device *dev, uint64_t len, uint64_t *va)
+{
+	struct acl_region r = { .kind = ACL_REGION_POOL, .len = len, .page_size = acl_pool_page(dev) };
+	int ret;
+
+	ret = acl_va_reserve(dev, len, ACL_MM_POOL_CHUNK, 0, &r.addr);
+	if (ret)
+		return ret;
+	ret = acl_mm_record(dev, &r);
+	if (ret) {
+		if (!acl_va_release(dev, r.addr))
+			acl_proc_va_release(r.addr, len);
+		return ret;
+	}
+	*va = r.addr;
+	return 0;
+}
+
+void acl_mm_pool_unback(struct acl_device *dev, uint64_t va, uint64_t len)
+{
+	uint64_t off;
+
+	/* each chunk's mapping holds its memory: unmapping frees it */
+	for (off = 0; off < len; off += ACL_MM_POOL_CHUNK)
+		acl_unmap_va(dev, va + off);
+}
+
+int acl_mm_pool_back(struct acl_device *dev, uint64_t va, uint64_t len)
+{
+	struct npu_mem_alloc alloc = {
+		.size = sizeof(alloc),
+		.length = ACL_MM_POOL_CHUNK,
+		.page_size = acl_pool_page(dev),
+	};
+	struct npu_map map = { .size = sizeof(map), .flags = NPU_MAP_PEERS, .length = ACL_MM_POOL_CHUNK };
+	uint64_t off;
+	int ret = 0;
+
+	/* a handle per chunk, so that any chunk can go back alone */
+	for (off = 0; off < len; off += ACL_MM_POOL_CHUNK) {
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
+		if (ret) {
+			acl_mm_alloc_failed(dev, ret, len);
+			break;
+		}
+		map.addr = va + off;
+		map.handle = alloc.handle;
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+		acl_handle_drop(dev, alloc.handle);
+		if (ret)
+			break;
+	}
+	if (!ret)
+		ret = acl_mm_set_access(dev, va, len, dev->id, NPU_ACCESS_READWRITE, "the pool's device");
+	if (ret)
+		acl_mm_pool_unback(dev, va, off < len ? off : len);
+	return ret;
+}
+
+int acl_mm_pool_release(struct acl_device *dev, uint64_t va)
+{
+	struct acl_region r;
+	int ret;
+
+	if (acl_mm_claim(dev, va, ACL_REGION_POOL, &r))
+		return acl_errf(-ENOENT, "no pool reservation at %#llx", (unsigned long long)va);
+	ret = acl_va_release(dev, va);
+	acl_mm_settle(dev, va, !ret, false);
+	if (!ret)
+		acl_proc_va_release(va, r.len);
 	return ret;
 }
 

@@ -146,6 +146,24 @@ int acl_mm_set_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_
 		      uint32_t access, const char *what);
 int acl_mm_get_access(struct acl_device *dev, uint64_t va, uint32_t device, uint64_t *access);
 
+/* Memory pools (mempool.c) */
+
+/* The piece a pool's memory is backed in: each its own handle, mapped and unmapped alone. */
+#define ACL_MM_POOL_CHUNK	(2ULL << 20)
+
+/* Reserve @len bytes (a multiple of ACL_MM_POOL_CHUNK) of device VA for a pool, aligned to it. */
+int acl_mm_pool_reserve(struct acl_device *dev, uint64_t len, uint64_t *va);
+/*
+ * Back [@va, +@len) of a pool's reservation with device memory, a handle
+ * per chunk, read-write for @dev (and its peers, as aclrtMalloc memory):
+ * all of it, or nothing on failure.
+ */
+int acl_mm_pool_back(struct acl_device *dev, uint64_t va, uint64_t len);
+/* Give the chunks of [@va, +@len) back to the device. */
+void acl_mm_pool_unback(struct acl_device *dev, uint64_t va, uint64_t len);
+/* Release a pool's reservation (nothing of it backed any more). */
+int acl_mm_pool_release(struct acl_device *dev, uint64_t va);
+
 /* Host memory */
 
 /*

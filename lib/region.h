@@ -4,7 +4,7 @@
  * make on one device, each found by any address inside it in O(log n).
  *
  * - regions: device VA reservations (aclrtMalloc, aclrtReserveMemAddress,
- *   IPC imports), registrations of host memory (with the device VA of a
+ *   IPC imports, memory pools), registrations of host memory (with the device VA of a
  *   mapped one), managed memory mirrored on the device;
  * - the aclrtMapMem mappings inside VMM reservations.
  *
@@ -29,13 +29,14 @@ enum acl_region_kind {
 	ACL_REGION_IPC,		/* aclrtIpcMemImportByKey: reservation + one mapping, as MALLOC */
 	ACL_REGION_INTERNAL,	/* the library's own registered pages (staging, word pools) */
 	ACL_REGION_MIRROR,	/* managed memory mirrored on the device (MIRROR_MAP) */
+	ACL_REGION_POOL,	/* aclrtMemPoolCreate: reservation, 2 MiB pieces mapped on demand */
 };
 
 struct acl_region {
 	enum acl_region_kind kind;
 	uint64_t addr, len;		/* device VA, or host range for HOST_* and INTERNAL */
 	uint64_t dev_va, dev_va_len;	/* process VA reserved to map a host region, else 0 */
-	uint64_t page_size;		/* MALLOC, IPC: the memory's page size */
+	uint64_t page_size;		/* MALLOC, IPC, POOL: the memory's page size */
 	uint32_t host_flags;		/* NPU_HOST_* of a host region */
 	bool user_registered;		/* HOST_ALLOC also passed to aclrtHostRegister */
 	bool dying;			/* being released: still there, not to be released again */
@@ -60,7 +61,7 @@ struct acl_ranges {
 /* One device's records. */
 struct acl_regions {
 	struct acl_ranges host;		/* HOST_*, INTERNAL: by host address */
-	struct acl_ranges va;		/* MALLOC, VMM, IPC, MIRROR, mapped host regions' device VA */
+	struct acl_ranges va;		/* MALLOC, VMM, IPC, MIRROR, POOL, mapped host regions' device VA */
 	struct acl_ranges maps;		/* aclrtMapMem mappings; p is their struct acl_handle */
 };
 

@@ -117,6 +117,7 @@ void acl_stream_free(struct acl_stream *s)
 	acl_cbq_free(s->cbq);
 	free(s->op_info.data);
 	free(s->ext_info.data);
+	free(s->allocator);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -329,6 +330,55 @@ int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n,
 int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
 {
 	return acl_stream_submit_at(s, cmds, n, NULL, seq);
+}
+
+void acl_stream_note_dep(struct acl_stream *s, uint32_t sid, uint64_t seq)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->ndeps && s->deps[i].sid != sid; i++)
+		;
+	if (i == s->ndeps) {
+		/* full: the oldest entry goes */
+		if (s->ndeps == ACL_STREAM_DEPS) {
+			memmove(&s->deps[0], &s->deps[1], sizeof(s->deps[0]) * (ACL_STREAM_DEPS - 1));
+			i = --s->ndeps;
+		}
+		s->deps[s->ndeps++] = (struct acl_stream_dep){ .sid = sid };
+	}
+	if (seq > s->deps[i].seq)
+		s->deps[i].seq = seq;
+	pthread_mutex_unlock(&s->lock);
+}
+
+bool acl_stream_depends(struct acl_stream *s, uint32_t sid, uint64_t seq)
+{
+	bool after = false;
+	unsigned int i;
+
+	pthread_mutex_lock(&s->lock);
+	for (i = 0; i < s->ndeps; i++)
+		if (s->deps[i].sid == sid && s->deps[i].seq >= seq)
+			after = true;
+	pthread_mutex_unlock(&s->lock);
+	return after;
+}
+
+static void (*acl_stream_sync_hook)(struct acl_device *dev);
+
+void acl_stream_set_sync_hook(void (*fn)(struct acl_device *dev))
+{
+	__atomic_store_n(&acl_stream_sync_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* A synchronize of the API succeeded on @dev: tell whoever asked. */
+static void acl_stream_synced(struct acl_device *dev)
+{
+	void (*fn)(struct acl_device *dev) = __atomic_load_n(&acl_stream_sync_hook, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn(dev);
 }
 
 void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq)
@@ -632,6 +682,8 @@ ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 	ret = acl_enter_dev(&dev);
 	if (!ret)
 		ret = acl_dev_sync(dev);
+	if (!ret)
+		acl_stream_synced(dev);
 	return acl_ret(__func__, ret);
 }
 
@@ -786,6 +838,8 @@ static int acl_sync_stream(aclrtStream stream, int32_t timeout)
 	if (ret)
 		return ret;
 	ret = acl_stream_sync(s, timeout);
+	if (!ret)
+		acl_stream_synced(s->dev);
 	acl_stream_put(s);
 	return ret;
 }
@@ -979,6 +1033,8 @@ ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
 		__atomic_store_n(&s->id, id, __ATOMIC_RELEASE);
 		s->last_seq = 0;
 		s->fault = 0;
+		/* the waits were queued on the old kernel stream */
+		s->ndeps = 0;
 	}
 	pthread_mutex_unlock(&s->lock);
 	__atomic_store_n(&s->aborting, false, __ATOMIC_RELEASE);

@@ -21,6 +21,15 @@ struct acl_device;
 struct acl_context;
 struct acl_cbq;
 
+/* A wait queued on a stream: it runs after seqno @seq of kernel stream @sid. */
+struct acl_stream_dep {
+	uint32_t sid;
+	uint64_t seq;
+};
+
+/* Waits a stream remembers, per awaited kernel stream (the oldest drop out). */
+#define ACL_STREAM_DEPS		16
+
 /* Modelled priorities: 0 is the highest (recorded, not scheduled by). */
 #define ACL_STREAM_PRIO_LEAST	7
 
@@ -56,6 +65,10 @@ struct acl_stream {
 	uint32_t user_tag;		/* ACL_STREAM_ATTR_USER_CUSTOM_TAG (atomic) */
 	uint32_t cache_op_info;		/* ACL_STREAM_ATTR_CACHE_OP_INFO: 0 or 1 (atomic) */
 	struct acl_cbq *cbq;		/* callbacks (callback.c), lazily */
+	/* waits queued on it for other kernel streams (events): what it is ordered after */
+	struct acl_stream_dep deps[ACL_STREAM_DEPS];
+	unsigned int ndeps;
+	void *allocator;		/* aclrtAllocatorRegister's copy (allocator.c); freed with it */
 };
 
 /*
@@ -164,6 +177,21 @@ int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms);
 
 /* The kernel id and last seqno of @s, consistently. */
 void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq);
+
+/*
+ * A wait for seqno @seq of kernel stream @sid (same device) was queued on
+ * @s (aclrtStreamWaitEvent): later work of @s runs after it.
+ */
+void acl_stream_note_dep(struct acl_stream *s, uint32_t sid, uint64_t seq);
+/* Is what @s queues from now on ordered after seqno @seq of kernel stream @sid? */
+bool acl_stream_depends(struct acl_stream *s, uint32_t sid, uint64_t seq);
+
+/*
+ * Called with the device after aclrtSynchronizeStream(WithTimeout) or
+ * aclrtSynchronizeDevice succeeded (the memory pools release what they
+ * hold beyond their thresholds then); handed down by mempool.c.
+ */
+void acl_stream_set_sync_hook(void (*fn)(struct acl_device *dev));
 
 /* Wait for every stream of every context of @dev (aclrtSynchronizeDevice). */
 int acl_dev_sync(struct acl_device *dev);

@@ -10,6 +10,8 @@
 #include <acl/acl_rt.h>
 #include <acl/acl_base_rt.h>
 #include <acl/error_codes/rt_error_codes.h>
+#include <acl/acl_rt_allocator.h>
+#include <acl/acl_rt_memory_soma.h>
 
 #ifndef HEADER_ONLY
 #include <stddef.h>

@@ -72,6 +72,7 @@
 	X(ACL_ERROR_RT_NO_EVENT_RESOURCE, 207007)				\
 	X(ACL_ERROR_RT_NO_STREAM_RESOURCE, 207008)				\
 	X(ACL_ERROR_RT_NO_NOTIFY_RESOURCE, 207009)				\
+	X(ACL_ERROR_RT_OVER_LIMIT, 207012)					\
 	X(ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, 207021)				\
 	X(ACL_ERROR_RT_INTERNAL_ERROR, 507000)					\
 	X(ACL_ERROR_RT_TS_ERROR, 507001)					\
@@ -331,6 +332,28 @@ ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_GEQ, 0);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_EQ, 1);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_AND, 2);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_NOR, 3);
+
+/* memory pools (acl_rt_memory_soma.h) */
+ACL_SA_EQ(ACL_RT_MEM_POOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, 0x1);
+ACL_SA_EQ(ACL_RT_MEM_POOL_REUSE_ALLOW_OPPORTUNISTIC, 0x2);
+ACL_SA_EQ(ACL_RT_MEM_POOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0x3);
+ACL_SA_EQ(ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD, 0x4);
+ACL_SA_EQ(ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_CURRENT, 0x5);
+ACL_SA_EQ(ACL_RT_MEM_POOL_ATTR_RESERVED_MEM_HIGH, 0x6);
+ACL_SA_EQ(ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, 0x7);
+ACL_SA_EQ(ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH, 0x8);
+ACL_SA_EQ(sizeof(aclrtMemPoolAttr), 4);
+ACL_SA_EQ(offsetof(aclrtMemPoolProps, allocType), 0);
+ACL_SA_EQ(offsetof(aclrtMemPoolProps, handleType), 4);
+ACL_SA_EQ(offsetof(aclrtMemPoolProps, location), 8);
+ACL_SA_EQ(offsetof(aclrtMemPoolProps, maxSize), 16);
+ACL_SA_EQ(offsetof(aclrtMemPoolProps, reserved), 16 + sizeof(size_t));
+ACL_SA_EQ(sizeof(aclrtMemPoolProps), 16 + sizeof(size_t) + 32);
+ACL_SA_EQ(sizeof(aclrtMemPool), sizeof(void *));
+/* shared buffers, custom allocators: opaque pointers */
+ACL_SA_EQ(sizeof(aclrtMbuf), sizeof(void *));
+ACL_SA_EQ(sizeof(aclrtAllocatorDesc), sizeof(void *));
+ACL_SA_EQ(sizeof(aclrtAllocatorBlock), sizeof(void *));
 
 /* errors */
 ACL_SA_EQ(ACL_RT_THREAD_LEVEL, 0);

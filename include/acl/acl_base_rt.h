@@ -52,6 +52,16 @@ typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef void *aclrtNotify;
 typedef void *aclrtCntNotify;
+/* A shared buffer (aclrtAllocBuf, acl_rt.h); opaque */
+typedef void *aclrtMbuf;
+/*
+ * A custom allocator (acl_rt_allocator.h): its description, the
+ * application's allocator object, a block it hands out and an address
+ */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
 typedef int aclError;
 /* A (data, size) pair: aclCreateDataBuffer; opaque */
 typedef struct aclDataBuffer aclDataBuffer;

@@ -2,8 +2,10 @@
 /*
  * libacl: the aclrt runtime API - devices and contexts, streams, events,
  * callbacks and host functions, notifies, device, host, managed, VMM and IPC
- * memory, shareable handles, copies and memsets, device queries, resource
- * limits, errors.
+ * memory, shareable handles, copies and memsets, shared buffers, device
+ * queries, resource limits, errors. Custom allocators are in
+ * acl_rt_allocator.h (included here), memory pools in
+ * acl_rt_memory_soma.h.
  *
  * Types, enum values and struct layouts follow the CANN acl_rt.h 1.17. The
  * comments say what libacl does: above all its own choices where CANN
@@ -62,6 +64,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "acl_base.h"
+#include "acl_rt_allocator.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -1860,6 +1863,67 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
  * (the simulated devices have one link: nothing to choose).
  */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
+
+/*
+ * == Shared buffers (mbuf) ==
+ *
+ * A shared buffer is a header - the data length set so far, a chain link
+ * and a 256-byte private area, of which the calls below reach the first
+ * 96 bytes - over a data block that reference copies share. Chains hold at
+ * most 128 buffers. The data block is host memory of the process, aligned
+ * to 64 bytes, that copies take as any host memory (CANN's is memory of
+ * its buffer manager that the device also sees). Only aclrtAllocBuf needs
+ * aclInit; buffers outlive aclFinalize until freed.
+ *
+ * Codes, as CANN's buffer manager answers them: NULL arguments
+ * ACL_ERROR_INVALID_PARAM (acl layer); a pointer that is no live buffer,
+ * or a buffer in the middle of a chain where a chain's head is needed,
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
+/*
+ * A buffer of @size bytes (1 to 4 GiB; 0: ACL_ERROR_INVALID_PARAM, more:
+ * ACL_ERROR_RT_PARAM_INVALID), data length 0, private area zeroed.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtAllocBuf(aclrtMbuf *buf, size_t size);
+/*
+ * Free @buf and every buffer chained after it; the head of a chain only.
+ * A data block goes with its last reference.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtFreeBuf(aclrtMbuf buf);
+/* The data block (shared with reference copies) and its size */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufData(const aclrtMbuf buf, void **dataPtr, size_t *size);
+/* The data length set by aclrtSetBufDataLen (0 before), of this header */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufDataLen(aclrtMbuf buf, size_t *len);
+/* Set this header's data length: 1 to the block's size, else ACL_ERROR_RT_PARAM_INVALID */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufDataLen(aclrtMbuf buf, size_t len);
+/*
+ * Copy @size bytes between @dataPtr and the private area at @offset.
+ * @size + @offset above 96: ACL_ERROR_INVALID_PARAM, checked first. As
+ * CANN's bounded copy does, aclrtGetBufUserData of 0 bytes fails
+ * (ACL_ERROR_FAILURE), aclrtSetBufUserData of 0 bytes succeeds.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetBufUserData(aclrtMbuf buf, const void *dataPtr, size_t size, size_t offset);
+ACL_FUNC_VISIBILITY aclError aclrtGetBufUserData(const aclrtMbuf buf, void *dataPtr, size_t size, size_t offset);
+/*
+ * New headers over the same data blocks, for @buf and the buffers chained
+ * after it, chained alike; each with @buf's data length and private area.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCopyBufRef(const aclrtMbuf buf, aclrtMbuf *newBuf);
+/*
+ * Chain @buf (a head, with its own chain) after the last buffer of the
+ * chain @headBuf heads. Both must be heads (ACL_ERROR_RT_PARAM_INVALID);
+ * the same buffer twice: ACL_ERROR_RT_DRV_INTERNAL_ERROR; more than 128
+ * together: ACL_ERROR_RT_OVER_LIMIT.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtAppendBufChain(aclrtMbuf headBuf, aclrtMbuf buf);
+/* The number of buffers in the chain @headBuf heads */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufChainNum(aclrtMbuf headBuf, uint32_t *num);
+/*
+ * The @index-th buffer (0: @headBuf) of the chain. @index 128 or more:
+ * ACL_ERROR_RT_PARAM_INVALID; past the chain's end:
+ * ACL_ERROR_RT_DRV_INTERNAL_ERROR (CANN's codes).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetBufFromChain(aclrtMbuf headBuf, uint32_t index, aclrtMbuf *buf);
 
 /*
  * == Device queries, peer access status, device resource limits ==
