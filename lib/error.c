@@ -107,6 +107,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EDUMPCFG, ACL_ERROR_INVALID_DUMP_CONFIG,		"the dump configuration is not valid" },
 		{ ACLI_ENOTCAPTURED, ACL_ERROR_RT_STREAM_NOT_CAPTURED,	"the stream is not being captured" },
 		{ ACLI_ESTATE,	ACL_ERROR_INTERNAL_ERROR,		"acl state error" },
+		{ ACLI_ELINKTYPE, ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED,	"the devices have no such link" },
 	};
 	size_t i;
 

@@ -54,6 +54,7 @@ enum {
 	ACLI_ENOTCAPTURED	= -(ACLI_ERR_BASE + 38),	/* stream not being captured: 107029 */
 	ACLI_ESTATE		= -(ACLI_ERR_BASE + 39),	/* acl-layer state (callback registry): 500000 */
 	ACLI_EUSER		= -(ACLI_ERR_BASE + 40),	/* an application callback's code: acl_user_err() */
+	ACLI_ELINKTYPE		= -(ACLI_ERR_BASE + 41),	/* a link the devices do not have: 207021 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))
