@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * aclrtMemcpy(Async) and aclrtMemset(Async).
+ * aclrtMemcpy(Async), aclrtMemcpyAsyncWithCondition and aclrtMemset(Async);
+ * for the commands whose operands the engine reads from device memory
+ * (copydesc.c, cmo.c), that read at a stream's point.
  *
  * Each side of a copy is classified from the memory layer's records
  * (acl_mm_query(), no system call): device memory, registered host memory
@@ -905,6 +907,68 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 	return ret;
 }
 
+/*
+ * Does @e's engine reach side @sd at its address, as a device VA of its
+ * own? Its memory (managed memory too), host memory registered at its own
+ * address, or another device's with peer access.
+ */
+static bool acl_side_reached(struct acl_device *e, const struct acl_side *sd)
+{
+	return sd->kind == ACL_SIDE_DEVICE || (sd->kind == ACL_SIDE_PINNED && sd->dev_alias) ||
+	       (sd->kind == ACL_SIDE_PEER && acl_peer_enabled(e, sd->owner));
+}
+
+/* A PREFETCH of [@p, +@len) on @s: the device translates it in stream order. */
+int acl_stream_touch(struct acl_stream *s, const void *p, size_t len)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_PREFETCH, .dst = (uintptr_t)p, .length = len };
+
+	return acl_stream_submit(s, &cmd, 1, NULL);
+}
+
+int acl_stream_read(struct acl_stream *s, const void *addr, void *buf, size_t len)
+{
+	const struct acl_shape sh = { .dpitch = len, .spitch = len, .width = len, .height = 1 };
+	struct acl_side sd;
+	uint32_t id;
+	uint64_t seq;
+	int ret;
+
+	/* the engine reads it when the stream gets here: after the earlier work */
+	acl_stream_point(s, &id, &seq);
+	ret = acl_stream_reach(s, id, seq, -1);
+	if (ret && ret != -ENOENT)
+		return ret;
+	if (!acl_classify(s->dev, addr, len, false, "the address", &sd) && acl_side_reached(s->dev, &sd)) {
+		ret = acl_copy_shape(s->dev, NULL, buf, addr, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_D2H);
+		/* a mapping without read access: the engine's read faults (below) */
+		if (ret != ACLI_ETASKFAULT)
+			return ret;
+	}
+	acl_err_clear();
+	/* what the engine's read would fault on: a command that faults as it would */
+	ret = acl_stream_touch(s, addr, len);
+	return ret ? ret : 1;
+}
+
+int acl_stream_copy_va(struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len)
+{
+	const struct acl_shape sh = { .dpitch = len, .spitch = len, .width = len, .height = 1 };
+	struct npu_cmd cmd = { .op = NPU_OP_COPY, .dst = dst, .src = src, .length = len };
+	void *d = (void *)(uintptr_t)dst;
+	const void *sp = (const void *)(uintptr_t)src;
+	struct acl_side ds, ss;
+
+	if (!acl_classify_pair(s->dev, d, len, &ds, sp, len, &ss) &&
+	    (ds.kind == ACL_SIDE_PEER || ss.kind == ACL_SIDE_PEER) &&
+	    acl_side_reached(s->dev, &ds) && acl_side_reached(s->dev, &ss))
+		/* another device's memory: the peer operand, as aclrtMemcpyAsync has it */
+		return acl_copy_shape(s->dev, s, d, sp, &sh, ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_DIR_D2D);
+	acl_err_clear();
+	/* device VAs of the stream's device: the engine translates them when it runs */
+	return acl_stream_submit(s, &cmd, 1, NULL);
+}
+
 /* @stream NULL: synchronous copy on @cur's choice of device; else queued on @stream. */
 static int acl_copy(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
 		    size_t count, aclrtMemcpyKind kind)
@@ -928,19 +992,53 @@ ACL_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
-				     aclrtMemcpyKind kind, aclrtStream stream)
+/* aclrtMemcpyAsync after its argument checks. */
+static int acl_copy_async(void *dst, const void *src, size_t count, aclrtMemcpyKind kind, aclrtStream stream)
 {
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_copy_args(dst, destMax, src, count, kind);
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (!ret) {
 		ret = acl_copy(s->dev, s, dst, src, count, kind);
 		acl_stream_put(s);
 	}
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
+				     aclrtMemcpyKind kind, aclrtStream stream)
+{
+	int ret = acl_copy_args(dst, destMax, src, count, kind);
+
+	return acl_ret(__func__, ret ? ret : acl_copy_async(dst, src, count, kind, stream));
+}
+
+/*
+ * The deprecated aclrtMemcpyAsync with CANN's CHECK_MEMORY_PINNED
+ * condition (memory.cpp: checkBitmap 2): the runtime looks at whether the
+ * host side is page-locked and, if not, waits for the stream and copies
+ * synchronously - which aclrtMemcpyAsync always does here (every pointer
+ * is in the memory layer's records). The acl layer takes count 0 first,
+ * and only the kinds its MemcpyKindTranslate() knows: not the two
+ * device-to-device ones of one or two devices.
+ */
+ACL_EXPORT aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src, size_t count,
+						  aclrtMemcpyKind kind, aclrtStream stream)
+{
+	int ret;
+
+	if (!count)
+		return ACL_SUCCESS;
+	ret = acl_copy_args(dst, destMax, src, count, kind);
+	if (!ret && (kind == ACL_MEMCPY_INNER_DEVICE_TO_DEVICE || kind == ACL_MEMCPY_INTER_DEVICE_TO_DEVICE))
+		ret = acl_errf(-EINVAL, "kind %s: this call takes HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT or HOST_TO_BUF_TO_DEVICE",
+			       acl_kind_name(kind));
+	/* CANN's asynchronous copy refuses host to host on a host-attached card (no last error) */
+	if (!ret && kind == ACL_MEMCPY_HOST_TO_HOST)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "kind HOST_TO_HOST: an asynchronous copy needs a device side");
+	if (!ret)
+		ret = acl_copy_async(dst, src, count, kind, stream);
 	return acl_ret(__func__, ret);
 }
 

@@ -118,4 +118,25 @@ struct acl_xfer {
 int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst, const void *src,
 		   const struct acl_shape *sh, aclrtMemcpyKind kind, unsigned int default_dirs);
 
+/*
+ * Commands whose operands the engine reads from device memory when it runs
+ * them (a copy descriptor, a pointer): the driver has no such command, so
+ * the library reads them when the stream gets there.
+ *
+ * acl_stream_read(): waits for @s's earlier work (a task error stays for
+ * the next synchronize), then reads @len bytes at @addr into @buf as @s's
+ * device reads them. An address the device cannot translate is what the
+ * engine's read would fault on: a PREFETCH of it is queued instead, which
+ * faults in stream order, and 1 is returned (nothing read).
+ */
+int acl_stream_read(struct acl_stream *s, const void *addr, void *buf, size_t len);
+/*
+ * Queue a copy of @len bytes between device addresses on @s, translated by
+ * its device when it runs (an address it cannot translate faults then);
+ * another device's memory with peer access is the peer operand.
+ */
+int acl_stream_copy_va(struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len);
+/* Queue a PREFETCH of [@p, +@len) on @s: translated (or faulting) in stream order. */
+int acl_stream_touch(struct acl_stream *s, const void *p, size_t len);
+
 #endif /* LIBACL_COPY_H */

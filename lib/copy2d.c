@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * aclrtMemcpy2d(Async) and aclrtMemcpyBatch(Async): many copies, one
+ * aclrtMemcpy2d(Async) and aclrtMemcpyBatch(Async)(V2): many copies, one
  * device submission.
  *
  * A 2D copy is one NPU_OP_COPY_2D command (acl_copy_shape() in copy.c,
@@ -311,6 +311,28 @@ static int acl_batch_run(const struct acl_batch *b, struct acl_device *cur, stru
 	return ret;
 }
 
+/* The synchronous batch on the current device, or (@stream) the asynchronous one. */
+static int acl_batch(const struct acl_batch *b, aclrtStream stream, bool async)
+{
+	struct acl_device *dev;
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_batch_args(b, !async);
+	if (ret)
+		return ret;
+	if (!async) {
+		ret = acl_cur_dev(&dev);
+		return ret ? ret : acl_batch_run(b, dev, NULL);
+	}
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret) {
+		ret = acl_batch_run(b, NULL, s);
+		acl_stream_put(s);
+	}
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes, size_t numBatches,
 				     aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes, size_t numAttrs,
 				     size_t *failIndex)
@@ -318,15 +340,8 @@ ACL_EXPORT aclError aclrtMemcpyBatch(void **dsts, size_t *destMaxs, void **srcs,
 	const struct acl_batch b = {
 		dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex,
 	};
-	struct acl_device *dev;
-	int ret;
 
-	ret = acl_batch_args(&b, true);
-	if (!ret)
-		ret = acl_cur_dev(&dev);
-	if (!ret)
-		ret = acl_batch_run(&b, dev, NULL);
-	return acl_ret(__func__, ret);
+	return acl_ret(__func__, acl_batch(&b, NULL, false));
 }
 
 ACL_EXPORT aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
@@ -336,15 +351,35 @@ ACL_EXPORT aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs, void **
 	const struct acl_batch b = {
 		dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, failIndex,
 	};
-	struct acl_stream *s;
-	int ret;
 
-	ret = acl_batch_args(&b, false);
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
-	if (!ret) {
-		ret = acl_batch_run(&b, NULL, s);
-		acl_stream_put(s);
-	}
-	return acl_ret(__func__, ret);
+	return acl_ret(__func__, acl_batch(&b, stream, true));
+}
+
+/*
+ * The V2 forms are the batches without failIndex (CANN passes none to its
+ * runtime, which then reports no index): a copy's failure still names its
+ * index in the message.
+ */
+ACL_EXPORT aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+				       size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+				       size_t numAttrs)
+{
+	size_t fail;
+	const struct acl_batch b = {
+		dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, &fail,
+	};
+
+	return acl_ret(__func__, acl_batch(&b, NULL, false));
+}
+
+ACL_EXPORT aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+					    size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+					    size_t numAttrs, aclrtStream stream)
+{
+	size_t fail;
+	const struct acl_batch b = {
+		dsts, destMaxs, srcs, sizes, numBatches, attrs, attrsIndexes, numAttrs, &fail,
+	};
+
+	return acl_ret(__func__, acl_batch(&b, stream, true));
 }

@@ -271,3 +271,44 @@ ACL_EXPORT aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type
 out:
 	return acl_ret(__func__, ret);
 }
+
+/* The pids a SET_PID ioctl of CANN's driver takes: its process table less the exporter. */
+#define ACL_POD_PIDS_MAX	31
+
+/*
+ * Whitelisting importers on other servers of a super pod (sdid: the
+ * server's die). CANN checks the arguments in its runtime and driver
+ * (107000, recorded), then its driver answers only on super-pod systems;
+ * elsewhere, as on a 910B server and the simulated devices, which share no
+ * fabric with another server, the feature is not there (207000, not
+ * recorded). Local processes are listed with aclrtIpcMemSetImportPid.
+ */
+ACL_EXPORT aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num)
+{
+	size_t i, len;
+	int ret;
+
+	ret = acl_check_init();
+	if (ret)
+		goto out;
+	if (!key || !serverPids || !num) {
+		ret = acl_errf(ACLI_ERTPARAM, "%s", !key ? "key must not be NULL" :
+			       !serverPids ? "serverPids must not be NULL" : "num must be non-zero");
+		goto out;
+	}
+	len = strnlen(key, ACL_IPC_KEY_MAX + 1);
+	for (i = 0; i < num; i++) {
+		int32_t n = (int32_t)(serverPids[i].num & INT32_MAX);
+
+		if (!serverPids[i].pid || n <= 0 || n > ACL_POD_PIDS_MAX || !len || len > ACL_IPC_KEY_MAX) {
+			ret = acl_errf(ACLI_ERTPARAM, "serverPids[%zu]: %s", i,
+				       !serverPids[i].pid ? "pid must not be NULL" :
+				       n <= 0 || n > ACL_POD_PIDS_MAX ? "num must be 1..31" :
+				       "key must be 1..64 characters");
+			goto out;
+		}
+	}
+	ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the simulated devices share no fabric with other servers (use aclrtIpcMemSetImportPid for this server's processes)");
+out:
+	return acl_ret(__func__, ret);
+}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Managed memory: aclrtMemAllocManaged, aclrtMemManagedAdvise,
- * aclrtMemManagedGetAttr, aclrtMemManagedPrefetchAsync.
+ * aclrtMemManagedGetAttr(s), aclrtMemManagedPrefetchAsync and its batch.
  *
  * An allocation is anonymous host memory, 2 MiB aligned and rounded up to
  * 2 MiB, that every open device mirrors at the same address (MIRROR_MAP:
@@ -15,7 +15,7 @@
  * its entries, and one to the host does nothing.
  *
  * Hints (aclrtMemManagedAdvise) are recorded per 2 MiB granule and only
- * answered (aclrtMemManagedGetAttr); they never change a result.
+ * answered (aclrtMemManagedGetAttr(s)); they never change a result.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -304,8 +304,9 @@ static int32_t acl_location_id(aclrtMemManagedLocation loc)
 	}
 }
 
-ACL_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
-					   size_t size, void *data, size_t dataSize)
+/* The answer for @attribute over a range of managed memory; dataSize checked. */
+static int acl_managed_attr(aclrtMemManagedRangeAttribute attribute, const void *ptr, size_t size, void *data,
+			    size_t dataSize)
 {
 	aclrtMemManagedLocation loc = { ACL_MEM_LOCATIONTYPE_INVALID, ACL_MANAGED_ID_NONE };
 	bool prefetch, mixed = false, read_mostly = true;
@@ -314,24 +315,6 @@ ACL_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
 	int32_t *out = data;
 	int ret;
 
-	ret = acl_enter(NULL, ptr, data);
-	if (ret)
-		goto out;
-	if (!size) {
-		ret = acl_errf(-EINVAL, "size must be non-zero");
-		goto out;
-	}
-	if (attribute < ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY ||
-	    attribute > ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID) {
-		ret = acl_errf(-EINVAL, "attribute %d is not an aclrtMemManagedRangeAttribute", (int)attribute);
-		goto out;
-	}
-	if (attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ? !dataSize || dataSize % 4 : dataSize != 4) {
-		ret = acl_errf(-EINVAL, "dataSize %zu: %s", dataSize,
-			       attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ?
-			       "must be a non-zero multiple of 4" : "must be 4 (one int32_t)");
-		goto out;
-	}
 	prefetch = attribute >= ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION;
 	pthread_mutex_lock(&acl_managed_lock);
 	ret = acl_managed_range_locked(ptr, size, &m, &first, &last);
@@ -347,7 +330,7 @@ ACL_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
 	}
 	pthread_mutex_unlock(&acl_managed_lock);
 	if (ret)
-		goto out;
+		return ret;
 	if (mixed) {
 		loc.type = ACL_MEM_LOCATIONTYPE_INVALID;
 		loc.id = ACL_MANAGED_ID_NONE;
@@ -374,8 +357,136 @@ ACL_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribu
 		*out = loc.type == ACL_MEM_LOCATIONTYPE_HOST ? ACL_MANAGED_ID_HOST : loc.id;
 		break;
 	}
+	return 0;
+}
+
+static bool acl_managed_attr_known(aclrtMemManagedRangeAttribute attribute)
+{
+	return attribute >= ACL_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
+	       attribute <= ACL_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION_ID;
+}
+
+/* dataSize for @attribute: one int32_t; ACCESSED_BY any number of them. */
+static bool acl_managed_size_ok(aclrtMemManagedRangeAttribute attribute, size_t dataSize)
+{
+	return attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ? dataSize && !(dataSize % 4) : dataSize == 4;
+}
+
+ACL_EXPORT aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
+					   size_t size, void *data, size_t dataSize)
+{
+	int ret;
+
+	ret = acl_enter(NULL, ptr, data);
+	if (ret)
+		goto out;
+	if (!size) {
+		ret = acl_errf(-EINVAL, "size must be non-zero");
+		goto out;
+	}
+	if (!acl_managed_attr_known(attribute)) {
+		ret = acl_errf(-EINVAL, "attribute %d is not an aclrtMemManagedRangeAttribute", (int)attribute);
+		goto out;
+	}
+	if (!acl_managed_size_ok(attribute, dataSize)) {
+		ret = acl_errf(-EINVAL, "dataSize %zu: %s", dataSize,
+			       attribute == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ?
+			       "must be a non-zero multiple of 4" : "must be 4 (one int32_t)");
+		goto out;
+	}
+	ret = acl_managed_attr(attribute, ptr, size, data, dataSize);
 out:
 	return acl_ret(__func__, ret);
+}
+
+/*
+ * Several attributes of one range, each into its own data[i] of
+ * dataSizes[i] bytes. As CANN: the acl layer checks the pointers and the
+ * size (100000); the runtime and the driver the rest (107000), every
+ * attribute before any answer.
+ */
+ACL_EXPORT aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes, size_t numAttributes,
+					    const void *ptr, size_t size, void **data, size_t *dataSizes)
+{
+	size_t i;
+	int ret;
+
+	ret = acl_enter(NULL, ptr, attributes, data, dataSizes);
+	if (ret)
+		goto out;
+	if (!size) {
+		ret = acl_errf(-EINVAL, "size must be non-zero");
+		goto out;
+	}
+	for (i = 0; i < numAttributes; i++) {
+		if (!acl_managed_attr_known(attributes[i])) {
+			ret = acl_errf(ACLI_ERTPARAM, "attributes[%zu] %d is not an aclrtMemManagedRangeAttribute",
+				       i, (int)attributes[i]);
+			goto out;
+		}
+	}
+	if (!numAttributes) {
+		ret = acl_errf(ACLI_ERTPARAM, "numAttributes must be non-zero");
+		goto out;
+	}
+	for (i = 0; i < numAttributes; i++) {
+		if (!data[i] || !acl_managed_size_ok(attributes[i], dataSizes[i])) {
+			ret = acl_errf(ACLI_ERTPARAM, "data[%zu] must not be NULL and dataSizes[%zu] (%zu) must be %s",
+				       i, i, dataSizes[i],
+				       attributes[i] == ACL_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ?
+				       "a non-zero multiple of 4" : "4");
+			goto out;
+		}
+	}
+	for (i = 0; i < numAttributes && !ret; i++)
+		ret = acl_managed_attr(attributes[i], ptr, size, data[i], dataSizes[i]);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * Does a prefetch to @location fit stream @s? To a device: only on a
+ * stream of that device, whose queue is where the device's entries are
+ * built (107000).
+ */
+static int acl_prefetch_stream_check(struct acl_stream *s, aclrtMemManagedLocation location)
+{
+	if (location.type == ACL_MEM_LOCATIONTYPE_DEVICE && location.id != s->dev->id)
+		return acl_errf(ACLI_ERTPARAM, "prefetch to device %d on a stream of device %d: use a stream of device %d",
+				location.id, s->dev->id, location.id);
+	return 0;
+}
+
+/*
+ * Prefetch [@ptr, +@size) of managed memory to @location on @s (checked):
+ * recorded as the LAST_PREFETCH_* attributes. To the host: the data is
+ * there already; nothing to queue, so it is complete in stream order at
+ * once. To a device: fault the pages in for its DMA engine (read access:
+ * untouched pages come in as the zero page, and a later device write
+ * faults once more for its own page).
+ */
+static int acl_managed_prefetch(struct acl_stream *s, const void *ptr, size_t size,
+				aclrtMemManagedLocation location)
+{
+	uint64_t first, last, i, addr = (uintptr_t)ptr;
+	struct acl_managed *m;
+	int ret;
+
+	pthread_mutex_lock(&acl_managed_lock);
+	ret = acl_managed_range_locked(ptr, size, &m, &first, &last);
+	for (i = first; !ret && i <= last; i++)
+		m->g[i].last_prefetch = location;
+	pthread_mutex_unlock(&acl_managed_lock);
+	if (!ret && location.type == ACL_MEM_LOCATIONTYPE_DEVICE) {
+		uint64_t start = addr & ~4095ULL;
+		struct npu_cmd cmd = {
+			.op = NPU_OP_PREFETCH, .dst = start,
+			.length = acl_round_up(addr + size, 4096) - start,
+		};
+
+		ret = acl_stream_submit(s, &cmd, 1, NULL);
+	}
+	return ret;
 }
 
 ACL_EXPORT aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
@@ -383,8 +494,6 @@ ACL_EXPORT aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
 						 aclrtStream stream)
 {
 	struct acl_stream *s = NULL;
-	struct acl_managed *m;
-	uint64_t first, last, i, addr = (uintptr_t)ptr;
 	int ret;
 
 	ret = acl_enter(NULL, ptr);
@@ -395,37 +504,87 @@ ACL_EXPORT aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_t size,
 		goto out;
 	}
 	ret = acl_location_check(location, "location");
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (!ret)
+		ret = acl_prefetch_stream_check(s, location);
+	if (!ret)
+		ret = acl_managed_prefetch(s, ptr, size, location);
+out:
+	if (s)
+		acl_stream_put(s);
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * Batch: prefetchLocs[k] applies from prefetchLocIdxs[k] to the next
+ * index. CANN's checks: the acl layer's NULL arrays, count and
+ * numPrefetchLocs 0, flags, count < numPrefetchLocs (100000); then the
+ * runtime's (107000): the indexes (first 0, increasing, below count),
+ * ptrs[i] NULL, device ids. Here every range must lie in managed memory
+ * (107000) and a device location be the stream's device, all checked
+ * before anything is queued; then each range is one prefetch, in order.
+ */
+ACL_EXPORT aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, size_t count,
+						      aclrtMemManagedLocation *prefetchLocs, size_t *prefetchLocIdxs,
+						      size_t numPrefetchLocs, uint64_t flags, aclrtStream stream)
+{
+	struct acl_stream *s = NULL;
+	struct acl_managed *m;
+	uint64_t first, last;
+	size_t i, k;
+	int ret;
+
+	ret = acl_enter(NULL, ptrs, sizes, prefetchLocs, prefetchLocIdxs);
 	if (ret)
 		goto out;
-	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
-	if (ret)
-		goto out;
-	if (location.type == ACL_MEM_LOCATIONTYPE_DEVICE && location.id != s->dev->id) {
-		ret = acl_errf(ACLI_ERTPARAM, "prefetch to device %d on a stream of device %d: use a stream of device %d",
-			       location.id, s->dev->id, location.id);
+	if (!count || !numPrefetchLocs || flags || count < numPrefetchLocs) {
+		ret = acl_errf(-EINVAL, "%s", !count ? "count must be non-zero" :
+			       !numPrefetchLocs ? "numPrefetchLocs must be non-zero" :
+			       flags ? "flags must be 0" : "numPrefetchLocs must not exceed count");
 		goto out;
 	}
-	pthread_mutex_lock(&acl_managed_lock);
-	ret = acl_managed_range_locked(ptr, size, &m, &first, &last);
-	for (i = first; !ret && i <= last; i++)
-		m->g[i].last_prefetch = location;
-	pthread_mutex_unlock(&acl_managed_lock);
-	if (ret)
+	if (prefetchLocIdxs[0]) {
+		ret = acl_errf(ACLI_ERTPARAM, "prefetchLocIdxs[0] is %zu, must be 0", prefetchLocIdxs[0]);
 		goto out;
-	/*
-	 * To the host: the data is there already; nothing to queue, so it is
-	 * complete in stream order. To a device: fault the pages in for its
-	 * DMA engine (read access: untouched pages come in as the zero page,
-	 * and a later device write faults once more for its own page).
-	 */
-	if (location.type == ACL_MEM_LOCATIONTYPE_DEVICE) {
-		uint64_t start = addr & ~4095ULL;
-		struct npu_cmd cmd = {
-			.op = NPU_OP_PREFETCH, .dst = start,
-			.length = acl_round_up(addr + size, 4096) - start,
-		};
+	}
+	for (i = 0; i < count; i++) {
+		if (!ptrs[i]) {
+			ret = acl_errf(ACLI_ERTPARAM, "ptrs[%zu] must not be NULL", i);
+			goto out;
+		}
+	}
+	for (k = 0; k < numPrefetchLocs; k++) {
+		if (prefetchLocIdxs[k] >= count || (k && prefetchLocIdxs[k] <= prefetchLocIdxs[k - 1])) {
+			ret = acl_errf(ACLI_ERTPARAM, "prefetchLocIdxs[%zu] %zu: indexes must increase and stay below count %zu",
+				       k, prefetchLocIdxs[k], count);
+			goto out;
+		}
+	}
+	for (k = 0; k < numPrefetchLocs; k++) {
+		aclrtMemManagedLocation l = prefetchLocs[k];
 
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		if ((unsigned int)l.type > ACL_MEM_LOCATIONTYPE_HOST_NUMA_CURRENT ||
+		    l.type == ACL_MEM_LOCATIONTYPE_INVALID ||
+		    (l.type == ACL_MEM_LOCATIONTYPE_DEVICE && (l.id < 0 || (unsigned int)l.id >= acl_dev_count()))) {
+			ret = acl_errf(ACLI_ERTPARAM, "prefetchLocs[%zu] (type %d, id %d) is not a location to prefetch to",
+				       k, (int)l.type, l.id);
+			goto out;
+		}
+	}
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	for (k = 0; !ret && k < numPrefetchLocs; k++)
+		ret = acl_prefetch_stream_check(s, prefetchLocs[k]);
+	for (i = 0; !ret && i < count; i++) {
+		pthread_mutex_lock(&acl_managed_lock);
+		ret = sizes[i] ? acl_managed_range_locked(ptrs[i], sizes[i], &m, &first, &last) :
+				 acl_errf(ACLI_ERTPARAM, "sizes[%zu] must be non-zero", i);
+		pthread_mutex_unlock(&acl_managed_lock);
+	}
+	for (i = 0, k = 0; !ret && i < count; i++) {
+		while (k + 1 < numPrefetchLocs && prefetchLocIdxs[k + 1] <= i)
+			k++;
+		ret = acl_managed_prefetch(s, ptrs[i], sizes[i], prefetchLocs[k]);
 	}
 out:
 	if (s)

@@ -92,31 +92,43 @@ static int acl_malloc(struct acl_device *dev, void **devPtr, size_t size, uint32
 	return ret;
 }
 
-/* aclrtMallocWithCfg's cfg (NULL: none). */
-static int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg)
+/*
+ * The cfg (NULL: none) of aclrtMallocWithCfg, or with @runtime of
+ * aclrtMallocForTaskScheduler, which follows CANN's runtime
+ * (ApiErrorDecorator::DevMalloc, ApiImpl::ParseMallocCfg): what the acl
+ * layer leaves to it is 107000, and RSV attributes are skipped.
+ */
+static int acl_malloc_cfg_check(struct acl_device *dev, const aclrtMallocConfig *cfg, bool runtime)
 {
+	int err = runtime ? ACLI_ERTPARAM : -EINVAL;
 	size_t i;
 
 	if (!cfg)
 		return 0;
 	if (cfg->numAttrs && !cfg->attrs)
 		return acl_errf(-EINVAL, "cfg->attrs must not be NULL when cfg->numAttrs is %zu", cfg->numAttrs);
+	if (runtime && !cfg->attrs)
+		return acl_errf(err, "cfg->attrs must not be NULL");
 	for (i = 0; i < cfg->numAttrs; i++) {
 		const aclrtMallocAttribute *a = &cfg->attrs[i];
 
 		switch (a->attr) {
+		case ACL_RT_MEM_ATTR_RSV:
+			if (runtime)
+				break;
+			return acl_errf(err, "cfg->attrs[%zu]: attr RSV is reserved", i);
 		case ACL_RT_MEM_ATTR_MODULE_ID:
 			break;
 		case ACL_RT_MEM_ATTR_DEVICE_ID:
 			if (a->value.deviceId != (uint32_t)dev->id)
-				return acl_errf(-EINVAL, "cfg->attrs[%zu]: DEVICE_ID %u must be the current device %d",
+				return acl_errf(err, "cfg->attrs[%zu]: DEVICE_ID %u must be the current device %d",
 						i, a->value.deviceId, dev->id);
 			break;
 		case ACL_RT_MEM_ATTR_VA_FLAG:
-			return acl_errf(-EINVAL, "cfg->attrs[%zu]: VA_FLAG applies to aclrtMallocHostWithCfg only",
+			return acl_errf(err, "cfg->attrs[%zu]: VA_FLAG applies to aclrtMallocHostWithCfg only",
 					i);
 		default:
-			return acl_errf(-EINVAL, "cfg->attrs[%zu]: attr %d is not MODULE_ID, DEVICE_ID or VA_FLAG",
+			return acl_errf(err, "cfg->attrs[%zu]: attr %d is not MODULE_ID, DEVICE_ID or VA_FLAG",
 					i, (int)a->attr);
 		}
 	}
@@ -138,6 +150,7 @@ enum acl_malloc_mode {
 	ACL_MALLOC_CFG,		/* aclrtMallocWithCfg: padded; the policy's modifier bits count */
 	ACL_MALLOC_ALIGN32,	/* aclrtMallocAlign32: 32-aligned, no tail */
 	ACL_MALLOC_CACHED,	/* aclrtMallocCached: padded; only the four non-P2P policies */
+	ACL_MALLOC_TS,		/* aclrtMallocForTaskScheduler: 32-aligned; the base policy places */
 };
 
 #define ACL_MALLOC_ALIGN	32ULL
@@ -192,7 +205,9 @@ static uint32_t acl_exact_policy(uint32_t policy, enum acl_malloc_mode mode)
 static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint32_t policy,
 			       const aclrtMallocConfig *cfg, enum acl_malloc_mode mode)
 {
-	uint32_t place = mode == ACL_MALLOC_CFG ? policy : acl_exact_policy(policy, mode);
+	uint32_t place = mode == ACL_MALLOC_CFG ? policy :
+			 mode == ACL_MALLOC_TS ? acl_exact_policy(policy & ACL_POLICY_BASE_MASK, mode) :
+			 acl_exact_policy(policy, mode);
 	struct acl_device *dev;
 	uint64_t page, req = 0;
 	int ret;
@@ -204,11 +219,11 @@ static aclError acl_malloc_api(const char *fn, void **devPtr, size_t size, uint3
 		ret = acl_policy_page(place, &page);
 	if (!ret)
 		ret = acl_malloc_size(size, mode == ACL_MALLOC_CFG ? policy & ACL_POLICY_BASE_MASK : policy,
-				      mode == ACL_MALLOC_ALIGN32, &req);
+				      mode == ACL_MALLOC_ALIGN32 || mode == ACL_MALLOC_TS, &req);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
-		ret = acl_malloc_cfg_check(dev, cfg);
+		ret = acl_malloc_cfg_check(dev, cfg, mode == ACL_MALLOC_TS);
 	if (!ret)
 		ret = acl_malloc(dev, devPtr, req, place);
 	return acl_ret(fn, ret);
@@ -223,6 +238,19 @@ ACL_EXPORT aclError aclrtMallocWithCfg(void **devPtr, size_t size, aclrtMemMallo
 				       aclrtMallocConfig *cfg)
 {
 	return acl_malloc_api(__func__, devPtr, size, policy, cfg, ACL_MALLOC_CFG);
+}
+
+/*
+ * CANN: aclrtMallocWithCfg's path with the runtime's TS advice (memory the
+ * task scheduler reaches, below 4 GiB of its device's memory); the runtime
+ * rounds the size to 32 bytes, adds no tail, places by the policy's low
+ * byte and gives any other value its default. The simulated device has
+ * one kind of memory, which its engine reaches whole.
+ */
+ACL_EXPORT aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+						aclrtMallocConfig *cfg)
+{
+	return acl_malloc_api(__func__, devPtr, size, policy, cfg, ACL_MALLOC_TS);
 }
 
 ACL_EXPORT aclError aclrtMallocAlign32(void **devPtr, size_t size, aclrtMemMallocPolicy policy)

@@ -656,3 +656,72 @@ ACL_EXPORT aclError aclrtDevicePeerAccessStatus(int32_t deviceId, int32_t peerDe
 out:
 	return acl_ret(__func__, ret);
 }
+
+/*
+ * The open device whose aclrtMalloc allocation holds [@p, +@len) (its
+ * records: as CANN's driver asks the SVM address of a prefetch), or NULL.
+ */
+static struct acl_device *acl_malloc_owner(const void *p, size_t len)
+{
+	uint64_t addr = (uintptr_t)p;
+	struct acl_device *dev;
+	struct acl_mem_info q;
+	int pos = 0;
+
+	while ((dev = acl_dev_iter(&pos))) {
+		if (acl_mm_query(dev, addr, &q)) {
+			acl_err_clear();
+			continue;
+		}
+		if (q.kind == NPU_ADDR_DEVICE && q.rkind == ACL_REGION_MALLOC)
+			return addr + len >= addr && addr + len <= q.base + q.length ? dev : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * CANN builds device dstDevId's page table entries for the memory ahead
+ * of its first access (drvMemPrefetchToDevice), once peer access is
+ * enabled. Here the entries exist from the moment it is: the driver maps
+ * every aclrtMalloc allocation into each device with peer access to its
+ * device (NPU_MAP_PEERS), later ones as they come. So this checks what
+ * the mapping needs and has nothing left to build.
+ */
+ACL_EXPORT aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, uint64_t flags)
+{
+	struct acl_device *cur, *owner, *dst;
+	int ret;
+
+	ret = acl_enter(NULL, devPtr);
+	if (ret)
+		goto out;
+	if (!size || flags) {
+		ret = acl_errf(-EINVAL, !size ? "size must be non-zero" : "flags %#llx must be 0",
+			       (unsigned long long)flags);
+		goto out;
+	}
+	ret = acl_dev_check_id(dstDevId, "dstDevId");
+	if (!ret)
+		ret = acl_cur_dev(&cur);
+	if (ret)
+		goto out;
+	owner = acl_malloc_owner(devPtr, size);
+	if (!owner) {
+		ret = acl_errf(ACLI_ERTPARAM, "devPtr %p+%zu is not inside one aclrtMalloc allocation of a device of this process",
+			       devPtr, size);
+		goto out;
+	}
+	if (owner->id == dstDevId)
+		goto out;
+	dst = acl_dev_get(dstDevId);
+	if (!dst) {
+		ret = acl_errf(ACLI_ENOCTX, "dstDevId %d: device %d is not set in this process (aclrtSetDevice(%d) in any thread)",
+			       dstDevId, dstDevId, dstDevId);
+		goto out;
+	}
+	if (!(__atomic_load_n(&dst->peers, __ATOMIC_ACQUIRE) & (1ULL << owner->id)))
+		ret = acl_errf(ACLI_ERTPARAM, "device %d has no peer access to device %d: call aclrtDeviceEnablePeerAccess(%d, 0) with device %d current first",
+			       dstDevId, owner->id, owner->id, dstDevId);
+out:
+	return acl_ret(__func__, ret);
+}

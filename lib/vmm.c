@@ -177,8 +177,16 @@ static uint64_t acl_expect_align(uint64_t size)
 	return a;
 }
 
-ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
-					   uint64_t flags)
+/*
+ * CANN's remote-map reservations (aclrtReserveMemAddressNoUCMemory: flag
+ * bit 9, MEM_RSV_TYPE_REMOTE_MAP) come from the driver's dynamic heap:
+ * whole GiBs (DEVMM_HEAP_SIZE), at an address given.
+ */
+#define ACL_VMM_DYN_CHUNK	NPU_PAGE_1G
+
+/* aclrtReserveMemAddress, or with @no_uc aclrtReserveMemAddressNoUCMemory. */
+static int acl_reserve(void **virPtr, size_t size, size_t alignment, void *expectPtr, uint64_t flags,
+		       bool no_uc)
 {
 	uint64_t va, len, chunk = acl_reserve_chunk(size), want = (uintptr_t)expectPtr;
 	struct acl_device *dev;
@@ -186,39 +194,49 @@ ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t al
 
 	ret = acl_enter(NULL, virPtr);
 	if (ret)
-		goto out;
-	if (!size) {
-		ret = acl_errf(-EINVAL, "size must be non-zero");
-		goto out;
-	}
+		return ret;
+	if (!size)
+		return acl_errf(-EINVAL, "size must be non-zero");
 	/* CANN: 1 is kept for compatibility with the early interface and means what 0 does */
-	if (flags > 1) {
-		ret = acl_errf(-EINVAL, "flags %#llx must be 0 or 1", (unsigned long long)flags);
-		goto out;
-	}
+	if (flags > 1)
+		return acl_errf(-EINVAL, "flags %#llx must be 0 or 1", (unsigned long long)flags);
 	/* from here the runtime's checks (107000), as the vendor's driver makes them */
-	if (alignment) {
-		ret = acl_errf(ACLI_ERTPARAM, "alignment %zu must be 0 (a reserved parameter)", alignment);
-		goto out;
-	}
+	if (alignment)
+		return acl_errf(ACLI_ERTPARAM, "alignment %zu must be 0 (a reserved parameter)", alignment);
 	len = acl_round_up(size, chunk);
-	if (len < size) {
-		ret = acl_errf(ACLI_ERTPARAM, "size %zu too large", size);
-		goto out;
-	}
-	if (want & (acl_expect_align(size) - 1)) {
-		ret = acl_errf(ACLI_ERTPARAM, "expectPtr %p must be aligned to %llu MiB for size %zu", expectPtr,
-			       (unsigned long long)(acl_expect_align(size) >> 20), size);
-		goto out;
-	}
+	if (len < size)
+		return acl_errf(ACLI_ERTPARAM, "size %zu too large", size);
+	if (want & (acl_expect_align(size) - 1))
+		return acl_errf(ACLI_ERTPARAM, "expectPtr %p must be aligned to %llu MiB for size %zu", expectPtr,
+				(unsigned long long)(acl_expect_align(size) >> 20), size);
+	if (no_uc && !want)
+		return acl_errf(ACLI_ERTNOTSUPP, "expectPtr must name the address: this reservation is made at a given address only");
+	if (no_uc && size % ACL_VMM_DYN_CHUNK)
+		return acl_errf(ACLI_ERTPARAM, "size %zu must be a multiple of 1 GiB", size);
 	ret = acl_cur_dev(&dev);
 	if (ret)
-		goto out;
+		return ret;
 	ret = acl_mm_reserve(dev, len, chunk, want, &va);
 	if (!ret)
 		*virPtr = (void *)(uintptr_t)va;
-out:
-	return acl_ret(__func__, ret);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtReserveMemAddress(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+					   uint64_t flags)
+{
+	return acl_ret(__func__, acl_reserve(virPtr, size, alignment, expectPtr, flags, false));
+}
+
+/*
+ * Memory the vendor keeps away from operators that bypass the L2 cache
+ * (AUTO_USE_UC_MEMORY): the simulated chip has no cache, so it is an
+ * ordinary reservation, made where expectPtr says.
+ */
+ACL_EXPORT aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment, void *expectPtr,
+						     uint64_t flags)
+{
+	return acl_ret(__func__, acl_reserve(virPtr, size, alignment, expectPtr, flags, true));
 }
 
 ACL_EXPORT aclError aclrtReleaseMemAddress(void *virPtr)
@@ -395,5 +413,77 @@ ACL_EXPORT aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle 
 	prop->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 	prop->location.id = (uint32_t)h->dev->id;
 out:
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * The links between devices a mapping may go over (CANN: SIO between the
+ * dies of a 910_93 package, HCCS between chips, UB on the 950). The
+ * simulated devices are separate chips of the 910B class, joined by one
+ * kind of link, which stands for HCCS: a mapping takes that one only.
+ */
+static int acl_link_check(uint32_t link, const char *what)
+{
+	if (link != ACL_RT_MEM_ACCESS_LINK_HCCS)
+		return acl_errf(ACLI_ELINKTYPE, "%s %u: the simulated devices are joined by HCCS (%u) only", what,
+				link, (unsigned int)ACL_RT_MEM_ACCESS_LINK_HCCS);
+	return 0;
+}
+
+/*
+ * CANN's loop (ApiImpl::MemMapSelectedLink): each aclrtMapMem mapping from
+ * virPtrSrc on, whole, until size is covered, is mapped again at the
+ * same offset from virPtrDst (its handle retained meanwhile), over the
+ * link chosen. What was mapped before a failure stays mapped, as there.
+ */
+ACL_EXPORT aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx)
+{
+	uint64_t done = 0, hsize;
+	struct acl_device *dev;
+	struct acl_handle *h;
+	int ret;
+
+	ret = acl_enter(NULL, virPtrDst, virPtrSrc);
+	if (ret)
+		goto out;
+	if (!size || linkIdx > ACL_RT_MEM_LINK_IDX_1) {
+		ret = acl_errf(-EINVAL, !size ? "size must be non-zero" : "linkIdx %u must be 0 (SIO) or 1 (HCCS)",
+			       linkIdx);
+		goto out;
+	}
+	ret = acl_cur_dev(&dev);
+	while (!ret && done < size) {
+		ret = acl_mm_handle_retain((uintptr_t)virPtrSrc + done, &h);
+		if (ret)
+			break;
+		hsize = h->size;
+		ret = acl_link_check(linkIdx == ACL_RT_MEM_LINK_IDX_1 ? ACL_RT_MEM_ACCESS_LINK_HCCS :
+				     ACL_RT_MEM_ACCESS_LINK_SIO, "linkIdx");
+		if (!ret)
+			ret = acl_mm_map(dev, (uintptr_t)virPtrDst + done, hsize, h, true);
+		/* the retain only held it for the map (dropping one cannot fail) */
+		if (acl_mm_handle_free(h) && !ret)
+			acl_err_clear();
+		done += hsize;
+	}
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink)
+{
+	struct acl_handle copy;
+	int ret;
+
+	ret = acl_enter(NULL, handle);
+	if (!ret && (unsigned int)adviceLink > ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH)
+		ret = acl_errf(ACLI_ERTPARAM, "adviceLink %d is not an aclrtMemLinkType", (int)adviceLink);
+	if (!ret)
+		ret = acl_mm_handle_info(handle, &copy);
+	/* CANN answers an unknown link without recording it */
+	if (!ret)
+		ret = acl_link_check(adviceLink, "adviceLink");
+	if (ret == ACLI_ELINKTYPE)
+		acl_nolast(ret);
 	return acl_ret(__func__, ret);
 }

@@ -328,6 +328,25 @@ ACL_SA_EQ(sizeof(aclrtMemUsageInfo), 48 + 8 * sizeof(size_t));
 #ifdef __LP64__
 ACL_SA_EQ(sizeof(aclrtMemUsageInfo), 112);
 #endif
+
+/* cache maintenance and mapping links (vendor acl_rt.h) */
+ACL_SA_EQ(ACL_RT_CMO_TYPE_PREFETCH, 0);
+ACL_SA_EQ(ACL_RT_CMO_TYPE_WRITEBACK, 1);
+ACL_SA_EQ(ACL_RT_CMO_TYPE_INVALID, 2);
+ACL_SA_EQ(ACL_RT_CMO_TYPE_FLUSH, 3);
+ACL_SA_EQ(sizeof(aclrtCmoType), 4);
+ACL_SA_EQ(ACL_RT_CMO_MAX_BARRIER_NUM, 6U);
+ACL_SA_EQ(sizeof(aclrtBarrierCmoInfo), 8);
+ACL_SA_EQ(offsetof(aclrtBarrierCmoInfo, barrierId), 4);
+ACL_SA_EQ(offsetof(aclrtBarrierTaskInfo, cmoInfo), sizeof(size_t));
+ACL_SA_EQ(sizeof(aclrtBarrierTaskInfo), sizeof(size_t) + 6 * 8);
+ACL_SA_EQ(ACL_RT_MEM_LINK_IDX_0, 0U);
+ACL_SA_EQ(ACL_RT_MEM_LINK_IDX_1, 1U);
+ACL_SA_EQ(ACL_RT_MEM_ACCESS_LINK_SIO, 0);
+ACL_SA_EQ(ACL_RT_MEM_ACCESS_LINK_HCCS, 1);
+ACL_SA_EQ(ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH, 2);
+ACL_SA_EQ(ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH, 3);
+ACL_SA_EQ(sizeof(aclrtMemLinkType), 4);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_GEQ, 0);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_EQ, 1);
 ACL_SA_EQ(ACL_STREAM_WAIT_VALUE_AND, 2);

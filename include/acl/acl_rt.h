@@ -374,6 +374,47 @@ typedef struct aclrtMemUsageInfo {
 } aclrtMemUsageInfo;
 
 /*
+ * Cache maintenance (aclrtCmo*). The simulated device has no cache: each
+ * operation is an ordered command that translates its range (see the
+ * CMO section). The barrier calls are ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+ * as on CANN's 910B class.
+ */
+typedef enum aclrtCmoType {
+	ACL_RT_CMO_TYPE_PREFETCH = 0,
+	ACL_RT_CMO_TYPE_WRITEBACK,
+	ACL_RT_CMO_TYPE_INVALID,
+	ACL_RT_CMO_TYPE_FLUSH,
+} aclrtCmoType;
+
+typedef struct {
+	aclrtCmoType cmoType;
+	uint32_t barrierId;
+} aclrtBarrierCmoInfo;
+
+#define ACL_RT_CMO_MAX_BARRIER_NUM 6U
+
+typedef struct {
+	size_t barrierNum;
+	aclrtBarrierCmoInfo cmoInfo[ACL_RT_CMO_MAX_BARRIER_NUM];
+} aclrtBarrierTaskInfo;
+
+/*
+ * The link a mapping of another device's memory goes over
+ * (aclrtMemMapSetLink, aclrtMemMapSelectedLink's linkIdx: 0 SIO, 1 HCCS).
+ * The simulated devices are chips joined by HCCS only: the others are
+ * ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED.
+ */
+#define ACL_RT_MEM_LINK_IDX_0 0U
+#define ACL_RT_MEM_LINK_IDX_1 1U
+
+typedef enum {
+	ACL_RT_MEM_ACCESS_LINK_SIO = 0,
+	ACL_RT_MEM_ACCESS_LINK_HCCS = 1,
+	ACL_RT_MEM_ACCESS_UB_ONE_PORT_PATH = 2,
+	ACL_RT_MEM_ACCESS_UB_MULTI_PORT_PATH = 3,
+} aclrtMemLinkType;
+
+/*
  * == Errors ==
  *
  * Each thread has two records of its failures, independent of each other:
@@ -1379,6 +1420,17 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
 					      aclrtMemcpyKind kind, aclrtStream stream);
 /*
+ * Deprecated: aclrtMemcpyAsync, whose CANN form checks whether the host
+ * side is page-locked (pageable memory: the stream's earlier work first,
+ * then a synchronous copy), as aclrtMemcpyAsync always does here. count
+ * 0 is success before any check; the two device-to-device kinds of one or
+ * two devices are ACL_ERROR_INVALID_PARAM, HOST_TO_HOST
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
+ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
+							   size_t count, aclrtMemcpyKind kind, aclrtStream stream);
+/*
  * Sets count bytes to (uint8_t)value. Device, managed and registered memory:
  * by the device (in stream order for the async form); another device's
  * memory: by that device, synchronously (the async form waits for the
@@ -1420,6 +1472,13 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs
 						   size_t numBatches, aclrtMemcpyBatchAttr *attrs,
 						   size_t *attrsIndexes, size_t numAttrs, size_t *failIndex,
 						   aclrtStream stream);
+/* The batches without failIndex; otherwise as aclrtMemcpyBatch(Async). */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+						size_t numBatches, aclrtMemcpyBatchAttr *attrs, size_t *attrsIndexes,
+						size_t numAttrs);
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsyncV2(void **dsts, size_t *destMaxs, void **srcs, size_t *sizes,
+						     size_t numBatches, aclrtMemcpyBatchAttr *attrs,
+						     size_t *attrsIndexes, size_t numAttrs, aclrtStream stream);
 /*
  * N 32-bit words of value at ptr (4-byte aligned; memSize >= 4 * N); N 0
  * is success before any check. The words must lie in one aclrtMalloc* or
@@ -1432,6 +1491,86 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyBatchAsync(void **dsts, size_t *destMaxs
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32(void *ptr, size_t memSize, uint32_t value, size_t N);
 ACL_FUNC_VISIBILITY aclError aclrtMemsetD32Async(void *ptr, size_t memSize, uint32_t value, size_t N,
 						 aclrtStream stream);
+
+/*
+ * == Copies through device memory: descriptors and pointers ==
+ *
+ * The engine reads the descriptor (or the two pointers) in device memory
+ * when the stream gets to the copy. The library reads it at that point of
+ * the stream: the call waits for the stream's earlier work, then queues
+ * the copy, which the device translates when it runs; an address the
+ * device cannot reach (the descriptor's, a pointer's, or one they hold)
+ * fails as a task fault (ACL_ERROR_RT_FAILURE at the stream's
+ * synchronize). Only kind ACL_MEMCPY_INNER_DEVICE_TO_DEVICE.
+ */
+
+/* 32 (the vendor's descriptor of the 910B class); another kind: ACL_ERROR_RT_FEATURE_NOT_SUPPORT */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemcpyDescSize(aclrtMemcpyKind kind, size_t *descSize);
+/*
+ * Writes the descriptor at desc (device memory, 64-byte aligned, else
+ * ACL_ERROR_RT_PARAM_INVALID) synchronously: count bytes (at most 4 GiB)
+ * from srcAddr to dstAddr, both device memory of one device (else
+ * ACL_ERROR_RT_PARAM_INVALID). config must be NULL; a kind other than
+ * INNER_DEVICE_TO_DEVICE: ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetMemcpyDesc(void *desc, aclrtMemcpyKind kind, void *srcAddr, void *dstAddr,
+						size_t count, void *config);
+/* The copy desc describes, on stream (not NULL), reading desc when the stream gets there. */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream);
+/*
+ * count bytes from *src + srcDataOffset to *dst + dstDataOffset: dst and
+ * src are where the two base pointers are, in device memory, read when
+ * the stream gets there. count 0 is success before any check; every other
+ * check is ACL_ERROR_RT_PARAM_INVALID: kind, NULL pointers, count above
+ * destMax or 4 GiB, offsets above 2^48 - 1, dstDataOffset + count above
+ * destMax.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset,
+							const void **src, size_t count, size_t srcDataOffset,
+							aclrtMemcpyKind kind, aclrtStream stream);
+
+/*
+ * == Cache maintenance ==
+ *
+ * The simulated device has no cache between its engine and its memory. An
+ * operation on a stream is a command that moves no data and translates its
+ * range through the device's MMU in stream order: a range the device
+ * cannot reach faults (ACL_ERROR_RT_FAILURE at the stream's synchronize),
+ * as CANN's SDMA task would.
+ */
+
+/*
+ * devPtr not NULL, size non-zero, a current device: as CANN's runtime on a
+ * card attached to its host, there is nothing else to do.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
+ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
+/*
+ * One command over [src, +size) on stream; a cmoType other than the four:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
+/* 32; size NULL: ACL_ERROR_RT_PARAM_INVALID */
+ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
+/* Writes the descriptor of [src, +size) at cmoDesc, synchronously; NULL or 0: ACL_ERROR_RT_PARAM_INVALID */
+ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
+/*
+ * aclrtCmoAsync over the range cmoDesc describes, read when the stream
+ * gets there. reserve must be NULL; cmoDesc NULL or an unknown cmoType:
+ * ACL_ERROR_RT_PARAM_INVALID. Any stream (CANN's 910B path wants one bound
+ * to a model, which libacl does not have).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
+						   const void *reserve);
+/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT once src is not NULL (CANN: not on the 910B class) */
+ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType,
+						      uint32_t barrierId, aclrtStream stream);
+/*
+ * taskInfo checked (barrierNum 1..6: ACL_ERROR_INVALID_PARAM; each entry
+ * INVALID with a non-zero barrierId: ACL_ERROR_RT_PARAM_INVALID), then
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (CANN: not on the 910B class).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag);
 
 /* == Device memory (continued): attributes, other allocators, queries == */
 /*
@@ -1451,6 +1590,15 @@ ACL_FUNC_VISIBILITY aclError aclrtMallocAlign32(void **devPtr, size_t size, aclr
  * Padding as aclrtMalloc's for the value given.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMallocCached(void **devPtr, size_t size, aclrtMemMallocPolicy policy);
+/*
+ * Memory the task scheduler uses (CANN: TS memory): aclrtMalloc memory here,
+ * the size rounded up to 32 without padding, placed by the policy's low
+ * byte (any other value: HUGE_FIRST). cfg as aclrtMallocWithCfg's, but
+ * RSV attributes are skipped and the runtime's refusals are
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMallocForTaskScheduler(void **devPtr, size_t size, aclrtMemMallocPolicy policy,
+							 aclrtMallocConfig *cfg);
 /*
  * aclrtSynchronizeDevice first: if it fails (ACL_ERROR_RT_FAILURE for a
  * task fault) that is the answer and nothing is freed; then aclrtFree /
@@ -1538,6 +1686,23 @@ ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchAsync(const void *ptr, size_
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttr(aclrtMemManagedRangeAttribute attribute, const void *ptr,
 						    size_t size, void *data, size_t dataSize);
+/*
+ * aclrtMemManagedGetAttr for numAttributes attributes, each into data[i]
+ * of dataSizes[i] bytes; an unknown attribute, numAttributes 0, a NULL
+ * data[i] or a wrong dataSizes[i]: ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedGetAttrs(aclrtMemManagedRangeAttribute *attributes, size_t numAttributes,
+						     const void *ptr, size_t size, void **data, size_t *dataSizes);
+/*
+ * aclrtMemManagedPrefetchAsync of each range, prefetchLocs[k] applying from
+ * prefetchLocIdxs[k] to the next index (the first 0, increasing, below
+ * count, else ACL_ERROR_RT_PARAM_INVALID); everything is checked before
+ * anything is queued.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemManagedPrefetchBatchAsync(const void **ptrs, size_t *sizes, size_t count,
+							       aclrtMemManagedLocation *prefetchLocs,
+							       size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+							       uint64_t flags, aclrtStream stream);
 
 /*
  * == Virtual memory management ==
@@ -1586,6 +1751,14 @@ ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddress(void **virPtr, size_t size, 
 /* virPtr: the start of a range of the current device with no mapping left; releases all of it */
 ACL_FUNC_VISIBILITY aclError aclrtReleaseMemAddress(void *virPtr);
 /*
+ * aclrtReserveMemAddress at a given address (expectPtr NULL:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) of whole GiBs (else
+ * ACL_ERROR_RT_PARAM_INVALID). CANN keeps such memory from operators that
+ * bypass the L2 cache; the simulated chip has none.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtReserveMemAddressNoUCMemory(void **virPtr, size_t size, size_t alignment,
+							      void *expectPtr, uint64_t flags);
+/*
  * Maps the whole handle (size its size, offset 0, flags 0) at virPtr,
  * aligned to its page size, inside one reserved range; handle and range of
  * the current device. The handle's device reads and writes the mapping at
@@ -1631,6 +1804,21 @@ ACL_FUNC_VISIBILITY aclError aclrtMemRetainAllocationHandle(void *virPtr, aclrtD
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemGetAllocationPropertiesFromHandle(aclrtDrvMemHandle handle,
 								       aclrtPhysicalMemProp *prop);
+/*
+ * Maps, at virPtrDst (the start of a free stretch of a reservation of the
+ * current device), the handles mapped from virPtrSrc on (each mapping whole,
+ * from its start), until size is covered, over link linkIdx (1, HCCS; 0,
+ * SIO: ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED). Mappings made before a
+ * failure stay.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSelectedLink(void *virPtrDst, size_t size, void *virPtrSrc, uint32_t linkIdx);
+/*
+ * The link later mappings of handle use: HCCS; the others
+ * ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED, a value outside the enum
+ * ACL_ERROR_RT_PARAM_INVALID, a handle that is not live
+ * ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtMemLinkType adviceLink);
 
 /*
  * == Shareable handles and peer access ==
@@ -1722,6 +1910,15 @@ ACL_FUNC_VISIBILITY aclError aclrtDeviceCanAccessPeer(int32_t *canAccessPeer, in
  * ACL_ERROR_INVALID_PARAM. The peer need not be set.
  */
 ACL_FUNC_VISIBILITY aclError aclrtDeviceEnablePeerAccess(int32_t peerDeviceId, uint32_t flags);
+/*
+ * devPtr..+size inside one aclrtMalloc allocation (else
+ * ACL_ERROR_RT_PARAM_INVALID); dstDevId's engine may then reach it. That
+ * needs peer access from dstDevId to the memory's device (else
+ * ACL_ERROR_RT_PARAM_INVALID) and dstDevId set in this process (else
+ * ACL_ERROR_RT_CONTEXT_NULL); the mapping itself is made when peer access
+ * is enabled. flags must be 0.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, uint64_t flags);
 
 /* aclrtGetDevicesTopo: how two devices are connected, one bit */
 #define ACL_RT_DEVS_TOPOLOGY_HCCS 0x01ULL
@@ -1863,6 +2060,13 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
  * (the simulated devices have one link: nothing to choose).
  */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
+/*
+ * Lists processes of other servers of a super pod: the arguments checked
+ * (ACL_ERROR_RT_PARAM_INVALID), then ACL_ERROR_RT_FEATURE_NOT_SUPPORT (no
+ * super pod here). Local processes: aclrtIpcMemSetImportPid.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids,
+							     size_t num);
 
 /*
  * == Shared buffers (mbuf) ==
