@@ -32,6 +32,7 @@ struct npu_stream;
  * @batch: a COPY_BATCH's copies, read at SUBMIT
  * @weight: commands it counts as against max_queued: 1, or a
  *	COPY_BATCH's copies
+ * @tid: the thread that submitted it, by its id in its own pid namespace
  * @wait: stream a WAIT_STREAM command waits for (holds a reference)
  * @peer: context of a COPY's peer operand (holds a reference), or NULL
  * @queued: the context whose queued count this job is in, once queued
@@ -53,6 +54,7 @@ struct npu_job {
 	u64 src_user;
 	struct npu_copy_batch *batch;
 	u32 weight;
+	pid_t tid;
 	struct npu_stream *wait;
 	struct npu_context *peer;
 	struct npu_context *queued;

@@ -106,6 +106,10 @@ int npu_dma_fault(struct npu_stream *stream, u64 addr, bool host, bool write,
 	atomic64_inc(&ctx->faults);
 	atomic64_inc(&ctx->npu->faults);
 	npu_netlink_fault(ctx, stream->id, addr, write, host, why);
+	/* for STREAM_SYNC, with the command's -EIO */
+	npu_stream_note_fault(stream, addr,
+			      (write ? NPU_FAULT_WRITE : 0) |
+			      (host ? NPU_FAULT_HOST : 0));
 	return -EIO;
 }
 

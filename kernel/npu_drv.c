@@ -240,6 +240,9 @@ union npu_ioctl_buf {
  * @min_size: the struct as the first release knew it
  * @execute: the handler; it gets the struct copied in
  * @out: copy the struct back out on success
+ * @out_err: copy it back out with this error too (an error that comes
+ *	with outputs: STREAM_SYNC's -EIO and -ETIME), or 0
+ * @out_err2: a second such error, or 0
  * @finish: after a successful @execute, once the struct is copied out
  *	(0) or failed to (-EFAULT): commits what must come last - publishes
  *	the new object or name, fd_install()s the new fd - or undoes
@@ -251,6 +254,8 @@ struct npu_ioctl_op {
 	unsigned int min_size;
 	int (*execute)(struct npu_context *ctx, void *arg);
 	bool out;
+	int out_err;
+	int out_err2;
 	void (*finish)(struct npu_context *ctx, void *arg, int ret);
 };
 
@@ -267,6 +272,19 @@ struct npu_ioctl_op {
 
 #define NPU_IOCTL_OP(_ioctl, _fn, _struct, _last, _out)			\
 	NPU_IOCTL_OP_FINISH(_ioctl, _fn, _struct, _last, _out, NULL)
+
+/* An ioctl whose two errors @_err, @_err2 come with outputs too. */
+#define NPU_IOCTL_OP_ERR_OUT(_ioctl, _fn, _struct, _last, _err, _err2)	\
+	[_IOC_NR(_ioctl) - NPU_CMD_BASE] = {				\
+		.size = sizeof(_struct) +				\
+			BUILD_BUG_ON_ZERO(sizeof(_struct) >		\
+					  sizeof(union npu_ioctl_buf)),	\
+		.min_size = offsetofend(_struct, _last),		\
+		.execute = _fn,						\
+		.out = true,						\
+		.out_err = _err,					\
+		.out_err2 = _err2,					\
+	}
 
 static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP(NPU_IOCTL_GET_INFO, npu_get_info_ioctl,
@@ -301,8 +319,8 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_stream_destroy, __reserved, false),
 	NPU_IOCTL_OP(NPU_IOCTL_SUBMIT, npu_submit_ioctl,
 		     struct npu_submit, seqno, true),
-	NPU_IOCTL_OP(NPU_IOCTL_STREAM_SYNC, npu_stream_sync_ioctl,
-		     struct npu_stream_sync, seqno, false),
+	NPU_IOCTL_OP_ERR_OUT(NPU_IOCTL_STREAM_SYNC, npu_stream_sync_ioctl,
+			     struct npu_stream_sync, seqno, -EIO, -ETIME),
 	NPU_IOCTL_OP_FINISH(NPU_IOCTL_SHARE_EXPORT, npu_share_export_ioctl,
 			    struct npu_share_export, shareable, true,
 			    npu_share_export_finish),
@@ -374,10 +392,11 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return -ENODEV;
 	ret = op->execute(ctx, &buf);
 	npu_device_exit(ctx->npu, idx);
-	if (ret)
+	if (ret && ret != op->out_err && ret != op->out_err2)
 		return ret;
+	/* An error with outputs stays the answer if they cannot be written. */
 	if (op->out && copy_to_user(uarg, &buf, min_t(u32, size, op->size)))
-		ret = -EFAULT;
+		ret = ret ?: -EFAULT;
 	if (op->finish)
 		op->finish(ctx, &buf, ret);
 	return ret;

@@ -198,6 +198,21 @@ void npu_stream_want_fault(struct npu_stream *stream, struct npu_mirror *mirror,
 	f->done = false;
 }
 
+/**
+ * npu_stream_note_fault() - the head command met a DMA fault
+ * @stream: the stream, in its turn
+ * @addr: the address it could not access
+ * @flags: how, NPU_FAULT_* bits
+ *
+ * Kept for npu_stream_complete(), which records it with the command's
+ * -EIO for STREAM_SYNC.
+ */
+void npu_stream_note_fault(struct npu_stream *stream, u64 addr, u32 flags)
+{
+	stream->dma_addr = addr;
+	stream->dma_flags = flags;
+}
+
 /*
  * Off the channels: fault the page in (hmm_range_fault() may wait for the
  * process's own file system), then give the stream its turn back. Holds
@@ -280,7 +295,21 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 {
 	u64 seqno = job->seqno;
 	struct npu_job *next;
+	u64 addr = 0;
+	u32 flags = 0;
 
+	/*
+	 * The DMA fault its turn met, if it failed of one; taken either way,
+	 * so that none is left for the next command.
+	 */
+	if (ret) {
+		if (ret == -EIO) {
+			addr = stream->dma_addr;
+			flags = stream->dma_flags;
+		}
+		stream->dma_addr = 0;
+		stream->dma_flags = 0;
+	}
 	spin_lock(&stream->lock);
 	list_del(&job->link);
 	next = list_first_entry_or_null(&stream->queue, struct npu_job, link);
@@ -288,6 +317,9 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 	if (ret && !stream->error) {
 		WRITE_ONCE(stream->error, ret);
 		stream->error_seq = job->seqno;
+		stream->error_tid = job->tid;
+		stream->error_addr = addr;
+		stream->error_flags = flags;
 	}
 	if (ret && ret != -ECANCELED &&
 	    (stream->mode & NPU_STREAM_STOP_ON_FAULT)) {
@@ -393,6 +425,7 @@ int npu_stream_queue(struct npu_stream *stream, struct list_head *jobs,
 	}
 	list_for_each_entry(job, jobs, link) {
 		job->seqno = ++stream->submitted;
+		job->tid = task_pid_vnr(current);
 		trace_npu_cmd_submit(stream, job, job->seqno);
 	}
 	*seqno = stream->submitted;
@@ -536,9 +569,11 @@ int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
 
 /*
  * Wait until @stream completed command @target, for @timeout jiffies:
- * what STREAM_SYNC returns. Only the first fault not yet reported is.
+ * what STREAM_SYNC returns. Only the first fault not yet reported is;
+ * with -EIO and -ETIME @out (if not NULL) gets which command it was.
  */
-static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout)
+static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout,
+			   struct npu_stream_sync *out)
 {
 	int ret = 0;
 
@@ -561,6 +596,12 @@ static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout)
 	if (stream->error && stream->error_seq <= target) {
 		ret = stream->error;
 		WRITE_ONCE(stream->error, 0);
+		if (out && (ret == -EIO || ret == -ETIME)) {
+			out->error_seqno = stream->error_seq;
+			out->error_tid = stream->error_tid;
+			out->fault_addr = stream->error_addr;
+			out->fault_flags = stream->error_flags;
+		}
 	} else if (stream->halted && stream->halt_seq < target) {
 		/* Dropped after the fault, which was reported before. */
 		ret = -ECANCELED;
@@ -591,7 +632,7 @@ static int npu_stream_wait_here(struct npu_stream *stream, u64 seqno)
 	} else {
 		npu_engine_kick(&stream->sched);
 	}
-	return npu_stream_sync(stream, seqno, MAX_SCHEDULE_TIMEOUT);
+	return npu_stream_sync(stream, seqno, MAX_SCHEDULE_TIMEOUT, NULL);
 }
 
 /*
@@ -616,6 +657,11 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 
 	if (args->flags || args->timeout_ms < -1)
 		return -EINVAL;
+	/* Outputs: what the caller left in them means nothing. */
+	args->error_seqno = 0;
+	args->fault_addr = 0;
+	args->fault_flags = 0;
+	args->error_tid = 0;
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
 		return -ENOENT;
@@ -628,7 +674,7 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 	if (!ret)
 		ret = npu_stream_sync(stream, target, args->timeout_ms < 0 ?
 				      MAX_SCHEDULE_TIMEOUT :
-				      msecs_to_jiffies(args->timeout_ms));
+				      msecs_to_jiffies(args->timeout_ms), args);
 	npu_stream_put(stream);
 	return ret;
 }

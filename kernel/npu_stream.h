@@ -52,13 +52,21 @@ struct npu_stream_fault {
  *	and by a pending fault
  * @ctx: owner
  * @id: id in the context's table
- * @lock: protects @queue, @submitted, @error, @error_seq, @mode, @halted
- *	and @halt_seq
+ * @lock: protects @queue, @submitted, @error and the @error_* fields,
+ *	@mode, @halted and @halt_seq
  * @queue: commands not yet completed; the head is the one running
  * @submitted: seqno of the last command queued
  * @completed: seqno of the last command finished
  * @error: first fault not yet reported by STREAM_SYNC, or 0
  * @error_seq: seqno of the command that faulted
+ * @error_tid: the thread that submitted it (struct npu_job's @tid)
+ * @error_addr: for a DMA fault (-EIO), where it faulted...
+ * @error_flags: ...and how, NPU_FAULT_* bits
+ * @dma_addr: the address of the DMA fault the turn running now met
+ *	(npu_stream_note_fault()), which npu_stream_complete() then moves to
+ *	@error_addr with the command's -EIO; only turns (and a stop, once no
+ *	turn runs) use it...
+ * @dma_flags: ...and its NPU_FAULT_* bits
  * @mode: NPU_STREAM_* bits (STREAM_SET_MODE)
  * @halted: a command faulted in NPU_STREAM_STOP_ON_FAULT mode: every
  *	later one is dropped; set once, in a turn
@@ -91,6 +99,11 @@ struct npu_stream {
 	atomic64_t completed;
 	int error;
 	u64 error_seq;
+	pid_t error_tid;
+	u32 error_flags;
+	u64 error_addr;
+	u64 dma_addr;
+	u32 dma_flags;
 	u32 mode;
 	bool halted;
 	u64 halt_seq;
@@ -125,6 +138,7 @@ int npu_stream_queue(struct npu_stream *stream, struct list_head *jobs,
 		     u64 *seqno, bool wait);
 void npu_stream_want_fault(struct npu_stream *stream, struct npu_mirror *mirror,
 			   u64 va, u64 len, bool write);
+void npu_stream_note_fault(struct npu_stream *stream, u64 addr, u32 flags);
 int npu_stream_wait_for(struct npu_stream *stream, struct npu_stream *other,
 			u64 seqno, const unsigned long *deadline);
 void npu_stream_poll_after(struct npu_stream *stream, unsigned long delay);

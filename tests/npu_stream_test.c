@@ -2,11 +2,15 @@
 /*
  * npu_stream_test: what driver 1.3 added to streams - NPU_OP_TIMESTAMP
  * and the device clock, the prompt wake-up of WAIT_STREAM waits, and
- * STREAM_SET_MODE's NPU_STREAM_STOP_ON_FAULT - through the raw ioctls.
+ * STREAM_SET_MODE's NPU_STREAM_STOP_ON_FAULT - and what 1.6 added to
+ * STREAM_SYNC (which command failed, where, whose), through the raw
+ * ioctls.
  */
 #include <grp.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
+#include <sys/syscall.h>
 #include <time.h>
 
 #include "harness.h"
@@ -446,6 +450,223 @@ TEST_F(strm, wait_stream_limit)
 	cmds[0].length = 1ULL << 32;
 	EXPECT_EQ(-EINVAL, npu_submit(self->fd, b, cmds, 1, NULL));
 	ASSERT_EQ(0, npu_stream_destroy(self->fd, b, 0));
+}
+
+/* ------------------------------------------------------------------ */
+/* STREAM_SYNC's error report (1.6)                                    */
+/* ------------------------------------------------------------------ */
+
+/* Sentinels for outputs the kernel must overwrite (or leave alone). */
+#define JUNK64	0xa5a5a5a5a5a5a5a5ULL
+#define JUNK32	0xa5a5a5a5U
+
+/* STREAM_SYNC of @seqno with the 1.6 struct, its outputs filled with junk. */
+static int sync_report(int fd, uint32_t stream, uint64_t seqno,
+		       int32_t timeout_ms, struct npu_stream_sync *s)
+{
+	*s = (struct npu_stream_sync){
+		.size = sizeof(*s), .stream = stream,
+		.timeout_ms = timeout_ms, .seqno = seqno,
+		.error_seqno = JUNK64, .fault_addr = JUNK64,
+		.fault_flags = JUNK32, .error_tid = JUNK32,
+	};
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SYNC, s);
+}
+
+static uint32_t my_tid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/*
+ * A fault in the middle of a submission: -EIO names that command (not
+ * the last of the submission), the first byte it could not write (not
+ * the command's start: the part before it was mapped), the access and
+ * the submitting thread. A success zeroes every output.
+ */
+TEST_F(strm, sync_reports_the_faulting_command)
+{
+	uint8_t *b = (uint8_t *)self->host;
+	struct npu_cmd cmds[3] = {
+		npu_memset_cmd(ptr64(b), 0x11, 64, NPU_CMD_DST_HOST),
+		npu_memset_cmd(self->va + DEV_SIZE - 64, 0x22, 128, 0),
+		npu_memset_cmd(ptr64(b + 64), 0x33, 64, NPU_CMD_DST_HOST),
+	};
+	struct npu_stream_sync s;
+	uint64_t seq, first;
+
+	/* something ran on the stream before: seqnos do not start at 1 */
+	ASSERT_EQ(0, npu_run(self->fd, self->stream, cmds[0]));
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 3, &seq));
+	first = seq - 2;
+	EXPECT_EQ(-EIO, sync_report(self->fd, self->stream, 0, -1, &s));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(first + 1, s.error_seqno);
+	EXPECT_EQ(self->va + DEV_SIZE, s.fault_addr);
+	EXPECT_EQ(NPU_FAULT_WRITE, s.fault_flags);
+	EXPECT_EQ(my_tid(), s.error_tid);
+	/* the inputs come back as they were */
+	EXPECT_EQ(sizeof(s), s.size);
+	EXPECT_EQ(self->stream, s.stream);
+	EXPECT_EQ(0U, s.seqno);
+	/* the stream ran on */
+	EXPECT_EQ(0x33, b[64]);
+	/* reported once: the next sync succeeds and zeroes the outputs */
+	EXPECT_EQ(0, sync_report(self->fd, self->stream, seq, -1, &s));
+	EXPECT_EQ(0U, s.error_seqno);
+	EXPECT_EQ(0U, s.fault_addr);
+	EXPECT_EQ(0U, s.fault_flags);
+	EXPECT_EQ(0U, s.error_tid);
+
+	/* a read fault: the source's address, no WRITE bit */
+	npu_expect_dma_faults(true);
+	cmds[1] = npu_copy_cmd(ptr64(b), self->va + DEV_SIZE + SZ_4K, 64,
+			       NPU_CMD_DST_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmds[1], 1, &seq));
+	EXPECT_EQ(-EIO, sync_report(self->fd, self->stream, seq, -1, &s));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(seq, s.error_seqno);
+	EXPECT_EQ(self->va + DEV_SIZE + SZ_4K, s.fault_addr);
+	EXPECT_EQ(0U, s.fault_flags);
+	EXPECT_EQ(my_tid(), s.error_tid);
+}
+
+/*
+ * Only the first fault not yet reported is kept: a second one before
+ * the sync is in the log, not in the answer. A sync up to a seqno before
+ * the fault says nothing and writes nothing of it.
+ */
+TEST_F(strm, sync_reports_the_first_unreported_fault)
+{
+	struct npu_cmd cmds[4] = {
+		npu_memset_cmd(self->va, 1, 64, 0),
+		npu_memset_cmd(self->va + DEV_SIZE, 2, 64, 0),
+		npu_memset_cmd(self->va + 64, 3, 64, 0),
+		npu_memset_cmd(self->va + DEV_SIZE + SZ_2M, 4, 64, 0),
+	};
+	struct npu_stream_sync s;
+	uint64_t seq;
+
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 4, &seq));
+	EXPECT_EQ(0, sync_report(self->fd, self->stream, seq - 3, -1, &s));
+	EXPECT_EQ(0U, s.error_seqno);
+	EXPECT_EQ(0U, s.fault_addr);
+	EXPECT_EQ(-EIO, sync_report(self->fd, self->stream, seq, -1, &s));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(seq - 2, s.error_seqno);
+	EXPECT_EQ(self->va + DEV_SIZE, s.fault_addr);
+	EXPECT_EQ(0, sync_report(self->fd, self->stream, seq, -1, &s));
+	EXPECT_EQ(0U, s.error_seqno);
+}
+
+struct submitter {
+	int fd;
+	uint32_t stream;
+	struct npu_cmd cmd;
+	uint64_t seq;
+	uint32_t tid;
+	int ret;
+};
+
+static void *submitter_main(void *arg)
+{
+	struct submitter *sub = arg;
+
+	sub->tid = my_tid();
+	sub->ret = npu_submit(sub->fd, sub->stream, &sub->cmd, 1, &sub->seq);
+	return NULL;
+}
+
+/*
+ * The thread is the one that submitted the command, not the one that
+ * syncs; a WAIT_STREAM past its limit names its command and thread too,
+ * with no fault address.
+ */
+TEST_F(strm, sync_reports_who_submitted)
+{
+	struct submitter sub = {
+		.fd = self->fd, .stream = self->stream,
+		.cmd = npu_memset_cmd(self->va + DEV_SIZE, 5, 8, 0),
+	};
+	struct npu_stream_sync s;
+	pthread_t t;
+	uint32_t b;
+
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, pthread_create(&t, NULL, submitter_main, &sub));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, sub.ret);
+	EXPECT_EQ(-EIO, sync_report(self->fd, self->stream, 0, -1, &s));
+	npu_expect_dma_faults(false);
+	EXPECT_NE(my_tid(), sub.tid);
+	EXPECT_EQ(sub.tid, s.error_tid);
+	EXPECT_EQ(sub.seq, s.error_seqno);
+
+	ASSERT_EQ(0, npu_stream_create(self->fd, &b));
+	sub.stream = b;
+	sub.cmd = wait_stream_cmd(self->stream, 1000);	/* never reached */
+	sub.cmd.length = 20;
+	ASSERT_EQ(0, pthread_create(&t, NULL, submitter_main, &sub));
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_EQ(0, sub.ret);
+	EXPECT_EQ(-ETIME, sync_report(self->fd, b, sub.seq, 10000, &s));
+	EXPECT_EQ(sub.seq, s.error_seqno);
+	EXPECT_EQ(sub.tid, s.error_tid);
+	EXPECT_EQ(0U, s.fault_addr);
+	EXPECT_EQ(0U, s.fault_flags);
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, b, 0));
+}
+
+/*
+ * The 24-byte struct of 1.0 to 1.5 still works: the same errors, and
+ * nothing is written past it (nor into it: its fields are all inputs).
+ * Other failures write nothing back either.
+ */
+TEST_F(strm, sync_old_struct_size_still_works)
+{
+	struct {
+		struct npu_stream_sync s;
+		uint8_t canary[16];
+	} buf;
+	struct npu_stream_sync s;
+	uint64_t seq;
+
+	ASSERT_EQ(24U, offsetof(struct npu_stream_sync, error_seqno));
+	memset(&buf, 0x5a, sizeof(buf));
+	buf.s.size = 24;
+	buf.s.flags = 0;
+	buf.s.stream = self->stream;
+	buf.s.timeout_ms = -1;
+	buf.s.seqno = 0;
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_memset_cmd(self->va, 6, 64, 0)));
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream,
+				&(struct npu_cmd){ .op = NPU_OP_MEMSET,
+						   .dst = self->va + DEV_SIZE,
+						   .length = 8 }, 1, &seq));
+	/* the kernel reads only 24 bytes: the junk after them is not its business */
+	EXPECT_EQ(-EIO, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &buf.s));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(24U, buf.s.size);
+	EXPECT_EQ(self->stream, buf.s.stream);
+	EXPECT_EQ(-1, buf.s.timeout_ms);
+	EXPECT_EQ(0U, buf.s.seqno);
+	EXPECT_EQ(-1, npu_check_byte(&buf.s.error_seqno, 24, 0x5a));
+	EXPECT_EQ(-1, npu_check_byte(buf.canary, sizeof(buf.canary), 0x5a));
+	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &buf.s));
+	EXPECT_EQ(-1, npu_check_byte(&buf.s.error_seqno, 24, 0x5a));
+	/* shorter than the first release is still refused */
+	buf.s.size = 20;
+	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &buf.s));
+	/* a failure without outputs writes nothing back */
+	EXPECT_EQ(-EINVAL, sync_report(self->fd, self->stream, seq + 100, 0, &s));
+	EXPECT_EQ(JUNK64, s.error_seqno);
+	EXPECT_EQ(JUNK32, s.error_tid);
+	EXPECT_EQ(-ENOENT, sync_report(self->fd, 9999, 0, 0, &s));
+	EXPECT_EQ(JUNK64, s.fault_addr);
 }
 
 /* ------------------------------------------------------------------ */

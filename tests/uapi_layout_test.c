@@ -43,7 +43,7 @@
 	X(npu_stream_create,	 16, 4)			\
 	X(npu_stream_destroy,	 16, 4)			\
 	X(npu_submit,		 40, 8)			\
-	X(npu_stream_sync,	 24, 8)			\
+	X(npu_stream_sync,	 48, 8)			\
 	X(npu_share_export,	 24, 8)			\
 	X(npu_share_pids,	 32, 8)			\
 	X(npu_share_import,	 40, 8)			\
@@ -199,6 +199,10 @@
 	X(npu_stream_sync, stream,                 8,   4) \
 	X(npu_stream_sync, timeout_ms,            12,   4) \
 	X(npu_stream_sync, seqno,                 16,   8) \
+	X(npu_stream_sync, error_seqno,           24,   8) \
+	X(npu_stream_sync, fault_addr,            32,   8) \
+	X(npu_stream_sync, fault_flags,           40,   4) \
+	X(npu_stream_sync, error_tid,             44,   4) \
 	X(npu_share_export, size,                  0,   4) \
 	X(npu_share_export, flags,                 4,   4) \
 	X(npu_share_export, handle,                8,   4) \
@@ -306,6 +310,8 @@
 	X(NPU_SHARE_ANY_PID,		0x1)			\
 	X(NPU_SHARE_MAX_PIDS,		1024)			\
 	X(NPU_STREAM_STOP_ON_FAULT,	0x1)			\
+	X(NPU_FAULT_WRITE,		0x1)			\
+	X(NPU_FAULT_HOST,		0x2)			\
 	X(NPU_STREAM_MODE_MASK,		0x1)			\
 	X(NPU_DMABUF_CLOEXEC,		0x1)			\
 	X(NPU_DMABUF_READONLY,		0x2)			\
@@ -367,7 +373,7 @@ _Static_assert(((NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | NPU_CMD_DST_PEER |
 		 NPU_CMD_SRC_PEER | NPU_CMD_DST_USER | NPU_CMD_SRC_USER) &
 		NPU_WAIT_COND_MASK) == 0, "command flags and wait condition overlap");
 /* one major, releases only go forward */
-_Static_assert(NPU_DRIVER_VERSION >> 16 == 1 && NPU_DRIVER_VERSION >= 0x00010500,
+_Static_assert(NPU_DRIVER_VERSION >> 16 == 1 && NPU_DRIVER_VERSION >= 0x00010600,
 	       "NPU_DRIVER_VERSION");
 
 /* ---- the tables, for the TAP tests ---------------------------------- */
@@ -532,7 +538,7 @@ TEST(constants)
 	       NPU_DRIVER_VERSION >> 16, (NPU_DRIVER_VERSION >> 8) & 0xff,
 	       NPU_DRIVER_VERSION & 0xff);
 	EXPECT_EQ(1, NPU_DRIVER_VERSION >> 16);
-	EXPECT_LE(0x00010500, NPU_DRIVER_VERSION);
+	EXPECT_LE(0x00010600, NPU_DRIVER_VERSION);
 }
 
 TEST(masks_are_u32)

@@ -63,7 +63,9 @@
  *   __aligned_u64 keeps that true of fields yet to come, which i386,
  *   where a __u64 is 4-byte aligned, could otherwise place at 4 modulo 8.
  * - Outputs: on success every output field is written, whatever the
- *   caller left in it; on failure nothing is written back.
+ *   caller left in it; on failure nothing is written back, except where
+ *   an ioctl's errors say otherwise (STREAM_SYNC's -EIO and -ETIME, since
+ *   1.6).
  * - One process per context: a context serves only the process that
  *   opened it (its mm). An ioctl from another process - a child after
  *   fork, a process the fd was passed to - is -EPERM, before anything is
@@ -113,9 +115,11 @@
  * of the stream up to it that it has not reported yet, once: -EIO a
  * fault, -ETIME a WAIT_STREAM past its limit (since 1.3), -ECANCELED a
  * command dropped unrun (a FORCE destroy, the carrier's removal, or
- * after a fault in NPU_STREAM_STOP_ON_FAULT mode). A stream runs on after
- * a fault, unless it is in NPU_STREAM_STOP_ON_FAULT mode (since 1.3).
- * When STREAM_SYNC reports a command done, what it held - pins,
+ * after a fault in NPU_STREAM_STOP_ON_FAULT mode). With -EIO and -ETIME
+ * it also says which command it was, the thread that submitted it and,
+ * for a fault, the address and the access (since 1.6). A stream runs on
+ * after a fault, unless it is in NPU_STREAM_STOP_ON_FAULT mode (since
+ * 1.3). When STREAM_SYNC reports a command done, what it held - pins,
  * registrations, its room in the queue - is let go already (since 1.5).
  *
  * A context's streams run side by side; NPU_OP_WAIT_STREAM orders one
@@ -1199,12 +1203,33 @@ struct npu_submit {
 #define NPU_IOCTL_SUBMIT	_IO(NPU_TYPE, NPU_CMD_SUBMIT)
 
 /**
+ * enum npu_fault_flags - how a faulting command touched STREAM_SYNC's
+ *	@fault_addr (since 1.6)
+ * @NPU_FAULT_WRITE: the access wrote (else it read)
+ * @NPU_FAULT_HOST: @fault_addr is a host address, of a registration or a
+ *	pageable operand (else a device VA)
+ */
+enum npu_fault_flags {
+	NPU_FAULT_WRITE = 1U << 0,
+	NPU_FAULT_HOST = 1U << 1,
+};
+
+/**
  * struct npu_stream_sync - NPU_IOCTL_STREAM_SYNC: wait for a stream
  * @size: sizeof(struct npu_stream_sync)
  * @flags: must be 0
  * @stream: from STREAM_CREATE
  * @timeout_ms: -1 waits forever, 0 polls
  * @seqno: wait until this command completed; 0 means all queued so far
+ * @error_seqno: out (since 1.6): the seqno of the command whose error is
+ *	reported (-EIO, -ETIME), else 0
+ * @fault_addr: out (since 1.6): the address that command could not
+ *	access (-EIO), else 0
+ * @fault_flags: out (since 1.6): how it accessed it, NPU_FAULT_* bits
+ *	(enum npu_fault_flags; -EIO), else 0
+ * @error_tid: out (since 1.6): the thread that submitted that command, by
+ *	its id in the submitter's pid namespace (what gettid() returned
+ *	there; -EIO, -ETIME), else 0
  *
  * Returns 0 once every command up to @seqno completed and none of them
  * has an error not yet reported. Otherwise it reports the first such
@@ -1213,11 +1238,18 @@ struct npu_submit {
  * NPU_STREAM_STOP_ON_FAULT mode, where every sync past the fault's seqno
  * says -ECANCELED again.
  *
+ * The outputs are written back on success (all 0) and, unlike other
+ * failures, with -EIO and -ETIME, which name one command: which one, who
+ * submitted it and, for a fault, where (since 1.6). The values the
+ * caller passes in them are ignored; a struct of 1.0 to 1.5 (24 bytes)
+ * gets none of them and works as before.
+ *
  * Errors (beyond the common ones):
  *
- * * %-EIO: a command up to @seqno faulted.
+ * * %-EIO: a command up to @seqno faulted; @error_seqno, @fault_addr,
+ *   @fault_flags and @error_tid say which, where and whose.
  * * %-ETIME: a command up to @seqno was a WAIT_STREAM that ran out of its
- *   limit (since 1.3).
+ *   limit (since 1.3); @error_seqno and @error_tid say which and whose.
  * * %-ECANCELED: a command up to @seqno was dropped unrun (FORCE destroy,
  *   carrier removal, or after a fault in NPU_STREAM_STOP_ON_FAULT mode).
  * * %-ETIMEDOUT: @timeout_ms passed first.
@@ -1233,6 +1265,10 @@ struct npu_stream_sync {
 	__u32 stream;
 	__s32 timeout_ms;
 	__aligned_u64 seqno;
+	__aligned_u64 error_seqno;
+	__aligned_u64 fault_addr;
+	__u32 fault_flags;
+	__u32 error_tid;
 };
 
 #define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
