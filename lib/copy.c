@@ -988,6 +988,8 @@ ACL_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
+		ret = acl_dev_aborting(dev);
+	if (!ret)
 		ret = acl_copy(dev, NULL, dst, src, count, kind);
 	return acl_ret(__func__, ret);
 }
@@ -1099,6 +1101,8 @@ ACL_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
 	ret = acl_memset_args(devPtr, maxCount, count);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_dev_aborting(dev);
 	if (!ret)
 		ret = acl_memset(dev, NULL, devPtr, value, count);
 	return acl_ret(__func__, ret);

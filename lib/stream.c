@@ -22,6 +22,7 @@
 #include "context.h"
 #include "device.h"
 #include "error.h"
+#include "exception.h"
 #include "mm.h"
 #include "stream.h"
 #include "streamstate.h"
@@ -38,6 +39,10 @@ static uint64_t acl_stream_serial;	/* atomic */
 
 /* The calling thread's last task on a context's stream (aclrtGetThreadLastTaskId). */
 static __thread struct acl_task_ref acl_last_task = { .task = UINT32_MAX };
+
+static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms,
+			      struct acl_task_fault *keep, bool *kept);
+static void acl_stream_flush_exc(struct acl_stream *s);
 
 static int acl_kstream_create(struct acl_device *dev, uint32_t *id)
 {
@@ -177,10 +182,11 @@ int acl_stream_teardown(struct acl_stream *s, bool force)
 		 * watcher waits by the stream's id: let every task, callbacks
 		 * included, run while the id still answers.
 		 */
-		acl_stream_wait(s->dev, id, 0, -1);
+		acl_stream_wait_on(s, id, 0, -1, NULL, NULL);
 		acl_err_clear();
 		acl_cbq_drain(s);
 	}
+	acl_stream_flush_exc(s);
 	ret = acl_kstream_destroy(s->dev, id, force);
 	if (ret == -ENODEV) {
 		/* the device was removed: its streams went with it */
@@ -291,7 +297,10 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 	};
 	int ret;
 
-	ret = acl_stream_sticky(s);
+	/* CANN: an aborting device's contexts fail with that first */
+	ret = s->ctx ? acl_dev_aborting(s->dev) : 0;
+	if (!ret)
+		ret = acl_stream_sticky(s);
 	if (ret)
 		return ret;
 	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
@@ -397,8 +406,12 @@ static int64_t acl_now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* STREAM_SYNC for @seq of kernel stream @id: the driver's answer. */
-static int acl_kstream_sync(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms)
+/*
+ * STREAM_SYNC for @seq of kernel stream @id: the driver's answer; with
+ * -EIO and -ETIME, *@rep says which command failed, whose and where.
+ */
+static int acl_kstream_sync(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms,
+			    struct npu_stream_sync *rep)
 {
 	struct npu_stream_sync arg = {
 		.size = sizeof(arg),
@@ -421,6 +434,8 @@ static int acl_kstream_sync(struct acl_device *dev, uint32_t id, uint64_t seq, i
 			arg.timeout_ms = left > 0 ? (int32_t)left : 0;
 		}
 	}
+	if (rep)
+		*rep = arg;
 	return ret;
 }
 
@@ -441,9 +456,85 @@ static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
 	return ret;
 }
 
+/* A fault's reason with what the driver said of it (STREAM_SYNC's report, driver 1.6): @err. */
+static int acl_fault_reason(int err, const struct npu_stream_sync *rep, const char *what, unsigned long long n)
+{
+	if (err != ACLI_ETASKFAULT || !rep->error_seqno)
+		return err;
+	return acl_errf(err, "%s %llu of the stream faulted: DMA %s %s address %#llx (see the kernel log)", what, n,
+			rep->fault_flags & NPU_FAULT_WRITE ? "write to" : "read from",
+			rep->fault_flags & NPU_FAULT_HOST ? "host" : "device",
+			(unsigned long long)rep->fault_addr);
+}
+
 int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms)
 {
-	return acl_wait_result(dev, acl_kstream_sync(dev, id, seq, timeout_ms), timeout_ms);
+	struct npu_stream_sync rep;
+	int ret = acl_kstream_sync(dev, id, seq, timeout_ms, &rep);
+
+	ret = acl_wait_result(dev, ret, timeout_ms);
+	return acl_fault_reason(ret, &rep, "command", rep.error_seqno);
+}
+
+int acl_dev_aborting(struct acl_device *dev)
+{
+	if (!__atomic_load_n(&dev->task_abort, __ATOMIC_ACQUIRE))
+		return 0;
+	return acl_errf(ACLI_EDEVTASKABORT, "the tasks of device %d are being aborted (aclrtDeviceTaskAbort)",
+			dev->id);
+}
+
+/*
+ * acl_stream_wait() for kernel stream @id of @s. A fault of a context's
+ * stream, which the driver reports now and once, is an exception for the
+ * callbacks, called here (before the API call returns, as CANN calls them
+ * while it reclaims the task, and before the reason of the error is
+ * recorded: their calls would clear it) - or, with @keep, handed to the
+ * caller (*@kept) to keep for later. None while the device's tasks are
+ * being aborted (CANN calls none then). Its task id is
+ * aclrtGetThreadLastTaskId's (acl_stream_task_id(); read without s->lock,
+ * which a caller may hold: it moves only with aclrtPersistentTaskClean, on
+ * an idle stream).
+ */
+static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms,
+			      struct acl_task_fault *keep, bool *kept)
+{
+	struct npu_stream_sync rep;
+	int ret = acl_kstream_sync(s->dev, id, seq, timeout_ms, &rep);
+	uint32_t task = ret == -EIO ? acl_stream_task_id(s, rep.error_seqno) : 0;
+	struct acl_task_fault exc = {
+		.device = s->dev->id,
+		.stream = id,
+		.task = task,
+		.tid = rep.error_tid,
+		/* CANN: an SDMA task's exception, TS "memcpy exception" */
+		.code = ACL_ERROR_RT_TS_ERROR,
+	};
+	bool due = ret == -EIO && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
+
+	if (keep) {
+		*keep = exc;
+		*kept = due;
+	} else if (due) {
+		acl_exception_report(&exc);
+	}
+	ret = acl_wait_result(s->dev, ret, timeout_ms);
+	return acl_fault_reason(ret, &rep, "task", task);
+}
+
+/* Hand over the exception a poll kept (acl_stream_reached()), if any. */
+static void acl_stream_flush_exc(struct acl_stream *s)
+{
+	struct acl_task_fault exc;
+	bool due;
+
+	pthread_mutex_lock(&s->lock);
+	due = s->exc_due;
+	exc = s->exc;
+	s->exc_due = false;
+	pthread_mutex_unlock(&s->lock);
+	if (due)
+		acl_exception_report(&exc);
 }
 
 /* Does SUBMIT's error @err come from the wait for its commands (they were queued)? */
@@ -481,7 +572,7 @@ int acl_stream_submit_wait(struct acl_stream *s, struct npu_cmd *cmds, uint32_t 
 		 * STREAM_SYNC tells them apart: a seqno not given out yet is
 		 * -EINVAL.
 		 */
-		ret = acl_kstream_sync(s->dev, arg.stream, seq, -1);
+		ret = acl_kstream_sync(s->dev, arg.stream, seq, -1, NULL);
 		if (ret != -EINVAL) {
 			*queued = true;
 			break;
@@ -514,6 +605,8 @@ static int acl_stream_take_fault(struct acl_stream *s)
 {
 	int err;
 
+	/* a poll saw the fault: its exception is due now, before the error */
+	acl_stream_flush_exc(s);
 	pthread_mutex_lock(&s->lock);
 	err = s->fault;
 	s->fault = 0;
@@ -527,16 +620,21 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 {
 	int ret;
 
-	ret = acl_stream_sticky(s);
+	ret = acl_dev_aborting(s->dev);
+	if (!ret)
+		ret = acl_stream_sticky(s);
 	if (!ret)
 		ret = acl_stream_take_fault(s);
 	if (ret)
 		return ret;
 	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
 		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted");
-	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
+	ret = acl_stream_wait_on(s, id, seq, timeout_ms, NULL, NULL);
 	if ((ret == -ENOENT || ret == -ECANCELED) && acl_stream_gone(s, id)) {
 		/* aborted (a sync racing with it sees that) or replaced since */
+		ret = acl_dev_aborting(s->dev);
+		if (ret)
+			return ret;
 		if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
 			return acl_errf(ACLI_ESTREAMABORT, "the stream was aborted while it was waited for");
 		acl_err_clear();
@@ -549,13 +647,20 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 	return ret;
 }
 
-int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)
+/*
+ * acl_stream_reach(); a fault's exception goes to the callbacks @now, or
+ * is kept for the next synchronize of @s (the caller may hold library
+ * locks a callback's calls would take).
+ */
+static int acl_stream_reach_as(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms, bool now)
 {
+	struct acl_task_fault exc;
+	bool due = false;
 	int ret;
 
 	if (!seq)
 		return 0;
-	ret = acl_stream_wait(s->dev, id, seq, timeout_ms);
+	ret = acl_stream_wait_on(s, id, seq, timeout_ms, now ? NULL : &exc, &due);
 	acl_err_clear();
 	if (ret == -ECANCELED || ret == -ENOENT)
 		ret = acl_stream_gone(s, id) ? -ENOENT : ret == -ECANCELED ? ACLI_ETASKFAULT : ret;
@@ -564,6 +669,11 @@ int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t ti
 		pthread_mutex_lock(&s->lock);
 		if (!s->fault)
 			s->fault = ret;
+		/* one kept at a time, as the error (a second one is the log's) */
+		if (due && !now && !s->exc_due) {
+			s->exc = exc;
+			s->exc_due = true;
+		}
 		pthread_mutex_unlock(&s->lock);
 		acl_stream_task_error(s, ret);
 		ret = 0;
@@ -571,9 +681,14 @@ int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t ti
 	return ret;
 }
 
+int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)
+{
+	return acl_stream_reach_as(s, id, seq, timeout_ms, true);
+}
+
 bool acl_stream_reached(struct acl_stream *s, uint32_t id, uint64_t seq)
 {
-	return acl_stream_reach(s, id, seq, 0) != -ETIMEDOUT;
+	return acl_stream_reach_as(s, id, seq, 0, false) != -ETIMEDOUT;
 }
 
 int acl_stream_sync(struct acl_stream *s, int32_t timeout_ms)
@@ -596,11 +711,7 @@ static int32_t acl_ms_left(int64_t deadline)
 	return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int32_t)left;
 }
 
-/*
- * Wait for every stream of @ctx until @deadline (-1: none): the first
- * error, or -ETIMEDOUT at once when the time is up.
- */
-static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
+int acl_ctx_each_stream(struct acl_context *ctx, int (*fn)(struct acl_stream *s, void *arg), void *arg)
 {
 	struct acl_stream **v = NULL, *s;
 	size_t n = 0, i;
@@ -621,7 +732,7 @@ static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
 	if (!v)
 		return acl_errf(-ENOMEM, "out of host memory");
 	for (i = 0; i < n; i++) {
-		err = ret == -ETIMEDOUT ? 0 : acl_stream_sync(v[i], acl_ms_left(deadline));
+		err = fn(v[i], arg);
 		if (err && (!ret || err == -ETIMEDOUT))
 			ret = err;
 		acl_stream_put(v[i]);
@@ -630,14 +741,7 @@ static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
 	return ret;
 }
 
-/* Wait for every stream of @ctx. */
-int acl_ctx_sync_streams(struct acl_context *ctx)
-{
-	return acl_ctx_sync_until(ctx, -1);
-}
-
-/* Every stream of every context of @dev until @deadline (-1: none), as acl_ctx_sync_until(). */
-static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
+int acl_dev_each_stream(struct acl_device *dev, int (*fn)(struct acl_stream *s, void *arg), void *arg)
 {
 	struct acl_context *ctx;
 	struct acl_context **ctxs = NULL;
@@ -660,13 +764,50 @@ static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
 	}
 	pthread_mutex_unlock(&dev->lock);
 	for (i = 0; i < n; i++) {
-		err = ret == -ETIMEDOUT ? 0 : acl_ctx_sync_until(ctxs[i], deadline);
+		err = acl_ctx_each_stream(ctxs[i], fn, arg);
 		if (err && (!ret || err == -ETIMEDOUT))
 			ret = err;
 		acl_ctx_put(ctxs[i]);
 	}
 	free(ctxs);
 	return ret;
+}
+
+/* A walk of streams that wait until one deadline: once it passed, the rest are skipped. */
+struct acl_sync_walk {
+	int64_t deadline;		/* acl_now_ms(); -1: none */
+	bool timed_out;
+};
+
+static int acl_stream_sync_step(struct acl_stream *s, void *arg)
+{
+	struct acl_sync_walk *w = arg;
+	int err;
+
+	if (w->timed_out)
+		return 0;
+	err = acl_stream_sync(s, acl_ms_left(w->deadline));
+	w->timed_out = err == -ETIMEDOUT;
+	return err;
+}
+
+/* Wait for every stream of @ctx. */
+int acl_ctx_sync_streams(struct acl_context *ctx)
+{
+	struct acl_sync_walk w = { .deadline = -1 };
+
+	return acl_ctx_each_stream(ctx, acl_stream_sync_step, &w);
+}
+
+/*
+ * Every stream of every context of @dev until @deadline (-1: none): the
+ * first error, or -ETIMEDOUT at once when the time is up.
+ */
+static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
+{
+	struct acl_sync_walk w = { .deadline = deadline };
+
+	return acl_dev_each_stream(dev, acl_stream_sync_step, &w);
 }
 
 int acl_dev_sync(struct acl_device *dev)
@@ -873,7 +1014,8 @@ ACL_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *stat
 	if (ret)
 		return acl_ret(__func__, ret);
 	acl_stream_point(s, &id, &seq);
-	*status = (s->flags & ACL_STREAM_UNTRACKED) || acl_stream_reached(s, id, seq) ?
+	/* no lock held: a fault's exception is due at once */
+	*status = (s->flags & ACL_STREAM_UNTRACKED) || acl_stream_reach(s, id, seq, 0) != -ETIMEDOUT ?
 		  ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
 	acl_stream_put(s);
 	return ACL_SUCCESS;
@@ -1003,19 +1145,11 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
+int acl_stream_abort(struct acl_stream *s)
 {
-	struct acl_stream *s;
 	uint32_t id = 0;
 	int ret;
 
-	ret = acl_check_init();
-	if (!ret && !stream)
-		ret = acl_errf(ACLI_ERTPARAM, "stream must not be NULL");
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
-	if (ret)
-		goto out;
 	/*
 	 * The kernel queue is dropped first (running copies stop at their next
 	 * chunk; a submitter the full queue holds in SUBMIT, under s->lock,
@@ -1026,6 +1160,12 @@ ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
 	acl_kstream_destroy(s->dev, acl_stream_id(s), true);
 	acl_err_clear();
 	pthread_mutex_lock(&s->lock);
+	/* a destroy took it meanwhile: no fresh queue for a dead stream */
+	if (s->dead) {
+		pthread_mutex_unlock(&s->lock);
+		__atomic_store_n(&s->aborting, false, __ATOMIC_RELEASE);
+		return 0;
+	}
 	ret = acl_kstream_create(s->dev, &id);
 	if (!ret && s->stop_on_failure)
 		ret = acl_kstream_stop_on_fault(s->dev, id);
@@ -1035,9 +1175,26 @@ ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
 		s->fault = 0;
 		/* the waits were queued on the old kernel stream */
 		s->ndeps = 0;
+		s->exc_due = false;
 	}
 	pthread_mutex_unlock(&s->lock);
 	__atomic_store_n(&s->aborting, false, __ATOMIC_RELEASE);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtStreamAbort(aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_check_init();
+	if (!ret && !stream)
+		ret = acl_errf(ACLI_ERTPARAM, "stream must not be NULL");
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto out;
+	ret = acl_stream_abort(s);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
@@ -1065,6 +1222,45 @@ ACL_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *error
 	if (dev && __atomic_load_n(&dev->faults, __ATOMIC_RELAXED))
 		errorInfo->errorType = ACL_RT_ERROR_OTHERS;
 	return ACL_SUCCESS;
+}
+
+/*
+ * CANN's order: the pointer (acl layer), tryRepair, the device id, the
+ * device open in this process, then the type: NO_ERROR clears the record,
+ * a memory UCE repair is the driver's (none here: 207000, unrecorded as
+ * CANN's NOLOG), any other type 107000.
+ */
+ACL_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo)
+{
+	struct acl_device *dev = NULL;
+	int ret;
+
+	ret = acl_enter(NULL, errorInfo);
+	if (!ret && !errorInfo->tryRepair)
+		ret = acl_errf(ACLI_ERTPARAM, "errorInfo->tryRepair is 0: it must be 1 to repair");
+	if (!ret)
+		ret = acl_dev_check_id(deviceId, "deviceId");
+	if (!ret) {
+		dev = acl_dev_get(deviceId);
+		if (!dev)
+			ret = acl_errf(ACLI_EDEVSETUP, "device %d is not open in this process: nothing to repair",
+				       deviceId);
+	}
+	if (ret)
+		return acl_ret(__func__, ret);
+	switch (errorInfo->errorType) {
+	case ACL_RT_NO_ERROR:
+		__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
+		break;
+	case ACL_RT_ERROR_MEMORY:
+		ret = acl_errf(ACLI_ERTNOTSUPP, "the simulated device memory has no uncorrectable errors to repair");
+		break;
+	default:
+		ret = acl_errf(ACLI_ERTPARAM, "errorType %d cannot be repaired (only ACL_RT_NO_ERROR and ACL_RT_ERROR_MEMORY)",
+			       (int)errorInfo->errorType);
+		break;
+	}
+	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtStreamStop(aclrtStream stream)

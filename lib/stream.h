@@ -14,6 +14,7 @@
 #include <acl/acl_base.h>
 #include <uapi/npu.h>
 
+#include "exception.h"
 #include "handle.h"
 #include "list.h"
 
@@ -60,6 +61,8 @@ struct acl_stream {
 	bool stop_on_failure;		/* ACL_STOP_ON_FAILURE set */
 	bool aborting;			/* aclrtStreamAbort running */
 	int fault;			/* task error seen by a query, for the next sync */
+	bool exc_due;			/* @exc, seen by a poll, is due at the next sync */
+	struct acl_task_fault exc;	/* that fault's exception */
 	int64_t res_limit[2];		/* per-type core limit, -1 unset (atomic) */
 	uint32_t overflow_switch;	/* aclrtSetStreamOverflowSwitch: 0 or 1 (atomic) */
 	uint32_t user_tag;		/* ACL_STREAM_ATTR_USER_CUSTOM_TAG (atomic) */
@@ -166,10 +169,11 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 
 /*
  * Wait until @s reached @seq of kernel stream @id: 0 (a task error is kept
- * for the next synchronize), -ETIMEDOUT, or -ENOENT when @id is gone.
+ * for the next synchronize), -ETIMEDOUT, or -ENOENT when @id is gone. A
+ * fault's exception callbacks are called in it: the caller holds no lock.
  */
 int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms);
-/* Has it, now? */
+/* Has it, now? For any caller: a fault's exception waits for the next synchronize. */
 bool acl_stream_reached(struct acl_stream *s, uint32_t id, uint64_t seq);
 
 /* Wait for everything queued on @s. */
@@ -195,5 +199,26 @@ void acl_stream_set_sync_hook(void (*fn)(struct acl_device *dev));
 
 /* Wait for every stream of every context of @dev (aclrtSynchronizeDevice). */
 int acl_dev_sync(struct acl_device *dev);
+
+/*
+ * Call @fn on every stream of @ctx, or of every context of @dev, each
+ * held meanwhile (no lock held); all are called, the first failure is
+ * the answer.
+ */
+int acl_ctx_each_stream(struct acl_context *ctx, int (*fn)(struct acl_stream *s, void *arg), void *arg);
+int acl_dev_each_stream(struct acl_device *dev, int (*fn)(struct acl_stream *s, void *arg), void *arg);
+
+/*
+ * ACLI_EDEVTASKABORT (with its reason) while an aclrtDeviceTaskAbort of
+ * @dev is under way or failed (abort.c), else 0: its contexts' streams,
+ * synchronous copies and memsets refuse then, as CANN's.
+ */
+int acl_dev_aborting(struct acl_device *dev);
+
+/*
+ * Drop what is queued on @s (aclrtStreamAbort): its kernel queue is
+ * destroyed with FORCE and a fresh one takes its place.
+ */
+int acl_stream_abort(struct acl_stream *s);
 
 #endif /* LIBACL_STREAM_H */

@@ -486,6 +486,13 @@ ACL_SA_EQ(offsetof(aclrtLaunchKernelCfg, numAttrs), sizeof(void *));
 ACL_SA_EQ(sizeof(aclrtPlaceHolderInfo), 8);
 ACL_SA_EQ(offsetof(aclrtPlaceHolderInfo, dataOffset), 4);
 
+/* task exceptions and device task abort: the info is opaque, as in CANN */
+ACL_SA_EQ(ACL_RT_DEVICE_TASK_ABORT_PRE, 0);
+ACL_SA_EQ(ACL_RT_DEVICE_TASK_ABORT_POST, 1);
+ACL_SA_EQ(sizeof(aclrtDeviceTaskAbortStage), 4);
+ACL_SA_EQ(sizeof(aclrtExceptionInfoCallback), sizeof(void *));
+ACL_SA_EQ(sizeof(aclrtDeviceTaskAbortCallback), sizeof(void *));
+
 /* aclDataType */
 ACL_SA_EQ(sizeof(aclDataType), 4);
 ACL_SA_EQ(ACL_DT_UNDEFINED, -1);

@@ -490,6 +490,17 @@ ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
  * open. deviceId must name a device.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
+/*
+ * Repair what aclrtGetErrorVerbose reported: errorType ACL_RT_NO_ERROR
+ * clears the device's record (aclrtGetErrorVerbose answers
+ * ACL_RT_NO_ERROR again); ACL_RT_ERROR_MEMORY (memory UCE) is
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the simulated memory has no UCE to
+ * repair); any other type ACL_ERROR_RT_PARAM_INVALID: a DMA fault cannot
+ * be repaired. errorInfo NULL: ACL_ERROR_INVALID_PARAM; tryRepair 0:
+ * ACL_ERROR_RT_PARAM_INVALID; no such device: ACL_ERROR_RT_INVALID_DEVICEID;
+ * a device this process has not open: ACL_ERROR_RT_DEV_SETUP_ERROR.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
 
 /*
  * == Package versions ==
@@ -2614,6 +2625,107 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
  * addr NULL: ACL_ERROR_RT_PARAM_INVALID.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
+
+/*
+ * == Task exceptions and device task abort ==
+ *
+ * A task exception is a command of a stream that failed on the device:
+ * here a DMA fault (a copy, fill or write touching memory its mapping
+ * does not allow, e.g. an address that is reserved but not mapped). The
+ * callbacks registered below are called once per fault, in the thread
+ * that learns of it - the synchronize (or stream query, event
+ * synchronize, destroy, callback watcher) that the driver first reports
+ * it to; for an event or notify query, the stream's next synchronize -
+ * before that call returns its error, one after another: the one of
+ * aclrtSetExceptionInfoCallback first, then the others in the order they
+ * were registered. The information is valid during the call only.
+ * Synchronous copies (aclrtMemcpy ...) are driver copies, not tasks:
+ * their faults are the call's error and call no callback, as in CANN.
+ * None of these calls needs aclInit.
+ */
+typedef struct rtExceptionInfo aclrtExceptionInfo;
+
+typedef void (*aclrtExceptionInfoCallback)(aclrtExceptionInfo *exceptionInfo);
+
+/*
+ * The one callback of the application's own slot (NULL empties it);
+ * kept apart from those of aclrtExceptionInfoCallbackRegister, so a
+ * function in both is called twice.
+ */
+ACL_DEPRECATED_MESSAGE("aclrtSetExceptionInfoCallback is deprecated, use aclrtExceptionInfoCallbackRegister and aclrtExceptionInfoCallbackUnregister instead")
+ACL_FUNC_VISIBILITY aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback);
+/*
+ * Add callback (once: registering it again changes nothing) / remove it
+ * (one not registered: success). A call already under way is not waited
+ * for. NULL: ACL_ERROR_RT_PARAM_INVALID, not recorded as the last error.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackRegister(aclrtExceptionInfoCallback callback);
+ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtExceptionInfoCallback callback);
+
+/*
+ * What the information says; 0xFFFFFFFF for a NULL info. The task id is
+ * the failed command's number in its stream, from 0 (the numbering of
+ * aclrtGetThreadLastTaskId), the stream id aclrtStreamGetId's, the thread
+ * id the kernel id (gettid()) of the thread that submitted the task, the
+ * device id the user's, and the error code the runtime's for a DMA
+ * task's fault, ACL_ERROR_RT_TS_ERROR (CANN's SDMA "memcpy exception").
+ */
+ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetThreadIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetDeviceIdFromExceptionInfo(const aclrtExceptionInfo *info);
+ACL_FUNC_VISIBILITY uint32_t aclrtGetErrorCodeFromExceptionInfo(const aclrtExceptionInfo *info);
+
+/*
+ * The arguments and the function of a failed kernel (AI Core, AI CPU).
+ * A DMA task has neither: the arguments answer 0xFFFFFFFF (as for a NULL
+ * info), the function ACL_ERROR_RT_PARAM_INVALID (recorded as the last
+ * error; *func untouched). NULL devArgsPtr, devArgsLen or func:
+ * ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info, void **devArgsPtr,
+							   uint32_t *devArgsLen);
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
+								 aclrtFuncHandle *func);
+
+typedef enum {
+	ACL_RT_DEVICE_TASK_ABORT_PRE = 0,
+	ACL_RT_DEVICE_TASK_ABORT_POST,
+} aclrtDeviceTaskAbortStage;
+
+/* Called during aclrtDeviceTaskAbort; a non-zero answer ends it with that code */
+typedef int32_t (*aclrtDeviceTaskAbortCallback)(int32_t deviceId, aclrtDeviceTaskAbortStage stage,
+						 uint32_t timeout, void *args);
+
+/*
+ * Drop every task the process has queued on device deviceId, on every
+ * stream of every context on it, and carry on with empty streams, in
+ * CANN's steps: the device enters the abort state (submits and
+ * synchronizes on its streams, aclrtMemcpy and aclrtMemset answer
+ * ACL_ERROR_RT_DEVICE_TASK_ABORT; a fault seen now calls no exception
+ * callback), the queues are dropped
+ * (running copies stop at their next chunk; host callbacks not yet
+ * reached are discarded; events recorded before complete), the PRE
+ * callbacks run, then the POST callbacks, then the device leaves the
+ * abort state with every context's ACL_STOP_ON_FAILURE error cleared.
+ * timeout: milliseconds for the whole (0: no limit; at most 2160000,
+ * else ACL_ERROR_RT_PARAM_INVALID); each callback gets what is left of
+ * it (0: no limit). Past it after a step: ACL_ERROR_RT_WAIT_TIMEOUT; a
+ * callback's non-zero answer is the result as it is. Either leaves the
+ * device in the abort state until an aclrtDeviceTaskAbort completes (or
+ * the device is reset). A deviceId that names no device:
+ * ACL_ERROR_RT_INVALID_DEVICEID; a device the process has no context on:
+ * ACL_ERROR_RT_CONTEXT_NULL.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtDeviceTaskAbort(int32_t deviceId, uint32_t timeout);
+/*
+ * Register callback with args under regName (NULL: ACL_ERROR_INVALID_PARAM)
+ * for every device's abort; a name already taken:
+ * ACL_ERROR_RT_PARAM_INVALID; callback NULL removes the name's (none:
+ * success). Callbacks run in the order of their names (strcmp).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSetDeviceTaskAbortCallback(const char *regName,
+							     aclrtDeviceTaskAbortCallback callback, void *args);
 
 #ifdef __cplusplus
 }
