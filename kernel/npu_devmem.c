@@ -40,6 +40,7 @@ struct npu_devmem *npu_devmem_create(u64 size)
 	mem->size = size;
 	mutex_init(&mem->lock);
 	xa_init(&mem->backing);
+	xa_init(&mem->poison);
 	return mem;
 }
 
@@ -47,6 +48,7 @@ void npu_devmem_destroy(struct npu_devmem *mem)
 {
 	npu_buddy_fini(&mem->buddy);
 	xa_destroy(&mem->backing);
+	xa_destroy(&mem->poison);
 	mutex_destroy(&mem->lock);
 	kfree(mem);
 }
@@ -153,6 +155,74 @@ struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 		*span = PAGE_SIZE - offset_in_page(dpa);
 	}
 	return page;
+}
+
+/**
+ * npu_devmem_poison() - give the page at @dpa an uncorrectable error
+ * @mem: device memory
+ * @dpa: device-physical address in it
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int npu_devmem_poison(struct npu_devmem *mem, u64 dpa)
+{
+	return xa_err(xa_store(&mem->poison, dpa >> PAGE_SHIFT, xa_mk_value(1),
+			       GFP_KERNEL_ACCOUNT));
+}
+
+/*
+ * Bytes from @dpa on, at most @len, before the first page with an
+ * uncorrectable error: @len on a healthy device at the cost of one load.
+ */
+u64 npu_devmem_clean_len(struct npu_devmem *mem, u64 dpa, u64 len)
+{
+	unsigned long index = dpa >> PAGE_SHIFT;
+
+	if (likely(xa_empty(&mem->poison)) || !len ||
+	    !xa_find(&mem->poison, &index, (dpa + len - 1) >> PAGE_SHIFT,
+		     XA_PRESENT))
+		return len;
+	return index == dpa >> PAGE_SHIFT ? 0 : ((u64)index << PAGE_SHIFT) - dpa;
+}
+
+/* Has any page of [@dpa, @dpa + @len) an uncorrectable error? */
+bool npu_devmem_poisoned(struct npu_devmem *mem, u64 dpa, u64 len)
+{
+	return npu_devmem_clean_len(mem, dpa, len) != len;
+}
+
+/*
+ * Repair the page at @dpa if it has an uncorrectable error, as the
+ * device's repair does: a healthy page in its place, its bytes zero.
+ * Returns whether it had one.
+ */
+bool npu_devmem_repair(struct npu_devmem *mem, u64 dpa)
+{
+	struct page *page;
+	u64 span;
+
+	dpa &= PAGE_MASK;
+	if (!xa_load(&mem->poison, dpa >> PAGE_SHIFT))
+		return false;
+	/* a page never written reads as zero already: nothing to back */
+	page = npu_devmem_page(mem, dpa, false, false, &span);
+	if (page != ZERO_PAGE(0))
+		clear_highpage(page);
+	xa_erase(&mem->poison, dpa >> PAGE_SHIFT);
+	return true;
+}
+
+/* The memory goes back to the allocator: its bad pages are retired. */
+static void npu_devmem_unpoison(struct npu_devmem *mem, u64 dpa, u64 size)
+{
+	unsigned long index;
+	void *entry;
+
+	if (likely(xa_empty(&mem->poison)))
+		return;
+	xa_for_each_range(&mem->poison, index, entry, dpa >> PAGE_SHIFT,
+			  (dpa + size - 1) >> PAGE_SHIFT)
+		xa_erase(&mem->poison, index);
 }
 
 static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
@@ -273,6 +343,45 @@ struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
 	return slice;
 }
 
+/**
+ * npu_handle_walk() - visit the device-physical extents of a handle
+ * @handle: a handle, or a slice: its window of the parent's blocks
+ * @fn: gets each extent in order: its offset in @handle, its device-physical
+ *	address and its length; a non-zero return stops the walk
+ * @arg: for @fn
+ *
+ * Return: 0, or what @fn returned.
+ */
+int npu_handle_walk(const struct npu_handle *handle,
+		    int (*fn)(void *arg, u64 off, u64 dpa, u64 len), void *arg)
+{
+	const struct npu_handle *base = handle->parent ?: handle;
+	u64 skip = handle->offset, left = handle->size, off = 0;
+	struct npu_buddy_block *block;
+	int ret;
+
+	npu_handle_for_each_block(base, block) {
+		u64 size = npu_buddy_block_size(&base->mem->buddy, block);
+		u64 dpa = npu_buddy_block_offset(block);
+
+		if (skip >= size) {
+			skip -= size;
+			continue;
+		}
+		dpa += skip;
+		size = min(size - skip, left);
+		skip = 0;
+		ret = fn(arg, off, dpa, size);
+		if (ret)
+			return ret;
+		off += size;
+		left -= size;
+		if (!left)
+			break;
+	}
+	return 0;
+}
+
 static void npu_handle_free(struct kref *ref)
 {
 	struct npu_handle *handle = container_of(ref, struct npu_handle, ref);
@@ -286,9 +395,13 @@ static void npu_handle_free(struct kref *ref)
 		kfree(handle);
 		return;
 	}
-	npu_handle_for_each_block(handle, block)
-		npu_devmem_drop_pages(mem, npu_buddy_block_offset(block),
-				      npu_buddy_block_size(&mem->buddy, block));
+	npu_handle_for_each_block(handle, block) {
+		u64 dpa = npu_buddy_block_offset(block);
+		u64 size = npu_buddy_block_size(&mem->buddy, block);
+
+		npu_devmem_unpoison(mem, dpa, size);
+		npu_devmem_drop_pages(mem, dpa, size);
+	}
 	mutex_lock(&mem->lock);
 	npu_buddy_free_list(&mem->buddy, &handle->blocks);
 	mutex_unlock(&mem->lock);

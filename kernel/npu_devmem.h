@@ -34,6 +34,10 @@ struct npu_share;
  *	multi-index entry), so the engine moves up to 2 MiB per lookup.
  *	Lookups are lock-free.
  * @backing_pages: 4 KiB pages in @backing
+ * @poison: device pages with an uncorrectable error (UCE), by page frame
+ *	number: injected by an administrator (NPU_NL_CMD_MEM_POISON), gone
+ *	when repaired (NPU_IOCTL_MEM_REPAIR) or when the memory is freed
+ *	(the device retires the page). The engine's accesses to them fault.
  */
 struct npu_devmem {
 	u64 size;
@@ -43,6 +47,7 @@ struct npu_devmem {
 	atomic64_t peak;
 	struct xarray backing;
 	atomic_long_t backing_pages;
+	struct xarray poison;
 };
 
 /**
@@ -100,6 +105,13 @@ struct npu_devmem *npu_devmem_create(u64 size);
 void npu_devmem_destroy(struct npu_devmem *mem);
 struct page *npu_devmem_page(struct npu_devmem *mem, u64 dpa, bool write,
 			     bool huge, u64 *span);
+
+int npu_handle_walk(const struct npu_handle *handle,
+		    int (*fn)(void *arg, u64 off, u64 dpa, u64 len), void *arg);
+int npu_devmem_poison(struct npu_devmem *mem, u64 dpa);
+u64 npu_devmem_clean_len(struct npu_devmem *mem, u64 dpa, u64 len);
+bool npu_devmem_poisoned(struct npu_devmem *mem, u64 dpa, u64 len);
+bool npu_devmem_repair(struct npu_devmem *mem, u64 dpa);
 
 struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
 				    u64 size);

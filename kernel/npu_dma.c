@@ -122,6 +122,17 @@ static int npu_dma_side_fault(struct npu_stream *stream,
 }
 
 /*
+ * An access to a device page with an uncorrectable error: a fault of its
+ * own kind, which STREAM_SYNC reports as -EHWPOISON.
+ */
+static int npu_dma_side_uce(struct npu_stream *stream,
+			    struct npu_dma_side *side, u64 pos)
+{
+	npu_dma_side_fault(stream, side, pos, "uncorrectable memory error");
+	return -EHWPOISON;
+}
+
+/*
  * Find what the operand's byte @pos translates to, as the MMU would: 0,
  * NPU_RUN_FAULT_IN with the stream's fault request made for the page and
  * some of the @len bytes the access goes on for (a mirror's page is not
@@ -158,12 +169,19 @@ static int npu_dma_translate(struct npu_stream *stream,
 		}
 		if (why)
 			return npu_dma_side_fault(stream, side, pos, why);
+		left = xl.left;
+		/* The run stops short of a bad page; at one, the access faults. */
+		if (!xl.system) {
+			left = npu_devmem_clean_len(op->ctx->npu->mem, xl.addr,
+						    left);
+			if (!left)
+				return npu_dma_side_uce(stream, side, pos);
+		}
 		side->run_mirror = xl.mirrored;
 		side->run_seq = xl.seq;
 		side->run_addr = xl.addr;
 		side->run_system = xl.system;
 		side->run_huge = xl.huge;
-		left = xl.left;
 	}
 	side->run_pos = pos;
 	side->run_len = left;
@@ -432,7 +450,8 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
  * on from there once the page is in.
  *
  * Return: 0 when every byte is done, NPU_RUN_YIELD when the budget ran out
- * first, NPU_RUN_FAULT_IN, -ECANCELED aborted, or -EIO a fault (reported).
+ * first, NPU_RUN_FAULT_IN, -ECANCELED aborted, -EIO a fault or -EHWPOISON
+ * an uncorrectable memory error (both reported).
  */
 int npu_dma_move(struct npu_stream *stream, struct npu_job *job,
 		 const struct npu_dma_operand *dst,

@@ -35,6 +35,7 @@
 #include "npu_share.h"
 #include "npu_stream.h"
 #include "npu_submit.h"
+#include "npu_uce.h"
 #include "npu_vm.h"
 
 static unsigned int num_devices = 1;
@@ -232,6 +233,8 @@ union npu_ioctl_buf {
 	struct npu_dmabuf_export_args dmabuf_export;
 	struct npu_mirror_map mirror_map;
 	struct npu_mirror_unmap mirror_unmap;
+	struct npu_mem_uce_query uce_query;
+	struct npu_mem_repair repair;
 };
 
 /**
@@ -352,6 +355,10 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_mirror_map, length, false),
 	NPU_IOCTL_OP(NPU_IOCTL_MIRROR_UNMAP, npu_mirror_unmap_ioctl,
 		     struct npu_mirror_unmap, addr, false),
+	NPU_IOCTL_OP(NPU_IOCTL_MEM_UCE_QUERY, npu_mem_uce_query_ioctl,
+		     struct npu_mem_uce_query, range_size, true),
+	NPU_IOCTL_OP(NPU_IOCTL_MEM_REPAIR, npu_mem_repair_ioctl,
+		     struct npu_mem_repair, repaired, true),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)

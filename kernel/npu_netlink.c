@@ -28,6 +28,7 @@
 #include "npu_drv.h"
 #include "npu_fdinfo.h"
 #include "npu_netlink.h"
+#include "npu_uce.h"
 
 enum npu_nl_groups {
 	NPU_NL_GRP_FAULTS,
@@ -303,6 +304,46 @@ static int npu_nl_counters_reset_doit(struct sk_buff *skb,
 	return 0;
 }
 
+/* MEM_POISON: which device, process and address. */
+static const struct nla_policy npu_nl_poison_policy[NPU_NL_A_MAX + 1] = {
+	[NPU_NL_A_DEV_INDEX] = { .type = NLA_U32 },
+	[NPU_NL_A_PROC_PID] = { .type = NLA_U32 },
+	[NPU_NL_A_FAULT_ADDR] = { .type = NLA_U64 },
+};
+
+static int npu_nl_mem_poison_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct npu_context *ctx;
+	struct npu_device *npu;
+	unsigned int index;
+	struct pid *pid;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, NPU_NL_A_PROC_PID) ||
+	    GENL_REQ_ATTR_CHECK(info, NPU_NL_A_FAULT_ADDR))
+		return -EINVAL;
+	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
+	if (ret)
+		return ret;
+	npu = npu_device_lookup(index);
+	pid = find_get_pid(nla_get_u32(info->attrs[NPU_NL_A_PROC_PID]));
+	ret = -ESRCH;
+	/* under ctx_lock: a listed context's VA space is not torn down */
+	mutex_lock(&npu->ctx_lock);
+	list_for_each_entry(ctx, &npu->contexts, node) {
+		if (pid && ctx->pid == pid) {
+			ret = npu_uce_poison(ctx, nla_get_u64(info->attrs[NPU_NL_A_FAULT_ADDR]));
+			break;
+		}
+	}
+	mutex_unlock(&npu->ctx_lock);
+	put_pid(pid);
+	if (ret == -ENOENT)
+		NL_SET_ERR_MSG(info->extack, "not device memory the process maps");
+	return ret;
+}
+
 static const struct genl_ops npu_nl_ops[] = {
 	{
 		.cmd = NPU_NL_CMD_DEVICE_GET,
@@ -324,6 +365,13 @@ static const struct genl_ops npu_nl_ops[] = {
 		.doit = npu_nl_counters_reset_doit,
 		.policy = npu_nl_dev_policy,
 		.maxattr = ARRAY_SIZE(npu_nl_dev_policy) - 1,
+		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NPU_NL_CMD_MEM_POISON,
+		.doit = npu_nl_mem_poison_doit,
+		.policy = npu_nl_poison_policy,
+		.maxattr = ARRAY_SIZE(npu_nl_poison_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
 	},
 };

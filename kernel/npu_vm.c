@@ -397,41 +397,33 @@ int npu_va_release_ioctl(struct npu_context *ctx, void *arg)
 	return ret;
 }
 
-static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
+struct npu_map_walk {
+	struct npu_vm *vm;
+	struct npu_mapping *map;
+};
+
+/* One extent of the handle: its entries. */
+static int npu_map_extent_locked(void *arg, u64 off, u64 dpa, u64 len)
 {
-	struct npu_handle *handle = map->handle;
-	/* a slice maps its window of the parent's blocks */
-	struct npu_handle *base = handle->parent ?: handle;
-	u64 skip = handle->offset, left = handle->size, va = map->start;
-	struct npu_buddy_block *block;
+	struct npu_map_walk *w = arg;
+	struct npu_mapping *map = w->map;
 	int ret;
 
-	lockdep_assert_held_write(&vm->lock);
-	npu_handle_for_each_block(base, block) {
-		u64 size = npu_buddy_block_size(&base->mem->buddy, block);
-		u64 dpa = npu_buddy_block_offset(block);
+	ret = npu_pt_map(&w->vm->pt, map->start + off, dpa, len,
+			 npu_access_attrs(map->access) |
+			 (map->handle->ipc ? NPU_PT_REVOCABLE : 0),
+			 map->handle->page_size);
+	if (ret)
+		npu_pt_unmap(&w->vm->pt, map->start, off);
+	return ret;
+}
 
-		if (skip >= size) {
-			skip -= size;
-			continue;
-		}
-		dpa += skip;
-		size = min(size - skip, left);
-		skip = 0;
-		ret = npu_pt_map(&vm->pt, va, dpa, size,
-				 npu_access_attrs(map->access) |
-				 (handle->ipc ? NPU_PT_REVOCABLE : 0),
-				 handle->page_size);
-		if (ret) {
-			npu_pt_unmap(&vm->pt, map->start, va - map->start);
-			return ret;
-		}
-		va += size;
-		left -= size;
-		if (!left)
-			break;
-	}
-	return 0;
+static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
+{
+	struct npu_map_walk w = { .vm = vm, .map = map };
+
+	lockdep_assert_held_write(&vm->lock);
+	return npu_handle_walk(map->handle, npu_map_extent_locked, &w);
 }
 
 int npu_map_ioctl(struct npu_context *ctx, void *arg)
@@ -682,6 +674,33 @@ int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
 	map = mtree_load(&vm->mappings, addr);
 	if (map && map->handle && end <= map->start + map->size)
 		ret = fn(map, arg);
+	up_read(&vm->lock);
+	return ret;
+}
+
+/**
+ * npu_vm_walk_memory() - call @fn with each mapping of device memory
+ * @vm: the VA space, held for reading meanwhile
+ * @fn: gets each mapping of a handle in address order; non-zero stops
+ * @arg: for @fn
+ *
+ * Return: 0, or what @fn returned.
+ */
+int npu_vm_walk_memory(struct npu_vm *vm,
+		       int (*fn)(const struct npu_mapping *map, void *arg),
+		       void *arg)
+{
+	struct npu_mapping *map;
+	unsigned long index = 0;
+	int ret = 0;
+
+	down_read(&vm->lock);
+	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
+		if (map->handle)
+			ret = fn(map, arg);
+		if (ret)
+			break;
+	}
 	up_read(&vm->lock);
 	return ret;
 }

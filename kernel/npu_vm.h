@@ -191,6 +191,9 @@ int npu_vm_mirror_install(struct npu_vm *vm, struct npu_mirror *mirror, u64 va,
 			  unsigned long limit, u64 *done);
 
 /* IPC memory */
+int npu_vm_walk_memory(struct npu_vm *vm,
+		       int (*fn)(const struct npu_mapping *map, void *arg),
+		       void *arg);
 int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
 		       int (*fn)(const struct npu_mapping *map, void *arg),
 		       void *arg);

@@ -110,6 +110,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EOVERLIMIT, ACL_ERROR_RT_OVER_LIMIT,		"over the limit" },
 		{ ACLI_EDRVERR,	ACL_ERROR_RT_DRV_INTERNAL_ERROR,	"driver internal error" },
 		{ ACLI_EFAILURE, ACL_ERROR_FAILURE,			"the operation failed" },
+		{ ACLI_EMEMUCE, ACL_ERROR_RT_DEVICE_MEM_ERROR,		"device memory error" },
 		{ ACLI_ELINKTYPE, ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED,	"the devices have no such link" },
 		{ ACLI_EEXCINFO, (aclError)0xFFFFFFFFU,			"the exception information has no such detail" },
 		{ ACLI_EDEVTASKABORT, ACL_ERROR_RT_DEVICE_TASK_ABORT,	"the device's tasks are being aborted" },

@@ -57,6 +57,7 @@ enum {
 	ACLI_EOVERLIMIT		= -(ACLI_ERR_BASE + 41),	/* a driver limit (mbuf chain length): 207012 */
 	ACLI_EDRVERR		= -(ACLI_ERR_BASE + 42),	/* the driver's internal error: 507899 */
 	ACLI_EFAILURE		= -(ACLI_ERR_BASE + 43),	/* an acl-layer step failed: 500001 */
+	ACLI_EMEMUCE		= -(ACLI_ERR_BASE + 47),	/* a task hit a bad device page: 507053 */
 	ACLI_ELINKTYPE		= -(ACLI_ERR_BASE + 44),	/* a link the devices do not have: 207021 */
 	ACLI_EEXCINFO		= -(ACLI_ERR_BASE + 45),	/* not that kind of exception info: 0xFFFFFFFF */
 	ACLI_EDEVTASKABORT	= -(ACLI_ERR_BASE + 46),	/* the device's tasks are being aborted: 107022 */

@@ -449,6 +449,10 @@ static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
 		__atomic_add_fetch(&dev->faults, 1, __ATOMIC_RELAXED);
 		return acl_errf(ACLI_ETASKFAULT, "a task of the stream faulted (DMA fault: see the kernel log)");
 	}
+	if (ret == -EHWPOISON) {
+		__atomic_add_fetch(&dev->faults, 1, __ATOMIC_RELAXED);
+		return acl_errf(ACLI_EMEMUCE, "a task of the stream touched device memory with an uncorrectable error (aclrtGetMemUceInfo, aclrtMemUceRepair)");
+	}
 	if (ret == -ETIME)
 		return acl_errf(ACLI_ETASKTIMEOUT, "a wait of the stream ran out of its limit (aclrtStreamWaitEventWithTimeout)");
 	if (ret == -ECANCELED)
@@ -540,7 +544,7 @@ static void acl_stream_flush_exc(struct acl_stream *s)
 /* Does SUBMIT's error @err come from the wait for its commands (they were queued)? */
 static bool acl_submit_waited(int err)
 {
-	return err == -EIO || err == -ETIME || err == -ECANCELED;
+	return err == -EIO || err == -EHWPOISON || err == -ETIME || err == -ECANCELED;
 }
 
 int acl_stream_submit_wait(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, bool *queued)
@@ -588,7 +592,7 @@ int acl_stream_submit_wait(struct acl_stream *s, struct npu_cmd *cmds, uint32_t 
 /* Errors of a stream's tasks (as opposed to the wait's own). */
 static bool acl_task_error(int err)
 {
-	return err == ACLI_ETASKFAULT || err == ACLI_ETASKTIMEOUT;
+	return err == ACLI_ETASKFAULT || err == ACLI_EMEMUCE || err == ACLI_ETASKTIMEOUT;
 }
 
 /* A task error of @s seen now: latched for the context in STOP mode. */
@@ -613,7 +617,8 @@ static int acl_stream_take_fault(struct acl_stream *s)
 	pthread_mutex_unlock(&s->lock);
 	return err ? acl_errf(err, "a task of the stream failed (%s)",
 			      err == ACLI_ETASKTIMEOUT ? "a wait ran out of its limit" :
-							 "DMA fault: see the kernel log") : 0;
+			      err == ACLI_EMEMUCE ? "an uncorrectable device memory error" :
+						    "DMA fault: see the kernel log") : 0;
 }
 
 int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)

@@ -226,7 +226,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_MIRROR_UNMAP + 1),
+				     _IO(NPU_TYPE, NPU_CMD_MEM_REPAIR + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -301,7 +301,9 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(IPC_DESTROY,	   npu_ipc_destroy,	key,	    NORSV, FLAGS,   b_ipc_destroy) \
 	X(DMABUF_EXPORT,   npu_dmabuf_export,	__reserved, RSV,   FLAGS,   b_dmabuf_export) \
 	X(MIRROR_MAP,	   npu_mirror_map,	length,	    NORSV, FLAGS,   b_mirror_map) \
-	X(MIRROR_UNMAP,	   npu_mirror_unmap,	addr,	    NORSV, FLAGS,   b_mirror_unmap)
+	X(MIRROR_UNMAP,	   npu_mirror_unmap,	addr,	    NORSV, FLAGS,   b_mirror_unmap) \
+	X(MEM_UCE_QUERY,   npu_mem_uce_query,	range_size, NORSV, FLAGS,   b_none) \
+	X(MEM_REPAIR,	   npu_mem_repair,	repaired,   NORSV, FLAGS,   b_mem_repair)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -605,6 +607,15 @@ LEN_BUILDER(b_mirror_unmap)
 
 	a->addr = env->va;
 	return npu_ioctl(fd, NPU_IOCTL_MIRROR_MAP, &m) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_mem_repair)
+{
+	struct npu_mem_repair *a = arg;
+
+	a->addr = env->va;
+	a->length = SZ_4K;
+	return len_mapped(env, fd, NULL);
 }
 
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\

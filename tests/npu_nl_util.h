@@ -249,6 +249,27 @@ static inline int nl_open(struct nl_sock_t *s)
 }
 
 /*
+ * Give the device page that VA @va of process @pid maps on device @dev an
+ * uncorrectable error (NPU_NL_CMD_MEM_POISON, CAP_NET_ADMIN): 0 or -errno.
+ */
+static inline int npu_poison(int dev, pid_t pid, uint64_t va)
+{
+	struct nl_sock_t s;
+	struct nl_req r;
+	int ret = nl_open(&s);
+
+	if (ret)
+		return ret;
+	nl_req_init(&r, s.family, NPU_NL_CMD_MEM_POISON, 0);
+	nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, dev);
+	nl_req_put_u32(&r, NPU_NL_A_PROC_PID, pid);
+	nl_req_put(&r, NPU_NL_A_FAULT_ADDR, &va, sizeof(va));
+	ret = nl_talk(&s, &r, NULL, NULL);
+	close(s.fd);
+	return ret;
+}
+
+/*
  * A child that opens /dev/npu@dev, allocates @dev_bytes of device memory
  * and registers (pins) @pin_bytes of host memory, optionally as @uid (not
  * 0), then tells the parent and waits until the parent closes @hold[1].

@@ -54,6 +54,9 @@
 	X(npu_dmabuf_export,	 32, 8)			\
 	X(npu_mirror_map,	 24, 8)			\
 	X(npu_mirror_unmap,	 16, 8)			\
+	X(npu_mem_uce_query,	 24, 8)			\
+	X(npu_uce_range,	 16, 8)			\
+	X(npu_mem_repair,	 32, 8)			\
 	X(npu_cmd,		 64, 8)			\
 	X(npu_copy_desc,	 24, 8)
 
@@ -93,7 +96,9 @@
 	X(IPC_DESTROY,		0x99, npu_ipc_destroy,		key,		 16) \
 	X(DMABUF_EXPORT,	0x9a, npu_dmabuf_export,	__reserved,	 32) \
 	X(MIRROR_MAP,		0x9b, npu_mirror_map,		length,		 24) \
-	X(MIRROR_UNMAP,		0x9c, npu_mirror_unmap,		addr,		 16)
+	X(MIRROR_UNMAP,		0x9c, npu_mirror_unmap,		addr,		 16) \
+	X(MEM_UCE_QUERY,	0x9d, npu_mem_uce_query,	range_size,	 24) \
+	X(MEM_REPAIR,		0x9e, npu_mem_repair,		repaired,	 32)
 
 /* Every field of every struct, in declaration order: offset and size. */
 #define NPU_FIELDS(X) \
@@ -250,7 +255,19 @@
 	X(npu_mirror_map, length,                 16,   8) \
 	X(npu_mirror_unmap, size,                  0,   4) \
 	X(npu_mirror_unmap, flags,                 4,   4) \
-	X(npu_mirror_unmap, addr,                  8,   8)
+	X(npu_mirror_unmap, addr,                  8,   8) \
+	X(npu_mem_uce_query, size,                 0,   4) \
+	X(npu_mem_uce_query, flags,                4,   4) \
+	X(npu_mem_uce_query, ranges,               8,   8) \
+	X(npu_mem_uce_query, count,               16,   4) \
+	X(npu_mem_uce_query, range_size,          20,   4) \
+	X(npu_uce_range, addr,                     0,   8) \
+	X(npu_uce_range, length,                   8,   8) \
+	X(npu_mem_repair, size,                    0,   4) \
+	X(npu_mem_repair, flags,                   4,   4) \
+	X(npu_mem_repair, addr,                    8,   8) \
+	X(npu_mem_repair, length,                 16,   8) \
+	X(npu_mem_repair, repaired,               24,   8)
 
 /*
  * Every constant but the ioctl numbers (NPU_IOCTLS above), with its value.

@@ -503,6 +503,20 @@ ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorIn
 ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo);
 
 /*
+ * Uncorrectable memory errors (UCE). aclrtGetMemUceInfo: the ranges of
+ * this process's device addresses on device deviceId that lie on bad
+ * pages (a task touching one fails with ACL_ERROR_RT_DEVICE_MEM_ERROR),
+ * into memUceInfoArray, which must hold them all (arraySize), their
+ * number into *retSize. aclrtMemUceRepair: each range given (at most 128,
+ * reserved zero) gets healthy pages whose bytes are zero - the data on
+ * a bad page is lost. The device must be set in this process.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+						size_t arraySize, size_t *retSize);
+ACL_FUNC_VISIBILITY aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
+					       size_t arraySize);
+
+/*
  * == Package versions ==
  *
  * The Version= line of $ASCEND_HOME_PATH/share/info/<pkgName>/version.info

@@ -269,6 +269,10 @@
  *	(since 1.4)
  * @NPU_CMD_MIRROR_UNMAP: NPU_IOCTL_MIRROR_UNMAP, struct npu_mirror_unmap
  *	(since 1.4)
+ * @NPU_CMD_MEM_UCE_QUERY: NPU_IOCTL_MEM_UCE_QUERY, struct npu_mem_uce_query
+ *	(since 1.6)
+ * @NPU_CMD_MEM_REPAIR: NPU_IOCTL_MEM_REPAIR, struct npu_mem_repair
+ *	(since 1.6)
  *
  * Numbers are assigned in this order, without gaps, and never reused. The
  * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
@@ -304,6 +308,8 @@ enum npu_cmd_nr {
 	NPU_CMD_DMABUF_EXPORT,		/* since 1.4 */
 	NPU_CMD_MIRROR_MAP,		/* since 1.4 */
 	NPU_CMD_MIRROR_UNMAP,		/* since 1.4 */
+	NPU_CMD_MEM_UCE_QUERY,		/* since 1.6 */
+	NPU_CMD_MEM_REPAIR,		/* since 1.6 */
 };
 
 /**
@@ -1716,5 +1722,90 @@ struct npu_mirror_unmap {
 };
 
 #define NPU_IOCTL_MIRROR_UNMAP	_IO(NPU_TYPE, NPU_CMD_MIRROR_UNMAP)
+
+/**
+ * DOC: npu uncorrectable memory errors
+ *
+ * A page of device memory may have an uncorrectable error (UCE): an
+ * administrator gives it one with the netlink family's
+ * NPU_NL_CMD_MEM_POISON (a test's, or a program's recovery drill). Every
+ * access of the engine to the page then faults: the command fails and
+ * STREAM_SYNC reports -EHWPOISON (other faults are -EIO); the bytes
+ * before the page may have been moved, none after it. The process learns
+ * which of its device addresses are affected with MEM_UCE_QUERY and
+ * repairs them with MEM_REPAIR: a healthy page takes the bad one's place,
+ * its bytes zero, as the vendor's repair remaps the page (the data is
+ * lost). Freeing the memory retires the page too.
+ */
+
+/**
+ * struct npu_uce_range - a range of device VA with uncorrectable errors
+ * @addr: first byte, page aligned
+ * @length: bytes, whole pages
+ */
+struct npu_uce_range {
+	__aligned_u64 addr;
+	__aligned_u64 length;
+};
+
+/**
+ * struct npu_mem_uce_query - NPU_IOCTL_MEM_UCE_QUERY: which device
+ *	addresses of this context have uncorrectable errors (since 1.6;
+ *	DOC: npu uncorrectable memory errors)
+ * @size: sizeof(struct npu_mem_uce_query)
+ * @flags: must be 0
+ * @ranges: user pointer to an array of @count entries, or 0 with @count 0
+ * @count: in, the entries @ranges holds; out, the ranges there are (at
+ *         most NPU_UCE_MAX_RANGES): the first min(in, out) are written
+ * @range_size: sizeof(struct npu_uce_range)
+ *
+ * The ranges are this context's mappings of device memory (its own or
+ * imported) over bad pages, in address order, adjacent pages merged.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0, or @range_size not sizeof(struct
+ *   npu_uce_range) while @count is not 0.
+ */
+struct npu_mem_uce_query {
+	__u32 size;
+	__u32 flags;
+	__aligned_u64 ranges;
+	__u32 count;
+	__u32 range_size;
+};
+
+/* Ranges MEM_UCE_QUERY reports at most: the vendor's records per device. */
+#define NPU_UCE_MAX_RANGES	128
+
+#define NPU_IOCTL_MEM_UCE_QUERY	_IO(NPU_TYPE, NPU_CMD_MEM_UCE_QUERY)
+
+/**
+ * struct npu_mem_repair - NPU_IOCTL_MEM_REPAIR: repair the bad pages of
+ *	a range (since 1.6; DOC: npu uncorrectable memory errors)
+ * @size: sizeof(struct npu_mem_repair)
+ * @flags: must be 0
+ * @addr: device VA, inside one mapping of device memory of this context
+ * @length: bytes, non-zero
+ * @repaired: out, bytes of bad pages repaired (0: none had an error)
+ *
+ * Each page of the range with an uncorrectable error becomes a healthy
+ * page whose bytes are zero; the others are left as they are.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: @flags not 0, or @length 0.
+ * * %-ENOENT: no mapping of device memory of this context holds the whole
+ *   range.
+ */
+struct npu_mem_repair {
+	__u32 size;
+	__u32 flags;
+	__aligned_u64 addr;
+	__aligned_u64 length;
+	__aligned_u64 repaired;
+};
+
+#define NPU_IOCTL_MEM_REPAIR	_IO(NPU_TYPE, NPU_CMD_MEM_REPAIR)
 
 #endif /* _UAPI_NPU_H */

@@ -36,6 +36,12 @@
  * @NPU_NL_CMD_FAULT: event on the "faults" group: one DMA fault
  *	(NPU_NL_A_DEV_INDEX, NPU_NL_A_PROC_PID, NPU_NL_A_PROC_COMM and the
  *	NPU_NL_A_FAULT_* attributes)
+ * @NPU_NL_CMD_MEM_POISON: doit, CAP_NET_ADMIN: give the device page that
+ *	device VA NPU_NL_A_FAULT_ADDR of process NPU_NL_A_PROC_PID (in the
+ *	caller's pid namespace) maps on device NPU_NL_A_DEV_INDEX an
+ *	uncorrectable error (DOC: npu uncorrectable memory errors in
+ *	npu.h); -ESRCH if the process has no context there, -ENOENT if the
+ *	address is not device memory it maps (since 1.6)
  * @__NPU_NL_CMD_MAX: one past the last command
  * @NPU_NL_CMD_MAX: the last command
  */
@@ -45,6 +51,7 @@ enum npu_nl_cmd {
 	NPU_NL_CMD_PROCESS_GET,
 	NPU_NL_CMD_COUNTERS_RESET,
 	NPU_NL_CMD_FAULT,
+	NPU_NL_CMD_MEM_POISON,
 
 	__NPU_NL_CMD_MAX,
 	NPU_NL_CMD_MAX = __NPU_NL_CMD_MAX - 1
