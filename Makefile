@@ -9,6 +9,7 @@
 #   tests/tests.mk     make tests                                  (build/tests/*)
 #   tools/vm.mk        check, stress, demo, bench, checkpatch, sparse, deps, modules
 #   tools/bench/bench.mk  bench-progs, bench-vm (make bench)
+#   tools/tools.mk     make tools: npu-smi, libdcmi (tools/dcmi/dcmi.mk: dcmi-install)
 #   tools/install.mk   smi-, udev-, modprobe-, man-install (make install), install-check
 
 .DEFAULT_GOAL := all
@@ -53,7 +54,7 @@ all: module lib tests tools
 # make install / make uninstall: DESTDIR, PREFIX (default /usr/local) and
 # the directories under it (LIBDIR, INCLUDEDIR, DATADIR). Each part adds
 # its own <part>-install and <part>-uninstall here.
-INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib) smi udev modprobe man
+INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib) smi dcmi udev modprobe man
 install: $(addsuffix -install,$(INSTALL_PARTS))
 uninstall: $(addsuffix -uninstall,$(INSTALL_PARTS))
 
@@ -68,8 +69,9 @@ help:
 	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
-	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3, libkmod)"
-	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, the udev rule, a modprobe.d"
+	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3, libkmod), libdcmi into build/lib/"
+	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, libdcmi, its header and dcmi.pc,"
+	@echo "              the udev rule, a modprobe.d"
 	@echo "              example, man pages (DESTDIR= PREFIX=/usr/local; tools/install.mk); uninstall"
 	@echo "  install-check   make install into a scratch DESTDIR: layout, pkg-config, uninstall"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"

@@ -4,7 +4,9 @@
  * --json` (parsed by a small strict JSON parser here: the guest has no
  * python3) shows a process holding 64 MiB of device memory and 16 MiB of
  * pinned host memory with those figures; `watch-faults --count 1` prints
- * the fault of a bad copy; the documented exit codes.
+ * the fault of a bad copy; `info` and its pages in the vendor's layout,
+ * line for line (its npu-smi source and docs/en/Ascend_950_npu-smi in
+ * github hicann/driver); the documented exit codes.
  */
 #include <ctype.h>
 #include <signal.h>
@@ -12,8 +14,8 @@
 
 #include "harness.h"
 #include "npu_nl_util.h"
+#include "npu_smi_util.h"
 
-#define NPU_SMI	"/usr/bin/npu-smi"
 #define NOBODY	65534
 
 /* --- a strict JSON parser (RFC 8259), enough to check npu-smi ----------- */
@@ -217,52 +219,6 @@ static const char *jstr(const struct jval *o, const char *key)
 	return v && v->type == J_STR ? v->str : "";
 }
 
-/* --- running npu-smi ------------------------------------------------- */
-
-/*
- * Run npu-smi with @argv (NULL-terminated, argv[0] included), optionally
- * as @uid; its stdout into @out (up to @n bytes). Returns the exit status,
- * or -1.
- */
-static int run_smi(char *const argv[], uid_t uid, char *out, size_t n)
-{
-	int pfd[2], status;
-	size_t len = 0;
-	ssize_t r;
-	pid_t pid;
-
-	if (pipe(pfd))
-		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		dup2(pfd[1], 1);
-		close(pfd[0]);
-		close(pfd[1]);
-		if (uid && (setgroups(0, NULL) || setresgid(uid, uid, uid) ||
-			    setresuid(uid, uid, uid)))
-			_exit(120);
-		execv(NPU_SMI, argv);
-		_exit(127);
-	}
-	close(pfd[1]);
-	while (out && len + 1 < n &&
-	       (r = read(pfd[0], out + len, n - 1 - len)) > 0)
-		len += r;
-	if (out)
-		out[len] = 0;
-	close(pfd[0]);
-	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
-		return -1;
-	return WEXITSTATUS(status);
-}
-
-#define NEED_SMI() do {								\
-	if (access(NPU_SMI, X_OK))						\
-		SKIP(return, NPU_SMI " is not in the image (make tools)");	\
-} while (0)
-
 static char out[1 << 20];
 
 TEST(info_json_shows_exact_figures)
@@ -329,14 +285,382 @@ TEST(info_json_one_device)
 	EXPECT_EQ(0, jnum(&devs->kids[0], "index"));
 }
 
-TEST(info_table)
+/* The vendor's summary layout (Ascend 950 form), line for line. */
+static const char *const box_top =
+	"+-------------------------------------------------------------------------------------------------+";
+static const char *const box_dev =
+	"+--------+------------------+---------------+-----------------------------------------------------+";
+static const char *const box_dev_end =
+	"+========+==================+===============+=====================================================+";
+static const char *const box_proc =
+	"+---------------------------+---------------+-----------------------------------------------------+";
+static const char *const box_proc_end =
+	"+===========================+===============+=====================================================+";
+
+/* Line @i of @text into @line (without the newline); -1 past the end. */
+static int nth_line(const char *text, int i, char *line, size_t n)
 {
-	char *argv[] = { "npu-smi", NULL };
+	const char *p = text, *end;
+
+	while (i-- > 0) {
+		p = strchr(p, '\n');
+		if (!p)
+			return -1;
+		p++;
+	}
+	if (!*p)
+		return -1;
+	end = strchr(p, '\n');
+	snprintf(line, n, "%.*s", (int)(end ? end - p : (long)strlen(p)), p);
+	return 0;
+}
+
+static int count_lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+static void reset_counters(void)
+{
+	char *argv[] = { "npu-smi", "reset-counters", NULL };
+
+	run_smi(argv, 0, NULL, 0);
+}
+
+/* The bus id as the vendor prints it ("%04X:%02X:%02X.%-2X"), or NA. */
+static void bus_id(const struct npu_get_info *info, char *buf, size_t n)
+{
+	if (info->caps & NPU_CAP_PCI_CARRIER)
+		snprintf(buf, n, "%04X:%02X:%02X.%-2X", info->pci_domain, info->pci_bus,
+			 info->pci_devfn >> 3, info->pci_devfn & 7);
+	else
+		snprintf(buf, n, "%-11s  ", "NA");
+}
+
+/*
+ * `npu-smi info` with a holder of 64 MiB on device 0: the device table,
+ * then the process table, exactly as the vendor's tool lays them out; the
+ * holder is the only process of device 0, device 1 has none.
+ */
+TEST(info_summary_layout)
+{
+	char *argv[] = { "npu-smi", "info", NULL };
+	char *bare[] = { "npu-smi", NULL };
+	char want[64][128], line[256], bus[32], ver[16];
+	int hold[2], status, n = 0, i, ndev = npu_device_count();
+	pid_t holder;
 
 	NEED_SMI();
+	reset_counters();
+	holder = npu_holder(0, 64 << 20, 0, 0, hold);
+	ASSERT_LT(0, holder);
+	ASSERT_LE(1, ndev);
+	ASSERT_GE(8, ndev);
+#define W(...) snprintf(want[n++], sizeof(want[0]), __VA_ARGS__)
+	for (i = 0; i < ndev; i++) {
+		struct npu_get_info info;
+		int fd = npu_open(i);
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, npu_info(fd, &info));
+		close(fd);
+		if (!i) {
+			snprintf(ver, sizeof(ver), "%u.%u.%u", info.driver_version >> 16,
+				 (info.driver_version >> 8) & 0xff, info.driver_version & 0xff);
+			W("%s", box_top);
+			W("| npu-smi %-40s Version: %-37s |", "1.6.0", ver);
+			W("%s", box_dev);
+			W("| NPU ID | Name             | Health        | Power(W)    Temp(C)           Hugepages-Usage(page) |");
+			W("|        |                  | Bus-Id        | NPU Util(%%) Memory-Usage(MB)  HBM-Usage(MB)         |");
+			W("%s", box_dev_end);
+		}
+		bus_id(&info, bus, sizeof(bus));
+		W("| %-7d| %-17s| %-13s | %-11s %-17s %-6d/ %-13d |", i, (char *)info.soc_name,
+		  "OK", "NA", "NA", 0, 0);
+		W("|        |                  | %s | %-11s %-5d/ %-10d %-6llu/ %-13llu |", bus, "NA",
+		  0, 0, (unsigned long long)info.mem_used >> 20,
+		  (unsigned long long)info.mem_total >> 20);
+		W("%s", box_dev_end);
+	}
+	W("%s", box_proc);
+	W("| NPU ID                    | Process id    | Process name             | Process memory(MB)       |");
+	W("%s", box_proc_end);
+	W("| %-26d | %-13d | %-24s | %-23d |", 0, holder, "npu_smi_test", 64);
+	W("%s", box_proc_end);
+	for (i = 1; i < ndev; i++) {
+		W("| No running processes found in NPU %-7d%55s|", i, "");
+		W("%s", box_proc_end);
+	}
+#undef W
 	ASSERT_EQ(0, run_smi(argv, 0, out, sizeof(out)));
-	EXPECT_NONNULL(strstr(out, "npu0"));
-	EXPECT_NONNULL(strstr(out, "Processes:"));
+	EXPECT_EQ(n, count_lines(out));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, nth_line(out, i, line, sizeof(line)));
+		EXPECT_EQ(99, strlen(line));
+		if (strcmp(want[i], line))
+			TH_LOG("line %d:\nwant '%s'\nseen '%s'", i, want[i], line);
+		EXPECT_STREQ(want[i], line);
+	}
+	/* without a command, npu-smi is npu-smi info */
+	ASSERT_EQ(0, run_smi(bare, 0, line, sizeof(line)));
+	EXPECT_EQ(0, strncmp(line, out, strlen(line)));
+	close(hold[1]);
+	waitpid(holder, &status, 0);
+}
+
+/* The keys of a `key : value` page, in order, in the "\t%-30s : " layout. */
+static void check_keys(const char *page, const char *const *keys, int n)
+{
+	char line[256], want[64];
+	int i;
+
+	EXPECT_EQ(n, count_lines(page));
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ(0, nth_line(page, i, line, sizeof(line)));
+		snprintf(want, sizeof(want), "\t%-30s : ", keys[i]);
+		if (strncmp(line, want, strlen(want)))
+			TH_LOG("line %d: want key '%s', seen '%s'", i, keys[i], line);
+		EXPECT_EQ(0, strncmp(line, want, strlen(want)));
+	}
+}
+
+static char *page(const char *type, const char *dev)
+{
+	char *argv[] = { "npu-smi", "info", "-t", (char *)type, "-i", (char *)dev, NULL };
+
+	return run_smi(argv, 0, out, sizeof(out)) ? NULL : out;
+}
+
+/* Each -t page has the vendor's keys (its docs), in its order. */
+TEST(info_type_pages)
+{
+	static const char *const board[] = {
+		"NPU ID", "Product Name", "NPU Name", "Chip Name", "Chip Version", "Model",
+		"Manufacturer", "Serial Number", "Software Version", "Firmware Version",
+		"Compatibility", "Board ID", "Main Board ID", "PCB ID", "BOM ID",
+		"PCIe Bus Info", "Slot ID", "Class ID", "PCI Vendor ID", "PCI Device ID",
+		"Subsystem Vendor ID", "Subsystem Device ID", "Chip Count", "DDie ID",
+		"Chip Position ID",
+	};
+	static const char *const common[] = {
+		"NPU ID", "Memory Usage Rate(%)", "HBM Usage Rate(%)", "Aicore Usage Rate(%)",
+		"Aicore Freq(MHZ)", "Aicore curFreq(MHZ)", "Aicore Count", "Temperature(C)",
+		"NPU Real-time Power(W)",
+	};
+	static const char *const usages[] = {
+		"NPU ID", "DDR Capacity(MB)", "DDR Usage Rate(%)", "DDR Hugepages Total(page)",
+		"DDR Hugepages Usage Rate(%)", "HBM Capacity(MB)", "HBM Usage Rate(%)",
+		"Aicore Usage Rate(%)", "Aivector Usage Rate(%)", "Aicpu Usage Rate(%)",
+		"Ctrlcpu Usage Rate(%)", "DDR Bandwidth Usage Rate(%)",
+		"HBM Bandwidth Usage Rate(%)", "NPU Utilization(%)", "Aicube Usage Rate(%)",
+	};
+	static const char *const memory[] = {
+		"NPU ID", "DDR Capacity(MB)", "DDR Clock Speed(MHz)", "HBM Capacity(MB)",
+		"HBM Clock Speed(MHz)", "HBM Temperature(C)", "HBM Manufacturer ID",
+	};
+	static const char *const health[] = {
+		"NPU ID", "Health", "Error Code", "Error Information",
+	};
+	struct npu_get_info info;
+	char val[64], want[64];
+	int fd = npu_open(1 % npu_device_count());
+	const char *p;
+
+	NEED_SMI();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, npu_info(fd, &info));
+	close(fd);
+	snprintf(want, sizeof(want), "%u", info.device_index);
+	p = page("board", want);
+	ASSERT_NONNULL(p);
+	check_keys(p, board, sizeof(board) / sizeof(board[0]));
+	EXPECT_EQ(0, smi_field(p, "NPU ID", val, sizeof(val)));
+	EXPECT_STREQ(want, val);
+	EXPECT_EQ(0, smi_field(p, "Chip Name", val, sizeof(val)));
+	EXPECT_STREQ((char *)info.soc_name, val);
+	EXPECT_EQ(0, smi_field(p, "Firmware Version", val, sizeof(val)));
+	EXPECT_STREQ("NA", val);	/* no firmware: the vendor's NA */
+	if (info.caps & NPU_CAP_PCI_CARRIER) {
+		EXPECT_EQ(0, smi_field(p, "PCI Vendor ID", val, sizeof(val)));
+		EXPECT_STREQ("0x1B36", val);	/* QEMU's pci-testdev */
+	}
+	p = page("common", want);
+	ASSERT_NONNULL(p);
+	check_keys(p, common, sizeof(common) / sizeof(common[0]));
+	EXPECT_EQ(0, smi_field(p, "Aicore Count", val, sizeof(val)));
+	EXPECT_EQ(info.cube_cores, strtoul(val, NULL, 10));
+	EXPECT_EQ(0, smi_field(p, "Temperature(C)", val, sizeof(val)));
+	EXPECT_STREQ("NA", val);
+	EXPECT_EQ(0, smi_field(p, "NPU Real-time Power(W)", val, sizeof(val)));
+	EXPECT_STREQ("NA", val);
+	p = page("usages", want);
+	ASSERT_NONNULL(p);
+	check_keys(p, usages, sizeof(usages) / sizeof(usages[0]));
+	EXPECT_EQ(0, smi_field(p, "HBM Capacity(MB)", val, sizeof(val)));
+	EXPECT_EQ(info.mem_total >> 20, strtoull(val, NULL, 10));
+	p = page("memory", want);
+	ASSERT_NONNULL(p);
+	check_keys(p, memory, sizeof(memory) / sizeof(memory[0]));
+	EXPECT_EQ(0, smi_field(p, "HBM Clock Speed(MHz)", val, sizeof(val)));
+	EXPECT_STREQ("NA", val);
+	reset_counters();
+	p = page("health", want);
+	ASSERT_NONNULL(p);
+	check_keys(p, health, sizeof(health) / sizeof(health[0]));
+	EXPECT_EQ(0, smi_field(p, "Health", val, sizeof(val)));
+	EXPECT_STREQ("OK", val);
+	EXPECT_EQ(0, smi_field(p, "Error Code", val, sizeof(val)));
+	EXPECT_STREQ("NA", val);
+}
+
+/* proc-mem: the vendor's "Process id:... Process name:... Process memory(MB):..." */
+TEST(info_proc_mem)
+{
+	char want[128];
+	int hold[2], status;
+	const char *p;
+	pid_t holder;
+
+	NEED_SMI();
+	p = page("proc-mem", "1");
+	if (npu_device_count() > 1) {
+		ASSERT_NONNULL(p);
+		EXPECT_STREQ("\tNPU ID                         : 1\n\tNo process in device.\n", p);
+	}
+	holder = npu_holder(0, 64 << 20, 0, 0, hold);
+	ASSERT_LT(0, holder);
+	p = page("proc-mem", "0");
+	ASSERT_NONNULL(p);
+	snprintf(want, sizeof(want), "\tProcess id:%-7d Process name:%-17s Process memory(MB):64\n",
+		 holder, "npu_smi_test");
+	EXPECT_NONNULL(strstr(p, want));
+	close(hold[1]);
+	waitpid(holder, &status, 0);
+}
+
+/* -l: the device count and each device; -m: ids and chip names; phyid-remap. */
+TEST(info_list_and_mapping)
+{
+	char *list[] = { "npu-smi", "info", "-l", NULL };
+	char *map[] = { "npu-smi", "info", "-m", NULL };
+	char *remap[] = { "npu-smi", "info", "-t", "phyid-remap", "-p", "0", NULL };
+	char *remap_bad[] = { "npu-smi", "info", "-t", "phyid-remap", "-p", "99", NULL };
+	char want[4096], line[256], *w = want;
+	int ndev = npu_device_count(), i;
+
+	NEED_SMI();
+	ASSERT_EQ(0, run_smi(list, 0, out, sizeof(out)));
+	w += sprintf(w, "\t%-30s : %d\n\n", "Total Count", ndev);
+	for (i = 0; i < ndev; i++)
+		w += sprintf(w, "\t%-30s : %d\n\t%-30s : NA\n\t%-30s : NA\n\n", "NPU ID", i,
+			     "Product Name", "Serial Number");
+	EXPECT_STREQ(want, out);
+	ASSERT_EQ(0, run_smi(map, 0, out, sizeof(out)));
+	ASSERT_EQ(0, nth_line(out, 0, line, sizeof(line)));
+	snprintf(want, sizeof(want), "\t%-30s %-30s %-30s %-30s %-30s", "NPU ID", "Slot ID",
+		 "Chip ID", "Chip Phy-ID", "Chip Name");
+	EXPECT_STREQ(want, line);
+	EXPECT_EQ(ndev + 1, count_lines(out));
+	for (i = 0; i < ndev; i++) {
+		struct npu_get_info info;
+		char slot[16];
+		int fd = npu_open(i);
+
+		ASSERT_LE(0, fd);
+		ASSERT_EQ(0, npu_info(fd, &info));
+		close(fd);
+		if (info.caps & NPU_CAP_PCI_CARRIER)
+			snprintf(slot, sizeof(slot), "%u", info.pci_devfn >> 3);
+		else
+			snprintf(slot, sizeof(slot), "NA");
+		ASSERT_EQ(0, nth_line(out, i + 1, line, sizeof(line)));
+		snprintf(want, sizeof(want), "\t%-30d %-30s %-30d %-30d %s", i, slot, 0, i,
+			 (char *)info.soc_name);
+		EXPECT_STREQ(want, line);
+	}
+	ASSERT_EQ(0, run_smi(remap, 0, out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "\tChip Phy-ID                   :0\n\tNPU ID                        :0\n", 66));
+	EXPECT_EQ(6, run_smi(remap_bad, 0, NULL, 0));
+}
+
+/*
+ * info watch: the vendor's header and a row per sample (--count, npu's,
+ * stops it); what the chip cannot measure is NA; -s picks the columns.
+ */
+TEST(info_watch)
+{
+	char *all[] = { "npu-smi", "info", "watch", "-i", "0", "--count", "2", NULL };
+	char *some[] = { "npu-smi", "info", "watch", "-i", "0", "-d", "1", "-s", "pm",
+			 "--count", "1", NULL };
+	char line[256], want[256];
+	struct npu_get_info info;
+	int fd = npu_open(0);
+
+	NEED_SMI();
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, npu_info(fd, &info));
+	close(fd);
+	ASSERT_EQ(0, run_smi(all, 0, out, sizeof(out)));
+	EXPECT_EQ(3, count_lines(out));
+	ASSERT_EQ(0, nth_line(out, 0, line, sizeof(line)));
+	/* the vendor's source: "%-12s" a column, " %-12s" after Memory BW(%) */
+	EXPECT_STREQ("NpuID(Idx)  " "Pwr(W)      " "Temp(C)     " "AI Core(%)  " "AI Cpu(%)   "
+		     "Ctrl Cpu(%) " "Memory(%)   " "Memory BW(%)" " NPU Util(%) " " AI Cube(%)  ", line);
+	ASSERT_EQ(0, nth_line(out, 1, line, sizeof(line)));
+	snprintf(want, sizeof(want), "%-12d%-12s%-12s%-12s%-12s%-12s%-12llu%-12s %-12s %-12s", 0,
+		 "NA", "NA", "NA", "NA", "NA",
+		 (unsigned long long)((info.mem_used >> 20) * 100 / (info.mem_total >> 20)),
+		 "NA", "NA", "NA");
+	EXPECT_STREQ(want, line);
+	ASSERT_EQ(0, run_smi(some, 0, out, sizeof(out)));
+	ASSERT_EQ(0, nth_line(out, 0, line, sizeof(line)));
+	EXPECT_STREQ("NpuID(Idx)  Pwr(W)      Memory(%)   ", line);
+	EXPECT_EQ(2, count_lines(out));
+}
+
+/* info proc: a row per process of the device: pid, name, device, pinned, memlock MiB. */
+TEST(info_proc)
+{
+	char *argv[] = { "npu-smi", "info", "proc", "-i", "0", "--count", "1", NULL };
+	int hold[2], status;
+	char want[128];
+	pid_t holder;
+
+	NEED_SMI();
+	holder = npu_holder(0, 64 << 20, 16 << 20, 0, hold);
+	ASSERT_LT(0, holder);
+	ASSERT_EQ(0, run_smi(argv, 0, out, sizeof(out)));
+	snprintf(want, sizeof(want), "%-12d%-12d%-18s%-20d%-12d%d\n", 0, holder,
+		 "npu_smi_test", 64, 16, 16);
+	EXPECT_NONNULL(strstr(out, want));
+	EXPECT_EQ(0, strncmp(out, "NpuID(Idx)  Process id  ", 24));
+	close(hold[1]);
+	waitpid(holder, &status, 0);
+}
+
+/* -v, -h, info -h and set -h in the vendor's words. */
+TEST(version_and_help)
+{
+	char *v[] = { "npu-smi", "-v", NULL };
+	char *h[] = { "npu-smi", "-h", NULL };
+	char *ih[] = { "npu-smi", "info", "-h", NULL };
+	char *sh[] = { "npu-smi", "set", "--help", NULL };
+
+	NEED_SMI();
+	ASSERT_EQ(0, run_smi(v, 0, out, sizeof(out)));
+	EXPECT_STREQ("npu-smi version: 1.6.0\n", out);
+	ASSERT_EQ(0, run_smi(h, 0, out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "Usage: npu-smi <Command|-h|-v> [Options...]\n\nnpu-smi Command:\n"
+			     "\t-h            This command's help information\n", 99));
+	EXPECT_NONNULL(strstr(out, "\tinfo          Show hardware details\n"));
+	ASSERT_EQ(0, run_smi(ih, 0, out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "Usage: npu-smi info <watch|proc|-h|-m|-l|-t type> [Options...]\n", 63));
+	ASSERT_EQ(0, run_smi(sh, 0, out, sizeof(out)));
+	EXPECT_EQ(0, strncmp(out, "Usage: npu-smi set <-h|-t type> [Options...]\n", 45));
 }
 
 TEST(watch_faults_prints_bad_copy)
@@ -399,16 +723,46 @@ TEST(exit_codes)
 	char *badcount[] = { "npu-smi", "watch-faults", "--count", "0", NULL };
 	char *nodev[] = { "npu-smi", "-i", "99", NULL };
 	char *reset[] = { "npu-smi", "reset-counters", NULL };
+	char *notype[] = { "npu-smi", "info", "-t", "bogus", "-i", "0", NULL };
+	char *noid[] = { "npu-smi", "info", "-t", "memory", NULL };
+	char *page_nodev[] = { "npu-smi", "info", "-t", "memory", "-i", "99", NULL };
+	char *temp[] = { "npu-smi", "info", "-t", "temp", "-i", "0", NULL };
+	char *chip1[] = { "npu-smi", "info", "-t", "board", "-i", "0", "-c", "1", NULL };
+	char *both[] = { "npu-smi", "info", "-l", "-m", NULL };
+	char *watch_d[] = { "npu-smi", "info", "watch", "-d", "0", NULL };
+	char *watch_s[] = { "npu-smi", "info", "watch", "-s", "x", NULL };
+	char *watch_nodev[] = { "npu-smi", "info", "watch", "-i", "99", NULL };
+	char *set_reset[] = { "npu-smi", "set", "-t", "reset", "-i", "0", NULL };
+	char *set_bogus[] = { "npu-smi", "set", "-t", "bogus", "-i", "0", NULL };
+	char *set_noid[] = { "npu-smi", "set", "-t", "reset", NULL };
+	char *set_nodev[] = { "npu-smi", "set", "-t", "reset", "-i", "99", NULL };
 
 	NEED_SMI();
 	EXPECT_EQ(0, run_smi(help, 0, out, sizeof(out)));
-	EXPECT_NONNULL(strstr(out, "usage: npu-smi"));
+	EXPECT_NONNULL(strstr(out, "Usage: npu-smi"));
 	EXPECT_EQ(2, run_smi(bogus, 0, NULL, 0));
 	EXPECT_EQ(2, run_smi(badopt, 0, NULL, 0));
 	EXPECT_EQ(2, run_smi(badcount, 0, NULL, 0));
 	EXPECT_EQ(6, run_smi(nodev, 0, NULL, 0));
 	EXPECT_EQ(3, run_smi(reset, NOBODY, NULL, 0));
 	EXPECT_EQ(0, run_smi(reset, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(notype, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(noid, 0, NULL, 0));
+	EXPECT_EQ(6, run_smi(page_nodev, 0, NULL, 0));
+	/* a sensor the chip does not have: the vendor's sentence, exit 8 */
+	EXPECT_EQ(8, run_smi(temp, 0, out, sizeof(out)));
+	EXPECT_STREQ("This device does not support querying temp.\n", out);
+	EXPECT_EQ(6, run_smi(chip1, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(both, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(watch_d, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(watch_s, 0, NULL, 0));
+	EXPECT_EQ(6, run_smi(watch_nodev, 0, NULL, 0));
+	/* no device reset in the driver: said, not pretended */
+	EXPECT_EQ(8, run_smi(set_reset, 0, out, sizeof(out)));
+	EXPECT_STREQ("This device does not support setting reset.\n", out);
+	EXPECT_EQ(2, run_smi(set_bogus, 0, NULL, 0));
+	EXPECT_EQ(2, run_smi(set_noid, 0, NULL, 0));
+	EXPECT_EQ(6, run_smi(set_nodev, 0, NULL, 0));
 }
 
 TEST(json_parser_is_strict)

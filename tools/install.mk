@@ -3,6 +3,7 @@
 # part (lib/lib.mk), included by the top-level Makefile:
 #
 #   smi-install       build/tools/npu-smi into BINDIR, if it is built
+#   dcmi-install      libdcmi, dcmi.pc, dcmi_interface_api.h (tools/dcmi/dcmi.mk)
 #   udev-install      udev/60-npu.rules into UDEVRULESDIR
 #   modprobe-install  etc/modprobe.d/npu.conf.example into MODPROBEDIR
 #   man-install       man/npu-smi.1, man/npu.4 into MANDIR/man1, man4
