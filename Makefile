@@ -69,6 +69,8 @@ help:
 	@echo "  kunit       KUnit test modules for KDIR= (CONFIG_KUNIT=y only) into MODOUT=/kunit/"
 	@echo "  lib         libacl into build/lib/"
 	@echo "  tests       every tests/*.c into build/tests/"
+	@echo "  vendor-examples  the vendor's runtime examples (hicann/runtime, NPU_VENDOR_RUNTIME=checkout"
+	@echo "              or git dir, else a clone) built against libacl into build/tests/vendor/"
 	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3, libkmod), libdcmi into build/lib/"
 	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, libdcmi, its header and dcmi.pc,"
 	@echo "              the udev rule, a modprobe.d"

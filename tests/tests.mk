@@ -69,6 +69,14 @@ lib-check-links: $(LINK_BINS)
 lib-check: lib-check-links
 endif
 
+# The vendor's runtime examples, each built with its own CMakeLists.txt
+# against include/ and build/lib into build/tests/vendor/NAME/, for
+# tests/vendor_examples_test.c in the VM (tools/vendor-examples; make check
+# runs it). Fails when an example does not build; no vendor tree is a skip.
+.PHONY: vendor-examples
+vendor-examples: lib
+	@tools/vendor-examples
+
 # libdrm (PRIME import into vgem) only for the dma-buf test.
 DRM_CFLAGS	:= $(shell pkg-config --cflags libdrm 2>/dev/null)
 DRM_LIBS	:= $(shell pkg-config --libs libdrm 2>/dev/null)
