@@ -628,13 +628,17 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 	ret = acl_dev_aborting(s->dev);
 	if (!ret)
 		ret = acl_stream_sticky(s);
-	if (!ret)
-		ret = acl_stream_take_fault(s);
 	if (ret)
 		return ret;
 	if (__atomic_load_n(&s->aborting, __ATOMIC_ACQUIRE))
 		return acl_errf(ACLI_ESTREAMABORT, "the stream is being aborted");
 	ret = acl_stream_wait_on(s, id, seq, timeout_ms, NULL, NULL);
+	/*
+	 * A fault a callback's watcher met meanwhile (or before) is this
+	 * synchronize's answer - once the stream got there, not before.
+	 */
+	if (!ret)
+		ret = acl_stream_take_fault(s);
 	if ((ret == -ENOENT || ret == -ECANCELED) && acl_stream_gone(s, id)) {
 		/* aborted (a sync racing with it sees that) or replaced since */
 		ret = acl_dev_aborting(s->dev);
