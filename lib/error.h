@@ -54,6 +54,14 @@ enum {
 	ACLI_ENOTCAPTURED	= -(ACLI_ERR_BASE + 38),	/* stream not being captured: 107029 */
 	ACLI_ESTATE		= -(ACLI_ERR_BASE + 39),	/* acl-layer state (callback registry): 500000 */
 	ACLI_EUSER		= -(ACLI_ERR_BASE + 40),	/* an application callback's code: acl_user_err() */
+	/* process snapshots (snapshot.c) */
+	ACLI_ESNAPLOCKTIME	= -(ACLI_ERR_BASE + 41),	/* work did not drain in time: 507905 */
+	ACLI_ESNAPLOCK		= -(ACLI_ERR_BASE + 42),	/* lock refused (not running): 507906 */
+	ACLI_ESNAPUNLOCK	= -(ACLI_ERR_BASE + 43),	/* unlock refused (not locked): 507907 */
+	ACLI_ESNAPBACKUP	= -(ACLI_ERR_BASE + 44),	/* backup refused or failed: 507908 */
+	ACLI_ESNAPRESTORE	= -(ACLI_ERR_BASE + 45),	/* restore refused or failed: 507909 */
+	ACLI_ESNAPCB		= -(ACLI_ERR_BASE + 46),	/* a snapshot callback failed: 507912 */
+	ACLI_ESNAPCBREG		= -(ACLI_ERR_BASE + 47),	/* callback registered already: 507913 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

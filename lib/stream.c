@@ -23,6 +23,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "snapstate.h"
 #include "stream.h"
 #include "streamstate.h"
 
@@ -208,6 +209,9 @@ int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream *
 	struct acl_stream *s;
 	int ret;
 
+	/* work queued on a stream, or its management: not while the process is locked */
+	if (use & ACL_STREAM_OWN)
+		acl_snap_gate();
 	if (!stream) {
 		ret = acl_cur_ctx(&ctx);
 		if (ret)
@@ -339,7 +343,7 @@ void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static int64_t acl_now_ms(void)
+int64_t acl_now_ms(void)
 {
 	struct timespec ts;
 
@@ -547,10 +551,26 @@ static int32_t acl_ms_left(int64_t deadline)
 }
 
 /*
- * Wait for every stream of @ctx until @deadline (-1: none): the first
- * error, or -ETIMEDOUT at once when the time is up.
+ * Everything queued on @s so far done by @deadline (-1: none): 0 or
+ * -ETIMEDOUT; a task error stays for the stream's next synchronize.
  */
-static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
+static int acl_stream_drain(struct acl_stream *s, int64_t deadline)
+{
+	uint32_t id;
+	uint64_t seq;
+	int ret;
+
+	acl_stream_point(s, &id, &seq);
+	ret = acl_stream_reach(s, id, seq, acl_ms_left(deadline));
+	return ret == -ENOENT ? 0 : ret;
+}
+
+/*
+ * Wait for every stream of @ctx until @deadline (-1: none): the first
+ * error, or -ETIMEDOUT at once when the time is up. @keep: a task error is
+ * not this wait's, it stays for the stream's next synchronize.
+ */
+static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline, bool keep)
 {
 	struct acl_stream **v = NULL, *s;
 	size_t n = 0, i;
@@ -571,7 +591,8 @@ static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
 	if (!v)
 		return acl_errf(-ENOMEM, "out of host memory");
 	for (i = 0; i < n; i++) {
-		err = ret == -ETIMEDOUT ? 0 : acl_stream_sync(v[i], acl_ms_left(deadline));
+		err = ret == -ETIMEDOUT ? 0 :
+		      keep ? acl_stream_drain(v[i], deadline) : acl_stream_sync(v[i], acl_ms_left(deadline));
 		if (err && (!ret || err == -ETIMEDOUT))
 			ret = err;
 		acl_stream_put(v[i]);
@@ -583,11 +604,11 @@ static int acl_ctx_sync_until(struct acl_context *ctx, int64_t deadline)
 /* Wait for every stream of @ctx. */
 int acl_ctx_sync_streams(struct acl_context *ctx)
 {
-	return acl_ctx_sync_until(ctx, -1);
+	return acl_ctx_sync_until(ctx, -1, false);
 }
 
 /* Every stream of every context of @dev until @deadline (-1: none), as acl_ctx_sync_until(). */
-static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
+static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline, bool keep)
 {
 	struct acl_context *ctx;
 	struct acl_context **ctxs = NULL;
@@ -610,7 +631,7 @@ static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
 	}
 	pthread_mutex_unlock(&dev->lock);
 	for (i = 0; i < n; i++) {
-		err = ret == -ETIMEDOUT ? 0 : acl_ctx_sync_until(ctxs[i], deadline);
+		err = ret == -ETIMEDOUT ? 0 : acl_ctx_sync_until(ctxs[i], deadline, keep);
 		if (err && (!ret || err == -ETIMEDOUT))
 			ret = err;
 		acl_ctx_put(ctxs[i]);
@@ -621,7 +642,12 @@ static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
 
 int acl_dev_sync(struct acl_device *dev)
 {
-	return acl_dev_sync_until(dev, -1);
+	return acl_dev_sync_until(dev, -1, false);
+}
+
+int acl_dev_drain_until(struct acl_device *dev, int64_t deadline)
+{
+	return acl_dev_sync_until(dev, deadline, true);
 }
 
 ACL_EXPORT aclError aclrtSynchronizeDevice(void)
@@ -660,7 +686,7 @@ ACL_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
-		ret = acl_dev_sync_until(dev, timeout < 0 ? -1 : acl_now_ms() + timeout);
+		ret = acl_dev_sync_until(dev, timeout < 0 ? -1 : acl_now_ms() + timeout, false);
 	if (ret == -ETIMEDOUT)
 		ret = acl_errf(ret, "the device's streams did not complete within %d ms", timeout);
 	return acl_ret(__func__, ret);
