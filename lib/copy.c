@@ -33,6 +33,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "snapstate.h"
 #include "stream.h"
 
 /*
@@ -241,6 +242,8 @@ static int acl_copy_args(void *dst, size_t destMax, const void *src, size_t coun
 		return acl_errf(-EINVAL, "count %zu exceeds destMax %zu", count, destMax);
 	if ((unsigned int)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE)
 		return acl_errf(-EINVAL, "kind %d is not an aclrtMemcpyKind", (int)kind);
+	/* device work follows: it waits while the process is locked for a snapshot */
+	acl_snap_gate();
 	return 0;
 }
 
@@ -1056,6 +1059,8 @@ static int acl_memset_args(void *devPtr, size_t maxCount, size_t count)
 		return acl_errf(-EINVAL, "count must be non-zero");
 	if (count > maxCount)
 		return acl_errf(-EINVAL, "count %zu exceeds maxCount %zu", count, maxCount);
+	/* device work follows: it waits while the process is locked for a snapshot */
+	acl_snap_gate();
 	return 0;
 }
 

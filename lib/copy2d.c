@@ -25,6 +25,7 @@
 #include "copy.h"
 #include "device.h"
 #include "error.h"
+#include "snapstate.h"
 #include "stream.h"
 
 /* The runtime's limits for a 2D copy (MemCopy2DCheckParam). */
@@ -78,6 +79,8 @@ static int acl_2d_args(void *dst, size_t dpitch, const void *src, size_t spitch,
 	if (!acl_2d_fits(dst, dpitch, width, height) || !acl_2d_fits(src, spitch, width, height))
 		return acl_errf(-EINVAL, "the rows of %s run past the end of the address space",
 				acl_2d_fits(dst, dpitch, width, height) ? "src" : "dst");
+	/* device work follows: it waits while the process is locked for a snapshot */
+	acl_snap_gate();
 	return 0;
 }
 
@@ -180,6 +183,8 @@ static int acl_batch_args(const struct acl_batch *b, bool sync)
 	if (sync && b->n > ACL_BATCH_SYNC_MAX)
 		return acl_errf(ACLI_ERTPARAM, "numBatches %zu exceeds %d for aclrtMemcpyBatch", b->n,
 				ACL_BATCH_SYNC_MAX);
+	/* device work follows: it waits while the process is locked for a snapshot */
+	acl_snap_gate();
 	return 0;
 }
 

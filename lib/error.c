@@ -114,6 +114,13 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ELINKTYPE, ACL_ERROR_RT_LINK_TYPE_NOT_SUPPORTED,	"the devices have no such link" },
 		{ ACLI_EEXCINFO, (aclError)0xFFFFFFFFU,			"the exception information has no such detail" },
 		{ ACLI_EDEVTASKABORT, ACL_ERROR_RT_DEVICE_TASK_ABORT,	"the device's tasks are being aborted" },
+		{ ACLI_ESNAPLOCKTIME, ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT,	"the process's device work did not drain in time" },
+		{ ACLI_ESNAPLOCK, ACL_ERROR_SNAPSHOT_LOCK_FAILED,	"the process is locked already" },
+		{ ACLI_ESNAPUNLOCK, ACL_ERROR_SNAPSHOT_UNLOCK_FAILED,	"the process is not locked" },
+		{ ACLI_ESNAPBACKUP, ACL_ERROR_SNAPSHOT_BACKUP_FAILED,	"snapshot backup failed" },
+		{ ACLI_ESNAPRESTORE, ACL_ERROR_SNAPSHOT_RESTORE_FAILED,	"snapshot restore failed" },
+		{ ACLI_ESNAPCB,	ACL_ERROR_SNAPSHOT_CALLBACK_FAILED,	"a snapshot callback failed" },
+		{ ACLI_ESNAPCBREG, ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED, "the callback is registered for that stage already" },
 	};
 	size_t i;
 

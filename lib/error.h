@@ -57,10 +57,18 @@ enum {
 	ACLI_EOVERLIMIT		= -(ACLI_ERR_BASE + 41),	/* a driver limit (mbuf chain length): 207012 */
 	ACLI_EDRVERR		= -(ACLI_ERR_BASE + 42),	/* the driver's internal error: 507899 */
 	ACLI_EFAILURE		= -(ACLI_ERR_BASE + 43),	/* an acl-layer step failed: 500001 */
-	ACLI_EMEMUCE		= -(ACLI_ERR_BASE + 47),	/* a task hit a bad device page: 507053 */
 	ACLI_ELINKTYPE		= -(ACLI_ERR_BASE + 44),	/* a link the devices do not have: 207021 */
 	ACLI_EEXCINFO		= -(ACLI_ERR_BASE + 45),	/* not that kind of exception info: 0xFFFFFFFF */
 	ACLI_EDEVTASKABORT	= -(ACLI_ERR_BASE + 46),	/* the device's tasks are being aborted: 107022 */
+	ACLI_EMEMUCE		= -(ACLI_ERR_BASE + 47),	/* a task hit a bad device page: 507053 */
+	/* process snapshots (snapshot.c) */
+	ACLI_ESNAPLOCKTIME	= -(ACLI_ERR_BASE + 48),	/* work did not drain in time: 507905 */
+	ACLI_ESNAPLOCK		= -(ACLI_ERR_BASE + 49),	/* lock refused (not running): 507906 */
+	ACLI_ESNAPUNLOCK	= -(ACLI_ERR_BASE + 50),	/* unlock refused (not locked): 507907 */
+	ACLI_ESNAPBACKUP	= -(ACLI_ERR_BASE + 51),	/* backup refused or failed: 507908 */
+	ACLI_ESNAPRESTORE	= -(ACLI_ERR_BASE + 52),	/* restore refused or failed: 507909 */
+	ACLI_ESNAPCB		= -(ACLI_ERR_BASE + 53),	/* a snapshot callback failed: 507912 */
+	ACLI_ESNAPCBREG		= -(ACLI_ERR_BASE + 54),	/* callback registered already: 507913 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

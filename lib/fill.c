@@ -15,6 +15,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "snapstate.h"
 #include "stream.h"
 
 /* Where the words to fill are: an allocation of @dev, device or host memory. */
@@ -39,6 +40,8 @@ static int acl_d32_args(void *ptr, size_t memSize, size_t N)
 		return acl_errf(-EINVAL, "ptr %p is not 4-byte aligned", ptr);
 	if (N > SIZE_MAX / sizeof(uint32_t) || memSize < N * sizeof(uint32_t))
 		return acl_errf(-EINVAL, "memSize %zu is less than N %zu words (%zu * 4 bytes)", memSize, N, N);
+	/* device work follows: it waits while the process is locked for a snapshot */
+	acl_snap_gate();
 	return 0;
 }
 

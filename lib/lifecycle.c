@@ -27,6 +27,9 @@
  * ExecutePrimaryTearDown; api_impl.cc SetDevice). acl_open_lock[N], taken
  * before acl_global_lock, makes the opening and closing of device N one
  * at a time with SET_PRE, so that it comes once per open.
+ *
+ * The calls that open or close devices, aclFinalize among them, wait
+ * first while the process is locked for a snapshot (snapstate.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -51,6 +54,7 @@
 #include "mm.h"
 #include "notify.h"
 #include "slots.h"
+#include "snapstate.h"
 #include "stream.h"
 #include "streamstate.h"
 #include "sysparam.h"
@@ -808,6 +812,8 @@ ACL_EXPORT aclError aclFinalize(void)
 
 	if (ret)
 		return acl_ret(__func__, ret);
+	/* it closes the devices: not while the process is locked for a snapshot */
+	acl_snap_gate();
 	pthread_mutex_lock(&acl_init_lock);
 	if (acl_init_state() == ACL_STATE_FINALIZED)
 		ret = acl_errf(ACLI_EREPEAT_FINALIZE, "aclFinalize was already called");
@@ -888,6 +894,7 @@ ACL_EXPORT aclError aclrtSetDevice(int32_t deviceId)
 {
 	int ret = acl_check_init();
 
+	acl_snap_gate();
 	if (!ret)
 		ret = acl_set_device(deviceId);
 	return acl_ret(__func__, ret);
@@ -897,6 +904,7 @@ ACL_EXPORT aclError aclrtResetDevice(int32_t deviceId)
 {
 	int ret = acl_check_init();
 
+	acl_snap_gate();
 	if (!ret)
 		ret = acl_reset_device(deviceId, false);
 	return acl_ret(__func__, ret);
@@ -906,6 +914,7 @@ ACL_EXPORT aclError aclrtResetDeviceForce(int32_t deviceId)
 {
 	int ret = acl_check_init();
 
+	acl_snap_gate();
 	if (!ret)
 		ret = acl_reset_device(deviceId, true);
 	return acl_ret(__func__, ret);
@@ -923,6 +932,7 @@ ACL_EXPORT aclError aclrtCreateContext(aclrtContext *context, int32_t deviceId)
 		ret = acl_dev_check_id(deviceId, "deviceId");
 	if (ret)
 		goto out;
+	acl_snap_gate();
 	acl_dev_open_begin(deviceId);
 	pthread_mutex_lock(&acl_global_lock);
 	ret = acl_dev_acquire_locked(deviceId, &dev);
@@ -952,6 +962,7 @@ ACL_EXPORT aclError aclrtDestroyContext(aclrtContext context)
 	int ret;
 
 	ret = acl_enter(NULL, context);
+	acl_snap_gate();
 	if (!ret)
 		ret = acl_ctx_get_explicit(context, &ctx);
 	if (ret)

@@ -40,6 +40,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "snapstate.h"
 
 #ifndef MAP_FIXED_NOREPLACE
 #define MAP_FIXED_NOREPLACE 0x100000
@@ -109,6 +110,50 @@ void acl_mm_usage(struct acl_device *dev, enum acl_mem_kind kind, uint64_t *cur,
 	*cur = m->usage[kind].cur;
 	*peak = m->usage[kind].peak;
 	pthread_rwlock_unlock(&m->lock);
+}
+
+/* Spans (snapshot.c) */
+
+struct acl_span_list {
+	struct acl_mm_span *v;
+	size_t n, cap;
+};
+
+static void acl_span_malloc(struct acl_region *r, void *arg)
+{
+	struct acl_span_list *l = arg;
+
+	if (r->kind == ACL_REGION_MALLOC && !r->dying && l->n < l->cap)
+		l->v[l->n++] = (struct acl_mm_span){ .addr = r->addr, .len = r->len };
+}
+
+static void acl_span_map(const struct acl_range *e, void *arg)
+{
+	struct acl_span_list *l = arg;
+
+	if (l->n < l->cap)
+		l->v[l->n++] = (struct acl_mm_span){ .addr = e->start, .len = e->end - e->start, .vmm = true };
+}
+
+int acl_mm_spans(struct acl_device *dev, struct acl_mm_span **out, size_t *n)
+{
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_span_list l = { NULL, 0, 0 };
+
+	pthread_rwlock_rdlock(&m->lock);
+	/* every aclrtMalloc region is in the VA index */
+	l.cap = m->r.va.n + m->r.maps.n;
+	l.v = calloc(l.cap ? l.cap : 1, sizeof(*l.v));
+	if (l.v) {
+		acl_regions_each(&m->r, acl_span_malloc, &l);
+		acl_ranges_walk(&m->r.maps, acl_span_map, &l);
+	}
+	pthread_rwlock_unlock(&m->lock);
+	if (!l.v)
+		return acl_errf(-ENOMEM, "out of host memory");
+	*out = l.v;
+	*n = l.n;
+	return 0;
 }
 
 /* Records */
@@ -448,6 +493,7 @@ int acl_mm_alloc(struct acl_device *dev, uint64_t len, uint64_t page, uint64_t *
 	struct acl_region r = { .kind = ACL_REGION_MALLOC, .len = len, .page_size = page };
 	int ret;
 
+	acl_snap_gate();
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
 	if (ret)
 		return acl_mm_alloc_failed(dev, ret, len);
@@ -469,6 +515,7 @@ int acl_mm_map_import(struct acl_device *dev, uint32_t handle, uint64_t len, uin
 		.ipc_serial = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED),
 	};
 
+	acl_snap_gate();
 	return acl_mm_map_new(dev, handle, &r, va);
 }
 
@@ -477,6 +524,7 @@ int acl_mm_free(struct acl_device *dev, uint64_t va, enum acl_region_kind kind)
 	struct acl_region r;
 	int ret;
 
+	acl_snap_gate();
 	if (acl_mm_claim(dev, va, kind, &r))
 		return -ENOENT;
 	ret = acl_unmap_va(dev, va);
@@ -606,6 +654,7 @@ int acl_mm_handle_alloc(struct acl_device *dev, uint64_t size, uint64_t page, in
 	struct npu_mem_alloc alloc = { .size = sizeof(alloc), .length = size, .page_size = page };
 	int ret;
 
+	acl_snap_gate();
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_ALLOC, &alloc);
 	if (ret)
 		return acl_mm_alloc_failed(dev, ret, size);
@@ -625,6 +674,7 @@ int acl_mm_handle_free(const void *p)
 	struct acl_mm *m;
 	uint32_t id;
 
+	acl_snap_gate();
 	m = acl_handle_lock(p, &h);
 	if (!m)
 		return acl_handle_dead(p);
@@ -762,6 +812,7 @@ int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_
 	struct acl_region r = { .kind = ACL_REGION_VMM, .len = len };
 	int ret;
 
+	acl_snap_gate();
 	ret = acl_va_reserve(dev, len, align, at, &r.addr);
 	if (ret)
 		return ret;
@@ -780,6 +831,7 @@ int acl_mm_release(struct acl_device *dev, uint64_t va)
 	struct acl_region r;
 	int ret;
 
+	acl_snap_gate();
 	if (acl_mm_claim(dev, va, ACL_REGION_VMM, &r))
 		return acl_errf(-EINVAL, "virPtr %#llx is not an address reserved by aclrtReserveMemAddress",
 				(unsigned long long)va);
@@ -813,6 +865,7 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p,
 	struct acl_mm *m;
 	int ret = 0;
 
+	acl_snap_gate();
 	m = acl_handle_lock(p, &h);
 	if (!m)
 		return acl_handle_dead(p);
@@ -873,6 +926,7 @@ int acl_mm_unmap(struct acl_device *dev, uint64_t va)
 	struct acl_handle *h;
 	int ret;
 
+	acl_snap_gate();
 	ret = acl_unmap_va(dev, va);
 	if (ret == -ENOENT)
 		return acl_errf(ret, "virPtr %#llx is not the start of an aclrtMapMem mapping",

@@ -12,7 +12,9 @@
  *
  * Functions return 0 or a negative errno with the reason recorded
  * (error.h); -ENOENT for "no such allocation" comes back quietly, for the
- * caller to explain in its API's terms.
+ * caller to explain in its API's terms. The requests that make or release
+ * device memory, VMM reservations and mappings wait first while the
+ * process is locked for a snapshot (snapstate.h).
  */
 #ifndef LIBACL_MM_H
 #define LIBACL_MM_H
@@ -205,6 +207,19 @@ void acl_mm_unmirror(struct acl_device *dev, uint64_t addr);
  * MAP_FAILED with errno set on failure (EOVERFLOW: @len too large).
  */
 void *acl_map_aligned(uint64_t len, uint64_t align, uint64_t skew, int prot, int flags);
+
+/* Device memory the process reaches by address: what a snapshot saves (snapshot.c). */
+struct acl_mm_span {
+	uint64_t addr, len;
+	bool vmm;			/* an aclrtMapMem mapping; else aclrtMalloc memory */
+};
+
+/*
+ * Every aclrtMalloc allocation and aclrtMapMem mapping of @dev that is not
+ * being released: a malloc'ed array in *@out (the caller frees it), *@n
+ * entries. IPC imports are the exporter's memory, not listed.
+ */
+int acl_mm_spans(struct acl_device *dev, struct acl_mm_span **out, size_t *n);
 
 /* This process's memory of @kind on @dev since it opened: current and peak bytes. */
 void acl_mm_usage(struct acl_device *dev, enum acl_mem_kind kind, uint64_t *cur, uint64_t *peak);

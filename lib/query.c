@@ -649,6 +649,17 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+int acl_soc_arch(int id, int32_t *arch)
+{
+	struct npu_get_info info;
+	int ret;
+
+	ret = acl_query_info(id, &info, "device");
+	if (!ret)
+		*arch = acl_soc_of(info.soc_name)->arch;
+	return ret;
+}
+
 /*
  * CANN attributes (CANN: src/acl/utils/cann_info_utils.cpp): INF_NAN and
  * BF16 are the platform file's support_inf_nan and support_bf16 of device

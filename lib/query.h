@@ -19,6 +19,10 @@ struct npu_get_info;
  */
 int acl_query_info(int id, struct npu_get_info *info, const char *what);
 
+/* NPU architecture of device @id's SoC, by CANN's platform files (2201: 910B-class). */
+#define ACL_ARCH_910B	2201
+int acl_soc_arch(int id, int32_t *arch);
+
 /*
  * The device limit of @type (an aclrtDevResLimitType) of the open device
  * @dev: the hardware count until aclrtSetDeviceResLimit sets one, again

@@ -149,17 +149,38 @@ void *acl_ranges_del(struct acl_ranges *rs, uint64_t start)
 	return p;
 }
 
-static void acl_walk(const struct acl_range *t, void (*fn)(void *p, void *arg), void *arg)
+static void acl_walk(const struct acl_range *t, void (*fn)(const struct acl_range *r, void *arg),
+		     void *arg)
 {
 	for (; t; t = t->child[1]) {
 		acl_walk(t->child[0], fn, arg);
-		fn(t->p, arg);
+		fn(t, arg);
 	}
+}
+
+void acl_ranges_walk(const struct acl_ranges *rs, void (*fn)(const struct acl_range *r, void *arg),
+		     void *arg)
+{
+	acl_walk(rs->root, fn, arg);
+}
+
+struct acl_each {
+	void (*fn)(void *p, void *arg);
+	void *arg;
+};
+
+static void acl_each_one(const struct acl_range *r, void *arg)
+{
+	const struct acl_each *e = arg;
+
+	e->fn(r->p, e->arg);
 }
 
 void acl_ranges_each(const struct acl_ranges *rs, void (*fn)(void *p, void *arg), void *arg)
 {
-	acl_walk(rs->root, fn, arg);
+	struct acl_each e = { fn, arg };
+
+	acl_walk(rs->root, acl_each_one, &e);
 }
 
 static void acl_free_tree(struct acl_range *t)

@@ -73,6 +73,9 @@ const struct acl_range *acl_ranges_find(const struct acl_ranges *rs, uint64_t ad
 void *acl_ranges_del(struct acl_ranges *rs, uint64_t start);
 /* Call @fn on every range's object, in no particular order (it may not change @rs). */
 void acl_ranges_each(const struct acl_ranges *rs, void (*fn)(void *p, void *arg), void *arg);
+/* Call @fn on every range, by start (it may not change @rs). */
+void acl_ranges_walk(const struct acl_ranges *rs, void (*fn)(const struct acl_range *r, void *arg),
+		     void *arg);
 
 /* Index @r (allocated by the caller, owned by the records from now on). */
 int acl_region_add(struct acl_regions *rs, struct acl_region *r);

@@ -24,6 +24,7 @@
 #include "error.h"
 #include "exception.h"
 #include "mm.h"
+#include "snapstate.h"
 #include "stream.h"
 #include "streamstate.h"
 
@@ -215,6 +216,9 @@ int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream *
 	struct acl_stream *s;
 	int ret;
 
+	/* work queued on a stream, or its management: not while the process is locked */
+	if (use & ACL_STREAM_OWN)
+		acl_snap_gate();
 	if (!stream) {
 		ret = acl_cur_ctx(&ctx);
 		if (ret)
@@ -398,7 +402,7 @@ void acl_stream_point(struct acl_stream *s, uint32_t *id, uint64_t *seq)
 	pthread_mutex_unlock(&s->lock);
 }
 
-static int64_t acl_now_ms(void)
+int64_t acl_now_ms(void)
 {
 	struct timespec ts;
 
@@ -720,6 +724,21 @@ static int32_t acl_ms_left(int64_t deadline)
 	return left <= 0 ? 0 : left > INT32_MAX ? INT32_MAX : (int32_t)left;
 }
 
+/*
+ * Everything queued on @s so far done by @deadline (-1: none): 0 or
+ * -ETIMEDOUT; a task error stays for the stream's next synchronize.
+ */
+static int acl_stream_drain(struct acl_stream *s, int64_t deadline)
+{
+	uint32_t id;
+	uint64_t seq;
+	int ret;
+
+	acl_stream_point(s, &id, &seq);
+	ret = acl_stream_reach(s, id, seq, acl_ms_left(deadline));
+	return ret == -ENOENT ? 0 : ret;
+}
+
 int acl_ctx_each_stream(struct acl_context *ctx, int (*fn)(struct acl_stream *s, void *arg), void *arg)
 {
 	struct acl_stream **v = NULL, *s;
@@ -785,6 +804,7 @@ int acl_dev_each_stream(struct acl_device *dev, int (*fn)(struct acl_stream *s, 
 /* A walk of streams that wait until one deadline: once it passed, the rest are skipped. */
 struct acl_sync_walk {
 	int64_t deadline;		/* acl_now_ms(); -1: none */
+	bool keep;			/* a task error stays for the stream's next synchronize */
 	bool timed_out;
 };
 
@@ -795,7 +815,7 @@ static int acl_stream_sync_step(struct acl_stream *s, void *arg)
 
 	if (w->timed_out)
 		return 0;
-	err = acl_stream_sync(s, acl_ms_left(w->deadline));
+	err = w->keep ? acl_stream_drain(s, w->deadline) : acl_stream_sync(s, acl_ms_left(w->deadline));
 	w->timed_out = err == -ETIMEDOUT;
 	return err;
 }
@@ -812,16 +832,21 @@ int acl_ctx_sync_streams(struct acl_context *ctx)
  * Every stream of every context of @dev until @deadline (-1: none): the
  * first error, or -ETIMEDOUT at once when the time is up.
  */
-static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline)
+static int acl_dev_sync_until(struct acl_device *dev, int64_t deadline, bool keep)
 {
-	struct acl_sync_walk w = { .deadline = deadline };
+	struct acl_sync_walk w = { .deadline = deadline, .keep = keep };
 
 	return acl_dev_each_stream(dev, acl_stream_sync_step, &w);
 }
 
 int acl_dev_sync(struct acl_device *dev)
 {
-	return acl_dev_sync_until(dev, -1);
+	return acl_dev_sync_until(dev, -1, false);
+}
+
+int acl_dev_drain_until(struct acl_device *dev, int64_t deadline)
+{
+	return acl_dev_sync_until(dev, deadline, true);
 }
 
 ACL_EXPORT aclError aclrtSynchronizeDevice(void)
@@ -862,7 +887,7 @@ ACL_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 	if (!ret)
 		ret = acl_cur_dev(&dev);
 	if (!ret)
-		ret = acl_dev_sync_until(dev, timeout < 0 ? -1 : acl_now_ms() + timeout);
+		ret = acl_dev_sync_until(dev, timeout < 0 ? -1 : acl_now_ms() + timeout, false);
 	if (ret == -ETIMEDOUT)
 		ret = acl_errf(ret, "the device's streams did not complete within %d ms", timeout);
 	return acl_ret(__func__, ret);

@@ -124,7 +124,8 @@ void acl_stream_put(struct acl_stream *s);
 /* How a call uses the stream it resolves. */
 enum {
 	ACL_STREAM_USE = 0,		/* query or synchronize: any context */
-	ACL_STREAM_OWN = 1 << 0,	/* submit or manage: the current context's only (107003) */
+	/* submit or manage: the current context's only (107003); waits while locked (snapstate.h) */
+	ACL_STREAM_OWN = 1 << 0,
 };
 
 /*
@@ -220,5 +221,15 @@ int acl_dev_aborting(struct acl_device *dev);
  * destroyed with FORCE and a fresh one takes its place.
  */
 int acl_stream_abort(struct acl_stream *s);
+
+/* CLOCK_MONOTONIC in milliseconds: the clock of the deadlines here. */
+int64_t acl_now_ms(void);
+
+/*
+ * Wait until every stream of every context of @dev has done what was
+ * queued on it, by @deadline (-1: none): 0 or -ETIMEDOUT. Task errors stay
+ * for the streams' next synchronize (aclrtSnapShotProcessLock's wait).
+ */
+int acl_dev_drain_until(struct acl_device *dev, int64_t deadline);
 
 #endif /* LIBACL_STREAM_H */

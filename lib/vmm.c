@@ -17,6 +17,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "snapstate.h"
 
 #define ACL_VMM_GRANULE		NPU_PAGE_2M
 
@@ -353,6 +354,8 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 		if (ret)
 			goto out;
 	}
+	/* device access changes: not while the process is locked for a snapshot */
+	acl_snap_gate();
 	for (i = 0; i < count && !ret; i++) {
 		snprintf(what, sizeof(what), "desc[%zu].location", i);
 		ret = acl_mm_set_access(dev, (uintptr_t)virPtr, size, desc[i].location.id,

@@ -446,6 +446,21 @@ ACL_SA_EQ(offsetof(aclCANNPackageVersion, releaseVersion), 256);
 ACL_SA_EQ(offsetof(aclCANNPackageVersion, patchVersion), 320);
 ACL_SA_EQ(offsetof(aclCANNPackageVersion, reserved), 384);
 
+/* process snapshots */
+ACL_SA_EQ(ACL_RT_PROCESS_STATE_RUNNING, 0);
+ACL_SA_EQ(ACL_RT_PROCESS_STATE_LOCKED, 1);
+ACL_SA_EQ(ACL_RT_SNAPSHOT_LOCK_PRE, 0);
+ACL_SA_EQ(ACL_RT_SNAPSHOT_BACKUP_PRE, 1);
+ACL_SA_EQ(ACL_RT_SNAPSHOT_BACKUP_POST, 2);
+ACL_SA_EQ(ACL_RT_SNAPSHOT_RESTORE_PRE, 3);
+ACL_SA_EQ(ACL_RT_SNAPSHOT_RESTORE_POST, 4);
+ACL_SA_EQ(ACL_RT_SNAPSHOT_UNLOCK_POST, 5);
+ACL_SA_EQ(sizeof(aclrtSnapShotStage), 4);
+ACL_SA_EQ(sizeof(aclrtSnapShotBackupArgs), 64);
+ACL_SA_EQ(offsetof(aclrtSnapShotBackupArgs, reserved), 4);
+ACL_SA_EQ(sizeof(aclrtSnapShotRestoreArgs), 64);
+ACL_SA_EQ(offsetof(aclrtSnapShotRestoreArgs, reserved), 4);
+
 /* log levels, system parameters, device capability items, overflow modes */
 ACL_SA_EQ(ACL_DEBUG, 0);
 ACL_SA_EQ(ACL_INFO, 1);

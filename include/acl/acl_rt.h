@@ -2547,6 +2547,100 @@ ACL_FUNC_VISIBILITY aclError aclFinalizeCallbackUnRegister(aclRegisterCallbackTy
 							   aclFinalizeCallbackFunc cbFunc);
 
 /*
+ * == Process snapshots ==
+ *
+ * Saving what the devices hold for this process in host memory and
+ * writing it back, as CANN's (an experimental feature there):
+ *
+ *   backup:  LOCK_PRE, Lock, BACKUP_PRE, Backup, BACKUP_POST, Unlock, UNLOCK_POST
+ *   restore: RESTORE_PRE, Restore, RESTORE_POST, Unlock, UNLOCK_POST
+ *
+ * The process is RUNNING, LOCKED (after Lock, and after a Restore) or
+ * BACKED_UP (after a Backup); Unlock makes it RUNNING from either. While
+ * it is not RUNNING, the calls of other threads that change what the
+ * devices hold (work queued on a stream, synchronous copies and memsets,
+ * device memory and VMM requests, setting and resetting devices,
+ * creating and destroying contexts, aclFinalize) wait until it is
+ * unlocked; the thread that locked it, and one running Backup or Restore,
+ * go on. pid must be the calling process's and the pointer argument NULL
+ * (else ACL_ERROR_INVALID_PARAM); on a chip without the feature (CANN
+ * has it on 910B-class chips, the simulated one among them) every
+ * function here answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT. No aclInit is
+ * needed; lib/README.md ("Process snapshots") has the details.
+ */
+typedef enum aclrtProcessState {
+	ACL_RT_PROCESS_STATE_RUNNING = 0,
+	ACL_RT_PROCESS_STATE_LOCKED,
+} aclrtProcessState;
+
+typedef enum {
+	ACL_RT_SNAPSHOT_LOCK_PRE = 0,
+	ACL_RT_SNAPSHOT_BACKUP_PRE,
+	ACL_RT_SNAPSHOT_BACKUP_POST,
+	ACL_RT_SNAPSHOT_RESTORE_PRE,
+	ACL_RT_SNAPSHOT_RESTORE_POST,
+	ACL_RT_SNAPSHOT_UNLOCK_POST,
+} aclrtSnapShotStage;
+
+/* Called once per open device (its id); a non-zero answer fails the operation. */
+typedef uint32_t (*aclrtSnapShotCallBack)(int32_t deviceId, void *args);
+
+typedef struct aclrtSnapShotBackupArgs {
+	uint32_t backupFlags;
+	char reserved[60];
+} aclrtSnapShotBackupArgs;
+
+typedef struct aclrtSnapShotRestoreArgs {
+	uint32_t restoreFlags;
+	char reserved[60];
+} aclrtSnapShotRestoreArgs;
+
+/*
+ * RUNNING -> LOCKED, after the LOCK_PRE callbacks; then waits (up to 60 s)
+ * until every stream of every open device has done its queued work.
+ * Not RUNNING: ACL_ERROR_SNAPSHOT_LOCK_FAILED; the streams not done in
+ * time: ACL_ERROR_SNAPSHOT_LOCK_TIMEOUT, and the process runs again.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessLock(int pid, void *reserve);
+/*
+ * LOCKED or BACKED_UP -> RUNNING (a backup not restored is dropped), the
+ * waiting calls go on; then the UNLOCK_POST callbacks. RUNNING:
+ * ACL_ERROR_SNAPSHOT_UNLOCK_FAILED.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessUnlock(int pid, void *reserve);
+/*
+ * LOCKED -> BACKED_UP: the BACKUP_PRE callbacks, a synchronize of every
+ * open device (its errors are the answer; no device set:
+ * ACL_ERROR_RT_CONTEXT_NULL), the bytes of every aclrtMalloc allocation
+ * and aclrtMapMem mapping of every open device read into host memory, the
+ * BACKUP_POST callbacks. Not LOCKED (a second backup too), or a read that
+ * fails: ACL_ERROR_SNAPSHOT_BACKUP_FAILED, and the process stays LOCKED.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessBackup(int pid, aclrtSnapShotBackupArgs *args);
+/*
+ * BACKED_UP -> LOCKED: the RESTORE_PRE callbacks, the backup written back
+ * to the allocations and mappings it was read from, the RESTORE_POST
+ * callbacks. Not BACKED_UP, or a span that is not the same allocation any
+ * more (freed, or its device reset since; nothing is written then):
+ * ACL_ERROR_SNAPSHOT_RESTORE_FAILED, and the process stays BACKED_UP.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotProcessRestore(int pid, aclrtSnapShotRestoreArgs *args);
+/*
+ * Callbacks of a stage, called in registration order, each for every open
+ * device in turn, in the thread of the operation; one that returns
+ * non-zero stops it with ACL_ERROR_SNAPSHOT_CALLBACK_FAILED. A stage
+ * outside the enum or a NULL callback: ACL_ERROR_RT_PARAM_INVALID; a
+ * callback registered for the stage already:
+ * ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED; unregistering one that is
+ * not: ACL_ERROR_RT_PARAM_INVALID. A callback may call the API, but not
+ * the four operations above (their failure code).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackRegister(aclrtSnapShotStage stage,
+							   aclrtSnapShotCallBack callback, void *args);
+ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage stage,
+							     aclrtSnapShotCallBack callback);
+
+/*
  * == Dump configuration ==
  *
  * The state machine of CANN's operator dump: InitDump after aclInit
