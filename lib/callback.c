@@ -47,13 +47,20 @@ struct acl_reporter {
 	bool stop;			/* owned thread: exit */
 };
 
+/* What a callback is: aclrtLaunchCallback's or aclrtLaunchHostFunc's. */
+enum acl_cb_kind { ACL_CB_REPORT, ACL_CB_HOSTFUNC, ACL_CB_KINDS };
+
 /* A stream's callbacks. */
 struct acl_cbq {
 	pthread_mutex_t lock;		/* protects the fields below */
 	pthread_cond_t cond;		/* @pending changed, or @stop */
 	struct list_head pending;	/* acl_cb.node: queued, not yet reached */
-	struct acl_reporter *rep;	/* who runs them (a reference), or NULL */
-	bool hostfunc;			/* @rep runs host functions (aclrtLaunchHostFunc's) */
+	/*
+	 * Who runs them (each a reference), or NULL: callbacks a report
+	 * thread (aclrtSubscribeReport), host functions an application's
+	 * thread (aclrtSubscribeHostFunc) or the context's own.
+	 */
+	struct acl_reporter *rep[ACL_CB_KINDS];
 	struct acl_stream *gate;	/* private stream the gates wait on */
 	uint64_t gates;			/* gates queued so far (under the stream's lock) */
 	uint32_t slot;			/* scratch word the releases write */
@@ -70,6 +77,7 @@ struct acl_cb {
 	aclrtCallback fn;
 	void *arg;
 	bool block;
+	enum acl_cb_kind kind;		/* whose runner takes it */
 	struct acl_stream *s;		/* holds a reference */
 	uint32_t sid;			/* kernel stream it was queued on */
 	uint64_t prior;			/* seqno of the command before it */
@@ -248,7 +256,7 @@ void acl_reporter_forget(struct acl_reporter *r)
  */
 static bool acl_cb_deliver_locked(struct acl_cbq *q, struct acl_cb *cb)
 {
-	struct acl_reporter *r = q->rep;
+	struct acl_reporter *r = q->rep[cb->kind];
 
 	if (!r)
 		return false;
@@ -369,7 +377,7 @@ static int acl_cbq_watch_locked(struct acl_stream *s, struct acl_cbq *q)
 
 /* Queue @fn in @s's order; the caller checked the subscription. */
 static int acl_cb_queue(struct acl_stream *s, struct acl_cbq *q, aclrtCallback fn, void *arg,
-			bool block)
+			bool block, enum acl_cb_kind kind)
 {
 	struct npu_cmd gate = { .op = NPU_OP_WAIT_STREAM };
 	struct acl_cb *cb;
@@ -381,6 +389,7 @@ static int acl_cb_queue(struct acl_stream *s, struct acl_cbq *q, aclrtCallback f
 	cb->fn = fn;
 	cb->arg = arg;
 	cb->block = block;
+	cb->kind = kind;
 	cb->s = s;
 	acl_obj_hold(&s->obj);
 
@@ -444,11 +453,22 @@ void acl_cbq_drop(struct acl_stream *s)
 		__atomic_store_n(&q->drop, true, __ATOMIC_RELEASE);
 }
 
+/* @r, an application's thread, serves one stream less. */
+static void acl_reporter_unbind(struct acl_reporter *r)
+{
+	pthread_mutex_lock(&r->lock);
+	if (!--r->nstreams)
+		r->dev = NULL;
+	pthread_mutex_unlock(&r->lock);
+	acl_reporter_put(r);
+}
+
 void acl_cbq_stop(struct acl_stream *s)
 {
 	struct acl_cbq *q = s->cbq;
 	struct acl_reporter *r;
 	bool joined;
+	int k;
 
 	if (!q)
 		return;
@@ -463,16 +483,13 @@ void acl_cbq_stop(struct acl_stream *s)
 	/* releases of callbacks still to run find no stream: fine */
 	acl_stream_kill(q->gate, true);
 	acl_err_clear();
-	pthread_mutex_lock(&q->lock);
-	r = q->rep;
-	q->rep = NULL;
-	pthread_mutex_unlock(&q->lock);
-	if (r && !r->owned) {
-		pthread_mutex_lock(&r->lock);
-		if (!--r->nstreams)
-			r->dev = NULL;
-		pthread_mutex_unlock(&r->lock);
-		acl_reporter_put(r);
+	for (k = 0; k < ACL_CB_KINDS; k++) {
+		pthread_mutex_lock(&q->lock);
+		r = q->rep[k];
+		q->rep[k] = NULL;
+		pthread_mutex_unlock(&q->lock);
+		if (r && !r->owned)
+			acl_reporter_unbind(r);
 	}
 }
 
@@ -497,10 +514,11 @@ void acl_cbq_forget(struct acl_cbq *q)
 
 /*
  * Bind @s to the application's thread @threadId: its callbacks, or with
- * @hostfunc its host functions. A stream has one runner, of one kind.
+ * @hostfunc its host functions. A stream has a runner of each kind at most.
  */
 static int acl_subscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
 {
+	enum acl_cb_kind kind = hostfunc ? ACL_CB_HOSTFUNC : ACL_CB_REPORT;
 	struct acl_reporter *r;
 	struct acl_cbq *q;
 	int ret;
@@ -513,11 +531,12 @@ static int acl_subscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
 		return acl_errf(-ENOMEM, "out of host memory");
 	pthread_mutex_lock(&q->lock);
 	pthread_mutex_lock(&r->lock);
-	if (q->rep && q->rep->owned)
+	/* the context's own thread took the host functions: no runner of either kind joins */
+	if (q->rep[ACL_CB_HOSTFUNC] && q->rep[ACL_CB_HOSTFUNC]->owned)
 		ret = acl_errf(ACLI_ESTREAMSUB, "the stream's host functions run on the context's thread (aclrtLaunchHostFunc)");
-	else if (q->rep)
+	else if (q->rep[kind])
 		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is already subscribed to a thread%s",
-			       q->hostfunc ? " for host functions (aclrtSubscribeHostFunc)" : " (aclrtSubscribeReport)");
+			       hostfunc ? " for host functions (aclrtSubscribeHostFunc)" : " (aclrtSubscribeReport)");
 	/* a report thread serves one device (CANN); host functions have no such rule */
 	else if (!hostfunc && r->dev && r->dev != s->dev)
 		ret = acl_errf(ACLI_ETHREADSUB, "thread %#llx already serves streams of device %d",
@@ -525,8 +544,7 @@ static int acl_subscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
 	if (!ret) {
 		r->dev = s->dev;
 		r->nstreams++;
-		q->rep = r;
-		q->hostfunc = hostfunc;
+		q->rep[kind] = r;
 	}
 	pthread_mutex_unlock(&r->lock);
 	pthread_mutex_unlock(&q->lock);
@@ -543,6 +561,7 @@ static int acl_subscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
  */
 static int acl_unsubscribe(uint64_t threadId, struct acl_stream *s, bool hostfunc)
 {
+	enum acl_cb_kind kind = hostfunc ? ACL_CB_HOSTFUNC : ACL_CB_REPORT;
 	struct acl_reporter *r = NULL;
 	struct acl_cbq *q;
 	int ret = 0;
@@ -553,28 +572,22 @@ static int acl_unsubscribe(uint64_t threadId, struct acl_stream *s, bool hostfun
 	if (!q)
 		return acl_errf(ACLI_ESTREAMSUB, "the stream is not subscribed");
 	pthread_mutex_lock(&q->lock);
-	if (!q->rep || q->hostfunc != hostfunc || q->rep->owned)
+	if (!q->rep[kind] || q->rep[kind]->owned)
 		ret = acl_errf(ACLI_ESTREAMSUB, "the stream is not subscribed to a thread %s",
 			       hostfunc ? "for host functions (aclrtSubscribeHostFunc)" : "for reports (aclrtSubscribeReport)");
-	else if (!pthread_equal(q->rep->tid, (pthread_t)threadId))
+	else if (!pthread_equal(q->rep[kind]->tid, (pthread_t)threadId))
 		ret = acl_errf(hostfunc ? ACLI_ESTREAMSUB : ACLI_ETHREADSUB,
 			       "the stream is subscribed to another thread");
 	/* callbacks already queued are delivered first */
 	while (!ret && !list_empty(&q->pending))
 		pthread_cond_wait(&q->cond, &q->lock);
 	if (!ret) {
-		r = q->rep;
-		q->rep = NULL;
-		q->hostfunc = false;
+		r = q->rep[kind];
+		q->rep[kind] = NULL;
 	}
 	pthread_mutex_unlock(&q->lock);
-	if (r) {
-		pthread_mutex_lock(&r->lock);
-		if (!--r->nstreams)
-			r->dev = NULL;
-		pthread_mutex_unlock(&r->lock);
-		acl_reporter_put(r);
-	}
+	if (r)
+		acl_reporter_unbind(r);
 	return ret;
 }
 
@@ -722,8 +735,8 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 	hostfunc = false;
 	if (q) {
 		pthread_mutex_lock(&q->lock);
-		ok = q->rep && !q->hostfunc;
-		hostfunc = q->hostfunc;
+		ok = q->rep[ACL_CB_REPORT];
+		hostfunc = q->rep[ACL_CB_HOSTFUNC] && q->rep[ACL_CB_HOSTFUNC]->owned;
 		pthread_mutex_unlock(&q->lock);
 	}
 	/* CANN checks a named stream's host-function binding first (api_error.cc) */
@@ -732,7 +745,7 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 	else if (!ok)
 		ret = acl_errf(ACLI_ENOCBREG, "the stream has no report thread (aclrtSubscribeReport)");
 	else
-		ret = acl_cb_queue(s, q, fn, userData, blockType == ACL_CALLBACK_BLOCK);
+		ret = acl_cb_queue(s, q, fn, userData, blockType == ACL_CALLBACK_BLOCK, ACL_CB_REPORT);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
@@ -790,14 +803,15 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 	 */
 	for (r = NULL;;) {
 		pthread_mutex_lock(&q->lock);
-		if (q->rep && !q->hostfunc) {
-			ret = acl_errf(ACLI_ESTREAMSUB, "the stream is subscribed to a report thread (aclrtLaunchCallback's model)");
-		} else if (!q->rep && r) {
+		if (q->rep[ACL_CB_HOSTFUNC]) {
+			/* an application's thread (aclrtSubscribeHostFunc), or the context's */
+		} else if (q->rep[ACL_CB_REPORT]) {
+			ret = acl_errf(ACLI_ESTREAMSUB, "the stream is subscribed to a report thread (aclrtLaunchCallback's model) and to no host-function thread");
+		} else if (r) {
 			/* the context's thread holds no count: it lives with the context */
-			q->rep = r;
-			q->hostfunc = true;
+			q->rep[ACL_CB_HOSTFUNC] = r;
 		}
-		unbound = !ret && !q->rep;
+		unbound = !ret && !q->rep[ACL_CB_HOSTFUNC];
 		pthread_mutex_unlock(&q->lock);
 		if (!unbound)
 			break;
@@ -806,7 +820,7 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 			break;
 	}
 	if (!ret)
-		ret = acl_cb_queue(s, q, (aclrtCallback)fn, args, true);
+		ret = acl_cb_queue(s, q, (aclrtCallback)fn, args, true, ACL_CB_HOSTFUNC);
 put:
 	acl_stream_put(s);
 out:

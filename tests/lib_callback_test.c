@@ -357,6 +357,43 @@ TEST_F(cb, host_functions_on_a_subscribed_thread)
 	EXPECT_EQ(ACL_SUCCESS, hf.err);
 }
 
+/*
+ * One stream with a report thread and a host-function thread (the vendor's
+ * 0_simple_callback): callbacks and host functions run in stream order,
+ * each on its own kind's thread.
+ */
+TEST_F(cb, callbacks_and_host_functions_on_one_stream)
+{
+	enum { N = 6 };
+	struct reporter hf = { .hostfunc = true };
+	atomic_int counter = 0;
+	struct probe p[N];
+	int i;
+
+	ASSERT_EQ(0, pthread_create(&hf.tid, NULL, report_main, &hf));
+	ASSERT_ACL_OK(aclrtSubscribeReport((uint64_t)self->rep.tid, self->s));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	for (i = 0; i < N; i++) {
+		p[i] = (struct probe){ .pinned = self->pinned, .index = i, .counter = &counter,
+				       .sleep_us = 5000 };
+		if (i % 2)
+			ASSERT_ACL_OK(aclrtLaunchHostFunc(self->s, probe_fn, &p[i]));
+		else
+			ASSERT_ACL_OK(aclrtLaunchCallback(probe_fn, &p[i], ACL_CALLBACK_BLOCK, self->s));
+	}
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	for (i = 0; i < N; i++) {
+		EXPECT_EQ(i, p[i].order);
+		EXPECT_TRUE(pthread_equal(i % 2 ? hf.tid : self->rep.tid, p[i].ran_on));
+	}
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)hf.tid, self->s));
+	ASSERT_ACL_OK(aclrtUnSubscribeReport((uint64_t)self->rep.tid, self->s));
+	atomic_store(&hf.stop, true);
+	pthread_join(hf.tid, NULL);
+	EXPECT_EQ(ACL_SUCCESS, hf.err);
+	EXPECT_EQ(ACL_SUCCESS, self->rep.err);
+}
+
 static void *process_hostfunc(void *arg)
 {
 	aclError *e = arg;
@@ -386,12 +423,21 @@ TEST_F(cb, host_function_subscription_errors)
 	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)hf.tid, self->s));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)pthread_self(), self->s));
-	/* nor do the two models mix */
-	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeReport((uint64_t)self->rep.tid, self->s));
-	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtLaunchCallback(slow_fn, NULL, ACL_CALLBACK_BLOCK, self->s));
+	/*
+	 * A stream has a thread of each kind at most, and may have both (the
+	 * vendor's 0_simple_callback example subscribes one stream to both):
+	 * callbacks need the report thread, an unsubscribe the right one.
+	 */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_NO_CB_REG,
+		   aclrtLaunchCallback(slow_fn, NULL, ACL_CALLBACK_BLOCK, self->s));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtUnSubscribeReport((uint64_t)hf.tid, self->s));
+	ASSERT_ACL_OK(aclrtSubscribeReport((uint64_t)self->rep.tid, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeReport((uint64_t)self->rep.tid, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_THREAD_SUBSCRIBE, aclrtUnSubscribeReport((uint64_t)hf.tid, self->s));
+	ASSERT_ACL_OK(aclrtUnSubscribeReport((uint64_t)self->rep.tid, self->s));
 	ASSERT_ACL_OK(aclrtSubscribeReport((uint64_t)self->rep.tid, s2));
-	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtSubscribeHostFunc((uint64_t)hf.tid, s2));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, s2));
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)hf.tid, s2));
 	ASSERT_ACL_OK(aclrtUnSubscribeReport((uint64_t)self->rep.tid, s2));
 	/* a host-function thread serves several streams, and a report thread may be one too */
 	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)hf.tid, s2));
