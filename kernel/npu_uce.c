@@ -146,11 +146,7 @@ int npu_mem_repair_ioctl(struct npu_context *ctx, void *arg)
 	return ret;
 }
 
-/*
- * NPU_NL_CMD_MEM_POISON: the device page that @ctx's VA @va maps gets an
- * uncorrectable error. Returns 0, or -ENOENT if @va is not device memory
- * mapped in @ctx.
- */
+/* NPU_NL_CMD_MEM_POISON's walk: the offset of the page in the mapping. */
 struct npu_poison_walk {
 	struct npu_devmem *mem;
 	u64 off;
@@ -176,6 +172,11 @@ static int npu_poison_mapping(const struct npu_mapping *map, void *arg)
 	return w->ret;
 }
 
+/*
+ * NPU_NL_CMD_MEM_POISON: the device page that @ctx's VA @va maps gets an
+ * uncorrectable error. Returns 0, or -ENOENT if @va is not device memory
+ * mapped in @ctx.
+ */
 int npu_uce_poison(struct npu_context *ctx, u64 va)
 {
 	struct npu_poison_walk w = {

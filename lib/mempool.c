@@ -500,21 +500,28 @@ void acl_mempool_forget(void)
 
 /* Attributes */
 
+/*
+ * The pool an attribute call names, held (acl_pool_done()); the runtime's
+ * checks: 107000 for a NULL value or a dead pool.
+ */
+static int acl_pool_attr_open(aclrtMemPool memPool, void *value, struct acl_pool **pool)
+{
+	int ret = acl_enter(NULL, memPool);
+
+	if (ret)
+		return ret;
+	if (!value)
+		return acl_errf(ACLI_ERTPARAM, "value must not be NULL");
+	return acl_pool_get(memPool, ACLI_ERTPARAM, pool);
+}
+
 ACL_EXPORT aclError aclrtMemPoolSetAttr(aclrtMemPool memPool, aclrtMemPoolAttr attr, void *value)
 {
 	struct acl_pool *pool;
 	uint64_t v = 0;
 	int ret;
 
-	ret = acl_enter(NULL, memPool);
-	if (ret)
-		goto out;
-	/* the runtime's checks: 107000 for a NULL value, a dead pool, a read-only attribute */
-	if (!value) {
-		ret = acl_errf(ACLI_ERTPARAM, "value must not be NULL");
-		goto out;
-	}
-	ret = acl_pool_get(memPool, ACLI_ERTPARAM, &pool);
+	ret = acl_pool_attr_open(memPool, value, &pool);
 	if (ret)
 		goto out;
 	if (attr >= ACL_RT_MEM_POOL_ATTR_RELEASE_THRESHOLD && attr <= ACL_RT_MEM_POOL_ATTR_USED_MEM_HIGH)
@@ -562,14 +569,7 @@ ACL_EXPORT aclError aclrtMemPoolGetAttr(aclrtMemPool memPool, aclrtMemPoolAttr a
 	uint64_t v = 0;
 	int ret;
 
-	ret = acl_enter(NULL, memPool);
-	if (ret)
-		goto out;
-	if (!value) {
-		ret = acl_errf(ACLI_ERTPARAM, "value must not be NULL");
-		goto out;
-	}
-	ret = acl_pool_get(memPool, ACLI_ERTPARAM, &pool);
+	ret = acl_pool_attr_open(memPool, value, &pool);
 	if (ret)
 		goto out;
 	switch (attr) {
