@@ -182,6 +182,18 @@ TEST_F(uce, bad_arguments)
 	EXPECT_EQ(-ENOENT, npu_poison(0, getpid(), va + SZ_2M));	/* not mapped */
 	EXPECT_EQ(-ESRCH, npu_poison(0, 0x7ffffff0, va));		/* no such process */
 	EXPECT_EQ(-ENODEV, npu_poison(99, getpid(), va));
+	{
+		/* every attribute is required */
+		struct nl_sock_t ns;
+		struct nl_req r;
+
+		ASSERT_EQ(0, nl_open(&ns));
+		nl_req_init(&r, ns.family, NPU_NL_CMD_MEM_POISON, 0);
+		nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, 0);
+		nl_req_put(&r, NPU_NL_A_FAULT_ADDR, &va, sizeof(va));
+		EXPECT_EQ(-EINVAL, nl_talk(&ns, &r, NULL, NULL));
+		close(ns.fd);
+	}
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid)
