@@ -6,7 +6,8 @@
  * header dcmi_interface_api.h, -ldcmi. What it reports must agree with
  * npu-smi, the netlink family, GET_INFO and /proc/PID/fdinfo: the device
  * count, the device memory and its use, each process's memory, a DMA fault
- * as an event and in health; as root and as an unprivileged user.
+ * as an event and in health, the NPU utilisation of an idle device and of
+ * one kept busy; as root and as an unprivileged user.
  */
 #include <dirent.h>
 #include <poll.h>
@@ -199,6 +200,12 @@ TEST(bad_arguments)
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER, dcmi_get_device_utilization_rate(0, 0, 0, &u));
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER, dcmi_get_device_utilization_rate(0, 0, 6, NULL));
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER,
+		  dcmi_get_device_utilization_rate(0, 0, DCMI_UTILIZATION_RATE_NPU, NULL));
+	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER,
+		  dcmi_get_device_utilization_rate(0, 1, DCMI_UTILIZATION_RATE_NPU, &u));
+	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER,
+		  dcmi_get_device_utilization_rate(n, 0, DCMI_UTILIZATION_RATE_NPU, &u));
+	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER,
 		  dcmi_get_device_errorcode_v2(0, 0, &x, codes, 0));
 	/* error text: at least 48 bytes, a code the device has */
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER,
@@ -225,6 +232,7 @@ TEST(before_init)
 	enum dcmi_unit_type type = NPU_TYPE;
 	struct dcmi_hbm_info hbm;
 	int num = -1, list[MAX_CARD_NUM], x, all;
+	unsigned int rate;
 	char ver[16];
 
 	NEED_DEVICE();
@@ -236,6 +244,8 @@ TEST(before_init)
 	EXPECT_EQ(INVALID_TYPE, type);
 	EXPECT_EQ(DCMI_ERR_CODE_NOT_SUPPORT, dcmi_get_device_hbm_info(0, 0, &hbm));
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER, dcmi_get_device_hbm_info(0, 0, NULL));
+	EXPECT_EQ(DCMI_ERR_CODE_NOT_SUPPORT,
+		  dcmi_get_device_utilization_rate(0, 0, DCMI_UTILIZATION_RATE_NPU, &rate));
 	EXPECT_EQ(DCMI_OK, dcmi_get_all_device_count(&all));
 	EXPECT_EQ(npu_device_count(), all);
 	EXPECT_EQ(DCMI_OK, dcmi_get_dcmi_version(ver, sizeof(ver)));
@@ -356,8 +366,10 @@ TEST(hbm_agrees_with_npu_smi)
 		ASSERT_EQ(0, run_smi(use_argv, 0, out, sizeof(out)));
 		ASSERT_EQ(0, smi_field(out, "HBM Usage Rate(%)", val, sizeof(val)));
 		EXPECT_EQ(rate, strtoul(val, NULL, 10));
+		/* the holder moves nothing: the DMA engine idles */
 		ASSERT_EQ(0, smi_field(out, "NPU Utilization(%)", val, sizeof(val)));
-		EXPECT_STREQ("NA", val);
+		EXPECT_LE(0, smi_percent(val));
+		EXPECT_GE(5, smi_percent(val));
 	}
 	release(holder, hold);
 }
@@ -369,7 +381,7 @@ TEST(no_sensors)
 		DCMI_UTILIZATION_RATE_DDR, DCMI_UTILIZATION_RATE_AICORE,
 		DCMI_UTILIZATION_RATE_AICPU, DCMI_UTILIZATION_RATE_CTRLCPU,
 		DCMI_UTILIZATION_RATE_DDR_BANDWIDTH, DCMI_UTILIZATION_RATE_HBM_BANDWIDTH,
-		DCMI_UTILIZATION_RATE_VECTORCORE, DCMI_UTILIZATION_RATE_NPU,
+		DCMI_UTILIZATION_RATE_VECTORCORE,
 	};
 	unsigned int rate, i;
 	int v;
@@ -384,6 +396,74 @@ TEST(no_sensors)
 	/* the ids are checked first */
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER, dcmi_get_device_temperature(0, 1, &v));
 	EXPECT_EQ(DCMI_ERR_CODE_INVALID_PARAMETER, dcmi_get_device_power_info(0, 0, NULL));
+}
+
+/* dcmi_get_device_utilization_rate(NPU) of card @card, -1 if it fails; its duration. */
+static int npu_rate(int card, double *ms)
+{
+	struct timespec t0, t1;
+	unsigned int rate;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ret = dcmi_get_device_utilization_rate(card, 0, DCMI_UTILIZATION_RATE_NPU, &rate);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (ms)
+		*ms = (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	return ret ? -1 : (int)rate;
+}
+
+/*
+ * DCMI_UTILIZATION_RATE_NPU is the DMA engine's busy time over 50 ms: low
+ * while device 0 idles, high while a process keeps it copying (and as
+ * npu-smi's usages page says), low again once it stopped; only device 0
+ * works. The AI-core and vector-core rates stay NOT_SUPPORT meanwhile.
+ */
+TEST(npu_utilization_follows_the_dma_engine)
+{
+	char *use_argv[] = { "npu-smi", "info", "-t", "usages", "-i", "0", NULL };
+	int hold[2], status, rate;
+	unsigned int u;
+	char val[32];
+	double ms;
+	pid_t loop;
+
+	NEED_DEVICE();
+	ASSERT_EQ(DCMI_OK, dcmi_init());
+	rate = npu_rate(0, &ms);
+	TH_LOG("idle: %d%% in %.1f ms", rate, ms);
+	EXPECT_LE(0, rate);
+	EXPECT_GE(5, rate);
+	EXPECT_LE(50.0, ms);	/* the window, documented */
+
+	loop = npu_busy_loop(0, hold);
+	ASSERT_LT(0, loop);
+	rate = npu_rate(0, NULL);
+	TH_LOG("busy: %d%%", rate);
+	EXPECT_LE(50, rate);
+	EXPECT_GE(100, rate);
+	if (npu_device_count() > 1) {
+		rate = npu_rate(1, NULL);
+		EXPECT_LE(0, rate);
+		EXPECT_GE(5, rate);
+	}
+	EXPECT_EQ(DCMI_ERR_CODE_NOT_SUPPORT,
+		  dcmi_get_device_utilization_rate(0, 0, DCMI_UTILIZATION_RATE_AICORE, &u));
+	EXPECT_EQ(DCMI_ERR_CODE_NOT_SUPPORT,
+		  dcmi_get_device_utilization_rate(0, 0, DCMI_UTILIZATION_RATE_VECTORCORE, &u));
+	if (!access(NPU_SMI, X_OK)) {
+		ASSERT_EQ(0, run_smi(use_argv, 0, out, sizeof(out)));
+		ASSERT_EQ(0, smi_field(out, "NPU Utilization(%)", val, sizeof(val)));
+		TH_LOG("busy: npu-smi usages says %s%%", val);
+		EXPECT_LE(50, smi_percent(val));
+	}
+	close(hold[1]);
+	ASSERT_EQ(loop, waitpid(loop, &status, 0));
+	EXPECT_EQ(0, status);
+
+	rate = npu_rate(0, NULL);
+	EXPECT_LE(0, rate);
+	EXPECT_GE(5, rate);
 }
 
 /* The holder's entry: its pid, 64 MiB, as fdinfo and npu-smi proc-mem say. */
@@ -497,7 +577,7 @@ TEST(unprivileged_sees_what_the_family_shows)
 		struct dcmi_hbm_info hbm;
 		struct dcmi_event ev;
 		int fd, num = -1, i, mine = 0, n, list[MAX_CARD_NUM];
-		unsigned int health;
+		unsigned int health, rate;
 		uint32_t h;
 
 		become_nobody();
@@ -510,6 +590,9 @@ TEST(unprivileged_sees_what_the_family_shows)
 		CHILD_CHECK(dcmi_get_device_hbm_info(0, 0, &hbm) == DCMI_OK);
 		CHILD_CHECK(hbm.memory_usage >= 66);	/* the holder's 64 MiB, our 2 */
 		CHILD_CHECK(dcmi_get_device_health(0, 0, &health) == DCMI_OK);
+		/* the busy time is the device's, not the processes': everyone's */
+		CHILD_CHECK(dcmi_get_device_utilization_rate(0, 0, DCMI_UTILIZATION_RATE_NPU,
+							     &rate) == DCMI_OK && rate <= 100);
 		CHILD_CHECK(dcmi_get_device_resource_info(0, 0, procs, &num) == DCMI_OK);
 		for (i = 0; i < num; i++) {
 			CHILD_CHECK(procs[i].proc_id != holder);

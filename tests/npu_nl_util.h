@@ -2,7 +2,8 @@
 /*
  * tests/npu_nl_util.h - a hand-rolled generic netlink client for the npu
  * family (no libnl: the tests see the kernel's exact errors and bytes),
- * and a holder process with known device and pinned host memory.
+ * a holder process with known device and pinned host memory, and a
+ * process that keeps a device's DMA engine busy.
  */
 #ifndef NPU_TEST_NL_UTIL_H
 #define NPU_TEST_NL_UTIL_H
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -310,6 +312,59 @@ static inline pid_t npu_holder(int dev, uint64_t dev_bytes, uint64_t pin_bytes,
 			_exit(4);
 		while (read(hold[0], &ch, 1) > 0)
 			;
+		_exit(0);
+	}
+	close(ready[1]);
+	close(hold[0]);
+	if (read(ready[0], &ch, 1) != 1) {
+		close(ready[0]);
+		return -1;
+	}
+	close(ready[0]);
+	return pid;
+}
+
+/*
+ * A process that keeps device @dev's DMA engine busy: device-to-device
+ * copies of 16 MiB on two streams, one always queued while the other is
+ * waited for, until @hold[1] is closed. Returns its pid once copies run,
+ * or -1. Close @hold[1] and wait for it to stop it.
+ */
+static inline pid_t npu_busy_loop(int dev, int hold[2])
+{
+	int ready[2];
+	pid_t pid;
+	char ch;
+
+	/* npu-smi, run meanwhile, must not keep the loop going */
+	if (pipe(ready) || pipe2(hold, O_CLOEXEC))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		const uint64_t len = 16 << 20;
+		struct pollfd pfd = { .fd = hold[0], .events = POLLIN };
+		struct npu_cmd copy[2];
+		uint32_t st[2];
+		uint64_t va;
+		int fd = npu_open(dev), i;
+
+		close(ready[0]);
+		close(hold[1]);
+		va = fd < 0 ? 0 : npu_map_new_rw(fd, 4 * len, SZ_2M, dev);
+		if (!va || npu_stream_create(fd, &st[0]) || npu_stream_create(fd, &st[1]))
+			_exit(2);
+		/* back every page first: the loop only moves data */
+		if (npu_run(fd, st[0], npu_memset_cmd(va, 1, 4 * len, 0)))
+			_exit(3);
+		copy[0] = npu_copy_cmd(va + len, va, len, 0);
+		copy[1] = npu_copy_cmd(va + 3 * len, va + 2 * len, len, 0);
+		if (npu_submit(fd, st[0], &copy[0], 1, NULL) || write(ready[1], "r", 1) != 1)
+			_exit(4);
+		for (i = 1; !poll(&pfd, 1, 0); i ^= 1)
+			if (npu_submit(fd, st[i], &copy[i], 1, NULL) || npu_sync(fd, st[!i], -1))
+				_exit(5);
 		_exit(0);
 	}
 	close(ready[1]);

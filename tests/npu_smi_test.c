@@ -6,7 +6,9 @@
  * pinned host memory with those figures; `watch-faults --count 1` prints
  * the fault of a bad copy; `info` and its pages in the vendor's layout,
  * line for line (its npu-smi source and docs/en/Ascend_950_npu-smi in
- * github hicann/driver); the documented exit codes.
+ * github hicann/driver); the NPU utilisation, low on an idle device and
+ * high while a process keeps its DMA engine busy, in the summary, the
+ * usages and common pages and info watch; the documented exit codes.
  */
 #include <ctype.h>
 #include <signal.h>
@@ -255,6 +257,8 @@ TEST(info_json_shows_exact_figures)
 			  jnum(&devs->kids[i], "memory_total"));
 		EXPECT_STREQ((char *)info.soc_name,
 			     jstr(&devs->kids[i], "soc_name"));
+		/* the engine's busy nanoseconds, exact: a number, never absent */
+		EXPECT_LE(0, jnum(&devs->kids[i], "busy_ns"));
 		close(fd);
 	}
 	for (i = 0; i < procs->n; i++)
@@ -342,16 +346,46 @@ static void bus_id(const struct npu_get_info *info, char *buf, size_t n)
 }
 
 /*
+ * The NPU Util(%) of a summary's second device line ("| %-11u " after the
+ * 13 columns of the Bus-Id), or -1 if it is not a percentage there.
+ */
+static int summary_util(const char *line)
+{
+	char f[16];
+
+	if (strlen(line) < 57)
+		return -1;
+	snprintf(f, sizeof(f), "%.11s", line + 46);
+	*strchrnul(f, ' ') = 0;
+	return smi_percent(f);
+}
+
+/* The NPU Util(%) of device @dev in the summary @text, or -1. */
+static int summary_util_of(const char *text, int dev)
+{
+	char line[256], want[16];
+	int i;
+
+	snprintf(want, sizeof(want), "| %-7d| ", dev);
+	for (i = 0; !nth_line(text, i, line, sizeof(line)); i++)
+		if (!strncmp(line, want, strlen(want)))
+			return nth_line(text, i + 1, line, sizeof(line)) ? -1 :
+			       summary_util(line);
+	return -1;
+}
+
+/*
  * `npu-smi info` with a holder of 64 MiB on device 0: the device table,
  * then the process table, exactly as the vendor's tool lays them out; the
- * holder is the only process of device 0, device 1 has none.
+ * holder is the only process of device 0, device 1 has none. No device
+ * works: each NPU Util(%) is low.
  */
 TEST(info_summary_layout)
 {
 	char *argv[] = { "npu-smi", "info", NULL };
 	char *bare[] = { "npu-smi", NULL };
 	char want[64][128], line[256], bus[32], ver[16];
-	int hold[2], status, n = 0, i, ndev = npu_device_count();
+	int hold[2], status, n = 0, i, util, ndev = npu_device_count();
 	pid_t holder;
 
 	NEED_SMI();
@@ -360,6 +394,7 @@ TEST(info_summary_layout)
 	ASSERT_LT(0, holder);
 	ASSERT_LE(1, ndev);
 	ASSERT_GE(8, ndev);
+	ASSERT_EQ(0, run_smi(argv, 0, out, sizeof(out)));
 #define W(...) snprintf(want[n++], sizeof(want[0]), __VA_ARGS__)
 	for (i = 0; i < ndev; i++) {
 		struct npu_get_info info;
@@ -381,7 +416,12 @@ TEST(info_summary_layout)
 		bus_id(&info, bus, sizeof(bus));
 		W("| %-7d| %-17s| %-13s | %-11s %-17s %-6d/ %-13d |", i, (char *)info.soc_name,
 		  "OK", "NA", "NA", 0, 0);
-		W("|        |                  | %s | %-11s %-5d/ %-10d %-6llu/ %-13llu |", bus, "NA",
+		/* the utilisation as seen, if it is a low percentage */
+		ASSERT_EQ(0, nth_line(out, n, line, sizeof(line)));
+		util = summary_util(line);
+		EXPECT_LE(0, util);
+		EXPECT_GE(5, util);
+		W("|        |                  | %s | %-11d %-5d/ %-10d %-6llu/ %-13llu |", bus, util,
 		  0, 0, (unsigned long long)info.mem_used >> 20,
 		  (unsigned long long)info.mem_total >> 20);
 		W("%s", box_dev_end);
@@ -396,7 +436,6 @@ TEST(info_summary_layout)
 		W("%s", box_proc_end);
 	}
 #undef W
-	ASSERT_EQ(0, run_smi(argv, 0, out, sizeof(out)));
 	EXPECT_EQ(n, count_lines(out));
 	for (i = 0; i < n; i++) {
 		ASSERT_EQ(0, nth_line(out, i, line, sizeof(line)));
@@ -465,8 +504,13 @@ TEST(info_type_pages)
 	static const char *const health[] = {
 		"NPU ID", "Health", "Error Code", "Error Information",
 	};
+	static const char *const no_usage[] = {
+		"Aicore Usage Rate(%)", "Aivector Usage Rate(%)", "Aicpu Usage Rate(%)",
+		"Ctrlcpu Usage Rate(%)", "HBM Bandwidth Usage Rate(%)", "Aicube Usage Rate(%)",
+	};
 	struct npu_get_info info;
 	char val[64], want[64];
+	unsigned int i;
 	int fd = npu_open(1 % npu_device_count());
 	const char *p;
 
@@ -491,6 +535,9 @@ TEST(info_type_pages)
 	p = page("common", want);
 	ASSERT_NONNULL(p);
 	check_keys(p, common, sizeof(common) / sizeof(common[0]));
+	/* the vendor's 950 prints the overall utilisation here: a percentage */
+	EXPECT_EQ(0, smi_field(p, "Aicore Usage Rate(%)", val, sizeof(val)));
+	EXPECT_LE(0, smi_percent(val));
 	EXPECT_EQ(0, smi_field(p, "Aicore Count", val, sizeof(val)));
 	EXPECT_EQ(info.cube_cores, strtoul(val, NULL, 10));
 	EXPECT_EQ(0, smi_field(p, "Temperature(C)", val, sizeof(val)));
@@ -502,6 +549,13 @@ TEST(info_type_pages)
 	check_keys(p, usages, sizeof(usages) / sizeof(usages[0]));
 	EXPECT_EQ(0, smi_field(p, "HBM Capacity(MB)", val, sizeof(val)));
 	EXPECT_EQ(info.mem_total >> 20, strtoull(val, NULL, 10));
+	EXPECT_EQ(0, smi_field(p, "NPU Utilization(%)", val, sizeof(val)));
+	EXPECT_LE(0, smi_percent(val));
+	/* the AI cores run nothing yet: no figure, not a made-up 0 */
+	for (i = 0; i < sizeof(no_usage) / sizeof(no_usage[0]); i++) {
+		EXPECT_EQ(0, smi_field(p, no_usage[i], val, sizeof(val)));
+		EXPECT_STREQ("NA", val);
+	}
 	p = page("memory", want);
 	ASSERT_NONNULL(p);
 	check_keys(p, memory, sizeof(memory) / sizeof(memory[0]));
@@ -587,9 +641,22 @@ TEST(info_list_and_mapping)
 	EXPECT_EQ(6, run_smi(remap_bad, 0, NULL, 0));
 }
 
+/* The NPU Util(%) of an info watch row of every column (" %-12u" at 96), or -1. */
+static int watch_util(const char *line)
+{
+	char f[16];
+
+	if (strlen(line) < 109 || line[96] != ' ')
+		return -1;
+	snprintf(f, sizeof(f), "%.12s", line + 97);
+	*strchrnul(f, ' ') = 0;
+	return smi_percent(f);
+}
+
 /*
  * info watch: the vendor's header and a row per sample (--count, npu's,
- * stops it); what the chip cannot measure is NA; -s picks the columns.
+ * stops it); what the chip cannot measure is NA, the NPU utilisation of an
+ * idle device is low; -s picks the columns.
  */
 TEST(info_watch)
 {
@@ -598,7 +665,7 @@ TEST(info_watch)
 			 "--count", "1", NULL };
 	char line[256], want[256];
 	struct npu_get_info info;
-	int fd = npu_open(0);
+	int fd = npu_open(0), i, util;
 
 	NEED_SMI();
 	ASSERT_LE(0, fd);
@@ -610,16 +677,118 @@ TEST(info_watch)
 	/* the vendor's source: "%-12s" a column, " %-12s" after Memory BW(%) */
 	EXPECT_STREQ("NpuID(Idx)  " "Pwr(W)      " "Temp(C)     " "AI Core(%)  " "AI Cpu(%)   "
 		     "Ctrl Cpu(%) " "Memory(%)   " "Memory BW(%)" " NPU Util(%) " " AI Cube(%)  ", line);
-	ASSERT_EQ(0, nth_line(out, 1, line, sizeof(line)));
-	snprintf(want, sizeof(want), "%-12d%-12s%-12s%-12s%-12s%-12s%-12llu%-12s %-12s %-12s", 0,
-		 "NA", "NA", "NA", "NA", "NA",
-		 (unsigned long long)((info.mem_used >> 20) * 100 / (info.mem_total >> 20)),
-		 "NA", "NA", "NA");
-	EXPECT_STREQ(want, line);
+	for (i = 1; i < 3; i++) {
+		ASSERT_EQ(0, nth_line(out, i, line, sizeof(line)));
+		util = watch_util(line);
+		EXPECT_LE(0, util);
+		EXPECT_GE(5, util);
+		snprintf(want, sizeof(want), "%-12d%-12s%-12s%-12s%-12s%-12s%-12llu%-12s %-12d %-12s",
+			 0, "NA", "NA", "NA", "NA", "NA",
+			 (unsigned long long)((info.mem_used >> 20) * 100 / (info.mem_total >> 20)),
+			 "NA", util, "NA");
+		EXPECT_STREQ(want, line);
+	}
 	ASSERT_EQ(0, run_smi(some, 0, out, sizeof(out)));
 	ASSERT_EQ(0, nth_line(out, 0, line, sizeof(line)));
 	EXPECT_STREQ("NpuID(Idx)  Pwr(W)      Memory(%)   ", line);
 	EXPECT_EQ(2, count_lines(out));
+}
+
+/* The NPU utilisation of device 0 as `info -t usages` and `-t common` print it. */
+static void page_utils(int *usages, int *common)
+{
+	char val[64];
+	const char *p;
+
+	*usages = *common = -1;
+	p = page("usages", "0");
+	if (p && !smi_field(p, "NPU Utilization(%)", val, sizeof(val)))
+		*usages = smi_percent(val);
+	p = page("common", "0");
+	if (p && !smi_field(p, "Aicore Usage Rate(%)", val, sizeof(val)))
+		*common = smi_percent(val);
+}
+
+/*
+ * The NPU Util(%) of row @i of `info watch -i 0 -s an`: the row must be
+ * exactly "%-12u%-12s %-12u" of 0, NA and a percentage; else -1.
+ */
+static int watch_an_util(const char *text, int i)
+{
+	char line[256], want[64], head[32];
+	int util;
+
+	snprintf(head, sizeof(head), "%-12d%-12s ", 0, "NA");
+	if (nth_line(text, i, line, sizeof(line)) || strncmp(line, head, strlen(head)))
+		return -1;
+	snprintf(want, sizeof(want), "%.12s", line + strlen(head));
+	*strchrnul(want, ' ') = 0;
+	util = smi_percent(want);
+	snprintf(want, sizeof(want), "%s%-12d", head, util);
+	return strcmp(want, line) ? -1 : util;
+}
+
+/*
+ * The NPU utilisation is the DMA engine's busy time: low while device 0
+ * idles, high while a process keeps it copying, low again once it stopped,
+ * in the summary, the usages and common pages and both rows of info watch
+ * (the first over a short window, the second over the 1 s between them).
+ * Only device 0 works: device 1 stays idle. The AI cores stay NA.
+ */
+TEST(utilisation_follows_the_dma_engine)
+{
+	char *summary[] = { "npu-smi", "info", NULL };
+	char *watch[] = { "npu-smi", "info", "watch", "-i", "0", "-d", "1", "-s", "an",
+			  "--count", "2", NULL };
+	char line[256];
+	int hold[2], status, usages, common, i, util, ndev = npu_device_count();
+	pid_t loop;
+
+	NEED_SMI();
+	page_utils(&usages, &common);
+	EXPECT_LE(0, usages);
+	EXPECT_GE(5, usages);
+	EXPECT_LE(0, common);
+	EXPECT_GE(5, common);
+
+	loop = npu_busy_loop(0, hold);
+	ASSERT_LT(0, loop);
+	page_utils(&usages, &common);
+	TH_LOG("busy: usages %d%%, common %d%%", usages, common);
+	EXPECT_LE(50, usages);
+	EXPECT_LE(50, common);
+	ASSERT_EQ(0, run_smi(summary, 0, out, sizeof(out)));
+	util = summary_util_of(out, 0);
+	TH_LOG("busy: summary %d%%", util);
+	EXPECT_LE(50, util);
+	if (ndev > 1) {
+		util = summary_util_of(out, 1);
+		EXPECT_LE(0, util);
+		EXPECT_GE(5, util);
+	}
+	ASSERT_EQ(0, run_smi(watch, 0, out, sizeof(out)));
+	EXPECT_EQ(3, count_lines(out));
+	ASSERT_EQ(0, nth_line(out, 0, line, sizeof(line)));
+	EXPECT_STREQ("NpuID(Idx)  AI Core(%)   NPU Util(%) ", line);
+	for (i = 1; i < 3; i++) {
+		util = watch_an_util(out, i);
+		TH_LOG("busy: watch row %d: %d%%", i, util);
+		EXPECT_LE(50, util);
+	}
+	close(hold[1]);
+	ASSERT_EQ(loop, waitpid(loop, &status, 0));
+	EXPECT_EQ(0, status);
+
+	page_utils(&usages, &common);
+	EXPECT_LE(0, usages);
+	EXPECT_GE(5, usages);
+	ASSERT_EQ(0, run_smi(watch, 0, out, sizeof(out)));
+	EXPECT_EQ(3, count_lines(out));
+	for (i = 1; i < 3; i++) {
+		util = watch_an_util(out, i);
+		EXPECT_LE(0, util);
+		EXPECT_GE(5, util);
+	}
 }
 
 /* info proc: a row per process of the device: pid, name, device, pinned, memlock MiB. */

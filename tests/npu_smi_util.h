@@ -87,6 +87,18 @@ static inline int smi_field(const char *page, const char *key, char *val, size_t
 	return -1;
 }
 
+/* @s as a percentage: a decimal 0..100 and nothing else, or -1. */
+static inline int smi_percent(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!isdigit((unsigned char)*s))
+		return -1;
+	v = strtol(s, &end, 10);
+	return *end || v > 100 ? -1 : (int)v;
+}
+
 #define NEED_SMI() do {								\
 	if (access(NPU_SMI, X_OK))						\
 		SKIP(return, NPU_SMI " is not in the image (make tools)");	\

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <netlink/genl/ctrl.h>
 #include <netlink/genl/genl.h>
@@ -95,6 +96,8 @@ static void parse_dev(struct nlattr **tb, void *item)
 	d->peak = get_u64(tb[NPU_NL_A_DEV_MEM_PEAK]);
 	d->page_sizes = get_u64(tb[NPU_NL_A_DEV_PAGE_SIZES]);
 	d->faults = get_u64(tb[NPU_NL_A_DEV_FAULTS]);
+	d->busy_ns = get_u64(tb[NPU_NL_A_DEV_BUSY_NS]);
+	d->util = -1;
 	d->unplugged = tb[NPU_NL_A_DEV_UNPLUGGED];
 	copy_str(d->name, sizeof(d->name), tb[NPU_NL_A_DEV_NAME]);
 	copy_str(d->carrier, sizeof(d->carrier), tb[NPU_NL_A_DEV_CARRIER]);
@@ -205,10 +208,28 @@ static int dump(struct npu_nl *nl, uint8_t cmd, int flags, int64_t dev, size_t s
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 int npu_nl_devices(struct npu_nl *nl, int64_t dev, struct npu_nl_dev **out, int *n)
 {
-	return dump(nl, NPU_NL_CMD_DEVICE_GET, dev >= 0 ? 0 : NLM_F_DUMP, dev,
-		    sizeof(**out), parse_dev, (void **)out, n);
+	uint64_t t0 = mono_ns(), t;
+	int ret = dump(nl, NPU_NL_CMD_DEVICE_GET, dev >= 0 ? 0 : NLM_F_DUMP, dev,
+		       sizeof(**out), parse_dev, (void **)out, n);
+	int i;
+
+	if (ret)
+		return ret;
+	/* the kernel read each busy clock between the request and the reply */
+	t = t0 + (mono_ns() - t0) / 2;
+	for (i = 0; i < *n; i++)
+		(*out)[i].sampled_ns = t;
+	return 0;
 }
 
 int npu_nl_processes(struct npu_nl *nl, int64_t dev, struct npu_nl_proc **out, int *n)
@@ -431,4 +452,62 @@ unsigned int npu_nl_hbm_rate(const struct npu_nl_dev *d)
 	unsigned long long total = npu_nl_mib(d->total);
 
 	return total ? npu_nl_mib(d->used) * 100 / total : 0;
+}
+
+/* Busy over wall time in whole percent, rounded, clamped to 0..100. */
+static int util_rate(const struct npu_nl_dev *before, const struct npu_nl_dev *after)
+{
+	/* the kernel's clock is local_clock(): never trust it to be monotonic */
+	int64_t busy = (int64_t)(after->busy_ns - before->busy_ns);
+	int64_t wall = (int64_t)(after->sampled_ns - before->sampled_ns);
+
+	if (wall <= 0 || busy <= 0)
+		return 0;
+	if (busy >= wall)
+		return 100;
+	return (busy * 100 + wall / 2) / wall;
+}
+
+void npu_nl_util(struct npu_nl_dev *after, int na, const struct npu_nl_dev *before, int nb)
+{
+	int i, j;
+
+	for (i = 0; i < na; i++) {
+		after[i].util = -1;
+		for (j = 0; j < nb; j++) {
+			if (before[j].index == after[i].index) {
+				after[i].util = util_rate(&before[j], &after[i]);
+				break;
+			}
+		}
+	}
+}
+
+void npu_nl_util_wait(const struct npu_nl_dev *before)
+{
+	uint64_t end = before->sampled_ns + NPU_NL_UTIL_WINDOW_MS * 1000000ULL, now;
+	struct timespec ts;
+
+	while ((now = mono_ns()) < end) {
+		ts.tv_sec = (end - now) / 1000000000ULL;
+		ts.tv_nsec = (end - now) % 1000000000ULL;
+		nanosleep(&ts, NULL);
+	}
+}
+
+int npu_nl_util_window(struct npu_nl *nl, int64_t dev, struct npu_nl_dev **devs, int *n)
+{
+	struct npu_nl_dev *after;
+	int ret, na;
+
+	if (*n)
+		npu_nl_util_wait(&(*devs)[0]);
+	ret = npu_nl_devices(nl, dev, &after, &na);
+	if (ret)
+		return ret;
+	npu_nl_util(after, na, *devs, *n);
+	free(*devs);
+	*devs = after;
+	*n = na;
+	return 0;
 }

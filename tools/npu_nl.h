@@ -26,6 +26,9 @@ struct npu_nl {
 struct npu_nl_dev {
 	uint32_t index, contexts, version;
 	uint64_t total, used, peak, page_sizes, faults;
+	uint64_t busy_ns;	/* NPU_NL_A_DEV_BUSY_NS: the DMA engine's busy time */
+	uint64_t sampled_ns;	/* CLOCK_MONOTONIC when busy_ns was read */
+	int util;		/* %, set by npu_nl_util*(); -1: not measured */
 	bool unplugged;
 	char name[32], carrier[32], iommu[16], soc[64];
 };
@@ -114,6 +117,36 @@ int npu_nl_cores(unsigned int *cube, unsigned int *vector);
 /* Whole MiB, as the vendor's tools count, and the HBM usage rate (%) from them. */
 unsigned long long npu_nl_mib(uint64_t bytes);
 unsigned int npu_nl_hbm_rate(const struct npu_nl_dev *d);
+
+/*
+ * Utilisation: the growth of the DMA engine's busy time (NPU_NL_A_DEV_BUSY_NS,
+ * overlapping work counted once) between two samples of a device over the
+ * wall time between them, in whole percent, clamped to 0..100. The engine
+ * is the device's only compute until the AI cores run anything, so this is
+ * the vendor's overall "NPU Utilization" (DCMI_UTILIZATION_RATE_NPU).
+ *
+ * A single query measures over NPU_NL_UTIL_WINDOW_MS, as the vendor's
+ * driver measures its cores' utilisation on demand (a start, a 50 ms sleep,
+ * an end: trs_host_accelerator_util.c in github hicann/driver); a tool that
+ * samples anyway (npu-smi info watch) uses the interval between its samples.
+ */
+#define NPU_NL_UTIL_WINDOW_MS	50
+
+/*
+ * Set ->util of each of the @na devices of @after from the sample of the
+ * same index among the @nb of @before (-1 for a device @before lacks).
+ */
+void npu_nl_util(struct npu_nl_dev *after, int na, const struct npu_nl_dev *before, int nb);
+
+/* Sleep until NPU_NL_UTIL_WINDOW_MS have passed since @before was sampled. */
+void npu_nl_util_wait(const struct npu_nl_dev *before);
+
+/*
+ * A window over the @n devices of *@devs (a dump of @dev as
+ * npu_nl_devices() took it): wait, dump again, set ->util of the new
+ * sample and replace *@devs and *@n with it (the old array is freed).
+ */
+int npu_nl_util_window(struct npu_nl *nl, int64_t dev, struct npu_nl_dev **devs, int *n);
 
 /* "1.6.0" from NPU_NL_A_DEV_DRIVER_VERSION. */
 void npu_nl_version_str(uint32_t version, char *buf, unsigned int len);

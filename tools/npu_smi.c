@@ -74,6 +74,13 @@ int smi_snapshot(struct smi_snap *s, int64_t dev, bool procs)
 	return 0;
 }
 
+int smi_snapshot_util(struct smi_snap *s, int64_t dev)
+{
+	int ret = npu_nl_util_window(&s->nl, dev, &s->devs, &s->ndevs);
+
+	return ret ? smi_fail(dev >= 0 ? "device" : "devices", ret) : 0;
+}
+
 void smi_snapshot_drop(struct smi_snap *s)
 {
 	free(s->devs);

@@ -48,6 +48,8 @@ struct smi_snap {
  */
 int smi_snapshot(struct smi_snap *s, int64_t dev, bool procs);
 void smi_snapshot_drop(struct smi_snap *s);	/* the data, not the socket */
+/* The devices again after a window, with their utilisation (npu_nl_util_window). */
+int smi_snapshot_util(struct smi_snap *s, int64_t dev);
 void smi_snapshot_close(struct smi_snap *s);
 
 /* Say what failed and map the kernel's -errno to an exit code. */

@@ -13,11 +13,14 @@
  *   info [-i N] --json         npu's own: one JSON document, exact bytes
  *
  * The layouts are the vendor's Ascend 950 form (its npu-smi source and
- * docs/en/Ascend_950_npu-smi in github hicann/driver). What the simulated
- * chip does not have (power, temperature, clocks, AI-core and bandwidth
- * utilisation: the netlink family reports no busy time) is "NA", as the
- * vendor's tool shows a value a chip cannot report; no number is made up.
- * A device has one chip, its NPU ID is the N of /dev/npuN.
+ * docs/en/Ascend_950_npu-smi in github hicann/driver). The overall NPU
+ * utilisation is the DMA engine's busy time over a window (npu_nl_util*()):
+ * the summary and the common and usages pages measure over
+ * NPU_NL_UTIL_WINDOW_MS, info watch between its samples. What the
+ * simulated chip does not have (power, temperature, clocks, AI-core,
+ * vector and bandwidth utilisation) is "NA", as the vendor's tool shows a
+ * value a chip cannot report; no number is made up. A device has one
+ * chip, its NPU ID is the N of /dev/npuN.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -55,6 +58,15 @@ static void kv_u(const char *key, unsigned long long val)
 	printf("\t%-30s : %llu\n", key, val);
 }
 
+/* A utilisation: its figure, or NA when it was not measured. */
+static const char *util_str(const struct npu_nl_dev *d, char *buf, size_t len)
+{
+	if (d->util < 0)
+		return NA;
+	snprintf(buf, len, "%d", d->util);
+	return buf;
+}
+
 static void print_summary(const struct smi_snap *s)
 {
 	char ver[16] = NA;
@@ -71,6 +83,7 @@ static void print_summary(const struct smi_snap *s)
 	for (i = 0; i < s->ndevs; i++) {
 		const struct npu_nl_dev *d = &s->devs[i];
 		struct npu_nl_pci pci;
+		char util[16];
 
 		/* no DDR, so no huge pages and no DDR memory: 0 as the vendor's HBM chips */
 		printf("| %-7u| %-17s| %-13s | %-11s %-17s %-6u/ %-13u |\n", d->index, d->soc,
@@ -80,8 +93,8 @@ static void print_summary(const struct smi_snap *s)
 			printf("%04X:%02X:%02X.%-2X | ", pci.domain, pci.bus, pci.dev, pci.fn);
 		else
 			printf("%-11s   | ", NA);
-		printf("%-11s %-5d/ %-10d %-6llu/ %-13llu |\n", NA, 0, 0,
-		       npu_nl_mib(d->used), npu_nl_mib(d->total));
+		printf("%-11s %-5d/ %-10d %-6llu/ %-13llu |\n", util_str(d, util, sizeof(util)),
+		       0, 0, npu_nl_mib(d->used), npu_nl_mib(d->total));
 		fputs(box_dev_end, stdout);
 	}
 	fputs(box_proc, stdout);
@@ -154,8 +167,9 @@ static void print_json(const struct smi_snap *s)
 				sep = ", ";
 			}
 		}
-		printf("], \"dma_faults\": %" PRIu64 ", \"unplugged\": %s}",
-		       d->faults, d->unplugged ? "true" : "false");
+		printf("], \"dma_faults\": %" PRIu64 ", \"busy_ns\": %" PRIu64
+		       ", \"unplugged\": %s}", d->faults, d->busy_ns,
+		       d->unplugged ? "true" : "false");
 	}
 	printf("\n  ],\n  \"processes\": [");
 	for (i = 0; i < s->nprocs; i++) {
@@ -258,14 +272,20 @@ static void page_board(const struct npu_nl_dev *d)
 	kv_u("Chip Position ID", 0);
 }
 
+/*
+ * "Aicore Usage Rate(%)" is the summary's NPU Util(%): the vendor's source
+ * prints the chip's overall utilisation there on its 950 (npu_usage, from
+ * dcmiv2_get_device_multi_utilization_rate's npu_util), not the AI cores'.
+ */
 static void page_common(const struct npu_nl_dev *d)
 {
 	unsigned int cube, vector;
+	char util[16];
 
 	printf("\t%-30s : %u\n", "NPU ID", d->index);
 	kv_u("Memory Usage Rate(%)", 0);
 	kv_u("HBM Usage Rate(%)", npu_nl_hbm_rate(d));
-	kv_str("Aicore Usage Rate(%)", NA);
+	kv_str("Aicore Usage Rate(%)", util_str(d, util, sizeof(util)));
 	kv_str("Aicore Freq(MHZ)", NA);
 	kv_str("Aicore curFreq(MHZ)", NA);
 	if (!npu_nl_cores(&cube, &vector))
@@ -278,6 +298,8 @@ static void page_common(const struct npu_nl_dev *d)
 
 static void page_usages(const struct npu_nl_dev *d)
 {
+	char util[16];
+
 	printf("\t%-30s : %u\n", "NPU ID", d->index);
 	kv_u("DDR Capacity(MB)", 0);
 	kv_u("DDR Usage Rate(%)", 0);
@@ -291,7 +313,7 @@ static void page_usages(const struct npu_nl_dev *d)
 	kv_str("Ctrlcpu Usage Rate(%)", NA);
 	kv_u("DDR Bandwidth Usage Rate(%)", 0);
 	kv_str("HBM Bandwidth Usage Rate(%)", NA);
-	kv_str("NPU Utilization(%)", NA);
+	kv_str("NPU Utilization(%)", util_str(d, util, sizeof(util)));
 	kv_str("Aicube Usage Rate(%)", NA);
 }
 
@@ -416,6 +438,8 @@ static int info_type(const char *type, long dev, long phy)
 		return NPU_SMI_EXIT_USAGE;
 	}
 	ret = smi_snapshot(&s, dev, !strcmp(type, "proc-mem"));
+	if (!ret && (types[i].page == page_common || types[i].page == page_usages))
+		ret = smi_snapshot_util(&s, dev);
 	if (!ret) {
 		if (!strcmp(type, "proc-mem")) {
 			s.nprocs = npu_nl_procs_by_pid(s.procs, s.nprocs);
@@ -456,9 +480,11 @@ static void watch_row(const struct npu_nl_dev *d, const bool *on)
 
 		if (!on[k])
 			continue;
-		/* on-chip memory: the only metric the family can answer */
+		/* on-chip memory and the DMA engine: what the family can answer */
 		if (watch_keys[k] == 'm')
 			snprintf(val, sizeof(val), "%u", npu_nl_hbm_rate(d));
+		else if (watch_keys[k] == 'n' && d->util >= 0)
+			snprintf(val, sizeof(val), "%d", d->util);
 		/* the vendor puts a space before the columns after Memory BW(%) */
 		printf(k > 6 ? " %-12s" : "%-12s", val);
 	}
@@ -485,11 +511,12 @@ static int info_sample(int argc, char **argv, bool procs)
 	};
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct smi_snap s = { 0 };
+	struct npu_nl_dev *prev;
 	bool on[sizeof(watch_keys) - 1];
 	long dev = -1, delay = 1, count = 0, n;
 	const char *metrics = watch_keys;
 	unsigned int k;
-	int c, i, j, ret;
+	int c, i, j, ret, nprev;
 
 	while ((c = getopt_long(argc, argv, procs ? "i:c:d:h" : "i:c:d:s:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -571,6 +598,12 @@ static int info_sample(int argc, char **argv, bool procs)
 				printf(k > 6 ? " %-12s" : "%-12s", watch_heads[k]);
 		printf("\n");
 	}
+	/* the first row's utilisation over a window, the others' since the last row */
+	if (!procs && strchr(metrics, 'n')) {
+		ret = smi_snapshot_util(&s, dev);
+		if (ret)
+			goto out;
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	for (n = 0; !stop; ) {
@@ -600,7 +633,13 @@ static int info_sample(int argc, char **argv, bool procs)
 		sleep(delay);
 		if (stop)
 			break;
+		prev = s.devs;
+		nprev = s.ndevs;
+		s.devs = NULL;
 		ret = smi_snapshot(&s, dev, procs);
+		if (!ret)
+			npu_nl_util(s.devs, s.ndevs, prev, nprev);
+		free(prev);
 		if (ret)
 			goto out;
 	}
@@ -683,7 +722,9 @@ int smi_info(int argc, char **argv)
 			print_json(&s);
 		else {
 			s.nprocs = npu_nl_procs_by_pid(s.procs, s.nprocs);
-			print_summary(&s);
+			ret = smi_snapshot_util(&s, dev);
+			if (!ret)
+				print_summary(&s);
 		}
 	}
 	smi_snapshot_close(&s);

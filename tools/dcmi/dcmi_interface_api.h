@@ -308,9 +308,11 @@ DCMIDLLEXPORT int dcmi_get_memory_info(int card_id, int device_id, struct dcmi_m
 
 /*
  * A usage rate in %: DCMI_UTILIZATION_RATE_HBM (device memory allocated);
- * the other types the vendor documents (AI core, AI CPU, control CPU, HBM
- * bandwidth, vector core, overall) are NOT_SUPPORT: the driver measures no
- * busy time. DDR and DDR bandwidth too: there is no DDR.
+ * DCMI_UTILIZATION_RATE_NPU (overall: the time the device's DMA engine
+ * worked, measured over 50 ms, so the call takes that long). The other
+ * types the vendor documents (AI core, AI CPU, control CPU, HBM bandwidth,
+ * vector core) are NOT_SUPPORT: the AI cores run nothing yet, the rest has
+ * no counter. DDR and DDR bandwidth too: there is no DDR.
  */
 DCMIDLLEXPORT int dcmi_get_device_utilization_rate(
 	int card_id, int device_id, int input_type, unsigned int *utilization_rate);

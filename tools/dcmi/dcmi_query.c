@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * tools/dcmi/dcmi_query.c - what libdcmi reports of one chip: model, PCI
- * carrier, memory, usage rates, health and error codes, processes, the
+ * carrier, memory, usage rates (device memory; the DMA engine's busy time
+ * as the overall NPU utilisation), health and error codes, processes, the
  * memory "cgroup", and the sensors it does not have. Each function checks
  * its pointers, then the ids (dcmi_check_chip), then asks the driver, in
  * the vendor's order, so a bad pointer is INVALID_PARAMETER before
@@ -193,6 +194,25 @@ int dcmi_get_memory_info(int card_id, int device_id, struct dcmi_memory_info_str
 	return no_ddr(card_id, device_id, device_memory_info, sizeof(*device_memory_info));
 }
 
+/*
+ * The overall NPU utilisation: the DMA engine's busy time over
+ * NPU_NL_UTIL_WINDOW_MS (tools/npu_nl.h), the socket's lock not held
+ * while waiting, as npu-smi's summary and usages page measure it.
+ */
+static int npu_util(int card_id, const struct npu_nl_dev *before, unsigned int *rate)
+{
+	struct npu_nl_dev after;
+	int ret;
+
+	npu_nl_util_wait(before);
+	ret = dcmi_device(card_id, &after);
+	if (ret)
+		return ret;
+	npu_nl_util(&after, 1, before, 1);
+	*rate = after.util;
+	return DCMI_OK;
+}
+
 int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
 				     unsigned int *utilization_rate)
 {
@@ -208,6 +228,8 @@ int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
 	case DCMI_UTILIZATION_RATE_HBM:
 		*utilization_rate = npu_nl_hbm_rate(&d);
 		return DCMI_OK;
+	case DCMI_UTILIZATION_RATE_NPU:
+		return npu_util(card_id, &d, utilization_rate);
 	case DCMI_UTILIZATION_RATE_DDR:
 	case DCMI_UTILIZATION_RATE_AICORE:
 	case DCMI_UTILIZATION_RATE_AICPU:
@@ -216,8 +238,7 @@ int dcmi_get_device_utilization_rate(int card_id, int device_id, int input_type,
 	case 8:	/* the vendor's DDR, documented without a name */
 	case DCMI_UTILIZATION_RATE_HBM_BANDWIDTH:
 	case DCMI_UTILIZATION_RATE_VECTORCORE:
-	case DCMI_UTILIZATION_RATE_NPU:
-		/* no busy time in the netlink family, no DDR */
+		/* no DDR, no CPUs, no bandwidth counter; AI cores that run nothing */
 		return DCMI_ERR_CODE_NOT_SUPPORT;
 	default:
 		return DCMI_ERR_CODE_INVALID_PARAMETER;
