@@ -225,11 +225,13 @@ static void npu_devmem_unpoison(struct npu_devmem *mem, u64 dpa, u64 size)
 		xa_erase(&mem->poison, index);
 }
 
+/* Under the lock: a device reset's wipe does not meet a page being freed. */
 static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
 {
 	unsigned long index, last = (dpa + size - 1) >> PAGE_SHIFT;
 	struct page *page;
 
+	mutex_lock(&mem->lock);
 	xa_for_each_range(&mem->backing, index, page, dpa >> PAGE_SHIFT, last) {
 		unsigned int order = compound_order(page);
 
@@ -238,6 +240,31 @@ static void npu_devmem_drop_pages(struct npu_devmem *mem, u64 dpa, u64 size)
 		atomic_long_sub(1L << order, &mem->backing_pages);
 		cond_resched();
 	}
+	mutex_unlock(&mem->lock);
+}
+
+/**
+ * npu_devmem_wipe() - a device reset: the contents of the memory are lost
+ * @mem: device memory that nothing of its device accesses any more
+ *
+ * Every page written so far reads as zero from now on. The pages are
+ * cleared in place, not freed: a dma-buf exported before the reset, and
+ * whoever maps or imports it, holds them until its handle goes. Bad pages
+ * stay bad: a reset repairs nothing.
+ */
+void npu_devmem_wipe(struct npu_devmem *mem)
+{
+	unsigned long index, i, nr;
+	struct page *page;
+
+	mutex_lock(&mem->lock);
+	xa_for_each(&mem->backing, index, page) {
+		nr = 1UL << compound_order(page);
+		for (i = 0; i < nr; i++)
+			clear_highpage(nth_page(page, i));
+		cond_resched();
+	}
+	mutex_unlock(&mem->lock);
 }
 
 static struct npu_handle *npu_handle_create(struct npu_context *ctx, u64 size,

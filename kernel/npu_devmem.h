@@ -24,7 +24,8 @@ struct npu_share;
 /**
  * struct npu_devmem - the memory of one simulated NPU
  * @size: bytes of device memory
- * @lock: protects @buddy, and serialises filling @backing
+ * @lock: protects @buddy, and serialises filling, emptying and wiping
+ *	@backing
  * @buddy: allocator of device-physical addresses
  * @used: bytes allocated to handles
  * @peak: the highest @used has been
@@ -112,6 +113,7 @@ int npu_devmem_poison(struct npu_devmem *mem, u64 dpa);
 u64 npu_devmem_clean_len(struct npu_devmem *mem, u64 dpa, u64 len);
 bool npu_devmem_poisoned(struct npu_devmem *mem, u64 dpa, u64 len);
 bool npu_devmem_repair(struct npu_devmem *mem, u64 dpa);
+void npu_devmem_wipe(struct npu_devmem *mem);
 
 struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
 				    u64 size);

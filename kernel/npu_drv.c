@@ -8,6 +8,7 @@
  * IOMMU domain; with no such function it falls back to a platform device
  * with direct DMA. Every open of /dev/npuN is a context of its own.
  */
+#include <linux/delay.h>
 #include <linux/dma-mapping.h>
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -23,6 +24,7 @@
 #include <linux/uaccess.h>
 
 #include <uapi/npu.h>
+#include <uapi/npu_netlink.h>
 
 #include "npu_devmem.h"
 #include "npu_dmabuf.h"
@@ -51,6 +53,19 @@ MODULE_PARM_DESC(mem_size,
 static bool carrier = true;
 module_param(carrier, bool, 0444);
 MODULE_PARM_DESC(carrier, "Carry NPUs on free pci-testdev functions (default Y)");
+
+/* The longest a simulated reset keeps its device down. */
+#define NPU_RESET_MS_MAX	60000
+
+/*
+ * How long a device reset keeps the device down once its contexts are
+ * stopped and its memory wiped, as a real device reloads its firmware:
+ * opens wait that long, and the management plane sees the reset.
+ */
+static unsigned int reset_ms;
+module_param(reset_ms, uint, 0644);
+MODULE_PARM_DESC(reset_ms,
+		 "Milliseconds a device reset keeps the device down after stopping its contexts, 0-60000 (default 0)");
 
 /*
  * The chip model GET_INFO reports: a name and the compute cores it has.
@@ -397,7 +412,15 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	 */
 	if (!npu_device_enter(ctx->npu, &idx))
 		return -ENODEV;
-	ret = op->execute(ctx, &buf);
+	/*
+	 * A device reset took the context down: nothing runs in it any
+	 * more, and a call the reset interrupted (a wait for the streams it
+	 * aborted) says so too. The reset waits for the calls inside the
+	 * barrier that saw @lost clear.
+	 */
+	ret = READ_ONCE(ctx->lost) ? -ESTALE : op->execute(ctx, &buf);
+	if (ret && READ_ONCE(ctx->lost))
+		ret = -ESTALE;
 	npu_device_exit(ctx->npu, idx);
 	if (ret && ret != op->out_err && ret != op->out_err2)
 		return ret;
@@ -477,6 +500,18 @@ static int npu_open(struct inode *inode, struct file *file)
 	if (ret)
 		goto vm_release;
 	mutex_lock(&npu->ctx_lock);
+	/* A reset under way: the device takes contexts again once it is done. */
+	while (npu->resetting && !npu->unplugged) {
+		mutex_unlock(&npu->ctx_lock);
+		if (file->f_flags & O_NONBLOCK)
+			ret = -EAGAIN;
+		else
+			ret = wait_event_killable(npu->reset_wq,
+						  !READ_ONCE(npu->resetting));
+		if (ret)
+			goto unregister;
+		mutex_lock(&npu->ctx_lock);
+	}
 	ret = npu->unplugged ? -ENODEV : 0;
 	if (!ret) {
 		/* under ctx_lock: the list stays in id order */
@@ -635,6 +670,80 @@ static void npu_device_unplug(struct npu_device *npu)
 		 pci_name(npu->carrier));
 }
 
+/**
+ * npu_device_reset() - reset @npu, as a hot reset of a real device would
+ * @npu: the device
+ *
+ * Every context open on the device is lost: its streams are aborted here
+ * (a running copy stops at its next chunk, queued commands are dropped,
+ * the waits for them end) and every ioctl on it answers -ESTALE from now
+ * on. npu_device_reset_work() does the rest, off the caller: it waits for
+ * the ioctls in flight, releases the lost contexts' host memory, wipes the
+ * device's memory and keeps the device down for reset_ms; opens wait
+ * until then. The lost contexts keep their device memory (its contents
+ * gone) until their files close. DOC: npu device reset in uapi/npu.h.
+ *
+ * Return: 0, the reset under way; -EBUSY if one is already, -ENODEV if
+ * the carrier was removed.
+ */
+int npu_device_reset(struct npu_device *npu)
+{
+	struct npu_context *ctx;
+	u32 lost = 0;
+
+	mutex_lock(&npu->ctx_lock);
+	if (npu->unplugged || npu->resetting) {
+		mutex_unlock(&npu->ctx_lock);
+		return npu->unplugged ? -ENODEV : -EBUSY;
+	}
+	WRITE_ONCE(npu->resetting, true);
+	list_for_each_entry(ctx, &npu->contexts, node) {
+		WRITE_ONCE(ctx->lost, true);
+		lost++;
+	}
+	/* The flag first: a stream published meanwhile stops either way. */
+	list_for_each_entry(ctx, &npu->contexts, node)
+		npu_streams_abort(ctx);
+	npu->reset_lost = lost;
+	mutex_unlock(&npu->ctx_lock);
+	dev_info(npu->misc.this_device, "reset: %u context(s) lost\n", lost);
+	npu_netlink_reset(npu, NPU_NL_RESET_BEGIN, lost);
+	queue_work(system_unbound_wq, &npu->reset_work);
+	return 0;
+}
+
+/*
+ * The reset's second half. No context joins the list while @resetting is
+ * set, so every listed one is lost; those that close meanwhile shut
+ * themselves down.
+ */
+static void npu_device_reset_work(struct work_struct *work)
+{
+	struct npu_device *npu = container_of(work, struct npu_device,
+					      reset_work);
+	struct npu_context *ctx;
+	u32 lost;
+
+	/* The ioctls that saw a context before it was lost end first. */
+	synchronize_srcu(&npu->unplug_srcu);
+	mutex_lock(&npu->ctx_lock);
+	list_for_each_entry(ctx, &npu->contexts, node)
+		npu_context_shutdown(ctx);
+	mutex_unlock(&npu->ctx_lock);
+	/* Nothing of the device moves any more: its memory is lost. */
+	npu_devmem_wipe(npu->mem);
+	msleep(min_t(unsigned int, READ_ONCE(reset_ms), NPU_RESET_MS_MAX));
+
+	mutex_lock(&npu->ctx_lock);
+	WRITE_ONCE(npu->resetting, false);
+	npu->resets++;
+	lost = npu->reset_lost;
+	mutex_unlock(&npu->ctx_lock);
+	wake_up_all(&npu->reset_wq);
+	dev_info(npu->misc.this_device, "reset done\n");
+	npu_netlink_reset(npu, NPU_NL_RESET_DONE, lost);
+}
+
 static void npu_carrier_remove(struct pci_dev *pdev)
 {
 	unsigned int i;
@@ -700,6 +809,8 @@ static int npu_device_dma_setup(struct npu_device *npu)
 
 static void npu_device_destroy(struct npu_device *npu)
 {
+	/* The netlink family is gone: no reset starts any more. */
+	flush_work(&npu->reset_work);
 	if (!npu->unplugged)
 		misc_deregister(&npu->misc);
 	put_device(npu->misc.this_device);
@@ -724,6 +835,8 @@ static struct npu_device *npu_device_create(unsigned int index, u64 size)
 	snprintf(npu->name, sizeof(npu->name), "npu%u", index);
 	mutex_init(&npu->ctx_lock);
 	INIT_LIST_HEAD(&npu->contexts);
+	init_waitqueue_head(&npu->reset_wq);
+	INIT_WORK(&npu->reset_work, npu_device_reset_work);
 	ret = init_srcu_struct(&npu->unplug_srcu);
 	if (ret)
 		goto free;

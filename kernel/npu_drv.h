@@ -17,6 +17,7 @@
 #include <linux/srcu.h>
 #include <linux/uuid.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 #include <linux/xarray.h>
 
 #include "npu_compat.h"
@@ -36,7 +37,8 @@ struct npu_engine_user;
  * @pdev: the platform device used when there is no carrier
  * @domain: IOMMU paging domain of @dma_dev, or NULL for direct DMA
  * @mem: device memory (allocator and backing pages)
- * @ctx_lock: protects @contexts and @unplugged
+ * @ctx_lock: protects @contexts, @unplugged, the reset's state and each
+ *	listed context's @lost
  * @contexts: the open contexts, for unplug
  * @unplugged: the carrier went away: every ioctl answers -ENODEV; read
  *	locklessly inside the @unplug_srcu read side
@@ -53,6 +55,14 @@ struct npu_engine_user;
  * @faults: DMA faults of the device's contexts since load or a counters
  *	reset (npu_netlink.c)
  * @busy: how long the engine worked for the device since it was created
+ * @resetting: a device reset is under way (npu_device_reset()): opens
+ *	wait for its end; written under @ctx_lock, read locklessly
+ * @resets: device resets completed since load (under @ctx_lock)
+ * @reset_lost: contexts the reset under way took down (under @ctx_lock)
+ * @reset_wq: opens waiting for the reset under way to end
+ * @reset_work: the reset's second half, off the caller: waits for the
+ *	ioctls in flight, releases the lost contexts' host memory, wipes
+ *	device memory, then lets opens in again
  */
 struct npu_device {
 	unsigned int index;
@@ -72,6 +82,11 @@ struct npu_device {
 	const char *iommu;
 	atomic64_t faults;
 	struct npu_busy_clock busy;
+	bool resetting;
+	u32 resets;
+	u32 reset_lost;
+	wait_queue_head_t reset_wq;
+	struct work_struct reset_work;
 };
 
 /**
@@ -125,6 +140,10 @@ struct npu_device {
  * @peers: devices whose memory this context's DMA engine may reach
  *	(PEER_ENABLE, PEER_DISABLE; atomic bitops; the engine reads it for
  *	every peer access)
+ * @lost: the device was reset while the context was open: its streams
+ *	were aborted and every ioctl answers -ESTALE from then on; set once,
+ *	under the device's ctx_lock, read locklessly inside the device's
+ *	unplug barrier
  */
 struct npu_context {
 	struct kref ref;
@@ -158,6 +177,7 @@ struct npu_context {
 	struct npu_vm vm;
 	wait_queue_head_t host_wq;
 	unsigned long peers;
+	bool lost;
 };
 
 unsigned int npu_device_count(void);
@@ -191,6 +211,17 @@ static inline void npu_device_exit(struct npu_device *npu, int idx)
 {
 	srcu_read_unlock(&npu->unplug_srcu, idx);
 }
+
+/*
+ * The device was reset or unplugged since @ctx opened: its streams were
+ * aborted, and no command runs in it any more.
+ */
+static inline bool npu_context_lost(const struct npu_context *ctx)
+{
+	return READ_ONCE(ctx->lost) || READ_ONCE(ctx->npu->unplugged);
+}
+
+int npu_device_reset(struct npu_device *npu);
 
 struct npu_context *npu_context_get_fd(int fd);
 void npu_context_put(struct npu_context *ctx);

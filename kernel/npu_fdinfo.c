@@ -72,6 +72,7 @@ void npu_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "npu-client-id:\t%llu\n", ctx->id);
 	seq_printf(m, "npu-state:\t%s\n",
 		   READ_ONCE(npu->unplugged) ? "unplugged" :
+		   READ_ONCE(ctx->lost) ? "reset" :
 		   u.shut ? "shut-down" : "active");
 	npu_fdinfo_kib(m, "device", u.mem_device);
 	npu_fdinfo_kib(m, "host-pinned", u.host_pinned);

@@ -5,8 +5,9 @@
  * that use them, and DMA faults as they happen.
  *
  * Every command has a policy and the core parses strictly: an attribute a
- * command does not take is rejected, not ignored. Requests only read
- * counters the driver keeps anyway; nothing here changes a context.
+ * command does not take is rejected, not ignored. Requests read counters
+ * the driver keeps anyway; the administrator's commands reset counters,
+ * poison a page (npu_uce.c) or reset a device (npu_drv.c).
  *
  * Lifetime: the family is registered after every device exists and
  * unregistered before the first one goes, and a dump in progress holds a
@@ -102,7 +103,10 @@ static int npu_nl_fill_device(struct sk_buff *skb, struct npu_device *npu,
 	    nla_put_u64_64bit(skb, NPU_NL_A_DEV_BUSY_NS,
 			      npu_busy_read(&npu->busy), NPU_NL_A_PAD) ||
 	    (READ_ONCE(npu->unplugged) &&
-	     nla_put_flag(skb, NPU_NL_A_DEV_UNPLUGGED))) {
+	     nla_put_flag(skb, NPU_NL_A_DEV_UNPLUGGED)) ||
+	    (READ_ONCE(npu->resetting) &&
+	     nla_put_flag(skb, NPU_NL_A_DEV_RESETTING)) ||
+	    nla_put_u32(skb, NPU_NL_A_DEV_RESETS, READ_ONCE(npu->resets))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -203,7 +207,8 @@ static int npu_nl_fill_context_locked(struct sk_buff *skb,
 	    nla_put_u32(skb, NPU_NL_A_PROC_EXPORTED, u.exports) ||
 	    nla_put_u32(skb, NPU_NL_A_PROC_IMPORTED, u.imports) ||
 	    nla_put_u64_64bit(skb, NPU_NL_A_PROC_FAULTS, u.faults,
-			      NPU_NL_A_PAD)) {
+			      NPU_NL_A_PAD) ||
+	    (READ_ONCE(ctx->lost) && nla_put_flag(skb, NPU_NL_A_PROC_LOST))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -344,6 +349,33 @@ static int npu_nl_mem_poison_doit(struct sk_buff *skb, struct genl_info *info)
 	return ret;
 }
 
+/*
+ * DEVICE_RESET: ends the work of every process on the device, whoever
+ * they are, so it is the administrator's (CAP_SYS_ADMIN, as the events
+ * that name them); the answer comes once their streams are aborted.
+ */
+static int npu_nl_device_reset_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	unsigned int index;
+	int ret;
+
+	if (!netlink_capable(skb, CAP_SYS_ADMIN))
+		return -EPERM;
+	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack, "device index required");
+		return -EINVAL;
+	}
+	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
+	if (ret)
+		return ret;
+	ret = npu_device_reset(npu_device_lookup(index));
+	if (ret == -EBUSY)
+		NL_SET_ERR_MSG(info->extack, "a reset of the device is under way");
+	else if (ret == -ENODEV)
+		NL_SET_ERR_MSG(info->extack, "the device's carrier was removed");
+	return ret;
+}
+
 static const struct genl_ops npu_nl_ops[] = {
 	{
 		.cmd = NPU_NL_CMD_DEVICE_GET,
@@ -373,6 +405,12 @@ static const struct genl_ops npu_nl_ops[] = {
 		.policy = npu_nl_poison_policy,
 		.maxattr = ARRAY_SIZE(npu_nl_poison_policy) - 1,
 		.flags = GENL_ADMIN_PERM,
+	},
+	{
+		.cmd = NPU_NL_CMD_DEVICE_RESET,
+		.doit = npu_nl_device_reset_doit,
+		.policy = npu_nl_dev_policy,
+		.maxattr = ARRAY_SIZE(npu_nl_dev_policy) - 1,
 	},
 };
 
@@ -444,14 +482,65 @@ free:
 	nlmsg_free(msg);
 }
 
+/*
+ * Reset events are sent from process context (the reset's caller and its
+ * work item) and may come while the module unloads: under this lock, and
+ * only while the family is registered.
+ */
+static DEFINE_MUTEX(npu_nl_reset_lock);
+static bool npu_nl_registered;
+
+/**
+ * npu_netlink_reset() - broadcast a device reset's phase on "faults"
+ * @npu: the device
+ * @phase: NPU_NL_RESET_BEGIN or NPU_NL_RESET_DONE
+ * @contexts: contexts the reset took down
+ *
+ * May sleep. Nothing is built when nobody listens.
+ */
+void npu_netlink_reset(struct npu_device *npu, u8 phase, u32 contexts)
+{
+	struct sk_buff *msg;
+	void *hdr;
+
+	mutex_lock(&npu_nl_reset_lock);
+	if (!npu_nl_registered ||
+	    !genl_has_listeners(&npu_nl_family, &init_net, NPU_NL_GRP_FAULTS))
+		goto unlock;
+	msg = genlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		goto unlock;
+	hdr = genlmsg_put(msg, 0, 0, &npu_nl_family, 0, NPU_NL_CMD_DEVICE_RESET);
+	if (!hdr ||
+	    nla_put_u32(msg, NPU_NL_A_DEV_INDEX, npu->index) ||
+	    nla_put_u8(msg, NPU_NL_A_RESET_PHASE, phase) ||
+	    nla_put_u32(msg, NPU_NL_A_RESET_CONTEXTS, contexts) ||
+	    nla_put_u32(msg, NPU_NL_A_DEV_RESETS, READ_ONCE(npu->resets))) {
+		nlmsg_free(msg);
+		goto unlock;
+	}
+	genlmsg_end(msg, hdr);
+	genlmsg_multicast(&npu_nl_family, msg, 0, NPU_NL_GRP_FAULTS, GFP_KERNEL);
+unlock:
+	mutex_unlock(&npu_nl_reset_lock);
+}
+
 int __init npu_netlink_init(void)
 {
 	/* dropped events are the documented behaviour: no log line for them */
+	int ret;
+
 	ratelimit_set_flags(&npu_nl_fault_rs, RATELIMIT_MSG_ON_RELEASE);
-	return genl_register_family(&npu_nl_family);
+	ret = genl_register_family(&npu_nl_family);
+	if (!ret)
+		npu_nl_registered = true;
+	return ret;
 }
 
 void npu_netlink_exit(void)
 {
+	mutex_lock(&npu_nl_reset_lock);
+	npu_nl_registered = false;
+	mutex_unlock(&npu_nl_reset_lock);
 	genl_unregister_family(&npu_nl_family);
 }

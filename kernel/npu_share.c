@@ -643,7 +643,8 @@ static struct npu_handle *npu_share_take(struct npu_context *ctx, u64 key,
 		handle = ERR_PTR(-ENOENT);
 	else if (share->owner_tgid == task_tgid(current))
 		handle = ERR_PTR(-EINVAL);
-	else if (!npu_share_allows_locked(share))
+	/* an exporter lost to a device reset: its names are as revoked */
+	else if (!npu_share_allows_locked(share) || READ_ONCE(share->owner->lost))
 		handle = ERR_PTR(-ENOENT);
 	else if (share->handle->mem != ctx->npu->mem)
 		handle = ERR_PTR(-ENODEV);

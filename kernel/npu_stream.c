@@ -524,8 +524,20 @@ void npu_stream_create_finish(struct npu_context *ctx, void *arg, int ret)
 	struct npu_stream_create_args *a = arg;
 
 	if (!ret) {
-		npu_obj_publish(&ctx->objs, a->stream->id, NPU_OBJ_STREAM,
-				a->stream);
+		struct npu_stream *stream = a->stream;
+
+		/* the table's reference may go at once: a destroy, a close */
+		kref_get(&stream->ref);
+		npu_obj_publish(&ctx->objs, stream->id, NPU_OBJ_STREAM, stream);
+		/*
+		 * A reset or an unplug that aborted the context's streams
+		 * before this one was in the table: it is stopped as they
+		 * were. Pairs with the barrier of npu_streams_abort().
+		 */
+		smp_mb();
+		if (npu_context_lost(ctx))
+			npu_stream_stop(stream);
+		npu_stream_put(stream);
 		return;
 	}
 	npu_obj_abort(&ctx->objs, a->stream->id, NPU_OBJ_STREAM);
@@ -716,12 +728,18 @@ static void npu_stream_abort(void *obj, void *arg)
 }
 
 /*
- * Unplug: stop every stream's DMA and end the waits for it, those being
- * destroyed included; the streams stay in the table (their ioctls answer
- * -ENODEV) until shutdown.
+ * Unplug or a device reset: stop every stream's DMA and end the waits for
+ * it, those being destroyed included; the streams stay in the table
+ * (their ioctls answer -ENODEV or -ESTALE) until shutdown. The caller has
+ * set what npu_context_lost() reads: the barrier orders that before the
+ * look at the table, as npu_stream_create_finish() orders its publish
+ * before its look at the flag, so a stream published meanwhile is
+ * stopped by one of the two.
  */
 void npu_streams_abort(struct npu_context *ctx)
 {
+	/* Pairs with the barrier of npu_stream_create_finish(). */
+	smp_mb();
 	npu_obj_each(&ctx->objs, NPU_OBJ_STREAMS, npu_stream_get_obj,
 		     npu_stream_abort, NULL);
 }

@@ -23,6 +23,10 @@ static int acl_ioctl_do(int fd, unsigned long req, void *arg, const char *name,
 		return ret;
 	if (!strncmp(name, "NPU_IOCTL_", 10))
 		name += 10;
+	/* the driver's answer for a context a device reset took down, and only that */
+	if (ret == -ESTALE)
+		return acl_errf(ret, "the device was reset (npu-smi set -t reset) and the process's context on it is lost (driver: %s answered ESTALE): aclrtResetDevice and aclrtSetDevice again, or aclFinalize and aclInit, to use it",
+				name);
 	return acl_errf(ret, "driver refused %s: %s", name, strerrorname_np(-ret) ?: "unknown errno");
 }
 

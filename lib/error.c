@@ -67,6 +67,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ -ENOSPC,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"a per-context limit of the driver was reached (npu module parameters)" },
 		{ -ECANCELED,	ACL_ERROR_RT_FAILURE,			"commands were dropped before they ran (stream destroyed or device removed)" },
 		{ -ESRCH,	ACL_ERROR_INVALID_PARAM,		"no such process" },
+		{ -ESTALE,	ACL_ERROR_RT_LOST_HEARTBEAT,		"the device was reset (npu-smi set -t reset) and the process's context on it is lost: aclrtResetDevice and aclrtSetDevice again, or aclFinalize and aclInit, to use it" },
 		{ -EMFILE,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"out of file descriptors" },
 		{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
 		{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },

@@ -471,8 +471,8 @@ ACL_EXPORT aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus *
 	if (ret)
 		goto out;
 	ret = acl_query_info(deviceId, &info, "deviceId");
-	if (ret == -ENODEV && acl_dev_get(deviceId)) {
-		/* an open device whose carrier went away answers -ENODEV */
+	if ((ret == -ENODEV || ret == -ESTALE) && acl_dev_get(deviceId)) {
+		/* an open device whose carrier went away, or that was reset since */
 		acl_err_clear();
 		*deviceStatus = ACL_RT_DEVICE_STATUS_ABNORMAL;
 		ret = 0;

@@ -189,8 +189,8 @@ int acl_stream_teardown(struct acl_stream *s, bool force)
 	}
 	acl_stream_flush_exc(s);
 	ret = acl_kstream_destroy(s->dev, id, force);
-	if (ret == -ENODEV) {
-		/* the device was removed: its streams went with it */
+	if (ret == -ENODEV || ret == -ESTALE) {
+		/* the device was removed or reset: its streams went with it */
 		acl_err_clear();
 		ret = 0;
 	}

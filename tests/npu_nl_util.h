@@ -272,6 +272,79 @@ static inline int npu_poison(int dev, pid_t pid, uint64_t va)
 }
 
 /*
+ * Reset device @dev (NPU_NL_CMD_DEVICE_RESET, CAP_SYS_ADMIN): 0 once its
+ * contexts are lost and the reset is under way, or -errno.
+ */
+static inline int npu_reset_device(int dev)
+{
+	struct nl_sock_t s;
+	struct nl_req r;
+	int ret = nl_open(&s);
+
+	if (ret)
+		return ret;
+	nl_req_init(&r, s.family, NPU_NL_CMD_DEVICE_RESET, 0);
+	nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, dev);
+	ret = nl_talk(&s, &r, NULL, NULL);
+	close(s.fd);
+	return ret;
+}
+
+struct npu_reset_state {
+	int found;
+	int resetting;
+	uint32_t resets;
+};
+
+static inline void npu_reset_state_cb(const struct nlmsghdr *nh, void *arg)
+{
+	const struct nlattr *tb[NPU_NL_A_MAX + 1];
+	struct npu_reset_state *st = arg;
+
+	nl_parse(nh, tb, NPU_NL_A_MAX);
+	st->found = 1;
+	st->resetting = tb[NPU_NL_A_DEV_RESETTING] != NULL;
+	st->resets = nl_u32(tb[NPU_NL_A_DEV_RESETS]);
+}
+
+/* Is a reset of device @dev under way (1) or not (0); -errno. */
+static inline int npu_reset_state(int dev, uint32_t *resets)
+{
+	struct npu_reset_state st = { 0 };
+	struct nl_sock_t s;
+	struct nl_req r;
+	int ret = nl_open(&s);
+
+	if (ret)
+		return ret;
+	nl_req_init(&r, s.family, NPU_NL_CMD_DEVICE_GET, 0);
+	nl_req_put_u32(&r, NPU_NL_A_DEV_INDEX, dev);
+	ret = nl_talk(&s, &r, npu_reset_state_cb, &st);
+	close(s.fd);
+	if (!ret && !st.found)
+		ret = -ENOENT;
+	if (ret)
+		return ret;
+	if (resets)
+		*resets = st.resets;
+	return st.resetting;
+}
+
+/* Wait until no reset of device @dev is under way, up to @ms: 0 or -errno. */
+static inline int npu_reset_wait(int dev, int ms)
+{
+	int ret;
+
+	for (; ms >= 0; ms -= 10) {
+		ret = npu_reset_state(dev, NULL);
+		if (ret <= 0)
+			return ret;
+		usleep(10000);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
  * A child that opens /dev/npu@dev, allocates @dev_bytes of device memory
  * and registers (pins) @pin_bytes of host memory, optionally as @uid (not
  * 0), then tells the parent and waits until the parent closes @hold[1].

@@ -901,7 +901,7 @@ TEST(exit_codes)
 	char *watch_d[] = { "npu-smi", "info", "watch", "-d", "0", NULL };
 	char *watch_s[] = { "npu-smi", "info", "watch", "-s", "x", NULL };
 	char *watch_nodev[] = { "npu-smi", "info", "watch", "-i", "99", NULL };
-	char *set_reset[] = { "npu-smi", "set", "-t", "reset", "-i", "0", NULL };
+	char *set_ecc[] = { "npu-smi", "set", "-t", "clear-ecc-info", "-i", "0", NULL };
 	char *set_bogus[] = { "npu-smi", "set", "-t", "bogus", "-i", "0", NULL };
 	char *set_noid[] = { "npu-smi", "set", "-t", "reset", NULL };
 	char *set_nodev[] = { "npu-smi", "set", "-t", "reset", "-i", "99", NULL };
@@ -926,9 +926,9 @@ TEST(exit_codes)
 	EXPECT_EQ(2, run_smi(watch_d, 0, NULL, 0));
 	EXPECT_EQ(2, run_smi(watch_s, 0, NULL, 0));
 	EXPECT_EQ(6, run_smi(watch_nodev, 0, NULL, 0));
-	/* no device reset in the driver: said, not pretended */
-	EXPECT_EQ(8, run_smi(set_reset, 0, out, sizeof(out)));
-	EXPECT_STREQ("This device does not support setting reset.\n", out);
+	/* no ECC on the simulated chip: said, not pretended (reset: npu_reset_test) */
+	EXPECT_EQ(8, run_smi(set_ecc, 0, out, sizeof(out)));
+	EXPECT_STREQ("This device does not support setting clear-ecc-info.\n", out);
 	EXPECT_EQ(2, run_smi(set_bogus, 0, NULL, 0));
 	EXPECT_EQ(2, run_smi(set_noid, 0, NULL, 0));
 	EXPECT_EQ(6, run_smi(set_nodev, 0, NULL, 0));

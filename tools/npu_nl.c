@@ -99,6 +99,8 @@ static void parse_dev(struct nlattr **tb, void *item)
 	d->busy_ns = get_u64(tb[NPU_NL_A_DEV_BUSY_NS]);
 	d->util = -1;
 	d->unplugged = tb[NPU_NL_A_DEV_UNPLUGGED];
+	d->resetting = tb[NPU_NL_A_DEV_RESETTING];
+	d->resets = get_u32(tb[NPU_NL_A_DEV_RESETS]);
 	copy_str(d->name, sizeof(d->name), tb[NPU_NL_A_DEV_NAME]);
 	copy_str(d->carrier, sizeof(d->carrier), tb[NPU_NL_A_DEV_CARRIER]);
 	copy_str(d->iommu, sizeof(d->iommu), tb[NPU_NL_A_DEV_IOMMU]);
@@ -122,6 +124,7 @@ static void parse_proc(struct nlattr **tb, void *item)
 	p->pinned = get_u64(tb[NPU_NL_A_PROC_HOST_PINNED]);
 	p->memlock = get_u64(tb[NPU_NL_A_PROC_HOST_MEMLOCK]);
 	p->faults = get_u64(tb[NPU_NL_A_PROC_FAULTS]);
+	p->lost = tb[NPU_NL_A_PROC_LOST];
 	copy_str(p->comm, sizeof(p->comm), tb[NPU_NL_A_PROC_COMM]);
 }
 
@@ -251,6 +254,7 @@ int npu_nl_procs_by_pid(struct npu_nl_proc *p, int n)
 			p[j].pinned += p[i].pinned;
 			p[j].memlock += p[i].memlock;
 			p[j].faults += p[i].faults;
+			p[j].lost |= p[i].lost;
 			p[j].mappings += p[i].mappings;
 			p[j].reservations += p[i].reservations;
 			p[j].streams += p[i].streams;
@@ -266,6 +270,11 @@ int npu_nl_procs_by_pid(struct npu_nl_proc *p, int n)
 int npu_nl_counters_reset(struct npu_nl *nl, int64_t dev)
 {
 	return request(nl, NPU_NL_CMD_COUNTERS_RESET, 0, dev, NULL, NULL);
+}
+
+int npu_nl_device_reset(struct npu_nl *nl, int64_t dev)
+{
+	return request(nl, NPU_NL_CMD_DEVICE_RESET, 0, dev, NULL, NULL);
 }
 
 int npu_nl_faults_join(struct npu_nl *nl)
@@ -346,6 +355,8 @@ unsigned int npu_nl_health(const struct npu_nl_dev *d)
 {
 	if (d->unplugged)
 		return NPU_NL_HEALTH_CRITICAL;
+	if (d->resetting)
+		return NPU_NL_HEALTH_ALARM;
 	return d->faults ? NPU_NL_HEALTH_WARNING : NPU_NL_HEALTH_OK;
 }
 
@@ -364,6 +375,8 @@ int npu_nl_errcodes(const struct npu_nl_dev *d, unsigned int *codes)
 		codes[n++] = NPU_NL_ERRCODE_DMA_FAULT;
 	if (d->unplugged)
 		codes[n++] = NPU_NL_ERRCODE_UNPLUGGED;
+	if (d->resetting)
+		codes[n++] = NPU_NL_ERRCODE_RESETTING;
 	return n;
 }
 
@@ -374,6 +387,8 @@ const char *npu_nl_errcode_text(unsigned int code)
 		return "DMA fault: a command accessed an address it may not (since load or counter reset)";
 	case NPU_NL_ERRCODE_UNPLUGGED:
 		return "device removed: the PCI carrier was unplugged";
+	case NPU_NL_ERRCODE_RESETTING:
+		return "device reset in progress: its contexts were lost, it takes new ones when the reset is done";
 	default:
 		return NULL;
 	}

@@ -24,12 +24,12 @@ struct npu_nl {
 };
 
 struct npu_nl_dev {
-	uint32_t index, contexts, version;
+	uint32_t index, contexts, version, resets;
 	uint64_t total, used, peak, page_sizes, faults;
 	uint64_t busy_ns;	/* NPU_NL_A_DEV_BUSY_NS: the DMA engine's busy time */
 	uint64_t sampled_ns;	/* CLOCK_MONOTONIC when busy_ns was read */
 	int util;		/* %, set by npu_nl_util*(); -1: not measured */
-	bool unplugged;
+	bool unplugged, resetting;
 	char name[32], carrier[32], iommu[16], soc[64];
 };
 
@@ -37,6 +37,7 @@ struct npu_nl_proc {
 	uint32_t dev, pid, uid, mappings, reservations, streams, exported,
 		 imported;
 	uint64_t ctx_id, mem, pinned, memlock, faults;
+	bool lost;		/* a device reset took the context down */
 	char comm[32];
 };
 
@@ -68,6 +69,14 @@ int npu_nl_procs_by_pid(struct npu_nl_proc *p, int n);
 int npu_nl_counters_reset(struct npu_nl *nl, int64_t dev);
 
 /*
+ * NPU_NL_CMD_DEVICE_RESET of @dev: 0 once its contexts are lost and the
+ * reset is under way (the device's @resetting says when it is done);
+ * -EPERM without CAP_SYS_ADMIN, -EBUSY while a reset of it is under way,
+ * -ENODEV for no such device or one whose carrier was removed.
+ */
+int npu_nl_device_reset(struct npu_nl *nl, int64_t dev);
+
+/*
  * Join the "faults" group (-EPERM without CAP_SYS_ADMIN), then receive:
  * npu_nl_fault_fd() is the socket to poll; npu_nl_fault_recv() reads what
  * is queued (blocking if nothing is) and calls @fn for each fault event.
@@ -79,11 +88,14 @@ int npu_nl_fault_recv(struct npu_nl *nl,
 
 /*
  * Health, in DCMI's scale (dcmi_get_device_health): 0 OK, 1 minor alarm
- * ("Warning": DMA faults since load or counter reset), 3 critical (the
- * carrier was unplugged). The family knows nothing else that is wrong.
+ * ("Warning": DMA faults since load or counter reset), 2 major alarm
+ * ("Alarm": a device reset is under way), 3 critical (the carrier was
+ * unplugged); the worst applies. The family knows nothing else that is
+ * wrong.
  */
 #define NPU_NL_HEALTH_OK	0U
 #define NPU_NL_HEALTH_WARNING	1U
+#define NPU_NL_HEALTH_ALARM	2U
 #define NPU_NL_HEALTH_CRITICAL	3U
 unsigned int npu_nl_health(const struct npu_nl_dev *d);
 const char *npu_nl_health_name(unsigned int health);
@@ -95,7 +107,8 @@ const char *npu_nl_health_name(unsigned int health);
  */
 #define NPU_NL_ERRCODE_DMA_FAULT	0x4E500001U
 #define NPU_NL_ERRCODE_UNPLUGGED	0x4E500002U
-#define NPU_NL_MAX_ERRCODES		2
+#define NPU_NL_ERRCODE_RESETTING	0x4E500003U
+#define NPU_NL_MAX_ERRCODES		3
 int npu_nl_errcodes(const struct npu_nl_dev *d, unsigned int *codes);
 /* The text of @code, or NULL for a code npu does not have. */
 const char *npu_nl_errcode_text(unsigned int code);

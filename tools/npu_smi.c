@@ -7,7 +7,8 @@
  * netlink family "npu" (tools/npu_nl.c; Documentation/netlink.rst).
  *
  *   npu-smi [info] ...                 tools/npu_smi_info.c
- *   npu-smi set -t TYPE -i N           nothing the simulated device can set
+ *   npu-smi set -t reset -i N [-m 1]   a device reset, as the vendor's
+ *   npu-smi set -t TYPE -i N           the other types: not on this device
  *   npu-smi watch-faults [--count N]   fault events until N or SIGINT
  *   npu-smi reset-counters [-i N]      memory peak and fault counters
  *   npu-smi module ...                 tools/npu_smi_module.c
@@ -22,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "npu_smi.h"
 
@@ -38,6 +40,8 @@ int smi_fail(const char *what, int err)
 		return NPU_SMI_EXIT_PERM;
 	case -ENODEV:
 		return NPU_SMI_EXIT_NOENT;
+	case -EBUSY:
+		return NPU_SMI_EXIT_BUSY;
 	default:
 		return NPU_SMI_EXIT_ERROR;
 	}
@@ -116,9 +120,10 @@ static void usage(FILE *f)
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "\t%-12s  %s\n", cmds[i][0], cmds[i][1]);
 	fprintf(f, "\nWithout a command, npu-smi runs `info`. `npu-smi <command> -h` tells more.\n"
-		"Exit status: 0 ok, 1 other error, 2 usage, 3 not permitted, 4 module in use,\n"
-		"5 bad module parameter, 6 no such device / driver or module not loaded,\n"
-		"7 module loaded already, 8 not supported by the simulated device.\n");
+		"Exit status: 0 ok, 1 other error, 2 usage, 3 not permitted, 4 module in use or\n"
+		"reset under way, 5 bad module parameter, 6 no such device / driver or module\n"
+		"not loaded, 7 module loaded already, 8 not supported by the simulated device,\n"
+		"9 aborted at the confirmation.\n");
 }
 
 static int extra_arg(const char *cmd, const char *arg)
@@ -140,8 +145,79 @@ static void set_usage(FILE *f)
 		"       -i %%d          NPU ID\n"
 		"       -d %%d          Config value\n"
 		"       -m             By in-band reset, only can input 1\n"
-		"\nThe simulated device has none of these settings: each answers that it is\n"
-		"not supported (exit 8). `npu-smi reset-counters` resets its counters.\n");
+		"\nThe simulated device resets (reset, CAP_SYS_ADMIN; in-band or not, the same\n"
+		"reset: y or Y on stdin confirms it); it has none of the other settings: each\n"
+		"answers that it is not supported (exit 8). `npu-smi reset-counters` resets\n"
+		"its counters.\n");
+}
+
+/* The longest a reset may take: the driver keeps a device down 60 s at most. */
+#define RESET_WAIT_MS	120000
+
+/* Wait until device @dev's reset is done: 0 or -errno. */
+static int reset_wait(struct npu_nl *nl, long dev)
+{
+	struct timespec nap = { 0, 20 * 1000 * 1000 };
+	struct npu_nl_dev *d;
+	int n, ret, waited;
+
+	for (waited = 0; waited < RESET_WAIT_MS; waited += 20) {
+		ret = npu_nl_devices(nl, dev, &d, &n);
+		if (ret)
+			return ret;
+		ret = n != 1 || d->unplugged ? -ENODEV : d->resetting ? 1 : 0;
+		free(d);
+		if (ret <= 0)
+			return ret;
+		nanosleep(&nap, NULL);
+	}
+	return -ETIMEDOUT;
+}
+
+/*
+ * `npu-smi set -t reset -i N [-m 1]`: the vendor's confirmation and lines
+ * (its npu_set_print.c); the simulated device has one kind of reset, which
+ * either channel asks for. The answer is read from stdin as the vendor's
+ * tool reads it: a word, "Y" or "y" to go on.
+ */
+static int set_reset(long dev, bool inband)
+{
+	const char *chan = inband ? "inband" : "outband";
+	struct smi_snap s = { 0 };
+	char answer[16];
+	int ret;
+
+	/* a device that does not exist is that error, before the question */
+	ret = smi_snapshot(&s, dev, false);
+	if (ret) {
+		smi_snapshot_close(&s);
+		return ret;
+	}
+	printf("Resetting the standard PCIe card or NPU chip may cause a system hang or"
+	       " abnormal reset during service running.\n");
+	printf("Are you sure you want to continue resetting?(Y/N)\n");
+	fflush(stdout);
+	if (scanf("%15s", answer) != 1 || (strcmp(answer, "Y") && strcmp(answer, "y"))) {
+		smi_snapshot_close(&s);
+		printf("\t%-30s : %s\n", "Status", "Fail");
+		printf("\t%-30s : User aborts reset card by %s.\n", "Message", chan);
+		return NPU_SMI_EXIT_ABORTED;
+	}
+	printf("\t%-30s : %s\n", "Message", "resetting ...");
+	fflush(stdout);
+	ret = npu_nl_device_reset(&s.nl, dev);
+	if (!ret)
+		ret = reset_wait(&s.nl, dev);
+	smi_snapshot_close(&s);
+	if (ret) {
+		printf("\t%-30s : %s\n", "Status", "Fail");
+		printf("\t%-30s : Failed to reset card\n", "Message");
+		fflush(stdout);
+		return smi_fail("reset", ret);
+	}
+	printf("\t%-30s : %s\n", "Status", "OK");
+	printf("\t%-30s : Reset card successfully.\n", "Message");
+	return NPU_SMI_EXIT_OK;
 }
 
 static int cmd_set(int argc, char **argv)
@@ -156,6 +232,7 @@ static int cmd_set(int argc, char **argv)
 	};
 	const char *type = NULL;
 	struct smi_snap s = { 0 };
+	bool inband = false;
 	long dev = -1;
 	unsigned int i;
 	int c, ret;
@@ -172,7 +249,15 @@ static int cmd_set(int argc, char **argv)
 				return NPU_SMI_EXIT_USAGE;
 			}
 			break;
-		case 'd': case 'm': case 's': case 'f':
+		case 'm':
+			/* the vendor's: in-band, and only 1 */
+			if (strcmp(optarg, "1")) {
+				fprintf(stderr, "npu-smi: -m %s: only 1 (in-band) is accepted\n", optarg);
+				return NPU_SMI_EXIT_USAGE;
+			}
+			inband = true;
+			break;
+		case 'd': case 's': case 'f':
 			break;
 		case 'h':
 			set_usage(stdout);
@@ -191,6 +276,8 @@ static int cmd_set(int argc, char **argv)
 		set_usage(stderr);
 		return NPU_SMI_EXIT_USAGE;
 	}
+	if (!strcmp(type, "reset"))
+		return set_reset(dev, inband);
 	/* a device that does not exist is that error, not "not supported" */
 	ret = smi_snapshot(&s, dev, false);
 	smi_snapshot_close(&s);

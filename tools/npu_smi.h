@@ -23,11 +23,12 @@ enum {
 	NPU_SMI_EXIT_ERROR	= 1,	/* anything else */
 	NPU_SMI_EXIT_USAGE	= 2,	/* bad command line */
 	NPU_SMI_EXIT_PERM	= 3,	/* not permitted (not root, not CAP_NET_ADMIN) */
-	NPU_SMI_EXIT_BUSY	= 4,	/* the module is in use */
+	NPU_SMI_EXIT_BUSY	= 4,	/* the module is in use, a reset is under way */
 	NPU_SMI_EXIT_BADPARAM	= 5,	/* the kernel refused a module parameter */
 	NPU_SMI_EXIT_NOENT	= 6,	/* no such device, module or driver not loaded */
 	NPU_SMI_EXIT_EXIST	= 7,	/* the module is loaded already */
 	NPU_SMI_EXIT_NOTSUP	= 8,	/* the simulated device has no such thing */
+	NPU_SMI_EXIT_ABORTED	= 9,	/* not confirmed (set -t reset) */
 };
 
 /* The tool's version, "npu-smi -v" and the summary's first line. */

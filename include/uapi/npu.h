@@ -72,6 +72,9 @@
  *   read.
  * - Carrier removal: once the device's PCI carrier is removed, every
  *   ioctl on a file already open is -ENODEV.
+ * - Device reset: once an administrator has reset the device, every ioctl
+ *   on a file that was open then is -ESTALE, which nothing else answers
+ *   (since 1.6; DOC: npu device reset).
  * - Common errors: besides those above, -EFAULT for a struct, or a buffer
  *   it points to, that cannot be read or written back, and -ENOMEM where
  *   the kernel runs out of memory (what a context makes the kernel hold
@@ -79,7 +82,8 @@
  *   pins, backs or walks memory may end with -EINTR, which the dying
  *   process never sees. The checks come in this order: the number
  *   (-ENOTTY), the process (-EPERM), the size (-EFAULT, -EINVAL, -E2BIG),
- *   the carrier (-ENODEV), then the ioctl's own, listed with its struct.
+ *   the carrier (-ENODEV), a reset (-ESTALE), then the ioctl's own,
+ *   listed with its struct.
  * - All or nothing: a refused call leaves nothing behind, and nothing a
  *   user passes is WARN()ed on. A call that makes something and answers
  *   with its id, name or fd (MEM_ALLOC, STREAM_CREATE, SHARE_EXPORT,
@@ -1807,5 +1811,35 @@ struct npu_mem_repair {
 };
 
 #define NPU_IOCTL_MEM_REPAIR	_IO(NPU_TYPE, NPU_CMD_MEM_REPAIR)
+
+/**
+ * DOC: npu device reset
+ *
+ * An administrator resets a device with the netlink family's
+ * NPU_NL_CMD_DEVICE_RESET (`npu-smi set -t reset -i N`), as a real
+ * device's hot reset, which loses all the device held (since 1.6):
+ *
+ * - Every context open on the device is lost. Its streams are aborted
+ *   before the request is answered: a running command stops at its next
+ *   chunk, queued ones are dropped. Every ioctl on it from then on is
+ *   -ESTALE, a call the reset interrupted included (a STREAM_SYNC, a
+ *   SUBMIT that waits); closing the file is all that is left to do.
+ * - Its host memory goes once the calls in flight have ended, as when
+ *   the process exits: host registrations are unpinned and uncharged,
+ *   mirrors end; peer copies of other devices' contexts that reach it
+ *   fault.
+ * - Its device memory (handles, mappings, reservations) stays allocated,
+ *   and charged to it (ctx_mem_limit, the process's RSS, GET_INFO's
+ *   mem_used), until the file is closed; the names it exported
+ *   (SHARE_EXPORT, IPC_EXPORT) import no more (-ENOENT, as revoked ones).
+ * - The contents of all the device's memory are lost: every byte reads
+ *   as zero after the reset, through a dma-buf exported before it (and
+ *   whoever maps or imports that) too. Bad pages stay bad.
+ * - While the reset is under way (the netlink family's
+ *   NPU_NL_A_DEV_RESETTING; the reset_ms module parameter keeps it under
+ *   way that long), open() of the device waits for its end (-EAGAIN with
+ *   O_NONBLOCK). Then the device takes new contexts, which work as on a
+ *   device just loaded.
+ */
 
 #endif /* _UAPI_NPU_H */

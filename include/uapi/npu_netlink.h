@@ -42,6 +42,16 @@
  *	uncorrectable error (DOC: npu uncorrectable memory errors in
  *	npu.h); -ESRCH if the process has no context there, -ENOENT if the
  *	address is not device memory it maps (since 1.6)
+ * @NPU_NL_CMD_DEVICE_RESET: doit, CAP_SYS_ADMIN: reset device
+ *	NPU_NL_A_DEV_INDEX (required; DOC: npu device reset in npu.h):
+ *	every context open on it is lost, and the answer comes once their
+ *	streams are aborted; the device takes new contexts when the reset
+ *	is done (NPU_NL_A_DEV_RESETTING clear again). -EBUSY while a reset
+ *	of the device is under way, -ENODEV for a device that does not
+ *	exist or whose carrier was removed. Also an event on "faults" at
+ *	the reset's beginning and at its end: NPU_NL_A_DEV_INDEX,
+ *	NPU_NL_A_RESET_PHASE, NPU_NL_A_RESET_CONTEXTS and NPU_NL_A_DEV_RESETS
+ *	(since 1.6)
  * @__NPU_NL_CMD_MAX: one past the last command
  * @NPU_NL_CMD_MAX: the last command
  */
@@ -52,6 +62,7 @@ enum npu_nl_cmd {
 	NPU_NL_CMD_COUNTERS_RESET,
 	NPU_NL_CMD_FAULT,
 	NPU_NL_CMD_MEM_POISON,
+	NPU_NL_CMD_DEVICE_RESET,
 
 	__NPU_NL_CMD_MAX,
 	NPU_NL_CMD_MAX = __NPU_NL_CMD_MAX - 1
@@ -64,6 +75,10 @@ enum npu_nl_cmd {
 /* NPU_NL_A_FAULT_SPACE: what the faulting operand addressed */
 #define NPU_NL_SPACE_VA		0	/* a device VA */
 #define NPU_NL_SPACE_HOST	1	/* a registered host address */
+
+/* NPU_NL_A_RESET_PHASE: which event of a device reset */
+#define NPU_NL_RESET_BEGIN	0	/* contexts lost, the device down */
+#define NPU_NL_RESET_DONE	1	/* the device takes new contexts */
 
 /**
  * enum npu_nl_attr - attributes (one space for every command)
@@ -106,6 +121,13 @@ enum npu_nl_cmd {
  * @NPU_NL_A_DEV_BUSY_NS: u64, nanoseconds in which the DMA engine worked
  *	for the device (some of its commands were moving) since the device
  *	was created: utilisation is its growth over wall time (since 1.6)
+ * @NPU_NL_A_DEV_RESETTING: flag, a device reset is under way (since 1.6)
+ * @NPU_NL_A_DEV_RESETS: u32, device resets completed since load (since 1.6)
+ * @NPU_NL_A_PROC_LOST: flag, a device reset took the context down: its
+ *	ioctls answer -ESTALE until it is closed (since 1.6)
+ * @NPU_NL_A_RESET_PHASE: u8, NPU_NL_RESET_BEGIN or NPU_NL_RESET_DONE
+ *	(since 1.6)
+ * @NPU_NL_A_RESET_CONTEXTS: u32, contexts the reset took down (since 1.6)
  * @__NPU_NL_A_MAX: one past the last attribute
  * @NPU_NL_A_MAX: the last attribute
  */
@@ -144,6 +166,11 @@ enum npu_nl_attr {
 	NPU_NL_A_FAULT_SPACE,
 	NPU_NL_A_FAULT_REASON,
 	NPU_NL_A_DEV_BUSY_NS,
+	NPU_NL_A_DEV_RESETTING,
+	NPU_NL_A_DEV_RESETS,
+	NPU_NL_A_PROC_LOST,
+	NPU_NL_A_RESET_PHASE,
+	NPU_NL_A_RESET_CONTEXTS,
 
 	__NPU_NL_A_MAX,
 	NPU_NL_A_MAX = __NPU_NL_A_MAX - 1

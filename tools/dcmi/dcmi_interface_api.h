@@ -207,6 +207,7 @@ struct dcmi_proc_mem_info {
 /* dcmi_get_device_errorcode_v2: also npu's, beside the one above */
 #define DCMI_NPU_ERRCODE_DMA_FAULT	DCMI_NPU_EVENT_ID_DMA_FAULT
 #define DCMI_NPU_ERRCODE_UNPLUGGED	0x4E500002U
+#define DCMI_NPU_ERRCODE_RESETTING	0x4E500003U	/* a device reset under way */
 
 struct dcmi_event_filter {
 	unsigned long long filter_flag;	/* DCMI_EVENT_FILTER_FLAG_*, 0: every event */
@@ -317,8 +318,9 @@ DCMIDLLEXPORT int dcmi_get_memory_info(int card_id, int device_id, struct dcmi_m
 DCMIDLLEXPORT int dcmi_get_device_utilization_rate(
 	int card_id, int device_id, int input_type, unsigned int *utilization_rate);
 
-/* 0 OK, 1 minor alarm (DMA faults since load or counter reset), 3 critical
- * (the carrier was unplugged). */
+/* 0 OK, 1 minor alarm (DMA faults since load or counter reset), 2 major
+ * alarm (a device reset under way), 3 critical (the carrier was
+ * unplugged); the worst applies. */
 DCMIDLLEXPORT int dcmi_get_device_health(int card_id, int device_id, unsigned int *health);
 
 /* 0 while the driver answers. */

@@ -15,7 +15,8 @@
 #include "dcmi_internal.h"
 
 _Static_assert(DCMI_NPU_ERRCODE_DMA_FAULT == NPU_NL_ERRCODE_DMA_FAULT &&
-	       DCMI_NPU_ERRCODE_UNPLUGGED == NPU_NL_ERRCODE_UNPLUGGED,
+	       DCMI_NPU_ERRCODE_UNPLUGGED == NPU_NL_ERRCODE_UNPLUGGED &&
+	       DCMI_NPU_ERRCODE_RESETTING == NPU_NL_ERRCODE_RESETTING,
 	       "the header's error codes are npu_nl's");
 
 /* The checks, then the device as the driver reports it now. */
