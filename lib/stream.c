@@ -412,7 +412,8 @@ int64_t acl_now_ms(void)
 
 /*
  * STREAM_SYNC for @seq of kernel stream @id: the driver's answer; with
- * -EIO and -ETIME, *@rep says which command failed, whose and where.
+ * -EIO, -EHWPOISON and -ETIME, *@rep says which command failed, whose
+ * and where.
  */
 static int acl_kstream_sync(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms,
 			    struct npu_stream_sync *rep)
@@ -467,11 +468,17 @@ static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
 /* A fault's reason with what the driver said of it (STREAM_SYNC's report, driver 1.6): @err. */
 static int acl_fault_reason(int err, const struct npu_stream_sync *rep, const char *what, unsigned long long n)
 {
-	if (err != ACLI_ETASKFAULT || !rep->error_seqno)
+	const char *access = rep->fault_flags & NPU_FAULT_WRITE ? "write to" : "read from";
+
+	if (!rep->error_seqno)
+		return err;
+	if (err == ACLI_EMEMUCE)
+		return acl_errf(err, "%s %llu of the stream touched device memory with an uncorrectable error: %s device address %#llx (aclrtGetMemUceInfo, aclrtMemUceRepair)",
+				what, n, access, (unsigned long long)rep->fault_addr);
+	if (err != ACLI_ETASKFAULT)
 		return err;
 	return acl_errf(err, "%s %llu of the stream faulted: DMA %s %s address %#llx (see the kernel log)", what, n,
-			rep->fault_flags & NPU_FAULT_WRITE ? "write to" : "read from",
-			rep->fault_flags & NPU_FAULT_HOST ? "host" : "device",
+			access, rep->fault_flags & NPU_FAULT_HOST ? "host" : "device",
 			(unsigned long long)rep->fault_addr);
 }
 
@@ -494,31 +501,36 @@ int acl_dev_aborting(struct acl_device *dev)
 
 /*
  * acl_stream_wait() for kernel stream @id of @s. A fault of a context's
- * stream, which the driver reports now and once, is an exception for the
- * callbacks, called here (before the API call returns, as CANN calls them
- * while it reclaims the task, and before the reason of the error is
- * recorded: their calls would clear it) - or, with @keep, handed to the
- * caller (*@kept) to keep for later. None while the device's tasks are
- * being aborted (CANN calls none then). Its task id is
- * aclrtGetThreadLastTaskId's (acl_stream_task_id(); read without s->lock,
- * which a caller may hold: it moves only with aclrtPersistentTaskClean, on
- * an idle stream).
+ * stream (a DMA fault, or a bad device page), which the driver reports
+ * now and once, is an exception for the callbacks, called here (before
+ * the API call returns, as CANN calls them while it reclaims the task,
+ * and before the reason of the error is recorded: their calls would
+ * clear it) - or, with @keep, handed to the caller (*@kept) to keep for
+ * later. None while the device's tasks are being aborted (CANN calls none
+ * then). Its task id is aclrtGetThreadLastTaskId's (acl_stream_task_id();
+ * read without s->lock, which a caller may hold: it moves only with
+ * aclrtPersistentTaskClean, on an idle stream).
  */
 static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms,
 			      struct acl_task_fault *keep, bool *kept)
 {
 	struct npu_stream_sync rep;
 	int ret = acl_kstream_sync(s->dev, id, seq, timeout_ms, &rep);
-	uint32_t task = ret == -EIO ? acl_stream_task_id(s, rep.error_seqno) : 0;
+	bool fault = ret == -EIO || ret == -EHWPOISON;
+	uint32_t task = fault ? acl_stream_task_id(s, rep.error_seqno) : 0;
 	struct acl_task_fault exc = {
 		.device = s->dev->id,
 		.stream = id,
 		.task = task,
 		.tid = rep.error_tid,
-		/* CANN: an SDMA task's exception, TS "memcpy exception" */
-		.code = ACL_ERROR_RT_TS_ERROR,
+		/*
+		 * CANN: an SDMA task's exception is TS "memcpy exception";
+		 * one on a page with a UCE "sdma poison error", whose
+		 * runtime code is the device memory error's
+		 */
+		.code = ret == -EHWPOISON ? ACL_ERROR_RT_DEVICE_MEM_ERROR : ACL_ERROR_RT_TS_ERROR,
 	};
-	bool due = ret == -EIO && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
+	bool due = fault && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
 
 	if (keep) {
 		*keep = exc;

@@ -2776,7 +2776,10 @@ ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtException
  * aclrtGetThreadLastTaskId), the stream id aclrtStreamGetId's, the thread
  * id the kernel id (gettid()) of the thread that submitted the task, the
  * device id the user's, and the error code the runtime's for a DMA
- * task's fault, ACL_ERROR_RT_TS_ERROR (CANN's SDMA "memcpy exception").
+ * task's fault: ACL_ERROR_RT_TS_ERROR (CANN's SDMA "memcpy exception"),
+ * or ACL_ERROR_RT_DEVICE_MEM_ERROR when the task touched device memory
+ * with an uncorrectable error (CANN's "sdma poison error"; then
+ * aclrtGetMemUceInfo names the bad ranges).
  */
 ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
 ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);
