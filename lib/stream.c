@@ -27,6 +27,7 @@
 #include "snapstate.h"
 #include "stream.h"
 #include "streamstate.h"
+#include "uce.h"
 
 /* The flags CANN defines; others are ignored, as the vendor does. */
 #define ACL_STREAM_KNOWN	(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | \
@@ -455,6 +456,7 @@ static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
 		return acl_errf(ACLI_ETASKFAULT, "a task of the stream faulted (DMA fault: see the kernel log)");
 	}
 	if (ret == -EHWPOISON) {
+		__atomic_store_n(&dev->mem_error, true, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&dev->faults, 1, __ATOMIC_RELAXED);
 		return acl_errf(ACLI_EMEMUCE, "a task of the stream touched device memory with an uncorrectable error (aclrtGetMemUceInfo, aclrtMemUceRepair)");
 	}
@@ -1247,10 +1249,13 @@ out:
 }
 
 /*
- * The device's latest fault, process-wide. A DMA fault (a task touching
- * memory its mapping does not allow) is not one of CANN's kinds (memory
- * UCE, L2, AI Core, link): it is reported as ACL_RT_ERROR_OTHERS without
- * detail, and nothing can be repaired.
+ * The device's latest fault, process-wide. A task that touched a bad
+ * page makes it a memory UCE until repaired, as CANN's device fault type
+ * HBM_UCE_ERROR (GetErrorVerbose: the driver's UCE ranges as the detail,
+ * tryRepair 1). A DMA fault (a task touching memory its mapping does not
+ * allow) is not one of CANN's kinds (memory UCE, L2, AI Core, link): it
+ * is reported as ACL_RT_ERROR_OTHERS without detail, and nothing can be
+ * repaired.
  */
 ACL_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
 {
@@ -1265,16 +1270,26 @@ ACL_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *error
 	memset(errorInfo, 0, sizeof(*errorInfo));
 	errorInfo->errorType = ACL_RT_NO_ERROR;
 	dev = acl_dev_get(deviceId);
-	if (dev && __atomic_load_n(&dev->faults, __ATOMIC_RELAXED))
+	if (dev && __atomic_load_n(&dev->mem_error, __ATOMIC_RELAXED)) {
+		ret = acl_uce_detail(dev, &errorInfo->detail.uceInfo);
+		if (ret)
+			return acl_ret(__func__, ret);
+		errorInfo->errorType = ACL_RT_ERROR_MEMORY;
+		errorInfo->tryRepair = 1;
+		errorInfo->hasDetail = 1;
+	} else if (dev && __atomic_load_n(&dev->faults, __ATOMIC_RELAXED)) {
 		errorInfo->errorType = ACL_RT_ERROR_OTHERS;
+	}
 	return ACL_SUCCESS;
 }
 
 /*
  * CANN's order: the pointer (acl layer), tryRepair, the device id, the
- * device open in this process, then the type: NO_ERROR clears the record,
- * a memory UCE repair is the driver's (none here: 207000, unrecorded as
- * CANN's NOLOG), any other type 107000.
+ * device open in this process, then the type: NO_ERROR clears the record;
+ * a memory UCE is repaired by the driver (MemUceErrorResume), the ranges
+ * of the detail if hasDetail says there is one (CANN's acl layer copies
+ * them only then; none is the driver's 107000), and a success clears the
+ * record; any other type 107000.
  */
 ACL_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo)
 {
@@ -1296,15 +1311,26 @@ ACL_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *err
 		return acl_ret(__func__, ret);
 	switch (errorInfo->errorType) {
 	case ACL_RT_NO_ERROR:
-		__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
 		break;
-	case ACL_RT_ERROR_MEMORY:
-		ret = acl_errf(ACLI_ERTNOTSUPP, "the simulated device memory has no uncorrectable errors to repair");
+	case ACL_RT_ERROR_MEMORY: {
+		const aclrtMemUceInfoArray *uce = &errorInfo->detail.uceInfo;
+		size_t n = errorInfo->hasDetail ? uce->arraySize : 0;
+
+		/* the array holds ACL_RT_MEM_UCE_INFO_MAX_NUM (CANN reads past it) */
+		if (n > ACL_RT_MEM_UCE_INFO_MAX_NUM)
+			n = ACL_RT_MEM_UCE_INFO_MAX_NUM;
+		ret = acl_uce_repair(dev, uce->memUceInfoArray, n, "errorInfo->detail.uceInfo.memUceInfoArray");
 		break;
+	}
 	default:
 		ret = acl_errf(ACLI_ERTPARAM, "errorType %d cannot be repaired (only ACL_RT_NO_ERROR and ACL_RT_ERROR_MEMORY)",
 			       (int)errorInfo->errorType);
 		break;
+	}
+	/* the device has no fault any more (CANN: its fault type NO_ERROR) */
+	if (!ret) {
+		__atomic_store_n(&dev->mem_error, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
 	}
 	return acl_ret(__func__, ret);
 }

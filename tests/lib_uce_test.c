@@ -112,6 +112,10 @@ TEST(uce_reported_and_repaired)
 	fix.len = info[0].len;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemUceRepair(0, NULL, 1));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemUceRepair(0, &fix, 129));
+	/* none: the driver's 107000 (1 to 128 ranges), recorded */
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemUceRepair(0, &fix, 0));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	fix.reserved[0] = 1;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemUceRepair(0, &fix, 1));
 	fix.reserved[0] = 0;
@@ -221,6 +225,84 @@ TEST(uce_task_is_an_exception_then_repaired)
 	ASSERT_ACL_OK(aclrtFree(dev));
 	ASSERT_ACL_OK(aclrtDestroyStream(s));
 	free(model);
+}
+
+/*
+ * The device's record: after a task touched a bad page,
+ * aclrtGetErrorVerbose answers a memory UCE with the bad ranges as its
+ * detail and tryRepair 1 (CANN's HBM_UCE_ERROR fault type), also after a
+ * later DMA fault; aclrtRepairError repairs what the detail names and
+ * clears the record. A detail naming memory that is not the process's is
+ * the driver's 107000 and leaves the record.
+ */
+TEST(uce_error_verbose_and_repair_error)
+{
+	aclrtErrorInfo ei, bad;
+	aclrtMemUceInfo info[2];
+	aclrtStream s;
+	void *dev, *hole;
+	uint64_t v = 0;
+	size_t n = 0;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtMalloc(&dev, 4 * 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(dev, 4 * 4096, 0x77, 4 * 4096));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&hole, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &ei));
+	EXPECT_EQ(ACL_RT_NO_ERROR, ei.errorType);
+	ASSERT_EQ(0, npu_poison(0, getpid(), (uintptr_t)dev + 2 * 4096));
+	ASSERT_EQ(0, npu_poison(0, getpid(), (uintptr_t)dev));
+	/* poisoned, not yet touched: no fault of the device */
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &ei));
+	EXPECT_EQ(ACL_RT_NO_ERROR, ei.errorType);
+
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtMemcpyAsync((char *)dev + 3 * 4096 + 64, 8, (char *)dev + 2 * 4096, 8,
+				       ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	EXPECT_ACL(ACL_ERROR_RT_DEVICE_MEM_ERROR, aclrtSynchronizeStream(s));
+	/* a DMA fault after it: the memory error stays the record */
+	ASSERT_ACL_OK(aclrtMemcpyAsync(hole, 8, (char *)dev + 4096, 8, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	npu_expect_dma_faults(false);
+	memset(&ei, 0xff, sizeof(ei));
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &ei));
+	EXPECT_EQ(ACL_RT_ERROR_MEMORY, ei.errorType);
+	EXPECT_EQ(1, ei.tryRepair);
+	EXPECT_EQ(1, ei.hasDetail);
+	ASSERT_EQ(2U, ei.detail.uceInfo.arraySize);
+	EXPECT_EQ(dev, ei.detail.uceInfo.memUceInfoArray[0].addr);
+	EXPECT_EQ(4096U, ei.detail.uceInfo.memUceInfoArray[0].len);
+	EXPECT_EQ((char *)dev + 2 * 4096, ei.detail.uceInfo.memUceInfoArray[1].addr);
+	EXPECT_EQ(4096U, ei.detail.uceInfo.memUceInfoArray[1].len);
+	EXPECT_EQ(NULL, ei.detail.uceInfo.memUceInfoArray[2].addr);
+
+	/* a range that is not device memory: 107000, nothing repaired, the record stays */
+	bad = ei;
+	bad.detail.uceInfo.memUceInfoArray[0].addr = &v;
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRepairError(0, &bad));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &ei));
+	EXPECT_EQ(ACL_RT_ERROR_MEMORY, ei.errorType);
+	EXPECT_EQ(2U, ei.detail.uceInfo.arraySize);
+
+	ASSERT_ACL_OK(aclrtRepairError(0, &ei));
+	ASSERT_ACL_OK(aclrtGetErrorVerbose(0, &ei));
+	EXPECT_EQ(ACL_RT_NO_ERROR, ei.errorType);
+	EXPECT_EQ(0, ei.tryRepair);
+	ASSERT_ACL_OK(aclrtGetMemUceInfo(0, info, 2, &n));
+	EXPECT_EQ(0U, n);
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, (char *)dev + 3 * 4096 + 64, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0x7777777777777777ULL, v);
+	ASSERT_ACL_OK(aclrtMemcpyAsync((char *)dev + 3 * 4096 + 64, 8, (char *)dev + 2 * 4096, 8,
+				       ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, (char *)dev + 3 * 4096 + 64, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, v);
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtFree(dev));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(hole));
 }
 
 /*
