@@ -82,6 +82,30 @@ static void npu_dma_side_reset(struct npu_dma_side *side)
 	side->win_len = 0;
 }
 
+/*
+ * A fault of @stream at @addr, @flags NPU_FAULT_* bits: the log, the
+ * tracepoint, the counters, the netlink event, and the stream's record
+ * for STREAM_SYNC.
+ */
+static void npu_dma_report(struct npu_stream *stream, u64 addr, u32 flags,
+			   const char *why)
+{
+	struct npu_context *ctx = stream->ctx;
+	bool host = flags & NPU_FAULT_HOST, write = flags & NPU_FAULT_WRITE;
+
+	trace_npu_dma_fault(stream, addr, host, write, why);
+	dev_err_ratelimited(ctx->npu->misc.this_device,
+			    "npu: DMA fault: pid %d (%s) stream %u %s %s %#llx: %s\n",
+			    ctx->tgid, ctx->comm, stream->id,
+			    write ? "write" : "read", host ? "host" : "va",
+			    addr, why);
+	atomic64_inc(&ctx->faults);
+	atomic64_inc(&ctx->npu->faults);
+	npu_netlink_fault(ctx, stream->id, addr, write, host, why);
+	/* for STREAM_SYNC, with the command's error */
+	npu_stream_note_fault(stream, addr, flags);
+}
+
 /**
  * npu_dma_fault() - report a DMA fault of @stream
  * @stream: the stream whose command faulted
@@ -95,21 +119,8 @@ static void npu_dma_side_reset(struct npu_dma_side *side)
 int npu_dma_fault(struct npu_stream *stream, u64 addr, bool host, bool write,
 		  const char *why)
 {
-	struct npu_context *ctx = stream->ctx;
-
-	trace_npu_dma_fault(stream, addr, host, write, why);
-	dev_err_ratelimited(ctx->npu->misc.this_device,
-			    "npu: DMA fault: pid %d (%s) stream %u %s %s %#llx: %s\n",
-			    ctx->tgid, ctx->comm, stream->id,
-			    write ? "write" : "read", host ? "host" : "va",
-			    addr, why);
-	atomic64_inc(&ctx->faults);
-	atomic64_inc(&ctx->npu->faults);
-	npu_netlink_fault(ctx, stream->id, addr, write, host, why);
-	/* for STREAM_SYNC, with the command's -EIO */
-	npu_stream_note_fault(stream, addr,
-			      (write ? NPU_FAULT_WRITE : 0) |
-			      (host ? NPU_FAULT_HOST : 0));
+	npu_dma_report(stream, addr, (write ? NPU_FAULT_WRITE : 0) |
+		       (host ? NPU_FAULT_HOST : 0), why);
 	return -EIO;
 }
 
@@ -123,12 +134,16 @@ static int npu_dma_side_fault(struct npu_stream *stream,
 
 /*
  * An access to a device page with an uncorrectable error: a fault of its
- * own kind, which STREAM_SYNC reports as -EHWPOISON.
+ * own kind, which STREAM_SYNC reports as -EHWPOISON with NPU_FAULT_UCE
+ * and the device VA accessed (never a host operand's: host memory has
+ * no such pages here).
  */
 static int npu_dma_side_uce(struct npu_stream *stream,
 			    struct npu_dma_side *side, u64 pos)
 {
-	npu_dma_side_fault(stream, side, pos, "uncorrectable memory error");
+	npu_dma_report(stream, side->op.addr + pos, NPU_FAULT_UCE |
+		       (side->op.write ? NPU_FAULT_WRITE : 0),
+		       "uncorrectable memory error");
 	return -EHWPOISON;
 }
 

@@ -252,15 +252,18 @@ union npu_ioctl_buf {
 	struct npu_mem_repair repair;
 };
 
+/* Errors of one ioctl that come with outputs, at most. */
+#define NPU_IOCTL_OUT_ERRS	3
+
 /**
  * struct npu_ioctl_op - one entry of the ioctl table
  * @size: the struct as this module knows it
  * @min_size: the struct as the first release knew it
  * @execute: the handler; it gets the struct copied in
  * @out: copy the struct back out on success
- * @out_err: copy it back out with this error too (an error that comes
- *	with outputs: STREAM_SYNC's -EIO and -ETIME), or 0
- * @out_err2: a second such error, or 0
+ * @out_errs: copy it back out with these errors too (errors that come
+ *	with outputs: STREAM_SYNC's -EIO, -EHWPOISON and -ETIME); the unused
+ *	entries 0
  * @finish: after a successful @execute, once the struct is copied out
  *	(0) or failed to (-EFAULT): commits what must come last - publishes
  *	the new object or name, fd_install()s the new fd - or undoes
@@ -272,8 +275,7 @@ struct npu_ioctl_op {
 	unsigned int min_size;
 	int (*execute)(struct npu_context *ctx, void *arg);
 	bool out;
-	int out_err;
-	int out_err2;
+	int out_errs[NPU_IOCTL_OUT_ERRS];
 	void (*finish)(struct npu_context *ctx, void *arg, int ret);
 };
 
@@ -291,8 +293,8 @@ struct npu_ioctl_op {
 #define NPU_IOCTL_OP(_ioctl, _fn, _struct, _last, _out)			\
 	NPU_IOCTL_OP_FINISH(_ioctl, _fn, _struct, _last, _out, NULL)
 
-/* An ioctl whose two errors @_err, @_err2 come with outputs too. */
-#define NPU_IOCTL_OP_ERR_OUT(_ioctl, _fn, _struct, _last, _err, _err2)	\
+/* An ioctl whose errors (the arguments after @_last) come with outputs too. */
+#define NPU_IOCTL_OP_ERR_OUT(_ioctl, _fn, _struct, _last, ...)		\
 	[_IOC_NR(_ioctl) - NPU_CMD_BASE] = {				\
 		.size = sizeof(_struct) +				\
 			BUILD_BUG_ON_ZERO(sizeof(_struct) >		\
@@ -300,9 +302,19 @@ struct npu_ioctl_op {
 		.min_size = offsetofend(_struct, _last),		\
 		.execute = _fn,						\
 		.out = true,						\
-		.out_err = _err,					\
-		.out_err2 = _err2,					\
+		.out_errs = { __VA_ARGS__ },				\
 	}
+
+/* Does @op copy its struct back out with error @err (not 0)? */
+static bool npu_ioctl_err_out(const struct npu_ioctl_op *op, int err)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(op->out_errs); i++)
+		if (op->out_errs[i] == err)
+			return true;
+	return false;
+}
 
 static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP(NPU_IOCTL_GET_INFO, npu_get_info_ioctl,
@@ -338,7 +350,8 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP(NPU_IOCTL_SUBMIT, npu_submit_ioctl,
 		     struct npu_submit, seqno, true),
 	NPU_IOCTL_OP_ERR_OUT(NPU_IOCTL_STREAM_SYNC, npu_stream_sync_ioctl,
-			     struct npu_stream_sync, seqno, -EIO, -ETIME),
+			     struct npu_stream_sync, seqno, -EIO, -EHWPOISON,
+			     -ETIME),
 	NPU_IOCTL_OP_FINISH(NPU_IOCTL_SHARE_EXPORT, npu_share_export_ioctl,
 			    struct npu_share_export, shareable, true,
 			    npu_share_export_finish),
@@ -422,7 +435,7 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 	if (ret && READ_ONCE(ctx->lost))
 		ret = -ESTALE;
 	npu_device_exit(ctx->npu, idx);
-	if (ret && ret != op->out_err && ret != op->out_err2)
+	if (ret && !npu_ioctl_err_out(op, ret))
 		return ret;
 	/* An error with outputs stays the answer if they cannot be written. */
 	if (op->out && copy_to_user(uarg, &buf, min_t(u32, size, op->size)))

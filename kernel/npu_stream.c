@@ -205,7 +205,7 @@ void npu_stream_want_fault(struct npu_stream *stream, struct npu_mirror *mirror,
  * @flags: how, NPU_FAULT_* bits
  *
  * Kept for npu_stream_complete(), which records it with the command's
- * -EIO for STREAM_SYNC.
+ * -EIO or -EHWPOISON for STREAM_SYNC.
  */
 void npu_stream_note_fault(struct npu_stream *stream, u64 addr, u32 flags)
 {
@@ -299,11 +299,12 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 	u32 flags = 0;
 
 	/*
-	 * The DMA fault its turn met, if it failed of one; taken either way,
-	 * so that none is left for the next command.
+	 * The DMA fault its turn met, if it failed of one (an uncorrectable
+	 * memory error is one too); taken either way, so that none is left
+	 * for the next command.
 	 */
 	if (ret) {
-		if (ret == -EIO) {
+		if (ret == -EIO || ret == -EHWPOISON) {
 			addr = stream->dma_addr;
 			flags = stream->dma_flags;
 		}
@@ -579,10 +580,17 @@ int npu_stream_destroy_ioctl(struct npu_context *ctx, void *arg)
 	return 0;
 }
 
+/* Does STREAM_SYNC's error @err name a command (struct npu_stream_sync's outputs)? */
+static bool npu_stream_error_named(int err)
+{
+	return err == -EIO || err == -EHWPOISON || err == -ETIME;
+}
+
 /*
  * Wait until @stream completed command @target, for @timeout jiffies:
  * what STREAM_SYNC returns. Only the first fault not yet reported is;
- * with -EIO and -ETIME @out (if not NULL) gets which command it was.
+ * with -EIO, -EHWPOISON and -ETIME @out (if not NULL) gets which command
+ * it was.
  */
 static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout,
 			   struct npu_stream_sync *out)
@@ -608,7 +616,7 @@ static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout,
 	if (stream->error && stream->error_seq <= target) {
 		ret = stream->error;
 		WRITE_ONCE(stream->error, 0);
-		if (out && (ret == -EIO || ret == -ETIME)) {
+		if (out && npu_stream_error_named(ret)) {
 			out->error_seqno = stream->error_seq;
 			out->error_tid = stream->error_tid;
 			out->fault_addr = stream->error_addr;

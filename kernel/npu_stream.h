@@ -60,12 +60,12 @@ struct npu_stream_fault {
  * @error: first fault not yet reported by STREAM_SYNC, or 0
  * @error_seq: seqno of the command that faulted
  * @error_tid: the thread that submitted it (struct npu_job's @tid)
- * @error_addr: for a DMA fault (-EIO), where it faulted...
+ * @error_addr: for a DMA fault (-EIO, -EHWPOISON), where it faulted...
  * @error_flags: ...and how, NPU_FAULT_* bits
  * @dma_addr: the address of the DMA fault the turn running now met
  *	(npu_stream_note_fault()), which npu_stream_complete() then moves to
- *	@error_addr with the command's -EIO; only turns (and a stop, once no
- *	turn runs) use it...
+ *	@error_addr with the command's -EIO or -EHWPOISON; only turns (and a
+ *	stop, once no turn runs) use it...
  * @dma_flags: ...and its NPU_FAULT_* bits
  * @mode: NPU_STREAM_* bits (STREAM_SET_MODE)
  * @halted: a command faulted in NPU_STREAM_STOP_ON_FAULT mode: every

@@ -37,6 +37,7 @@ struct acl_device {
 	uint64_t peers;			/* bit N: PEER_ENABLE'd device N (atomic; cleared at open) */
 	unsigned int peer_refs[ACL_MAX_DEVICES]; /* enables of device N not disabled (peer.c; cleared at open) */
 	unsigned int faults;		/* task faults reported since open (atomic) */
+	bool mem_error;			/* one of them touched a bad page (atomic; aclrtRepairError clears) */
 	bool task_abort;		/* aclrtDeviceTaskAbort under way or failed (atomic; abort.c) */
 
 	/* Under acl_global_lock (lifecycle.c): */

@@ -152,6 +152,7 @@ static int acl_dev_open_locked(struct acl_device *dev)
 	__atomic_store_n(&dev->peers, 0, __ATOMIC_RELAXED);
 	memset(dev->peer_refs, 0, sizeof(dev->peer_refs));
 	__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&dev->mem_error, false, __ATOMIC_RELAXED);
 	__atomic_store_n(&dev->task_abort, false, __ATOMIC_RELAXED);
 	acl_mm_open(dev);
 	dev->fd = fd;

@@ -27,6 +27,7 @@
 #include "snapstate.h"
 #include "stream.h"
 #include "streamstate.h"
+#include "uce.h"
 
 /* The flags CANN defines; others are ignored, as the vendor does. */
 #define ACL_STREAM_KNOWN	(ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | \
@@ -412,7 +413,8 @@ int64_t acl_now_ms(void)
 
 /*
  * STREAM_SYNC for @seq of kernel stream @id: the driver's answer; with
- * -EIO and -ETIME, *@rep says which command failed, whose and where.
+ * -EIO, -EHWPOISON and -ETIME, *@rep says which command failed, whose
+ * and where.
  */
 static int acl_kstream_sync(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms,
 			    struct npu_stream_sync *rep)
@@ -454,6 +456,7 @@ static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
 		return acl_errf(ACLI_ETASKFAULT, "a task of the stream faulted (DMA fault: see the kernel log)");
 	}
 	if (ret == -EHWPOISON) {
+		__atomic_store_n(&dev->mem_error, true, __ATOMIC_RELAXED);
 		__atomic_add_fetch(&dev->faults, 1, __ATOMIC_RELAXED);
 		return acl_errf(ACLI_EMEMUCE, "a task of the stream touched device memory with an uncorrectable error (aclrtGetMemUceInfo, aclrtMemUceRepair)");
 	}
@@ -467,11 +470,17 @@ static int acl_wait_result(struct acl_device *dev, int ret, int32_t timeout_ms)
 /* A fault's reason with what the driver said of it (STREAM_SYNC's report, driver 1.6): @err. */
 static int acl_fault_reason(int err, const struct npu_stream_sync *rep, const char *what, unsigned long long n)
 {
-	if (err != ACLI_ETASKFAULT || !rep->error_seqno)
+	const char *access = rep->fault_flags & NPU_FAULT_WRITE ? "write to" : "read from";
+
+	if (!rep->error_seqno)
+		return err;
+	if (err == ACLI_EMEMUCE)
+		return acl_errf(err, "%s %llu of the stream touched device memory with an uncorrectable error: %s device address %#llx (aclrtGetMemUceInfo, aclrtMemUceRepair)",
+				what, n, access, (unsigned long long)rep->fault_addr);
+	if (err != ACLI_ETASKFAULT)
 		return err;
 	return acl_errf(err, "%s %llu of the stream faulted: DMA %s %s address %#llx (see the kernel log)", what, n,
-			rep->fault_flags & NPU_FAULT_WRITE ? "write to" : "read from",
-			rep->fault_flags & NPU_FAULT_HOST ? "host" : "device",
+			access, rep->fault_flags & NPU_FAULT_HOST ? "host" : "device",
 			(unsigned long long)rep->fault_addr);
 }
 
@@ -494,31 +503,36 @@ int acl_dev_aborting(struct acl_device *dev)
 
 /*
  * acl_stream_wait() for kernel stream @id of @s. A fault of a context's
- * stream, which the driver reports now and once, is an exception for the
- * callbacks, called here (before the API call returns, as CANN calls them
- * while it reclaims the task, and before the reason of the error is
- * recorded: their calls would clear it) - or, with @keep, handed to the
- * caller (*@kept) to keep for later. None while the device's tasks are
- * being aborted (CANN calls none then). Its task id is
- * aclrtGetThreadLastTaskId's (acl_stream_task_id(); read without s->lock,
- * which a caller may hold: it moves only with aclrtPersistentTaskClean, on
- * an idle stream).
+ * stream (a DMA fault, or a bad device page), which the driver reports
+ * now and once, is an exception for the callbacks, called here (before
+ * the API call returns, as CANN calls them while it reclaims the task,
+ * and before the reason of the error is recorded: their calls would
+ * clear it) - or, with @keep, handed to the caller (*@kept) to keep for
+ * later. None while the device's tasks are being aborted (CANN calls none
+ * then). Its task id is aclrtGetThreadLastTaskId's (acl_stream_task_id();
+ * read without s->lock, which a caller may hold: it moves only with
+ * aclrtPersistentTaskClean, on an idle stream).
  */
 static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms,
 			      struct acl_task_fault *keep, bool *kept)
 {
 	struct npu_stream_sync rep;
 	int ret = acl_kstream_sync(s->dev, id, seq, timeout_ms, &rep);
-	uint32_t task = ret == -EIO ? acl_stream_task_id(s, rep.error_seqno) : 0;
+	bool fault = ret == -EIO || ret == -EHWPOISON;
+	uint32_t task = fault ? acl_stream_task_id(s, rep.error_seqno) : 0;
 	struct acl_task_fault exc = {
 		.device = s->dev->id,
 		.stream = id,
 		.task = task,
 		.tid = rep.error_tid,
-		/* CANN: an SDMA task's exception, TS "memcpy exception" */
-		.code = ACL_ERROR_RT_TS_ERROR,
+		/*
+		 * CANN: an SDMA task's exception is TS "memcpy exception";
+		 * one on a page with a UCE "sdma poison error", whose
+		 * runtime code is the device memory error's
+		 */
+		.code = ret == -EHWPOISON ? ACL_ERROR_RT_DEVICE_MEM_ERROR : ACL_ERROR_RT_TS_ERROR,
 	};
-	bool due = ret == -EIO && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
+	bool due = fault && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
 
 	if (keep) {
 		*keep = exc;
@@ -1235,10 +1249,13 @@ out:
 }
 
 /*
- * The device's latest fault, process-wide. A DMA fault (a task touching
- * memory its mapping does not allow) is not one of CANN's kinds (memory
- * UCE, L2, AI Core, link): it is reported as ACL_RT_ERROR_OTHERS without
- * detail, and nothing can be repaired.
+ * The device's latest fault, process-wide. A task that touched a bad
+ * page makes it a memory UCE until repaired, as CANN's device fault type
+ * HBM_UCE_ERROR (GetErrorVerbose: the driver's UCE ranges as the detail,
+ * tryRepair 1). A DMA fault (a task touching memory its mapping does not
+ * allow) is not one of CANN's kinds (memory UCE, L2, AI Core, link): it
+ * is reported as ACL_RT_ERROR_OTHERS without detail, and nothing can be
+ * repaired.
  */
 ACL_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo)
 {
@@ -1253,16 +1270,26 @@ ACL_EXPORT aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *error
 	memset(errorInfo, 0, sizeof(*errorInfo));
 	errorInfo->errorType = ACL_RT_NO_ERROR;
 	dev = acl_dev_get(deviceId);
-	if (dev && __atomic_load_n(&dev->faults, __ATOMIC_RELAXED))
+	if (dev && __atomic_load_n(&dev->mem_error, __ATOMIC_RELAXED)) {
+		ret = acl_uce_detail(dev, &errorInfo->detail.uceInfo);
+		if (ret)
+			return acl_ret(__func__, ret);
+		errorInfo->errorType = ACL_RT_ERROR_MEMORY;
+		errorInfo->tryRepair = 1;
+		errorInfo->hasDetail = 1;
+	} else if (dev && __atomic_load_n(&dev->faults, __ATOMIC_RELAXED)) {
 		errorInfo->errorType = ACL_RT_ERROR_OTHERS;
+	}
 	return ACL_SUCCESS;
 }
 
 /*
  * CANN's order: the pointer (acl layer), tryRepair, the device id, the
- * device open in this process, then the type: NO_ERROR clears the record,
- * a memory UCE repair is the driver's (none here: 207000, unrecorded as
- * CANN's NOLOG), any other type 107000.
+ * device open in this process, then the type: NO_ERROR clears the record;
+ * a memory UCE is repaired by the driver (MemUceErrorResume), the ranges
+ * of the detail if hasDetail says there is one (CANN's acl layer copies
+ * them only then; none is the driver's 107000), and a success clears the
+ * record; any other type 107000.
  */
 ACL_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *errorInfo)
 {
@@ -1284,15 +1311,26 @@ ACL_EXPORT aclError aclrtRepairError(int32_t deviceId, const aclrtErrorInfo *err
 		return acl_ret(__func__, ret);
 	switch (errorInfo->errorType) {
 	case ACL_RT_NO_ERROR:
-		__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
 		break;
-	case ACL_RT_ERROR_MEMORY:
-		ret = acl_errf(ACLI_ERTNOTSUPP, "the simulated device memory has no uncorrectable errors to repair");
+	case ACL_RT_ERROR_MEMORY: {
+		const aclrtMemUceInfoArray *uce = &errorInfo->detail.uceInfo;
+		size_t n = errorInfo->hasDetail ? uce->arraySize : 0;
+
+		/* the array holds ACL_RT_MEM_UCE_INFO_MAX_NUM (CANN reads past it) */
+		if (n > ACL_RT_MEM_UCE_INFO_MAX_NUM)
+			n = ACL_RT_MEM_UCE_INFO_MAX_NUM;
+		ret = acl_uce_repair(dev, uce->memUceInfoArray, n, "errorInfo->detail.uceInfo.memUceInfoArray");
 		break;
+	}
 	default:
 		ret = acl_errf(ACLI_ERTPARAM, "errorType %d cannot be repaired (only ACL_RT_NO_ERROR and ACL_RT_ERROR_MEMORY)",
 			       (int)errorInfo->errorType);
 		break;
+	}
+	/* the device has no fault any more (CANN: its fault type NO_ERROR) */
+	if (!ret) {
+		__atomic_store_n(&dev->mem_error, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&dev->faults, 0, __ATOMIC_RELAXED);
 	}
 	return acl_ret(__func__, ret);
 }

@@ -21,6 +21,7 @@
 #include "acl_ioctl.h"
 #include "device.h"
 #include "error.h"
+#include "uce.h"
 
 /* CANN's limit of records per device (RT_MAX_RECORD_PA_NUM_PER_DEV). */
 #define ACL_UCE_MAX_RECORDS	NPU_UCE_MAX_RANGES
@@ -41,17 +42,62 @@ static int acl_uce_dev(int32_t id, struct acl_device **devp)
 	return 0;
 }
 
-ACL_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize,
-				       size_t *retSize)
+/* MEM_UCE_QUERY of @dev into @ranges (ACL_UCE_MAX_RECORDS of them): their number, or -errno. */
+static int acl_uce_query(struct acl_device *dev, struct npu_uce_range *ranges)
 {
-	struct npu_uce_range ranges[ACL_UCE_MAX_RECORDS];
 	struct npu_mem_uce_query q = {
 		.size = sizeof(q), .ranges = (uintptr_t)ranges, .count = ACL_UCE_MAX_RECORDS,
 		.range_size = sizeof(ranges[0]),
 	};
-	struct acl_device *dev;
+	int ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_UCE_QUERY, &q);
+
+	return ret ? ret : (int)q.count;
+}
+
+int acl_uce_detail(struct acl_device *dev, aclrtMemUceInfoArray *out)
+{
+	struct npu_uce_range ranges[ACL_UCE_MAX_RECORDS];
+	int n = acl_uce_query(dev, ranges), i;
+
+	if (n < 0)
+		return n;
+	memset(out, 0, sizeof(*out));
+	out->arraySize = (size_t)n;
+	for (i = 0; i < n && i < ACL_RT_MEM_UCE_INFO_MAX_NUM; i++) {
+		out->memUceInfoArray[i].addr = (void *)(uintptr_t)ranges[i].addr;
+		out->memUceInfoArray[i].len = ranges[i].length;
+	}
+	return 0;
+}
+
+int acl_uce_repair(struct acl_device *dev, const aclrtMemUceInfo *info, size_t n, const char *what)
+{
 	size_t i;
-	int ret;
+	int ret = 0;
+
+	/* the driver's check (halMemCtl MEM_REPAIR: 1 to 128), the runtime's 107000 */
+	if (!n || n > ACL_UCE_MAX_RECORDS)
+		return acl_errf(ACLI_ERTPARAM, "%zu ranges to repair: the device repairs 1 to %d at once", n,
+				ACL_UCE_MAX_RECORDS);
+	for (i = 0; !ret && i < n; i++) {
+		struct npu_mem_repair r = {
+			.size = sizeof(r), .addr = (uintptr_t)info[i].addr, .length = info[i].len,
+		};
+
+		ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_REPAIR, &r);
+		if (ret == -ENOENT || ret == -EINVAL)
+			ret = acl_errf(ACLI_ERTPARAM, "%s[%zu] (%p, %zu bytes) is not device memory of this process", what,
+				       i, info[i].addr, info[i].len);
+	}
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray, size_t arraySize,
+				       size_t *retSize)
+{
+	struct npu_uce_range ranges[ACL_UCE_MAX_RECORDS];
+	struct acl_device *dev;
+	int ret, n = 0, i;
 
 	if (!memUceInfoArray)
 		ret = acl_errf(-EINVAL, "memUceInfoArray must not be NULL");
@@ -59,19 +105,22 @@ ACL_EXPORT aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUce
 		ret = acl_errf(-EINVAL, "retSize must not be NULL");
 	else
 		ret = acl_uce_dev(deviceId, &dev);
-	if (!ret)
-		ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_UCE_QUERY, &q);
-	if (!ret && arraySize < q.count)
-		ret = acl_errf(-EINVAL, "arraySize %zu must be at least %u: the device has that many ranges with errors",
-			       arraySize, q.count);
+	if (!ret) {
+		n = acl_uce_query(dev, ranges);
+		if (n < 0)
+			ret = n;
+	}
+	if (!ret && arraySize < (size_t)n)
+		ret = acl_errf(-EINVAL, "arraySize %zu must be at least %d: the device has that many ranges with errors",
+			       arraySize, n);
 	if (ret)
 		return acl_ret(__func__, ret);
-	for (i = 0; i < q.count; i++) {
+	for (i = 0; i < n; i++) {
 		memset(&memUceInfoArray[i], 0, sizeof(memUceInfoArray[i]));
 		memUceInfoArray[i].addr = (void *)(uintptr_t)ranges[i].addr;
 		memUceInfoArray[i].len = ranges[i].length;
 	}
-	*retSize = q.count;
+	*retSize = (size_t)n;
 	return ACL_SUCCESS;
 }
 
@@ -92,16 +141,7 @@ ACL_EXPORT aclError aclrtMemUceRepair(int32_t deviceId, aclrtMemUceInfo *memUceI
 			ret = acl_errf(-EINVAL, "memUceInfoArray[%zu].reserved must be 0", i);
 	if (!ret)
 		ret = acl_uce_dev(deviceId, &dev);
-	for (i = 0; !ret && i < arraySize; i++) {
-		struct npu_mem_repair r = {
-			.size = sizeof(r), .addr = (uintptr_t)memUceInfoArray[i].addr,
-			.length = memUceInfoArray[i].len,
-		};
-
-		ret = acl_ioctl(dev->fd, NPU_IOCTL_MEM_REPAIR, &r);
-		if (ret == -ENOENT || ret == -EINVAL)
-			ret = acl_errf(ACLI_ERTPARAM, "memUceInfoArray[%zu] (%p, %zu bytes) is not device memory of this process",
-				       i, memUceInfoArray[i].addr, memUceInfoArray[i].len);
-	}
+	if (!ret)
+		ret = acl_uce_repair(dev, memUceInfoArray, arraySize, "memUceInfoArray");
 	return acl_ret(__func__, ret);
 }

@@ -2,9 +2,12 @@
 /*
  * npu_uce_test: uncorrectable memory errors at the ioctl level - a page
  * made bad through netlink (MEM_POISON) faults every engine access with
- * -EHWPOISON, MEM_UCE_QUERY names the context's addresses on it, and
- * MEM_REPAIR gives a healthy page of zeros; for 4 KiB and 2 MiB pages.
+ * -EHWPOISON, STREAM_SYNC names the command, its submitter and the device
+ * VA it could not access (NPU_FAULT_UCE), MEM_UCE_QUERY names the
+ * context's addresses on it, and MEM_REPAIR gives a healthy page of
+ * zeros; for 4 KiB and 2 MiB pages.
  */
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "harness.h"
@@ -50,6 +53,45 @@ static int uce_repair(int fd, uint64_t addr, uint64_t len, uint64_t *repaired)
 	return ret;
 }
 
+/* Sentinels for outputs the kernel must overwrite (or leave alone). */
+#define JUNK64	0xa5a5a5a5a5a5a5a5ULL
+#define JUNK32	0xa5a5a5a5U
+
+/* STREAM_SYNC of @seqno (0: all) with the 1.6 struct, its outputs junk. */
+static int sync_report(int fd, uint32_t stream, uint64_t seqno,
+		       struct npu_stream_sync *s)
+{
+	*s = (struct npu_stream_sync){
+		.size = sizeof(*s), .stream = stream, .timeout_ms = -1,
+		.seqno = seqno, .error_seqno = JUNK64, .fault_addr = JUNK64,
+		.fault_flags = JUNK32, .error_tid = JUNK32,
+	};
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SYNC, s);
+}
+
+/* Submit @cmd, then STREAM_SYNC it with the 1.6 struct; *@seq its seqno. */
+static int run_report(int fd, uint32_t stream, struct npu_cmd cmd,
+		      uint64_t *seq, struct npu_stream_sync *s)
+{
+	int ret = npu_submit(fd, stream, &cmd, 1, seq);
+
+	return ret ? ret : sync_report(fd, stream, *seq, s);
+}
+
+static uint32_t my_tid(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+static int set_mode(int fd, uint32_t stream, uint32_t mode)
+{
+	struct npu_stream_mode m = {
+		.size = sizeof(m), .stream = stream, .mode = mode,
+	};
+
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SET_MODE, &m);
+}
+
 /* Byte @i of the test pattern. */
 static unsigned char pat(uint64_t i)
 {
@@ -68,7 +110,8 @@ static void bad_page(int fd, uint32_t stream, uint64_t page)
 	const uint64_t bad = len / 2 + 3 * SZ_4K;
 	unsigned char *host = npu_host_mem(len), *back = npu_host_mem(len);
 	struct npu_uce_range r[4];
-	uint64_t va, i, repaired;
+	struct npu_stream_sync s;
+	uint64_t va, i, repaired, seq;
 	uint32_t n;
 
 	ASSERT_NONNULL(host);
@@ -95,14 +138,31 @@ static void bad_page(int fd, uint32_t stream, uint64_t page)
 
 	npu_expect_dma_faults(true);
 	memset(back, 0xee, len);
-	EXPECT_EQ(-EHWPOISON, npu_run(fd, stream, npu_copy_cmd(ptr64(back), va, len, NPU_CMD_DST_USER)));
+	/* a read: the device VA of the bad page's first byte, not a physical address */
+	EXPECT_EQ(-EHWPOISON, run_report(fd, stream, npu_copy_cmd(ptr64(back), va, len, NPU_CMD_DST_USER),
+					 &seq, &s));
+	EXPECT_EQ(seq, s.error_seqno);
+	EXPECT_EQ(va + bad, s.fault_addr);
+	EXPECT_EQ(NPU_FAULT_UCE, s.fault_flags);
+	EXPECT_EQ(my_tid(), s.error_tid);
 	/* the bytes before the bad page moved, none after it */
 	for (i = 0; i < bad && back[i] == pat(i); i++)
 		;
 	EXPECT_EQ(bad, i);
 	EXPECT_EQ(0xee, back[bad]);
-	EXPECT_EQ(-EHWPOISON, npu_run(fd, stream, npu_memset_cmd(va + bad + SZ_4K + 8, 1, 8, 0)));
+	/* a write into the second bad page, not at its start */
+	EXPECT_EQ(-EHWPOISON, run_report(fd, stream, npu_memset_cmd(va + bad + SZ_4K + 8, 1, 8, 0), &seq, &s));
+	EXPECT_EQ(seq, s.error_seqno);
+	EXPECT_EQ(va + bad + SZ_4K + 8, s.fault_addr);
+	EXPECT_EQ(NPU_FAULT_UCE | NPU_FAULT_WRITE, s.fault_flags);
+	EXPECT_EQ(my_tid(), s.error_tid);
 	npu_expect_dma_faults(false);
+	/* reported once: the next sync succeeds and zeroes the outputs */
+	EXPECT_EQ(0, sync_report(fd, stream, seq, &s));
+	EXPECT_EQ(0U, s.error_seqno);
+	EXPECT_EQ(0U, s.fault_addr);
+	EXPECT_EQ(0U, s.fault_flags);
+	EXPECT_EQ(0U, s.error_tid);
 	/* around it, at other offsets and lengths than written: intact */
 	memset(back, 0, len);
 	ASSERT_EQ(0, npu_run(fd, stream, npu_copy_cmd(ptr64(back) + 5, va + 5, bad - 5, NPU_CMD_DST_USER)));
@@ -145,6 +205,110 @@ TEST_F(uce, bad_4k_page_faults_is_reported_and_repaired)
 TEST_F(uce, bad_page_inside_a_2m_page)
 {
 	bad_page(self->fd, self->stream, SZ_2M);
+}
+
+/*
+ * The bad page's fault in the middle of a submission, as a DMA fault's:
+ * STREAM_SYNC names that command (not the last), the stream runs on, a
+ * second fault before the sync is not reported, a sync that stops short
+ * of the command says nothing, and the 24-byte struct of 1.0 to 1.5 gets
+ * the error without the outputs.
+ */
+TEST_F(uce, sync_names_the_command_like_a_dma_fault)
+{
+	uint64_t va = npu_map_new_rw(self->fd, SZ_2M, SZ_4K, 0);
+	unsigned char *host = npu_host_mem(SZ_4K);
+	struct npu_stream_sync s;
+	struct npu_cmd cmds[4];
+	struct {
+		struct npu_stream_sync s;
+		uint8_t canary[16];
+	} old;
+	uint64_t seq;
+
+	ASSERT_NE(0, va);
+	ASSERT_NONNULL(host);
+	ASSERT_EQ(0, npu_poison(0, getpid(), va + 5 * SZ_4K + 1));
+	cmds[0] = npu_memset_cmd(ptr64(host), 0x11, 64, NPU_CMD_DST_USER);
+	/* reads from two pages before the bad one on: faults there */
+	cmds[1] = npu_copy_cmd(ptr64(host) + 64, va + 3 * SZ_4K + 100, 3 * SZ_4K, NPU_CMD_DST_USER);
+	cmds[2] = npu_memset_cmd(ptr64(host) + 128, 0x33, 64, NPU_CMD_DST_USER);
+	/* a second fault: the log's, not the answer's */
+	cmds[3] = npu_memset_cmd(va + 5 * SZ_4K + 64, 0x44, 64, 0);
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 4, &seq));
+	EXPECT_EQ(0, sync_report(self->fd, self->stream, seq - 3, &s));
+	EXPECT_EQ(0U, s.error_seqno);
+	EXPECT_EQ(0U, s.fault_addr);
+	EXPECT_EQ(-EHWPOISON, sync_report(self->fd, self->stream, 0, &s));
+	EXPECT_EQ(seq - 2, s.error_seqno);
+	EXPECT_EQ(va + 5 * SZ_4K, s.fault_addr);
+	EXPECT_EQ(NPU_FAULT_UCE, s.fault_flags);
+	EXPECT_EQ(my_tid(), s.error_tid);
+	/* the inputs come back as they were */
+	EXPECT_EQ(sizeof(s), s.size);
+	EXPECT_EQ(self->stream, s.stream);
+	EXPECT_EQ(0U, s.seqno);
+	/* the stream ran on */
+	EXPECT_EQ(0x11, host[0]);
+	EXPECT_EQ(0x33, host[128]);
+	EXPECT_EQ(0, sync_report(self->fd, self->stream, 0, &s));
+	EXPECT_EQ(0U, s.fault_flags);
+
+	/* the 24-byte struct: the error, nothing written past it */
+	memset(&old, 0x5a, sizeof(old));
+	old.s.size = 24;
+	old.s.flags = 0;
+	old.s.stream = self->stream;
+	old.s.timeout_ms = -1;
+	old.s.seqno = 0;
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmds[3], 1, &seq));
+	EXPECT_EQ(-EHWPOISON, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &old.s));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(24U, old.s.size);
+	EXPECT_EQ(0U, old.s.seqno);
+	EXPECT_EQ(-1, npu_check_byte(&old.s.error_seqno, 24, 0x5a));
+	EXPECT_EQ(-1, npu_check_byte(old.canary, sizeof(old.canary), 0x5a));
+	munmap(host, SZ_4K);
+}
+
+/*
+ * In NPU_STREAM_STOP_ON_FAULT mode the bad page stops the stream as a
+ * DMA fault does: -EHWPOISON with the outputs once, then -ECANCELED for
+ * what was queued behind it and what comes later.
+ */
+TEST_F(uce, stop_on_fault_mode_stops_at_the_bad_page)
+{
+	uint64_t va = npu_map_new_rw(self->fd, SZ_2M, SZ_4K, 0);
+	unsigned char *host = npu_host_mem(SZ_4K);
+	struct npu_stream_sync s;
+	struct npu_cmd cmds[3];
+	uint64_t seq;
+
+	ASSERT_NE(0, va);
+	ASSERT_NONNULL(host);
+	ASSERT_EQ(0, set_mode(self->fd, self->stream, NPU_STREAM_STOP_ON_FAULT));
+	ASSERT_EQ(0, npu_poison(0, getpid(), va + SZ_4K));
+	cmds[0] = npu_memset_cmd(ptr64(host), 0x11, 64, NPU_CMD_DST_USER);
+	cmds[1] = npu_copy_cmd(va + SZ_4K + 512, ptr64(host), 64, NPU_CMD_SRC_USER);
+	cmds[2] = npu_memset_cmd(ptr64(host) + 128, 0x33, 64, NPU_CMD_DST_USER);
+	npu_expect_dma_faults(true);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, 3, &seq));
+	EXPECT_EQ(-EHWPOISON, sync_report(self->fd, self->stream, 0, &s));
+	npu_expect_dma_faults(false);
+	EXPECT_EQ(seq - 1, s.error_seqno);
+	EXPECT_EQ(va + SZ_4K + 512, s.fault_addr);
+	EXPECT_EQ(NPU_FAULT_UCE | NPU_FAULT_WRITE, s.fault_flags);
+	EXPECT_EQ(my_tid(), s.error_tid);
+	EXPECT_EQ(0x11, host[0]);
+	EXPECT_EQ(0, host[128]);
+	/* dropped commands name none */
+	EXPECT_EQ(-ECANCELED, sync_report(self->fd, self->stream, 0, &s));
+	EXPECT_EQ(JUNK64, s.error_seqno);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmds[2], 1, &seq));
+	EXPECT_EQ(-ECANCELED, npu_sync(self->fd, self->stream, -1));
+	EXPECT_EQ(0, host[128]);
+	munmap(host, SZ_4K);
 }
 
 /* Every bad argument, with its errno; unprivileged injection is refused. */

@@ -482,21 +482,25 @@ typedef struct aclrtErrorInfo {
 ACL_FUNC_VISIBILITY aclError aclrtGetLastError(aclrtLastErrLevel level);
 ACL_FUNC_VISIBILITY aclError aclrtPeekAtLastError(aclrtLastErrLevel level);
 /*
- * The latest fault of device deviceId, process-wide: ACL_RT_ERROR_OTHERS
- * once a synchronize or wait of this process saw a DMA fault of a task on
- * the device since the process opened it, without detail and with
- * tryRepair 0 (a DMA fault is none of CANN's memory UCE, L2, AI Core or
- * link kinds); else ACL_RT_NO_ERROR, also for a device the process has not
- * open. deviceId must name a device.
+ * The latest fault of device deviceId, process-wide: ACL_RT_ERROR_MEMORY
+ * once a task of this process touched device memory with an uncorrectable
+ * error (until repaired), with tryRepair and hasDetail 1 and the bad
+ * ranges as aclrtGetMemUceInfo names them in detail.uceInfo;
+ * ACL_RT_ERROR_OTHERS once a synchronize or wait of this process saw a
+ * DMA fault of a task on the device since the process opened it, without
+ * detail and with tryRepair 0 (a DMA fault is none of CANN's memory UCE,
+ * L2, AI Core or link kinds); else ACL_RT_NO_ERROR, also for a device the
+ * process has not open. deviceId must name a device.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo *errorInfo);
 /*
  * Repair what aclrtGetErrorVerbose reported: errorType ACL_RT_NO_ERROR
  * clears the device's record (aclrtGetErrorVerbose answers
- * ACL_RT_NO_ERROR again); ACL_RT_ERROR_MEMORY (memory UCE) is
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (the simulated memory has no UCE to
- * repair); any other type ACL_ERROR_RT_PARAM_INVALID: a DMA fault cannot
- * be repaired. errorInfo NULL: ACL_ERROR_INVALID_PARAM; tryRepair 0:
+ * ACL_RT_NO_ERROR again); ACL_RT_ERROR_MEMORY (memory UCE) repairs the
+ * ranges of detail.uceInfo as aclrtMemUceRepair does (hasDetail must be
+ * 1 and arraySize 1 to 20, else ACL_ERROR_RT_PARAM_INVALID) and clears
+ * the record; any other type ACL_ERROR_RT_PARAM_INVALID: a DMA fault
+ * cannot be repaired. errorInfo NULL: ACL_ERROR_INVALID_PARAM; tryRepair 0:
  * ACL_ERROR_RT_PARAM_INVALID; no such device: ACL_ERROR_RT_INVALID_DEVICEID;
  * a device this process has not open: ACL_ERROR_RT_DEV_SETUP_ERROR.
  */
@@ -507,9 +511,10 @@ ACL_FUNC_VISIBILITY aclError aclrtRepairError(int32_t deviceId, const aclrtError
  * this process's device addresses on device deviceId that lie on bad
  * pages (a task touching one fails with ACL_ERROR_RT_DEVICE_MEM_ERROR),
  * into memUceInfoArray, which must hold them all (arraySize), their
- * number into *retSize. aclrtMemUceRepair: each range given (at most 128,
- * reserved zero) gets healthy pages whose bytes are zero - the data on
- * a bad page is lost. The device must be set in this process.
+ * number into *retSize. aclrtMemUceRepair: each range given (1 to 128,
+ * reserved zero; none is ACL_ERROR_RT_PARAM_INVALID) gets healthy pages
+ * whose bytes are zero - the data on a bad page is lost. The device must
+ * be set in this process.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetMemUceInfo(int32_t deviceId, aclrtMemUceInfo *memUceInfoArray,
 						size_t arraySize, size_t *retSize);
@@ -2776,7 +2781,10 @@ ACL_FUNC_VISIBILITY aclError aclrtExceptionInfoCallbackUnregister(aclrtException
  * aclrtGetThreadLastTaskId), the stream id aclrtStreamGetId's, the thread
  * id the kernel id (gettid()) of the thread that submitted the task, the
  * device id the user's, and the error code the runtime's for a DMA
- * task's fault, ACL_ERROR_RT_TS_ERROR (CANN's SDMA "memcpy exception").
+ * task's fault: ACL_ERROR_RT_TS_ERROR (CANN's SDMA "memcpy exception"),
+ * or ACL_ERROR_RT_DEVICE_MEM_ERROR when the task touched device memory
+ * with an uncorrectable error (CANN's "sdma poison error"; then
+ * aclrtGetMemUceInfo names the bad ranges).
  */
 ACL_FUNC_VISIBILITY uint32_t aclrtGetTaskIdFromExceptionInfo(const aclrtExceptionInfo *info);
 ACL_FUNC_VISIBILITY uint32_t aclrtGetStreamIdFromExceptionInfo(const aclrtExceptionInfo *info);

@@ -64,8 +64,8 @@
  *   where a __u64 is 4-byte aligned, could otherwise place at 4 modulo 8.
  * - Outputs: on success every output field is written, whatever the
  *   caller left in it; on failure nothing is written back, except where
- *   an ioctl's errors say otherwise (STREAM_SYNC's -EIO and -ETIME, since
- *   1.6).
+ *   an ioctl's errors say otherwise (STREAM_SYNC's -EIO, -EHWPOISON and
+ *   -ETIME, since 1.6).
  * - One process per context: a context serves only the process that
  *   opened it (its mm). An ioctl from another process - a child after
  *   fork, a process the fd was passed to - is -EPERM, before anything is
@@ -117,11 +117,13 @@
  *
  * STREAM_SYNC waits until a seqno completed and reports the first error
  * of the stream up to it that it has not reported yet, once: -EIO a
- * fault, -ETIME a WAIT_STREAM past its limit (since 1.3), -ECANCELED a
- * command dropped unrun (a FORCE destroy, the carrier's removal, or
- * after a fault in NPU_STREAM_STOP_ON_FAULT mode). With -EIO and -ETIME
- * it also says which command it was, the thread that submitted it and,
- * for a fault, the address and the access (since 1.6). A stream runs on
+ * fault, -EHWPOISON a fault on a device page with an uncorrectable
+ * memory error (since 1.6), -ETIME a WAIT_STREAM past its limit (since
+ * 1.3), -ECANCELED a command dropped unrun (a FORCE destroy, the
+ * carrier's removal, or after a fault in NPU_STREAM_STOP_ON_FAULT mode).
+ * With -EIO, -EHWPOISON and -ETIME it also says which command it was,
+ * the thread that submitted it and, for a fault, the address and the
+ * access (since 1.6). A stream runs on
  * after a fault, unless it is in NPU_STREAM_STOP_ON_FAULT mode (since
  * 1.3). When STREAM_SYNC reports a command done, what it held - pins,
  * registrations, its room in the queue - is let go already (since 1.5).
@@ -1196,8 +1198,8 @@ enum npu_submit_flags {
  * * %-EOPNOTSUPP: a pageable operand, and the device would reach pageable
  *   memory only through bounce buffers or is not cache coherent (as for
  *   HOST_REGISTER).
- * * %-EIO, %-ETIME, %-ECANCELED: with NPU_SUBMIT_WAIT, the commands were
- *   queued and STREAM_SYNC for @seqno would have said so.
+ * * %-EIO, %-EHWPOISON, %-ETIME, %-ECANCELED: with NPU_SUBMIT_WAIT, the
+ *   commands were queued and STREAM_SYNC for @seqno would have said so.
  */
 struct npu_submit {
 	__u32 size;
@@ -1218,10 +1220,14 @@ struct npu_submit {
  * @NPU_FAULT_WRITE: the access wrote (else it read)
  * @NPU_FAULT_HOST: @fault_addr is a host address, of a registration or a
  *	pageable operand (else a device VA)
+ * @NPU_FAULT_UCE: the device page at @fault_addr (a device VA) has an
+ *	uncorrectable memory error: STREAM_SYNC's -EHWPOISON (DOC: npu
+ *	uncorrectable memory errors)
  */
 enum npu_fault_flags {
 	NPU_FAULT_WRITE = 1U << 0,
 	NPU_FAULT_HOST = 1U << 1,
+	NPU_FAULT_UCE = 1U << 2,
 };
 
 /**
@@ -1232,14 +1238,14 @@ enum npu_fault_flags {
  * @timeout_ms: -1 waits forever, 0 polls
  * @seqno: wait until this command completed; 0 means all queued so far
  * @error_seqno: out (since 1.6): the seqno of the command whose error is
- *	reported (-EIO, -ETIME), else 0
+ *	reported (-EIO, -EHWPOISON, -ETIME), else 0
  * @fault_addr: out (since 1.6): the address that command could not
- *	access (-EIO), else 0
+ *	access (-EIO, -EHWPOISON), else 0
  * @fault_flags: out (since 1.6): how it accessed it, NPU_FAULT_* bits
- *	(enum npu_fault_flags; -EIO), else 0
+ *	(enum npu_fault_flags; -EIO, -EHWPOISON), else 0
  * @error_tid: out (since 1.6): the thread that submitted that command, by
  *	its id in the submitter's pid namespace (what gettid() returned
- *	there; -EIO, -ETIME), else 0
+ *	there; -EIO, -EHWPOISON, -ETIME), else 0
  *
  * Returns 0 once every command up to @seqno completed and none of them
  * has an error not yet reported. Otherwise it reports the first such
@@ -1249,15 +1255,19 @@ enum npu_fault_flags {
  * says -ECANCELED again.
  *
  * The outputs are written back on success (all 0) and, unlike other
- * failures, with -EIO and -ETIME, which name one command: which one, who
- * submitted it and, for a fault, where (since 1.6). The values the
- * caller passes in them are ignored; a struct of 1.0 to 1.5 (24 bytes)
- * gets none of them and works as before.
+ * failures, with -EIO, -EHWPOISON and -ETIME, which name one command:
+ * which one, who submitted it and, for a fault, where (since 1.6). The
+ * values the caller passes in them are ignored; a struct of 1.0 to 1.5
+ * (24 bytes) gets none of them and works as before.
  *
  * Errors (beyond the common ones):
  *
  * * %-EIO: a command up to @seqno faulted; @error_seqno, @fault_addr,
  *   @fault_flags and @error_tid say which, where and whose.
+ * * %-EHWPOISON: a command up to @seqno touched a device page with an
+ *   uncorrectable memory error (since 1.6); the same outputs as for
+ *   -EIO, @fault_addr the device VA of the first byte it could not
+ *   access and @fault_flags with NPU_FAULT_UCE.
  * * %-ETIME: a command up to @seqno was a WAIT_STREAM that ran out of its
  *   limit (since 1.3); @error_seqno and @error_tid say which and whose.
  * * %-ECANCELED: a command up to @seqno was dropped unrun (FORCE destroy,
@@ -1734,8 +1744,10 @@ struct npu_mirror_unmap {
  * administrator gives it one with the netlink family's
  * NPU_NL_CMD_MEM_POISON (a test's, or a program's recovery drill). Every
  * access of the engine to the page then faults: the command fails and
- * STREAM_SYNC reports -EHWPOISON (other faults are -EIO); the bytes
- * before the page may have been moved, none after it. The process learns
+ * STREAM_SYNC reports -EHWPOISON (other faults are -EIO), naming the
+ * command, its submitter and the device VA of the first byte it could
+ * not access, with NPU_FAULT_UCE in its @fault_flags; the bytes before
+ * the page may have been moved, none after it. The process learns
  * which of its device addresses are affected with MEM_UCE_QUERY and
  * repairs them with MEM_REPAIR: a healthy page takes the bad one's place,
  * its bytes zero, as the vendor's repair remaps the page (the data is
