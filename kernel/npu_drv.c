@@ -78,7 +78,7 @@ MODULE_PARM_DESC(reset_ms,
 static char *soc_name = "NPUSim-A1";
 module_param(soc_name, charp, 0444);
 MODULE_PARM_DESC(soc_name,
-		 "Chip model every NPU reports, 1-31 printable ASCII characters; Ascend910B1-B4 and Ascend910_9391/9392 bring that part's cores and memory (default NPUSim-A1)");
+		 "Chip model every NPU reports, 1-31 printable ASCII characters; Ascend910B1-B4, Ascend910_9391/9392 and Ascend310B1 bring that part's cores and memory (default NPUSim-A1)");
 
 /* A core count and whether it was given (else the profile decides). */
 struct npu_core_param {
@@ -134,6 +134,7 @@ static const struct npu_chip_profile {
 	{ "Ascend910B4", 20, 40, "32G" },
 	{ "Ascend910_9391", 24, 48, "64G" },
 	{ "Ascend910_9392", 24, 48, "64G" },
+	{ "Ascend310B1", 1, 1, "32G" },
 };
 
 static struct npu_device *npu_devices[NPU_MAX_DEVICES];

@@ -13,14 +13,29 @@
  * descriptor form reads its descriptor when the stream gets there
  * (copy.h: acl_stream_read()), as the engine does.
  *
- * The checks and codes are CANN's for the 910B class (runtime
- * api_c_standard_soc.cc rtCmoAsync/rtCmoAddrTaskLaunch, api_error.cc,
- * api_impl_standard_soc.cc FlushCache/InvalidCache): the chip has
- * RT_FEATURE_TASK_CMO but not RT_FEATURE_TASK_ASYNC_CMO, so the barrier
- * calls answer ACL_ERROR_RT_FEATURE_NOT_SUPPORT once their arguments pass.
+ * The checks and codes are CANN's (runtime api_c_standard_soc.cc
+ * rtCmoAsync/rtCmoAddrTaskLaunch, api_c_memory.cc rtsCmoAsyncWithBarrier/
+ * rtsLaunchBarrierTask, api_error.cc, api_impl_standard_soc.cc
+ * FlushCache/InvalidCache), and so is which calls the chip has, by the
+ * chip profile npu.ko's soc_name picks (query.h): the 910B class and the
+ * simulated chip have RT_FEATURE_TASK_CMO (aclrtCmoAsync and the
+ * descriptor calls) and not RT_FEATURE_TASK_ASYNC_CMO (the barrier
+ * calls); the 310B class (Ascend310B1..4) the other way round; other
+ * parts neither. Where the chip lacks the feature the call answers
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT where CANN's check is.
+ *
+ * Barriers: a CMO task of aclrtCmoAsyncWithBarrier with cmoType INVALID
+ * carries a barrier id; aclrtCmoWaitBarrier queues on its stream a wait
+ * for the last task that carried each id it names (NPU_OP_WAIT_STREAM
+ * for that task's seqno), so that the stream's later work runs after
+ * the invalidation. CANN keeps the ids per model (its CMO ids, allocated
+ * from the driver for a model's streams); libacl has no models, so it
+ * keeps them per context: any of the context's streams may carry or
+ * wait for an id (CANN wants streams bound to a model).
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <acl/acl.h>
@@ -29,6 +44,7 @@
 #include "copy.h"
 #include "device.h"
 #include "error.h"
+#include "query.h"
 #include "stream.h"
 
 /* The vendor's rtCmoAddrInfo: CmoSetDesc fills src and len_inner. */
@@ -44,6 +60,16 @@ _Static_assert(sizeof(struct acl_cmo_desc) == 32, "the 910B class's cmoDDRStruct
 
 /* aclrtBarrierCmoInfo's cmoType that a barrier waits for */
 #define ACL_CMO_BARRIER_TYPE	ACL_RT_CMO_TYPE_INVALID
+
+/* Barrier ids a context keeps at most: CANN's CMO ids are 16 bits. */
+#define ACL_CMO_BARRIER_IDS	65535U
+
+/* A barrier id and the last CMO task that carried it: seqno @seq of kernel stream @sid. */
+struct acl_cmo_barrier {
+	uint32_t id;
+	uint32_t sid;
+	uint64_t seq;
+};
 
 /* Is @type one of the four operations the runtime knows (RT_CMO_PREFETCH .. RT_CMO_FLUSH)? */
 static bool acl_cmo_type_ok(aclrtCmoType type)
@@ -90,7 +116,11 @@ ACL_EXPORT aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, 
 		ret = acl_errf(-EINVAL, "size must be non-zero");
 		goto out;
 	}
-	/* CANN's rtCmoAsync answers an unknown operation without recording it */
+	/* CANN's rtCmoAsync answers both without recording them */
+	if (!(acl_chip_features() & ACL_SOC_TASK_CMO)) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "the chip has no CMO tasks (CANN: RT_FEATURE_TASK_CMO, the 910B class)");
+		goto out;
+	}
 	if (!acl_cmo_type_ok(cmoType)) {
 		ret = acl_errf(ACLI_ERTNOTSUPP, "cmoType %d is not PREFETCH, WRITEBACK, INVALID or FLUSH",
 			       (int)cmoType);
@@ -109,7 +139,9 @@ ACL_EXPORT aclError aclrtCmoGetDescSize(size_t *size)
 {
 	int ret = acl_check_init();
 
-	/* no acl-layer check: the runtime's NULL check (107000) */
+	/* no acl-layer check: the runtime's chip check, then its NULL check (107000) */
+	if (!ret && !(acl_chip_features() & ACL_SOC_TASK_CMO))
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no CMO descriptors (CANN: RT_FEATURE_TASK_CMO, the 910B class)"));
 	if (!ret && !size)
 		ret = acl_errf(ACLI_ERTPARAM, "size must not be NULL");
 	if (!ret)
@@ -127,6 +159,10 @@ ACL_EXPORT aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size)
 	ret = acl_check_init();
 	if (ret)
 		goto out;
+	if (!(acl_chip_features() & ACL_SOC_TASK_CMO)) {
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no CMO descriptors (CANN: RT_FEATURE_TASK_CMO, the 910B class)"));
+		goto out;
+	}
 	if (!cmoDesc || !src || !size) {
 		ret = acl_errf(ACLI_ERTPARAM, "%s", !cmoDesc ? "cmoDesc must not be NULL" :
 			       !src ? "src must not be NULL" : "size must be non-zero");
@@ -151,6 +187,9 @@ ACL_EXPORT aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, a
 	ret = acl_check_init();
 	if (!ret && reserve)
 		ret = acl_errf(ACLI_ERTPARAM, "reserve must be NULL");
+	/* the chip's descriptor size is 0 (CANN: cmoDDRStructInfoSize) */
+	if (!ret && !(acl_chip_features() & ACL_SOC_TASK_CMO))
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no CMO descriptors (CANN: RT_FEATURE_TASK_CMO, the 910B class)"));
 	if (!ret)
 		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
 	if (!ret && !cmoDesc)
@@ -174,38 +213,115 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+/* The entry of barrier @id in @ctx->barriers, or NULL; ctx->lock held. */
+static struct acl_cmo_barrier *acl_cmo_barrier_find(struct acl_context *ctx, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < ctx->nbarriers; i++)
+		if (ctx->barriers[i].id == id)
+			return &ctx->barriers[i];
+	return NULL;
+}
+
+/* Barrier @id of @ctx is carried by seqno @seq of kernel stream @sid from now on. */
+static int acl_cmo_barrier_set(struct acl_context *ctx, uint32_t id, uint32_t sid, uint64_t seq)
+{
+	struct acl_cmo_barrier *b, *n;
+	unsigned int cap;
+	int ret = 0;
+
+	pthread_mutex_lock(&ctx->lock);
+	b = acl_cmo_barrier_find(ctx, id);
+	if (!b && ctx->nbarriers == ACL_CMO_BARRIER_IDS) {
+		ret = acl_errf(ACLI_ERESALLOC, "the context carries %u barrier ids already: no CMO id left for %u",
+			       ACL_CMO_BARRIER_IDS, id);
+	} else if (!b && ctx->nbarriers == ctx->barriers_cap) {
+		cap = ctx->barriers_cap ? ctx->barriers_cap * 2 : 8;
+		n = realloc(ctx->barriers, cap * sizeof(*n));
+		if (n) {
+			ctx->barriers = n;
+			ctx->barriers_cap = cap;
+		} else {
+			ret = acl_errf(-ENOMEM, "out of host memory");
+		}
+	}
+	if (!ret) {
+		if (!b)
+			b = &ctx->barriers[ctx->nbarriers++];
+		*b = (struct acl_cmo_barrier){ .id = id, .sid = sid, .seq = seq };
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	return ret;
+}
+
+/*
+ * The runtime's checks of aclrtCmoAsyncWithBarrier (rtsCmoAsyncWithBarrier):
+ * the chip, the size, then the id the operation takes (INVALID a non-zero
+ * one, the other three 0); an unknown operation is not supported. CANN
+ * records all of them.
+ */
+static int acl_cmo_barrier_check(size_t size, aclrtCmoType type, uint32_t barrierId)
+{
+	if (!(acl_chip_features() & ACL_SOC_ASYNC_CMO))
+		return acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no barrier CMO tasks (CANN: RT_FEATURE_TASK_ASYNC_CMO, the 310B class)"));
+	if (!size)
+		return acl_errf(ACLI_ERTPARAM, "size must be non-zero");
+	if (!acl_cmo_type_ok(type))
+		return acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "cmoType %d is not PREFETCH, WRITEBACK, INVALID or FLUSH",
+					    (int)type));
+	if (type == ACL_CMO_BARRIER_TYPE && !barrierId)
+		return acl_errf(ACLI_ERTPARAM, "an INVALID task's barrierId must be non-zero");
+	if (type != ACL_CMO_BARRIER_TYPE && barrierId)
+		return acl_errf(ACLI_ERTPARAM, "barrierId %u: only an INVALID task carries one (0 for the others)",
+				barrierId);
+	return 0;
+}
+
 ACL_EXPORT aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType, uint32_t barrierId,
 					     aclrtStream stream)
 {
+	struct npu_cmd cmd = { .op = NPU_OP_PREFETCH, .dst = (uintptr_t)src, .length = size };
+	struct acl_stream *s;
+	uint32_t sid;
+	uint64_t seq;
 	int ret;
 
-	(void)size;
-	(void)cmoType;
-	(void)barrierId;
-	(void)stream;
 	ret = acl_enter(NULL, src);
-	/* the runtime's first check, before its arguments, recorded */
 	if (!ret)
-		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the simulated chip has no barrier CMO tasks (CANN: RT_FEATURE_TASK_ASYNC_CMO, not on the 910B class)"));
+		ret = acl_cmo_barrier_check(size, cmoType, barrierId);
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto out;
+	ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
+	if (!ret && barrierId)
+		ret = acl_cmo_barrier_set(s->ctx, barrierId, sid, seq);
+	acl_stream_put(s);
+out:
 	return acl_ret(__func__, ret);
 }
 
 ACL_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag)
 {
-	size_t i;
+	struct acl_cmo_barrier want[ACL_RT_CMO_MAX_BARRIER_NUM], *b;
+	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
+	struct acl_stream *s = NULL;
+	size_t i, n;
+	uint32_t own;
 	int ret;
 
-	(void)stream;
+	/* reserved: CANN passes it on and its barrier task ignores it */
 	(void)flag;
 	ret = acl_enter(NULL, taskInfo);
 	if (ret)
 		goto out;
-	if (!taskInfo->barrierNum || taskInfo->barrierNum > ACL_RT_CMO_MAX_BARRIER_NUM) {
-		ret = acl_errf(-EINVAL, "taskInfo->barrierNum %zu must be 1..%u", taskInfo->barrierNum,
-			       ACL_RT_CMO_MAX_BARRIER_NUM);
+	n = taskInfo->barrierNum;
+	if (!n || n > ACL_RT_CMO_MAX_BARRIER_NUM) {
+		ret = acl_errf(-EINVAL, "taskInfo->barrierNum %zu must be 1..%u", n, ACL_RT_CMO_MAX_BARRIER_NUM);
 		goto out;
 	}
-	for (i = 0; i < taskInfo->barrierNum; i++) {
+	for (i = 0; i < n; i++) {
 		const aclrtBarrierCmoInfo *c = &taskInfo->cmoInfo[i];
 
 		if (c->cmoType != ACL_CMO_BARRIER_TYPE || !c->barrierId) {
@@ -215,7 +331,42 @@ ACL_EXPORT aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStr
 			goto out;
 		}
 	}
-	ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the simulated chip has no barrier CMO tasks (CANN: RT_FEATURE_TASK_ASYNC_CMO, not on the 910B class)"));
+	if (!(acl_chip_features() & ACL_SOC_ASYNC_CMO)) {
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no barrier CMO tasks (CANN: RT_FEATURE_TASK_ASYNC_CMO, the 310B class)"));
+		goto out;
+	}
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto out;
+	/* every id first, as CANN's barrier task takes its CMO ids: one unknown fails the call */
+	pthread_mutex_lock(&s->ctx->lock);
+	for (i = 0; i < n && !ret; i++) {
+		b = acl_cmo_barrier_find(s->ctx, taskInfo->cmoInfo[i].barrierId);
+		if (b)
+			want[i] = *b;
+		else
+			ret = acl_errf(ACLI_ESTREAMMODEL, "barrierId %u: no CMO task of this context carried it (aclrtCmoAsyncWithBarrier)",
+				       taskInfo->cmoInfo[i].barrierId);
+	}
+	pthread_mutex_unlock(&s->ctx->lock);
+	own = acl_stream_id(s);
+	for (i = 0; i < n && !ret; i++) {
+		/* the stream's own task is before anything it queues from now on */
+		if (want[i].sid == own)
+			continue;
+		cmd.src = want[i].sid;
+		cmd.value = want[i].seq;
+		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		if (!ret) {
+			acl_stream_note_dep(s, want[i].sid, want[i].seq);
+		} else if (ret == -ENOENT) {
+			/* the carrying stream is gone, its work done or dropped: nothing to wait for */
+			acl_err_clear();
+			ret = 0;
+		}
+	}
 out:
+	if (s)
+		acl_stream_put(s);
 	return acl_ret(__func__, ret);
 }

@@ -193,6 +193,7 @@ static void acl_ctx_release(struct acl_obj *obj)
 	struct acl_context *ctx = (struct acl_context *)obj;
 
 	pthread_mutex_destroy(&ctx->lock);
+	free(ctx->barriers);
 	free(ctx);
 }
 
@@ -303,6 +304,7 @@ void acl_ctxs_forget(struct acl_device *dev)
 		acl_reporter_forget(ctx->hostfunc);
 		list_del(&ctx->node);
 		pthread_mutex_destroy(&ctx->lock);
+		free(ctx->barriers);
 		free(ctx);
 	}
 }

@@ -25,6 +25,7 @@
 struct acl_device;
 struct acl_stream;
 struct acl_reporter;
+struct acl_cmo_barrier;
 
 /* The options a context keeps: ACL_OPT_DETERMINISTIC .. ACL_OPT_STRONG_CONSISTENCY */
 #define ACL_CTX_SYSPARAMS	3
@@ -55,6 +56,12 @@ struct acl_context {
 	uint64_t *ovf;
 	uint32_t ovf_slot;
 	unsigned int ovf_gen;
+	/*
+	 * aclrtCmoAsyncWithBarrier's barrier ids (cmo.c): each with the last
+	 * CMO task that carried it; under lock, freed with the context.
+	 */
+	struct acl_cmo_barrier *barriers;
+	unsigned int nbarriers, barriers_cap;
 };
 
 /*

@@ -69,6 +69,8 @@ enum {
 	ACLI_ESNAPRESTORE	= -(ACLI_ERR_BASE + 52),	/* restore refused or failed: 507909 */
 	ACLI_ESNAPCB		= -(ACLI_ERR_BASE + 53),	/* a snapshot callback failed: 507912 */
 	ACLI_ESNAPCBREG		= -(ACLI_ERR_BASE + 54),	/* callback registered already: 507913 */
+	ACLI_ESTREAMMODEL	= -(ACLI_ERR_BASE + 55),	/* barrier id no CMO task carried: 107005 */
+	ACLI_ERESALLOC		= -(ACLI_ERR_BASE + 56),	/* no device id of that kind left: 207005 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

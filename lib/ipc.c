@@ -24,6 +24,7 @@
 #include "error.h"
 #include "mm.h"
 #include "peer.h"
+#include "query.h"
 
 #define ACL_IPC_KEY_MAX		64	/* characters; CANN's buffer holds 65 bytes */
 #define ACL_IPC_KEY_FMT		"npu%d-ipc-%016" PRIx64
@@ -147,22 +148,18 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
+/* Add @num processes to the list of @key, which this process exported (IPC_SET_PIDS). */
+static int acl_ipc_set_pids(const char *key, int32_t *pid, size_t num)
 {
 	struct npu_share_pids arg = { .size = sizeof(arg), .pids = (uintptr_t)pid, .count = (uint32_t)num };
 	struct acl_device *dev;
 	int ret;
 
-	ret = acl_enter(NULL, key, pid);
-	if (ret)
-		goto out;
-	ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM, false);
-	if (!ret)
-		ret = acl_cur_dev(&dev);
+	ret = acl_cur_dev(&dev);
 	if (!ret)
 		ret = acl_ipc_key_dev(key, &dev, &arg.shareable);
 	if (ret)
-		goto out;
+		return ret;
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_SET_PIDS, &arg);
 	if (ret == -ENOENT)
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was not exported by this process (or was closed, or its memory freed)",
@@ -172,7 +169,18 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 			       num);
 	else if (ret == -ENOSPC)
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" would list more than %d pids", key, NPU_SHARE_MAX_PIDS);
-out:
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
+{
+	int ret;
+
+	ret = acl_enter(NULL, key, pid);
+	if (!ret)
+		ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM, false);
+	if (!ret)
+		ret = acl_ipc_set_pids(key, pid, num);
 	return acl_ret(__func__, ret);
 }
 
@@ -276,12 +284,21 @@ out:
 #define ACL_POD_PIDS_MAX	31
 
 /*
- * Whitelisting importers on other servers of a super pod (sdid: the
- * server's die). CANN checks the arguments in its runtime and driver
- * (107000, recorded), then its driver answers only on super-pod systems;
- * elsewhere, as on a 910B server and the simulated devices, which share no
- * fabric with another server, the feature is not there (207000, not
- * recorded). Local processes are listed with aclrtIpcMemSetImportPid.
+ * Whitelisting importers on the servers of a super pod (sdid: a device of
+ * a server, CANN's SDID: its bits 31..22 the server id, 21..18 the chip,
+ * 17..16 the die, 15..0 the device). CANN checks each entry in its
+ * runtime and driver (107000, recorded), then hands it to its driver,
+ * entry by entry: an entry of the caller's own server lists the pids
+ * there as SET_PID does, one of another server goes to that server
+ * (s2s), and a server that does not answer fails the entry (the driver's
+ * -EFAULT: ACL_ERROR_RT_INVALID_HANDLE). Entries before a failing one
+ * stay listed. Only the A3 super-pod parts' driver has the command
+ * (SET_PID_POD); elsewhere it is not supported (207000, not recorded).
+ *
+ * The simulated super pod (the 910_93 chip profiles) is one server, id 0
+ * (aclrtGetDeviceInfo's SUPER_POD_SERVER_ID and SUPER_POD_DEVICE_ID):
+ * an entry whose sdid names server 0 lists its pids for this machine,
+ * as aclrtIpcMemSetImportPid does; any other server is not there.
  */
 ACL_EXPORT aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num)
 {
@@ -297,18 +314,29 @@ ACL_EXPORT aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServer
 		goto out;
 	}
 	len = strnlen(key, ACL_IPC_KEY_MAX + 1);
-	for (i = 0; i < num; i++) {
-		int32_t n = (int32_t)(serverPids[i].num & INT32_MAX);
+	for (i = 0; i < num && !ret; i++) {
+		const aclrtServerPid *e = &serverPids[i];
+		int32_t n = (int32_t)(e->num & INT32_MAX);
 
-		if (!serverPids[i].pid || n <= 0 || n > ACL_POD_PIDS_MAX || !len || len > ACL_IPC_KEY_MAX) {
+		if (!e->pid || n <= 0 || n > ACL_POD_PIDS_MAX || !len || len > ACL_IPC_KEY_MAX) {
 			ret = acl_errf(ACLI_ERTPARAM, "serverPids[%zu]: %s", i,
-				       !serverPids[i].pid ? "pid must not be NULL" :
+				       !e->pid ? "pid must not be NULL" :
 				       n <= 0 || n > ACL_POD_PIDS_MAX ? "num must be 1..31" :
 				       "key must be 1..64 characters");
-			goto out;
+			break;
 		}
+		if (!(acl_chip_features() & ACL_SOC_POD_IPC)) {
+			ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the chip's driver has no SET_PID_POD (CANN: the A3 super-pod parts; use aclrtIpcMemSetImportPid for this server's processes)");
+			break;
+		}
+		if (ACL_SDID_SERVER(e->sdid) != ACL_POD_SERVER_ID)
+			ret = acl_errf(ACLI_EHANDLE, "serverPids[%zu]: sdid %#x names server %u: the simulated super pod is this one server (%u)",
+				       i, e->sdid, ACL_SDID_SERVER(e->sdid), ACL_POD_SERVER_ID);
+		else
+			ret = acl_pid_list_check(e->pid, (size_t)n, "num", ACLI_ERTPARAM, false);
+		if (!ret)
+			ret = acl_ipc_set_pids(key, e->pid, (size_t)n);
 	}
-	ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the simulated devices share no fabric with other servers (use aclrtIpcMemSetImportPid for this server's processes)");
 out:
 	return acl_ret(__func__, ret);
 }

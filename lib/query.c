@@ -30,55 +30,64 @@
 #include "error.h"
 #include "query.h"
 
-/* What the simulated chip answers beyond GET_INFO (lib/README.md). */
-#define ACL_SIM_AICPU_CORES	6
-
 /*
  * What CANN's platform files (src/platform/platform_config/cann/<SoC>.ini)
  * say of each part, by SoC name as CANN reads them: its NPU architecture
- * (Version NpuArch), its L2 size (SoCInfo l2_size) and whether it has
- * inf/nan mode and bf16 (support_inf_nan, support_bf16: the 910B and
- * 910_93 parts). The simulated chip is 910B-class. A name not listed has
- * no platform file: the 910B1's L2 and architecture for the device
- * queries, and no attributes.
+ * (Version NpuArch), its L2 size (SoCInfo l2_size) and AI CPU count
+ * (ai_cpu_cnt); and what CANN's runtime does on its chip type
+ * (src/runtime/config/<chip>/dev_info_reg.cc), as ACL_SOC_* flags
+ * (query.h): the 910B and 910_93 parts (CHIP_910_B_93) have inf/nan mode
+ * and bf16 (support_inf_nan, support_bf16, RT_FEATURE_OVERFLOW_MODE) and
+ * the stream-ordered CMO tasks (RT_FEATURE_TASK_CMO); the 310B parts
+ * (CHIP_MINI_V3) the barrier CMO tasks (RT_FEATURE_TASK_ASYNC_CMO) and
+ * neither of those; the 910_93 parts, the A3 super-pod servers, the IPC
+ * pid lists across servers (their driver's SET_PID_POD). The simulated
+ * chip is 910B-class. A name not listed has no platform file: the
+ * simulated chip's figures and features for the device queries, and no
+ * attributes.
  */
 static const struct acl_soc_part {
 	const char *name;
 	int32_t arch;
 	int64_t l2;
-	bool infnan_bf16;
+	int32_t aicpu;
+	unsigned int feat;
 } acl_soc_parts[] = {
-	{ "NPUSim-A1", 2201, 192LL << 20, true },
-	{ "Ascend031", 3004, 4LL << 20, false },
-	{ "Ascend035", 3505, 0, false },
-	{ "Ascend035A", 3505, 0, false },
-	{ "Ascend035B", 3505, 0, false },
-	{ "Ascend310B1", 3002, 4LL << 20, false },
-	{ "Ascend310B2", 3002, 4LL << 20, false },
-	{ "Ascend310B3", 3002, 4LL << 20, false },
-	{ "Ascend310B4", 3002, 4LL << 20, false },
-	{ "Ascend310P1", 2002, 16LL << 20, false },
-	{ "Ascend310P3", 2002, 16LL << 20, false },
-	{ "Ascend310P5", 2002, 16LL << 20, false },
-	{ "Ascend310P7", 2002, 16LL << 20, false },
-	{ "Ascend910A", 1001, 32LL << 20, false },
-	{ "Ascend910B", 1001, 32LL << 20, false },
-	{ "Ascend910PremiumA", 1001, 32LL << 20, false },
-	{ "Ascend910ProA", 1001, 32LL << 20, false },
-	{ "Ascend910ProB", 1001, 32LL << 20, false },
-	{ "Ascend910B1", 2201, 192LL << 20, true },
-	{ "Ascend910B2", 2201, 192LL << 20, true },
-	{ "Ascend910B2C", 2201, 192LL << 20, true },
-	{ "Ascend910B3", 2201, 192LL << 20, true },
-	{ "Ascend910B4", 2201, 96LL << 20, true },
-	{ "Ascend910B4-1", 2201, 168LL << 20, true },
-	{ "Ascend910_9362", 2201, 168LL << 20, true },
-	{ "Ascend910_9363", 2201, 168LL << 20, true },
-	{ "Ascend910_9372", 2201, 192LL << 20, true },
-	{ "Ascend910_9381", 2201, 192LL << 20, true },
-	{ "Ascend910_9382", 2201, 192LL << 20, true },
-	{ "Ascend910_9391", 2201, 192LL << 20, true },
-	{ "Ascend910_9392", 2201, 192LL << 20, true },
+#define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO)
+#define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC)
+	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },
+	{ "Ascend031", 3004, 4LL << 20, 4, 0 },
+	{ "Ascend035", 3505, 0, 0, 0 },
+	{ "Ascend035A", 3505, 0, 0, 0 },
+	{ "Ascend035B", 3505, 0, 0, 0 },
+	{ "Ascend310B1", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
+	{ "Ascend310B2", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
+	{ "Ascend310B3", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
+	{ "Ascend310B4", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
+	{ "Ascend310P1", 2002, 16LL << 20, 8, 0 },
+	{ "Ascend310P3", 2002, 16LL << 20, 7, 0 },
+	{ "Ascend310P5", 2002, 16LL << 20, 8, 0 },
+	{ "Ascend310P7", 2002, 16LL << 20, 8, 0 },
+	{ "Ascend910A", 1001, 32LL << 20, 4, 0 },
+	{ "Ascend910B", 1001, 32LL << 20, 6, 0 },
+	{ "Ascend910PremiumA", 1001, 32LL << 20, 4, 0 },
+	{ "Ascend910ProA", 1001, 32LL << 20, 4, 0 },
+	{ "Ascend910ProB", 1001, 32LL << 20, 4, 0 },
+	{ "Ascend910B1", 2201, 192LL << 20, 6, A2 },
+	{ "Ascend910B2", 2201, 192LL << 20, 6, A2 },
+	{ "Ascend910B2C", 2201, 192LL << 20, 6, A2 },
+	{ "Ascend910B3", 2201, 192LL << 20, 6, A2 },
+	{ "Ascend910B4", 2201, 96LL << 20, 6, A2 },
+	{ "Ascend910B4-1", 2201, 168LL << 20, 6, A2 },
+	{ "Ascend910_9362", 2201, 168LL << 20, 6, A3 },
+	{ "Ascend910_9363", 2201, 168LL << 20, 6, A3 },
+	{ "Ascend910_9372", 2201, 192LL << 20, 6, A3 },
+	{ "Ascend910_9381", 2201, 192LL << 20, 6, A3 },
+	{ "Ascend910_9382", 2201, 192LL << 20, 6, A3 },
+	{ "Ascend910_9391", 2201, 192LL << 20, 6, A3 },
+	{ "Ascend910_9392", 2201, 192LL << 20, 6, A3 },
+#undef A2
+#undef A3
 };
 
 static const struct acl_soc_part *acl_soc_part(const char *soc)
@@ -392,7 +401,7 @@ ACL_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
 		goto out;
 	switch (attr) {
 	case ACL_DEV_ATTR_AICPU_CORE_NUM:
-		*value = ACL_SIM_AICPU_CORES;
+		*value = acl_soc_of(info.soc_name)->aicpu;
 		break;
 	case ACL_DEV_ATTR_AICORE_CORE_NUM:
 		*value = info.cube_cores;
@@ -434,14 +443,18 @@ ACL_EXPORT aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int
 	case ACL_DEV_ATTR_PHY_CHIP_ID:
 		*value = info.device_index;
 		break;
-	case ACL_DEV_ATTR_SMP_ID:
 	case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
+		/* the A3 parts are in the simulated super pod (query.h); the others in none */
+		*value = (acl_soc_of(info.soc_name)->feat & ACL_SOC_POD_IPC) ?
+			 ACL_POD_SDID(info.device_index) : 0;
+		break;
+	case ACL_DEV_ATTR_SMP_ID:
 	case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
 	case ACL_DEV_ATTR_SUPER_POD_ID:
 	case ACL_DEV_ATTR_CUST_OP_PRIVILEGE:
 	case ACL_DEV_ATTR_MAINBOARD_ID:
 	case ACL_DEV_ATTR_IS_VIRTUAL:
-		/* one chip per card, in no super pod, no custom-op privilege */
+		/* one chip per card, server and pod 0, no custom-op privilege */
 		*value = 0;
 		break;
 	case ACL_DEV_ATTR_HD_CONNECT_TYPE:
@@ -660,6 +673,28 @@ int acl_soc_arch(int id, int32_t *arch)
 	return ret;
 }
 
+int acl_soc_features(int id, unsigned int *feat)
+{
+	struct npu_get_info info;
+	int ret;
+
+	ret = acl_query_info(id, &info, "device");
+	if (!ret)
+		*feat = acl_soc_of(info.soc_name)->feat;
+	return ret;
+}
+
+unsigned int acl_chip_features(void)
+{
+	unsigned int feat;
+
+	if (acl_soc_features(0, &feat)) {
+		acl_err_clear();
+		feat = acl_soc_parts[0].feat;
+	}
+	return feat;
+}
+
 /*
  * CANN attributes (CANN: src/acl/utils/cann_info_utils.cpp): INF_NAN and
  * BF16 are the platform file's support_inf_nan and support_bf16 of device
@@ -676,8 +711,8 @@ static int acl_cann_attrs(int32_t avail[3])
 	if (ret)
 		return ret;
 	part = acl_soc_part(info.soc_name);
-	avail[ACL_CANN_ATTR_INF_NAN] = part && part->infnan_bf16;
-	avail[ACL_CANN_ATTR_BF16] = part && part->infnan_bf16;
+	avail[ACL_CANN_ATTR_INF_NAN] = part && (part->feat & ACL_SOC_INFNAN);
+	avail[ACL_CANN_ATTR_BF16] = part && (part->feat & ACL_SOC_INFNAN);
 	avail[ACL_CANN_ATTR_JIT_COMPILE] = 0;
 	return 0;
 }

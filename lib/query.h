@@ -24,6 +24,33 @@ int acl_query_info(int id, struct npu_get_info *info, const char *what);
 int acl_soc_arch(int id, int32_t *arch);
 
 /*
+ * What the runtime does on device @id's chip, by its SoC name (the chip
+ * profile npu.ko's soc_name picks), as CANN's runtime decides it from its
+ * chip type; a name CANN does not know is the simulated, 910B-class chip.
+ */
+#define ACL_SOC_INFNAN		(1U << 0)	/* inf/nan mode and bf16 (RT_FEATURE_OVERFLOW_MODE) */
+#define ACL_SOC_TASK_CMO	(1U << 1)	/* RT_FEATURE_TASK_CMO: aclrtCmoAsync, the descriptor calls */
+#define ACL_SOC_ASYNC_CMO	(1U << 2)	/* RT_FEATURE_TASK_ASYNC_CMO: the barrier CMO calls */
+#define ACL_SOC_POD_IPC		(1U << 3)	/* the driver's SET_PID_POD: IPC pid lists of a super pod */
+int acl_soc_features(int id, unsigned int *feat);
+/*
+ * The process's chip, as CANN's runtime has one chip type per process:
+ * device 0's features (every device has the module's soc_name), the
+ * simulated chip's while device 0 cannot be asked.
+ */
+unsigned int acl_chip_features(void);
+
+/*
+ * A super pod's device ids (CANN's SDID: server id in bits 31..22, chip
+ * 21..18, die 17..16, device 15..0). The simulated super pod of the A3
+ * profiles is one server, id 0, whose chips have two dies (two devices).
+ */
+#define ACL_SDID_SERVER(sdid)	(((uint32_t)(sdid) >> 22) & 0x3ffU)
+#define ACL_POD_SERVER_ID	0U
+#define ACL_POD_SDID(id)	((ACL_POD_SERVER_ID << 22) | ((uint32_t)(id) / 2 << 18) | \
+				 ((uint32_t)(id) % 2 << 16) | (uint32_t)(id))
+
+/*
  * The device limit of @type (an aclrtDevResLimitType) of the open device
  * @dev: the hardware count until aclrtSetDeviceResLimit sets one, again
  * after aclrtResetDeviceResLimit, and for every new open of the device.

@@ -16,6 +16,7 @@
 
 #include "context.h"
 #include "error.h"
+#include "query.h"
 #include "sysparam.h"
 
 /* CANN: rtSysParamOpt has four options; DETERMINISTIC takes 0..3, the rest 0..1 */
@@ -46,8 +47,13 @@
 #define ACL_FIFO_MAX		(64U << 20)
 #define ACL_FIFO_STEP		8U
 
-/* The 910B-class chip has both modes and starts in INF/NaN mode. */
-static int acl_sat_mode = ACL_RT_OVERFLOW_MODE_INFNAN;	/* atomic */
+/*
+ * Until set: CANN's runtime starts in INF/NaN mode on a chip that has it
+ * (RT_FEATURE_OVERFLOW_MODE: the 910B class, the simulated chip), else in
+ * saturation mode (runtime.cc Runtime::Init).
+ */
+#define ACL_SAT_MODE_UNSET	(-1)
+static int acl_sat_mode = ACL_SAT_MODE_UNSET;		/* atomic */
 static int64_t acl_sysparam[ACL_SYSPARAMS];		/* atomic; 0 until set */
 /* the one store of every operator execution timeout call, in us (atomic) */
 static uint64_t acl_op_timeout_us = ACL_OP_TIMEOUT_UNSET;
@@ -68,12 +74,17 @@ ACL_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
 
 ACL_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
 {
+	int m = __atomic_load_n(&acl_sat_mode, __ATOMIC_RELAXED);
 	int ret = 0;
 
-	if (!mode)
+	if (!mode) {
 		ret = acl_errf(-EINVAL, "mode must not be NULL");
-	else
-		*mode = (aclrtFloatOverflowMode)__atomic_load_n(&acl_sat_mode, __ATOMIC_RELAXED);
+	} else {
+		if (m == ACL_SAT_MODE_UNSET)
+			m = (acl_chip_features() & ACL_SOC_INFNAN) ? ACL_RT_OVERFLOW_MODE_INFNAN :
+			    ACL_RT_OVERFLOW_MODE_SATURATION;
+		*mode = (aclrtFloatOverflowMode)m;
+	}
 	return acl_ret(__func__, ret);
 }
 

@@ -23,9 +23,10 @@ TEST(sat_mode_process_wide_no_context)
 {
 	aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
 
-	/* no aclInit, no device: CANN needs neither */
+	/* no aclInit, no device: CANN needs neither; inf/nan on the 910B class (lib_chip_test: the 310B) */
 	ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
-	EXPECT_EQ(ACL_RT_OVERFLOW_MODE_INFNAN, mode);
+	if (lib_soc_910b_class())
+		EXPECT_EQ(ACL_RT_OVERFLOW_MODE_INFNAN, mode);
 	ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
 	ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
 	EXPECT_EQ(ACL_RT_OVERFLOW_MODE_SATURATION, mode);

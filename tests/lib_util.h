@@ -80,6 +80,44 @@ static inline int lib_npu_fd(void)
 	ASSERT_ACL_OK(aclrtSetDevice(0));					\
 } while (0)
 
+/* npu.ko's soc_name (the chip profile), "" if the module is not loaded. */
+static inline void lib_soc_name(char *buf, size_t len)
+{
+	FILE *f = fopen("/sys/module/npu/parameters/soc_name", "r");
+
+	buf[0] = 0;
+	if (f) {
+		if (!fgets(buf, (int)len, f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = 0;
+}
+
+/* Does npu.ko's soc_name start with @prefix ("Ascend310B": the 310B class)? */
+static inline bool lib_soc_is(const char *prefix)
+{
+	char soc[64];
+
+	lib_soc_name(soc, sizeof(soc));
+	return !strncmp(soc, prefix, strlen(prefix));
+}
+
+/*
+ * Is npu.ko's chip 910B-class, as libacl takes it: a 910B or 910_93 part,
+ * or a name CANN has no platform file for (the simulated chip)? CANN's
+ * other parts (310B, 310P, 910A, ...) start "Ascend" and lack some calls.
+ */
+static inline bool lib_soc_910b_class(void)
+{
+	char soc[64];
+
+	lib_soc_name(soc, sizeof(soc));
+	/* "Ascend910B" alone is an older training part (NPU architecture 1001) */
+	return (!strncmp(soc, "Ascend910B", 10) && soc[10]) || !strncmp(soc, "Ascend910_93", 12) ||
+	       strncmp(soc, "Ascend", 6);
+}
+
 /* A physical-memory prop on device 0 with @attr. */
 static inline aclrtPhysicalMemProp prop_for(aclrtMemAttr attr)
 {

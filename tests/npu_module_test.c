@@ -447,6 +447,7 @@ TEST_F_TIMEOUT(mod, chip_profiles, 90)
 		{ "soc_name=Ascend910B3 cube_cores=24", "Ascend910B3", 24, 40, 64ULL << 30 },
 		{ "soc_name=ascend910b3", "ascend910b3", 24, 48, 16ULL << 30 },
 		{ "soc_name=Ascend910_9392", "Ascend910_9392", 24, 48, 64ULL << 30 },
+		{ "soc_name=Ascend310B1", "Ascend310B1", 1, 1, 32ULL << 30 },
 	};
 	struct npu_get_info info;
 	char params[512], val[64];

@@ -376,8 +376,11 @@ typedef struct aclrtMemUsageInfo {
 /*
  * Cache maintenance (aclrtCmo*). The simulated device has no cache: each
  * operation is an ordered command that translates its range (see the
- * CMO section). The barrier calls are ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
- * as on CANN's 910B class.
+ * CMO section). Which calls the chip has follows CANN and npu.ko's chip
+ * profile (soc_name): the 910B class (and the simulated chip) has
+ * aclrtCmoAsync and the descriptor calls, the 310B class (Ascend310B1..4)
+ * the barrier calls; each answers ACL_ERROR_RT_FEATURE_NOT_SUPPORT where
+ * the chip lacks it.
  */
 typedef enum aclrtCmoType {
 	ACL_RT_CMO_TYPE_PREFETCH = 0,
@@ -679,7 +682,11 @@ typedef enum aclrtCallbackBlockType {
 typedef void (*aclrtCallback)(void *userData);
 typedef void (*aclrtHostFunc)(void *args);
 
-/* aclrtNotifySetImportPidInterServer's list (not supported here) */
+/*
+ * A super pod's server and its processes: aclrtIpcMemImportPidInterServer
+ * (aclrtNotifySetImportPidInterServer is not supported here). sdid is a
+ * device of the server (CANN's SDID: server id in bits 31..22).
+ */
 typedef struct aclrtServerPid {
 	uint32_t sdid;
 	int32_t *pid;
@@ -1576,11 +1583,17 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destM
 ACL_FUNC_VISIBILITY aclError aclrtMemFlush(void *devPtr, size_t size);
 ACL_FUNC_VISIBILITY aclError aclrtMemInvalidate(void *devPtr, size_t size);
 /*
- * One command over [src, +size) on stream; a cmoType other than the four:
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ * One command over [src, +size) on stream. src NULL or size 0:
+ * ACL_ERROR_INVALID_PARAM; then a chip without CMO tasks (the 310B class)
+ * or a cmoType other than the four: ACL_ERROR_RT_FEATURE_NOT_SUPPORT, not
+ * recorded as the last error.
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsync(void *src, size_t size, aclrtCmoType cmoType, aclrtStream stream);
-/* 32; size NULL: ACL_ERROR_RT_PARAM_INVALID */
+/*
+ * 32; size NULL: ACL_ERROR_RT_PARAM_INVALID. A chip without CMO tasks (the
+ * 310B class): ACL_ERROR_RT_FEATURE_NOT_SUPPORT first, for this call and
+ * the two below.
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCmoGetDescSize(size_t *size);
 /* Writes the descriptor of [src, +size) at cmoDesc, synchronously; NULL or 0: ACL_ERROR_RT_PARAM_INVALID */
 ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t size);
@@ -1592,13 +1605,30 @@ ACL_FUNC_VISIBILITY aclError aclrtCmoSetDesc(void *cmoDesc, void *src, size_t si
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
 						   const void *reserve);
-/* ACL_ERROR_RT_FEATURE_NOT_SUPPORT once src is not NULL (CANN: not on the 910B class) */
+/*
+ * The 310B class's barrier CMO tasks (CANN: RT_FEATURE_TASK_ASYNC_CMO).
+ * aclrtCmoAsyncWithBarrier queues one command over [src, +size) on
+ * stream, as aclrtCmoAsync; an INVALID one carries barrierId, which the
+ * context then knows until another task carries it. src NULL:
+ * ACL_ERROR_INVALID_PARAM; then, recorded: another chip (the 910B class,
+ * the simulated chip) ACL_ERROR_RT_FEATURE_NOT_SUPPORT; size 0, INVALID
+ * with barrierId 0, or another operation with one not 0:
+ * ACL_ERROR_RT_PARAM_INVALID; an unknown cmoType
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT; then the stream's codes (107017,
+ * 107003).
+ */
 ACL_FUNC_VISIBILITY aclError aclrtCmoAsyncWithBarrier(void *src, size_t size, aclrtCmoType cmoType,
 						      uint32_t barrierId, aclrtStream stream);
 /*
- * taskInfo checked (barrierNum 1..6: ACL_ERROR_INVALID_PARAM; each entry
- * INVALID with a non-zero barrierId: ACL_ERROR_RT_PARAM_INVALID), then
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (CANN: not on the 910B class).
+ * Queues on stream a wait for the last CMO task that carried each of the
+ * taskInfo's barrier ids: the stream's later work runs after them. NULL
+ * taskInfo or barrierNum outside 1..6: ACL_ERROR_INVALID_PARAM; an entry
+ * not INVALID or with barrierId 0: ACL_ERROR_RT_PARAM_INVALID; then
+ * another chip: ACL_ERROR_RT_FEATURE_NOT_SUPPORT; the stream's codes; an
+ * id no task of this context carried: ACL_ERROR_RT_STREAM_MODEL (nothing
+ * queued). flag is reserved (CANN passes it on unchecked). CANN keeps the
+ * ids per model and wants streams bound to one; libacl, which has no
+ * models, keeps them per context and takes any of its streams.
  */
 ACL_FUNC_VISIBILITY aclError aclrtCmoWaitBarrier(aclrtBarrierTaskInfo *taskInfo, aclrtStream stream, uint32_t flag);
 
@@ -2091,9 +2121,17 @@ ACL_FUNC_VISIBILITY aclError aclrtIpcMemClose(const char *key);
  */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemSetAttr(const char *key, aclrtIpcMemAttrType type, uint64_t attr);
 /*
- * Lists processes of other servers of a super pod: the arguments checked
- * (ACL_ERROR_RT_PARAM_INVALID), then ACL_ERROR_RT_FEATURE_NOT_SUPPORT (no
- * super pod here). Local processes: aclrtIpcMemSetImportPid.
+ * Lists processes of the servers of a super pod as importers of key, entry
+ * by entry. On the A3 super-pod parts (npu.ko's soc_name Ascend910_93xx)
+ * the simulated super pod is this one server (id 0: the SUPER_POD_* device
+ * attributes): an entry whose sdid names server 0 lists its pids as
+ * aclrtIpcMemSetImportPid does (and with its codes); one naming another
+ * server fails with ACL_ERROR_RT_INVALID_HANDLE, as CANN's driver when
+ * that server does not answer; the entries before a failing one stay
+ * listed. key or serverPids NULL, num 0, an entry's pid NULL or num
+ * outside 1..31, a key of 0 or more than 64 characters:
+ * ACL_ERROR_RT_PARAM_INVALID. Other chips (no super pod): each entry's
+ * checks, then ACL_ERROR_RT_FEATURE_NOT_SUPPORT, not recorded.
  */
 ACL_FUNC_VISIBILITY aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids,
 							     size_t num);
@@ -2270,13 +2308,18 @@ ACL_FUNC_VISIBILITY const char *aclrtGetSocName(void);
 ACL_FUNC_VISIBILITY aclError aclrtCheckArchCompatibility(const char *socVersion, int32_t *canCompatible);
 /*
  * An id naming no device, or an unknown attr: ACL_ERROR_RT_PARAM_INVALID
- * (107000, not 107001, as CANN). AICPU_CORE_NUM 6 (modelled; nothing runs
- * on them); AICORE_CORE_NUM and VECTOR_CORE_NUM the driver's cube_cores
- * and vector_cores; CUBE_CORE_NUM the process's cube device limit while the
+ * (107000, not 107001, as CANN). The figures are the chip profile's (npu.ko's
+ * soc_name; CANN's platform file of the part): AICPU_CORE_NUM its AI CPUs
+ * (6 on the 910B class, 4 on the 310B; modelled, nothing runs on them);
+ * AICORE_CORE_NUM and VECTOR_CORE_NUM the driver's cube_cores and
+ * vector_cores; CUBE_CORE_NUM the process's cube device limit while the
  * device is open, else cube_cores; the SIMT limits (202-212) 0;
- * TOTAL_GLOBAL_MEM_SIZE the device memory; L2_CACHE_SIZE 192 MiB;
- * PHY_CHIP_ID the device id; SMP_ID, the SUPER_POD_* ids,
- * CUST_OP_PRIVILEGE, MAINBOARD_ID and IS_VIRTUAL 0; NPU_ARCH 2201 (A2/A3);
+ * TOTAL_GLOBAL_MEM_SIZE the device memory; L2_CACHE_SIZE the part's (192
+ * MiB for the simulated chip); PHY_CHIP_ID the device id;
+ * SUPER_POD_DEVICE_ID the device's SDID on the A3 parts (server 0, two dies
+ * a chip), else 0; SMP_ID, SUPER_POD_SERVER_ID, SUPER_POD_ID,
+ * CUST_OP_PRIVILEGE, MAINBOARD_ID and IS_VIRTUAL 0; NPU_ARCH the part's
+ * (2201 for A2/A3 and the simulated chip, 3002 for the 310B);
  * HD_CONNECT_TYPE and DEVICE_FORM_FACTOR ACL_ERROR_RT_FEATURE_NOT_SUPPORT
  * (CANN: 950 only).
  */
@@ -2373,9 +2416,11 @@ ACL_FUNC_VISIBILITY aclError aclrtGetResInCurrentThread(aclrtDevResLimitType typ
 /*
  * == Float overflow, system parameters, operator timeouts ==
  *
- * The saturation mode is process-wide (ACL_RT_OVERFLOW_MODE_INFNAN unless
- * set; the 910B-class chip has both modes); no context needed; a mode
- * other than SATURATION or INFNAN: ACL_ERROR_RT_PARAM_INVALID.
+ * The saturation mode is process-wide; until set, INFNAN on a chip with
+ * inf/nan mode (the 910B class, the simulated chip), else SATURATION (the
+ * 310B class), by device 0's chip profile, as CANN's runtime starts; no
+ * context needed; a mode other than SATURATION or INFNAN:
+ * ACL_ERROR_RT_PARAM_INVALID.
  */
 typedef enum aclrtFloatOverflowMode {
 	ACL_RT_OVERFLOW_MODE_SATURATION = 0,
