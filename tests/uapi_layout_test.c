@@ -57,6 +57,7 @@
 	X(npu_mem_uce_query,	 24, 8)			\
 	X(npu_uce_range,	 16, 8)			\
 	X(npu_mem_repair,	 32, 8)			\
+	X(npu_dmabuf_import,	 32, 8)			\
 	X(npu_cmd,		 64, 8)			\
 	X(npu_copy_desc,	 24, 8)
 
@@ -98,7 +99,8 @@
 	X(MIRROR_MAP,		0x9b, npu_mirror_map,		length,		 24) \
 	X(MIRROR_UNMAP,		0x9c, npu_mirror_unmap,		addr,		 16) \
 	X(MEM_UCE_QUERY,	0x9d, npu_mem_uce_query,	range_size,	 24) \
-	X(MEM_REPAIR,		0x9e, npu_mem_repair,		repaired,	 32)
+	X(MEM_REPAIR,		0x9e, npu_mem_repair,		repaired,	 32) \
+	X(DMABUF_IMPORT,	0x9f, npu_dmabuf_import,	page_size,	 32)
 
 /* Every field of every struct, in declaration order: offset and size. */
 #define NPU_FIELDS(X) \
@@ -267,7 +269,13 @@
 	X(npu_mem_repair, flags,                   4,   4) \
 	X(npu_mem_repair, addr,                    8,   8) \
 	X(npu_mem_repair, length,                 16,   8) \
-	X(npu_mem_repair, repaired,               24,   8)
+	X(npu_mem_repair, repaired,               24,   8) \
+	X(npu_dmabuf_import, size,                 0,   4) \
+	X(npu_dmabuf_import, flags,                4,   4) \
+	X(npu_dmabuf_import, fd,                   8,   4) \
+	X(npu_dmabuf_import, handle,              12,   4) \
+	X(npu_dmabuf_import, length,              16,   8) \
+	X(npu_dmabuf_import, page_size,           24,   8)
 
 /*
  * Every constant but the ioctl numbers (NPU_IOCTLS above), with its value.
@@ -335,7 +343,9 @@
 	X(NPU_DMABUF_READONLY,		0x2)			\
 	X(NPU_DMABUF_FLAGS_MASK,	0x3)			\
 	X(NPU_MIRROR_POPULATE,		0x1)			\
-	X(NPU_MIRROR_FLAGS_MASK,	0x1)
+	X(NPU_MIRROR_FLAGS_MASK,	0x1)			\
+	X(NPU_DMABUF_IMPORT_READONLY,	0x1)			\
+	X(NPU_DMABUF_IMPORT_FLAGS_MASK,	0x1)
 
 /* The flags masks: __u32, as the fields they check. */
 #define NPU_MASKS(X)						\
@@ -345,7 +355,8 @@
 	X(NPU_SUBMIT_FLAGS_MASK)				\
 	X(NPU_STREAM_MODE_MASK)					\
 	X(NPU_DMABUF_FLAGS_MASK)				\
-	X(NPU_MIRROR_FLAGS_MASK)
+	X(NPU_MIRROR_FLAGS_MASK)				\
+	X(NPU_DMABUF_IMPORT_FLAGS_MASK)
 
 /* ---- the same, at compile time -------------------------------------- */
 

@@ -87,9 +87,10 @@
  * - All or nothing: a refused call leaves nothing behind, and nothing a
  *   user passes is WARN()ed on. A call that makes something and answers
  *   with its id, name or fd (MEM_ALLOC, STREAM_CREATE, SHARE_EXPORT,
- *   SHARE_IMPORT, IPC_EXPORT, IPC_IMPORT, DMABUF_EXPORT) publishes it
- *   only once the answer is written back: if that fails (-EFAULT) the
- *   thing never existed (since 1.5; DMABUF_EXPORT since 1.4).
+ *   SHARE_IMPORT, IPC_EXPORT, IPC_IMPORT, DMABUF_EXPORT, DMABUF_IMPORT)
+ *   publishes it only once the answer is written back: if that fails
+ *   (-EFAULT) the thing never existed (since 1.5; DMABUF_EXPORT since 1.4,
+ *   DMABUF_IMPORT since 1.7).
  * - Versions: GET_INFO reports the module's NPU_DRIVER_VERSION. A minor
  *   release adds ioctls, fields, flags and ops and changes nothing that
  *   exists; "since 1.x" below says which release added what. A program
@@ -200,6 +201,10 @@
  * - A dma-buf (DMABUF_EXPORT, since 1.4): a file descriptor of the
  *   handle's memory, for other devices' drivers and for mmap().
  *
+ * Memory also comes the other way: DMABUF_IMPORT (since 1.7) makes a
+ * dma-buf of another driver, or one of npu's own, a handle of the context
+ * (DOC: npu dma-buf import).
+ *
  * Names and keys are in one table but do not mix: a key is unknown to
  * the SHARE calls and a name to the IPC calls (-ENOENT). Either is
  * imported by a process that SHARE_SET_PIDS or IPC_SET_PIDS listed, or
@@ -279,6 +284,8 @@
  *	(since 1.6)
  * @NPU_CMD_MEM_REPAIR: NPU_IOCTL_MEM_REPAIR, struct npu_mem_repair
  *	(since 1.6)
+ * @NPU_CMD_DMABUF_IMPORT: NPU_IOCTL_DMABUF_IMPORT, struct npu_dmabuf_import
+ *	(since 1.7)
  *
  * Numbers are assigned in this order, without gaps, and never reused. The
  * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
@@ -316,6 +323,7 @@ enum npu_cmd_nr {
 	NPU_CMD_MIRROR_UNMAP,		/* since 1.4 */
 	NPU_CMD_MEM_UCE_QUERY,		/* since 1.6 */
 	NPU_CMD_MEM_REPAIR,		/* since 1.6 */
+	NPU_CMD_DMABUF_IMPORT,		/* since 1.7 */
 };
 
 /**
@@ -469,7 +477,7 @@ struct npu_mem_alloc {
  * struct npu_mem_free - NPU_IOCTL_MEM_FREE: drop this context's reference
  *	to a handle
  * @size: sizeof(struct npu_mem_free)
- * @handle: from MEM_ALLOC, SHARE_IMPORT or IPC_IMPORT
+ * @handle: from MEM_ALLOC, SHARE_IMPORT, IPC_IMPORT or DMABUF_IMPORT
  *
  * The memory itself is freed when its last mapping, importer and dma-buf
  * are gone. Freeing a handle revokes its SHARE_EXPORT name.
@@ -542,7 +550,7 @@ enum npu_map_flags {
  * @addr: device VA inside one reservation, aligned to the handle's page size
  * @length: must equal the handle's length
  * @offset: must be 0
- * @handle: from MEM_ALLOC, SHARE_IMPORT or IPC_IMPORT
+ * @handle: from MEM_ALLOC, SHARE_IMPORT, IPC_IMPORT or DMABUF_IMPORT
  * @__reserved: must be 0
  *
  * The mapping starts with no access (NPU_ACCESS_NONE): SET_ACCESS grants it.
@@ -558,7 +566,8 @@ enum npu_map_flags {
  *
  * * %-EINVAL: unknown @flags; @offset or @__reserved not 0; @length not
  *   the handle's; @addr not aligned to the handle's page size, or the
- *   range leaves the window.
+ *   range leaves the window; NPU_MAP_PEERS for a DMABUF_IMPORT handle that
+ *   is not this device's memory (since 1.7).
  * * %-ENOENT: unknown handle; no reservation holds the whole range, or
  *   the one at @addr is a mirror's or an NPU_HOST_MAPPED registration's.
  * * %-EADDRINUSE: the range overlaps a mapping.
@@ -629,18 +638,21 @@ enum npu_access_rights {
  *          for GET_ACCESS
  *
  * SET_ACCESS checks the whole range before it changes any of it. Host
- * memory (an NPU_HOST_MAPPED registration) takes rights for its own
- * device only, a mirror none: its rights are the process's.
+ * memory (an NPU_HOST_MAPPED registration) and an imported dma-buf that
+ * is not this device's memory take rights for their own device only, a
+ * mirror none: its rights are the process's.
  *
  * SET_ACCESS errors (beyond the common ones):
  *
  * * %-EINVAL: @flags not 0; @access not one of enum npu_access_rights;
  *   @addr or @length not 4 KiB aligned, @length 0, or the range wraps or
  *   leaves the window; a mapping that sticks out of the range; a peer
- *   @device for host memory; a mirror.
+ *   @device for host memory or an imported dma-buf that is not device
+ *   memory (since 1.7); a mirror.
  * * %-ENODEV: no device @device.
  * * %-ENOENT: some of the range is not mapped.
- * * %-EACCES: NPU_ACCESS_READWRITE on a read-only registration.
+ * * %-EACCES: NPU_ACCESS_READWRITE on a read-only registration, or on a
+ *   handle imported with NPU_DMABUF_IMPORT_READONLY (since 1.7).
  *
  * GET_ACCESS errors (beyond the common ones):
  *
@@ -1616,8 +1628,8 @@ enum npu_dmabuf_flags {
  *	handle as a dma-buf (since 1.4; DOC: npu sharing)
  * @size: sizeof(struct npu_dmabuf_export)
  * @flags: NPU_DMABUF_* bits (enum npu_dmabuf_flags)
- * @handle: a handle of this context, from MEM_ALLOC, SHARE_IMPORT or
- *          IPC_IMPORT
+ * @handle: a handle of this context, from MEM_ALLOC, SHARE_IMPORT,
+ *          IPC_IMPORT or DMABUF_IMPORT (of npu's own memory)
  * @fd: out, a new file descriptor of the dma-buf
  * @length: out, the dma-buf's size: the handle's length
  * @__reserved: must be 0
@@ -1628,7 +1640,9 @@ enum npu_dmabuf_flags {
  * (MEM_FREE, close) and in whatever order the two go. Every page of the
  * handle is backed with host memory when it is exported. A handle from
  * IPC_IMPORT cannot be exported (since 1.6): its exporter may take the
- * memory back, which a dma-buf's users could not be told. A handle may be
+ * memory back, which a dma-buf's users could not be told. Nor can a
+ * DMABUF_IMPORT handle of another driver's buffer (since 1.7): it is no
+ * device memory, and its importers can use that buffer itself. A handle may be
  * exported any number of times, each a dma-buf of its own; a context holds at
  * most max_dmabufs dma-bufs at a time (they count until their last fd,
  * mapping and importer are gone, even after the context closed). The fd
@@ -1636,7 +1650,8 @@ enum npu_dmabuf_flags {
  *
  * Errors (beyond the common ones):
  *
- * * %-EINVAL: unknown @flags or @__reserved not 0.
+ * * %-EINVAL: unknown @flags or @__reserved not 0; a DMABUF_IMPORT
+ *   handle that is not device memory (since 1.7).
  * * %-ENOENT: unknown handle.
  * * %-EPERM: a handle from IPC_IMPORT (since 1.6).
  * * %-ENOSPC: the context holds max_dmabufs dma-bufs.
@@ -1853,5 +1868,97 @@ struct npu_mem_repair {
  *   O_NONBLOCK). Then the device takes new contexts, which work as on a
  *   device just loaded.
  */
+
+/**
+ * DOC: npu dma-buf import
+ *
+ * DMABUF_IMPORT (since 1.7) turns a dma-buf into a physical handle of the
+ * context: a buffer of another driver (a DRM buffer object, a udmabuf of a
+ * memfd, a camera's or another accelerator's buffer) that the device then
+ * reads and writes in place, without a copy. The handle is an import
+ * (counted against max_handles and max_imports) and is mapped, given
+ * access, unmapped and freed as any other: MAP at a 4 KiB aligned
+ * address of a reservation, SET_ACCESS, UNMAP, MEM_FREE, and closing the
+ * context. A dma-buf of npu's own (DMABUF_EXPORT) of the same device is
+ * the exported device memory itself: the handle maps it in its own page
+ * size, as SHARE_IMPORT's would.
+ *
+ * Any other buffer (another driver's, or npu's of another device) the
+ * device reaches through the DMA addresses its exporter maps it at for
+ * this device, as a registration's pages (DMA coherent, never bounced:
+ * the device's DMA must allow it as for HOST_REGISTER), and only this
+ * device does: a peer device's engine never reaches it, so SET_ACCESS
+ * for a peer device and MAP's NPU_MAP_PEERS refuse it. It is not device
+ * memory either: MEM_UCE_QUERY, MEM_REPAIR and IPC_EXPORT do not see it,
+ * and it is not exported again (DMABUF_EXPORT).
+ *
+ * The import holds a reference to the dma-buf: the exporter closing its
+ * fd, freeing its object or exiting leaves the buffer in place until the
+ * handle and every mapping of it are gone; nothing is freed under the
+ * device. The attachment is dynamic: an exporter that moves the buffer
+ * (dma_buf_move_notify()) first has every translation of the device
+ * through it invalidated, waiting for an access in progress; the next
+ * access maps the buffer again where it is then, waits for the exporter's
+ * move to complete and goes on. An access never reaches the place the
+ * buffer left. Should the buffer not map again, the access is a DMA fault
+ * of its command. There is no implicit synchronisation: the device does
+ * not wait for the exporter's fences (other than a move's) and adds none
+ * of its own, so the program orders the device's commands and the
+ * exporter's users itself (STREAM_SYNC before the exporter reads,
+ * DMA_BUF_IOCTL_SYNC around CPU access through the exporter's mapping).
+ * When the context's process exits or the carrier is removed, the
+ * attachment goes.
+ */
+
+/**
+ * enum npu_dmabuf_import_flags - DMABUF_IMPORT's flags (since 1.7)
+ * @NPU_DMABUF_IMPORT_READONLY: the device only reads the buffer: it is
+ *	mapped for DMA towards the device, and no mapping of the handle is
+ *	ever writable (SET_ACCESS with NPU_ACCESS_READWRITE is -EACCES)
+ */
+enum npu_dmabuf_import_flags {
+	NPU_DMABUF_IMPORT_READONLY	= 1U << 0,
+};
+
+#define NPU_DMABUF_IMPORT_FLAGS_MASK	((__u32)NPU_DMABUF_IMPORT_READONLY)
+
+/**
+ * struct npu_dmabuf_import - NPU_IOCTL_DMABUF_IMPORT: make a dma-buf a
+ *	physical handle of this context (since 1.7; DOC: npu dma-buf import)
+ * @size: sizeof(struct npu_dmabuf_import)
+ * @flags: NPU_DMABUF_IMPORT_* bits (enum npu_dmabuf_import_flags)
+ * @fd: a dma-buf file descriptor of the calling process; it stays the
+ *      caller's (close it whenever: the handle holds the buffer)
+ * @handle: out, non-zero, valid in this context only
+ * @length: the dma-buf's size in bytes, a non-zero multiple of 4 KiB: the
+ *          caller states what it expects (lseek(@fd, 0, SEEK_END) tells)
+ * @page_size: out, the granule the handle maps in: NPU_PAGE_4K, or an
+ *             npu dma-buf's exported handle's page size
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags; @length 0, not a multiple of 4 KiB, or not
+ *   the dma-buf's size; @fd is open but not a dma-buf; the exporter maps
+ *   the buffer in pieces that are not 4 KiB aligned.
+ * * %-EBADF: @fd is not an open file descriptor.
+ * * %-EOPNOTSUPP: the device's DMA is not coherent or would bounce (as for
+ *   HOST_REGISTER).
+ * * %-ENOSPC: the context has max_handles handles or max_imports imports.
+ * * %-EINTR: killed while waiting for the exporter to finish moving the
+ *   buffer.
+ * * What the exporter answers when the device attaches to the buffer or
+ *   maps it (-EBUSY: it cannot place the buffer where this device reaches
+ *   it, -ENOMEM, ...).
+ */
+struct npu_dmabuf_import {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 handle;
+	__aligned_u64 length;
+	__aligned_u64 page_size;
+};
+
+#define NPU_IOCTL_DMABUF_IMPORT	_IO(NPU_TYPE, NPU_CMD_DMABUF_IMPORT)
 
 #endif /* _UAPI_NPU_H */
