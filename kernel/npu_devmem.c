@@ -16,6 +16,7 @@
 #include <uapi/npu.h>
 
 #include "npu_devmem.h"
+#include "npu_dmabuf_import.h"
 #include "npu_drv.h"
 #include "npu_share.h"
 
@@ -371,6 +372,32 @@ struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
 }
 
 /**
+ * npu_handle_foreign() - a handle of memory that is not device memory
+ * @mem: the device memory of the device it is for (its handles' @mem)
+ * @size: bytes, a multiple of 4 KiB
+ * @import: what it is (a dma-buf import), freed with the handle
+ *
+ * Its mappings are 4 KiB pages; it has no blocks and charges nothing.
+ *
+ * Return: the handle with one reference, or ERR_PTR(-ENOMEM).
+ */
+struct npu_handle *npu_handle_foreign(struct npu_devmem *mem, u64 size,
+				      struct npu_import *import)
+{
+	struct npu_handle *handle = kzalloc(sizeof(*handle), GFP_KERNEL_ACCOUNT);
+
+	if (!handle)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&handle->ref);
+	INIT_LIST_HEAD(&handle->blocks);
+	handle->mem = mem;
+	handle->size = size;
+	handle->page_size = NPU_PAGE_4K;
+	handle->import = import;
+	return handle;
+}
+
+/**
  * npu_handle_walk() - visit the device-physical extents of a handle
  * @handle: a handle, or a slice: its window of the parent's blocks
  * @fn: gets each extent in order: its offset in @handle, its device-physical
@@ -415,6 +442,11 @@ static void npu_handle_free(struct kref *ref)
 	struct npu_devmem *mem = handle->mem;
 	struct npu_buddy_block *block;
 
+	if (handle->import) {
+		npu_import_free(handle->import);
+		kfree(handle);
+		return;
+	}
 	if (handle->parent) {
 		if (handle->ipc)
 			npu_ipc_import_release(handle->ipc);
@@ -502,7 +534,10 @@ int npu_handle_new_id(struct npu_context *ctx, struct npu_handle_args *a,
 	return 0;
 }
 
-/* The ioctl table's finish of MEM_ALLOC, SHARE_IMPORT and IPC_IMPORT. */
+/*
+ * The ioctl table's finish of MEM_ALLOC, SHARE_IMPORT, IPC_IMPORT and
+ * DMABUF_IMPORT.
+ */
 void npu_handle_finish(struct npu_context *ctx, void *arg, int ret)
 {
 	struct npu_handle_args *a = arg;

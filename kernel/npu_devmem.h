@@ -18,6 +18,7 @@
 
 struct npu_context;
 struct npu_device;
+struct npu_import;
 struct npu_ipc_import;
 struct npu_share;
 
@@ -68,6 +69,11 @@ struct npu_devmem {
  * @offset: where a slice starts in @parent, a multiple of @page_size
  * @ipc: a slice's import of its IPC key, which says whether the exporter
  *	has revoked it (npu_ipc_revoked())
+ * @import: another driver's dma-buf (DMABUF_IMPORT) that this handle is,
+ *	or NULL: such a handle has no @blocks, no @owner and no @parent; its
+ *	mappings reach the buffer through host DMA addresses
+ * @readonly: imported with NPU_DMABUF_IMPORT_READONLY: no mapping of it
+ *	is ever writable
  */
 struct npu_handle {
 	struct kref ref;
@@ -80,13 +86,16 @@ struct npu_handle {
 	struct npu_handle *parent;
 	u64 offset;
 	struct npu_ipc_import *ipc;
+	struct npu_import *import;
+	bool readonly;
 };
 
 /**
- * struct npu_handle_args - MEM_ALLOC, SHARE_IMPORT or IPC_IMPORT as the
- *	ioctl table holds it
+ * struct npu_handle_args - MEM_ALLOC, SHARE_IMPORT, IPC_IMPORT or
+ *	DMABUF_IMPORT as the ioctl table holds it
  * @alloc: the user's struct for MEM_ALLOC...
- * @import: ...or for an import
+ * @import: ...or for SHARE_IMPORT and IPC_IMPORT...
+ * @dmabuf: ...or for DMABUF_IMPORT
  * @handle: the new handle, its id reserved: npu_ioctl() calls
  *	npu_handle_finish() once the struct is copied out, which publishes it
  * @id: its id
@@ -96,6 +105,7 @@ struct npu_handle_args {
 	union {
 		struct npu_mem_alloc alloc;
 		struct npu_share_import import;
+		struct npu_dmabuf_import dmabuf;
 	};
 	struct npu_handle *handle;
 	u32 id;
@@ -117,11 +127,20 @@ void npu_devmem_wipe(struct npu_devmem *mem);
 
 struct npu_handle *npu_handle_slice(struct npu_handle *parent, u64 offset,
 				    u64 size);
+struct npu_handle *npu_handle_foreign(struct npu_devmem *mem, u64 size,
+				      struct npu_import *import);
 struct npu_handle *npu_handle_lookup(struct npu_context *ctx, u32 id,
 				     bool *imported);
 bool npu_handle_is(struct npu_context *ctx, u32 id,
 		   const struct npu_handle *handle);
 void npu_handle_put(struct npu_handle *handle);
+
+/* One more reference to @handle, which the caller holds one of already. */
+static inline void npu_handle_get(struct npu_handle *handle)
+{
+	kref_get(&handle->ref);
+}
+
 int npu_handle_new_id(struct npu_context *ctx, struct npu_handle_args *a,
 		      u32 *id);
 void npu_handle_finish(struct npu_context *ctx, void *arg, int ret);

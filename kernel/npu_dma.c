@@ -151,7 +151,7 @@ static int npu_dma_side_uce(struct npu_stream *stream,
  * Find what the operand's byte @pos translates to, as the MMU would: 0,
  * NPU_RUN_FAULT_IN with the stream's fault request made for the page and
  * some of the @len bytes the access goes on for (a mirror's page is not
- * there yet), or a fault.
+ * there yet, or an imported dma-buf moved), or a fault.
  */
 static int npu_dma_translate(struct npu_stream *stream,
 			     struct npu_dma_side *side, u64 pos, u64 len)
@@ -177,9 +177,9 @@ static int npu_dma_translate(struct npu_stream *stream,
 					      stream->ctx->npu->index,
 					      READ_ONCE(stream->ctx->peers),
 					      op->write, &xl);
-		if (why && xl.fault) {
-			npu_stream_want_fault(stream, xl.fault, op->addr + pos,
-					      len, op->write);
+		if (why && (xl.fault || xl.refault)) {
+			npu_stream_want_fault(stream, xl.fault, xl.refault,
+					      op->addr + pos, len, op->write);
 			return NPU_RUN_FAULT_IN;
 		}
 		if (why)

@@ -273,6 +273,10 @@ int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg)
 	ret = -EPERM;
 	if (handle->ipc)
 		goto put_handle;
+	/* Another driver's buffer is no device memory: the walk finds none. */
+	ret = -EINVAL;
+	if (handle->import)
+		goto put_handle;
 	ret = -ENOSPC;
 	if (!npu_charge(&ctx->nr_dmabufs, 1, READ_ONCE(max_dmabufs)))
 		goto put_handle;
@@ -323,6 +327,35 @@ uncharge:
 put_handle:
 	npu_handle_put(handle);
 	return ret;
+}
+
+/**
+ * npu_dmabuf_slice() - a new handle of the memory an npu dma-buf is
+ * @dmabuf: any dma-buf
+ * @mem: the device memory the handle must be of
+ *
+ * The handle is the exported handle's memory itself (a slice of it that
+ * holds it), so the importer maps device memory, as SHARE_IMPORT's
+ * handle would, rather than its pages through host DMA.
+ *
+ * Return: the handle with one reference; NULL if @dmabuf is not an npu
+ * dma-buf of @mem; ERR_PTR(-ENOMEM).
+ */
+struct npu_handle *npu_dmabuf_slice(struct dma_buf *dmabuf,
+				    struct npu_devmem *mem)
+{
+	struct npu_handle *handle;
+
+	if (dmabuf->ops != &npu_dmabuf_ops)
+		return NULL;
+	handle = ((struct npu_dmabuf *)dmabuf->priv)->handle;
+	if (handle->mem != mem)
+		return NULL;
+	/* a slice is a window of its parent's blocks: slice the parent */
+	if (handle->parent)
+		return npu_handle_slice(handle->parent, handle->offset,
+					handle->size);
+	return npu_handle_slice(handle, 0, handle->size);
 }
 
 /*

@@ -9,6 +9,8 @@
 
 struct dma_buf;
 struct npu_context;
+struct npu_devmem;
+struct npu_handle;
 
 /**
  * struct npu_dmabuf_export_args - DMABUF_EXPORT as the ioctl table holds it
@@ -23,5 +25,7 @@ struct npu_dmabuf_export_args {
 
 int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg);
 void npu_dmabuf_export_finish(struct npu_context *ctx, void *arg, int ret);
+struct npu_handle *npu_dmabuf_slice(struct dma_buf *dmabuf,
+				    struct npu_devmem *mem);
 
 #endif /* __NPU_DMABUF_H__ */

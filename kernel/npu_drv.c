@@ -28,6 +28,7 @@
 
 #include "npu_devmem.h"
 #include "npu_dmabuf.h"
+#include "npu_dmabuf_import.h"
 #include "npu_drv.h"
 #include "npu_engine.h"
 #include "npu_fdinfo.h"
@@ -388,6 +389,9 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 		     struct npu_mem_uce_query, range_size, true),
 	NPU_IOCTL_OP(NPU_IOCTL_MEM_REPAIR, npu_mem_repair_ioctl,
 		     struct npu_mem_repair, repaired, true),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_DMABUF_IMPORT, npu_dmabuf_import_ioctl,
+			    struct npu_dmabuf_import, page_size, true,
+			    npu_handle_finish),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -448,7 +452,8 @@ static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 
 /*
  * Stop everything that holds the process's pages: DMA first, then the
- * host registrations (DMA-unmap, unpin, uncharge). Runs once: when the
+ * imported dma-bufs' attachments and the host registrations (DMA-unmap,
+ * unpin, uncharge). Runs once: when the
  * context's mm goes away (exit, exec), when its carrier is removed, or at
  * close, whichever comes first. Pins must not outlive the mm that made
  * them: no one can use them any more, and a file kept open across exec
@@ -461,6 +466,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 		/* Peer copies from other contexts stop reaching this one. */
 		npu_vm_kill(&ctx->vm);
 		npu_streams_release(ctx);
+		npu_imports_release(ctx);
 		npu_mirror_release(ctx);
 		npu_host_release(ctx);
 		ctx->shut = true;
@@ -497,6 +503,8 @@ static int npu_open(struct inode *inode, struct file *file)
 	get_task_comm(ctx->comm, current);
 	ctx->uid = current_uid();
 	mutex_init(&ctx->shutdown_lock);
+	mutex_init(&ctx->import_lock);
+	INIT_LIST_HEAD(&ctx->imports);
 	spin_lock_init(&ctx->rss_lock);
 	init_waitqueue_head(&ctx->host_wq);
 	init_waitqueue_head(&ctx->queue_wq);

@@ -100,6 +100,10 @@ struct npu_device {
  * @mn: tells when @mm goes away (exit, exec): DMA stops and pins go then
  * @shutdown_lock: serialises npu_context_shutdown() and protects @shut
  * @shut: DMA stopped and host memory released, for good
+ * @import_lock: protects @imports; held while an import's attachment is
+ *	torn down (npu_dmabuf_import.c)
+ * @imports: the imported dma-bufs still attached to the device (struct
+ *	npu_import), for the shutdown
  * @tgid: the process, for fault reports
  * @comm: its name, for fault reports
  * @id: unique until unload, increasing in open order: the netlink process
@@ -153,6 +157,8 @@ struct npu_context {
 	struct mmu_notifier mn;
 	struct mutex shutdown_lock;	/* see above */
 	bool shut;
+	struct mutex import_lock;	/* see above */
+	struct list_head imports;
 	pid_t tgid;
 	char comm[TASK_COMM_LEN];
 	u64 id;

@@ -19,7 +19,7 @@ struct seq_file;
  * @host_pinned: bytes of host memory its registrations pin
  * @host_locked: of them, bytes charged to a user's RLIMIT_MEMLOCK
  * @handles: physical handles in its table
- * @imports: of them, from SHARE_IMPORT
+ * @imports: of them, from SHARE_IMPORT, IPC_IMPORT or DMABUF_IMPORT
  * @exports: names it exported that still exist
  * @dmabufs: dma-bufs it exported that are not yet released
  * @streams: streams

@@ -292,9 +292,10 @@ int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
  * mask is 52 bits, so without an IOMMU bouncing happens only when it is
  * forced (swiotlb=force, memory encryption). A command's operand is mapped
  * without syncs as well (NPU_HOST_DMA_ATTRS), so that the same page may
- * be under several mappings at once.
+ * be under several mappings at once. Imported dma-bufs are held to the
+ * same (npu_dmabuf_import.c).
  */
-static bool npu_host_dma_direct(struct npu_context *ctx)
+bool npu_host_dma_direct(struct npu_context *ctx)
 {
 	return dev_is_dma_coherent(ctx->npu->dma_dev) &&
 	       (ctx->npu->domain || !is_swiotlb_force_bounce(ctx->npu->dma_dev));

@@ -69,6 +69,7 @@ struct npu_host_reg *npu_host_pin_user(struct npu_context *ctx, u64 addr,
 int npu_host_dma_addr(struct npu_host_reg *reg, struct npu_host_cursor *cur,
 		      u64 offset, u64 *dma, u64 *left);
 void npu_host_release(struct npu_context *ctx);
+bool npu_host_dma_direct(struct npu_context *ctx);
 
 int npu_host_register_ioctl(struct npu_context *ctx, void *arg);
 int npu_host_unregister_ioctl(struct npu_context *ctx, void *arg);

@@ -10,7 +10,8 @@
  * to wait holds no channel: a WAIT_VALUE not yet true looks again a jiffy
  * later (@poll), a WAIT_STREAM parks the stream on the awaited stream's
  * wait queue until it gets there, and a command that needs a mirror's
- * page waits while the page is faulted in off the channels (@fault).
+ * page, or an imported dma-buf mapped again after its exporter moved it,
+ * waits while that is done off the channels (@fault).
  *
  * Stopping a stream (destroy, close, exit, unplug) takes it off the
  * engine, waits for a turn in progress to reach its next chunk, and drops
@@ -27,7 +28,9 @@
 #include <uapi/npu.h>
 
 #include "npu_cmd.h"
+#include "npu_devmem.h"
 #include "npu_dma.h"
+#include "npu_dmabuf_import.h"
 #include "npu_drv.h"
 #include "npu_engine.h"
 #include "npu_mirror.h"
@@ -176,9 +179,11 @@ static void npu_stream_poll_work(struct work_struct *work)
 }
 
 /**
- * npu_stream_want_fault() - the head command needs a mirror's page first
+ * npu_stream_want_fault() - the head command needs a mirror's page first,
+ *	or an imported dma-buf mapped again
  * @stream: the stream, in its turn
- * @mirror: the mirror (the reference moves to the stream's fault)
+ * @mirror: the mirror (the reference moves to the stream's fault), or NULL
+ * @import: or the imported dma-buf's handle (the same), or NULL
  * @va: the byte accessed
  * @len: bytes the access goes on for
  * @write: the access writes
@@ -187,11 +192,13 @@ static void npu_stream_poll_work(struct work_struct *work)
  * fault, and the command goes on once the page is in.
  */
 void npu_stream_want_fault(struct npu_stream *stream, struct npu_mirror *mirror,
-			   u64 va, u64 len, bool write)
+			   struct npu_handle *import, u64 va, u64 len,
+			   bool write)
 {
 	struct npu_stream_fault *f = &stream->fault;
 
 	f->mirror = mirror;
+	f->import = import;
 	f->va = va;
 	f->len = len;
 	f->write = write;
@@ -215,7 +222,8 @@ void npu_stream_note_fault(struct npu_stream *stream, u64 addr, u32 flags)
 
 /*
  * Off the channels: fault the page in (hmm_range_fault() may wait for the
- * process's own file system), then give the stream its turn back. Holds
+ * process's own file system), or map a moved dma-buf again (which waits
+ * for its exporter), then give the stream its turn back. Holds
  * the stream and its context (which keeps the mm) until it is done; the
  * device's unplug waits for it, as for an ioctl.
  */
@@ -229,14 +237,21 @@ static void npu_stream_fault_work(struct work_struct *work)
 	u64 end;
 
 	if (npu_device_enter(ctx->npu, &idx)) {
-		f->ret = npu_mirror_fault(f->mirror, f->va, f->len, f->write,
-					  &end, &f->why);
+		if (f->mirror)
+			f->ret = npu_mirror_fault(f->mirror, f->va, f->len,
+						  f->write, &end, &f->why);
+		else
+			f->ret = npu_import_fault(f->import, &f->why);
 		npu_device_exit(ctx->npu, idx);
 	} else {
 		f->ret = -ESRCH;
 	}
-	npu_mirror_put(f->mirror);
+	if (f->mirror)
+		npu_mirror_put(f->mirror);
+	else
+		npu_handle_put(f->import);
 	f->mirror = NULL;
+	f->import = NULL;
 	f->done = true;
 	/* Hands the fields back to the turns, which may start another fault. */
 	smp_store_release(&f->pending, false);

@@ -18,12 +18,16 @@
 #include "npu_engine.h"
 
 struct npu_context;
+struct npu_handle;
 struct npu_mirror;
 
 /**
- * struct npu_stream_fault - a mirror's page the head command needs first
+ * struct npu_stream_fault - a mirror's page the head command needs first,
+ *	or an imported dma-buf it needs mapped again after a move
  * @work: faults it in, off the engine's channels (npu_engine_queue_slow())
- * @mirror: the mirror (a reference while the fault is pending)
+ * @mirror: the mirror (a reference while the fault is pending), or NULL
+ * @import: the imported dma-buf's handle (a reference while the fault is
+ *	pending), or NULL
  * @va: the byte accessed
  * @len: bytes the access goes on for: a few pages of them come in at once
  * @write: the access writes
@@ -37,6 +41,7 @@ struct npu_mirror;
 struct npu_stream_fault {
 	struct work_struct work;
 	struct npu_mirror *mirror;
+	struct npu_handle *import;
 	u64 va;
 	u64 len;
 	bool write;
@@ -78,7 +83,7 @@ struct npu_stream_fault {
  * @sched: what the engine schedules; its turn runs the queue
  * @poll: looks again at a WAIT_VALUE at the head, or ends a WAIT_STREAM's
  *	time limit
- * @fault: a mirror fault the head command waits for
+ * @fault: a mirror or dma-buf fault the head command waits for
  * @wq: woken when @completed moves or @aborted is set
  * @waiter: in @wait_on's @wq while the WAIT_STREAM at the head of this
  *	stream's queue waits for it; its wake-up kicks the stream
@@ -137,7 +142,8 @@ void npu_stream_put(struct npu_stream *stream);
 int npu_stream_queue(struct npu_stream *stream, struct list_head *jobs,
 		     u64 *seqno, bool wait);
 void npu_stream_want_fault(struct npu_stream *stream, struct npu_mirror *mirror,
-			   u64 va, u64 len, bool write);
+			   struct npu_handle *import, u64 va, u64 len,
+			   bool write);
 void npu_stream_note_fault(struct npu_stream *stream, u64 addr, u32 flags);
 int npu_stream_wait_for(struct npu_stream *stream, struct npu_stream *other,
 			u64 seqno, const unsigned long *deadline);

@@ -32,6 +32,7 @@
 #include <uapi/npu.h>
 
 #include "npu_devmem.h"
+#include "npu_dmabuf_import.h"
 #include "npu_drv.h"
 #include "npu_host.h"
 #include "npu_mirror.h"
@@ -85,14 +86,20 @@ bool npu_vm_dead(const struct npu_vm *vm)
  */
 void npu_vm_release(struct npu_vm *vm)
 {
+	struct npu_mapping *map, *next;
 	struct npu_reservation *resv;
-	struct npu_mapping *map;
 	unsigned long index = 0;
+	LIST_HEAD(imports);
 
 	down_write(&vm->lock);
 	WRITE_ONCE(vm->dead, true);
 	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
 		trace_npu_va_unmap(vm, map);
+		/* an import's handle is let go after the lock (its free locks) */
+		if (map->handle && map->handle->import) {
+			list_move(&map->import_node, &imports);
+			continue;
+		}
 		if (map->handle)
 			npu_handle_put(map->handle);
 		kfree(map);
@@ -106,6 +113,10 @@ void npu_vm_release(struct npu_vm *vm)
 	mtree_destroy(&vm->host_regs);
 	npu_pt_destroy(&vm->pt);
 	up_write(&vm->lock);
+	list_for_each_entry_safe(map, next, &imports, import_node) {
+		npu_handle_put(map->handle);
+		kfree(map);
+	}
 }
 
 /**
@@ -181,6 +192,8 @@ static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map
 		trace_npu_va_unmap(vm, map);
 	if (!map->mirror)
 		npu_pt_unmap(&vm->pt, map->start, map->size);
+	if (map->handle && map->handle->import)
+		list_del_init(&map->import_node);
 	mtree_erase(&vm->mappings, map->start);
 	resv->mappings--;
 	WRITE_ONCE(vm->nr_mappings, vm->nr_mappings - 1);
@@ -236,6 +249,31 @@ void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer)
 	up_read(&vm->lock);
 }
 
+/*
+ * An access through an imported dma-buf's entries, @vm's lock held: good
+ * only while the exporter has not moved the buffer, so it is held as a
+ * mirror's entries are (@xl->mirrored, npu_vm_mirror_hold()): a move's
+ * invalidation clears @valid and moves the mirror sequence under the
+ * mirror lock. A stale import is faulted in again (@xl->refault) unless
+ * it is dead. Returns NULL or why the access cannot go on.
+ */
+static const char *npu_vm_import_check(struct npu_handle *handle,
+				       struct npu_vm_xlate *xl)
+{
+	struct npu_import *imp = handle->import;
+
+	/* after @xl->seq's acquire: an invalidation since moved it */
+	if (READ_ONCE(imp->valid)) {
+		xl->mirrored = true;
+		return NULL;
+	}
+	if (READ_ONCE(imp->dead))
+		return "dma-buf import released";
+	npu_handle_get(handle);
+	xl->refault = handle;
+	return "dma-buf moved by its exporter";
+}
+
 /**
  * npu_vm_translate_locked() - translate one device access as the MMU does
  * @vm: the VA space @va belongs to
@@ -250,8 +288,8 @@ void npu_vm_read_unlock(struct npu_vm *vm, struct npu_vm *peer)
  * Every permission is checked here, for the own device (the page-table
  * entry's rights) and for peers (the accessor's peer access, then the
  * mapping's rights), and whether an IPC import's exporter took its
- * memory back. A mirror's entry is good only while the mirror
- * sequence is still @xl->seq: npu_vm_mirror_hold() says.
+ * memory back. A mirror's entry, and an imported dma-buf's, is good only
+ * while the mirror sequence is still @xl->seq: npu_vm_mirror_hold() says.
  *
  * Return: NULL, or why the access faults.
  */
@@ -261,10 +299,12 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 {
 	u32 need = write ? NPU_PT_WRITE : NPU_PT_READ;
 	struct npu_pt_walk walk;
+	const char *why;
 	int ret;
 
 	lockdep_assert_held(&vm->lock);
 	xl->fault = NULL;
+	xl->refault = NULL;
 	/*
 	 * Before the walk: an invalidation after it moves the value. Pairs
 	 * with the release in npu_vm_mirror_clear_locked().
@@ -295,18 +335,29 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 				npu_mirror_get(map->mirror);
 				return "mirror fault";
 			}
+			/* an import's entries that a failed update cleared */
+			if (ret && map && map->handle && map->handle->import) {
+				why = npu_vm_import_check(map->handle, xl);
+				if (why)
+					return why;
+			}
 		}
 		if (ret)
 			return "not mapped";
 		return write ? "no write access" : "no read access";
 	}
+	xl->mirrored = walk.mirror;
 	if (walk.attrs & NPU_PT_REVOCABLE) {
 		struct npu_mapping *map = mtree_load(&vm->mappings, va);
 
-		if (!map || npu_ipc_revoked(map->handle))
+		if (map && map->handle && map->handle->import) {
+			why = npu_vm_import_check(map->handle, xl);
+			if (why)
+				return why;
+		} else if (!map || npu_ipc_revoked(map->handle)) {
 			return "IPC memory revoked by its exporter";
+		}
 	}
-	xl->mirrored = walk.mirror;
 	xl->addr = walk.addr;
 	xl->left = walk.left;
 	xl->system = walk.attrs & NPU_PT_SYSTEM;
@@ -402,6 +453,33 @@ struct npu_map_walk {
 	struct npu_mapping *map;
 };
 
+/*
+ * An imported dma-buf's mapping: its entries name the buffer's DMA
+ * segments as the import maps them now (its reservation lock held).
+ */
+static int npu_map_import_locked(struct npu_vm *vm, struct npu_mapping *map)
+{
+	struct sg_table *sgt = map->handle->import->sgt;
+	u32 attrs = npu_access_attrs(map->access) | NPU_PT_SYSTEM |
+		    NPU_PT_REVOCABLE;
+	struct scatterlist *sg;
+	u64 va = map->start;
+	unsigned int i;
+	int ret;
+
+	lockdep_assert_held_write(&vm->lock);
+	for_each_sgtable_dma_sg(sgt, sg, i) {
+		ret = npu_pt_map(&vm->pt, va, sg_dma_address(sg),
+				 sg_dma_len(sg), attrs, NPU_PAGE_1G);
+		if (ret) {
+			npu_pt_unmap(&vm->pt, map->start, va - map->start);
+			return ret;
+		}
+		va += sg_dma_len(sg);
+	}
+	return 0;
+}
+
 /* One extent of the handle: its entries. */
 static int npu_map_extent_locked(void *arg, u64 off, u64 dpa, u64 len)
 {
@@ -421,9 +499,15 @@ static int npu_map_extent_locked(void *arg, u64 off, u64 dpa, u64 len)
 static int npu_map_handle_locked(struct npu_vm *vm, struct npu_mapping *map)
 {
 	struct npu_map_walk w = { .vm = vm, .map = map };
+	int ret;
 
 	lockdep_assert_held_write(&vm->lock);
-	return npu_handle_walk(map->handle, npu_map_extent_locked, &w);
+	if (!map->handle->import)
+		return npu_handle_walk(map->handle, npu_map_extent_locked, &w);
+	ret = npu_map_import_locked(vm, map);
+	if (!ret)
+		list_add_tail(&map->import_node, &map->handle->import->mappings);
+	return ret;
 }
 
 int npu_map_ioctl(struct npu_context *ctx, void *arg)
@@ -445,14 +529,24 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 	if (args->length != handle->size ||
 	    !npu_vm_range_valid(args->addr, args->length, handle->page_size))
 		goto put_handle;
+	/* Another driver's buffer is DMA-mapped for this device only. */
+	if (handle->import && (args->flags & NPU_MAP_PEERS))
+		goto put_handle;
 	ret = -ENOMEM;
 	map = kzalloc(sizeof(*map), GFP_KERNEL_ACCOUNT);
 	if (!map)
 		goto put_handle;
+	INIT_LIST_HEAD(&map->import_node);
 	map->start = args->addr;
 	map->size = args->length;
 	map->handle = handle;
 	map->peers = args->flags & NPU_MAP_PEERS;
+	/* The buffer stays where it is mapped now until the entries are in. */
+	if (handle->import) {
+		ret = npu_import_map_begin(handle->import);
+		if (ret)
+			goto free_map;
+	}
 
 	down_write(&vm->lock);
 	resv = mtree_load(&vm->reservations, map->start);
@@ -476,8 +570,11 @@ int npu_map_ioctl(struct npu_context *ctx, void *arg)
 		trace_npu_va_map(vm, map);
 unlock:
 	up_write(&vm->lock);
+	if (handle->import)
+		npu_import_map_end(handle->import);
 	if (!ret)
 		return 0;
+free_map:
 	kfree(map);
 put_handle:
 	npu_handle_put(handle);
@@ -537,16 +634,19 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 			goto unlock;
 		}
 		/*
-		 * Host memory is DMA-mapped for its own device only; a mirror's
-		 * rights are the process's.
+		 * Host memory and other drivers' buffers are DMA-mapped for
+		 * their own device only; a mirror's rights are the process's.
 		 */
 		if (map->start < args->addr || map->start + map->size > end ||
-		    (peer && map->host) || map->mirror) {
+		    (peer && (map->host ||
+			      (map->handle && map->handle->import))) ||
+		    map->mirror) {
 			ret = -EINVAL;
 			goto unlock;
 		}
-		if (map->host && (map->host->flags & NPU_HOST_READONLY) &&
-		    args->access == NPU_ACCESS_READWRITE) {
+		if (args->access == NPU_ACCESS_READWRITE &&
+		    ((map->host && (map->host->flags & NPU_HOST_READONLY)) ||
+		     (map->handle && map->handle->readonly))) {
 			ret = -EACCES;
 			goto unlock;
 		}
@@ -657,8 +757,9 @@ unlock:
  * @fn: gets the mapping; an UNMAP of it waits until @fn returns
  * @arg: for @fn
  *
- * Return: what @fn returns, or -ENOENT if no mapping of a handle (not
- * host memory, not a mirror) holds all of [@addr, @addr + @length).
+ * Return: what @fn returns, or -ENOENT if no mapping of a handle of
+ * device memory (not host memory, not a mirror, not another driver's
+ * dma-buf) holds all of [@addr, @addr + @length).
  */
 int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
 		       int (*fn)(const struct npu_mapping *map, void *arg),
@@ -672,7 +773,8 @@ int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
 		return -ENOENT;
 	down_read(&vm->lock);
 	map = mtree_load(&vm->mappings, addr);
-	if (map && map->handle && end <= map->start + map->size)
+	if (map && map->handle && !map->handle->import &&
+	    end <= map->start + map->size)
 		ret = fn(map, arg);
 	up_read(&vm->lock);
 	return ret;
@@ -681,7 +783,8 @@ int npu_vm_with_memory(struct npu_vm *vm, u64 addr, u64 length,
 /**
  * npu_vm_walk_memory() - call @fn with each mapping of device memory
  * @vm: the VA space, held for reading meanwhile
- * @fn: gets each mapping of a handle in address order; non-zero stops
+ * @fn: gets each mapping of a handle of device memory (not another
+ *	driver's dma-buf) in address order; non-zero stops
  * @arg: for @fn
  *
  * Return: 0, or what @fn returned.
@@ -696,7 +799,7 @@ int npu_vm_walk_memory(struct npu_vm *vm,
 
 	down_read(&vm->lock);
 	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
-		if (map->handle)
+		if (map->handle && !map->handle->import)
 			ret = fn(map, arg);
 		if (ret)
 			break;
@@ -852,6 +955,57 @@ struct npu_host_reg *npu_vm_host_remove(struct npu_vm *vm, u64 addr, bool any)
 	}
 	up_write(&vm->lock);
 	return reg;
+}
+
+/* ---- imported dma-bufs ------------------------------------------------- */
+
+/**
+ * npu_vm_import_update() - make the entries of every mapping of an
+ *	imported dma-buf name where the buffer is mapped now, and the
+ *	translations through them good
+ * @vm: the VA space of the importing context
+ * @imp: the import, mapped (@imp->sgt), its reservation lock held
+ *
+ * Return: 0, or -ENOMEM: the entries are then cleared and the import
+ * stays stale, so the next access tries again.
+ */
+int npu_vm_import_update(struct npu_vm *vm, struct npu_import *imp)
+{
+	struct npu_mapping *map;
+	int ret = 0;
+
+	down_write(&vm->lock);
+	list_for_each_entry(map, &imp->mappings, import_node) {
+		npu_pt_unmap(&vm->pt, map->start, map->size);
+		if (!ret)
+			ret = npu_map_import_locked(vm, map);
+	}
+	WRITE_ONCE(imp->valid, !ret);
+	up_write(&vm->lock);
+	return ret;
+}
+
+/**
+ * npu_vm_import_invalidate() - an imported dma-buf moves: translations
+ *	through its entries are stale from the return on
+ * @vm: the VA space of the importing context
+ * @imp: the import, its reservation lock held
+ *
+ * Waits for an access in progress through the entries (the engine holds
+ * them as it holds a mirror's, npu_vm_mirror_hold()). Takes only the
+ * mirror lock and allocates nothing: the exporter may move the buffer to
+ * reclaim memory. The entries stay, unused, until npu_vm_import_update()
+ * rewrites them.
+ */
+void npu_vm_import_invalidate(struct npu_vm *vm, struct npu_import *imp)
+{
+	down_write(&vm->mirror_lock);
+	if (imp->valid) {
+		WRITE_ONCE(imp->valid, false);
+		/* after @valid: pairs with npu_vm_translate_locked()'s acquire */
+		smp_store_release(&vm->mirror_seq, vm->mirror_seq + 1);
+	}
+	up_write(&vm->mirror_lock);
 }
 
 /* ---- mirrors ----------------------------------------------------------- */

@@ -7,6 +7,7 @@
 
 #include <linux/bits.h>
 #include <linux/dma-mapping.h>
+#include <linux/list.h>
 #include <linux/maple_tree.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
@@ -22,6 +23,7 @@
 struct npu_context;
 struct npu_handle;
 struct npu_host_reg;
+struct npu_import;
 struct npu_mirror;
 
 /**
@@ -52,9 +54,13 @@ struct npu_reservation {
  *	context enabled this device reads and writes it, whatever
  *	@peer_access says
  * @resv: the reservation it lies in
- * @handle: the device memory mapped (holds a reference), or NULL
+ * @handle: the device memory mapped (holds a reference), or NULL; or an
+ *	imported dma-buf (@handle->import), reached through host DMA
+ *	addresses
  * @host: the host registration mapped, or NULL
  * @mirror: the mirror of the process's own range it is, or NULL
+ * @import_node: in the import's list of mappings, for an imported
+ *	dma-buf's handle
  */
 struct npu_mapping {
 	u64 start;
@@ -66,6 +72,7 @@ struct npu_mapping {
 	struct npu_handle *handle;
 	struct npu_host_reg *host;
 	struct npu_mirror *mirror;
+	struct list_head import_node;
 };
 
 /**
@@ -82,12 +89,14 @@ struct npu_mapping {
  * @pt: device page tables
  * @device: index of the device this VA space belongs to
  * @mirror_lock: protects the mirrors' entries (npu_pt_set_run()), the DMA
- *	mappings they name, @mirror_seq, @mirror_pages, and every mirror's
- *	@live (also under @lock to set). Taken
+ *	mappings they name, @mirror_seq, @mirror_pages, every mirror's
+ *	@live (also under @lock to set), and an imported dma-buf's @valid
+ *	as a move clears it (set under @lock). Taken
  *	for writing by a mirror's invalidation (inside memory reclaim: no
  *	allocation under it, and never @lock inside it) and by the fault
  *	path after @lock; for reading by the DMA engine around each access
- *	through a mirrored entry, so an invalidation waits for it.
+ *	through a mirrored entry or an imported dma-buf's, so an
+ *	invalidation waits for it.
  * @mirror_seq: bumped (release) by every mirror invalidation after it
  *	cleared entries: a translation read after an acquire of the old
  *	value is still good while it has not moved
@@ -129,6 +138,9 @@ struct npu_vm {
  * @seq: the VA space's @mirror_seq, read before the walk
  * @fault: on failure, the mirror whose page must be faulted in first (a
  *	reference, npu_mirror_put()), else NULL
+ * @refault: on failure, the imported dma-buf's handle whose translations
+ *	must be made good again first (its exporter moved it; a reference,
+ *	npu_handle_put()), else NULL
  */
 struct npu_vm_xlate {
 	u64 addr;
@@ -138,6 +150,7 @@ struct npu_vm_xlate {
 	bool mirrored;
 	u64 seq;
 	struct npu_mirror *fault;
+	struct npu_handle *refault;
 };
 
 /**
@@ -189,6 +202,10 @@ int npu_vm_mirror_install(struct npu_vm *vm, struct npu_mirror *mirror, u64 va,
 			  u64 end, bool write, const struct npu_mirror_run *runs,
 			  unsigned int nr, unsigned long seq,
 			  unsigned long limit, u64 *done);
+
+/* Imported dma-bufs */
+int npu_vm_import_update(struct npu_vm *vm, struct npu_import *imp);
+void npu_vm_import_invalidate(struct npu_vm *vm, struct npu_import *imp);
 
 /* IPC memory */
 int npu_vm_walk_memory(struct npu_vm *vm,
