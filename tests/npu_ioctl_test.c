@@ -226,7 +226,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_MEM_REPAIR + 1),
+				     _IO(NPU_TYPE, NPU_CMD_DMABUF_IMPORT + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -303,7 +303,8 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(MIRROR_MAP,	   npu_mirror_map,	length,	    NORSV, FLAGS,   b_mirror_map) \
 	X(MIRROR_UNMAP,	   npu_mirror_unmap,	addr,	    NORSV, FLAGS,   b_mirror_unmap) \
 	X(MEM_UCE_QUERY,   npu_mem_uce_query,	range_size, NORSV, FLAGS,   b_none) \
-	X(MEM_REPAIR,	   npu_mem_repair,	repaired,   NORSV, FLAGS,   b_mem_repair)
+	X(MEM_REPAIR,	   npu_mem_repair,	repaired,   NORSV, FLAGS,   b_mem_repair) \
+	X(DMABUF_IMPORT,   npu_dmabuf_import,	page_size,  NORSV, FLAGS,   b_dmabuf_import)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -616,6 +617,21 @@ LEN_BUILDER(b_mem_repair)
 	a->addr = env->va;
 	a->length = SZ_4K;
 	return len_mapped(env, fd, NULL);
+}
+
+/* An npu dma-buf of a 4 KiB handle of this context (the fd stays open). */
+LEN_BUILDER(b_dmabuf_import)
+{
+	struct npu_dmabuf_export e = { .size = sizeof(e),
+				       .flags = NPU_DMABUF_CLOEXEC };
+	struct npu_dmabuf_import *a = arg;
+
+	if (npu_alloc(fd, SZ_4K, SZ_4K, &e.handle) ||
+	    npu_ioctl(fd, NPU_IOCTL_DMABUF_EXPORT, &e))
+		return LEN_BROKEN;
+	a->fd = e.fd;
+	a->length = SZ_4K;
+	return 0;
 }
 
 #define LEN_OP(_name, _struct, _last, _rsv, _flags, _build) {		\

@@ -77,8 +77,8 @@ endif
 vendor-examples: lib
 	@tools/vendor-examples
 
-# libdrm (PRIME import into vgem) only for the dma-buf test.
+# libdrm (vgem: PRIME import, dumb buffers) only for the dma-buf tests.
 DRM_CFLAGS	:= $(shell pkg-config --cflags libdrm 2>/dev/null)
 DRM_LIBS	:= $(shell pkg-config --libs libdrm 2>/dev/null)
-$(TEST_OUT)/npu_dmabuf_test: TEST_CFLAGS += $(DRM_CFLAGS)
-$(TEST_OUT)/npu_dmabuf_test: TEST_LDLIBS += $(DRM_LIBS)
+$(TEST_OUT)/npu_dmabuf_test $(TEST_OUT)/npu_dmabuf_import_test: TEST_CFLAGS += $(DRM_CFLAGS)
+$(TEST_OUT)/npu_dmabuf_test $(TEST_OUT)/npu_dmabuf_import_test: TEST_LDLIBS += $(DRM_LIBS)
