@@ -32,6 +32,8 @@
 #include "harness.h"
 #include "npu_nl_util.h"
 
+#include <linux/udmabuf.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 
 /* More injection points than any call here has. */
@@ -899,6 +901,90 @@ static void dmabuf_undo(struct round *r)
 }
 
 /* ------------------------------------------------------------------ */
+/* DMABUF_IMPORT: another driver's buffer (a udmabuf of a memfd)       */
+/* ------------------------------------------------------------------ */
+
+static long long imports_of(struct round *r)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", r->fd);
+	return npu_file_value_at(AT_FDCWD, path, "npu-shares-imported", ':');
+}
+
+/*
+ * 4 MiB of a memfd as a udmabuf (r->fd2), its pages shown at r->host;
+ * attaching, mapping it for the NPU and the handle are the call's.
+ */
+static void dmabuf_import_setup(struct round *r)
+{
+	struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC };
+	int dev, memfd;
+
+	open_dev(r);
+	r->len = 2 * SZ_2M;
+	c.size = r->len;
+	dev = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, dev);
+	memfd = memfd_create("failnth-import", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	ASSERT_LE(0, memfd);
+	ASSERT_OK(ftruncate(memfd, r->len));
+	ASSERT_OK(fcntl(memfd, F_ADD_SEALS, F_SEAL_SHRINK));
+	r->host = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
+	ASSERT_NE(MAP_FAILED, r->host);
+	memset(r->host, 0x5a, r->len);
+	c.memfd = memfd;
+	r->fd2 = ioctl(dev, UDMABUF_CREATE, &c);
+	close(memfd);
+	close(dev);
+	ASSERT_LE(0, r->fd2);
+}
+
+static int dmabuf_import_call(struct round *r)
+{
+	struct npu_dmabuf_import a = {
+		.size = sizeof(a), .fd = r->fd2, .length = r->len,
+	};
+	int ret = npu_ioctl(r->fd, NPU_IOCTL_DMABUF_IMPORT, &a);
+
+	r->new_handle = ret ? 0 : a.handle;
+	if (!ret && a.page_size != SZ_4K)
+		ret = -EBADE;
+	return ret;
+}
+
+/* A real handle: it maps, and the engine's bytes are the memfd's. */
+static void dmabuf_import_verify(struct round *r)
+{
+	ASSERT_NE(0, r->new_handle);
+	EXPECT_EQ(1, imports_of(r));
+	EXPECT_EQ(r->used_before, npu_mem_used(r->fd));
+	r->va = npu_reserve_new(r->fd, r->len, SZ_2M);
+	ASSERT_NE(0, r->va);
+	ASSERT_OK(npu_map(r->fd, r->va, r->len, r->new_handle));
+	ASSERT_OK(npu_set_access(r->fd, r->va, r->len, dev_index(r->fd),
+				 NPU_ACCESS_READWRITE));
+	if (!r->stream)
+		ASSERT_OK(npu_stream_create(r->fd, &r->stream));
+	ASSERT_OK(npu_run(r->fd, r->stream,
+			  npu_memset_cmd(r->va + 1, 0xa7, r->len - 2, 0)));
+	expect_bytes((unsigned char *)r->host + 1, r->len - 2, 0xa7);
+	ASSERT_OK(npu_unmap(r->fd, r->va));
+	ASSERT_OK(npu_release(r->fd, r->va));
+}
+
+static void dmabuf_import_failed(struct round *r)
+{
+	EXPECT_EQ(0, imports_of(r));
+}
+
+static void dmabuf_import_undo(struct round *r)
+{
+	ASSERT_OK(npu_free(r->fd, r->new_handle));
+	EXPECT_EQ(0, imports_of(r));
+}
+
+/* ------------------------------------------------------------------ */
 /* SHARE_IMPORT: the exporter is a child process                       */
 /* ------------------------------------------------------------------ */
 
@@ -1205,6 +1291,19 @@ TEST_F_TIMEOUT(failnth, dmabuf_export, SWEEP_TIMEOUT)
 		.setup = dmabuf_setup, .call = dmabuf_call,
 		.verify = dmabuf_verify, .check_failed = dmabuf_failed,
 		.undo = dmabuf_undo,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, dmabuf_import, SWEEP_TIMEOUT)
+{
+	if (access("/dev/udmabuf", F_OK))
+		SKIP(return, "no /dev/udmabuf (CONFIG_UDMABUF)");
+	run_sweep(&(struct sweep){
+		.name = "DMABUF_IMPORT", .allocates = true,
+		.setup = dmabuf_import_setup, .call = dmabuf_import_call,
+		.verify = dmabuf_import_verify,
+		.check_failed = dmabuf_import_failed,
+		.undo = dmabuf_import_undo,
 	});
 }
 

@@ -42,7 +42,12 @@
  * (NPU_SHARE_ANY_PID, or SHARE_SET_PIDS with the other workers' pids) and
  * publishes the name in shared memory; other processes import it (the
  * length and page size must be the exporter's), map it and read the byte
- * back - also after the exporter freed it, closed it or was killed.
+ * back - also after the exporter freed it, closed it or was killed. And
+ * another driver's buffer (a udmabuf of a memfd, or npu's dma-buf of the
+ * other device) imported (DMABUF_IMPORT), written and read by the engine
+ * and compared through the exporter's mapping, the exporter's fds closed
+ * early or late, the handle freed before or after its unmap or the
+ * context closed with copies through it in flight.
  *
  * Each thread's verified sequences also copy into a peer context that is
  * closed under the copies (they land or fault; nothing else may happen).
@@ -82,7 +87,9 @@
 
 #include <dirent.h>
 #include <grp.h>
+#include <linux/udmabuf.h>
 #include <pthread.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
 
 #define SZ_64K		0x10000UL
@@ -121,7 +128,7 @@ enum {
 	OP_RELEASE, OP_MAP, OP_UNMAP, OP_SET_ACCESS, OP_GET_ACCESS,
 	OP_REGISTER, OP_UNREGISTER, OP_QUERY, OP_STREAM_CREATE,
 	OP_STREAM_DESTROY, OP_SUBMIT, OP_SYNC, OP_EXPORT, OP_SET_PIDS,
-	OP_IMPORT, OP_PEER_ENABLE, OP_DATA,
+	OP_IMPORT, OP_PEER_ENABLE, OP_DATA, OP_DMABUF_IMPORT, OP_DMABUF_EXPORT,
 	NOPS
 };
 
@@ -131,12 +138,14 @@ static const char *const op_names[NOPS] = {
 	"HOST_REGISTER", "HOST_UNREGISTER", "ADDR_QUERY", "STREAM_CREATE",
 	"STREAM_DESTROY", "SUBMIT", "STREAM_SYNC", "SHARE_EXPORT",
 	"SHARE_SET_PIDS", "SHARE_IMPORT", "PEER_ENABLE", "data check",
+	"DMABUF_IMPORT", "DMABUF_EXPORT/udmabuf",
 };
 
 enum {
 	SEQ_ROUNDTRIP, SEQ_PEER, SEQ_EXPORT, SEQ_REVOKE, SEQ_IMPORT,
 	SEQ_IMPORT_VERIFIED, SEQ_FAULTS, SEQ_CLOSE_INFLIGHT, SEQ_UNREG_WAITS,
 	SEQ_DESTROY_WAITS, SEQ_WAITS, SEQ_REOPEN_SHARED, SEQ_PEER_CLOSE,
+	SEQ_DMABUF_IMPORT,
 	NSEQ
 };
 
@@ -144,6 +153,7 @@ static const char *const seq_names[NSEQ] = {
 	"roundtrip", "peer", "export", "revoke", "import",
 	"import+verify", "faults", "close-inflight", "unregister-waits",
 	"destroy-waits", "stream-waits", "reopen-shared", "peer-close",
+	"dmabuf-import",
 };
 
 struct share_slot {
@@ -2093,6 +2103,118 @@ static void v_peer_close(struct thr *t)
 	seq_done(SEQ_PEER_CLOSE);
 }
 
+/*
+ * Another driver's buffer imported (DMABUF_IMPORT): a udmabuf of a memfd,
+ * or without udmabuf an npu dma-buf of the other device (or this one),
+ * whose CPU view is the memfd's (the dma-buf's) mapping. The engine
+ * writes and reads it through a mapping of the handle, the CPU view is
+ * compared; the exporter's fds go at a random point, and the sequence
+ * ends by freeing the handle before or after the unmap, or by closing the
+ * context with copies through the buffer in flight.
+ */
+static void v_dmabuf_import(struct thr *t)
+{
+	int dev = rnd_dev(t), fd = priv_fd(t, dev), ufd, mfd = -1, dfd, i, n;
+	uint64_t len = SZ_4K * (1 + rnd(t, 512)), va = t->pv[0];
+	uint64_t off = rnd(t, len), wlen = 1 + rnd(t, len - off);
+	bool close_early = rnd(t, 2);
+	struct npu_dmabuf_import a = { .size = sizeof(a), .length = len };
+	struct npu_cmd cmds[16];
+	uint8_t byte = rnd(t, 256), *cpu;
+	uint32_t s, h;
+
+	ufd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (ufd >= 0) {
+		struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC,
+					    .size = len };
+
+		mfd = memfd_create("stress-import", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (mfd < 0 || ftruncate(mfd, len) ||
+		    fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK))
+			fail(t, __LINE__, "memfd: %s", strerror(errno));
+		c.memfd = mfd;
+		dfd = ioctl(ufd, UDMABUF_CREATE, &c);
+		allow_(t, OP_DMABUF_EXPORT, dfd < 0 ? -errno : 0,
+		       (const int[]){ 0 }, 1, len, mfd, 0, __LINE__);
+		close(ufd);
+		cpu = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	} else {
+		/* npu's own of another device goes through host DMA too */
+		int edev = cfg.ndev > 1 ? !dev : dev, efd = priv_fd(t, edev);
+		struct npu_dmabuf_export e = { .size = sizeof(e),
+					       .flags = NPU_DMABUF_CLOEXEC };
+
+		EXACT(t, OP_ALLOC, npu_alloc(efd, len, SZ_4K, &e.handle), 0,
+		      len, SZ_4K, e.handle);
+		EXACT(t, OP_DMABUF_EXPORT, npu_ioctl(efd, NPU_IOCTL_DMABUF_EXPORT, &e),
+		      0, e.handle, len, 0);
+		EXACT(t, OP_FREE, npu_free(efd, e.handle), 0, e.handle, 0, 0);
+		dfd = e.fd;
+		cpu = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, dfd, 0);
+	}
+	if (cpu == MAP_FAILED)
+		fail(t, __LINE__, "mmap of the exporter's buffer: %s", strerror(errno));
+	memset(cpu, 0x11, len);
+
+	a.fd = dfd;
+	EXACT(t, OP_DMABUF_IMPORT, npu_ioctl(fd, NPU_IOCTL_DMABUF_IMPORT, &a), 0,
+	      dfd, len, a.handle);
+	h = a.handle;
+	if (close_early) {	/* the handle holds the buffer */
+		close(dfd);
+		if (mfd >= 0)
+			close(mfd);
+		dfd = mfd = -1;
+	}
+	EXACT(t, OP_RESERVE, npu_reserve(fd, va, len), 0, va, len, 0);
+	EXACT(t, OP_MAP, npu_map(fd, va, len, h), 0, va, len, h);
+	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va, len, dev, NPU_ACCESS_READWRITE),
+	      0, va, len, dev);
+	fill_random(t, t->hsrc, len);
+	EXACT(t, OP_REGISTER, npu_register(fd, t->hsrc, len, 0, 0), 0,
+	      ptr64(t->hsrc), len, 0);
+	s = stream_new(t, fd);
+	cmds[0] = npu_copy_cmd(va, ptr64(t->hsrc), len, NPU_CMD_SRC_HOST);
+	cmds[1] = npu_memset_cmd(va + off, byte, wlen, 0);
+	cmds[2] = npu_copy_cmd(ptr64(t->hsrc), va, len, NPU_CMD_DST_HOST);
+	run_ok(t, fd, s, cmds, 3, __LINE__);
+	memcpy(t->expect, t->hsrc, len);
+	check_data(t, cpu, t->expect, len, "imported dma-buf through its exporter's view",
+		   __LINE__);
+	memset(t->expect + off, byte, wlen);
+	check_data(t, t->hsrc, t->expect, len, "imported dma-buf read back", __LINE__);
+
+	switch (rnd(t, 3)) {
+	case 0:	/* freed while mapped, then unmapped */
+		EXACT(t, OP_FREE, npu_free(fd, h), 0, h, 0, 0);
+		EXACT(t, OP_UNMAP, npu_unmap(fd, va), 0, va, 0, 0);
+		EXACT(t, OP_RELEASE, npu_release(fd, va), 0, va, 0, 0);
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+		EXACT(t, OP_UNREGISTER, npu_unregister(fd, t->hsrc), 0, ptr64(t->hsrc), 0, 0);
+		break;
+	case 1:	/* unmapped, then freed */
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+		dev_teardown(t, fd, va, h);
+		EXACT(t, OP_UNREGISTER, npu_unregister(fd, t->hsrc), 0, ptr64(t->hsrc), 0, 0);
+		break;
+	default: /* closed with copies through the buffer in flight */
+		n = 2 + rnd(t, 14);
+		for (i = 0; i < n; i++)
+			cmds[i] = rnd(t, 2) ?
+				npu_copy_cmd(va, ptr64(t->hsrc), len, NPU_CMD_SRC_HOST) :
+				npu_copy_cmd(ptr64(t->hsrc), va, len, NPU_CMD_DST_HOST);
+		EXACT(t, OP_SUBMIT, npu_submit(fd, s, cmds, n, NULL), 0, s, n, 0);
+		priv_close(t, dev);
+		break;
+	}
+	munmap(cpu, len);
+	if (dfd >= 0)
+		close(dfd);
+	if (mfd >= 0)
+		close(mfd);
+	seq_done(SEQ_DMABUF_IMPORT);
+}
+
 static void verified_op(struct thr *t)
 {
 	int r = rnd(t, 100);
@@ -2116,6 +2238,8 @@ static void verified_op(struct thr *t)
 		v_destroy_waits(t);
 	else if (r < 96 && cfg.ndev > 1)
 		v_peer_close(t);
+	else if (r < 98)
+		v_dmabuf_import(t);
 	else
 		v_waits(t);
 }
