@@ -69,6 +69,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ -ESRCH,	ACL_ERROR_INVALID_PARAM,		"no such process" },
 		{ -ESTALE,	ACL_ERROR_RT_LOST_HEARTBEAT,		"the device was reset (npu-smi set -t reset) and the process's context on it is lost: aclrtResetDevice and aclrtSetDevice again, or aclFinalize and aclInit, to use it" },
 		{ -EMFILE,	ACL_ERROR_RT_MEMORY_ALLOCATION,		"out of file descriptors" },
+		{ -EBADF,	ACL_ERROR_INVALID_PARAM,		"not an open file descriptor" },
 		{ ACLI_EREPEAT_INIT,	ACL_ERROR_REPEAT_INITIALIZE,	"aclInit was already called" },
 		{ ACLI_EREPEAT_FINALIZE, ACL_ERROR_REPEAT_FINALIZE,	"aclFinalize was already called" },
 		{ ACLI_EUNINIT,	ACL_ERROR_UNINITIALIZE,			"aclInit has not been called" },

@@ -8,6 +8,9 @@
  * acl_handle, which is how aclrtMemSetPidToShareableHandle finds the
  * context that may change its pid list. An import gives a new acl_handle
  * on the device named, with the size and page size SHARE_IMPORT reports.
+ * A dma-buf fd (V1's ACL_MEM_HANDLE_TYPE_POSIX, V2's POSIX_FD) goes both
+ * ways: out of npu (DMABUF_EXPORT), and in (DMABUF_IMPORT), whoever made
+ * it - npu itself or another driver.
  *
  * Peer access is per device context: PEER_ENABLE on the current device's
  * file lets its DMA engine reach another device's memory: all of its
@@ -85,6 +88,54 @@ static int acl_export_dmabuf(const struct acl_handle *h, uint64_t *out)
 	if (ret)
 		return ret;
 	*out = (uint64_t)arg.fd;
+	return 0;
+}
+
+/*
+ * ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD: the dma-buf @fd as a handle of @dev
+ * (DMABUF_IMPORT). The driver makes npu's own memory of @dev a handle of
+ * that memory (its page size), anything else a buffer the device reaches
+ * through host DMA (4 KiB pages). The size is the dma-buf's: lseek()
+ * tells it, and the driver checks it.
+ */
+static int acl_dmabuf_import(struct acl_device *dev, int fd, aclrtDrvMemHandle *handle)
+{
+	struct npu_dmabuf_import imp = { .size = sizeof(imp), .fd = fd };
+	struct npu_mem_free mf = { .size = sizeof(mf) };
+	struct acl_handle *h;
+	off_t len;
+	int ret;
+
+	if (fd < 0)
+		return acl_errf(-EBADF, "fd %d is not a file descriptor", fd);
+	len = lseek(fd, 0, SEEK_END);
+	if (len < 0 && errno == EBADF)
+		return acl_errf(-EBADF, "fd %d is not an open file descriptor", fd);
+	if (len <= 0)
+		return acl_errf(-EINVAL, "fd %d is not a dma-buf (it has no size)", fd);
+	imp.length = (uint64_t)len;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_DMABUF_IMPORT, &imp);
+	if (ret == -ENOTTY)
+		return acl_errf(ACLI_EFEATURE, "the npu driver is older than 1.7: no dma-buf import");
+	if (ret == -EBADF)
+		return acl_errf(ret, "fd %d is not an open file descriptor", fd);
+	if (ret == -EINVAL)
+		return acl_errf(ret, "fd %d is not a dma-buf, or its size %lld is not a whole number of 4 KiB pages",
+				fd, (long long)len);
+	if (ret == -EOPNOTSUPP)
+		return acl_errf(ret, "device %d cannot reach another driver's buffer in place (its DMA is not coherent or bounces)",
+				dev->id);
+	if (ret == -ENOSPC)
+		return acl_errf(ret, "the device context holds max_imports imported handles already (npu module parameter)");
+	if (ret)
+		return ret;
+	ret = acl_mm_handle_import(dev, imp.handle, imp.length, imp.page_size, &h);
+	if (ret) {
+		mf.handle = imp.handle;
+		acl_ioctl(dev->fd, NPU_IOCTL_MEM_FREE, &mf);
+		return ret;
+	}
+	*handle = h;
 	return 0;
 }
 
@@ -359,14 +410,15 @@ out:
 /*
  * V2's share types: DEFAULT is V1's 64-bit name (a uint64_t at the
  * caller's pointer); FABRIC shares across servers, which needs a fabric
- * between them that the simulated chip does not have.
+ * between them that the simulated chip does not have. POSIX_FD (ours, a
+ * dma-buf fd) is taken care of before this is asked.
  */
 static int acl_share_type_check(aclrtMemSharedHandleType shareType)
 {
 	if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_FABRIC)
 		return acl_errf(ACLI_ERTNOTSUPP, "shareType FABRIC: the simulated chip has no cross-server fabric (use ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)");
 	if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT)
-		return acl_errf(ACLI_ERTPARAM, "shareType %d must be ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT or _FABRIC",
+		return acl_errf(ACLI_ERTPARAM, "shareType %d must be ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT, _FABRIC or _POSIX_FD",
 				(int)shareType);
 	return 0;
 }
@@ -381,13 +433,29 @@ ACL_EXPORT aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, 
 	if (ret)
 		goto out;
 	/* bad values first (107000), then FABRIC, a feature the chip lacks (207000) */
-	if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT && shareType != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC) {
+	if (shareType != ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT && shareType != ACL_MEM_SHARE_HANDLE_TYPE_FABRIC &&
+	    shareType != ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD) {
 		ret = acl_share_type_check(shareType);
 		goto out;
 	}
 	if (flags > ACL_RT_VMM_EXPORT_FLAG_DISABLE_PID_VALIDATION) {
 		ret = acl_errf(ACLI_ERTPARAM, "flags %#llx must be ACL_RT_VMM_EXPORT_FLAG_DEFAULT or _DISABLE_PID_VALIDATION",
 			       (unsigned long long)flags);
+		goto out;
+	}
+	/* ours: a dma-buf fd, as V1's ACL_MEM_HANDLE_TYPE_POSIX, as an int */
+	if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD) {
+		struct acl_handle h;
+		uint64_t fd;
+		int v;
+
+		ret = acl_mm_handle_info(handle, &h);
+		if (!ret)
+			ret = acl_export_dmabuf(&h, &fd);
+		if (!ret) {
+			v = (int)fd;
+			memcpy(shareableHandle, &v, sizeof(v));
+		}
 		goto out;
 	}
 	ret = acl_share_type_check(shareType);
@@ -414,6 +482,17 @@ ACL_EXPORT aclError aclrtMemImportFromShareableHandleV2(void *shareableHandle, a
 		ret = acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
 		goto out;
 	}
+	/* ours: a dma-buf fd (an int), of npu's memory or another driver's */
+	if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD) {
+		int fd;
+
+		ret = acl_cur_dev(&dev);
+		if (ret)
+			goto out;
+		memcpy(&fd, shareableHandle, sizeof(fd));
+		ret = acl_dmabuf_import(dev, fd, handle);
+		goto out;
+	}
 	ret = acl_share_type_check(shareType);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
@@ -436,6 +515,10 @@ ACL_EXPORT aclError aclrtMemSetPidToShareableHandleV2(void *shareableHandle, acl
 		goto out;
 	if (!pidNum) {
 		ret = acl_errf(-EINVAL, "pidNum must be at least 1");
+		goto out;
+	}
+	if (shareType == ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD) {
+		ret = acl_errf(ACLI_ERTPARAM, "a dma-buf fd has no pid list: pass the fd itself to the process (SCM_RIGHTS)");
 		goto out;
 	}
 	ret = acl_share_type_check(shareType);

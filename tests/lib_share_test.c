@@ -6,6 +6,8 @@
  * without /dev/npu0.
  */
 #include <fcntl.h>
+#include <linux/udmabuf.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 
@@ -276,6 +278,121 @@ TEST(import_needs_a_current_context)
 	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtMemImportFromShareableHandle(0x1234, 0, &h));
 	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	EXPECT_NULL(h);
+}
+
+/*
+ * POSIX_FD (ours) in V2: a dma-buf fd goes in as a handle - another
+ * driver's buffer (a udmabuf of a memfd) that aclrtMapMem maps and
+ * aclrtMemcpy reads and writes in place, and npu's own memory exported
+ * with the same type - and the bad fds get clear errors.
+ */
+TEST(import_posix_fd)
+{
+	const size_t len = MiB + 3 * 4096;	/* not a multiple of the granularity */
+	aclrtPhysicalMemProp p = prop_on(0);
+	aclrtMemAccessDesc d = rw_on(0);
+	aclrtDrvMemHandle h, h2, hi;
+	size_t free0, free1, total;
+	unsigned char *buf = malloc(SZ), *cpu;
+	int fd, nul, ufd, mfd, dfd = -1;
+	void *va, *va2;
+	int32_t pid = getpid();
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(buf);
+	/* bad fds, flags, a pid list */
+	fd = -1;
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&fd, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 0, &h));
+	nul = open("/dev/null", O_RDWR | O_CLOEXEC);
+	ASSERT_LE(0, nul);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&nul, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 0, &h));
+	close(nul);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&nul, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 0, &h));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID,
+		   aclrtMemSetPidToShareableHandleV2(&nul, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, &pid, 1));
+
+	/* npu's own memory, out and in again: the same bytes */
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h, SZ, &p, 0));
+	ASSERT_ACL_OK(aclrtMemExportToShareableHandleV2(h, 0, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, &dfd));
+	ASSERT_LE(0, dfd);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemImportFromShareableHandleV2(&dfd, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 1, &h2));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandleV2(&dfd, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 0, &h2));
+	ASSERT_EQ(0, close(dfd));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va2, SZ, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va2, SZ, 0, h2, 0));
+	fill_pattern(buf, SZ, 61);
+	ASSERT_ACL_OK(aclrtMemcpy(va, SZ, buf, SZ, ACL_MEMCPY_HOST_TO_DEVICE));
+	memset(buf, 0, SZ);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, va2, SZ, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_pattern(buf, SZ, 61));
+	ASSERT_ACL_OK(aclrtUnmapMem(va2));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(h2));
+	ASSERT_ACL_OK(aclrtFreePhysical(h));
+
+	/* another driver's buffer: a udmabuf of a memfd */
+	ufd = open("/dev/udmabuf", O_RDWR | O_CLOEXEC);
+	if (ufd < 0) {
+		TH_LOG("no /dev/udmabuf: another driver's buffer not tried");
+		goto out;
+	}
+	{
+		struct udmabuf_create c = { .flags = UDMABUF_FLAGS_CLOEXEC, .size = len };
+
+		mfd = memfd_create("acl-import", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		ASSERT_LE(0, mfd);
+		ASSERT_EQ(0, ftruncate(mfd, (off_t)len));
+		ASSERT_EQ(0, fcntl(mfd, F_ADD_SEALS, F_SEAL_SHRINK));
+		c.memfd = (uint32_t)mfd;
+		dfd = ioctl(ufd, UDMABUF_CREATE, &c);
+		ASSERT_LE(0, dfd);
+	}
+	cpu = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
+	ASSERT_NE(MAP_FAILED, (void *)cpu);
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free0, &total));
+	ASSERT_ACL_OK(aclrtMemImportFromShareableHandleV2(&dfd, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 0, &hi));
+	/* the handle holds the buffer: the fds may go at once */
+	ASSERT_EQ(0, close(dfd));
+	ASSERT_EQ(0, close(ufd));
+	/* no device memory: the buffer is the memfd's pages */
+	ASSERT_ACL_OK(aclrtGetMemInfo(ACL_HBM_MEM, &free1, &total));
+	EXPECT_EQ(free0, free1);
+	/* not npu's memory: no name, no dma-buf of it */
+	{
+		uint64_t sh;
+
+		EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+			   aclrtMemExportToShareableHandle(hi, ACL_MEM_HANDLE_TYPE_NONE, 0, &sh));
+		EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+			   aclrtMemExportToShareableHandle(hi, ACL_MEM_HANDLE_TYPE_POSIX, 0, &sh));
+	}
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va, SZ, 0, hi, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va, len, 0, hi, 0));
+	ASSERT_ACL_OK(aclrtMemSetAccess(va, len, &d, 1));
+	/* the device writes, the memfd shows it; the CPU writes, the device reads it */
+	fill_pattern(buf, len, 62);
+	ASSERT_ACL_OK(aclrtMemcpy((char *)va + 4095, len - 4095, buf + 4095, len - 5000,
+				  ACL_MEMCPY_HOST_TO_DEVICE));
+	EXPECT_EQ(0, memcmp(cpu + 4095, buf + 4095, len - 5000));
+	memset(cpu + 77, 0x2d, 3 * 4096);
+	memset(buf, 0, SZ);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, SZ, (char *)va + 76, 3 * 4096 + 2, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, buf[0]);
+	EXPECT_EQ(-1, check_byte(buf + 1, 3 * 4096, 0x2d));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
+	ASSERT_ACL_OK(aclrtFreePhysical(hi));
+	munmap(cpu, len);
+	close(mfd);
+out:
+	free(buf);
 }
 
 /* V2: the DEFAULT share type is V1's 64-bit name; FABRIC is a feature the chip lacks. */

@@ -355,10 +355,14 @@ typedef enum {
 /*
  * V2 share types: DEFAULT is V1's 64-bit name; FABRIC (sharing across
  * servers) is ACL_ERROR_RT_FEATURE_NOT_SUPPORT: the chip has no fabric.
+ * POSIX_FD is ours (not in CANN's enum; a value far from its own): the
+ * shareable handle is an int, a dma-buf file descriptor - of npu's own
+ * memory or of any other driver's buffer (a DRM buffer, a udmabuf, ...).
  */
 typedef enum aclrtMemSharedHandleType {
 	ACL_MEM_SHARE_HANDLE_TYPE_DEFAULT = 0x1,
 	ACL_MEM_SHARE_HANDLE_TYPE_FABRIC = 0x2,
+	ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD = 0x100,
 } aclrtMemSharedHandleType;
 
 typedef struct aclrtMemFabricHandle {
@@ -1901,8 +1905,9 @@ ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtM
  * times, imported handles too. The memory stays while the fd, a CPU
  * mapping of it or an importing device holds it. An npu driver without
  * dma-buf export: ACL_ERROR_FEATURE_UNSUPPORTED; the driver's max_dmabufs,
- * or no free fd: ACL_ERROR_RT_MEMORY_ALLOCATION. Only other drivers import
- * such an fd.
+ * or no free fd: ACL_ERROR_RT_MEMORY_ALLOCATION. Other drivers import such
+ * an fd, and so does aclrtMemImportFromShareableHandleV2 with
+ * ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD (ours).
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandle(aclrtDrvMemHandle handle,
 							     aclrtMemHandleType handleType, uint64_t flags,
@@ -1938,6 +1943,21 @@ ACL_FUNC_VISIBILITY aclError aclrtMemSetPidToShareableHandle(uint64_t shareableH
  * ACL_ERROR_RT_PARAM_INVALID. Export: flags above 1
  * ACL_ERROR_RT_PARAM_INVALID. Import: flags must be 0; for the current
  * device, as V1. SetPid: pidNum 0 ACL_ERROR_INVALID_PARAM.
+ *
+ * POSIX_FD (ours) is a dma-buf: shareableHandle points to an int fd.
+ * Export writes a new fd of the handle's memory, as V1's
+ * ACL_MEM_HANDLE_TYPE_POSIX. Import takes any dma-buf fd of the process
+ * (the caller keeps it and may close it at once: the handle holds the
+ * buffer) onto the current device: npu's own of that device is its
+ * memory; another device's, or another driver's buffer (DRM, udmabuf,
+ * V4L2, ...), is memory that only the current device reaches in place,
+ * mapped in 4 KiB pages (map it with aclrtMapMem at its whole size,
+ * lseek(fd, 0, SEEK_END)); not aclrtMemExportToShareableHandle'd again,
+ * no peer access. Not an open fd, or not a dma-buf, or a size that is
+ * not whole pages: ACL_ERROR_INVALID_PARAM; a driver older than 1.7:
+ * ACL_ERROR_FEATURE_UNSUPPORTED; DMA that cannot reach the buffer in
+ * place: ACL_ERROR_RT_FEATURE_NOT_SUPPORT. SetPid: an fd has no pid list
+ * (pass the fd itself, SCM_RIGHTS): ACL_ERROR_RT_PARAM_INVALID.
  */
 ACL_FUNC_VISIBILITY aclError aclrtMemExportToShareableHandleV2(aclrtDrvMemHandle handle, uint64_t flags,
 							       aclrtMemSharedHandleType shareType,
