@@ -22,11 +22,14 @@
 
 #include <linux/dma-buf.h>
 #include <linux/udmabuf.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include <xf86drm.h>
+
+#include "npu_test_exporter.h"
 
 #define BUF_LEN		(256 * SZ_4K)	/* 1 MiB: several DMA segments */
 #define BUFINFO		"/sys/kernel/debug/dma_buf/bufinfo"
@@ -706,6 +709,338 @@ TEST_F(imp, peer_cannot_reach)
 						  .value = (uint64_t)self->fd }));
 	npu_expect_dma_faults(false);
 	close(fd1);
+}
+
+/* ---- an exporter that moves its buffers --------------------------------- */
+
+/*
+ * npu_test_exporter.ko's device (kernel/tests/npu_test_exporter.c; vm-run
+ * puts the module in /lib/npu/), loaded here if need be: an fd, or -1.
+ */
+static int texp_open(void)
+{
+	int fd = open(NPU_TEXP_DEV, O_RDWR | O_CLOEXEC), ko;
+
+	if (fd >= 0)
+		return fd;
+	ko = open("/lib/npu/npu_test_exporter.ko", O_RDONLY | O_CLOEXEC);
+	if (ko < 0)
+		return -1;
+	if (syscall(SYS_finit_module, ko, "", 0) && errno != EEXIST) {
+		close(ko);
+		return -1;
+	}
+	close(ko);
+	return open(NPU_TEXP_DEV, O_RDWR | O_CLOEXEC);
+}
+
+/*
+ * A buffer of the moving exporter (@dfd) imported (@handle) and mapped
+ * read-write at @va, with a stream, a registered host buffer and a model.
+ */
+FIXTURE(move) {
+	int fd, texp, dfd;
+	uint32_t stream, handle;
+	uint64_t va;
+	unsigned char *host, *model;
+};
+
+FIXTURE_SETUP(move)
+{
+	struct npu_texp_create c = { .size = BUF_LEN };
+
+	self->dfd = -1;
+	self->texp = texp_open();
+	self->fd = npu_open(0);
+	if (self->fd < 0 || self->texp < 0)
+		SKIP(return, "%s", self->fd < 0 ? "no /dev/npu0" :
+		     "no npu_test_exporter.ko (tools/vm-run puts it in /lib/npu/)");
+	ASSERT_EQ(0, ioctl(self->texp, NPU_TEXP_CREATE, &c));
+	self->dfd = c.fd;
+	ASSERT_EQ(0, dmabuf_import(self->fd, self->dfd, BUF_LEN, 0,
+				   &self->handle));
+	self->va = npu_reserve_new(self->fd, BUF_LEN, SZ_2M);
+	ASSERT_NE(0, self->va);
+	ASSERT_EQ(0, npu_map(self->fd, self->va, BUF_LEN, self->handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0,
+				    NPU_ACCESS_READWRITE));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &self->stream));
+	self->host = npu_host_mem(BUF_LEN);
+	ASSERT_NONNULL(self->host);
+	ASSERT_EQ(0, npu_register(self->fd, self->host, BUF_LEN, 0, 0));
+	self->model = calloc(1, BUF_LEN);
+	ASSERT_NONNULL(self->model);
+}
+
+FIXTURE_TEARDOWN(move)
+{
+	if (self->fd >= 0)
+		close(self->fd);
+	if (self->dfd >= 0)
+		close(self->dfd);
+	if (self->texp >= 0)
+		close(self->texp);
+	free(self->model);
+}
+
+static int texp_move(int texp, int dfd, uint32_t flags, uint32_t delay_ms)
+{
+	struct npu_texp_move m = { .fd = dfd, .flags = flags,
+				   .delay_ms = delay_ms };
+
+	return ioctl(texp, NPU_TEXP_MOVE, &m) ? -errno : 0;
+}
+
+static int texp_stat(int texp, int dfd, struct npu_texp_stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->fd = dfd;
+	return ioctl(texp, NPU_TEXP_STAT, st) ? -errno : 0;
+}
+
+/* What the exporter's CPU reads of the buffer now: -1 if it is the model. */
+static long long texp_check(int texp, int dfd, const unsigned char *model)
+{
+	unsigned char *buf = malloc(BUF_LEN);
+	struct npu_texp_rw rw = { .fd = dfd, .length = BUF_LEN,
+				  .ptr = ptr64(buf) };
+	long long d = -2;
+
+	if (buf && !ioctl(texp, NPU_TEXP_RW, &rw))
+		d = diff_at(model, buf, BUF_LEN);
+	free(buf);
+	return d;
+}
+
+static int move_write(FIXTURE_DATA(move) *self, uint64_t off,
+		      const unsigned char *src, uint64_t n)
+{
+	memcpy(self->host + off, src + off, n);
+	memcpy(self->model + off, src + off, n);
+	return npu_run(self->fd, self->stream,
+		       npu_copy_cmd(self->va + off, ptr64(self->host + off), n,
+				    NPU_CMD_SRC_HOST));
+}
+
+static int move_read(FIXTURE_DATA(move) *self, uint64_t va)
+{
+	memset(self->host, 0xee, BUF_LEN);
+	return npu_run(self->fd, self->stream,
+		       npu_copy_cmd(ptr64(self->host), va, BUF_LEN,
+				    NPU_CMD_DST_HOST));
+}
+
+/*
+ * The exporter moves the buffer: the import gives its mapping back at
+ * once (no mapping, no pin left), the next access maps it again where it
+ * is, the bytes went with it, and the old pages are never written again.
+ */
+TEST_F(move, moves_and_never_touches_the_old_pages)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	struct npu_texp_stat st;
+	int i;
+
+	ASSERT_NONNULL(src);
+	fill(src, BUF_LEN, 41);
+	ASSERT_EQ(0, move_write(self, 0, src, BUF_LEN));
+	EXPECT_EQ(-1, texp_check(self->texp, self->dfd, self->model));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(1U, st.maps);
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 0));
+		ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+		EXPECT_EQ((unsigned int)i + 1, st.moves);
+		EXPECT_EQ(0U, st.maps);
+		EXPECT_EQ(0U, st.pins);
+		/* the access after the move: where the buffer is now */
+		ASSERT_EQ(0, move_read(self, self->va));
+		EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+		fill(src, BUF_LEN, 50 + i);
+		ASSERT_EQ(0, move_write(self, 4095 + i, src, 3 * SZ_4K + 2));
+		EXPECT_EQ(-1, texp_check(self->texp, self->dfd, self->model));
+		ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+		EXPECT_EQ(1U, st.maps);
+		EXPECT_EQ(0ULL, st.stale);
+	}
+	free(src);
+}
+
+/*
+ * The exporter copies the bytes later, behind a fence: the import's next
+ * access waits for it - reads see the bytes, writes are not overwritten
+ * by the copy.
+ */
+TEST_F(move, next_access_waits_for_the_move)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	struct npu_texp_stat st;
+
+	ASSERT_NONNULL(src);
+	fill(src, BUF_LEN, 7);
+	ASSERT_EQ(0, move_write(self, 0, src, BUF_LEN));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 300));
+	ASSERT_EQ(0, move_read(self, self->va));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 300));
+	fill(src, BUF_LEN, 8);
+	ASSERT_EQ(0, move_write(self, 5 * SZ_4K + 1, src, 2 * SZ_4K));
+	EXPECT_EQ(-1, texp_check(self->texp, self->dfd, self->model));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(2U, st.moves);
+	EXPECT_EQ(0ULL, st.stale);
+	free(src);
+}
+
+struct mover {
+	int texp, dfd, moves, err;
+};
+
+static void *mover_main(void *arg)
+{
+	struct mover *m = arg;
+	int i;
+
+	for (i = 0; i < m->moves && !m->err; i++) {
+		m->err = texp_move(m->texp, m->dfd, 0, i % 3 ? 0 : 5);
+		/* spread over several of the engine's round trips */
+		usleep(10000 + (i % 5) * 10000);
+	}
+	return NULL;
+}
+
+/*
+ * Moves one after the other while the engine copies into and out of the
+ * buffer: every round trip is right, and the old pages stay untouched.
+ */
+TEST_F_TIMEOUT(move, moves_under_copies, 120)
+{
+	struct mover m = { .texp = self->texp, .dfd = self->dfd, .moves = 40 };
+	unsigned char *src = malloc(BUF_LEN);
+	struct npu_texp_stat st;
+	unsigned int round = 0;
+	pthread_t tid;
+
+	ASSERT_NONNULL(src);
+	ASSERT_EQ(0, pthread_create(&tid, NULL, mover_main, &m));
+	do {
+		uint64_t off = (round * 7919) % (BUF_LEN / 2);
+
+		ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+		fill(src, BUF_LEN, round++);
+		ASSERT_EQ(0, move_write(self, off, src, BUF_LEN / 2));
+		ASSERT_EQ(0, move_read(self, self->va));
+		EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	} while (st.moves < (unsigned int)m.moves && !m.err && round < 10000);
+	pthread_join(tid, NULL);
+	EXPECT_EQ(0, m.err);
+	TH_LOG("%u round trips across %d moves", round, m.moves);
+	EXPECT_EQ(-1, texp_check(self->texp, self->dfd, self->model));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ((unsigned int)m.moves, st.moves);
+	EXPECT_EQ(0ULL, st.stale);
+	free(src);
+}
+
+/*
+ * The buffer does not map again after a move: that access is a DMA fault
+ * of its command, the next one maps it and goes on.
+ */
+TEST_F(move, remap_failure_faults_the_access)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	struct npu_texp_stat st;
+
+	ASSERT_NONNULL(src);
+	fill(src, BUF_LEN, 17);
+	ASSERT_EQ(0, move_write(self, 0, src, BUF_LEN));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, NPU_TEXP_MOVE_FAIL_MAP, 0));
+	npu_expect_dma_faults(true);
+	EXPECT_EQ(-EIO, move_read(self, self->va));
+	npu_expect_dma_faults(false);
+	ASSERT_EQ(0, move_read(self, self->va));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(0ULL, st.stale);
+	free(src);
+}
+
+/*
+ * Mappings made after a move, two mappings at once, read-only ones: one
+ * fault makes every mapping of the handle good again.
+ */
+TEST_F(move, every_mapping_follows)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	uint64_t va2 = npu_reserve_new(self->fd, BUF_LEN, SZ_2M);
+	uint64_t va3 = npu_reserve_new(self->fd, BUF_LEN, SZ_2M);
+	struct npu_texp_stat st;
+	uint32_t ro;
+
+	ASSERT_NONNULL(src);
+	ASSERT_NE(0, va2);
+	ASSERT_NE(0, va3);
+	fill(src, BUF_LEN, 27);
+	ASSERT_EQ(0, move_write(self, 0, src, BUF_LEN));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 0));
+	/* mapped after the move: MAP maps the buffer again */
+	ASSERT_EQ(0, npu_map(self->fd, va2, BUF_LEN, self->handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va2, BUF_LEN, 0, NPU_ACCESS_READ));
+	ASSERT_EQ(0, move_read(self, va2));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	ASSERT_EQ(0, move_read(self, self->va));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	/* a read-only import of the same buffer, mapped, moved, read */
+	ASSERT_EQ(0, dmabuf_import(self->fd, self->dfd, BUF_LEN,
+				   NPU_DMABUF_IMPORT_READONLY, &ro));
+	ASSERT_EQ(0, npu_map(self->fd, va3, BUF_LEN, ro));
+	ASSERT_EQ(0, npu_set_access(self->fd, va3, BUF_LEN, 0, NPU_ACCESS_READ));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 50));
+	ASSERT_EQ(0, move_read(self, va3));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	ASSERT_EQ(0, move_read(self, va2));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	fill(src, BUF_LEN, 28);
+	ASSERT_EQ(0, move_write(self, 100, src, SZ_4K));
+	ASSERT_EQ(0, move_read(self, va3));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(0ULL, st.stale);
+	/* unmapped and freed: nothing of the imports maps the buffer */
+	ASSERT_EQ(0, npu_unmap(self->fd, va3));
+	ASSERT_EQ(0, npu_free(self->fd, ro));
+	ASSERT_EQ(0, npu_unmap(self->fd, va2));
+	ASSERT_EQ(0, npu_unmap(self->fd, self->va));
+	ASSERT_EQ(0, npu_free(self->fd, self->handle));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(0U, st.maps);
+	EXPECT_EQ(0U, st.pins);
+	free(src);
+}
+
+/* The context closes with the buffer moved and not yet mapped again, or mapped. */
+TEST_F(move, close_after_a_move)
+{
+	struct npu_texp_stat st;
+
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 0));
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(0U, st.maps);
+	EXPECT_EQ(0U, st.pins);
+	EXPECT_EQ(0ULL, st.stale);
+
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, dmabuf_import(self->fd, self->dfd, BUF_LEN, 0, NULL));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(1U, st.maps);
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(0U, st.maps);
+	EXPECT_EQ(0U, st.pins);
 }
 
 /* ---- without an exporter of another driver ------------------------------- */
