@@ -74,6 +74,9 @@ struct npu_devmem {
  *	mappings reach the buffer through host DMA addresses
  * @readonly: imported with NPU_DMABUF_IMPORT_READONLY: no mapping of it
  *	is ever writable
+ * @dmabuf: made by DMABUF_IMPORT (either kind): not exported as a dma-buf
+ *	again, its importer holds the dma-buf already (and a re-export could
+ *	widen what a read-only one allows)
  */
 struct npu_handle {
 	struct kref ref;
@@ -88,6 +91,7 @@ struct npu_handle {
 	struct npu_ipc_import *ipc;
 	struct npu_import *import;
 	bool readonly;
+	bool dmabuf;
 };
 
 /**

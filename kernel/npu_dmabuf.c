@@ -273,9 +273,13 @@ int npu_dmabuf_export_ioctl(struct npu_context *ctx, void *arg)
 	ret = -EPERM;
 	if (handle->ipc)
 		goto put_handle;
-	/* Another driver's buffer is no device memory: the walk finds none. */
+	/*
+	 * A dma-buf's import: its importer has the dma-buf already (another
+	 * driver's buffer is no device memory at all, and a read-only file of
+	 * npu's own must not come back writable).
+	 */
 	ret = -EINVAL;
-	if (handle->import)
+	if (handle->dmabuf)
 		goto put_handle;
 	ret = -ENOSPC;
 	if (!npu_charge(&ctx->nr_dmabufs, 1, READ_ONCE(max_dmabufs)))

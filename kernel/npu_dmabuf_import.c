@@ -361,6 +361,7 @@ int npu_dmabuf_import_ioctl(struct npu_context *ctx, void *arg)
 	if (IS_ERR(handle))
 		return PTR_ERR(handle);
 	handle->readonly = readonly;
+	handle->dmabuf = true;
 	args->page_size = handle->page_size;
 	a->handle = handle;
 	a->type = NPU_OBJ_IMPORT;

@@ -85,6 +85,8 @@ static int acl_export_dmabuf(const struct acl_handle *h, uint64_t *out)
 		return acl_errf(ret, "the device context holds max_dmabufs dma-bufs already (close some fds)");
 	if (ret == -EMFILE)
 		return acl_errf(ret, "no free file descriptor for the dma-buf");
+	if (ret == -EINVAL)
+		return acl_errf(ret, "the handle was imported from a dma-buf fd (ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD): that fd is the dma-buf");
 	if (ret)
 		return ret;
 	*out = (uint64_t)arg.fd;

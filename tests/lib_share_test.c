@@ -322,6 +322,9 @@ TEST(import_posix_fd)
 		   aclrtMemImportFromShareableHandleV2(&dfd, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 1, &h2));
 	ASSERT_ACL_OK(aclrtMemImportFromShareableHandleV2(&dfd, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, 0, &h2));
 	ASSERT_EQ(0, close(dfd));
+	/* the fd was the dma-buf: not exported again */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtMemExportToShareableHandleV2(h2, 0, ACL_MEM_SHARE_HANDLE_TYPE_POSIX_FD, &dfd));
 	ASSERT_ACL_OK(aclrtReserveMemAddress(&va, SZ, 0, NULL, 0));
 	ASSERT_ACL_OK(aclrtReserveMemAddress(&va2, SZ, 0, NULL, 0));
 	ASSERT_ACL_OK(aclrtMapMem(va, SZ, 0, h, 0));

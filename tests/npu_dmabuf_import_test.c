@@ -1190,6 +1190,13 @@ TEST(own_dmabuf_same_device)
 	ASSERT_EQ(0, npu_run(fd2, s, npu_copy_cmd(ptr64(host), va2, SZ_2M,
 						  NPU_CMD_DST_HOST)));
 	EXPECT_EQ(-1, npu_check_byte(host, SZ_2M, 0x5e));
+	/* not exported again: the importer has the dma-buf */
+	{
+		struct npu_dmabuf_export e = { .size = sizeof(e),
+					       .handle = a.handle };
+
+		EXPECT_EQ(-EINVAL, npu_ioctl(fd2, NPU_IOCTL_DMABUF_EXPORT, &e));
+	}
 	/* device memory: MEM_REPAIR finds it (nothing to repair) */
 	{
 		struct npu_mem_repair r = { .size = sizeof(r), .addr = va2,

@@ -1902,7 +1902,7 @@ ACL_FUNC_VISIBILITY aclError aclrtMemMapSetLink(aclrtDrvMemHandle handle, aclrtM
  * imported handle has none. POSIX (ours): *shareableHandle is a new
  * dma-buf fd of the memory, read-write and close-on-exec, the caller's to
  * close; it has no pid list, so both flags mean the same; any number of
- * times, imported handles too. The memory stays while the fd, a CPU
+ * times, handles imported by name too. The memory stays while the fd, a CPU
  * mapping of it or an importing device holds it. An npu driver without
  * dma-buf export: ACL_ERROR_FEATURE_UNSUPPORTED; the driver's max_dmabufs,
  * or no free fd: ACL_ERROR_RT_MEMORY_ALLOCATION. Other drivers import such

@@ -1628,8 +1628,8 @@ enum npu_dmabuf_flags {
  *	handle as a dma-buf (since 1.4; DOC: npu sharing)
  * @size: sizeof(struct npu_dmabuf_export)
  * @flags: NPU_DMABUF_* bits (enum npu_dmabuf_flags)
- * @handle: a handle of this context, from MEM_ALLOC, SHARE_IMPORT,
- *          IPC_IMPORT or DMABUF_IMPORT (of npu's own memory)
+ * @handle: a handle of this context, from MEM_ALLOC, SHARE_IMPORT or
+ *          IPC_IMPORT
  * @fd: out, a new file descriptor of the dma-buf
  * @length: out, the dma-buf's size: the handle's length
  * @__reserved: must be 0
@@ -1641,8 +1641,8 @@ enum npu_dmabuf_flags {
  * handle is backed with host memory when it is exported. A handle from
  * IPC_IMPORT cannot be exported (since 1.6): its exporter may take the
  * memory back, which a dma-buf's users could not be told. Nor can a
- * DMABUF_IMPORT handle of another driver's buffer (since 1.7): it is no
- * device memory, and its importers can use that buffer itself. A handle may be
+ * DMABUF_IMPORT handle (since 1.7): its importer holds the dma-buf
+ * already, and another driver's buffer is no device memory. A handle may be
  * exported any number of times, each a dma-buf of its own; a context holds at
  * most max_dmabufs dma-bufs at a time (they count until their last fd,
  * mapping and importer are gone, even after the context closed). The fd
@@ -1651,7 +1651,7 @@ enum npu_dmabuf_flags {
  * Errors (beyond the common ones):
  *
  * * %-EINVAL: unknown @flags or @__reserved not 0; a DMABUF_IMPORT
- *   handle that is not device memory (since 1.7).
+ *   handle (since 1.7).
  * * %-ENOENT: unknown handle.
  * * %-EPERM: a handle from IPC_IMPORT (since 1.6).
  * * %-ENOSPC: the context holds max_dmabufs dma-bufs.
@@ -1889,8 +1889,9 @@ struct npu_mem_repair {
  * the device's DMA must allow it as for HOST_REGISTER), and only this
  * device does: a peer device's engine never reaches it, so SET_ACCESS
  * for a peer device and MAP's NPU_MAP_PEERS refuse it. It is not device
- * memory either: MEM_UCE_QUERY, MEM_REPAIR and IPC_EXPORT do not see it,
- * and it is not exported again (DMABUF_EXPORT).
+ * memory either: MEM_UCE_QUERY, MEM_REPAIR and IPC_EXPORT do not see it.
+ * No import is exported again as a dma-buf (DMABUF_EXPORT): its importer
+ * holds the dma-buf already.
  *
  * The import holds a reference to the dma-buf: the exporter closing its
  * fd, freeing its object or exiting leaves the buffer in place until the
