@@ -18,6 +18,7 @@
 
 #include <dirent.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -746,6 +747,114 @@ TEST_F_TIMEOUT(mod, dmabuf_outlives_carrier_removal, 120)
 	EXPECT_EQ(-EWOULDBLOCK, npu_mod_unload_once());
 	EXPECT_EQ(0x6b, p[SZ_2M / 2]);
 	ASSERT_EQ(0, munmap(p, SZ_2M));
+	ASSERT_EQ(0, npu_mod_unload());
+	ASSERT_OK(npu_write_file("/sys/bus/pci/rescan", "1"));
+	/* The teardown loads the module again, with npu1 on its carrier. */
+}
+
+/* Attachments of PCI device @bdf to the dma-buf of inode @ino, -1 if unlisted. */
+static int bufinfo_attached(unsigned long ino, const char *bdf)
+{
+	FILE *f = fopen("/sys/kernel/debug/dma_buf/bufinfo", "re");
+	char line[256], name[64];
+	int found = -1, in = 0;
+	unsigned long i;
+
+	if (!f)
+		return -2;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned int flags, mode;
+		size_t size;
+		long count;
+
+		if (sscanf(line, "%zu\t%x\t%x\t%ld\t%63s\t%lu", &size, &flags,
+			   &mode, &count, name, &i) == 6) {
+			in = i == ino;
+			if (in)
+				found = 0;
+		} else if (in && line[0] == '\t' &&
+			   !strncmp(line + 1, bdf, strlen(bdf)) &&
+			   line[1 + strlen(bdf)] == '\n') {
+			found++;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/*
+ * npu1 imports npu0's dma-buf (DMABUF_IMPORT: host DMA through npu1's
+ * carrier) and copies into it when its carrier goes: the shutdown detaches
+ * the import while the carrier still exists, the copies are dropped, and
+ * the buffer is npu0's as before.
+ */
+TEST_F_TIMEOUT(mod, dmabuf_import_detached_at_carrier_removal, 120)
+{
+	struct npu_dmabuf_export e = { .size = sizeof(e), .fd = -1 };
+	struct npu_dmabuf_import a = { .size = sizeof(a), .length = SZ_2M };
+	char link[256], path[300], *bdf;
+	struct npu_cmd c[32];
+	struct npu_get_info info;
+	unsigned char *host;
+	uint32_t s, i;
+	uint64_t va;
+	struct stat st;
+	ssize_t n;
+	int fd0, att;
+
+	fd0 = npu_open(0);
+	self->fd = npu_open(1);
+	if (fd0 < 0 || self->fd < 0)
+		SKIP(return, "no /dev/npu1");
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	if (!(info.caps & NPU_CAP_PCI_CARRIER))
+		SKIP(return, "npu1 has no PCI carrier");
+	n = readlink("/sys/class/misc/npu1/device", link, sizeof(link) - 1);
+	ASSERT_LT(0, n);
+	link[n] = 0;
+	bdf = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+
+	ASSERT_EQ(0, npu_alloc(fd0, SZ_2M, SZ_2M, &e.handle));
+	ASSERT_EQ(0, npu_ioctl(fd0, NPU_IOCTL_DMABUF_EXPORT, &e));
+	ASSERT_EQ(0, fstat(e.fd, &st));
+	a.fd = e.fd;
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_DMABUF_IMPORT, &a));
+	EXPECT_EQ(SZ_4K, a.page_size);
+	att = bufinfo_attached(st.st_ino, bdf);
+	if (att != -2)
+		EXPECT_EQ(1, att);
+	va = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, npu_map(self->fd, va, SZ_2M, a.handle));
+	ASSERT_EQ(0, npu_set_access(self->fd, va, SZ_2M, 1, NPU_ACCESS_READWRITE));
+	host = npu_host_mem(SZ_2M);
+	ASSERT_NONNULL(host);
+	memset(host, 0x3e, SZ_2M);
+	ASSERT_EQ(0, npu_register(self->fd, host, SZ_2M, 0, 0));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &s));
+	for (i = 0; i < 32; i++)
+		c[i] = npu_copy_cmd(va, ptr64(host), SZ_2M, NPU_CMD_SRC_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, s, c, 32, NULL));
+
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", bdf);
+	ASSERT_OK(npu_write_file(path, "1"));
+	EXPECT_TRUE(npu_wait_node(1, false));
+	EXPECT_EQ(-ENODEV, npu_ioctl(self->fd, NPU_IOCTL_DMABUF_IMPORT, &a));
+	att = bufinfo_attached(st.st_ino, bdf);
+	if (att != -2)
+		EXPECT_EQ(0, att);
+	close(self->fd);
+	self->fd = -1;
+	/* npu0's memory is npu0's: it maps and holds what the copies left */
+	{
+		unsigned char *p = mmap(NULL, SZ_2M, PROT_READ, MAP_SHARED, e.fd, 0);
+
+		ASSERT_NE(MAP_FAILED, (void *)p);
+		EXPECT_TRUE(p[0] == 0x3e || p[0] == 0);
+		munmap(p, SZ_2M);
+	}
+	close(e.fd);
+	close(fd0);
 	ASSERT_EQ(0, npu_mod_unload());
 	ASSERT_OK(npu_write_file("/sys/bus/pci/rescan", "1"));
 	/* The teardown loads the module again, with npu1 on its carrier. */
