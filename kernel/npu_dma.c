@@ -282,7 +282,8 @@ static void npu_dma_kunmap(void *addr)
  * held): translate again. Held before the IOMMU is asked, so an
  * invalidation never makes a page the process can reach look unmapped.
  * A mirror is reached only by its own device, so both operands' mirrors
- * are in the stream's own VA space.
+ * are in the stream's own VA space (an imported dma-buf's entries are held
+ * alike, and only its own device reaches them too).
  */
 static struct npu_vm *npu_dma_mirror_hold(struct npu_dma_side *dst,
 					  struct npu_dma_side *src)

@@ -107,9 +107,10 @@ static int npu_import_check_sgt(struct sg_table *sgt, u64 size)
 /*
  * Make the handle's translations good again: map the buffer for the NPU
  * if it is not (a move took the mapping), wait for the exporter to finish
- * moving it there (killably with @intr, else at most
- * NPU_IMPORT_MOVE_TIMEOUT), and have the VA space rewrite the entries of
- * every mapping of it. The reservation lock held.
+ * moving it there (until a signal with @intr: an ioctl then restarts, it
+ * has changed nothing; else at most NPU_IMPORT_MOVE_TIMEOUT), and have
+ * the VA space rewrite the entries of every mapping of it. The
+ * reservation lock held.
  */
 static int npu_import_validate_locked(struct npu_import *imp, bool intr)
 {
@@ -137,7 +138,7 @@ static int npu_import_validate_locked(struct npu_import *imp, bool intr)
 				     intr ? MAX_SCHEDULE_TIMEOUT :
 					    NPU_IMPORT_MOVE_TIMEOUT);
 	if (left < 0)
-		return left == -ERESTARTSYS ? -EINTR : left;
+		return left;	/* -ERESTARTSYS: the ioctl restarts */
 	if (!left)
 		return -ETIMEDOUT;
 	if (imp->valid)
@@ -212,16 +213,15 @@ void npu_imports_release(struct npu_context *ctx)
  * Takes the reservation lock, which MAP holds outside the VA space's.
  *
  * Return: 0 with the lock held, or an error without it: -ENODEV killed,
- * -EINTR, or what the exporter's map answers.
+ * -ERESTARTSYS a signal, or what the exporter's map answers.
  */
 int npu_import_map_begin(struct npu_import *imp)
 {
 	struct dma_resv *resv = imp->dmabuf->resv;
 	int ret;
 
-	ret = dma_resv_lock_interruptible(resv, NULL);
-	if (ret)
-		return -EINTR;
+	if (dma_resv_lock_interruptible(resv, NULL))
+		return -ERESTARTSYS;
 	ret = npu_import_validate_locked(imp, true);
 	if (ret)
 		dma_resv_unlock(resv);
@@ -313,11 +313,9 @@ static struct npu_handle *npu_import_create(struct npu_context *ctx,
 	list_add_tail(&imp->node, &ctx->imports);
 	mutex_unlock(&ctx->import_lock);
 
-	ret = dma_resv_lock_interruptible(dmabuf->resv, NULL);
-	if (ret) {
-		ret = -EINTR;
+	ret = -ERESTARTSYS;
+	if (dma_resv_lock_interruptible(dmabuf->resv, NULL))
 		goto put_handle;
-	}
 	ret = npu_import_validate_locked(imp, true);
 	dma_resv_unlock(dmabuf->resv);
 	if (ret)

@@ -573,6 +573,10 @@ enum npu_map_flags {
  * * %-EADDRINUSE: the range overlaps a mapping.
  * * %-ENOSPC: the context has max_mappings mappings of any kind (device
  *   memory, NPU_HOST_MAPPED registrations, mirrors) (since 1.5).
+ * * %-EINTR: a DMABUF_IMPORT handle whose buffer its exporter holds or
+ *   moves, and a signal came (as for DMABUF_IMPORT; since 1.7).
+ * * What a DMABUF_IMPORT handle's exporter answers when its buffer is
+ *   mapped again after a move (since 1.7).
  */
 struct npu_map {
 	__u32 size;
@@ -1945,8 +1949,9 @@ enum npu_dmabuf_import_flags {
  * * %-EOPNOTSUPP: the device's DMA is not coherent or would bounce (as for
  *   HOST_REGISTER).
  * * %-ENOSPC: the context has max_handles handles or max_imports imports.
- * * %-EINTR: killed while waiting for the exporter to finish moving the
- *   buffer.
+ * * %-EINTR: a signal came while the exporter held the buffer or had
+ *   not finished moving it (the call restarts where the signal's handler
+ *   allows, SA_RESTART).
  * * What the exporter answers when the device attaches to the buffer or
  *   maps it (-EBUSY: it cannot place the buffer where this device reaches
  *   it, -ENOMEM, ...).
