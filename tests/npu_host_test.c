@@ -238,6 +238,34 @@ TEST_F(host, swiotlb_bouncing_is_refused)
 	ASSERT_NOTHING_PINNED(self);
 }
 
+/*
+ * A dma-buf the device would reach through bounce buffers (npu1's memory,
+ * through host DMA) is refused as a registration is; npu's own dma-buf of
+ * this device is device memory, no DMA: it imports.
+ */
+TEST_F(host, swiotlb_dmabuf_import_is_refused)
+{
+	struct npu_dmabuf_export e = { .size = sizeof(e), .flags = NPU_DMABUF_CLOEXEC };
+	struct npu_dmabuf_import a = { .size = sizeof(a), .length = SZ_2M };
+	struct npu_get_info info;
+	int fd1;
+
+	ASSERT_EQ(0, npu_info(self->fd, &info));
+	if (!kernel_cmdline_has("swiotlb=force") || (info.caps & NPU_CAP_IOMMU))
+		SKIP(return, "needs direct DMA with swiotlb=force (tools/check boots it)");
+	fd1 = npu_open(1);
+	if (fd1 < 0)
+		SKIP(return, "no /dev/npu1");
+	ASSERT_EQ(0, npu_alloc(fd1, SZ_2M, SZ_2M, &e.handle));
+	ASSERT_EQ(0, npu_ioctl(fd1, NPU_IOCTL_DMABUF_EXPORT, &e));
+	a.fd = e.fd;
+	EXPECT_EQ(-EOPNOTSUPP, npu_ioctl(self->fd, NPU_IOCTL_DMABUF_IMPORT, &a));
+	EXPECT_EQ(0, npu_ioctl(fd1, NPU_IOCTL_DMABUF_IMPORT, &a));
+	close(e.fd);
+	close(fd1);
+	ASSERT_NOTHING_PINNED(self);
+}
+
 TEST_F(host, copy_h2d_d2h)
 {
 	size_t len = 2 * SZ_1M + 3 * SZ_4K;
