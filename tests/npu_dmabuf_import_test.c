@@ -18,7 +18,7 @@
  * dma-buf core's debugfs list (/sys/kernel/debug/dma_buf/bufinfo).
  */
 #include "harness.h"
-#include "npu_util.h"
+#include "npu_nl_util.h"
 
 #include <linux/dma-buf.h>
 #include <linux/udmabuf.h>
@@ -1041,6 +1041,43 @@ TEST_F(move, close_after_a_move)
 	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
 	EXPECT_EQ(0U, st.maps);
 	EXPECT_EQ(0U, st.pins);
+}
+
+/*
+ * A device reset loses the context with its copies into the buffer queued:
+ * its attachment goes (no mapping, no pin left), its calls answer -ESTALE,
+ * and the buffer is the exporter's as before.
+ */
+TEST_F(move, device_reset_detaches)
+{
+	struct npu_texp_stat st;
+	struct npu_cmd c[16];
+	int i;
+
+	if (getuid())
+		SKIP(return, "a device reset needs root (CAP_NET_ADMIN)");
+	for (i = 0; i < 16; i++)
+		c[i] = npu_copy_cmd(self->va, ptr64(self->host), BUF_LEN,
+				    NPU_CMD_SRC_HOST);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, c, 16, NULL));
+	ASSERT_EQ(0, npu_reset_device(0));
+	/* the reset's second half shuts the context down */
+	for (i = 0; i < 1000; i++) {
+		ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+		if (!st.maps && !st.pins)
+			break;
+		usleep(10000);
+	}
+	EXPECT_EQ(0U, st.maps);
+	EXPECT_EQ(0U, st.pins);
+	EXPECT_EQ(-ESTALE, npu_map(self->fd, self->va, BUF_LEN, self->handle));
+	EXPECT_EQ(-ESTALE, dmabuf_import(self->fd, self->dfd, BUF_LEN, 0, NULL));
+	ASSERT_EQ(0, close(self->fd));
+	self->fd = -1;
+	/* the exporter moves it on, nothing reaches the old pages */
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 0));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(0ULL, st.stale);
 }
 
 /* ---- without an exporter of another driver ------------------------------- */

@@ -1911,8 +1911,8 @@ struct npu_mem_repair {
  * of its own, so the program orders the device's commands and the
  * exporter's users itself (STREAM_SYNC before the exporter reads,
  * DMA_BUF_IOCTL_SYNC around CPU access through the exporter's mapping).
- * When the context's process exits or the carrier is removed, the
- * attachment goes.
+ * When the context's process exits, the device is reset (DOC: npu device
+ * reset) or the carrier is removed, the attachment goes.
  */
 
 /**
