@@ -74,7 +74,7 @@
  *   ioctl on a file already open is -ENODEV.
  * - Device reset: once an administrator has reset the device, every ioctl
  *   on a file that was open then is -ESTALE, which nothing else answers
- *   (since 1.6; DOC: npu device reset).
+ *   (since 1.7; DOC: npu device reset).
  * - Common errors: besides those above, -EFAULT for a struct, or a buffer
  *   it points to, that cannot be read or written back, and -ENOMEM where
  *   the kernel runs out of memory (what a context makes the kernel hold
@@ -223,10 +223,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.6.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.7.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010600	/* 1.6.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010700	/* 1.7.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -1848,7 +1848,7 @@ struct npu_mem_repair {
  *
  * An administrator resets a device with the netlink family's
  * NPU_NL_CMD_DEVICE_RESET (`npu-smi set -t reset -i N`), as a real
- * device's hot reset, which loses all the device held (since 1.6):
+ * device's hot reset, which loses all the device held (since 1.7):
  *
  * - Every context open on the device is lost. Its streams are aborted
  *   before the request is answered: a running command stops at its next

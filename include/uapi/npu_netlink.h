@@ -121,13 +121,13 @@ enum npu_nl_cmd {
  * @NPU_NL_A_DEV_BUSY_NS: u64, nanoseconds in which the DMA engine worked
  *	for the device (some of its commands were moving) since the device
  *	was created: utilisation is its growth over wall time (since 1.6)
- * @NPU_NL_A_DEV_RESETTING: flag, a device reset is under way (since 1.6)
- * @NPU_NL_A_DEV_RESETS: u32, device resets completed since load (since 1.6)
+ * @NPU_NL_A_DEV_RESETTING: flag, a device reset is under way (since 1.7)
+ * @NPU_NL_A_DEV_RESETS: u32, device resets completed since load (since 1.7)
  * @NPU_NL_A_PROC_LOST: flag, a device reset took the context down: its
- *	ioctls answer -ESTALE until it is closed (since 1.6)
+ *	ioctls answer -ESTALE until it is closed (since 1.7)
  * @NPU_NL_A_RESET_PHASE: u8, NPU_NL_RESET_BEGIN or NPU_NL_RESET_DONE
- *	(since 1.6)
- * @NPU_NL_A_RESET_CONTEXTS: u32, contexts the reset took down (since 1.6)
+ *	(since 1.7)
+ * @NPU_NL_A_RESET_CONTEXTS: u32, contexts the reset took down (since 1.7)
  * @__NPU_NL_A_MAX: one past the last attribute
  * @NPU_NL_A_MAX: the last attribute
  */
