@@ -66,6 +66,20 @@ static int npu_nl_dev_attr(struct nlattr **attrs,
 	return 0;
 }
 
+/* The device a doit request must name: it, or an ERR_PTR with extack. */
+static struct npu_device *npu_nl_required_dev(struct genl_info *info)
+{
+	unsigned int index;
+	int ret;
+
+	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX)) {
+		NL_SET_ERR_MSG(info->extack, "device index required");
+		return ERR_PTR(-EINVAL);
+	}
+	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
+	return ret ? ERR_PTR(ret) : npu_device_lookup(index);
+}
+
 static int npu_nl_fill_device(struct sk_buff *skb, struct npu_device *npu,
 			      u32 portid, u32 seq, int flags)
 {
@@ -116,22 +130,16 @@ static int npu_nl_fill_device(struct sk_buff *skb, struct npu_device *npu,
 
 static int npu_nl_device_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct npu_device *npu = npu_nl_required_dev(info);
 	struct sk_buff *msg;
-	unsigned int index;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX)) {
-		NL_SET_ERR_MSG(info->extack, "device index required");
-		return -EINVAL;
-	}
-	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
-	if (ret)
-		return ret;
+	if (IS_ERR(npu))
+		return PTR_ERR(npu);
 	msg = nlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	ret = npu_nl_fill_device(msg, npu_device_lookup(index),
-				 info->snd_portid, info->snd_seq, 0);
+	ret = npu_nl_fill_device(msg, npu, info->snd_portid, info->snd_seq, 0);
 	if (ret) {
 		nlmsg_free(msg);
 		return ret;
@@ -318,20 +326,16 @@ static const struct nla_policy npu_nl_poison_policy[NPU_NL_A_MAX + 1] = {
 
 static int npu_nl_mem_poison_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct npu_device *npu = npu_nl_required_dev(info);
 	struct npu_context *ctx;
-	struct npu_device *npu;
-	unsigned int index;
 	struct pid *pid;
 	int ret;
 
-	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX) ||
-	    GENL_REQ_ATTR_CHECK(info, NPU_NL_A_PROC_PID) ||
+	if (IS_ERR(npu))
+		return PTR_ERR(npu);
+	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_PROC_PID) ||
 	    GENL_REQ_ATTR_CHECK(info, NPU_NL_A_FAULT_ADDR))
 		return -EINVAL;
-	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
-	if (ret)
-		return ret;
-	npu = npu_device_lookup(index);
 	pid = find_get_pid(nla_get_u32(info->attrs[NPU_NL_A_PROC_PID]));
 	ret = -ESRCH;
 	/* under ctx_lock: a listed context's VA space is not torn down */
@@ -356,19 +360,15 @@ static int npu_nl_mem_poison_doit(struct sk_buff *skb, struct genl_info *info)
  */
 static int npu_nl_device_reset_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	unsigned int index;
+	struct npu_device *npu;
 	int ret;
 
 	if (!netlink_capable(skb, CAP_SYS_ADMIN))
 		return -EPERM;
-	if (GENL_REQ_ATTR_CHECK(info, NPU_NL_A_DEV_INDEX)) {
-		NL_SET_ERR_MSG(info->extack, "device index required");
-		return -EINVAL;
-	}
-	ret = npu_nl_dev_attr(info->attrs, info->extack, &index);
-	if (ret)
-		return ret;
-	ret = npu_device_reset(npu_device_lookup(index));
+	npu = npu_nl_required_dev(info);
+	if (IS_ERR(npu))
+		return PTR_ERR(npu);
+	ret = npu_device_reset(npu);
 	if (ret == -EBUSY)
 		NL_SET_ERR_MSG(info->extack, "a reset of the device is under way");
 	else if (ret == -ENODEV)
