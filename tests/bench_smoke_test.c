@@ -25,7 +25,7 @@ FIXTURE_VARIANT_ADD(smoke, vmm) {
 	.prog = "bench_vmm", .args = { "-n", "20", "-N", "10", "-r", "1" },
 };
 FIXTURE_VARIANT_ADD(smoke, pin) {
-	.prog = "bench_pin", .args = { "-r", "1", "-s" },
+	.prog = "bench_pin", .args = { "-r", "1", "-m", "64", "-s" },
 };
 FIXTURE_VARIANT_ADD(smoke, copy) {
 	.prog = "bench_copy", .args = { "-m", "1", "-t", "0.01", "-r", "1" },

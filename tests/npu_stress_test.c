@@ -2724,10 +2724,48 @@ static int kmemleak_new_npu(unsigned long long since)
 	return found;
 }
 
+/*
+ * Wait until every worker has set itself up (its host buffers, contexts
+ * and threads: seconds on a debug kernel) and published its tgid, so
+ * that the run's seconds and its kills are all spent on calls. False
+ * when one failed or ended meanwhile, or none was ready in time.
+ */
+static bool workers_ready(const pid_t *pids, double scale)
+{
+	double start = now();
+	siginfo_t si;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < cfg.procs && __atomic_load_n(&shm->tgids[i], __ATOMIC_RELAXED); i++)
+			;
+		if (i == cfg.procs) {
+			printf("# workers ready after %.1f s\n", now() - start);
+			return true;
+		}
+		/* an ended worker stays for the caller to reap (WNOWAIT) */
+		for (i = 0; i < cfg.procs; i++) {
+			si.si_pid = 0;
+			if (!waitid(P_PID, pids[i], &si, WEXITED | WNOHANG | WNOWAIT) && si.si_pid) {
+				printf("# worker %d (pid %d) ended while setting up\n", i, pids[i]);
+				return false;
+			}
+		}
+		if (__atomic_load_n(&shm->failed, __ATOMIC_RELAXED))
+			return false;
+		if (now() - start > 120 * scale) {
+			printf("# the workers were not set up within %.0f s\n", 120 * scale);
+			return false;
+		}
+		usleep(50000);
+	}
+}
+
 TEST(concurrent_random_ioctls)
 {
 	long long pins0, pins1, used0[MAX_DEVS], used1[MAX_DEVS];
 	struct { pid_t pid; int gen; } kids[MAX_PROCS];
+	pid_t pids[MAX_PROCS];
 	int fds[MAX_DEVS], i, d, status, nkilled = 0, gens = 0;
 	unsigned long long jiffies0 = 0;
 	double scale = timeout_scale(), t0, next_kill, grace;
@@ -2793,17 +2831,21 @@ TEST(concurrent_random_ioctls)
 		shm->slots[i].pattern = -1;
 
 	npu_expect_dma_faults(true);
-	t0 = now();
-	shm->deadline = t0 + cfg.seconds;
+	/* no deadline until the workers are ready (stopping() reads it) */
+	shm->deadline = now() + 1e9;
 	for (i = 0; i < cfg.procs; i++) {
 		kids[i].gen = gens++;
 		kids[i].pid = spawn(i, kids[i].gen);
 		ASSERT_LT(0, kids[i].pid);
+		pids[i] = kids[i].pid;
 	}
 	hog = spawn_fn(hog_main);
 	ASSERT_LT(0, hog);
 	bystander = cfg.root ? spawn_fn(bystander_main) : 0;
 	ASSERT_LE(0, bystander);
+	failed = !workers_ready(pids, scale);
+	t0 = now();
+	__atomic_store(&shm->deadline, &(double){ t0 + cfg.seconds }, __ATOMIC_SEQ_CST);
 	next_kill = t0 + 1 + splitmix(&srng) % 4000 / 1000.0;
 	if (next_kill > t0 + cfg.seconds * 0.6)
 		next_kill = t0 + cfg.seconds * 0.4;
@@ -2953,12 +2995,13 @@ TEST(concurrent_random_ioctls)
 
 /*
  * The harness's timeouts are fixed at compile time; this test's length
- * comes from the environment: the run, the end of the workers, the checks
- * (two kmemleak scans), all scaled by HARNESS_TIMEOUT_SCALE.
+ * comes from the environment: the workers' setup (at most 120 s), the
+ * run, the end of the workers, the checks (two kmemleak scans), all scaled
+ * by HARNESS_TIMEOUT_SCALE.
  */
 int main(int argc, char **argv)
 {
 	__th_test_concurrent_random_ioctls.timeout =
-		env_int("NPU_STRESS_SECONDS", 20, 1, 1 << 20) + 180;
+		env_int("NPU_STRESS_SECONDS", 20, 1, 1 << 20) + 300;
 	return harness_run(argc, argv);
 }

@@ -14,15 +14,17 @@
  *     pin-only reference: reported, no target.
  *  f) t(register 8 GiB) / t(register 1 GiB) on THP memory <= 8.5.
  *
- * usage: bench_pin [-r REPS] [-G BIG_GIB] [-s]   (-s: skip f)
+ * usage: bench_pin [-r REPS] [-G BIG_GIB] [-m D_MIB] [-s]
+ *   -s: skip f; -m: d's size in MiB (default 1024: a smaller one is for
+ *   the smoke test, whose figures are not judged; the names say the size)
  */
 #include <sys/mman.h>
 
 #include "bench.h"
 #include "pinref.h"
 
-#define REG_SIZE	(1 * GiB)
-
+static size_t reg_mib = 1024;
+static char reg_name[16] = "1GiB";	/* reg_mib, as the figures' names say it */
 static int reps = 7;
 static int big_gib = 8;
 static int skip_big;
@@ -164,9 +166,9 @@ static int bench_register(struct vfio_ref *v, int ufd)
 	for (k = 0; k < 2; k++) {
 		size_t thp;
 
-		hostbuf_alloc(&b, REG_SIZE, k);
+		hostbuf_alloc(&b, reg_mib * MiB, k);
 		thp = thp_bytes(b.p, b.len);
-		printf("note d.%s: 1 GiB at %p, AnonHugePages %zu MiB\n", kind[k], b.p, thp >> 20);
+		printf("note d.%s: %zu MiB at %p, AnonHugePages %zu MiB\n", kind[k], reg_mib, b.p, thp >> 20);
 		if (k == 1 && thp < b.len / 2)
 			printf("note d.thp: WARNING: less than half of the buffer is THP\n");
 		if (k == 0 && thp)
@@ -174,20 +176,20 @@ static int bench_register(struct vfio_ref *v, int ufd)
 		pin_round(&b, v, ufd, &pt[k]);
 		hostbuf_free(&b);
 
-		snprintf(name, sizeof(name), "d.%s.acl_register_1GiB", kind[k]);
+		snprintf(name, sizeof(name), "d.%s.acl_register_%s", kind[k], reg_name);
 		report_ms(name, pt[k].reg);
-		snprintf(name, sizeof(name), "d.%s.acl_unregister_1GiB", kind[k]);
+		snprintf(name, sizeof(name), "d.%s.acl_unregister_%s", kind[k], reg_name);
 		report_ms(name, pt[k].unreg);
 		if (v->container >= 0) {
-			snprintf(name, sizeof(name), "d.%s.vfio_map_1GiB", kind[k]);
+			snprintf(name, sizeof(name), "d.%s.vfio_map_%s", kind[k], reg_name);
 			report_ms(name, pt[k].vmap);
-			snprintf(name, sizeof(name), "d.%s.vfio_unmap_1GiB", kind[k]);
+			snprintf(name, sizeof(name), "d.%s.vfio_unmap_%s", kind[k], reg_name);
 			report_ms(name, pt[k].vunmap);
 		}
 		if (ufd >= 0) {
-			snprintf(name, sizeof(name), "d.%s.uring_register_1GiB", kind[k]);
+			snprintf(name, sizeof(name), "d.%s.uring_register_%s", kind[k], reg_name);
 			report_ms(name, pt[k].ureg);
-			snprintf(name, sizeof(name), "d.%s.uring_unregister_1GiB", kind[k]);
+			snprintf(name, sizeof(name), "d.%s.uring_unregister_%s", kind[k], reg_name);
 			report_ms(name, pt[k].uunreg);
 		}
 	}
@@ -267,18 +269,21 @@ int main(int argc, char **argv)
 	struct vfio_ref v;
 	int opt, ufd, miss = 0;
 
-	while ((opt = getopt(argc, argv, "r:G:s")) != -1) {
+	while ((opt = getopt(argc, argv, "r:G:m:s")) != -1) {
 		switch (opt) {
 		case 'r': reps = atoi(optarg); break;
 		case 'G': big_gib = atoi(optarg); break;
+		case 'm': reg_mib = strtoul(optarg, NULL, 0); break;
 		case 's': skip_big = 1; break;
 		default:
-			fprintf(stderr, "usage: %s [-r REPS] [-G BIG_GIB] [-s]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-r REPS] [-G BIG_GIB] [-m D_MIB] [-s]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (reps < 1 || big_gib < 2)
+	if (reps < 1 || big_gib < 2 || reg_mib < 2 || reg_mib % 2 || reg_mib > 1024)
 		bench_die("bad arguments");
+	if (reg_mib < 1024)
+		snprintf(reg_name, sizeof(reg_name), "%zuMiB", reg_mib);
 	bench_start("bench_pin");
 	print_thp_mode();
 	vfio_ref_open(&v);
