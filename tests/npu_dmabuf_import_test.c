@@ -370,19 +370,13 @@ FIXTURE_TEARDOWN(imp)
 static int dev_write(FIXTURE_DATA(imp) *self, uint64_t off,
 		     const unsigned char *src, uint64_t n)
 {
-	memcpy(self->host + off, src + off, n);
-	return npu_run(self->fd, self->stream,
-		       npu_copy_cmd(self->va + off, ptr64(self->host + off), n,
-				    NPU_CMD_SRC_HOST));
+	return npu_dev_write(self->fd, self->stream, self->va, self->host, off, src, n);
 }
 
 /* The device reads @n bytes at @off into the host buffer at @off. */
 static int dev_read(FIXTURE_DATA(imp) *self, uint64_t off, uint64_t n)
 {
-	memset(self->host + off, 0xee, n);
-	return npu_run(self->fd, self->stream,
-		       npu_copy_cmd(ptr64(self->host + off), self->va + off, n,
-				    NPU_CMD_DST_HOST));
+	return npu_dev_read(self->fd, self->stream, self->va, self->host, off, n);
 }
 
 /* Device writes of pieces that start and end off pages; the model follows. */

@@ -316,6 +316,29 @@ static inline uint64_t ptr64(const void *p)
 	return (uint64_t)(uintptr_t)p;
 }
 
+/*
+ * The device copies @n bytes between device VA @va + @off and the
+ * registered host buffer @host at the same offset (@host + @off):
+ * npu_dev_write() from @src + @off (put there first), npu_dev_read() into
+ * @host + @off (which it first fills with 0xee, so stale bytes show).
+ */
+static inline int npu_dev_write(int fd, uint32_t stream, uint64_t va,
+				unsigned char *host, uint64_t off,
+				const unsigned char *src, uint64_t n)
+{
+	memcpy(host + off, src + off, n);
+	return npu_run(fd, stream, npu_copy_cmd(va + off, ptr64(host + off), n,
+						NPU_CMD_SRC_HOST));
+}
+
+static inline int npu_dev_read(int fd, uint32_t stream, uint64_t va,
+			       unsigned char *host, uint64_t off, uint64_t n)
+{
+	memset(host + off, 0xee, n);
+	return npu_run(fd, stream, npu_copy_cmd(ptr64(host + off), va + off, n,
+						NPU_CMD_DST_HOST));
+}
+
 /* Offset of the first byte of [@p, @p + @len) that is not @v, or -1. */
 static inline long long npu_check_byte(const void *p, size_t len, unsigned char v)
 {
