@@ -61,13 +61,38 @@ static int acl_dev_range_check(const void *p, size_t len, const struct acl_mem_i
 	return 0;
 }
 
-/* acl_classify() with what the records say of @p in *@q already (the peer search reuses it). */
+/* The open device other than @dev with device memory at @addr (what it says in *@q), or NULL. */
+static struct acl_device *acl_peer_at(struct acl_device *dev, uint64_t addr, struct acl_mem_info *q)
+{
+	struct acl_device *other;
+	int pos = 0;
+
+	while ((other = acl_dev_iter(&pos))) {
+		if (other != dev && !acl_mm_query(other, addr, q) && q->kind == NPU_ADDR_DEVICE)
+			return other;
+	}
+	acl_err_clear();
+	return NULL;
+}
+
+/* Side @side is device memory of @other, a peer of the copying device. */
+static int acl_side_peer(struct acl_side *side, struct acl_device *other, const void *p, size_t len,
+			 const struct acl_mem_info *q, const char *name)
+{
+	side->kind = ACL_SIDE_PEER;
+	side->owner = other;
+	side->base = q->base;
+	side->end = q->base + q->length;
+	return acl_dev_range_check(p, len, q, name);
+}
+
+/* acl_classify() with what the records say of @p in *@q already. */
 static int acl_classify_as(struct acl_device *dev, const void *p, size_t len, bool dst,
 			   const char *name, struct acl_mem_info *q, struct acl_side *side)
 {
 	uint64_t addr = (uintptr_t)p;
 	struct acl_device *other;
-	int pos = 0;
+	struct acl_mem_info pq;
 
 	side->dev_alias = false;
 	side->managed = false;
@@ -82,6 +107,9 @@ static int acl_classify_as(struct acl_device *dev, const void *p, size_t len, bo
 		side->owner = dev;
 		return acl_dev_range_check(p, len, q, name);
 	case NPU_ADDR_DEVICE:
+		/* a reservation's hole may hold another device's mapping (mm.c) */
+		if (q->rkind == ACL_REGION_VMM && !q->map_len && (other = acl_peer_at(dev, addr, &pq)))
+			return acl_side_peer(side, other, p, len, &pq, name);
 		side->kind = ACL_SIDE_DEVICE;
 		side->owner = dev;
 		return acl_dev_range_check(p, len, q, name);
@@ -97,18 +125,9 @@ static int acl_classify_as(struct acl_device *dev, const void *p, size_t len, bo
 		return 0;
 	}
 	/* device memory of another device is no host memory: a peer operand */
-	while ((other = acl_dev_iter(&pos))) {
-		if (other == dev || acl_mm_query(other, addr, q))
-			continue;
-		if (q->kind == NPU_ADDR_DEVICE) {
-			side->kind = ACL_SIDE_PEER;
-			side->owner = other;
-			side->base = q->base;
-			side->end = q->base + q->length;
-			return acl_dev_range_check(p, len, q, name);
-		}
-	}
-	acl_err_clear();
+	other = acl_peer_at(dev, addr, &pq);
+	if (other)
+		return acl_side_peer(side, other, p, len, &pq, name);
 	side->kind = ACL_SIDE_PAGEABLE;
 	side->base = side->end = 0;
 	return 0;

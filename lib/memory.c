@@ -368,6 +368,15 @@ ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttribute
 			attributes->location.id = dev->id;
 			break;
 		}
+		/* a reservation's hole may hold another device's mapping (mm.c) */
+		if (q.kind == NPU_ADDR_DEVICE && q.rkind == ACL_REGION_VMM && !q.map_len) {
+			struct acl_device *home = acl_mm_home(dev, (uintptr_t)ptr);
+
+			ret = home != dev ? acl_mm_query(home, (uintptr_t)ptr, &q) : 0;
+			if (ret)
+				goto out;
+			dev = home;	/* the loop ends here */
+		}
 		if (q.kind == NPU_ADDR_DEVICE) {
 			attributes->location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
 			attributes->location.id = dev->id;

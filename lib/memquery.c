@@ -70,6 +70,8 @@ static int acl_mem_lookup(uint64_t addr, struct acl_mem_range *out)
 	struct acl_device *dev;
 	int pos = 0, ret;
 
+	struct acl_mem_range hole = { .type = ACL_MEMT_NONE };
+
 	out->type = ACL_MEMT_NONE;
 	while ((dev = acl_dev_iter(&pos))) {
 		ret = acl_mm_query(dev, addr, &q);
@@ -78,9 +80,13 @@ static int acl_mem_lookup(uint64_t addr, struct acl_mem_range *out)
 		if (q.kind == NPU_ADDR_NONE)
 			continue;
 		acl_mem_classify(&q, out);
-		if (out->type != ACL_MEMT_NONE)
+		/* a reservation's hole may hold another device's mapping (mm.c) */
+		if (out->type == ACL_MEMT_VMM_RESERVED)
+			hole = *out;
+		else if (out->type != ACL_MEMT_NONE)
 			return 0;
 	}
+	*out = hole;
 	return 0;
 }
 

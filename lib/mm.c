@@ -26,9 +26,20 @@
  * region being released is marked dying: lookups still see it, a second
  * release does not.
  *
+ * aclrtMapMem of another device's handle: CANN has one VA space for all
+ * devices, npu one per device's file. The mapping is made where the
+ * handle's pages are, in the file of the handle's device, at the address
+ * the current device reserved: the driver of that device reserves exactly
+ * the mapping's range too (a "guest" region, whose process VA is the
+ * reservation's), and the records of the reserving device keep only the
+ * reservation, whose hole then holds peer memory (copy.c looks for it).
+ *
  * Locking: each device's records have a reader-writer lock, taken last
- * (nothing but the records' own functions runs under it); lookups, which
- * every copy makes, share it.
+ * (nothing but the records' own functions runs under it, and never two of
+ * them); lookups, which every copy makes, share it. acl_vmm_lock, taken
+ * before any of them, serialises what makes or removes aclrtMapMem
+ * mappings and VMM reservations, so that the checks of one device's
+ * records against another's stay true until the change is made.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -67,6 +78,8 @@ static struct acl_mm acl_mms[ACL_MAX_DEVICES] = {
 		.lock = PTHREAD_RWLOCK_INITIALIZER,
 	},
 };
+
+static pthread_mutex_t acl_vmm_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static struct acl_mm *acl_mm_of(struct acl_device *dev)
 {
@@ -806,6 +819,135 @@ int acl_mm_handle_retain(uint64_t va, struct acl_handle **out)
 
 /* VMM reservations and mappings */
 
+/*
+ * Does a device other than @dev record VA in [@va, +@len)? Reservations
+ * never overlap across devices (each is the process's too): only a guest
+ * mapping in a reservation of @dev can. acl_vmm_lock held.
+ */
+static bool acl_vmm_guest_overlap(struct acl_device *dev, uint64_t va, uint64_t len)
+{
+	struct acl_device *other;
+	bool hit = false;
+	int pos = 0;
+
+	while (!hit && (other = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(other);
+
+		if (other == dev)
+			continue;
+		pthread_rwlock_rdlock(&m->lock);
+		hit = acl_ranges_overlap(&m->r.va, va, len);
+		pthread_rwlock_unlock(&m->lock);
+	}
+	return hit;
+}
+
+/* The guest region of another device's handle holding @va in a reservation of @dev, or NULL. */
+static struct acl_region *acl_vmm_guest_find_locked(struct acl_mm *m, struct acl_device *dev,
+						    uint64_t va)
+{
+	uint64_t base, len;
+	struct acl_region *r = acl_region_va(&m->r, va, &base, &len);
+
+	return r && r->kind == ACL_REGION_VMM && r->guest_of == dev ? r : NULL;
+}
+
+struct acl_device *acl_mm_home(struct acl_device *dev, uint64_t va)
+{
+	struct acl_device *other;
+	bool hit = false;
+	int pos = 0;
+
+	while (!hit && (other = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(other);
+
+		pthread_rwlock_rdlock(&m->lock);
+		hit = other != dev && acl_vmm_guest_find_locked(m, dev, va);
+		pthread_rwlock_unlock(&m->lock);
+		if (hit)
+			return other;
+	}
+	return dev;
+}
+
+/*
+ * Make room for a mapping of a handle of @home at [@va, +@len) inside a
+ * reservation of @dev: a hole there, no other device's mapping, and the
+ * range reserved in @home's file. acl_vmm_lock held.
+ */
+static int acl_vmm_guest_reserve(struct acl_device *dev, struct acl_device *home, uint64_t va,
+				 uint64_t len)
+{
+	struct npu_va_range arg = { .size = sizeof(arg), .addr = va, .length = len };
+	struct acl_mm *m = acl_mm_of(dev);
+	struct acl_region *r;
+	uint64_t base, rlen;
+	int ret = 0;
+
+	pthread_rwlock_rdlock(&m->lock);
+	r = acl_region_va(&m->r, va, &base, &rlen);
+	if (!r || r->kind != ACL_REGION_VMM || r->guest_of || r->dying || len > base + rlen - va)
+		ret = -ENOENT;
+	else if (acl_ranges_overlap(&m->r.maps, va, len))
+		ret = -EADDRINUSE;
+	pthread_rwlock_unlock(&m->lock);
+	if (!ret && acl_vmm_guest_overlap(dev, va, len))
+		ret = -EADDRINUSE;
+	if (!ret)
+		ret = acl_ioctl(home->fd, NPU_IOCTL_VA_RESERVE, &arg);
+	return ret;
+}
+
+/* Undo a mapping at @va of @home's file (and its guest reservation there). */
+static void acl_vmm_undo(struct acl_device *home, uint64_t va, bool guest)
+{
+	acl_unmap_va(home, va);
+	if (guest)
+		acl_va_release(home, va);
+}
+
+/* Record @h's new mapping at [@va, +@len), a guest of @guest_of's reservation if not NULL. */
+static int acl_vmm_record_locked(struct acl_mm *m, struct acl_handle *h, uint64_t va, uint64_t len,
+				 struct acl_device *guest_of)
+{
+	struct acl_region *r = NULL;
+	int ret;
+
+	if (guest_of) {
+		r = malloc(sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		*r = (struct acl_region){
+			.kind = ACL_REGION_VMM, .addr = va, .len = len, .guest_of = guest_of,
+		};
+		ret = acl_region_add(&m->r, r);
+		if (ret) {
+			free(r);
+			return ret;
+		}
+	}
+	ret = acl_ranges_add(&m->r.maps, va, len, h);
+	if (ret && r) {
+		acl_region_del(&m->r, r);
+		free(r);
+	}
+	return ret;
+}
+
+/* Forget the mapping at @va of @m's device; a released handle goes with its last one. */
+static void acl_vmm_forget_locked(struct acl_mm *m, uint64_t va)
+{
+	struct acl_handle *h = acl_ranges_del(&m->r.maps, va);
+	struct acl_region *r = acl_region_at(&m->r, va, ACL_REGION_VMM);
+
+	if (r && r->guest_of) {
+		acl_region_del(&m->r, r);
+		free(r);
+	}
+	if (h && !--h->maps && h->released)
+		acl_handle_gone_locked(m, h);
+}
+
 int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t at,
 		   uint64_t *va)
 {
@@ -828,16 +970,22 @@ int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_
 
 int acl_mm_release(struct acl_device *dev, uint64_t va)
 {
-	struct acl_region r;
+	struct acl_region r = { .guest_of = NULL };
 	int ret;
 
 	acl_snap_gate();
-	if (acl_mm_claim(dev, va, ACL_REGION_VMM, &r))
+	pthread_mutex_lock(&acl_vmm_lock);
+	if (acl_mm_claim(dev, va, ACL_REGION_VMM, &r) || r.guest_of) {
+		pthread_mutex_unlock(&acl_vmm_lock);
+		if (r.guest_of)
+			acl_mm_settle(dev, va, false, false);
 		return acl_errf(-EINVAL, "virPtr %#llx is not an address reserved by aclrtReserveMemAddress",
 				(unsigned long long)va);
-	/* the driver refuses while mappings remain */
-	ret = acl_va_release(dev, va);
+	}
+	/* the driver refuses while mappings remain; other devices' are for the records to say */
+	ret = acl_vmm_guest_overlap(dev, va, r.len) ? -EBUSY : acl_va_release(dev, va);
 	acl_mm_settle(dev, va, !ret, false);
+	pthread_mutex_unlock(&acl_vmm_lock);
 	if (ret == -EBUSY)
 		return acl_errf(ret, "virPtr %#llx still has mappings: aclrtUnmapMem them first",
 				(unsigned long long)va);
@@ -861,47 +1009,60 @@ static bool acl_mm_foreign_va_locked(struct acl_mm *m, uint64_t va)
 int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p, bool owner_rw)
 {
 	struct npu_map map = { .size = sizeof(map), .addr = va, .length = len };
+	struct acl_device *home;
 	struct acl_handle *h;
 	struct acl_mm *m;
 	int ret = 0;
 
 	acl_snap_gate();
+	pthread_mutex_lock(&acl_vmm_lock);
 	m = acl_handle_lock(p, &h);
-	if (!m)
+	if (!m) {
+		pthread_mutex_unlock(&acl_vmm_lock);
 		return acl_handle_dead(p);
+	}
+	/* the mapping is made where the pages are: in the handle's device's file */
+	home = h->dev;
 	if (len != h->size)
 		ret = acl_errf(-EINVAL, "size %llu must equal the handle's size %llu",
 			       (unsigned long long)len, (unsigned long long)h->size);
-	else if (h->dev != dev)
-		ret = acl_errf(-EINVAL, "handle %p belongs to device %d, not the current device %d", p,
-			       h->dev->id, dev->id);
 	else if (va & (h->page_size - 1))
 		ret = acl_errf(-EINVAL, "virPtr %#llx must be aligned to the handle's page size %llu",
 			       (unsigned long long)va, (unsigned long long)h->page_size);
-	else if (acl_mm_foreign_va_locked(m, va))
-		ret = acl_errf(-ENOENT, "virPtr %#llx+%llu is not inside one aclrtReserveMemAddress range",
-			       (unsigned long long)va, (unsigned long long)len);
+	else if (home == dev && acl_mm_foreign_va_locked(m, va))
+		ret = -ENOENT;
 	/* counted before the request: a free meanwhile keeps the handle */
 	if (!ret)
 		h->maps++;
 	map.handle = h->id;
 	pthread_rwlock_unlock(&m->lock);
 	if (ret)
-		return ret;
+		goto out;
 
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_MAP, &map);
+	if (home != dev)
+		ret = acl_vmm_guest_reserve(dev, home, va, len);
+	if (!ret) {
+		ret = acl_ioctl(home->fd, NPU_IOCTL_MAP, &map);
+		if (ret && home != dev)
+			acl_va_release(home, va);
+	}
+	/* in a reservation of @dev (the driver said so): over another device's mapping? */
+	if (!ret && home == dev && acl_vmm_guest_overlap(dev, va, len)) {
+		acl_vmm_undo(dev, va, false);
+		ret = -EADDRINUSE;
+	}
 	/* a mapping starts with no access: the owner's grant makes it aclrtMapMem's */
 	if (!ret && owner_rw) {
-		ret = acl_mm_set_access(dev, va, len, dev->id, NPU_ACCESS_READWRITE, "the handle's device");
+		ret = acl_mm_set_access(home, va, len, home->id, NPU_ACCESS_READWRITE, "the handle's device");
 		if (ret)
-			acl_unmap_va(dev, va);
+			acl_vmm_undo(home, va, home != dev);
 	}
 	pthread_rwlock_wrlock(&m->lock);
 	if (!ret) {
-		ret = acl_ranges_add(&m->r.maps, va, len, h);
+		ret = acl_vmm_record_locked(m, h, va, len, home != dev ? dev : NULL);
 		if (ret) {
 			pthread_rwlock_unlock(&m->lock);
-			acl_unmap_va(dev, va);
+			acl_vmm_undo(home, va, home != dev);
 			pthread_rwlock_wrlock(&m->lock);
 			ret = acl_errf(-ENOMEM, "out of host memory");
 		}
@@ -909,9 +1070,11 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p,
 	if (ret && !--h->maps && h->released)
 		acl_handle_gone_locked(m, h);
 	pthread_rwlock_unlock(&m->lock);
+out:
+	pthread_mutex_unlock(&acl_vmm_lock);
 	if (ret == -ENOENT)
-		ret = acl_errf(ret, "virPtr %#llx+%llu is not inside one aclrtReserveMemAddress range",
-			       (unsigned long long)va, (unsigned long long)len);
+		ret = acl_errf(ret, "virPtr %#llx+%llu is not inside one aclrtReserveMemAddress range of device %d",
+			       (unsigned long long)va, (unsigned long long)len, dev->id);
 	else if (ret == -EADDRINUSE)
 		ret = acl_errf(ret, "virPtr %#llx+%llu overlaps an existing mapping",
 			       (unsigned long long)va, (unsigned long long)len);
@@ -922,24 +1085,27 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p,
 
 int acl_mm_unmap(struct acl_device *dev, uint64_t va)
 {
-	struct acl_mm *m = acl_mm_of(dev);
-	struct acl_handle *h;
+	struct acl_device *home;
+	struct acl_mm *m;
 	int ret;
 
 	acl_snap_gate();
-	ret = acl_unmap_va(dev, va);
+	pthread_mutex_lock(&acl_vmm_lock);
+	home = acl_mm_home(dev, va);
+	ret = acl_unmap_va(home, va);
+	if (!ret && home != dev)
+		acl_va_release(home, va);
+	if (!ret) {
+		m = acl_mm_of(home);
+		pthread_rwlock_wrlock(&m->lock);
+		acl_vmm_forget_locked(m, va);
+		pthread_rwlock_unlock(&m->lock);
+	}
+	pthread_mutex_unlock(&acl_vmm_lock);
 	if (ret == -ENOENT)
 		return acl_errf(ret, "virPtr %#llx is not the start of an aclrtMapMem mapping",
 				(unsigned long long)va);
-	if (ret)
-		return ret;
-	/* forget the mapping; a released handle goes with its last one */
-	pthread_rwlock_wrlock(&m->lock);
-	h = acl_ranges_del(&m->r.maps, va);
-	if (h && !--h->maps && h->released)
-		acl_handle_gone_locked(m, h);
-	pthread_rwlock_unlock(&m->lock);
-	return 0;
+	return ret;
 }
 
 int acl_mm_set_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_t device,
@@ -1278,8 +1444,9 @@ int acl_mm_host_dev_opened(struct acl_device *dev)
 
 void acl_mm_forget(void)
 {
-	/* another thread of the parent may have held it at fork */
+	/* another thread of the parent may have held them at fork */
 	pthread_mutex_init(&acl_host_lock, NULL);
+	pthread_mutex_init(&acl_vmm_lock, NULL);
 }
 
 /*
@@ -1420,10 +1587,11 @@ static void acl_region_drop(struct acl_region *r, void *arg)
 
 	/*
 	 * caller-owned and managed memory stays, aclrtMallocHost memory is the
-	 * process's (acl_host_allocs_closed()); what the library mapped goes
+	 * process's (acl_host_allocs_closed()), a guest's VA its reservation's;
+	 * what the library mapped goes
 	 */
 	if (unmap && r->kind != ACL_REGION_HOST_REG && r->kind != ACL_REGION_MIRROR &&
-	    r->kind != ACL_REGION_HOST_ALLOC)
+	    r->kind != ACL_REGION_HOST_ALLOC && !r->guest_of)
 		munmap((void *)(uintptr_t)r->addr, r->len);
 	if (unmap && r->dev_va)
 		munmap((void *)(uintptr_t)r->dev_va, r->dev_va_len);
@@ -1440,6 +1608,54 @@ static void acl_vmap_drop(void *p, void *arg)
 		acl_handle_free(h);
 }
 
+struct acl_guest_list {
+	uint64_t *va;
+	size_t n, cap;
+	struct acl_device *of;
+};
+
+static void acl_guest_collect(struct acl_region *r, void *arg)
+{
+	struct acl_guest_list *l = arg;
+
+	if (r->guest_of == l->of && l->n < l->cap)
+		l->va[l->n++] = r->addr;
+}
+
+/*
+ * @dev's reservations went with its file: the mappings other devices made
+ * in them go too (their VA is no longer the process's to keep).
+ */
+static void acl_vmm_guests_drop(struct acl_device *dev)
+{
+	struct acl_device *home;
+	int pos = 0;
+	size_t i;
+
+	pthread_mutex_lock(&acl_vmm_lock);
+	while ((home = acl_dev_iter(&pos))) {
+		struct acl_mm *m = acl_mm_of(home);
+		struct acl_guest_list l = { .of = dev };
+
+		if (home == dev)
+			continue;
+		pthread_rwlock_rdlock(&m->lock);
+		l.cap = m->r.va.n;
+		l.va = l.cap ? calloc(l.cap, sizeof(*l.va)) : NULL;
+		if (l.va)
+			acl_regions_each(&m->r, acl_guest_collect, &l);
+		pthread_rwlock_unlock(&m->lock);
+		for (i = 0; i < l.n; i++) {
+			acl_vmm_undo(home, l.va[i], true);
+			pthread_rwlock_wrlock(&m->lock);
+			acl_vmm_forget_locked(m, l.va[i]);
+			pthread_rwlock_unlock(&m->lock);
+		}
+		free(l.va);
+	}
+	pthread_mutex_unlock(&acl_vmm_lock);
+}
+
 void acl_mm_teardown(struct acl_device *dev, bool in_child)
 {
 	struct acl_mm *m = acl_mm_of(dev);
@@ -1449,6 +1665,9 @@ void acl_mm_teardown(struct acl_device *dev, bool in_child)
 	/* another thread of the parent may have held it at fork */
 	if (in_child)
 		pthread_rwlock_init(&m->lock, NULL);
+	/* a child closes every device: the guests go with their own files */
+	else
+		acl_vmm_guests_drop(dev);
 	pthread_rwlock_wrlock(&m->lock);
 	acl_ranges_each(&m->r.maps, acl_vmap_drop, NULL);
 	list_for_each_entry_safe(h, n, &m->handles, node) {

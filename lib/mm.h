@@ -138,11 +138,17 @@ int acl_mm_release(struct acl_device *dev, uint64_t va);
 /*
  * aclrtMapMem (@owner_rw: read-write for the handle's device at once) or
  * aclrtMemMapNoAccess (no access until acl_mm_set_access()): handle @p
- * whole (@len bytes) at @va of a reservation of @dev.
+ * whole (@len bytes) at @va of a reservation of @dev. The handle may be
+ * another device's: the mapping is made in that device's file.
  */
 int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p, bool owner_rw);
-/* aclrtUnmapMem. */
+/* aclrtUnmapMem of a mapping in a reservation of @dev. */
 int acl_mm_unmap(struct acl_device *dev, uint64_t va);
+/*
+ * The device whose file holds the mapping at @va of a reservation of
+ * @dev: the device of the handle mapped there, else @dev.
+ */
+struct acl_device *acl_mm_home(struct acl_device *dev, uint64_t va);
 /* NPU_ACCESS_* @access of device @device to [@va, +@len); @what names it in messages. */
 int acl_mm_set_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_t device,
 		      uint32_t access, const char *what);

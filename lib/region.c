@@ -107,14 +107,20 @@ static const struct acl_range *acl_nearest(const struct acl_ranges *rs, uint64_t
 	return best;
 }
 
-int acl_ranges_add(struct acl_ranges *rs, uint64_t start, uint64_t len, void *p)
+bool acl_ranges_overlap(const struct acl_ranges *rs, uint64_t start, uint64_t len)
 {
 	const struct acl_range *below = acl_nearest(rs, start, 0);
 	const struct acl_range *above = acl_nearest(rs, start, 1);
+
+	return start + len < start || (below && below->end > start) ||
+	       (above && above->start < start + len);
+}
+
+int acl_ranges_add(struct acl_ranges *rs, uint64_t start, uint64_t len, void *p)
+{
 	struct acl_range *n;
 
-	if (start + len < start || (below && below->end > start) ||
-	    (above && above->start < start + len))
+	if (acl_ranges_overlap(rs, start, len))
 		return -EEXIST;
 	n = calloc(1, sizeof(*n));
 	if (!n)

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct acl_device;
+
 enum acl_region_kind {
 	ACL_REGION_MALLOC,	/* aclrtMalloc: reservation + one mapping at its start */
 	ACL_REGION_VMM,		/* aclrtReserveMemAddress */
@@ -43,6 +45,12 @@ struct acl_region {
 	bool doubt;			/* an undo failed half-way: ask the driver about it */
 	uint64_t ipc_key;		/* IPC: the driver's key it was imported by */
 	uint64_t ipc_serial;		/* IPC: import order, to close the oldest first */
+	/*
+	 * VMM: a mapping of this device's handle inside a reservation of
+	 * @guest_of (aclrtMapMem across devices, mm.c), which owns the
+	 * process VA; else NULL
+	 */
+	struct acl_device *guest_of;
 };
 
 /* Disjoint ranges [start, end), each with its object, in an AVL tree by start. */
@@ -67,6 +75,8 @@ struct acl_regions {
 
 /* Add [@start, +@len) for @p: 0, -EEXIST (overlap) or -ENOMEM. */
 int acl_ranges_add(struct acl_ranges *rs, uint64_t start, uint64_t len, void *p);
+/* Does a range overlap [@start, +@len) (or does it wrap)? */
+bool acl_ranges_overlap(const struct acl_ranges *rs, uint64_t start, uint64_t len);
 /* The range holding @addr, or NULL. */
 const struct acl_range *acl_ranges_find(const struct acl_ranges *rs, uint64_t addr);
 /* Remove the range starting at @start; its object, or NULL. */

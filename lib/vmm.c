@@ -270,7 +270,7 @@ static int acl_map_checked(void *virPtr, size_t size, size_t offset, aclrtDrvMem
 		return acl_errf(-EINVAL, "flags %#llx must be 0", (unsigned long long)flags);
 	if (offset)
 		return acl_errf(ACLI_ERTPARAM, "offset %zu must be 0: a handle is mapped whole", offset);
-	/* the reservation and the handle live in the current device's context (lib/README.md) */
+	/* the reservation is the current device's; the handle any device's (lib/README.md) */
 	ret = acl_cur_dev(&dev);
 	if (ret)
 		return ret;
@@ -356,6 +356,8 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 	}
 	/* device access changes: not while the process is locked for a snapshot */
 	acl_snap_gate();
+	/* a mapping of another device's handle is that device's to change */
+	dev = acl_mm_home(dev, (uintptr_t)virPtr);
 	for (i = 0; i < count && !ret; i++) {
 		snprintf(what, sizeof(what), "desc[%zu].location", i);
 		ret = acl_mm_set_access(dev, (uintptr_t)virPtr, size, desc[i].location.id,
@@ -374,7 +376,8 @@ ACL_EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, 
 	if (!ret)
 		ret = acl_location_check(location, "location");
 	if (!ret)
-		ret = acl_mm_get_access(dev, (uintptr_t)virPtr, location->id, flag);
+		ret = acl_mm_get_access(acl_mm_home(dev, (uintptr_t)virPtr), (uintptr_t)virPtr,
+					location->id, flag);
 	return acl_ret(__func__, ret);
 }
 

@@ -137,6 +137,131 @@ TEST(malloc_physical_other_device)
 	free(buf);
 }
 
+/*
+ * CANN has one VA space for every device: a handle of device 1 maps into
+ * a reservation made with device 0 current (torch_npu maps an imported
+ * segment so). Device 1 reads and writes it at once, device 0 reaches it
+ * as peer memory where granted; its place is checked like any mapping's,
+ * against device 0's mappings and other devices' alike.
+ */
+TEST(map_another_devices_handle)
+{
+	aclrtPhysicalMemProp p0 = prop_for(ACL_HBM_MEM_HUGE), p1 = p0;
+	aclrtMemAccessDesc grant0 = rw_desc();
+	aclrtMemLocation loc0 = { 0, ACL_MEM_LOCATION_TYPE_DEVICE };
+	aclrtMemLocation loc1 = { 1, ACL_MEM_LOCATION_TYPE_DEVICE };
+	aclrtDrvMemHandle h0, h0b, h1, h1b, got = NULL;
+	aclrtPtrAttributes attr;
+	size_t n = 4 * MiB, size = 0;
+	char *model = malloc(3 * n), *buf = malloc(3 * n), *va;
+	void *base = NULL;
+	uint64_t flag = 99;
+	aclrtStream s;
+
+	if (!have_npu(1))
+		SKIP(return, "needs /dev/npu1");
+	NEED_DEVICE();
+	ASSERT_NONNULL(model);
+	ASSERT_NONNULL(buf);
+	p1.location.id = 1;
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h0, n, &p0, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h0b, n, &p0, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h1, n, &p1, 0));
+	ASSERT_ACL_OK(aclrtMallocPhysical(&h1b, n, &p1, 0));
+	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 4 * n, 0, NULL, 0));
+
+	/* device 1's handle between two mappings of device 0's */
+	ASSERT_ACL_OK(aclrtMapMem(va, n, 0, h0, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h1, 0));
+	ASSERT_ACL_OK(aclrtMapMem(va + 2 * n, n, 0, h0b, 0));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va + n, n, 0, h1b, 0));	/* on device 1's */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va + 2 * n, n, 0, h1b, 0));	/* on device 0's */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va + 3 * n + 2 * MiB, n, 0, h1b, 0));	/* leaves it */
+	ASSERT_ACL_OK(aclrtUnmapMem(va + 2 * n));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMapMem(va + n + 2 * MiB, n, 0, h0b, 0));	/* on the guest */
+
+	/* it is device 1's memory, read-write for device 1 and no one else yet */
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(va + n + 5, &attr));
+	EXPECT_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, attr.location.type);
+	EXPECT_EQ(1U, attr.location.id);
+	EXPECT_EQ((uint32_t)(2 * MiB), attr.pageSize);
+	ASSERT_ACL_OK(aclrtPointerGetAttributes(va + 5, &attr));
+	EXPECT_EQ(0U, attr.location.id);
+	ASSERT_ACL_OK(aclrtMemGetAddressRange(va + n + 12345, &base, &size));
+	EXPECT_EQ((void *)(va + n), base);
+	EXPECT_EQ(n, size);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemGetAddressRange(va + 2 * n, &base, &size));
+	ASSERT_ACL_OK(aclrtMemRetainAllocationHandle(va + n, &got));
+	EXPECT_EQ(h1, got);
+	ASSERT_ACL_OK(aclrtFreePhysical(got));
+	ASSERT_ACL_OK(aclrtMemGetAccess(va + n, &loc1, &flag));
+	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, flag);
+	ASSERT_ACL_OK(aclrtMemGetAccess(va + n, &loc0, &flag));
+	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_NONE, flag);
+
+	/* written by the host (a copy is one device's mapping at a time), in part by device 1 */
+	fill_pattern(model, 2 * n, 41);
+	ASSERT_ACL_OK(aclrtMemcpy(va, n, model, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(va + n, n, model + n, n, ACL_MEMCPY_HOST_TO_DEVICE));
+	npu_expect_dma_faults(true);
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtMemcpy(buf, 8192, va + n - 4096, 8192, ACL_MEMCPY_DEVICE_TO_HOST));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	ASSERT_ACL_OK(aclrtMemcpy(va + n + 3 * MiB - 7, 9000, model + 100, 9000, ACL_MEMCPY_HOST_TO_DEVICE));
+	memcpy(model + n + 3 * MiB - 7, model + 100, 9000);
+	memset(buf, 0, 3 * n);
+	ASSERT_ACL_OK(aclrtMemcpy(buf, n - 4096, va + n + 4096, n - 4096, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf, model + n + 4096, n - 4096));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+
+	/* device 0's engine: a fault until granted and enabled, then a peer copy */
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtDeviceEnablePeerAccess(1, 0));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(va + n, 4096, va, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtMemSetAccess(va + n, n, &grant0, 1));
+	ASSERT_ACL_OK(aclrtMemGetAccess(va + n + 4096, &loc0, &flag));
+	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, flag);
+	ASSERT_ACL_OK(aclrtMemcpyAsync(va + n + 2 * MiB - 300, 5000, va + 777, 5000,
+				       ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	memcpy(model + n + 2 * MiB - 300, model + 777, 5000);
+	ASSERT_ACL_OK(aclrtMemcpyAsync(va + 3 * MiB + 11, 6000, va + n + MiB - 3, 6000,
+				       ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	memcpy(model + 3 * MiB + 11, model + n + MiB - 3, 6000);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	memset(buf, 0, 3 * n);
+	ASSERT_ACL_OK(aclrtMemcpy(buf + 1, n - 1, va + 1, n - 1, ACL_MEMCPY_DEVICE_TO_HOST));
+	ASSERT_ACL_OK(aclrtMemcpy(buf + n, n, va + n, n, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(buf + 1, model + 1, 2 * n - 1));
+
+	/* the reservation stays while device 1's mapping is in it; unmapped with device 0 current */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtUnmapMem(va + n + 4096));
+	ASSERT_ACL_OK(aclrtUnmapMem(va));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtReleaseMemAddress(va));
+	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtUnmapMem(va + n));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemGetAddressRange(va + n, &base, &size));
+	/* the place is free again, for either device's handle */
+	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h1b, 0));
+	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
+	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h1, 0));
+
+	/* device 0 reset: its reservation goes, and device 1's mapping in it */
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtResetDeviceForce(0));
+	ASSERT_ACL_OK(aclrtSetDevice(1));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemGetAddressRange(va + n, &base, &size));
+	ASSERT_ACL_OK(aclrtMemGetAllocationPropertiesFromHandle(h1, &p0));
+	ASSERT_ACL_OK(aclrtFreePhysical(h1));
+	ASSERT_ACL_OK(aclrtFreePhysical(h1b));
+	free(model);
+	free(buf);
+}
+
 TEST(reserve_map_access_copy)
 {
 	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
