@@ -75,14 +75,25 @@ static struct acl_device *acl_peer_at(struct acl_device *dev, uint64_t addr, str
 	return NULL;
 }
 
+/*
+ * What a batch's later copies may take @side's class for: @q's range, or
+ * a VMM mapping's own (its neighbours may be another device's, mm.c).
+ */
+static void acl_side_span(struct acl_side *side, const struct acl_mem_info *q)
+{
+	bool map = q->rkind == ACL_REGION_VMM && q->map_len;
+
+	side->base = map ? q->map_base : q->base;
+	side->end = map ? q->map_base + q->map_len : q->base + q->length;
+}
+
 /* Side @side is device memory of @other, a peer of the copying device. */
 static int acl_side_peer(struct acl_side *side, struct acl_device *other, const void *p, size_t len,
 			 const struct acl_mem_info *q, const char *name)
 {
 	side->kind = ACL_SIDE_PEER;
 	side->owner = other;
-	side->base = q->base;
-	side->end = q->base + q->length;
+	acl_side_span(side, q);
 	return acl_dev_range_check(p, len, q, name);
 }
 
@@ -97,8 +108,7 @@ static int acl_classify_as(struct acl_device *dev, const void *p, size_t len, bo
 	side->dev_alias = false;
 	side->managed = false;
 	side->owner = NULL;
-	side->base = q->base;
-	side->end = q->base + q->length;
+	acl_side_span(side, q);
 	switch (q->kind) {
 	case NPU_ADDR_MIRROR:
 		/* the copying device reaches it at its own address */

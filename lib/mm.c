@@ -270,6 +270,11 @@ static bool acl_mm_lookup_locked(struct acl_mm *m, uint64_t addr, struct acl_mem
 		if (r->host_flags & NPU_HOST_MAPPED)
 			mi->dev_addr = (r->dev_va ? r->dev_va : r->addr) + (addr - r->addr);
 	} else if ((r = acl_region_va(&m->r, addr, &mi->base, &mi->length))) {
+		/* a guest mapping is in another device's reservation: that is its range */
+		if (r->guest_of) {
+			mi->base = r->guest_base;
+			mi->length = r->guest_len;
+		}
 		mi->kind = r->kind == ACL_REGION_MIRROR ? NPU_ADDR_MIRROR : NPU_ADDR_DEVICE;
 		if (r->kind == ACL_REGION_MIRROR) {
 			mi->dev_addr = addr;
@@ -876,7 +881,7 @@ struct acl_device *acl_mm_home(struct acl_device *dev, uint64_t va)
  * range reserved in @home's file. acl_vmm_lock held.
  */
 static int acl_vmm_guest_reserve(struct acl_device *dev, struct acl_device *home, uint64_t va,
-				 uint64_t len)
+				 uint64_t len, struct acl_region *guest)
 {
 	struct npu_va_range arg = { .size = sizeof(arg), .addr = va, .length = len };
 	struct acl_mm *m = acl_mm_of(dev);
@@ -890,6 +895,11 @@ static int acl_vmm_guest_reserve(struct acl_device *dev, struct acl_device *home
 		ret = -ENOENT;
 	else if (acl_ranges_overlap(&m->r.maps, va, len))
 		ret = -EADDRINUSE;
+	else
+		*guest = (struct acl_region){
+			.kind = ACL_REGION_VMM, .addr = va, .len = len,
+			.guest_of = dev, .guest_base = base, .guest_len = rlen,
+		};
 	pthread_rwlock_unlock(&m->lock);
 	if (!ret && acl_vmm_guest_overlap(dev, va, len))
 		ret = -EADDRINUSE;
@@ -906,20 +916,18 @@ static void acl_vmm_undo(struct acl_device *home, uint64_t va, bool guest)
 		acl_va_release(home, va);
 }
 
-/* Record @h's new mapping at [@va, +@len), a guest of @guest_of's reservation if not NULL. */
+/* Record @h's new mapping at [@va, +@len), as the guest region @guest if not NULL. */
 static int acl_vmm_record_locked(struct acl_mm *m, struct acl_handle *h, uint64_t va, uint64_t len,
-				 struct acl_device *guest_of)
+				 const struct acl_region *guest)
 {
 	struct acl_region *r = NULL;
 	int ret;
 
-	if (guest_of) {
+	if (guest) {
 		r = malloc(sizeof(*r));
 		if (!r)
 			return -ENOMEM;
-		*r = (struct acl_region){
-			.kind = ACL_REGION_VMM, .addr = va, .len = len, .guest_of = guest_of,
-		};
+		*r = *guest;
 		ret = acl_region_add(&m->r, r);
 		if (ret) {
 			free(r);
@@ -1009,6 +1017,7 @@ static bool acl_mm_foreign_va_locked(struct acl_mm *m, uint64_t va)
 int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p, bool owner_rw)
 {
 	struct npu_map map = { .size = sizeof(map), .addr = va, .length = len };
+	struct acl_region guest;
 	struct acl_device *home;
 	struct acl_handle *h;
 	struct acl_mm *m;
@@ -1040,7 +1049,7 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p,
 		goto out;
 
 	if (home != dev)
-		ret = acl_vmm_guest_reserve(dev, home, va, len);
+		ret = acl_vmm_guest_reserve(dev, home, va, len, &guest);
 	if (!ret) {
 		ret = acl_ioctl(home->fd, NPU_IOCTL_MAP, &map);
 		if (ret && home != dev)
@@ -1059,7 +1068,7 @@ int acl_mm_map(struct acl_device *dev, uint64_t va, uint64_t len, const void *p,
 	}
 	pthread_rwlock_wrlock(&m->lock);
 	if (!ret) {
-		ret = acl_vmm_record_locked(m, h, va, len, home != dev ? dev : NULL);
+		ret = acl_vmm_record_locked(m, h, va, len, home != dev ? &guest : NULL);
 		if (ret) {
 			pthread_rwlock_unlock(&m->lock);
 			acl_vmm_undo(home, va, home != dev);

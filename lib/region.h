@@ -46,11 +46,12 @@ struct acl_region {
 	uint64_t ipc_key;		/* IPC: the driver's key it was imported by */
 	uint64_t ipc_serial;		/* IPC: import order, to close the oldest first */
 	/*
-	 * VMM: a mapping of this device's handle inside a reservation of
-	 * @guest_of (aclrtMapMem across devices, mm.c), which owns the
-	 * process VA; else NULL
+	 * VMM: a mapping of this device's handle inside the reservation
+	 * [@guest_base, +@guest_len) of @guest_of (aclrtMapMem across
+	 * devices, mm.c), which owns the process VA; else NULL
 	 */
 	struct acl_device *guest_of;
+	uint64_t guest_base, guest_len;
 };
 
 /* Disjoint ranges [start, end), each with its object, in an AVL tree by start. */

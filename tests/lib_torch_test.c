@@ -298,9 +298,12 @@ static void seg_create(struct segment *s)
 static void seg_map(struct segment *s, int first, int n,
 		    aclrtDrvMemHandle reuse)
 {
-	aclrtPhysicalMemProp p = torch_prop(0);
+	aclrtPhysicalMemProp p;
+	int32_t dev = -1;
 	int i;
 
+	ASSERT_ACL_OK(aclrtGetDevice(&dev));
+	p = torch_prop(dev);
 	for (i = first; i < first + n; i++) {
 		if (reuse) {
 			s->h[i] = reuse;
@@ -449,25 +452,28 @@ TEST(expandable_segments)
 #define IPC_SLOTS	3
 
 /*
- * The importer (fromShared): torch_npu's init, a fresh reservation, each
- * shareable handle imported onto its device and mapped without
- * aclrtMemSetAccess; it reads the exporter's data and writes its own.
- * torch_npu's importer may sit on another device than the exporter; that
- * import (issue 22 B.18) and pid lists that add up (B.17) are not here yet.
+ * The importer (fromShared) on device 0: torch_npu's init, a fresh
+ * reservation, each shareable handle imported onto its device and mapped
+ * without aclrtMemSetAccess; it reads the exporter's data and writes its
+ * own. The exporter may sit on another device (*@arg): the handles are
+ * that device's memory, mapped into device 0's reservation; here that
+ * device must be set too (lib/README.md: npu's names do not say their
+ * device).
  */
 static void importer(int rd, int wr, void *arg)
 {
+	int32_t exp_dev = *(int32_t *)arg, cur = -1;
 	char *base = NULL, *buf = malloc(SEG);
 	aclrtDrvMemHandle h[IPC_SLOTS];
-	int32_t cur = -1;
 	uint64_t sh;
 	int i;
 
-	(void)arg;
 	CK(buf);
 	CK_ACL(ACL_SUCCESS, aclInit(NULL));
 	CK_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetDevice(&cur));
 	CK(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == ACL_SUCCESS);
+	if (exp_dev)
+		CK_ACL(ACL_SUCCESS, aclrtSetDevice(exp_dev));
 	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
 	put_u64(wr, (uint64_t)getpid());
 	CK_ACL(ACL_SUCCESS, aclrtReserveMemAddress((void **)&base, (size_t)IPC_SLOTS * SEG, 0, NULL, 1));
@@ -496,11 +502,14 @@ static void importer(int rd, int wr, void *arg)
 	CK_ACL(ACL_SUCCESS, aclrtReleaseMemAddress(base));
 	CK(aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_SUCCESS);
 	CK_ACL(ACL_SUCCESS, aclrtResetDevice(0));
+	if (exp_dev)
+		CK_ACL(ACL_SUCCESS, aclrtResetDevice(exp_dev));
 	CK_ACL(ACL_SUCCESS, aclFinalize());
 	free(buf);
 }
 
-TEST(segment_ipc)
+/* A segment of device @dev shared with an importer on device 0. */
+static void segment_ipc_from(int32_t dev)
 {
 	char *model = malloc(IPC_SLOTS * SEG);
 	struct child c;
@@ -509,11 +518,10 @@ TEST(segment_ipc)
 	int32_t pids[1];
 	int i;
 
-	NEED_NPU(0);
 	ASSERT_NONNULL(model);
 	/* the importer starts libacl afresh, before this process opens anything */
-	ASSERT_EQ(0, spawn(&c, importer, NULL));
-	torch_init_device(0);
+	ASSERT_EQ(0, spawn(&c, importer, &dev));
+	torch_init_device(dev);
 	seg_create(&s);
 	seg_map(&s, 0, IPC_SLOTS, NULL);
 	for (i = 0; i < IPC_SLOTS; i++)
@@ -544,9 +552,22 @@ TEST(segment_ipc)
 	seg_unmap(&s, 0, IPC_SLOTS, NULL);
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(s.base));
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
-	ASSERT_ACL_OK(aclrtResetDevice(0));
+	ASSERT_ACL_OK(aclrtResetDevice(dev));
 	ASSERT_ACL_OK(aclFinalize());
 	free(model);
+}
+
+TEST(segment_ipc)
+{
+	NEED_NPU(0);
+	segment_ipc_from(0);
+}
+
+/* torch_npu's importer on another device than the exporter (issue 22 B.18) */
+TEST(segment_ipc_across_devices)
+{
+	NEED_NPU(1);
+	segment_ipc_from(1);
 }
 
 /*

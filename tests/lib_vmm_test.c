@@ -157,6 +157,12 @@ TEST(map_another_devices_handle)
 	void *base = NULL;
 	uint64_t flag = 99;
 	aclrtStream s;
+	/* two copies of a batch: into device 0's mapping, then into device 1's next to it */
+	void *bdst[2], *bsrc[2];
+	size_t bsize[2] = { 4096, 4096 }, bidx = 0, bfail = 7;
+	aclrtMemcpyBatchAttr battr = {
+		.dstLoc = { 0, ACL_MEM_LOCATION_TYPE_DEVICE }, .srcLoc = { 0, ACL_MEM_LOCATION_TYPE_HOST },
+	};
 
 	if (!have_npu(1))
 		SKIP(return, "needs /dev/npu1");
@@ -171,6 +177,10 @@ TEST(map_another_devices_handle)
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h1, n, &p1, 0));
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h1b, n, &p1, 0));
 	ASSERT_ACL_OK(aclrtReserveMemAddress((void **)&va, 4 * n, 0, NULL, 0));
+	bdst[0] = va + n - 4096;
+	bdst[1] = va + n;
+	bsrc[0] = model + n - 4096;
+	bsrc[1] = model + n;
 
 	/* device 1's handle between two mappings of device 0's */
 	ASSERT_ACL_OK(aclrtMapMem(va, n, 0, h0, 0));
@@ -208,6 +218,14 @@ TEST(map_another_devices_handle)
 	npu_expect_dma_faults(true);
 	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtMemcpy(buf, 8192, va + n - 4096, 8192, ACL_MEMCPY_DEVICE_TO_HOST));
 	npu_expect_dma_faults(false);
+	/*
+	 * a batch copies to and from the current device's memory: its copy into
+	 * device 1's mapping is refused, though the one before it is device 0's
+	 * next door (no class taken over from it)
+	 */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyBatch(bdst, bsize, bsrc, bsize, 2, &battr, &bidx, 1,
+								 &bfail));
+	EXPECT_EQ(1U, bfail);
 	ASSERT_ACL_OK(aclrtSetDevice(1));
 	ASSERT_ACL_OK(aclrtMemcpy(va + n + 3 * MiB - 7, 9000, model + 100, 9000, ACL_MEMCPY_HOST_TO_DEVICE));
 	memcpy(model + n + 3 * MiB - 7, model + 100, 9000);
