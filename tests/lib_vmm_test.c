@@ -241,6 +241,9 @@ TEST(map_another_devices_handle)
 	ASSERT_ACL_OK(aclrtMemcpyAsync(va + n, 4096, va, 4096, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
 	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(s));
 	npu_expect_dma_faults(false);
+	/* one device's mappings per call: running on into device 1's is not entirely mapped */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(va, 2 * n, &grant0, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(va + n, 2 * n, &grant0, 1));
 	ASSERT_ACL_OK(aclrtMemSetAccess(va + n, n, &grant0, 1));
 	ASSERT_ACL_OK(aclrtMemGetAccess(va + n + 4096, &loc0, &flag));
 	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, flag);
