@@ -37,9 +37,11 @@
  * Locking: each device's records have a reader-writer lock, taken last
  * (nothing but the records' own functions runs under it, and never two of
  * them); lookups, which every copy makes, share it. acl_vmm_lock, taken
- * before any of them, serialises what makes or removes aclrtMapMem
- * mappings and VMM reservations, so that the checks of one device's
- * records against another's stay true until the change is made.
+ * before any of them, serialises aclrtMapMem, aclrtUnmapMem,
+ * aclrtReleaseMemAddress and the teardown of a device's records, so that
+ * the checks of one device's records against another's stay true until
+ * the change is made. (A new reservation needs no such check: its
+ * process VA is its own.)
  */
 #include <errno.h>
 #include <pthread.h>
@@ -889,6 +891,9 @@ static int acl_vmm_guest_reserve(struct acl_device *dev, struct acl_device *home
 	uint64_t base, rlen;
 	int ret = 0;
 
+	/* a reservation of a device being closed (its records not yet cleared) is gone */
+	if (__atomic_load_n(&dev->fd, __ATOMIC_ACQUIRE) < 0)
+		return -ENOENT;
 	pthread_rwlock_rdlock(&m->lock);
 	r = acl_region_va(&m->r, va, &base, &rlen);
 	if (!r || r->kind != ACL_REGION_VMM || r->guest_of || r->dying || len > base + rlen - va)
@@ -942,18 +947,23 @@ static int acl_vmm_record_locked(struct acl_mm *m, struct acl_handle *h, uint64_
 	return ret;
 }
 
-/* Forget the mapping at @va of @m's device; a released handle goes with its last one. */
-static void acl_vmm_forget_locked(struct acl_mm *m, uint64_t va)
+/*
+ * Forget the mapping at @va of @m's device; a released handle goes with
+ * its last one. Returns whether it was a guest (its range reserved too).
+ */
+static bool acl_vmm_forget_locked(struct acl_mm *m, uint64_t va)
 {
 	struct acl_handle *h = acl_ranges_del(&m->r.maps, va);
 	struct acl_region *r = acl_region_at(&m->r, va, ACL_REGION_VMM);
+	bool guest = r && r->guest_of;
 
-	if (r && r->guest_of) {
+	if (guest) {
 		acl_region_del(&m->r, r);
 		free(r);
 	}
 	if (h && !--h->maps && h->released)
 		acl_handle_gone_locked(m, h);
+	return guest;
 }
 
 int acl_mm_reserve(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t at,
@@ -1096,19 +1106,21 @@ int acl_mm_unmap(struct acl_device *dev, uint64_t va)
 {
 	struct acl_device *home;
 	struct acl_mm *m;
+	bool guest;
 	int ret;
 
 	acl_snap_gate();
 	pthread_mutex_lock(&acl_vmm_lock);
 	home = acl_mm_home(dev, va);
+	m = acl_mm_of(home);
 	ret = acl_unmap_va(home, va);
-	if (!ret && home != dev)
-		acl_va_release(home, va);
 	if (!ret) {
-		m = acl_mm_of(home);
 		pthread_rwlock_wrlock(&m->lock);
-		acl_vmm_forget_locked(m, va);
+		guest = acl_vmm_forget_locked(m, va);
 		pthread_rwlock_unlock(&m->lock);
+		/* a guest's own reservation, whichever device was current */
+		if (guest)
+			acl_va_release(home, va);
 	}
 	pthread_mutex_unlock(&acl_vmm_lock);
 	if (ret == -ENOENT)
@@ -1617,9 +1629,11 @@ static void acl_vmap_drop(void *p, void *arg)
 		acl_handle_free(h);
 }
 
+#define ACL_GUEST_BATCH	32
+
 struct acl_guest_list {
-	uint64_t *va;
-	size_t n, cap;
+	uint64_t va[ACL_GUEST_BATCH];
+	size_t n;
 	struct acl_device *of;
 };
 
@@ -1627,13 +1641,14 @@ static void acl_guest_collect(struct acl_region *r, void *arg)
 {
 	struct acl_guest_list *l = arg;
 
-	if (r->guest_of == l->of && l->n < l->cap)
+	if (r->guest_of == l->of && l->n < ACL_GUEST_BATCH)
 		l->va[l->n++] = r->addr;
 }
 
 /*
  * @dev's reservations went with its file: the mappings other devices made
- * in them go too (their VA is no longer the process's to keep).
+ * in them go too (their VA is no longer the process's to keep), a batch
+ * at a time (no allocation: none may be left behind). acl_vmm_lock held.
  */
 static void acl_vmm_guests_drop(struct acl_device *dev)
 {
@@ -1641,28 +1656,25 @@ static void acl_vmm_guests_drop(struct acl_device *dev)
 	int pos = 0;
 	size_t i;
 
-	pthread_mutex_lock(&acl_vmm_lock);
 	while ((home = acl_dev_iter(&pos))) {
 		struct acl_mm *m = acl_mm_of(home);
 		struct acl_guest_list l = { .of = dev };
 
 		if (home == dev)
 			continue;
-		pthread_rwlock_rdlock(&m->lock);
-		l.cap = m->r.va.n;
-		l.va = l.cap ? calloc(l.cap, sizeof(*l.va)) : NULL;
-		if (l.va)
+		do {
+			l.n = 0;
+			pthread_rwlock_rdlock(&m->lock);
 			acl_regions_each(&m->r, acl_guest_collect, &l);
-		pthread_rwlock_unlock(&m->lock);
-		for (i = 0; i < l.n; i++) {
-			acl_vmm_undo(home, l.va[i], true);
-			pthread_rwlock_wrlock(&m->lock);
-			acl_vmm_forget_locked(m, l.va[i]);
 			pthread_rwlock_unlock(&m->lock);
-		}
-		free(l.va);
+			for (i = 0; i < l.n; i++) {
+				acl_vmm_undo(home, l.va[i], true);
+				pthread_rwlock_wrlock(&m->lock);
+				acl_vmm_forget_locked(m, l.va[i]);
+				pthread_rwlock_unlock(&m->lock);
+			}
+		} while (l.n == ACL_GUEST_BATCH);
 	}
-	pthread_mutex_unlock(&acl_vmm_lock);
 }
 
 void acl_mm_teardown(struct acl_device *dev, bool in_child)
@@ -1672,11 +1684,14 @@ void acl_mm_teardown(struct acl_device *dev, bool in_child)
 	bool unmap = !in_child;
 
 	/* another thread of the parent may have held it at fork */
-	if (in_child)
+	if (in_child) {
 		pthread_rwlock_init(&m->lock, NULL);
-	/* a child closes every device: the guests go with their own files */
-	else
+	} else {
+		/* no map racing with the teardown of either side of a guest */
+		pthread_mutex_lock(&acl_vmm_lock);
+		/* a child closes every device: the guests go with their own files */
 		acl_vmm_guests_drop(dev);
+	}
 	pthread_rwlock_wrlock(&m->lock);
 	acl_ranges_each(&m->r.maps, acl_vmap_drop, NULL);
 	list_for_each_entry_safe(h, n, &m->handles, node) {
@@ -1685,5 +1700,7 @@ void acl_mm_teardown(struct acl_device *dev, bool in_child)
 	}
 	acl_regions_clear(&m->r, acl_region_drop, &unmap);
 	pthread_rwlock_unlock(&m->lock);
+	if (!in_child)
+		pthread_mutex_unlock(&acl_vmm_lock);
 	acl_host_allocs_closed(dev, in_child);
 }

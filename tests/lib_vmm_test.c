@@ -254,10 +254,23 @@ TEST(map_another_devices_handle)
 				       ACL_MEMCPY_DEVICE_TO_DEVICE, s));
 	memcpy(model + 3 * MiB + 11, model + n + MiB - 3, 6000);
 	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	/* a memset with device 0 current: device 1 sets its memory */
+	ASSERT_ACL_OK(aclrtMemset(va + n + 5000, 300, 0xab, 300));
+	memset(model + n + 5000, 0xab, 300);
 	memset(buf, 0, 3 * n);
 	ASSERT_ACL_OK(aclrtMemcpy(buf + 1, n - 1, va + 1, n - 1, ACL_MEMCPY_DEVICE_TO_HOST));
 	ASSERT_ACL_OK(aclrtMemcpy(buf + n, n, va + n, n, ACL_MEMCPY_DEVICE_TO_HOST));
 	EXPECT_EQ(0, memcmp(buf + 1, model + 1, 2 * n - 1));
+	/* a third device sees device 1's memory there, not device 0's hole */
+	if (have_npu(2)) {
+		ASSERT_ACL_OK(aclrtSetDevice(2));
+		ASSERT_ACL_OK(aclrtMemset(va + n + 9000, 100, 0x3c, 100));
+		memset(model + n + 9000, 0x3c, 100);
+		memset(buf, 0, n);
+		ASSERT_ACL_OK(aclrtMemcpy(buf, 20000, va + n + 8000, 20000, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(0, memcmp(buf, model + n + 8000, 20000));
+		ASSERT_ACL_OK(aclrtSetDevice(0));
+	}
 
 	/* the reservation stays while device 1's mapping is in it; unmapped with device 0 current */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtUnmapMem(va + n + 4096));
@@ -266,9 +279,11 @@ TEST(map_another_devices_handle)
 	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtUnmapMem(va + n));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemGetAddressRange(va + n, &base, &size));
-	/* the place is free again, for either device's handle */
+	/* the place is free again, for either device's handle; unmapped with either current */
 	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h1b, 0));
+	ASSERT_ACL_OK(aclrtSetDevice(1));
 	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
+	ASSERT_ACL_OK(aclrtSetDevice(0));
 	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h1, 0));
 
 	/* device 0 reset: its reservation goes, and device 1's mapping in it */
