@@ -25,6 +25,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_reduce.h"
 #include "npu_stream.h"
 
 #define NPU_CMD_USER	(NPU_CMD_DST_USER | NPU_CMD_SRC_USER)
@@ -158,11 +159,11 @@ static bool npu_span_2d(u64 addr, u64 width, u64 pitch, u64 height, u64 *span)
 
 /* COPY and COPY_2D: operand spans of @dst_span and @src_span bytes. */
 static int npu_check_copy_spans(struct npu_context *ctx, struct npu_job *job,
-				u64 dst_span, u64 src_span)
+				u64 dst_span, u64 src_span, u32 op_flags)
 {
 	struct npu_cmd *cmd = &job->cmd;
 
-	if (cmd->flags & ~NPU_COPY_FLAGS ||
+	if (cmd->flags & ~(NPU_COPY_FLAGS | op_flags) ||
 	    hweight32(cmd->flags & NPU_DST_SPACES) > 1 ||
 	    hweight32(cmd->flags & NPU_SRC_SPACES) > 1)
 		return -EINVAL;
@@ -187,7 +188,25 @@ static int npu_check_copy(struct npu_context *ctx, struct npu_stream *stream,
 	    check_add_overflow(cmd->dst, cmd->length, &end) ||
 	    check_add_overflow(cmd->src, cmd->length, &end))
 		return -EINVAL;
-	return npu_check_copy_spans(ctx, job, cmd->length, cmd->length);
+	return npu_check_copy_spans(ctx, job, cmd->length, cmd->length, 0);
+}
+
+/* REDUCE: COPY's operands (no pageable one), whole aligned elements. */
+static int npu_check_reduce(struct npu_context *ctx, struct npu_stream *stream,
+			    struct npu_job *job)
+{
+	struct npu_cmd *cmd = &job->cmd;
+	u32 elem = npu_reduce_elem(cmd->flags);
+	u64 end;
+
+	if (!elem || cmd->flags & NPU_CMD_USER || !cmd->length ||
+	    !IS_ALIGNED(cmd->length, elem) || !IS_ALIGNED(cmd->dst, elem) ||
+	    !IS_ALIGNED(cmd->src, elem) ||
+	    check_add_overflow(cmd->dst, cmd->length, &end) ||
+	    check_add_overflow(cmd->src, cmd->length, &end))
+		return -EINVAL;
+	return npu_check_copy_spans(ctx, job, cmd->length, cmd->length,
+				    NPU_REDUCE_OP_MASK | NPU_REDUCE_TYPE_MASK);
 }
 
 static int npu_check_copy_2d(struct npu_context *ctx, struct npu_stream *stream,
@@ -203,7 +222,7 @@ static int npu_check_copy_2d(struct npu_context *ctx, struct npu_stream *stream,
 	    !npu_span_2d(cmd->src, cmd->length, cmd->src_pitch, cmd->height,
 			 &src_span))
 		return -EINVAL;
-	return npu_check_copy_spans(ctx, job, dst_span, src_span);
+	return npu_check_copy_spans(ctx, job, dst_span, src_span, 0);
 }
 
 /**
@@ -453,6 +472,21 @@ static int npu_run_copy(struct npu_stream *stream, struct npu_job *job,
 			    budget);
 }
 
+static int npu_run_reduce(struct npu_stream *stream, struct npu_job *job,
+			  u64 *budget)
+{
+	u32 flags = job->cmd.flags;
+	const struct npu_dma_shape shape = {
+		.width = job->cmd.length, .height = 1,
+		.elem = npu_reduce_elem(flags),
+	};
+	struct npu_dma_operand dst, src;
+
+	npu_cmd_operands(stream, job, &dst, &src);
+	return npu_dma_move(stream, job, &dst, &src, &shape, npu_reduce_fn,
+			    &flags, budget);
+}
+
 /*
  * The copies in array order, as the engine walks a descriptor list: one
  * row each, from where the last turn left off (@job->row the copy).
@@ -610,6 +644,7 @@ static const struct npu_op npu_ops[] = {
 			      npu_run_prefetch },
 	[NPU_OP_COPY_BATCH] = { "copy_batch", npu_check_copy_batch,
 				npu_run_copy_batch },
+	[NPU_OP_REDUCE] = { "reduce", npu_check_reduce, npu_run_reduce },
 };
 
 static const struct npu_op *npu_op(u32 op)
@@ -684,6 +719,7 @@ u64 npu_job_bytes(const struct npu_job *job)
 	case NPU_OP_MEMSET:
 	case NPU_OP_FILL32:
 	case NPU_OP_PREFETCH:
+	case NPU_OP_REDUCE:
 		return cmd->length;
 	case NPU_OP_COPY_2D:
 		return cmd->length * cmd->height;

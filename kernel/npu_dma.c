@@ -394,6 +394,9 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 	u64 chunk = min_t(u64, *budget, NPU_DMA_CHUNK);
 	int ret = 0;
 
+	/* whole elements: npu_dma_move() yields when fewer are left */
+	if (shape->elem > 1)
+		chunk = round_down(chunk, shape->elem);
 	for (i = 0; i < nr; i++)
 		npu_dma_side_reset(sides[i]);
 	while (chunk && job->row < shape->height) {
@@ -416,6 +419,17 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 			break;
 		mvm = npu_dma_map_piece(sides, pos, nr, ptr, &n, order,
 					&mapped, &bad, &why);
+		/*
+		 * Pieces end at page boundaries: whole elements of aligned
+		 * operands. Less than one is an element torn across pieces.
+		 */
+		if (shape->elem > 1 && n % shape->elem) {
+			n = round_down(n, shape->elem);
+			if (!n && bad < 0) {
+				bad = 0;
+				why = "an element across pieces";
+			}
+		}
 		if (!IS_ERR(mvm) && bad < 0)
 			fn(ptr[0], ptr[1], n, arg);
 		while (mapped)
@@ -486,7 +500,7 @@ int npu_dma_move(struct npu_stream *stream, struct npu_job *job,
 	else if (src && src->ctx != ctx)
 		peer = src->ctx;
 	while (job->row < shape->height && !ret) {
-		if (!*budget)
+		if (*budget < max_t(u64, shape->elem, 1))
 			return NPU_RUN_YIELD;
 		if (READ_ONCE(stream->aborted))
 			return -ECANCELED;

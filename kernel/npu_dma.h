@@ -54,6 +54,9 @@ struct npu_dma_row {
  * @src_pitch: the same for the source
  * @rows: or, with operands at 0, @height rows each of its own place,
  *	length and registrations (@width and the pitches unused)
+ * @elem: 0, or the size of the elements @fn works on (a power of two up
+ *	to 4, dividing @width, the operands aligned to it): no piece
+ *	splits one
  *
  * A plain command is one row; COPY_2D's rows have their own pitches. Row i
  * of an operand starts at its offset i * pitch.
@@ -64,6 +67,7 @@ struct npu_dma_shape {
 	u64 dst_pitch;
 	u64 src_pitch;
 	const struct npu_dma_row *rows;
+	u32 elem;
 };
 
 /* Applied to each piece: @n bytes at @dst (and @src, for two operands). */

@@ -226,7 +226,7 @@
  * major << 16 | minor << 8 | patch: 1.7.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010700	/* 1.7.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010800	/* 1.8.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -908,6 +908,9 @@ struct npu_stream_destroy {
  *	VA in for reading (since 1.4)
  * @NPU_OP_COPY_BATCH: the @length copies described by the array of
  *	struct npu_copy_desc at @src, each element @value bytes (since 1.5)
+ * @NPU_OP_REDUCE: @dst[i] = @dst[i] OP @src[i] over @length bytes of
+ *	elements, OP and the element type in @flags (enum npu_reduce_flags;
+ *	since 1.8)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -979,6 +982,17 @@ struct npu_stream_destroy {
  * The copies run in array order, one seqno and one completion for all; a
  * fault ends the command with the copies before it done. It counts as
  * @length commands against max_queued.
+ *
+ * NPU_OP_REDUCE (since 1.8) is a copy that reduces into its destination,
+ * as an SDMA engine does inline (the vendor's aclrtReduceAsync): element
+ * by element, @dst[i] becomes @dst[i] OP @src[i]. @flags holds one
+ * NPU_REDUCE_OP_* and one NPU_REDUCE_TYPE_* besides COPY's _HOST and
+ * _PEER flags (not _USER); @length is a multiple of the element size and
+ * @dst and @src are aligned to it; @value is COPY's. Integers are signed
+ * and wrap; floats (IEEE binary16 and binary32, bfloat16) add rounding to
+ * nearest even, with subnormals; MAX and MIN order -0 below +0, and a NaN
+ * operand gives a NaN. A fault ends the command with the elements before
+ * it reduced.
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -991,18 +1005,21 @@ enum npu_cmd_op {
 	NPU_OP_FILL32		= 8,
 	NPU_OP_PREFETCH		= 9,
 	NPU_OP_COPY_BATCH	= 10,
+	NPU_OP_REDUCE		= 11,
 };
 
 /**
  * enum npu_cmd_flags - a command's address-space flags, struct npu_cmd's
- *	flags (bits 4 and 5 are enum npu_wait_cond)
+ *	flags (bits 4 and 5 are enum npu_wait_cond, bits 8-15 enum
+ *	npu_reduce_flags)
  * @NPU_CMD_DST_HOST: @dst is a user address inside one registration
- *	(writable); for COPY, COPY_2D, MEMSET, FILL32, WRITE_VALUE and
- *	TIMESTAMP; for COPY_BATCH, every copy's @dst
+ *	(writable); for COPY, COPY_2D, REDUCE, MEMSET, FILL32, WRITE_VALUE
+ *	and TIMESTAMP; for COPY_BATCH, every copy's @dst
  * @NPU_CMD_SRC_HOST: @src is a user address inside one registration; for
- *	COPY, COPY_2D and WAIT_VALUE; for COPY_BATCH, every copy's @src
+ *	COPY, COPY_2D, REDUCE and WAIT_VALUE; for COPY_BATCH, every copy's
+ *	@src
  * @NPU_CMD_DST_PEER: @dst is a device VA of the peer context whose fd is
- *	@value; COPY and COPY_2D only
+ *	@value; COPY, COPY_2D and REDUCE only
  * @NPU_CMD_SRC_PEER: the same for @src
  * @NPU_CMD_DST_USER: @dst is pageable memory of the calling process at
  *	that user address, pinned at SUBMIT for the command only (since 1.4;
@@ -1039,6 +1056,34 @@ enum npu_wait_cond {
 
 #define NPU_WAIT_COND_MASK	((__u32)(NPU_WAIT_GEQ | NPU_WAIT_EQ | \
 					 NPU_WAIT_AND | NPU_WAIT_NOR))
+
+/**
+ * enum npu_reduce_flags - REDUCE's operation (bits 8-11 of its flags) and
+ *	element type (bits 12-15), one of each (since 1.8)
+ * @NPU_REDUCE_OP_SUM: @dst[i] + @src[i]
+ * @NPU_REDUCE_OP_MAX: the larger of the two
+ * @NPU_REDUCE_OP_MIN: the smaller of the two
+ * @NPU_REDUCE_TYPE_INT8: signed 8-bit integers
+ * @NPU_REDUCE_TYPE_INT16: signed 16-bit integers
+ * @NPU_REDUCE_TYPE_INT32: signed 32-bit integers
+ * @NPU_REDUCE_TYPE_FP16: IEEE binary16
+ * @NPU_REDUCE_TYPE_FP32: IEEE binary32
+ * @NPU_REDUCE_TYPE_BF16: bfloat16 (the top half of a binary32)
+ */
+enum npu_reduce_flags {
+	NPU_REDUCE_OP_SUM	= 0U << 8,
+	NPU_REDUCE_OP_MAX	= 1U << 8,
+	NPU_REDUCE_OP_MIN	= 2U << 8,
+	NPU_REDUCE_TYPE_INT8	= 0U << 12,
+	NPU_REDUCE_TYPE_INT16	= 1U << 12,
+	NPU_REDUCE_TYPE_INT32	= 2U << 12,
+	NPU_REDUCE_TYPE_FP16	= 3U << 12,
+	NPU_REDUCE_TYPE_FP32	= 4U << 12,
+	NPU_REDUCE_TYPE_BF16	= 5U << 12,
+};
+
+#define NPU_REDUCE_OP_MASK	((__u32)0xf << 8)
+#define NPU_REDUCE_TYPE_MASK	((__u32)0xf << 12)
 
 /**
  * struct npu_cmd - one command for a stream
