@@ -858,6 +858,38 @@ static int acl_no_peer(struct acl_device *e, struct acl_device *peer)
 			e->id, peer->id, peer->id, e->id);
 }
 
+/*
+ * A command of @e with sides @d and @s: at most one other device's
+ * memory, *@peer, reached with peer access enabled (its fd in @cmd).
+ */
+static int acl_peer_operand(struct acl_device *e, const struct acl_side *d, const struct acl_side *s,
+			    struct npu_cmd *cmd, struct acl_device **peer)
+{
+	if (d->kind == ACL_SIDE_PEER && s->kind == ACL_SIDE_PEER && d->owner != s->owner)
+		return acl_errf(-EINVAL, "dst (device %d) and src (device %d) are both memory of devices other than the stream's device %d",
+				d->owner->id, s->owner->id, e->id);
+	if (d->kind != ACL_SIDE_PEER && s->kind != ACL_SIDE_PEER)
+		return 0;
+	*peer = d->kind == ACL_SIDE_PEER ? d->owner : s->owner;
+	if (!acl_peer_enabled(e, *peer))
+		return acl_no_peer(e, *peer);
+	cmd->value = (uint64_t)__atomic_load_n(&(*peer)->fd, __ATOMIC_ACQUIRE);
+	return 0;
+}
+
+/* The driver's answer @ret to a command of @e with @peer's memory, said as such. */
+static int acl_peer_result(struct acl_device *e, struct acl_device *peer, int ret)
+{
+	if (peer && ret == -EPERM)
+		return acl_no_peer(e, peer);
+	if (peer && ret == -EBADF)
+		return acl_errf(ret, "device %d was reset during the command", peer->id);
+	if (peer && ret == ACLI_ETASKFAULT)
+		return acl_errf(ret, "the command faulted: device %d reaches device %d's aclrtMalloc memory, and VMM mappings only where they grant it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
+				e->id, peer->id, e->id);
+	return ret;
+}
+
 /* Bytes from the start of the first of @sh's rows to the end of the last. */
 static size_t acl_span(size_t pitch, const struct acl_shape *sh)
 {
@@ -927,15 +959,9 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 			ret = acl_copy_staged(owner, dst, &d, src, sh);
 		return ret;
 	}
-	if (d.kind == ACL_SIDE_PEER && s.kind == ACL_SIDE_PEER && d.owner != s.owner)
-		return acl_errf(-EINVAL, "dst (device %d) and src (device %d) are both memory of devices other than the stream's device %d",
-				d.owner->id, s.owner->id, e->id);
-	if (d.kind == ACL_SIDE_PEER || s.kind == ACL_SIDE_PEER) {
-		peer = d.kind == ACL_SIDE_PEER ? d.owner : s.owner;
-		if (!acl_peer_enabled(e, peer))
-			return acl_no_peer(e, peer);
-		cmd.value = (uint64_t)__atomic_load_n(&peer->fd, __ATOMIC_ACQUIRE);
-	}
+	ret = acl_peer_operand(e, &d, &s, &cmd, &peer);
+	if (ret)
+		return ret;
 	cmd.flags = acl_side_flags(&d, &s);
 	cmd.dst = (uintptr_t)dst;
 	cmd.src = (uintptr_t)src;
@@ -951,14 +977,30 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 		ret = acl_stream_submit(stream, &cmd, 1, NULL);
 	else
 		ret = acl_cmd_sync(e, &cmd);
-	if (peer && ret == -EPERM)
-		ret = acl_no_peer(e, peer);
-	else if (peer && ret == -EBADF)
-		ret = acl_errf(ret, "device %d was reset during the copy", peer->id);
-	else if (peer && ret == ACLI_ETASKFAULT)
-		ret = acl_errf(ret, "the copy faulted: device %d reaches device %d's aclrtMalloc memory, and VMM mappings only where they grant it (aclrtMemSetAccess with location.id %d, READWRITE to write it)",
-			       e->id, peer->id, e->id);
-	return ret;
+	return acl_peer_result(e, peer, ret);
+}
+
+/*
+ * A reduce on @s (aclrtReduceAsync): NPU_OP_REDUCE with @op_flags, its
+ * operands as an asynchronous copy's (the stream's device memory,
+ * managed memory, registered host memory, a peer's with peer access);
+ * what the engine cannot reach, pageable host memory, it faults on when
+ * it runs, as the vendor's SDMA engine does.
+ */
+int acl_stream_reduce(struct acl_stream *s, void *dst, const void *src, uint64_t len, uint32_t op_flags)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_REDUCE, .dst = (uintptr_t)dst, .src = (uintptr_t)src, .length = len };
+	struct acl_device *peer = NULL;
+	struct acl_side d, sd;
+	int ret;
+
+	ret = acl_classify_pair(s->dev, dst, len, &d, src, len, &sd);
+	if (!ret)
+		ret = acl_peer_operand(s->dev, &d, &sd, &cmd, &peer);
+	if (ret)
+		return ret;
+	cmd.flags = acl_side_flags(&d, &sd) | op_flags;
+	return acl_peer_result(s->dev, peer, acl_stream_submit(s, &cmd, 1, NULL));
 }
 
 /*

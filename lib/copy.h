@@ -136,6 +136,8 @@ int acl_stream_read(struct acl_stream *s, const void *addr, void *buf, size_t le
  * another device's memory with peer access is the peer operand.
  */
 int acl_stream_copy_va(struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len);
+/* aclrtReduceAsync's command on @s: NPU_OP_REDUCE with @op_flags (NPU_REDUCE_*). */
+int acl_stream_reduce(struct acl_stream *s, void *dst, const void *src, uint64_t len, uint32_t op_flags);
 /* Queue a PREFETCH of [@p, +@len) on @s: translated (or faulting) in stream order. */
 int acl_stream_touch(struct acl_stream *s, const void *p, size_t len);
 

@@ -124,6 +124,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ESNAPCB,	ACL_ERROR_SNAPSHOT_CALLBACK_FAILED,	"a snapshot callback failed" },
 		{ ACLI_ESNAPCBREG, ACL_ERROR_SNAPSHOT_REGISTER_CALLBACK_FAILED, "the callback is registered for that stage already" },
 		{ ACLI_ESTREAMMODEL, ACL_ERROR_RT_STREAM_MODEL,		"no CMO task carried that barrier id" },
+		{ ACLI_EUNALIGNED, ACL_ERROR_RT_ADDR_UNALIGNED,		"an address is not aligned as the task needs" },
 		{ ACLI_ERESALLOC, ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,	"no id of that kind left" },
 	};
 	size_t i;

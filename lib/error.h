@@ -71,6 +71,7 @@ enum {
 	ACLI_ESNAPCBREG		= -(ACLI_ERR_BASE + 54),	/* callback registered already: 507913 */
 	ACLI_ESTREAMMODEL	= -(ACLI_ERR_BASE + 55),	/* barrier id no CMO task carried: 107005 */
 	ACLI_ERESALLOC		= -(ACLI_ERR_BASE + 56),	/* no device id of that kind left: 207005 */
+	ACLI_EUNALIGNED		= -(ACLI_ERR_BASE + 57),	/* an address not aligned as needed: 107008 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

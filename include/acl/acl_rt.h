@@ -1471,6 +1471,28 @@ ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const v
 ACL_DEPRECATED_MESSAGE("aclrtMemcpyAsyncWithCondition is deprecated, use aclrtMemcpyAsync instead")
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsyncWithCondition(void *dst, size_t destMax, const void *src,
 							   size_t count, aclrtMemcpyKind kind, aclrtStream stream);
+/* aclrtReduceAsync's operation: dst[i] = dst[i] OP src[i]. */
+typedef enum {
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM = 10,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MAX = 11,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_MIN = 12,
+	ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL = 13,
+} aclrtReduceKind;
+
+/*
+ * Queues on stream (NULL: the default stream) a copy that reduces into its
+ * destination: element by element over count bytes, dst[i] = dst[i] OP
+ * src[i] (the vendor's SDMA reduce). The 910B-class chips (and the
+ * simulated one) have SUM, MAX and MIN of ACL_INT8, ACL_INT16, ACL_INT32,
+ * ACL_FLOAT16, ACL_FLOAT and ACL_BF16: integers wrap, floats round to
+ * nearest even; EQUAL and the other types the acl layer takes are
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT. 2- and 4-byte types need aligned
+ * addresses (ACL_ERROR_RT_ADDR_UNALIGNED) and, here, count a multiple of
+ * the element size. reserve must be NULL. Operands as aclrtMemcpyAsync's;
+ * what the device cannot reach faults when the task runs.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
+					      aclDataType type, aclrtStream stream, void *reserve);
 /*
  * Sets count bytes to (uint8_t)value. Device, managed and registered memory:
  * by the device (in stream order for the async form); another device's
