@@ -223,7 +223,7 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.7.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.8.0. GET_INFO reports the running
  * module's.
  */
 #define NPU_DRIVER_VERSION	0x00010800	/* 1.8.0: major << 16 | minor << 8 | patch */
