@@ -14,7 +14,9 @@
 # it does not wait for npu.ko's. tools/vm-run puts it in the guest as
 # /lib/npu/npu_test_exporter.ko. Never installed.
 KUNIT_OUT = $(MODOUT)/kunit
-KUNIT_SRCS := kernel/tests/npu_mmu_test.c kernel/npu_mmu.c kernel/npu_mmu.h
+KUNIT_SRCS := kernel/tests/npu_mmu_test.c kernel/npu_mmu.c kernel/npu_mmu.h \
+	      kernel/tests/npu_reduce_test.c kernel/npu_reduce.c kernel/npu_reduce.h \
+	      include/uapi/npu.h
 
 .PHONY: kunit test-kmod
 kunit: test-kmod
@@ -22,7 +24,7 @@ kunit: test-kmod
 	@if ! grep -qx 'CONFIG_KUNIT=y' "$(KDIR)/.config" 2>/dev/null; then \
 		rm -rf "$(KUNIT_OUT)"; \
 	else \
-		mkdir -p "$(KUNIT_OUT)/kernel/tests" && \
+		mkdir -p "$(KUNIT_OUT)/kernel/tests" "$(KUNIT_OUT)/include/uapi" && \
 		ln -sfn "$(CURDIR)/kernel/tests/Kbuild" "$(KUNIT_OUT)/Kbuild" && \
 		for f in $(KUNIT_SRCS); do ln -sfn "$(CURDIR)/$$f" "$(KUNIT_OUT)/$$f"; done && \
 		$(MAKE) -C "$(KDIR)" M="$(KUNIT_OUT)" $(if $(W),W=$(W)) modules; \
