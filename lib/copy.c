@@ -61,12 +61,6 @@ static int acl_dev_range_check(const void *p, size_t len, const struct acl_mem_i
 	return 0;
 }
 
-/* Is @q a hole of a VMM reservation (where another device's mapping may be)? */
-static bool acl_vmm_hole(const struct acl_mem_info *q)
-{
-	return q->rkind == ACL_REGION_VMM && !q->map_len;
-}
-
 /*
  * The open device other than @dev with device memory at @addr (what it
  * says in *@q), or NULL: the one with a mapping there before one whose
@@ -81,7 +75,7 @@ static struct acl_device *acl_peer_at(struct acl_device *dev, uint64_t addr, str
 	while ((other = acl_dev_iter(&pos))) {
 		if (other == dev || acl_mm_query(other, addr, q) || q->kind != NPU_ADDR_DEVICE)
 			continue;
-		if (!acl_vmm_hole(q))
+		if (!acl_mem_hole(q))
 			return other;
 		if (!hole) {
 			hole = other;
@@ -105,7 +99,7 @@ static void acl_side_span(struct acl_side *side, const struct acl_mem_info *q)
 	side->base = map ? q->map_base : q->base;
 	side->end = map ? q->map_base + q->map_len : q->base + q->length;
 	/* a hole: none (another device's mapping may be next to it) */
-	if (acl_vmm_hole(q))
+	if (acl_mem_hole(q))
 		side->base = side->end = 0;
 }
 
@@ -140,7 +134,7 @@ static int acl_classify_as(struct acl_device *dev, const void *p, size_t len, bo
 		return acl_dev_range_check(p, len, q, name);
 	case NPU_ADDR_DEVICE:
 		/* a reservation's hole may hold another device's mapping (mm.c) */
-		if (acl_vmm_hole(q) && (other = acl_peer_at(dev, addr, &pq)) && !acl_vmm_hole(&pq))
+		if (acl_mem_hole(q) && (other = acl_peer_at(dev, addr, &pq)) && !acl_mem_hole(&pq))
 			return acl_side_peer(side, other, p, len, &pq, name);
 		side->kind = ACL_SIDE_DEVICE;
 		side->owner = dev;

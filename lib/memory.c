@@ -369,7 +369,7 @@ ACL_EXPORT aclError aclrtPointerGetAttributes(const void *ptr, aclrtPtrAttribute
 			break;
 		}
 		/* a reservation's hole may hold another device's mapping (mm.c) */
-		if (q.kind == NPU_ADDR_DEVICE && q.rkind == ACL_REGION_VMM && !q.map_len) {
+		if (q.kind == NPU_ADDR_DEVICE && acl_mem_hole(&q)) {
 			struct acl_device *home = acl_mm_home(dev, (uintptr_t)ptr);
 
 			ret = home != dev ? acl_mm_query(home, (uintptr_t)ptr, &q) : 0;

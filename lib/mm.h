@@ -76,6 +76,12 @@ struct acl_mem_info {
 	uint64_t map_base, map_len;	/* VMM: the aclrtMapMem mapping there; map_len 0: none */
 };
 
+/* Is @q a hole of a VMM reservation (where another device's mapping may be, mm.c)? */
+static inline bool acl_mem_hole(const struct acl_mem_info *q)
+{
+	return q->rkind == ACL_REGION_VMM && !q->map_len;
+}
+
 /*
  * What @dev holds at @addr: from the records, which hold everything the
  * library made on @dev (so an address they do not know is NPU_ADDR_NONE:

@@ -51,8 +51,6 @@ static const struct {
 static int acl_reduce_check(const void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
 			    uint32_t elem)
 {
-	uint64_t align = elem == 1 ? 1 : elem;
-
 	if (!count)
 		return acl_errf(ACLI_ERTPARAM, "count must be non-zero");
 	if (kind < ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM || kind > ACL_RT_MEMCPY_SDMA_AUTOMATIC_EQUAL)
@@ -66,10 +64,11 @@ static int acl_reduce_check(const void *dst, const void *src, uint64_t count, ac
 		return acl_errf(ACLI_ERTNOTSUPP, "kind EQUAL: the chip's SDMA engine reduces SUM, MAX and MIN");
 	if (!elem)
 		return acl_errf(ACLI_ERTNOTSUPP, "the chip's SDMA engine reduces ACL_INT8, ACL_INT16, ACL_INT32, ACL_FLOAT16, ACL_FLOAT and ACL_BF16 only");
-	if ((uintptr_t)src % align || (uintptr_t)dst % align)
-		return acl_errf(ACLI_EUNALIGNED, "%s %p must be %llu-byte aligned for its type",
-				(uintptr_t)src % align ? "src" : "dst",
-				(uintptr_t)src % align ? src : dst, (unsigned long long)align);
+	/* bytes (elem 1) need no alignment */
+	if ((uintptr_t)src % elem || (uintptr_t)dst % elem)
+		return acl_errf(ACLI_EUNALIGNED, "%s %p must be %u-byte aligned for its type",
+				(uintptr_t)src % elem ? "src" : "dst",
+				(uintptr_t)src % elem ? src : dst, elem);
 	if (count % elem)
 		return acl_errf(ACLI_ERTPARAM, "count %llu is not a whole number of %u-byte elements",
 				(unsigned long long)count, elem);
