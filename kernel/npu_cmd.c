@@ -736,25 +736,13 @@ u64 npu_job_bytes(const struct npu_job *job)
  * npu_job_release() - the command's end: completed, dropped or refused
  * @job: the command
  *
- * Drops what it holds; a pageable operand is unpinned here, before its
- * room is given back. The struct itself is the caller's to free (or to
- * reuse: npu_stream_job_alloc()).
+ * Drops what it holds but its host operands (npu_job_release_host()); a
+ * pageable operand is unpinned here, before its room is given back. The
+ * struct itself is the caller's to free (or to reuse:
+ * npu_stream_job_alloc()).
  */
 void npu_job_release(struct npu_job *job)
 {
-	u32 i;
-
-	for (i = 0; job->batch && i < job->batch->n; i++) {
-		if (job->batch->copy[i].dst_reg)
-			npu_host_reg_put(job->batch->copy[i].dst_reg);
-		if (job->batch->copy[i].src_reg)
-			npu_host_reg_put(job->batch->copy[i].src_reg);
-	}
-	kvfree(job->batch);
-	if (job->dst_reg)
-		npu_host_reg_put(job->dst_reg);
-	if (job->src_reg)
-		npu_host_reg_put(job->src_reg);
 	if (job->wait)
 		npu_stream_put(job->wait);
 	if (job->peer)
@@ -769,9 +757,39 @@ void npu_job_release(struct npu_job *job)
 	}
 }
 
+/**
+ * npu_job_release_host() - drop the command's registrations
+ * @job: the command, released or not
+ *
+ * Apart from npu_job_release() because a completed command lets go of
+ * them only after it is recorded complete: an UNREGISTER that waited for
+ * them then finds the command complete (a STREAM_SYNC poll right after
+ * it succeeds). Leaves @job without host operands.
+ */
+void npu_job_release_host(struct npu_job *job)
+{
+	u32 i;
+
+	for (i = 0; job->batch && i < job->batch->n; i++) {
+		if (job->batch->copy[i].dst_reg)
+			npu_host_reg_put(job->batch->copy[i].dst_reg);
+		if (job->batch->copy[i].src_reg)
+			npu_host_reg_put(job->batch->copy[i].src_reg);
+	}
+	kvfree(job->batch);
+	job->batch = NULL;
+	if (job->dst_reg)
+		npu_host_reg_put(job->dst_reg);
+	if (job->src_reg)
+		npu_host_reg_put(job->src_reg);
+	job->dst_reg = NULL;
+	job->src_reg = NULL;
+}
+
 /* A command SUBMIT refused or could not queue: released and freed. */
 void npu_job_free(struct npu_job *job)
 {
 	npu_job_release(job);
+	npu_job_release_host(job);
 	kfree(job);
 }

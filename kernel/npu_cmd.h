@@ -82,6 +82,7 @@ int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget);
 const char *npu_cmd_name(u32 op);
 u64 npu_job_bytes(const struct npu_job *job);
 void npu_job_release(struct npu_job *job);
+void npu_job_release_host(struct npu_job *job);
 void npu_job_free(struct npu_job *job);
 
 #endif /* __NPU_CMD_H__ */

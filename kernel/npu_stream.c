@@ -300,10 +300,11 @@ static int npu_stream_run_head(struct npu_stream *stream, struct npu_job *job,
 }
 
 /*
- * @job, the head, is over with @ret: record it, free it, then tell the
- * waiters - so that when STREAM_SYNC returns, what the command held (pins,
- * registrations, its room in the queue) is let go. Returns the next head,
- * found under the same lock.
+ * @job, the head, is over with @ret: release it, record it, let go of its
+ * registrations, then tell the waiters - so that when STREAM_SYNC returns,
+ * what the command held (pins, registrations, its room in the queue) is
+ * let go, and when an UNREGISTER that waited for it returns, the command
+ * is recorded complete. Returns the next head, found under the same lock.
  */
 static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 					   struct npu_job *job, int ret)
@@ -345,10 +346,11 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 	spin_unlock(&stream->lock);
 	trace_npu_cmd_complete(stream, job, seqno, ret, job->start);
 	npu_job_release(job);
+	atomic64_set_release(&stream->completed, seqno);
+	npu_job_release_host(job);
 	/* Kept for the next command (charged to this context's memcg still). */
 	if (cmpxchg(&stream->spare, NULL, job))
 		kfree(job);
-	atomic64_set_release(&stream->completed, seqno);
 	/*
 	 * Wakes STREAM_SYNC and the streams parked on a WAIT_STREAM; its
 	 * barrier pairs with theirs between joining @wq and looking again.

@@ -1804,4 +1804,38 @@ TEST_F_TIMEOUT(host, unregister_waits_for_dma, 120)
 	ASSERT_NOTHING_PINNED(self);
 }
 
+/*
+ * An UNREGISTER that waited for a command returns after the command is
+ * recorded complete, every time: the engine lets go of the registration
+ * only after the record (it once did so before, and a poll right after
+ * the unregister could miss the completion).
+ */
+#define RACE_ROUNDS	1000
+#define RACE_LEN	(256 * 1024)
+
+TEST_F(host, unregister_returns_after_the_completion)
+{
+	unsigned char *buf = npu_host_mem(RACE_LEN);
+	int i, missed = 0;
+
+	ASSERT_NONNULL(buf);
+	for (i = 0; i < RACE_ROUNDS; i++) {
+		struct npu_cmd c = npu_copy_cmd(self->va, ptr64(buf), RACE_LEN,
+						NPU_CMD_SRC_HOST);
+
+		ASSERT_EQ(0, npu_register(self->fd, buf, RACE_LEN, 0, 0));
+		ASSERT_EQ(0, npu_submit(self->fd, self->stream, &c, 1, NULL));
+		ASSERT_EQ(0, npu_unregister(self->fd, buf));
+		if (npu_sync(self->fd, self->stream, 0)) {
+			missed++;
+			ASSERT_EQ(0, npu_sync(self->fd, self->stream, -1));
+		}
+	}
+	if (missed)
+		TH_LOG("%d of %d polls after UNREGISTER missed the completion",
+		       missed, RACE_ROUNDS);
+	EXPECT_EQ(0, missed);
+	ASSERT_NOTHING_PINNED(self);
+}
+
 TEST_HARNESS_MAIN

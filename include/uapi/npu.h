@@ -756,8 +756,9 @@ struct npu_host_register {
  * @addr: the @addr it was registered with
  *
  * Waits for the commands that name the registration as a host operand
- * (NPU_CMD_SRC_HOST/NPU_CMD_DST_HOST). A command that reaches it through
- * its device VA faults once the mapping is gone, as after UNMAP.
+ * (NPU_CMD_SRC_HOST/NPU_CMD_DST_HOST): when it returns, they are complete
+ * (a STREAM_SYNC that polls sees them so). A command that reaches it
+ * through its device VA faults once the mapping is gone, as after UNMAP.
  *
  * Errors (beyond the common ones):
  *
