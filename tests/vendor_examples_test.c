@@ -125,6 +125,18 @@ VENDOR_EXAMPLE(custom_allocator)
 	.never = { "[ERROR]" },
 };
 
+/* 2_advanced_features/built_in_task/0_reduce_task: aclrtReduceAsync SUM of floats */
+VENDOR_EXAMPLE(reduce_task)
+	.in_order = {
+		"Reduce SUM result[0] = 2.000000",
+		"Reduce SUM result[1] = 4.000000",
+		"Reduce SUM result[2] = 6.000000",
+		"Reduce SUM result[3] = 8.000000",
+		"Sample Run Successfully.",
+	},
+	.never = { "[ERROR]" },
+};
+
 /* @path's first line into @buf (newline dropped); -1 if unreadable. */
 static int read_line(const char *path, char *buf, size_t size)
 {
