@@ -33,6 +33,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "peer.h"
 #include "snapstate.h"
 #include "stream.h"
 
@@ -818,11 +819,6 @@ uint32_t acl_side_flags(const struct acl_side *d, const struct acl_side *s)
 	       (s->kind == ACL_SIDE_PEER ? NPU_CMD_SRC_PEER : 0);
 }
 
-static bool acl_peer_enabled(struct acl_device *dev, struct acl_device *peer)
-{
-	return __atomic_load_n(&dev->peers, __ATOMIC_ACQUIRE) & (1ULL << peer->id);
-}
-
 /*
  * The device whose DMA engine runs a synchronous copy between memory of
  * @od (dst) and @os (src), either NULL for host memory: the owner when
@@ -844,12 +840,6 @@ static struct acl_device *acl_copy_engine(struct acl_device *cur, struct acl_dev
 		return other;
 	}
 	return acl_peer_enabled(os, od) || !acl_peer_enabled(od, os) ? os : od;
-}
-
-static int acl_no_peer(struct acl_device *e, struct acl_device *peer)
-{
-	return acl_errf(ACLI_ENOPEER, "device %d has no peer access to device %d: call aclrtDeviceEnablePeerAccess(%d, 0) with device %d current",
-			e->id, peer->id, peer->id, e->id);
 }
 
 /*

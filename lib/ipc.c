@@ -13,7 +13,9 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <acl/acl.h>
@@ -22,59 +24,96 @@
 #include "context.h"
 #include "device.h"
 #include "error.h"
+#include "ipc.h"
 #include "mm.h"
 #include "peer.h"
 #include "query.h"
 
-#define ACL_IPC_KEY_MAX		64	/* characters; CANN's buffer holds 65 bytes */
-#define ACL_IPC_KEY_FMT		"npu%d-ipc-%016" PRIx64
+#define ACL_IPC_KEY_FMT		"npu%d-%s-%016" PRIx64
+#define ACL_IPC_TAG_FMT		"npu%d-%s%" PRIu32 "-%016" PRIx64
 
-static int acl_ipc_bad_key(const char *key)
+static int acl_ipc_bad_key(const char *key, const char *kind)
 {
-	return acl_errf(ACLI_ERTPARAM, "key \"%.64s\" is not an IPC key (aclrtIpcMemGetExportKey makes them)",
-			key);
+	bool mem = !strcmp(kind, ACL_IPC_KIND_MEM);
+
+	return acl_errf(ACLI_ERTPARAM, "key \"%.64s\" is not an IPC %s key (aclrt%sGetExportKey makes them)",
+			key, mem ? "memory" : "notify", mem ? "IpcMem" : "Notify");
 }
 
-/* The device and driver name in @key. */
-static int acl_ipc_key_parse(const char *key, int *dev, uint64_t *name)
+/* @key in its one spelling: a tag after the kind when @tag is wanted. */
+static int acl_ipc_key_print(char *key, size_t len, int dev, const char *kind, const uint32_t *tag,
+			     uint64_t name)
 {
-	size_t len = strnlen(key, ACL_IPC_KEY_MAX + 1);
+	if (tag)
+		return snprintf(key, len, ACL_IPC_TAG_FMT, dev, kind, *tag, name);
+	return snprintf(key, len, ACL_IPC_KEY_FMT, dev, kind, name);
+}
+
+/* The device, tag (if @tag) and driver name in @key, a key of @kind. */
+static int acl_ipc_key_parse(const char *key, const char *kind, int *dev, uint32_t *tag, uint64_t *name)
+{
+	size_t len = strnlen(key, ACL_IPC_KEY_MAX + 1), klen = strlen(kind);
 	const char *p = key + 3;
 	char want[ACL_IPC_KEY_MAX + 1];
 	unsigned long long hex;
+	unsigned long t = 0;
 	int id = 0, digits = 0;
+	char *end;
 
 	if (len > ACL_IPC_KEY_MAX)
 		return acl_errf(ACLI_ERTPARAM, "key is longer than %d characters", ACL_IPC_KEY_MAX);
 	if (strncmp(key, "npu", 3))
-		return acl_ipc_bad_key(key);
+		return acl_ipc_bad_key(key, kind);
 	for (; *p >= '0' && *p <= '9' && digits < 3; p++, digits++)
 		id = id * 10 + (*p - '0');
-	if (!digits || id >= ACL_MAX_DEVICES || sscanf(p, "-ipc-%16llx", &hex) != 1)
-		return acl_ipc_bad_key(key);
+	if (!digits || id >= ACL_MAX_DEVICES || *p != '-' || strncmp(p + 1, kind, klen))
+		return acl_ipc_bad_key(key, kind);
+	p += 1 + klen;
+	if (tag) {
+		t = strtoul(p, &end, 10);
+		if (end == p || t > UINT32_MAX)
+			return acl_ipc_bad_key(key, kind);
+		p = end;
+		*tag = (uint32_t)t;
+	}
+	if (sscanf(p, "-%16llx", &hex) != 1)
+		return acl_ipc_bad_key(key, kind);
 	/* exactly the spelling we make: no sign, no case, no short or extra digits */
-	snprintf(want, sizeof(want), ACL_IPC_KEY_FMT, id, (uint64_t)hex);
+	acl_ipc_key_print(want, sizeof(want), id, kind, tag, (uint64_t)hex);
 	if (strcmp(want, key))
-		return acl_ipc_bad_key(key);
+		return acl_ipc_bad_key(key, kind);
 	*dev = id;
 	*name = hex;
 	return 0;
 }
 
-/* The device @key names, open in this process. */
-static int acl_ipc_key_dev(const char *key, struct acl_device **devp, __u64 *name)
+int acl_ipc_key_dev(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp, __u64 *name)
 {
 	uint64_t parsed = 0;
 	int id = 0, ret;
 
-	ret = acl_ipc_key_parse(key, &id, &parsed);
+	ret = acl_ipc_key_parse(key, kind, &id, tag, &parsed);
 	if (ret)
 		return ret;
 	*name = parsed;
 	*devp = acl_dev_get(id);
 	if (!*devp)
-		return acl_errf(ACLI_ENOCTX, "key \"%s\" names memory of device %d, which this process has not set (aclrtSetDevice)",
-				key, id);
+		return acl_errf(ACLI_ENOCTX, "key \"%s\" names %s of device %d, which this process has not set (aclrtSetDevice)",
+				key, strcmp(kind, ACL_IPC_KIND_MEM) ? "a notify" : "memory", id);
+	return 0;
+}
+
+int acl_ipc_key_make(char *key, size_t len, const char *kind, const uint32_t *tag, struct acl_device *dev,
+		     uint64_t name)
+{
+	uint32_t most = UINT32_MAX;
+	int need = acl_ipc_key_print(NULL, 0, dev->id, kind, tag ? &most : NULL, UINT64_MAX) + 1;
+
+	if (len < (size_t)need)
+		return acl_errf(ACLI_ERTPARAM, "len %zu: the key needs %d bytes (a 65-byte buffer always fits)", len,
+				need);
+	if (key)
+		acl_ipc_key_print(key, len, dev->id, kind, tag, name);
 	return 0;
 }
 
@@ -107,9 +146,8 @@ static int acl_ipc_check_range(struct acl_device *dev, uint64_t addr, size_t siz
 ACL_EXPORT aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key, size_t len, uint64_t flags)
 {
 	struct npu_ipc_export exp = { .size = sizeof(exp), .addr = (uintptr_t)devPtr, .length = size };
-	struct npu_ipc_destroy destroy = { .size = sizeof(destroy) };
 	struct acl_device *dev;
-	int ret, need;
+	int ret;
 
 	ret = acl_enter(NULL, devPtr, key);
 	if (ret)
@@ -122,12 +160,9 @@ ACL_EXPORT aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key
 	ret = acl_cur_dev(&dev);
 	if (ret)
 		goto out;
-	need = snprintf(NULL, 0, ACL_IPC_KEY_FMT, dev->id, UINT64_MAX) + 1;
-	if (len < (size_t)need) {
-		ret = acl_errf(ACLI_ERTPARAM, "len %zu: the key needs %d bytes (a 65-byte buffer always fits)", len,
-			       need);
+	ret = acl_ipc_key_make(NULL, len, ACL_IPC_KIND_MEM, NULL, dev, 0);
+	if (ret)
 		goto out;
-	}
 	ret = acl_ipc_check_range(dev, exp.addr, size);
 	if (ret)
 		goto out;
@@ -139,37 +174,44 @@ ACL_EXPORT aclError aclrtIpcMemGetExportKey(void *devPtr, size_t size, char *key
 			       size);
 	if (ret)
 		goto out;
-	if (snprintf(key, len, ACL_IPC_KEY_FMT, dev->id, (uint64_t)exp.key) >= (int)len) {
-		destroy.key = exp.key;	/* cannot happen: need covers every key */
-		acl_ioctl(dev->fd, NPU_IOCTL_IPC_DESTROY, &destroy);
-		ret = acl_errf(ACLI_EINTERNAL, "key does not fit in %zu bytes", len);
-	}
+	acl_ipc_key_make(key, len, ACL_IPC_KIND_MEM, NULL, dev, exp.key);
 out:
 	return acl_ret(__func__, ret);
+}
+
+int acl_ipc_set_pids_on(struct acl_device *dev, uint64_t name, const char *what, int32_t *pid, size_t num)
+{
+	struct npu_share_pids arg = { .size = sizeof(arg), .shareable = name, .pids = (uintptr_t)pid,
+				      .count = (uint32_t)num };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_SET_PIDS, &arg);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_ERTPARAM, "%s was not exported by this process (or was closed, or its memory freed)",
+			       what);
+	else if (ret == -ESRCH)
+		ret = acl_errf(ACLI_ERTPARAM, "one of the %zu pids names no process in this pid namespace: none was added",
+			       num);
+	else if (ret == -ENOSPC)
+		ret = acl_errf(ACLI_ERTPARAM, "%s would list more than %d pids", what, NPU_SHARE_MAX_PIDS);
+	return ret;
 }
 
 /* Add @num processes to the list of @key, which this process exported (IPC_SET_PIDS). */
 static int acl_ipc_set_pids(const char *key, int32_t *pid, size_t num)
 {
-	struct npu_share_pids arg = { .size = sizeof(arg), .pids = (uintptr_t)pid, .count = (uint32_t)num };
 	struct acl_device *dev;
+	char what[ACL_IPC_KEY_MAX + 8];
+	__u64 name;
 	int ret;
 
 	ret = acl_cur_dev(&dev);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, &dev, &arg.shareable);
+		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_MEM, NULL, &dev, &name);
 	if (ret)
 		return ret;
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_SET_PIDS, &arg);
-	if (ret == -ENOENT)
-		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was not exported by this process (or was closed, or its memory freed)",
-			       key);
-	else if (ret == -ESRCH)
-		ret = acl_errf(ACLI_ERTPARAM, "one of the %zu pids names no process in this pid namespace: none was added",
-			       num);
-	else if (ret == -ENOSPC)
-		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" would list more than %d pids", key, NPU_SHARE_MAX_PIDS);
-	return ret;
+	snprintf(what, sizeof(what), "key \"%s\"", key);
+	return acl_ipc_set_pids_on(dev, name, what, pid, num);
 }
 
 ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_t num)
@@ -200,7 +242,7 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 	}
 	ret = acl_cur_dev(&cur);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, &dev, &imp.shareable);
+		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_MEM, NULL, &dev, &imp.shareable);
 	if (ret)
 		goto out;
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
@@ -238,7 +280,7 @@ ACL_EXPORT aclError aclrtIpcMemClose(const char *key)
 
 	ret = acl_enter(&dev, key);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, &dev, &destroy.key);
+		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_MEM, NULL, &dev, &destroy.key);
 	if (ret)
 		goto out;
 	/* two threads closing the same import: one unmaps, the other looks again */
@@ -300,9 +342,46 @@ out:
  * an entry whose sdid names server 0 lists its pids for this machine,
  * as aclrtIpcMemSetImportPid does; any other server is not there.
  */
+int acl_ipc_pod_pids(const aclrtServerPid *serverPids, size_t num, int32_t most, const char *bad,
+		     int (*set)(void *arg, int32_t *pid, size_t n), void *arg)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < num && !ret; i++) {
+		const aclrtServerPid *e = &serverPids[i];
+		int32_t n = (int32_t)(e->num & INT32_MAX);
+
+		if (!e->pid || n <= 0 || n > most || bad) {
+			ret = acl_errf(ACLI_ERTPARAM, "serverPids[%zu]: %s", i,
+				       !e->pid ? "pid must not be NULL" :
+				       n <= 0 || n > most ? (most == 1 ? "num must be 1" : "num must be 1..31") :
+				       bad);
+			break;
+		}
+		if (!(acl_chip_features() & ACL_SOC_POD_IPC)) {
+			ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the chip's driver has no SET_PID_POD (CANN: the A3 super-pod parts; use the SetImportPid call for this server's processes)");
+			break;
+		}
+		if (ACL_SDID_SERVER(e->sdid) != ACL_POD_SERVER_ID)
+			ret = acl_errf(ACLI_EHANDLE, "serverPids[%zu]: sdid %#x names server %u: the simulated super pod is this one server (%u)",
+				       i, e->sdid, ACL_SDID_SERVER(e->sdid), ACL_POD_SERVER_ID);
+		else
+			ret = acl_pid_list_check(e->pid, (size_t)n, "num", ACLI_ERTPARAM, false);
+		if (!ret)
+			ret = set(arg, e->pid, (size_t)n);
+	}
+	return ret;
+}
+
+static int acl_ipc_mem_pod_set(void *key, int32_t *pid, size_t n)
+{
+	return acl_ipc_set_pids(key, pid, n);
+}
+
 ACL_EXPORT aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServerPid *serverPids, size_t num)
 {
-	size_t i, len;
+	size_t len;
 	int ret;
 
 	ret = acl_check_init();
@@ -314,29 +393,9 @@ ACL_EXPORT aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServer
 		goto out;
 	}
 	len = strnlen(key, ACL_IPC_KEY_MAX + 1);
-	for (i = 0; i < num && !ret; i++) {
-		const aclrtServerPid *e = &serverPids[i];
-		int32_t n = (int32_t)(e->num & INT32_MAX);
-
-		if (!e->pid || n <= 0 || n > ACL_POD_PIDS_MAX || !len || len > ACL_IPC_KEY_MAX) {
-			ret = acl_errf(ACLI_ERTPARAM, "serverPids[%zu]: %s", i,
-				       !e->pid ? "pid must not be NULL" :
-				       n <= 0 || n > ACL_POD_PIDS_MAX ? "num must be 1..31" :
-				       "key must be 1..64 characters");
-			break;
-		}
-		if (!(acl_chip_features() & ACL_SOC_POD_IPC)) {
-			ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the chip's driver has no SET_PID_POD (CANN: the A3 super-pod parts; use aclrtIpcMemSetImportPid for this server's processes)");
-			break;
-		}
-		if (ACL_SDID_SERVER(e->sdid) != ACL_POD_SERVER_ID)
-			ret = acl_errf(ACLI_EHANDLE, "serverPids[%zu]: sdid %#x names server %u: the simulated super pod is this one server (%u)",
-				       i, e->sdid, ACL_SDID_SERVER(e->sdid), ACL_POD_SERVER_ID);
-		else
-			ret = acl_pid_list_check(e->pid, (size_t)n, "num", ACLI_ERTPARAM, false);
-		if (!ret)
-			ret = acl_ipc_set_pids(key, e->pid, (size_t)n);
-	}
+	ret = acl_ipc_pod_pids(serverPids, num, ACL_POD_PIDS_MAX,
+			       !len || len > ACL_IPC_KEY_MAX ? "key must be 1..64 characters" : NULL,
+			       acl_ipc_mem_pod_set, (void *)key);
 out:
 	return acl_ret(__func__, ret);
 }

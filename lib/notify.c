@@ -4,34 +4,54 @@
  * A notify is a word of the device's notify pool (slots.c): a record is a
  * WRITE_VALUE of 1; a wait is a WAIT_VALUE for it followed by a WRITE_VALUE
  * of 0 in the same submission, so each record releases at most one wait.
- * A notify belongs to its device, not to a context. The simulated chip
- * has no IPC notifies and no count notifies (CANN: 950 only): those calls
- * answer ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ * A notify belongs to its device, not to a context.
+ *
+ * IPC notifies: an exported notify's flag moves to a device page of its
+ * own, which the driver names by an IPC key (IPC_EXPORT: the share
+ * table's rules - listed pids or any, the exporter's euid, revoked when
+ * the exporter frees it). An importer maps that page (IPC_IMPORT) on the
+ * notify's device and records by writing it, from a stream of another
+ * device through peer access; waits run on the notify's own device. There
+ * are no count notifies (CANN: 950 only): those calls answer
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
 #include "context.h"
+#include "copy.h"
 #include "device.h"
 #include "error.h"
 #include "handle.h"
+#include "ipc.h"
+#include "mm.h"
 #include "notify.h"
+#include "peer.h"
+#include "query.h"
 #include "slots.h"
 #include "stream.h"
 
 struct acl_notify {
 	struct acl_obj obj;		/* first: the aclrtNotify is the object */
 	struct list_head node;		/* in acl_notify_zombies once destroyed */
-	struct acl_device *dev;		/* constant */
+	struct acl_device *dev;		/* constant: created or imported on */
 	unsigned int gen;		/* dev->gen at creation: the pool's life */
 	uint32_t slot;			/* the notify id; constant */
-	uint64_t *word;
-	pthread_mutex_t lock;		/* protects the last task */
+	uint64_t *word;			/* the pool word; NULL for an import */
+	struct acl_device *home;	/* constant: the flag's device (@dev, or the exporter's) */
+	unsigned int home_gen;		/* home->gen at creation */
+	bool imported;			/* constant */
+	pthread_mutex_t lock;		/* protects the last task and the IPC fields */
 	struct acl_stream *last_s;	/* stream of the last record or wait (reference) */
 	uint32_t last_id;
 	uint64_t last_seq;
+	uint64_t dva;			/* IPC: the flag's device VA on @home; 0: the pool word */
+	uint64_t key;			/* IPC: the driver's name of its page; 0 if none */
 };
 
 /*
@@ -56,7 +76,11 @@ static void acl_notify_release(struct acl_obj *obj)
 {
 	struct acl_notify *n = (struct acl_notify *)obj;
 
-	acl_slot_free(n->dev, &n->dev->notifies, n->gen, n->slot);
+	/* freeing the exported page also revokes its key */
+	if (n->dva && __atomic_load_n(&n->home->gen, __ATOMIC_ACQUIRE) == n->home_gen)
+		acl_mm_free(n->home, n->dva, n->imported ? ACL_REGION_IPC : ACL_REGION_MALLOC);
+	if (n->word)
+		acl_slot_free(n->dev, &n->dev->notifies, n->gen, n->slot);
 	if (n->last_s)
 		acl_stream_put(n->last_s);
 	pthread_mutex_destroy(&n->lock);
@@ -100,7 +124,8 @@ static int acl_notify_get(aclrtNotify notify, struct acl_notify **out, struct ac
 	if (!n)
 		return acl_errf(ACLI_EHANDLE, "notify %p is not a live notify", notify);
 	/* its device was closed since (every context on it went): its word is gone */
-	if (__atomic_load_n(&n->dev->gen, __ATOMIC_ACQUIRE) != n->gen) {
+	if (__atomic_load_n(&n->dev->gen, __ATOMIC_ACQUIRE) != n->gen ||
+	    __atomic_load_n(&n->home->gen, __ATOMIC_ACQUIRE) != n->home_gen) {
 		acl_obj_put(&n->obj);
 		return acl_errf(ACLI_EHANDLE, "notify %p died with its device's last context", notify);
 	}
@@ -149,6 +174,8 @@ ACL_EXPORT aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 	}
 	n->dev = ctx->dev;
 	n->gen = __atomic_load_n(&ctx->dev->gen, __ATOMIC_ACQUIRE);
+	n->home = n->dev;
+	n->home_gen = n->gen;
 	ret = acl_slot_alloc(ctx->dev, &ctx->dev->notifies, &n->slot, &n->word);
 	if (ret) {
 		free(n);
@@ -190,15 +217,69 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-/* Queue @cmds for @n on @stream, after the checks of record and wait. */
-static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, struct npu_cmd *cmds,
-			    uint32_t count)
+/* What a notify call queues: a record, a clear, or a wait that clears. */
+enum acl_notify_op {
+	ACL_NOTIFY_SET,
+	ACL_NOTIFY_CLEAR,
+	ACL_NOTIFY_WAIT,
+};
+
+/* An IPC notify's page: the smallest the driver maps and names. */
+#define ACL_NOTIFY_PAGE	4096
+
+/* The 1 a record from another device copies into an IPC notify's page. */
+static struct acl_slot_kept acl_notify_ones[ACL_MAX_DEVICES];
+
+/*
+ * @op's commands on @n (under its lock) for a stream of @e into @cmds,
+ * their number into *@count: on the flag's device a write (and wait) of
+ * the flag itself; from another device only a record, of an IPC notify,
+ * as a peer copy of a 1 into its page.
+ */
+static int acl_notify_cmds_locked(struct acl_notify *n, struct acl_device *e, enum acl_notify_op op,
+				  struct npu_cmd *cmds, uint32_t *count)
+{
+	uint32_t host = n->dva ? 0 : NPU_CMD_DST_HOST;
+	uint64_t flag = n->dva ?: (uintptr_t)n->word, *one;
+	int ret;
+
+	if (e != n->home) {
+		/* the vendor leaves the plain case unchecked; its IPC path answers it */
+		if (op != ACL_NOTIFY_SET || !n->dva)
+			return acl_errf(ACLI_ERTPARAM, "the notify is of device %d, the stream of device %d%s",
+					n->home->id, e->id,
+					n->dva ? ": only a record may come from another device" : "");
+		if (!acl_peer_enabled(e, n->home))
+			return acl_no_peer(e, n->home);
+		ret = acl_slot_keep(e, &e->notifies, &acl_notify_ones[e->id], &one);
+		if (ret)
+			return ret == -ENOSPC ? acl_errf(ACLI_ENONOTIFYRES, "no notify left on device %d", e->id) : ret;
+		__atomic_store_n(one, 1, __ATOMIC_RELAXED);
+		cmds[0] = (struct npu_cmd){ .op = NPU_OP_COPY, .flags = NPU_CMD_SRC_HOST | NPU_CMD_DST_PEER,
+					    .dst = flag, .src = (uintptr_t)one, .length = sizeof(*one),
+					    .value = (uint64_t)__atomic_load_n(&n->home->fd, __ATOMIC_ACQUIRE) };
+		*count = 1;
+		return 0;
+	}
+	*count = 0;
+	if (op == ACL_NOTIFY_WAIT)
+		cmds[(*count)++] = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE,
+						     .flags = (host ? NPU_CMD_SRC_HOST : 0) | NPU_WAIT_GEQ,
+						     .src = flag, .value = 1 };
+	cmds[(*count)++] = (struct npu_cmd){ .op = NPU_OP_WRITE_VALUE, .flags = host, .dst = flag,
+					     .value = op == ACL_NOTIFY_SET };
+	return 0;
+}
+
+/* Queue @op for @n on @stream, after the checks of record and wait. */
+static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, enum acl_notify_op op)
 {
 	struct acl_context *ctx;
 	struct acl_notify *n;
 	struct acl_stream *s, *old = NULL;
+	struct npu_cmd cmds[2];
+	uint32_t count = 0, id;
 	uint64_t seq;
-	uint32_t i, id;
 	int ret;
 
 	ret = acl_notify_get(notify, &n, &ctx);
@@ -207,21 +288,10 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, struct npu_c
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	if (s->dev != n->dev) {
-		/* the vendor leaves it unchecked; its IPC path answers this */
-		ret = acl_errf(ACLI_ERTPARAM, "the notify is of device %d, the stream of device %d",
-			       n->dev->id, s->dev->id);
-		acl_stream_put(s);
-		goto out;
-	}
-	for (i = 0; i < count; i++) {
-		if (cmds[i].op == NPU_OP_WAIT_VALUE)
-			cmds[i].src = (uintptr_t)n->word;
-		else
-			cmds[i].dst = (uintptr_t)n->word;
-	}
 	pthread_mutex_lock(&n->lock);
-	ret = acl_stream_submit_at(s, cmds, count, &id, &seq);
+	ret = acl_notify_cmds_locked(n, s->dev, op, cmds, &count);
+	if (!ret)
+		ret = acl_stream_submit_at(s, cmds, count, &id, &seq);
 	if (!ret) {
 		old = n->last_s;
 		n->last_s = s;
@@ -229,6 +299,10 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, struct npu_c
 		n->last_seq = seq;
 	} else {
 		old = s;
+		if (ret == -EPERM && s->dev != n->home)
+			ret = acl_no_peer(s->dev, n->home);
+		else if (ret == -EBADF && s->dev != n->home)
+			ret = acl_errf(ret, "device %d, the notify's, was reset", n->home->id);
 	}
 	pthread_mutex_unlock(&n->lock);
 	if (old)
@@ -240,24 +314,17 @@ out:
 
 ACL_EXPORT aclError aclrtRecordNotify(aclrtNotify notify, aclrtStream stream)
 {
-	struct npu_cmd set = { .op = NPU_OP_WRITE_VALUE, .flags = NPU_CMD_DST_HOST, .value = 1 };
-
-	return acl_ret(__func__, acl_notify_queue(notify, stream, &set, 1));
+	return acl_ret(__func__, acl_notify_queue(notify, stream, ACL_NOTIFY_SET));
 }
 
 ACL_EXPORT aclError aclrtWaitAndResetNotify(aclrtNotify notify, aclrtStream stream, uint32_t timeout)
 {
-	struct npu_cmd cmds[2] = {
-		{ .op = NPU_OP_WAIT_VALUE, .flags = NPU_CMD_SRC_HOST | NPU_WAIT_GEQ, .value = 1 },
-		{ .op = NPU_OP_WRITE_VALUE, .flags = NPU_CMD_DST_HOST, .value = 0 },
-	};
-
 	/*
 	 * The simulated chip lacks CANN's NOTIFY_WAIT_TIMEOUT feature: as on
 	 * such vendor chips the timeout is ignored and the wait has no limit.
 	 */
 	(void)timeout;
-	return acl_ret(__func__, acl_notify_queue(notify, stream, cmds, 2));
+	return acl_ret(__func__, acl_notify_queue(notify, stream, ACL_NOTIFY_WAIT));
 }
 
 ACL_EXPORT aclError aclrtGetNotifyId(aclrtNotify notify, uint32_t *notifyId)
@@ -290,7 +357,6 @@ static int acl_sync_default(void)
 
 ACL_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num)
 {
-	struct npu_cmd clear = { .op = NPU_OP_WRITE_VALUE, .flags = NPU_CMD_DST_HOST, .value = 0 };
 	struct acl_context *ctx;
 	struct acl_notify *n;
 	uint32_t i, count = (uint32_t)num;
@@ -311,7 +377,7 @@ ACL_EXPORT aclError aclrtNotifyBatchReset(aclrtNotify *notifies, size_t num)
 		if (ret)
 			break;
 		/* outside every user stream: the context's default stream, waited for */
-		ret = acl_notify_queue(n, NULL, &clear, 1);
+		ret = acl_notify_queue(n, NULL, ACL_NOTIFY_CLEAR);
 		if (!ret)
 			ret = acl_sync_default();
 		acl_notify_done(n, ctx);
@@ -320,45 +386,228 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-static int acl_no_ipc_notify(void)
+/* The chip's IPC notifies (CANN: RT_FEATURE_IPC_NOTIFY; the 310B class has none). */
+static int acl_ipc_notify_chip(void)
 {
-	int ret = acl_check_init();
-
-	return ret ? ret : acl_errf(ACLI_ERTNOTSUPP, "the simulated chip has no IPC notifies");
+	if (acl_chip_features() & ACL_SOC_IPC_NOTIFY)
+		return 0;
+	return acl_errf(ACLI_ERTNOTSUPP, "the chip has no IPC notifies (CANN: RT_FEATURE_IPC_NOTIFY)");
 }
 
+/* The flag's page on @n's device: zeroed by the driver, set if @n is set. */
+static int acl_notify_page(struct acl_notify *n, uint64_t *va)
+{
+	struct npu_cmd set = { .op = NPU_OP_WRITE_VALUE, .value = 1 };
+	int ret;
+
+	ret = acl_mm_alloc(n->dev, ACL_NOTIFY_PAGE, ACL_NOTIFY_PAGE, va);
+	if (ret || !__atomic_load_n(n->word, __ATOMIC_ACQUIRE))
+		return ret;
+	set.dst = *va;
+	ret = acl_cmds_sync(n->dev, &set, 1);
+	if (ret)
+		acl_mm_free(n->dev, *va, ACL_REGION_MALLOC);
+	return ret;
+}
+
+/*
+ * The flag moves to a page of its own, which the driver names; the
+ * notify must be idle (npu's choice: a queued record or wait would
+ * still reach the old word). Exported once, as CANN: 507000 after.
+ */
 ACL_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags)
 {
-	int ret = acl_enter(NULL, notify, key);
+	struct npu_ipc_export exp = { .size = sizeof(exp), .length = ACL_NOTIFY_PAGE };
+	struct acl_context *ctx;
+	struct acl_notify *n;
+	uint64_t va;
+	int ret;
 
-	(void)len;
-	(void)flags;
-	return acl_ret(__func__, ret ? ret : acl_no_ipc_notify());
+	ret = acl_enter(NULL, notify, key);
+	if (!ret && !len)
+		ret = acl_errf(ACLI_ERTPARAM, "len must be non-zero (65 holds every key)");
+	if (!ret)
+		ret = acl_ipc_notify_chip();
+	if (!ret && flags != ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT &&
+	    flags != ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+		ret = acl_errf(ACLI_ERTPARAM, "flags %#" PRIx64 " must be DEFAULT or DISABLE_PID_VALIDATION", flags);
+	if (ret)
+		goto out;
+	ret = acl_notify_get(notify, &n, &ctx);
+	if (ret)
+		goto out;
+	ret = acl_ipc_key_make(NULL, len, ACL_IPC_KIND_NOTIFY, &n->slot, n->dev, 0);
+	if (ret)
+		goto put;
+	pthread_mutex_lock(&n->lock);
+	if (n->imported || n->key) {
+		ret = acl_errf(ACLI_EINTERNAL, "notify %p was %s already", notify, n->imported ? "imported" : "exported");
+		goto unlock;
+	}
+	if (n->last_s && !acl_stream_reached(n->last_s, n->last_id, n->last_seq)) {
+		ret = acl_errf(ACLI_ERTPARAM, "notify %p has records or waits queued: export it before it is used, or once they ran",
+			       notify);
+		goto unlock;
+	}
+	ret = acl_notify_page(n, &va);
+	if (ret)
+		goto unlock;
+	exp.addr = va;
+	exp.flags = flags ? NPU_SHARE_ANY_PID : 0;
+	ret = acl_ioctl(n->dev->fd, NPU_IOCTL_IPC_EXPORT, &exp);
+	if (ret) {
+		acl_mm_free(n->dev, va, ACL_REGION_MALLOC);
+		if (ret == -ENOSPC)
+			ret = acl_errf(ACLI_ENONOTIFYRES, "this process holds as many IPC keys as the driver allows (max_ipc_keys)");
+		goto unlock;
+	}
+	n->dva = va;
+	n->key = exp.key;
+	acl_ipc_key_make(key, len, ACL_IPC_KIND_NOTIFY, &n->slot, n->dev, exp.key);
+unlock:
+	pthread_mutex_unlock(&n->lock);
+put:
+	acl_notify_done(n, ctx);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/* The key of @n, exported by this process, for IPC_SET_PIDS. */
+static int acl_notify_exported(struct acl_notify *n, uint64_t *key)
+{
+	pthread_mutex_lock(&n->lock);
+	*key = n->imported ? 0 : n->key;
+	pthread_mutex_unlock(&n->lock);
+	if (!*key)
+		return acl_errf(ACLI_ERTPARAM, "notify %p is not exported by this process (aclrtNotifyGetExportKey first)",
+				(void *)n);
+	return 0;
 }
 
 ACL_EXPORT aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, size_t num)
 {
-	int ret = acl_enter(NULL, notify, pid);
+	struct acl_context *ctx;
+	struct acl_notify *n;
+	uint64_t key;
+	int ret;
 
-	(void)num;
-	return acl_ret(__func__, ret ? ret : acl_no_ipc_notify());
+	ret = acl_enter(NULL, notify, pid);
+	if (!ret)
+		ret = acl_ipc_notify_chip();
+	if (!ret)
+		ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM, false);
+	if (ret || (ret = acl_notify_get(notify, &n, &ctx)))
+		goto out;
+	ret = acl_notify_exported(n, &key);
+	if (!ret)
+		ret = acl_ipc_set_pids_on(n->dev, key, "the notify", pid, num);
+	acl_notify_done(n, ctx);
+out:
+	return acl_ret(__func__, ret);
 }
 
+static int acl_notify_pod_set(void *arg, int32_t *pid, size_t num)
+{
+	struct acl_notify *n = arg;
+	uint64_t key;
+	int ret;
+
+	ret = acl_notify_exported(n, &key);
+	return ret ? ret : acl_ipc_set_pids_on(n->dev, key, "the notify", pid, num);
+}
+
+/* As aclrtIpcMemImportPidInterServer (ipc.c), one pid an entry. */
 ACL_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrtServerPid *serverPids,
 						       size_t num)
 {
-	(void)notify;
-	(void)serverPids;
-	(void)num;
-	return acl_ret(__func__, acl_no_ipc_notify());
+	struct acl_context *ctx;
+	struct acl_notify *n;
+	int ret;
+
+	ret = acl_check_init();
+	if (!ret && (!notify || !serverPids || !num))
+		ret = acl_errf(ACLI_ERTPARAM, "%s", !notify ? "notify must not be NULL" :
+			       !serverPids ? "serverPids must not be NULL" : "num must be non-zero");
+	if (ret || (ret = acl_notify_get(notify, &n, &ctx)))
+		goto out;
+	ret = acl_ipc_pod_pids(serverPids, num, 1, NULL, acl_notify_pod_set, n);
+	acl_notify_done(n, ctx);
+out:
+	return acl_ret(__func__, ret);
 }
 
+/*
+ * A notify of the current device whose flag is the exporter's page,
+ * mapped on the exporter's device (which this process must have set, as
+ * for IPC memory): records go there from any device with peer access to
+ * it, waits run there.
+ */
 ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags)
 {
-	int ret = acl_enter(NULL, notify, key);
+	struct npu_share_import imp = { .size = sizeof(imp) };
+	struct acl_context *ctx = NULL;
+	struct acl_device *home;
+	struct acl_notify *n;
+	uint32_t slot = 0;
+	uint64_t va;
+	int ret;
 
-	(void)flags;
-	return acl_ret(__func__, ret ? ret : acl_no_ipc_notify());
+	ret = acl_enter(NULL, notify, key);
+	if (!ret)
+		ret = acl_ipc_notify_chip();
+	if (!ret && flags > (ACL_NOTIFY_DEVICE_USE_ONLY | ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS))
+		ret = acl_errf(ACLI_ERTPARAM, "flags %#" PRIx64 " must be DEFAULT, DEVICE_USE_ONLY, ENABLE_PEER_ACCESS or both",
+			       flags);
+	if (!ret && (flags & ACL_NOTIFY_DEVICE_USE_ONLY))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "DEVICE_USE_ONLY needs device-side code the simulated chip does not run");
+	if (!ret)
+		ret = acl_cur_ctx(&ctx);
+	if (!ret)
+		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_NOTIFY, &slot, &home, &imp.shareable);
+	if (ret)
+		goto out;
+	acl_notifies_reap();
+	n = calloc(1, sizeof(*n));
+	if (!n) {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto out;
+	}
+	n->dev = ctx->dev;
+	n->gen = __atomic_load_n(&ctx->dev->gen, __ATOMIC_ACQUIRE);
+	n->home = home;
+	n->home_gen = __atomic_load_n(&home->gen, __ATOMIC_ACQUIRE);
+	n->slot = slot;
+	n->imported = true;
+	ret = acl_ioctl(home->fd, NPU_IOCTL_IPC_IMPORT, &imp);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, its notify destroyed, or this process is not allowed to import it (aclrtNotifySetImportPid)",
+			       key);
+	else if (ret == -EINVAL && acl_mm_ipc_oldest(home, imp.shareable))
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is imported by this process already: destroy that notify first",
+			       key);
+	else if (ret == -EINVAL)
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
+	if (!ret)
+		ret = acl_mm_map_import(home, imp.handle, imp.length, imp.page_size, imp.shareable, &va);
+	if (!ret && (flags & ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS) && home != ctx->dev) {
+		ret = acl_peer_enable_pair(ctx->dev, home);
+		if (ret)
+			acl_mm_free(home, va, ACL_REGION_IPC);
+	}
+	if (ret) {
+		free(n);
+		goto out;
+	}
+	n->dva = va;
+	n->key = imp.shareable;
+	pthread_mutex_init(&n->lock, NULL);
+	list_init(&n->node);
+	acl_obj_add(&n->obj, ACL_OBJ_NOTIFY, acl_notify_release);
+	*notify = n;
+out:
+	if (ctx)
+		acl_ctx_put(ctx);
+	return acl_ret(__func__, ret);
 }
 
 /* Count notifies exist on the 950 only. */

@@ -810,3 +810,14 @@ ACL_EXPORT aclError aclrtMemP2PMap(void *devPtr, size_t size, int32_t dstDevId, 
 out:
 	return acl_ret(__func__, ret);
 }
+
+bool acl_peer_enabled(struct acl_device *dev, struct acl_device *peer)
+{
+	return __atomic_load_n(&dev->peers, __ATOMIC_ACQUIRE) & (1ULL << peer->id);
+}
+
+int acl_no_peer(struct acl_device *e, struct acl_device *peer)
+{
+	return acl_errf(ACLI_ENOPEER, "device %d has no peer access to device %d: call aclrtDeviceEnablePeerAccess(%d, 0) with device %d current",
+			e->id, peer->id, peer->id, e->id);
+}

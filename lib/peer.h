@@ -29,4 +29,9 @@ int acl_peer_disable(struct acl_device *dev, int peer);
 /* @a and @b reach each other's memory: a reference each way, or none. */
 int acl_peer_enable_pair(struct acl_device *a, struct acl_device *b);
 
+/* @dev's DMA engine reaches @peer's memory (peer access enabled). */
+bool acl_peer_enabled(struct acl_device *dev, struct acl_device *peer);
+/* The error of a command of @e that needs peer access to @peer it lacks. */
+int acl_no_peer(struct acl_device *e, struct acl_device *peer);
+
 #endif /* LIBACL_PEER_H */

@@ -53,8 +53,9 @@ static const struct acl_soc_part {
 	int32_t aicpu;
 	unsigned int feat;
 } acl_soc_parts[] = {
-#define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE)
-#define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE)
+#define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY)
+#define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE | \
+		 ACL_SOC_IPC_NOTIFY)
 	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend031", 3004, 4LL << 20, 4, 0 },
 	{ "Ascend035", 3505, 0, 0, 0 },
@@ -64,15 +65,15 @@ static const struct acl_soc_part {
 	{ "Ascend310B2", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
 	{ "Ascend310B3", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
 	{ "Ascend310B4", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
-	{ "Ascend310P1", 2002, 16LL << 20, 8, 0 },
-	{ "Ascend310P3", 2002, 16LL << 20, 7, 0 },
-	{ "Ascend310P5", 2002, 16LL << 20, 8, 0 },
-	{ "Ascend310P7", 2002, 16LL << 20, 8, 0 },
-	{ "Ascend910A", 1001, 32LL << 20, 4, 0 },
-	{ "Ascend910B", 1001, 32LL << 20, 6, 0 },
-	{ "Ascend910PremiumA", 1001, 32LL << 20, 4, 0 },
-	{ "Ascend910ProA", 1001, 32LL << 20, 4, 0 },
-	{ "Ascend910ProB", 1001, 32LL << 20, 4, 0 },
+	{ "Ascend310P1", 2002, 16LL << 20, 8, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend310P3", 2002, 16LL << 20, 7, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend310P5", 2002, 16LL << 20, 8, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend310P7", 2002, 16LL << 20, 8, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend910A", 1001, 32LL << 20, 4, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend910B", 1001, 32LL << 20, 6, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend910PremiumA", 1001, 32LL << 20, 4, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend910ProA", 1001, 32LL << 20, 4, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend910ProB", 1001, 32LL << 20, 4, ACL_SOC_IPC_NOTIFY },
 	{ "Ascend910B1", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend910B2", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend910B2C", 2201, 192LL << 20, 6, A2 },

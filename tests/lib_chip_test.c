@@ -150,6 +150,19 @@ TEST_F_TIMEOUT(chip, ascend310b1_profile, 120)
 	ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
 	ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
 	EXPECT_EQ(ACL_RT_OVERFLOW_MODE_INFNAN, mode);
+	/* no IPC notifies (RT_FEATURE_IPC_NOTIFY) */
+	{
+		aclrtNotify n, n2 = NULL;
+		int32_t pid = getpid();
+		char key[65];
+
+		ASSERT_ACL_OK(aclrtCreateNotify(&n, 0));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNotifyGetExportKey(n, key, sizeof(key), 0));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNotifySetImportPid(n, &pid, 1));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+			   aclrtNotifyImportByKey(&n2, "npu0-notify0-0123456789abcdef", 0));
+		ASSERT_ACL_OK(aclrtDestroyNotify(n));
+	}
 }
 
 /*

@@ -145,16 +145,11 @@ TEST_F(nt, bad_arguments)
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyNotify(n2));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtGetNotifyId(n2, &id));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtNotifyBatchReset(arr, 1));
-	/* no IPC notifies and no count notifies on the simulated chip */
+	/* no count notifies on the simulated chip (IPC notifies: lib_ipc_notify_test) */
 	{
-		char key[65];
-		int32_t pid = getpid();
 		aclrtCntNotify c;
 		aclrtCntNotifyRecordInfo ri = { ACL_RT_CNT_NOTIFY_RECORD_ADD_MODE, 1 };
 
-		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNotifyGetExportKey(self->n, key, sizeof(key), 0));
-		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNotifySetImportPid(self->n, &pid, 1));
-		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNotifyImportByKey(&n2, "k", 0));
 		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtCntNotifyCreate(&c, 0));
 		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtCntNotifyRecord(NULL, NULL, &ri));
 	}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * IPC keys: the driver's 64-bit name of an IPC_EXPORT together with the
+ * device of the memory, spelled "npu<N>-<kind>-<16 hex digits>" (a notify
+ * key also carries the exporter's notify id after its kind). The kind
+ * keeps the names of IPC memory (ipc.c) and of IPC notifies (notify.c)
+ * apart: a key of one is refused where the other is expected.
+ */
+#ifndef LIBACL_IPC_H
+#define LIBACL_IPC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <acl/acl.h>
+#include <uapi/npu.h>
+
+struct acl_device;
+
+#define ACL_IPC_KEY_MAX		64	/* characters; CANN's buffer holds 65 bytes */
+#define ACL_IPC_KIND_MEM	"ipc"
+#define ACL_IPC_KIND_NOTIFY	"notify"
+
+/*
+ * Spell @kind's key of @name on @dev into @key (@len bytes), with *@tag
+ * after the kind if @tag ("npu<N>-<kind><tag>-<hex>"): 107000 if it does
+ * not fit. A NULL @key only checks that every name would fit.
+ */
+int acl_ipc_key_make(char *key, size_t len, const char *kind, const uint32_t *tag, struct acl_device *dev,
+		     uint64_t name);
+
+/*
+ * The device (open in this process), the tag (if @tag) and the driver
+ * name of @key, a key of @kind.
+ */
+int acl_ipc_key_dev(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp, __u64 *name);
+
+/* IPC_SET_PIDS of @name on @dev; @what names the key in messages. */
+int acl_ipc_set_pids_on(struct acl_device *dev, uint64_t name, const char *what, int32_t *pid, size_t num);
+
+/*
+ * Whitelist the pids of @num super-pod entries (aclrtServerPid), in
+ * order, as CANN's driver takes them: each checked (a pid array of 1 to
+ * @most pids; @bad, when not NULL, fails every entry with that reason),
+ * then handed to @set with @arg; the first failure stops the walk (the
+ * entries before it stay listed).
+ */
+int acl_ipc_pod_pids(const aclrtServerPid *serverPids, size_t num, int32_t most, const char *bad,
+		     int (*set)(void *arg, int32_t *pid, size_t n), void *arg);
+
+#endif /* LIBACL_IPC_H */
