@@ -36,8 +36,8 @@ static int acl_ipc_bad_key(const char *key, const char *kind)
 {
 	bool mem = !strcmp(kind, ACL_IPC_KIND_MEM);
 
-	return acl_errf(ACLI_ERTPARAM, "key \"%.64s\" is not an IPC %s key (aclrt%sGetExportKey makes them)",
-			key, mem ? "memory" : "notify", mem ? "IpcMem" : "Notify");
+	return acl_errf(ACLI_ERTPARAM, "key \"%.64s\" is not an IPC %skey (aclrt%sGetExportKey makes them)",
+			key, mem ? "" : "notify ", mem ? "IpcMem" : "Notify");
 }
 
 /* @key in its one spelling: a tag after the kind when @tag is wanted. */
@@ -343,7 +343,7 @@ out:
  * as aclrtIpcMemSetImportPid does; any other server is not there.
  */
 int acl_ipc_pod_pids(const aclrtServerPid *serverPids, size_t num, int32_t most, const char *bad,
-		     int (*set)(void *arg, int32_t *pid, size_t n), void *arg)
+		     const char *local, int (*set)(void *arg, int32_t *pid, size_t n), void *arg)
 {
 	size_t i;
 	int ret = 0;
@@ -360,7 +360,8 @@ int acl_ipc_pod_pids(const aclrtServerPid *serverPids, size_t num, int32_t most,
 			break;
 		}
 		if (!(acl_chip_features() & ACL_SOC_POD_IPC)) {
-			ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the chip's driver has no SET_PID_POD (CANN: the A3 super-pod parts; use the SetImportPid call for this server's processes)");
+			ret = acl_errf(ACLI_ERTNOTSUPP, "no super pod: the chip's driver has no SET_PID_POD (CANN: the A3 super-pod parts; use %s for this server's processes)",
+				       local);
 			break;
 		}
 		if (ACL_SDID_SERVER(e->sdid) != ACL_POD_SERVER_ID)
@@ -395,7 +396,7 @@ ACL_EXPORT aclError aclrtIpcMemImportPidInterServer(const char *key, aclrtServer
 	len = strnlen(key, ACL_IPC_KEY_MAX + 1);
 	ret = acl_ipc_pod_pids(serverPids, num, ACL_POD_PIDS_MAX,
 			       !len || len > ACL_IPC_KEY_MAX ? "key must be 1..64 characters" : NULL,
-			       acl_ipc_mem_pod_set, (void *)key);
+			       "aclrtIpcMemSetImportPid", acl_ipc_mem_pod_set, (void *)key);
 out:
 	return acl_ret(__func__, ret);
 }

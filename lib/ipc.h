@@ -2,9 +2,10 @@
 /*
  * IPC keys: the driver's 64-bit name of an IPC_EXPORT together with the
  * device of the memory, spelled "npu<N>-<kind>-<16 hex digits>" (a notify
- * key also carries the exporter's notify id after its kind). The kind
- * keeps the names of IPC memory (ipc.c) and of IPC notifies (notify.c)
- * apart: a key of one is refused where the other is expected.
+ * key also carries the exporter's notify id after its kind). A key of
+ * one kind, IPC memory (ipc.c) or IPC notifies (notify.c), is refused
+ * where the other is expected; the driver's names are one space, so a
+ * hand-made key of the other spelling reaches the same object.
  */
 #ifndef LIBACL_IPC_H
 #define LIBACL_IPC_H
@@ -43,9 +44,10 @@ int acl_ipc_set_pids_on(struct acl_device *dev, uint64_t name, const char *what,
  * order, as CANN's driver takes them: each checked (a pid array of 1 to
  * @most pids; @bad, when not NULL, fails every entry with that reason),
  * then handed to @set with @arg; the first failure stops the walk (the
- * entries before it stay listed).
+ * entries before it stay listed). @local names the call for this
+ * server's pids, for the message of a chip without super pods.
  */
 int acl_ipc_pod_pids(const aclrtServerPid *serverPids, size_t num, int32_t most, const char *bad,
-		     int (*set)(void *arg, int32_t *pid, size_t n), void *arg);
+		     const char *local, int (*set)(void *arg, int32_t *pid, size_t n), void *arg);
 
 #endif /* LIBACL_IPC_H */

@@ -36,21 +36,25 @@
 #include "slots.h"
 #include "stream.h"
 
+/* A notify's last record or wait on one stream. */
+struct acl_notify_use {
+	struct acl_stream *s;		/* a reference */
+	uint32_t id;
+	uint64_t seq;
+};
+
 struct acl_notify {
 	struct acl_obj obj;		/* first: the aclrtNotify is the object */
 	struct list_head node;		/* in acl_notify_zombies once destroyed */
-	struct acl_device *dev;		/* constant: created or imported on */
-	unsigned int gen;		/* dev->gen at creation: the pool's life */
+	struct acl_device *dev;		/* constant: the flag's device (an import's: the exporter's) */
+	unsigned int gen;		/* dev->gen at creation: the flag's life */
 	uint32_t slot;			/* the notify id; constant */
 	uint64_t *word;			/* the pool word; NULL for an import */
-	struct acl_device *home;	/* constant: the flag's device (@dev, or the exporter's) */
-	unsigned int home_gen;		/* home->gen at creation */
 	bool imported;			/* constant */
-	pthread_mutex_t lock;		/* protects the last task and the IPC fields */
-	struct acl_stream *last_s;	/* stream of the last record or wait (reference) */
-	uint32_t last_id;
-	uint64_t last_seq;
-	uint64_t dva;			/* IPC: the flag's device VA on @home; 0: the pool word */
+	pthread_mutex_t lock;		/* protects the uses and the IPC fields */
+	struct acl_notify_use *uses;	/* streams with a record or wait not known to have run */
+	uint32_t nuses, cap;
+	uint64_t dva;			/* IPC: the flag's device VA on @dev; 0: the pool word */
 	uint64_t key;			/* IPC: the driver's name of its page; 0 if none */
 };
 
@@ -62,27 +66,85 @@ struct acl_notify {
 static pthread_mutex_t acl_notify_zombie_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct list_head acl_notify_zombies = LIST_HEAD_INIT(acl_notify_zombies);
 
+/* Drop the uses whose task ran (under @n's lock). */
+static void acl_notify_prune_locked(struct acl_notify *n)
+{
+	uint32_t i = 0;
+
+	while (i < n->nuses) {
+		struct acl_notify_use *u = &n->uses[i];
+
+		if (acl_stream_reached(u->s, u->id, u->seq)) {
+			acl_stream_put(u->s);
+			*u = n->uses[--n->nuses];
+		} else {
+			i++;
+		}
+	}
+}
+
+/* No record or wait of @n is queued on any stream (under @n's lock). */
+static bool acl_notify_idle_locked(struct acl_notify *n)
+{
+	acl_notify_prune_locked(n);
+	return !n->nuses;
+}
+
 static bool acl_notify_idle(struct acl_notify *n)
 {
 	bool idle;
 
 	pthread_mutex_lock(&n->lock);
-	idle = !n->last_s || acl_stream_reached(n->last_s, n->last_id, n->last_seq);
+	idle = acl_notify_idle_locked(n);
 	pthread_mutex_unlock(&n->lock);
 	return idle;
+}
+
+/* Room for one more use, taken before a task is queued: after it nothing may fail. */
+static int acl_notify_room_locked(struct acl_notify *n)
+{
+	struct acl_notify_use *u;
+	uint32_t cap;
+
+	acl_notify_prune_locked(n);
+	if (n->nuses < n->cap)
+		return 0;
+	cap = n->cap ? 2 * n->cap : 4;
+	u = realloc(n->uses, cap * sizeof(*u));
+	if (!u)
+		return acl_errf(-ENOMEM, "out of host memory");
+	n->uses = u;
+	n->cap = cap;
+	return 0;
+}
+
+/* @s's task (@id, @seq) is @n's last on @s; takes over the caller's reference to @s. */
+static void acl_notify_use_locked(struct acl_notify *n, struct acl_stream *s, uint32_t id, uint64_t seq)
+{
+	uint32_t i;
+
+	for (i = 0; i < n->nuses && n->uses[i].s != s; i++)
+		;
+	if (i < n->nuses)
+		acl_stream_put(s);	/* the use holds one already */
+	else
+		n->nuses++;
+	n->uses[i] = (struct acl_notify_use){ .s = s, .id = id, .seq = seq };
 }
 
 static void acl_notify_release(struct acl_obj *obj)
 {
 	struct acl_notify *n = (struct acl_notify *)obj;
+	uint32_t i;
 
 	/* freeing the exported page also revokes its key */
-	if (n->dva && __atomic_load_n(&n->home->gen, __ATOMIC_ACQUIRE) == n->home_gen)
-		acl_mm_free(n->home, n->dva, n->imported ? ACL_REGION_IPC : ACL_REGION_MALLOC);
+	if (n->dva && __atomic_load_n(&n->dev->gen, __ATOMIC_ACQUIRE) == n->gen)
+		acl_mm_free(n->dev, n->dva, n->imported ? ACL_REGION_IPC : ACL_REGION_MALLOC);
 	if (n->word)
 		acl_slot_free(n->dev, &n->dev->notifies, n->gen, n->slot);
-	if (n->last_s)
-		acl_stream_put(n->last_s);
+	for (i = 0; i < n->nuses; i++)
+		acl_stream_put(n->uses[i].s);
+	free(n->uses);
 	pthread_mutex_destroy(&n->lock);
 	free(n);
 }
@@ -124,8 +186,7 @@ static int acl_notify_get(aclrtNotify notify, struct acl_notify **out, struct ac
 	if (!n)
 		return acl_errf(ACLI_EHANDLE, "notify %p is not a live notify", notify);
 	/* its device was closed since (every context on it went): its word is gone */
-	if (__atomic_load_n(&n->dev->gen, __ATOMIC_ACQUIRE) != n->gen ||
-	    __atomic_load_n(&n->home->gen, __ATOMIC_ACQUIRE) != n->home_gen) {
+	if (__atomic_load_n(&n->dev->gen, __ATOMIC_ACQUIRE) != n->gen) {
 		acl_obj_put(&n->obj);
 		return acl_errf(ACLI_EHANDLE, "notify %p died with its device's last context", notify);
 	}
@@ -174,8 +235,6 @@ ACL_EXPORT aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 	}
 	n->dev = ctx->dev;
 	n->gen = __atomic_load_n(&ctx->dev->gen, __ATOMIC_ACQUIRE);
-	n->home = n->dev;
-	n->home_gen = n->gen;
 	ret = acl_slot_alloc(ctx->dev, &ctx->dev->notifies, &n->slot, &n->word);
 	if (ret) {
 		free(n);
@@ -243,21 +302,21 @@ static int acl_notify_cmds_locked(struct acl_notify *n, struct acl_device *e, en
 	uint64_t flag = n->dva ?: (uintptr_t)n->word, *one;
 	int ret;
 
-	if (e != n->home) {
+	if (e != n->dev) {
 		/* the vendor leaves the plain case unchecked; its IPC path answers it */
 		if (op != ACL_NOTIFY_SET || !n->dva)
 			return acl_errf(ACLI_ERTPARAM, "the notify is of device %d, the stream of device %d%s",
-					n->home->id, e->id,
+					n->dev->id, e->id,
 					n->dva ? ": only a record may come from another device" : "");
-		if (!acl_peer_enabled(e, n->home))
-			return acl_no_peer(e, n->home);
+		if (!acl_peer_enabled(e, n->dev))
+			return acl_no_peer(e, n->dev);
 		ret = acl_slot_keep(e, &e->notifies, &acl_notify_ones[e->id], &one);
 		if (ret)
 			return ret == -ENOSPC ? acl_errf(ACLI_ENONOTIFYRES, "no notify left on device %d", e->id) : ret;
 		__atomic_store_n(one, 1, __ATOMIC_RELAXED);
 		cmds[0] = (struct npu_cmd){ .op = NPU_OP_COPY, .flags = NPU_CMD_SRC_HOST | NPU_CMD_DST_PEER,
 					    .dst = flag, .src = (uintptr_t)one, .length = sizeof(*one),
-					    .value = (uint64_t)__atomic_load_n(&n->home->fd, __ATOMIC_ACQUIRE) };
+					    .value = (uint64_t)__atomic_load_n(&n->dev->fd, __ATOMIC_ACQUIRE) };
 		*count = 1;
 		return 0;
 	}
@@ -276,7 +335,7 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, enum acl_not
 {
 	struct acl_context *ctx;
 	struct acl_notify *n;
-	struct acl_stream *s, *old = NULL;
+	struct acl_stream *s;
 	struct npu_cmd cmds[2];
 	uint32_t count = 0, id;
 	uint64_t seq;
@@ -291,22 +350,19 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, enum acl_not
 	pthread_mutex_lock(&n->lock);
 	ret = acl_notify_cmds_locked(n, s->dev, op, cmds, &count);
 	if (!ret)
+		ret = acl_notify_room_locked(n);
+	if (!ret)
 		ret = acl_stream_submit_at(s, cmds, count, &id, &seq);
 	if (!ret) {
-		old = n->last_s;
-		n->last_s = s;
-		n->last_id = id;
-		n->last_seq = seq;
+		acl_notify_use_locked(n, s, id, seq);
 	} else {
-		old = s;
-		if (ret == -EPERM && s->dev != n->home)
-			ret = acl_no_peer(s->dev, n->home);
-		else if (ret == -EBADF && s->dev != n->home)
-			ret = acl_errf(ret, "device %d, the notify's, was reset", n->home->id);
+		acl_stream_put(s);
+		if (ret == -EPERM && s->dev != n->dev)
+			ret = acl_no_peer(s->dev, n->dev);
+		else if (ret == -EBADF && s->dev != n->dev)
+			ret = acl_errf(ret, "device %d, the notify's, was reset", n->dev->id);
 	}
 	pthread_mutex_unlock(&n->lock);
-	if (old)
-		acl_stream_put(old);
 out:
 	acl_notify_done(n, ctx);
 	return ret;
@@ -424,8 +480,9 @@ ACL_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_
 	int ret;
 
 	ret = acl_enter(NULL, notify, key);
-	if (!ret && !len)
-		ret = acl_errf(ACLI_ERTPARAM, "len must be non-zero (65 holds every key)");
+	/* CANN passes len on as a uint32_t */
+	if (!ret && !(uint32_t)len)
+		ret = acl_errf(ACLI_ERTPARAM, "len %zu must be non-zero as a 32-bit count (65 holds every key)", len);
 	if (!ret)
 		ret = acl_ipc_notify_chip();
 	if (!ret && flags != ACL_RT_NOTIFY_EXPORT_FLAG_DEFAULT &&
@@ -444,7 +501,7 @@ ACL_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_
 		ret = acl_errf(ACLI_EINTERNAL, "notify %p was %s already", notify, n->imported ? "imported" : "exported");
 		goto unlock;
 	}
-	if (n->last_s && !acl_stream_reached(n->last_s, n->last_id, n->last_seq)) {
+	if (!acl_notify_idle_locked(n)) {
 		ret = acl_errf(ACLI_ERTPARAM, "notify %p has records or waits queued: export it before it is used, or once they ran",
 			       notify);
 		goto unlock;
@@ -494,11 +551,11 @@ ACL_EXPORT aclError aclrtNotifySetImportPid(aclrtNotify notify, int32_t *pid, si
 	ret = acl_enter(NULL, notify, pid);
 	if (!ret)
 		ret = acl_ipc_notify_chip();
-	if (!ret)
-		ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM, false);
 	if (ret || (ret = acl_notify_get(notify, &n, &ctx)))
 		goto out;
-	ret = acl_notify_exported(n, &key);
+	ret = acl_pid_list_check(pid, num, "num", ACLI_ERTPARAM, false);
+	if (!ret)
+		ret = acl_notify_exported(n, &key);
 	if (!ret)
 		ret = acl_ipc_set_pids_on(n->dev, key, "the notify", pid, num);
 	acl_notify_done(n, ctx);
@@ -530,7 +587,7 @@ ACL_EXPORT aclError aclrtNotifySetImportPidInterServer(aclrtNotify notify, aclrt
 			       !serverPids ? "serverPids must not be NULL" : "num must be non-zero");
 	if (ret || (ret = acl_notify_get(notify, &n, &ctx)))
 		goto out;
-	ret = acl_ipc_pod_pids(serverPids, num, 1, NULL, acl_notify_pod_set, n);
+	ret = acl_ipc_pod_pids(serverPids, num, 1, NULL, "aclrtNotifySetImportPid", acl_notify_pod_set, n);
 	acl_notify_done(n, ctx);
 out:
 	return acl_ret(__func__, ret);
@@ -572,10 +629,9 @@ ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key,
 		ret = acl_errf(-ENOMEM, "out of host memory");
 		goto out;
 	}
-	n->dev = ctx->dev;
-	n->gen = __atomic_load_n(&ctx->dev->gen, __ATOMIC_ACQUIRE);
-	n->home = home;
-	n->home_gen = __atomic_load_n(&home->gen, __ATOMIC_ACQUIRE);
+	/* its life is the flag's page's: the exporter's device, not the current one */
+	n->dev = home;
+	n->gen = __atomic_load_n(&home->gen, __ATOMIC_ACQUIRE);
 	n->slot = slot;
 	n->imported = true;
 	ret = acl_ioctl(home->fd, NPU_IOCTL_IPC_IMPORT, &imp);

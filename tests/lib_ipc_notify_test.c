@@ -388,4 +388,113 @@ TEST_F(ipcn, exporter_destroys_first)
 	npu_expect_dma_faults(false);
 }
 
+/*
+ * The importer's current device is reset: the import lives on (its page
+ * is on the exporter's device): it is destroyed, and imported again.
+ */
+static void reset_importer(int rd, int wr, void *arg)
+{
+	aclrtNotify n = NULL;
+	char key[KEYLEN];
+	aclrtStream s;
+
+	(void)arg;
+	child_begin(rd, key, sizeof(key));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(1));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
+	CK_ACL(ACL_SUCCESS, aclrtNotifyImportByKey(&n, key, ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS));
+	CK_ACL(ACL_SUCCESS, aclrtRecordNotify(n, s));
+	CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(s));
+	send_val(wr, 1);
+	CK(recv_val(rd) == 1);
+	CK_ACL(ACL_SUCCESS, aclrtResetDevice(1));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyNotify(n));
+	n = NULL;
+	CK_ACL(ACL_SUCCESS, aclrtNotifyImportByKey(&n, key, 0));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
+	CK_ACL(ACL_SUCCESS, aclrtRecordNotify(n, s));
+	CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(s));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyNotify(n));
+	send_val(wr, 1);
+}
+
+TEST_F(ipcn, importers_device_reset)
+{
+	char key[KEYLEN];
+	struct child c;
+
+	if (!have_npu(1))
+		SKIP(return, "no /dev/npu1");
+	ASSERT_ACL_OK(aclrtNotifyGetExportKey(self->n, key, KEYLEN, ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+	ASSERT_ACL_OK(aclrtWaitAndResetNotify(self->n, self->s, 0));
+	ASSERT_EQ(0, start_with_key(&c, reset_importer, key));
+	EXPECT_EQ(1, recv_val(c.rd));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	/* records do not accumulate: the next wait is queued before the next record */
+	ASSERT_ACL_OK(aclrtWaitAndResetNotify(self->n, self->s, 0));
+	send_val(c.wr, 1);
+	EXPECT_EQ(1, recv_val(c.rd));
+	EXPECT_EQ(0, reap(&c));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtDestroyNotify(self->n));
+}
+
+/*
+ * A destroyed notify keeps its flag until the records and waits queued
+ * on every stream ran, not only the last one's. An importer on the same
+ * device queues two waits; here a record is held behind a value wait on
+ * one stream, another record runs on a second stream, the notify is
+ * destroyed, then the first record runs: it must reach the page the
+ * importer waits on (not freed, not revoked), releasing its second wait.
+ */
+static void waiting_importer(int rd, int wr, void *arg)
+{
+	aclrtNotify n = NULL;
+	char key[KEYLEN];
+	aclrtStream s;
+
+	(void)arg;
+	child_begin(rd, key, sizeof(key));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
+	CK_ACL(ACL_SUCCESS, aclrtNotifyImportByKey(&n, key, 0));
+	CK_ACL(ACL_SUCCESS, aclrtWaitAndResetNotify(n, s, 0));
+	CK_ACL(ACL_SUCCESS, aclrtWaitAndResetNotify(n, s, 0));
+	send_val(wr, 1);
+	CK(recv_val(rd) == 1);
+	CK_ACL(ACL_SUCCESS, aclrtSynchronizeStreamWithTimeout(s, 20000));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyNotify(n));
+	send_val(wr, 1);
+}
+
+TEST_F(ipcn, destroy_waits_for_every_stream)
+{
+	aclrtStream s2, s3;
+	char key[KEYLEN];
+	struct child c;
+	uint64_t *gate;
+
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	ASSERT_ACL_OK(aclrtCreateStream(&s3));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&gate, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(gate, 8, 0, 8));
+	ASSERT_ACL_OK(aclrtNotifyGetExportKey(self->n, key, KEYLEN, ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+	ASSERT_EQ(0, start_with_key(&c, waiting_importer, key));
+	EXPECT_EQ(1, recv_val(c.rd));
+	ASSERT_ACL_OK(aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_GEQ, self->s));
+	ASSERT_ACL_OK(aclrtRecordNotify(self->n, self->s));
+	ASSERT_ACL_OK(aclrtRecordNotify(self->n, s2));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
+	ASSERT_ACL_OK(aclrtDestroyNotify(self->n));
+	ASSERT_ACL_OK(aclrtValueWrite(gate, 1, 0, s3));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s3));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(self->s));
+	send_val(c.wr, 1);
+	EXPECT_EQ(1, recv_val(c.rd));
+	EXPECT_EQ(0, reap(&c));
+	ASSERT_ACL_OK(aclrtFree(gate));
+}
+
 TEST_HARNESS_MAIN
