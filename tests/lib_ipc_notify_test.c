@@ -36,6 +36,21 @@ static int recv_val(int fd)
 	return v;
 }
 
+/* The device word at @dev reads @want within @ms milliseconds. */
+static bool dev_word_becomes(const uint64_t *dev, uint64_t want, int ms)
+{
+	uint64_t v = 0;
+
+	for (; ms > 0; ms -= 10) {
+		if (aclrtMemcpy(&v, sizeof(v), dev, sizeof(v), ACL_MEMCPY_DEVICE_TO_HOST))
+			return false;
+		if (v == want)
+			return true;
+		usleep(10000);
+	}
+	return false;
+}
+
 /* A child: libacl afresh, then the first @n bytes the test sends, into @buf. */
 static void child_begin(int rd, void *buf, size_t n)
 {
@@ -247,6 +262,8 @@ TEST_F(ipcn, record_in_another_process_releases_a_wait)
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 100));
 	send_val(c.wr, 1);
 	EXPECT_EQ(1, recv_val(c.rd));
+	/* the first wait passes (however slow the engine), the second holds */
+	EXPECT_TRUE(dev_word_becomes(mark, 1, 20000));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 200));
 	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
 	EXPECT_EQ(1U, v);
@@ -447,7 +464,8 @@ TEST_F(ipcn, importers_device_reset)
  * device queues two waits; here a record is held behind a value wait on
  * one stream, another record runs on a second stream, the notify is
  * destroyed, then the first record runs: it must reach the page the
- * importer waits on (not freed, not revoked), releasing its second wait.
+ * importer waits on (not freed, not revoked), releasing its second wait
+ * (queued once the first passed: records do not accumulate).
  */
 static void waiting_importer(int rd, int wr, void *arg)
 {
@@ -461,6 +479,10 @@ static void waiting_importer(int rd, int wr, void *arg)
 	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
 	CK_ACL(ACL_SUCCESS, aclrtNotifyImportByKey(&n, key, 0));
 	CK_ACL(ACL_SUCCESS, aclrtWaitAndResetNotify(n, s, 0));
+	send_val(wr, 1);
+	CK(recv_val(rd) == 1);
+	/* records do not accumulate: the second wait only once the first passed */
+	CK_ACL(ACL_SUCCESS, aclrtSynchronizeStreamWithTimeout(s, 20000));
 	CK_ACL(ACL_SUCCESS, aclrtWaitAndResetNotify(n, s, 0));
 	send_val(wr, 1);
 	CK(recv_val(rd) == 1);
@@ -488,6 +510,9 @@ TEST_F(ipcn, destroy_waits_for_every_stream)
 	ASSERT_ACL_OK(aclrtRecordNotify(self->n, s2));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
 	ASSERT_ACL_OK(aclrtDestroyNotify(self->n));
+	/* the importer's first wait passed on the second stream's record */
+	send_val(c.wr, 1);
+	EXPECT_EQ(1, recv_val(c.rd));
 	ASSERT_ACL_OK(aclrtValueWrite(gate, 1, 0, s3));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(s3));
 	EXPECT_ACL_OK(aclrtSynchronizeStream(self->s));
