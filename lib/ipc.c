@@ -226,11 +226,39 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 	return acl_ret(__func__, ret);
 }
 
+int acl_ipc_import(struct acl_device *cur, struct acl_device *dev, const char *key, uint64_t name,
+		   const char *kind, bool peer, uint64_t *va)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = name };
+	bool mem = !strcmp(kind, ACL_IPC_KIND_MEM);
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, %s, or this process is not allowed to import it (%s)",
+			       key, mem ? "closed by its exporter" : "its notify destroyed",
+			       mem ? "aclrtIpcMemSetImportPid" : "aclrtNotifySetImportPid");
+	else if (ret == -EINVAL && acl_mm_ipc_oldest(dev, name))
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is imported by this process already: %s first", key,
+			       mem ? "aclrtIpcMemClose it" : "destroy that notify");
+	else if (ret == -EINVAL)
+		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
+	if (ret)
+		return ret;
+	ret = acl_mm_map_import(dev, imp.handle, imp.length, imp.page_size, name, va);
+	if (ret || !peer || dev == cur)
+		return ret;
+	ret = acl_peer_enable_pair(cur, dev);
+	if (ret)
+		acl_mm_free(dev, *va, ACL_REGION_IPC);
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)
 {
-	struct npu_share_import imp = { .size = sizeof(imp) };
 	struct acl_device *cur, *dev;
 	uint64_t va;
+	__u64 name;
 	int ret;
 
 	ret = acl_enter(NULL, devPtr, key);
@@ -242,31 +270,12 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 	}
 	ret = acl_cur_dev(&cur);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_MEM, NULL, &dev, &imp.shareable);
-	if (ret)
-		goto out;
-	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
-	if (ret == -ENOENT)
-		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, closed by its exporter, or this process is not allowed to import it (aclrtIpcMemSetImportPid)",
-			       key);
-	else if (ret == -EINVAL && acl_mm_ipc_oldest(dev, imp.shareable))
-		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is imported by this process already: aclrtIpcMemClose it first",
-			       key);
-	else if (ret == -EINVAL)
-		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
-	if (ret)
-		goto out;
-	ret = acl_mm_map_import(dev, imp.handle, imp.length, imp.page_size, imp.shareable, &va);
-	if (ret)
-		goto out;
-	if (flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS && dev != cur) {
-		ret = acl_peer_enable_pair(cur, dev);
-		if (ret) {
-			acl_mm_free(dev, va, ACL_REGION_IPC);
-			goto out;
-		}
-	}
-	*devPtr = (void *)(uintptr_t)va;
+		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_MEM, NULL, &dev, &name);
+	if (!ret)
+		ret = acl_ipc_import(cur, dev, key, name, ACL_IPC_KIND_MEM,
+				     flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS, &va);
+	if (!ret)
+		*devPtr = (void *)(uintptr_t)va;
 out:
 	return acl_ret(__func__, ret);
 }

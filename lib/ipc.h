@@ -10,6 +10,7 @@
 #ifndef LIBACL_IPC_H
 #define LIBACL_IPC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,15 @@ int acl_ipc_key_make(char *key, size_t len, const char *kind, const uint32_t *ta
  * name of @key, a key of @kind.
  */
 int acl_ipc_key_dev(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp, __u64 *name);
+
+/*
+ * Import @key (driver name @name, a key of @kind) on its device @dev and
+ * map it there (an ACL_REGION_IPC region) at *@va; with @peer, also
+ * enable peer access both ways between @cur and @dev. The driver's
+ * refusals come back said for @kind.
+ */
+int acl_ipc_import(struct acl_device *cur, struct acl_device *dev, const char *key, uint64_t name,
+		   const char *kind, bool peer, uint64_t *va);
 
 /* IPC_SET_PIDS of @name on @dev; @what names the key in messages. */
 int acl_ipc_set_pids_on(struct acl_device *dev, uint64_t name, const char *what, int32_t *pid, size_t num);

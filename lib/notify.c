@@ -55,7 +55,7 @@ struct acl_notify {
 	struct acl_notify_use *uses;	/* streams with a record or wait not known to have run */
 	uint32_t nuses, cap;
 	uint64_t dva;			/* IPC: the flag's device VA on @dev; 0: the pool word */
-	uint64_t key;			/* IPC: the driver's name of its page; 0 if none */
+	uint64_t key;			/* exported: the driver's name of its page; else 0 */
 };
 
 /*
@@ -205,6 +205,15 @@ static void acl_notify_done(struct acl_notify *n, struct acl_context *ctx)
 	acl_ctx_put(ctx);
 }
 
+/* @n, made, becomes a handle: *@notify. */
+static void acl_notify_publish(struct acl_notify *n, aclrtNotify *notify)
+{
+	pthread_mutex_init(&n->lock, NULL);
+	list_init(&n->node);
+	acl_obj_add(&n->obj, ACL_OBJ_NOTIFY, acl_notify_release);
+	*notify = n;
+}
+
 ACL_EXPORT aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 {
 	struct acl_context *ctx;
@@ -242,10 +251,7 @@ ACL_EXPORT aclError aclrtCreateNotify(aclrtNotify *notify, uint64_t flag)
 			ret = acl_errf(ACLI_ENONOTIFYRES, "no notify left on device %d", ctx->dev->id);
 		goto put;
 	}
-	pthread_mutex_init(&n->lock, NULL);
-	list_init(&n->node);
-	acl_obj_add(&n->obj, ACL_OBJ_NOTIFY, acl_notify_release);
-	*notify = n;
+	acl_notify_publish(n, notify);
 put:
 	acl_ctx_put(ctx);
 out:
@@ -533,7 +539,7 @@ out:
 static int acl_notify_exported(struct acl_notify *n, uint64_t *key)
 {
 	pthread_mutex_lock(&n->lock);
-	*key = n->imported ? 0 : n->key;
+	*key = n->key;
 	pthread_mutex_unlock(&n->lock);
 	if (!*key)
 		return acl_errf(ACLI_ERTPARAM, "notify %p is not exported by this process (aclrtNotifyGetExportKey first)",
@@ -601,12 +607,12 @@ out:
  */
 ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags)
 {
-	struct npu_share_import imp = { .size = sizeof(imp) };
 	struct acl_context *ctx = NULL;
 	struct acl_device *home;
 	struct acl_notify *n;
 	uint32_t slot = 0;
 	uint64_t va;
+	__u64 name;
 	int ret;
 
 	ret = acl_enter(NULL, notify, key);
@@ -620,7 +626,7 @@ ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key,
 	if (!ret)
 		ret = acl_cur_ctx(&ctx);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_NOTIFY, &slot, &home, &imp.shareable);
+		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_NOTIFY, &slot, &home, &name);
 	if (ret)
 		goto out;
 	acl_notifies_reap();
@@ -634,32 +640,14 @@ ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key,
 	n->gen = __atomic_load_n(&home->gen, __ATOMIC_ACQUIRE);
 	n->slot = slot;
 	n->imported = true;
-	ret = acl_ioctl(home->fd, NPU_IOCTL_IPC_IMPORT, &imp);
-	if (ret == -ENOENT)
-		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, its notify destroyed, or this process is not allowed to import it (aclrtNotifySetImportPid)",
-			       key);
-	else if (ret == -EINVAL && acl_mm_ipc_oldest(home, imp.shareable))
-		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is imported by this process already: destroy that notify first",
-			       key);
-	else if (ret == -EINVAL)
-		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
-	if (!ret)
-		ret = acl_mm_map_import(home, imp.handle, imp.length, imp.page_size, imp.shareable, &va);
-	if (!ret && (flags & ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS) && home != ctx->dev) {
-		ret = acl_peer_enable_pair(ctx->dev, home);
-		if (ret)
-			acl_mm_free(home, va, ACL_REGION_IPC);
-	}
+	ret = acl_ipc_import(ctx->dev, home, key, name, ACL_IPC_KIND_NOTIFY,
+			     flags & ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS, &va);
 	if (ret) {
 		free(n);
 		goto out;
 	}
 	n->dva = va;
-	n->key = imp.shareable;
-	pthread_mutex_init(&n->lock, NULL);
-	list_init(&n->node);
-	acl_obj_add(&n->obj, ACL_OBJ_NOTIFY, acl_notify_release);
-	*notify = n;
+	acl_notify_publish(n, notify);
 out:
 	if (ctx)
 		acl_ctx_put(ctx);
