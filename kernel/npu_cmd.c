@@ -25,6 +25,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_random.h"
 #include "npu_reduce.h"
 #include "npu_stream.h"
 
@@ -322,6 +323,122 @@ static int npu_check_copy_batch(struct npu_context *ctx,
 		if (!(i % 64))
 			cond_resched();
 	}
+	return 0;
+}
+
+/* The engine's phases of a RANDOM. */
+enum npu_random_phase {
+	NPU_RANDOM_READ,	/* the counter and the values given by address */
+	NPU_RANDOM_WRITE,	/* the output */
+	NPU_RANDOM_STORE,	/* the counter, advanced */
+};
+
+#define NPU_RANDOM_ROWS		5
+/* Budget bytes an output byte costs: a Philox block and more per element. */
+#define NPU_RANDOM_COST		64
+
+/**
+ * struct npu_random_job - a RANDOM's state
+ * @arg: the caller's struct npu_random, read at SUBMIT
+ * @run: its values, once read, and the output's progress
+ * @rows: what the engine reads first: the counter, then the values
+ *	given by address, in struct order
+ * @nrows: how many
+ * @in: what they read, in that order
+ * @ctr_out: the counter to store back, little-endian
+ * @out_len: bytes of output, once the count is known
+ * @phase: enum npu_random_phase
+ */
+struct npu_random_job {
+	struct npu_random arg;
+	struct npu_random_run run;
+	struct npu_dma_row rows[NPU_RANDOM_ROWS];
+	u32 nrows;
+	u8 in[16 + 4 * sizeof(u64)];
+	u8 ctr_out[16];
+	u64 out_len;
+	u32 phase;
+};
+
+/* Output bytes of @count elements of @func and @elem bytes; false if more than 2^64. */
+static bool npu_random_out_len(u32 func, u32 elem, u64 count, u64 *len)
+{
+	if (func == NPU_RANDOM_DROPOUT) {
+		*len = count / 8 + !!(count % 8);
+		return true;
+	}
+	return !check_mul_overflow(count, (u64)elem, len);
+}
+
+/* A value at a device VA the engine reads first: @len bytes at @addr. */
+static int npu_random_row(struct npu_random_job *rj, u64 addr, u64 len)
+{
+	u64 end;
+
+	if (check_add_overflow(addr, len, &end))
+		return -EINVAL;
+	rj->rows[rj->nrows++] = (struct npu_dma_row){ .dst = addr, .len = len };
+	return 0;
+}
+
+/* RANDOM's parameter @i: a value no wider than @elem bytes, or a VA. */
+static int npu_random_param(struct npu_random_job *rj, u32 i, u32 elem)
+{
+	const struct npu_random *a = &rj->arg;
+
+	if (a->flags & (NPU_RANDOM_PARAM0_ADDR << i))
+		return npu_random_row(rj, a->param[i], elem);
+	return elem < sizeof(u64) && a->param[i] >> (8 * elem) ? -EINVAL : 0;
+}
+
+static int npu_check_random(struct npu_context *ctx, struct npu_stream *stream,
+			    struct npu_job *job)
+{
+	const struct npu_cmd *cmd = &job->cmd;
+	struct npu_random_job *rj;
+	struct npu_random *a;
+	u32 elem;
+	u64 end;
+	int ret;
+
+	if (cmd->flags || cmd->length || cmd->value < NPU_RANDOM_SIZE_V1)
+		return -EINVAL;
+	if (cmd->value > SZ_4K)
+		return -E2BIG;
+	rj = kzalloc(sizeof(*rj), GFP_KERNEL_ACCOUNT);
+	if (!rj)
+		return -ENOMEM;
+	job->random = rj;
+	a = &rj->arg;
+	ret = copy_struct_from_user(a, sizeof(*a), u64_to_user_ptr(cmd->src),
+				    cmd->value);
+	if (ret)
+		return ret;
+	elem = npu_random_elem(a->type);
+	if (!elem || a->__reserved || a->func > NPU_RANDOM_TRUNCATED_NORMAL ||
+	    a->flags & ~(NPU_RANDOM_PARAM0_ADDR | NPU_RANDOM_PARAM1_ADDR |
+			 NPU_RANDOM_SEED_ADDR | NPU_RANDOM_COUNT_ADDR))
+		return -EINVAL;
+	/* the integer types are UNIFORM's only; DROPOUT has one parameter */
+	if (a->func != NPU_RANDOM_UNIFORM && a->type < NPU_RANDOM_TYPE_BF16)
+		return -EINVAL;
+	if (a->func == NPU_RANDOM_DROPOUT &&
+	    (a->param[1] || a->flags & NPU_RANDOM_PARAM1_ADDR))
+		return -EINVAL;
+	ret = npu_random_row(rj, a->counter, sizeof(rj->ctr_out));
+	if (!ret)
+		ret = npu_random_param(rj, 0, elem);
+	if (!ret && a->func != NPU_RANDOM_DROPOUT)
+		ret = npu_random_param(rj, 1, elem);
+	if (!ret && a->flags & NPU_RANDOM_SEED_ADDR)
+		ret = npu_random_row(rj, a->seed, sizeof(u64));
+	if (!ret && a->flags & NPU_RANDOM_COUNT_ADDR)
+		ret = npu_random_row(rj, a->count, sizeof(u64));
+	if (ret || a->flags & NPU_RANDOM_COUNT_ADDR)
+		return ret;
+	if (!npu_random_out_len(a->func, elem, a->count, &rj->out_len) ||
+	    check_add_overflow(cmd->dst, rj->out_len, &end))
+		return -EINVAL;
 	return 0;
 }
 
@@ -627,6 +744,135 @@ static int npu_run_prefetch(struct npu_stream *stream, struct npu_job *job,
 			   NULL, budget);
 }
 
+/* @n bytes between the engine and a buffer, @off into it (and on by @n). */
+struct npu_bytes {
+	u8 *buf;
+	u64 off;
+};
+
+static void npu_get_fn(void *mem, const void *unused, size_t n, void *arg)
+{
+	struct npu_bytes *b = arg;
+
+	memcpy(b->buf + b->off, mem, n);
+	b->off += n;
+}
+
+static void npu_put_fn(void *mem, const void *unused, size_t n, void *arg)
+{
+	struct npu_bytes *b = arg;
+
+	memcpy(mem, b->buf + b->off, n);
+	b->off += n;
+}
+
+/* @n little-endian bytes at *@p, and *@p past them. */
+static u64 npu_le_bytes(const u8 **p, u32 n)
+{
+	u64 v = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		v |= (u64)(*p)[i] << (8 * i);
+	*p += n;
+	return v;
+}
+
+/* RANDOM's values as read: the run set up, the counter to store made. */
+static int npu_random_start(struct npu_stream *stream, struct npu_job *job)
+{
+	struct npu_random_job *rj = job->random;
+	const struct npu_random *a = &rj->arg;
+	struct npu_random_run *r = &rj->run;
+	u32 elem = npu_random_elem(a->type), i;
+	const u8 *p = rj->in;
+	u64 end, lo, hi;
+
+	r->func = a->func;
+	r->type = a->type;
+	r->ctr[0] = npu_le_bytes(&p, sizeof(u64));
+	r->ctr[1] = npu_le_bytes(&p, sizeof(u64));
+	for (i = 0; i < 2; i++)
+		r->param[i] = a->flags & (NPU_RANDOM_PARAM0_ADDR << i) ?
+			      npu_le_bytes(&p, elem) : a->param[i];
+	r->seed = a->flags & NPU_RANDOM_SEED_ADDR ?
+		  npu_le_bytes(&p, sizeof(u64)) : a->seed;
+	r->count = a->flags & NPU_RANDOM_COUNT_ADDR ?
+		   npu_le_bytes(&p, sizeof(u64)) : a->count;
+	if (!npu_random_out_len(r->func, elem, r->count, &rj->out_len) ||
+	    check_add_overflow(job->cmd.dst, rj->out_len, &end))
+		return npu_dma_fault(stream, a->count, false, false,
+				     "a random count whose output wraps");
+	lo = r->ctr[0] + r->count;
+	hi = r->ctr[1] + (lo < r->count);
+	for (i = 0; i < 8; i++) {
+		rj->ctr_out[i] = lo >> (8 * i);
+		rj->ctr_out[8 + i] = hi >> (8 * i);
+	}
+	return 0;
+}
+
+/* The next phase of a RANDOM, from its first byte. */
+static void npu_random_next(struct npu_job *job)
+{
+	job->random->phase++;
+	job->row = 0;
+	job->col = 0;
+}
+
+/*
+ * A RANDOM: reads its counter and the values given by address, writes
+ * the output, then the counter advanced; each phase from where the last
+ * turn left it. The output costs NPU_RANDOM_COST budget bytes a byte.
+ */
+static int npu_run_random(struct npu_stream *stream, struct npu_job *job,
+			  u64 *budget)
+{
+	struct npu_random_job *rj = job->random;
+	struct npu_dma_operand op = { .ctx = stream->ctx };
+	struct npu_dma_shape rows = { .height = rj->nrows, .rows = rj->rows };
+	struct npu_bytes b = { .buf = rj->in };
+	u64 left, i;
+	int ret;
+
+	switch (rj->phase) {
+	case NPU_RANDOM_READ:
+		for (i = 0; i < job->row; i++)
+			b.off += rj->rows[i].len;
+		b.off += job->col;
+		ret = npu_dma_move(stream, job, &op, NULL, &rows, npu_get_fn,
+				   &b, budget);
+		if (!ret)
+			ret = npu_random_start(stream, job);
+		if (ret)
+			return ret;
+		npu_random_next(job);
+		fallthrough;
+	case NPU_RANDOM_WRITE:
+		if (rj->out_len) {
+			op = (struct npu_dma_operand){ .addr = job->cmd.dst,
+						       .ctx = stream->ctx,
+						       .write = true };
+			left = *budget / NPU_RANDOM_COST;
+			rj->run.off = job->col;
+			i = left;
+			ret = npu_run_one(stream, job, &op, rj->out_len,
+					  npu_random_fn, &rj->run, &left);
+			*budget -= min(*budget, (i - left) * NPU_RANDOM_COST);
+			if (ret)
+				return ret;
+		}
+		npu_random_next(job);
+		fallthrough;
+	default:
+		op = (struct npu_dma_operand){ .addr = rj->arg.counter,
+					       .ctx = stream->ctx, .write = true };
+		b = (struct npu_bytes){ .buf = rj->ctr_out, .off = job->col };
+		return npu_run_one(stream, job, &op, sizeof(rj->ctr_out),
+				   npu_put_fn, &b, budget);
+	}
+}
+
 static const struct npu_op npu_ops[] = {
 	[NPU_OP_COPY] = { "copy", npu_check_copy, npu_run_copy },
 	[NPU_OP_MEMSET] = { "memset", npu_check_memset, npu_run_memset },
@@ -645,6 +891,7 @@ static const struct npu_op npu_ops[] = {
 	[NPU_OP_COPY_BATCH] = { "copy_batch", npu_check_copy_batch,
 				npu_run_copy_batch },
 	[NPU_OP_REDUCE] = { "reduce", npu_check_reduce, npu_run_reduce },
+	[NPU_OP_RANDOM] = { "random", npu_check_random, npu_run_random },
 };
 
 static const struct npu_op *npu_op(u32 op)
@@ -725,6 +972,8 @@ u64 npu_job_bytes(const struct npu_job *job)
 		return cmd->length * cmd->height;
 	case NPU_OP_COPY_BATCH:
 		return job->batch->bytes;
+	case NPU_OP_RANDOM:
+		return job->random->out_len;
 	case NPU_OP_WAIT_STREAM:
 		return 0;
 	default:
@@ -743,6 +992,8 @@ u64 npu_job_bytes(const struct npu_job *job)
  */
 void npu_job_release(struct npu_job *job)
 {
+	kfree(job->random);
+	job->random = NULL;
 	if (job->wait)
 		npu_stream_put(job->wait);
 	if (job->peer)

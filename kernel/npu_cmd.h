@@ -14,6 +14,7 @@
 struct npu_context;
 struct npu_copy_batch;
 struct npu_host_reg;
+struct npu_random_job;
 struct npu_stream;
 
 /**
@@ -30,6 +31,7 @@ struct npu_stream;
  *	@cmd.dst, its rows and the gaps between them for COPY_2D
  * @src_user: the same for a pageable source
  * @batch: a COPY_BATCH's copies, read at SUBMIT
+ * @random: a RANDOM's task, read at SUBMIT, and its progress
  * @weight: commands it counts as against max_queued: 1, or a
  *	COPY_BATCH's copies
  * @tid: the thread that submitted it, by its id in its own pid namespace
@@ -53,6 +55,7 @@ struct npu_job {
 	u64 dst_user;
 	u64 src_user;
 	struct npu_copy_batch *batch;
+	struct npu_random_job *random;
 	u32 weight;
 	pid_t tid;
 	struct npu_stream *wait;

@@ -8,6 +8,5 @@
 
 u32 npu_reduce_elem(u32 flags);
 void npu_reduce_fn(void *dst, const void *src, size_t n, void *arg);
-u32 npu_f32_add(u32 a, u32 b);
 
 #endif /* NPU_REDUCE_H */

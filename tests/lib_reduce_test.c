@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "float_bits.h"
 #include "lib_util.h"
 
 #define SUM	ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM
@@ -35,48 +36,6 @@ static uint32_t rnd(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return (uint32_t)(rng >> 16);
-}
-
-static uint32_t f32_bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float f32_of(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-/* binary32 to bfloat16, nearest even (NaN stays NaN). */
-static uint16_t bf16_of(float f)
-{
-	uint32_t u = f32_bits(f);
-
-	if (isnan(f))
-		return (uint16_t)(u >> 16) | 0x40;
-	return (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-}
-
-static uint16_t h_bits(_Float16 h)
-{
-	uint16_t u;
-
-	memcpy(&u, &h, 2);
-	return u;
-}
-
-static _Float16 h_of(uint16_t u)
-{
-	_Float16 h;
-
-	memcpy(&h, &u, 2);
-	return h;
 }
 
 /* MAX/MIN of two floats as the engine has them: NaN wins, -0 below +0. */

@@ -14,11 +14,11 @@ TEST_HDRS	:= $(wildcard tests/*.h include/acl/*.h include/acl/error_codes/*.h in
 
 ifneq ($(wildcard lib/lib.mk),)
 TEST_LIB_DEP	:= $(LIB_OUT)/libacl.so
-TEST_LDLIBS	:= -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread
+TEST_LDLIBS	:= -L$(LIB_OUT) -Wl,-rpath,'$$ORIGIN/../lib' -lacl -pthread -lm
 TEST_EXTRA	:= lib-tests link-tests
 else
 TEST_LIB_DEP	:=
-TEST_LDLIBS	:= -pthread
+TEST_LDLIBS	:= -pthread -lm
 TEST_EXTRA	:=
 endif
 

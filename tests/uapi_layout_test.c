@@ -59,7 +59,8 @@
 	X(npu_mem_repair,	 32, 8)			\
 	X(npu_dmabuf_import,	 32, 8)			\
 	X(npu_cmd,		 64, 8)			\
-	X(npu_copy_desc,	 24, 8)
+	X(npu_copy_desc,	 24, 8)			\
+	X(npu_random,		 56, 8)
 
 /*
  * Every ioctl: its nr, its struct, the last field of the first release
@@ -193,6 +194,14 @@
 	X(npu_copy_desc, dst,                      0,   8) \
 	X(npu_copy_desc, src,                      8,   8) \
 	X(npu_copy_desc, length,                  16,   8) \
+	X(npu_random, func,                        0,   4) \
+	X(npu_random, type,                        4,   4) \
+	X(npu_random, flags,                       8,   4) \
+	X(npu_random, __reserved,                 12,   4) \
+	X(npu_random, param,                      16,  16) \
+	X(npu_random, seed,                       32,   8) \
+	X(npu_random, count,                      40,   8) \
+	X(npu_random, counter,                    48,   8) \
 	X(npu_submit, size,                        0,   4) \
 	X(npu_submit, flags,                       4,   4) \
 	X(npu_submit, stream,                      8,   4) \
@@ -314,6 +323,24 @@
 	X(NPU_OP_FILL32,		8)			\
 	X(NPU_OP_PREFETCH,		9)			\
 	X(NPU_OP_COPY_BATCH,		10)			\
+	X(NPU_OP_REDUCE,		11)			\
+	X(NPU_OP_RANDOM,		12)			\
+	X(NPU_RANDOM_DROPOUT,		0)			\
+	X(NPU_RANDOM_UNIFORM,		1)			\
+	X(NPU_RANDOM_NORMAL,		2)			\
+	X(NPU_RANDOM_TRUNCATED_NORMAL,	3)			\
+	X(NPU_RANDOM_TYPE_INT32,	0)			\
+	X(NPU_RANDOM_TYPE_INT64,	1)			\
+	X(NPU_RANDOM_TYPE_UINT32,	2)			\
+	X(NPU_RANDOM_TYPE_UINT64,	3)			\
+	X(NPU_RANDOM_TYPE_BF16,		4)			\
+	X(NPU_RANDOM_TYPE_FP16,		5)			\
+	X(NPU_RANDOM_TYPE_FP32,		6)			\
+	X(NPU_RANDOM_PARAM0_ADDR,	0x1)			\
+	X(NPU_RANDOM_PARAM1_ADDR,	0x2)			\
+	X(NPU_RANDOM_SEED_ADDR,		0x4)			\
+	X(NPU_RANDOM_COUNT_ADDR,	0x8)			\
+	X(NPU_RANDOM_SIZE_V1,		56)			\
 	X(NPU_CMD_DST_HOST,		0x1)			\
 	X(NPU_CMD_SRC_HOST,		0x2)			\
 	X(NPU_CMD_DST_PEER,		0x4)			\
@@ -397,6 +424,7 @@ _Static_assert(sizeof(NPU_PAGE_4K) == 8 && sizeof(NPU_PAGE_2M) == 8 &&
 /* struct npu_cmd's first release ended at value */
 _Static_assert(OFFSETOFEND(npu_cmd, value) == NPU_CMD_SIZE_V1, "NPU_CMD_SIZE_V1");
 _Static_assert(sizeof(struct npu_copy_desc) == NPU_COPY_DESC_SIZE_V1, "NPU_COPY_DESC_SIZE_V1");
+_Static_assert(sizeof(struct npu_random) == NPU_RANDOM_SIZE_V1, "NPU_RANDOM_SIZE_V1");
 /* the wait condition does not share bits with the address-space flags */
 _Static_assert(((NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | NPU_CMD_DST_PEER |
 		 NPU_CMD_SRC_PEER | NPU_CMD_DST_USER | NPU_CMD_SRC_USER) &

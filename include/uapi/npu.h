@@ -223,10 +223,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.8.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.9.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010800	/* 1.8.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010900	/* 1.9.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -912,6 +912,8 @@ struct npu_stream_destroy {
  * @NPU_OP_REDUCE: @dst[i] = @dst[i] OP @src[i] over @length bytes of
  *	elements, OP and the element type in @flags (enum npu_reduce_flags;
  *	since 1.8)
+ * @NPU_OP_RANDOM: random numbers at @dst, as struct npu_random at @src
+ *	(@value bytes of it) says (since 1.9)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -994,6 +996,16 @@ struct npu_stream_destroy {
  * nearest even, with subnormals; MAX and MIN order -0 below +0, and a NaN
  * operand gives a NaN. A fault ends the command with the elements before
  * it reduced.
+ *
+ * NPU_OP_RANDOM (since 1.9) generates random numbers into @dst, as the
+ * vendor's DSA does for aclrtRandomNumAsync: @src is the caller's struct
+ * npu_random, @value bytes of it (at least NPU_RANDOM_SIZE_V1; a longer
+ * one has a zero tail, else -E2BIG; more than 4096 is -E2BIG), read at
+ * SUBMIT; @flags and @length are 0. @dst, the struct's @counter and any
+ * parameter given by address are device VAs of this context, which the
+ * engine reads and writes in stream order (DOC: npu random numbers). A
+ * fault ends the command with the elements before it written and the
+ * counter as it was.
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -1007,6 +1019,7 @@ enum npu_cmd_op {
 	NPU_OP_PREFETCH		= 9,
 	NPU_OP_COPY_BATCH	= 10,
 	NPU_OP_REDUCE		= 11,
+	NPU_OP_RANDOM		= 12,
 };
 
 /**
@@ -1087,19 +1100,143 @@ enum npu_reduce_flags {
 #define NPU_REDUCE_TYPE_MASK	((__u32)0xf << 12)
 
 /**
+ * DOC: npu random numbers
+ *
+ * NPU_OP_RANDOM is Philox4x32-10 (Salmon et al., SC'11), counter based:
+ * element i of a command is a function of the key (@seed, low word
+ * first), the 128-bit counter read from @counter (four little-endian
+ * 32-bit words, lowest first) plus i, and nothing else, so one command of
+ * n elements gives what two commands of n/2 give with the counter carried
+ * between them. When the last element is written the engine stores the
+ * counter plus @count back at @counter.
+ *
+ * Element i draws the four words of block counter + i: x0 and x1 are its
+ * first two words, x0 also the low word of a 64-bit draw, x1 the high.
+ *
+ * * UNIFORM: integers min + floor(draw * (max - min) / 2^w) for w-bit
+ *   types (a 64-bit draw for 64-bit types): [min, max), and min itself
+ *   when max <= min; floats min + u * (max - min) with u = (x0 >> 8) *
+ *   2^-24 in [0, 1), computed in binary32 (npu_float.c) and rounded to
+ *   the element type.
+ * * NORMAL: mean + stddev * z, z = sqrt(-2 ln u1) cos(2 pi u2) (Box-Muller)
+ *   with u1 = (x0 + 1) * 2^-32 and u2 = x1 * 2^-32, in fixed point with
+ *   28 fraction bits (more than binary32's 24), then binary32.
+ * * TRUNCATED_NORMAL: the first z of |z| <= 2 among the block's four
+ *   candidates (cos and sin of the pairs x0, x1 and x2, x3), then of
+ *   blocks counter + i + k * 2^96 for k = 1, 2, ...
+ * * DROPOUT: bit i (bit i % 8 of byte i / 8) is 1, keep, when u >= ratio,
+ *   u as for UNIFORM; the bits of the last byte past @count are 0.
+ */
+
+/**
+ * enum npu_random_func - what NPU_OP_RANDOM generates (since 1.9)
+ * @NPU_RANDOM_DROPOUT: a dropout bitmask, @param[0] the ratio dropped
+ * @NPU_RANDOM_UNIFORM: uniform in [@param[0], @param[1])
+ * @NPU_RANDOM_NORMAL: normal, mean @param[0] and deviation @param[1]
+ * @NPU_RANDOM_TRUNCATED_NORMAL: the same, within two deviations of the
+ *	mean
+ */
+enum npu_random_func {
+	NPU_RANDOM_DROPOUT		= 0,
+	NPU_RANDOM_UNIFORM		= 1,
+	NPU_RANDOM_NORMAL		= 2,
+	NPU_RANDOM_TRUNCATED_NORMAL	= 3,
+};
+
+/**
+ * enum npu_random_type - NPU_OP_RANDOM's element type (since 1.9); the
+ *	ratio's for DROPOUT, whose elements are bits
+ * @NPU_RANDOM_TYPE_INT32: signed 32-bit integers (UNIFORM only)
+ * @NPU_RANDOM_TYPE_INT64: signed 64-bit integers (UNIFORM only)
+ * @NPU_RANDOM_TYPE_UINT32: unsigned 32-bit integers (UNIFORM only)
+ * @NPU_RANDOM_TYPE_UINT64: unsigned 64-bit integers (UNIFORM only)
+ * @NPU_RANDOM_TYPE_BF16: bfloat16
+ * @NPU_RANDOM_TYPE_FP16: IEEE binary16
+ * @NPU_RANDOM_TYPE_FP32: IEEE binary32
+ *
+ * The values are the vendor runtime's rtRandomNumDataType.
+ */
+enum npu_random_type {
+	NPU_RANDOM_TYPE_INT32	= 0,
+	NPU_RANDOM_TYPE_INT64	= 1,
+	NPU_RANDOM_TYPE_UINT32	= 2,
+	NPU_RANDOM_TYPE_UINT64	= 3,
+	NPU_RANDOM_TYPE_BF16	= 4,
+	NPU_RANDOM_TYPE_FP16	= 5,
+	NPU_RANDOM_TYPE_FP32	= 6,
+};
+
+/**
+ * enum npu_random_flags - which of struct npu_random's values are device
+ *	VAs the engine reads the value from when the command runs (since 1.9)
+ * @NPU_RANDOM_PARAM0_ADDR: @param[0], a value of the element type
+ * @NPU_RANDOM_PARAM1_ADDR: @param[1], the same (not for DROPOUT)
+ * @NPU_RANDOM_SEED_ADDR: @seed, a __u64
+ * @NPU_RANDOM_COUNT_ADDR: @count, a __u64
+ */
+enum npu_random_flags {
+	NPU_RANDOM_PARAM0_ADDR	= 1U << 0,
+	NPU_RANDOM_PARAM1_ADDR	= 1U << 1,
+	NPU_RANDOM_SEED_ADDR	= 1U << 2,
+	NPU_RANDOM_COUNT_ADDR	= 1U << 3,
+};
+
+/**
+ * struct npu_random - what an NPU_OP_RANDOM generates (since 1.9)
+ * @func: NPU_RANDOM_* (enum npu_random_func)
+ * @type: NPU_RANDOM_TYPE_* (enum npu_random_type): BF16, FP16 or FP32,
+ *	and for UNIFORM also the integer types
+ * @flags: NPU_RANDOM_*_ADDR (enum npu_random_flags)
+ * @__reserved: 0
+ * @param: the distribution's parameters (enum npu_random_func), each the
+ *	bits of a value of @type, zero-extended (not wider than the type),
+ *	or with its _ADDR flag a device VA; @param[1] is 0 for DROPOUT
+ * @seed: the key, or with NPU_RANDOM_SEED_ADDR a device VA of it
+ * @count: elements (bits for DROPOUT), or with NPU_RANDOM_COUNT_ADDR a
+ *	device VA of the count; 0 writes nothing but the counter
+ * @counter: device VA of the 16-byte counter, read when the command runs
+ *	and written back advanced by @count
+ *
+ * @dst receives @count elements of @type (DROPOUT: (@count + 7) / 8
+ * bytes), at any alignment. SUBMIT refuses an unknown @func, @type or
+ * flag, a type @func does not take, a parameter value wider than the
+ * type, a range that wraps, and a @count whose elements do not fit in
+ * 2^64 bytes, with -EINVAL; a count read from device memory that does so
+ * faults the command instead.
+ */
+struct npu_random {
+	__u32 func;
+	__u32 type;
+	__u32 flags;
+	__u32 __reserved;
+	__aligned_u64 param[2];
+	__aligned_u64 seed;
+	__aligned_u64 count;
+	__aligned_u64 counter;
+};
+
+/**
+ * NPU_RANDOM_SIZE_V1 - struct npu_random as 1.9 has it, the least
+ *	RANDOM's @value may be
+ */
+#define NPU_RANDOM_SIZE_V1	56
+
+/**
  * struct npu_cmd - one command for a stream
  * @op: NPU_OP_* (enum npu_cmd_op)
  * @flags: NPU_CMD_* (enum npu_cmd_flags) and NPU_WAIT_* (enum
  *         npu_wait_cond) as the op allows; others must be 0
  * @dst: destination address (device VA unless a DST flag says otherwise)
  * @src: source address (device VA unless a SRC flag says otherwise), a
- *       stream id, or COPY_BATCH's array of struct npu_copy_desc
+ *       stream id, COPY_BATCH's array of struct npu_copy_desc, or
+ *       RANDOM's struct npu_random
  * @length: bytes for COPY/MEMSET/FILL32/PREFETCH, bytes of each row for
  *          COPY_2D; for WAIT_STREAM a limit in milliseconds (0: none;
  *          since 1.3); copies of a COPY_BATCH; 0 for the others
  * @value: fill byte, u32 fill pattern (FILL32), value to write or compare,
  *         seqno to wait for, for a COPY or COPY_2D with NPU_CMD_*_PEER
- *         the fd of the peer context, or COPY_BATCH's element size
+ *         the fd of the peer context, COPY_BATCH's element size, or
+ *         the size of RANDOM's struct npu_random
  * @dst_pitch: COPY_2D: bytes from the start of one destination row to the
  *             next, at least @length; 0 for the other ops (since 1.4)
  * @src_pitch: COPY_2D: the same for the source rows (since 1.4)

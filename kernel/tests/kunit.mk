@@ -16,6 +16,9 @@
 KUNIT_OUT = $(MODOUT)/kunit
 KUNIT_SRCS := kernel/tests/npu_mmu_test.c kernel/npu_mmu.c kernel/npu_mmu.h \
 	      kernel/tests/npu_reduce_test.c kernel/npu_reduce.c kernel/npu_reduce.h \
+	      kernel/tests/npu_random_test.c kernel/npu_random.c kernel/npu_random.h \
+	      kernel/tests/npu_engine_kunit.c \
+	      kernel/npu_float.c kernel/npu_float.h \
 	      include/uapi/npu.h
 
 .PHONY: kunit test-kmod

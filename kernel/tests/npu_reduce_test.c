@@ -5,13 +5,14 @@
  * identities over a pseudo-random sample, and integer wrap-around.
  *
  * Built only against a kernel with CONFIG_KUNIT=y (the bench's debug
- * kernel) as npu_reduce_kunit.ko, with its own copy of npu_reduce.o; the
+ * kernel) into npu_engine_kunit.ko, with its own copy of npu_reduce.o; the
  * suite runs when the module loads (Documentation/debug-kernel.rst).
  */
 #include <kunit/test.h>
 #include <linux/module.h>
 #include <linux/prandom.h>
 
+#include "npu_float.h"
 #include "npu_reduce.h"
 
 #define F16	NPU_REDUCE_TYPE_FP16
@@ -128,5 +129,3 @@ static struct kunit_suite npu_reduce_test_suite = {
 
 kunit_test_suite(npu_reduce_test_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the npu engine's reduce arithmetic");
-MODULE_LICENSE("GPL");
