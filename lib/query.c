@@ -53,9 +53,10 @@ static const struct acl_soc_part {
 	int32_t aicpu;
 	unsigned int feat;
 } acl_soc_parts[] = {
-#define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY)
+#define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY | \
+		 ACL_SOC_RAND_GEN)
 #define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE | \
-		 ACL_SOC_IPC_NOTIFY)
+		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN)
 	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend031", 3004, 4LL << 20, 4, 0 },
 	{ "Ascend035", 3505, 0, 0, 0 },

@@ -226,6 +226,26 @@ ACL_SA_EQ(offsetof(aclrtMallocAttribute, value), 4);
 ACL_SA_EQ(sizeof(aclrtMallocConfig), 2 * sizeof(void *));
 ACL_SA_EQ(offsetof(aclrtMallocConfig, numAttrs), sizeof(void *));
 
+/* aclrtRandomNumAsync's task, as measured on the vendor's header (x86-64) */
+ACL_SA_EQ(ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK, 0);
+ACL_SA_EQ(ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS, 1);
+ACL_SA_EQ(ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS, 2);
+ACL_SA_EQ(ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS, 3);
+ACL_SA_EQ(sizeof(aclrtRandomParaInfo), 16);
+ACL_SA_EQ(offsetof(aclrtRandomParaInfo, valueOrAddr), 1);
+ACL_SA_EQ(offsetof(aclrtRandomParaInfo, size), 9);
+ACL_SA_EQ(sizeof(aclrtUniformDisInfo), 32);
+ACL_SA_EQ(sizeof(aclrtRandomNumFuncParaInfo), 36);
+ACL_SA_EQ(offsetof(aclrtRandomNumFuncParaInfo, paramInfo), 4);
+ACL_SA_EQ(sizeof(aclrtRandomNumTaskInfo), 104);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomNumFuncParaInfo), 4);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomParaAddr), 40);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomResultAddr), 48);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomCounterAddr), 56);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomSeed), 64);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomNum), 80);
+ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, rsv), 96);
+
 /* locations, VMM */
 ACL_SA_EQ(ACL_MEM_LOCATION_TYPE_HOST, 0);
 ACL_SA_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, 1);

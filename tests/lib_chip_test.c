@@ -163,6 +163,21 @@ TEST_F_TIMEOUT(chip, ascend310b1_profile, 120)
 			   aclrtNotifyImportByKey(&n2, "npu0-notify0-0123456789abcdef", 0));
 		ASSERT_ACL_OK(aclrtDestroyNotify(n));
 	}
+	/* no random-number task (RT_FEATURE_TASK_RAND_GENERATOR): after the acl layer's checks */
+	{
+		aclrtRandomNumTaskInfo t;
+		void *out;
+
+		memset(&t, 0, sizeof(t));
+		t.dataType = ACL_FLOAT;
+		t.randomNumFuncParaInfo.funcType = ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS;
+		ASSERT_ACL_OK(aclrtMalloc(&out, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+		t.randomResultAddr = out;
+		t.randomCounterAddr = out;
+		EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRandomNumAsync(NULL, NULL, NULL));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRandomNumAsync(&t, NULL, NULL));
+		ASSERT_ACL_OK(aclrtFree(out));
+	}
 }
 
 /*

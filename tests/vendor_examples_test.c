@@ -137,6 +137,28 @@ VENDOR_EXAMPLE(reduce_task)
 	.never = { "[ERROR]" },
 };
 
+/*
+ * 2_advanced_features/built_in_task/1_random_num_task: aclrtRandomNumAsync
+ * of each distribution on one counter (the draws themselves are checked
+ * bit for bit in npu_random_test); every call returned success.
+ */
+VENDOR_EXAMPLE(random_num_task)
+	.in_order = {
+		"Gen normal distribution random num, data type: float",
+		"Random result[4] = ",
+		"Gen truncated normal distribution random num, data type: BF16",
+		"Random result[4] = 0x",
+		"Gen uniform distribution random num, data type: FP16",
+		"Random result[4] = 0x3",
+		"Gen uniform distribution random num, data type: INT32",
+		"Random result[4] = ",
+		"Gen dropout bitmask, output data type: UINT8",
+		"Random result[4] = ",
+		"Sample Run Successfully.",
+	},
+	.never = { "[ERROR]" },
+};
+
 /* @path's first line into @buf (newline dropped); -1 if unreadable. */
 static int read_line(const char *path, char *buf, size_t size)
 {

@@ -1493,6 +1493,82 @@ typedef enum {
  */
 ACL_FUNC_VISIBILITY aclError aclrtReduceAsync(void *dst, const void *src, uint64_t count, aclrtReduceKind kind,
 					      aclDataType type, aclrtStream stream, void *reserve);
+
+/*
+ * A value of aclrtRandomNumAsync's task: isAddr 0, the value in the first
+ * size bytes of valueOrAddr (little-endian); isAddr 1, the device address
+ * of the value there.
+ */
+typedef struct {
+	uint8_t isAddr;
+	uint8_t valueOrAddr[8];
+	uint8_t size;
+	uint8_t rsv[6];
+} aclrtRandomParaInfo;
+
+typedef struct {
+	aclrtRandomParaInfo dropoutRation;
+} aclrtDropoutBitmaskInfo;
+
+typedef struct {
+	aclrtRandomParaInfo min;
+	aclrtRandomParaInfo max;
+} aclrtUniformDisInfo;
+
+typedef struct {
+	aclrtRandomParaInfo mean;
+	aclrtRandomParaInfo stddev;
+} aclrtNormalDisInfo;
+
+typedef enum {
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK = 0,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS,
+	ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS,
+} aclrtRandomNumFuncType;
+
+typedef struct {
+	aclrtRandomNumFuncType funcType;
+	union {
+		aclrtDropoutBitmaskInfo dropoutBitmaskInfo;
+		aclrtUniformDisInfo uniformDisInfo;
+		aclrtNormalDisInfo normalDisInfo;	/* normal and truncated normal */
+	} paramInfo;
+} aclrtRandomNumFuncParaInfo;
+
+/*
+ * aclrtRandomNumAsync's task: dataType is the numbers' type (the ratio's
+ * for the dropout bitmask); randomParaAddr NULL, or device memory of 16
+ * bytes that receives the two parameters at the call; the results at
+ * randomResultAddr; randomCounterAddr device memory of 16 bytes, the
+ * generator's 128-bit counter.
+ */
+typedef struct {
+	aclDataType dataType;
+	aclrtRandomNumFuncParaInfo randomNumFuncParaInfo;
+	void *randomParaAddr;
+	void *randomResultAddr;
+	void *randomCounterAddr;
+	aclrtRandomParaInfo randomSeed;
+	aclrtRandomParaInfo randomNum;
+	uint8_t rsv[8];
+} aclrtRandomNumTaskInfo;
+
+/*
+ * Queues on stream (NULL: the default stream) a task that generates
+ * randomNum random numbers into randomResultAddr (the vendor's DSA task;
+ * the A2/A3 chips and the simulated one): Philox4x32-10 keyed by the seed,
+ * counter based, the counter written back advanced by the count, so that
+ * the next task sharing it continues the sequence. Uniform ([min, max)),
+ * normal and truncated normal (within two deviations) numbers of
+ * ACL_FLOAT, ACL_FLOAT16 and ACL_BF16, uniform ones also of ACL_INT32,
+ * ACL_INT64, ACL_UINT32 and ACL_UINT64; a dropout bitmask (one bit a
+ * number, 1 = kept, with probability 1 - ratio). Values given by address
+ * are read when the task runs. reserve must be NULL. Other chips:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT. The exact draws are in lib/README.md.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
+						 void *reserve);
 /*
  * Sets count bytes to (uint8_t)value. Device, managed and registered memory:
  * by the device (in stream order for the async form); another device's
