@@ -328,23 +328,30 @@ static int npu_check_copy_batch(struct npu_context *ctx,
 
 /* The engine's phases of a RANDOM. */
 enum npu_random_phase {
-	NPU_RANDOM_READ,	/* the counter and the values given by address */
+	NPU_RANDOM_COUNTER,	/* the counter, read where it is written back */
+	NPU_RANDOM_READ,	/* the values given by address */
 	NPU_RANDOM_WRITE,	/* the output */
 	NPU_RANDOM_STORE,	/* the counter, advanced */
 };
 
-#define NPU_RANDOM_ROWS		5
-/* Budget bytes an output byte costs: a Philox block and more per element. */
+#define NPU_RANDOM_ROWS		4
+/*
+ * Budget bytes an output byte costs: 64 for a uniform one (a Philox block
+ * per element), times 4 for the normal ones (a logarithm, a square root
+ * and a sine besides) and 8 for a dropout byte (8 blocks). The output is
+ * made a slice at a time, so that the VA spaces are let go as often as a
+ * copy lets them go.
+ */
 #define NPU_RANDOM_COST		64
+#define NPU_RANDOM_SLICE	SZ_1K
 
 /**
  * struct npu_random_job - a RANDOM's state
  * @arg: the caller's struct npu_random, read at SUBMIT
  * @run: its values, once read, and the output's progress
- * @rows: what the engine reads first: the counter, then the values
- *	given by address, in struct order
+ * @rows: the values given by address, in struct order
  * @nrows: how many
- * @in: what they read, in that order
+ * @in: the counter, then what @rows read, in that order
  * @ctr_out: the counter to store back, little-endian
  * @out_len: bytes of output, once the count is known
  * @phase: enum npu_random_phase
@@ -425,9 +432,9 @@ static int npu_check_random(struct npu_context *ctx, struct npu_stream *stream,
 	if (a->func == NPU_RANDOM_DROPOUT &&
 	    (a->param[1] || a->flags & NPU_RANDOM_PARAM1_ADDR))
 		return -EINVAL;
-	ret = npu_random_row(rj, a->counter, sizeof(rj->ctr_out));
-	if (!ret)
-		ret = npu_random_param(rj, 0, elem);
+	if (check_add_overflow(a->counter, (u64)sizeof(rj->ctr_out), &end))
+		return -EINVAL;
+	ret = npu_random_param(rj, 0, elem);
 	if (!ret && a->func != NPU_RANDOM_DROPOUT)
 		ret = npu_random_param(rj, 1, elem);
 	if (!ret && a->flags & NPU_RANDOM_SEED_ADDR)
@@ -550,7 +557,7 @@ static void npu_cmd_operands(struct npu_stream *stream, struct npu_job *job,
 
 /* One operand, @len bytes of it from where the last turn left off. */
 static int npu_run_one(struct npu_stream *stream, struct npu_job *job,
-		       struct npu_dma_operand *op, u64 len, npu_dma_fn fn,
+		       const struct npu_dma_operand *op, u64 len, npu_dma_fn fn,
 		       void *arg, u64 *budget)
 {
 	const struct npu_dma_shape shape = { .width = len, .height = 1 };
@@ -820,28 +827,78 @@ static void npu_random_next(struct npu_job *job)
 	job->col = 0;
 }
 
+/* Budget bytes a byte of @func's output costs. */
+static u64 npu_random_cost(u32 func)
+{
+	switch (func) {
+	case NPU_RANDOM_DROPOUT:
+		return NPU_RANDOM_COST * 8;
+	case NPU_RANDOM_UNIFORM:
+		return NPU_RANDOM_COST;
+	default:
+		return NPU_RANDOM_COST * 4;
+	}
+}
+
+/* The output, a slice at a time, from where the last turn left it. */
+static int npu_random_write(struct npu_stream *stream, struct npu_job *job,
+			    u64 *budget)
+{
+	struct npu_random_job *rj = job->random;
+	const struct npu_dma_operand op = { .addr = job->cmd.dst,
+					    .ctx = stream->ctx, .write = true };
+	u64 cost = npu_random_cost(rj->run.func), slice, left;
+	int ret;
+
+	if (!rj->out_len)
+		return 0;
+	do {
+		slice = min_t(u64, *budget / cost, NPU_RANDOM_SLICE);
+		if (!slice)
+			return NPU_RUN_YIELD;
+		left = slice;
+		rj->run.off = job->col;
+		ret = npu_run_one(stream, job, &op, rj->out_len, npu_random_fn,
+				  &rj->run, &left);
+		*budget -= min(*budget, (slice - left) * cost);
+	} while (ret == NPU_RUN_YIELD);
+	return ret;
+}
+
 /*
- * A RANDOM: reads its counter and the values given by address, writes
- * the output, then the counter advanced; each phase from where the last
- * turn left it. The output costs NPU_RANDOM_COST budget bytes a byte.
+ * A RANDOM: reads its counter (through a writable operand: a counter the
+ * engine could not store back faults before any output is written) and
+ * the values given by address, writes the output, then stores the counter
+ * advanced, in one turn (it is written whole or, faulting, not at all
+ * unless its pages change meanwhile); each phase from where the last turn
+ * left it.
  */
 static int npu_run_random(struct npu_stream *stream, struct npu_job *job,
 			  u64 *budget)
 {
 	struct npu_random_job *rj = job->random;
-	struct npu_dma_operand op = { .ctx = stream->ctx };
+	struct npu_dma_operand op = { .addr = rj->arg.counter,
+				      .ctx = stream->ctx, .write = true };
 	struct npu_dma_shape rows = { .height = rj->nrows, .rows = rj->rows };
-	struct npu_bytes b = { .buf = rj->in };
-	u64 left, i;
+	struct npu_bytes b = { .buf = rj->in, .off = job->col };
+	u64 i;
 	int ret;
 
 	switch (rj->phase) {
+	case NPU_RANDOM_COUNTER:
+		ret = npu_run_one(stream, job, &op, sizeof(rj->ctr_out),
+				  npu_get_fn, &b, budget);
+		if (ret)
+			return ret;
+		npu_random_next(job);
+		fallthrough;
 	case NPU_RANDOM_READ:
+		op = (struct npu_dma_operand){ .ctx = stream->ctx };
+		b.off = sizeof(rj->ctr_out) + job->col;
 		for (i = 0; i < job->row; i++)
 			b.off += rj->rows[i].len;
-		b.off += job->col;
-		ret = npu_dma_move(stream, job, &op, NULL, &rows, npu_get_fn,
-				   &b, budget);
+		ret = rj->nrows ? npu_dma_move(stream, job, &op, NULL, &rows,
+					       npu_get_fn, &b, budget) : 0;
 		if (!ret)
 			ret = npu_random_start(stream, job);
 		if (ret)
@@ -849,22 +906,14 @@ static int npu_run_random(struct npu_stream *stream, struct npu_job *job,
 		npu_random_next(job);
 		fallthrough;
 	case NPU_RANDOM_WRITE:
-		if (rj->out_len) {
-			op = (struct npu_dma_operand){ .addr = job->cmd.dst,
-						       .ctx = stream->ctx,
-						       .write = true };
-			left = *budget / NPU_RANDOM_COST;
-			rj->run.off = job->col;
-			i = left;
-			ret = npu_run_one(stream, job, &op, rj->out_len,
-					  npu_random_fn, &rj->run, &left);
-			*budget -= min(*budget, (i - left) * NPU_RANDOM_COST);
-			if (ret)
-				return ret;
-		}
+		ret = npu_random_write(stream, job, budget);
+		if (ret)
+			return ret;
 		npu_random_next(job);
 		fallthrough;
 	default:
+		if (!job->col && *budget < sizeof(rj->ctr_out))
+			return NPU_RUN_YIELD;
 		op = (struct npu_dma_operand){ .addr = rj->arg.counter,
 					       .ctx = stream->ctx, .write = true };
 		b = (struct npu_bytes){ .buf = rj->ctr_out, .off = job->col };
@@ -906,7 +955,8 @@ static const struct npu_op *npu_op(u32 op)
  * @job: the command read from the caller, zeroed otherwise
  *
  * Return: 0 with the operands resolved into @job (npu_job_free() drops
- * them), or -EINVAL, -EFAULT, -ENXIO, -EACCES, -EBADF, -EPERM, -ENOENT.
+ * them), or -EINVAL, -EFAULT, -E2BIG, -ENOMEM, -ENXIO, -EACCES, -EBADF,
+ * -EPERM, -ENOENT.
  */
 int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
 		  struct npu_job *job)

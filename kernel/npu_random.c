@@ -133,16 +133,31 @@ static void npu_sincos_q30(u32 w, s64 *sn, s64 *cs)
 	*cs = qc;
 }
 
+/* sqrt(-2 ln u1), u1 = (@x0 + 1) / 2^32, with 28 fraction bits. */
+static s64 npu_normal_radius_q28(u32 x0)
+{
+	u64 m = U32_MAX - x0, l, v;
+
+	/*
+	 * Near u1 = 1, v = -2 ln u1 is too small for 28 fraction bits: with
+	 * t = m / 2^32 = 1 - u1 < 2^-12, v = 2t + t^2 (+ under 2^-36 of it),
+	 * with 56 bits.
+	 */
+	if (m < BIT(20))
+		return int_sqrt64((m << 25) + ((m * m) >> 8));
+	/* -2 ln u1 = 2 ln 2 (32 - log2(x0 + 1)) */
+	l = (32ULL << 28) - npu_log2_q28((u64)x0 + 1);
+	v = mul_u64_u64_shr(l, LN2_Q32, 31);
+	return int_sqrt64(v << 28);
+}
+
 /*
  * Box-Muller: the two standard normals of draws @x0 and @x1, with 28
  * fraction bits: sqrt(-2 ln u1) times cos and sin of 2 pi u2.
  */
 static void npu_normal_pair_q28(u32 x0, u32 x1, s64 z[2])
 {
-	/* u1 = (x0 + 1) / 2^32: -2 ln u1 = 2 ln 2 (32 - log2(x0 + 1)) */
-	u64 l = (32ULL << 28) - npu_log2_q28((u64)x0 + 1);
-	u64 v = mul_u64_u64_shr(l, LN2_Q32, 31);
-	s64 r = int_sqrt64(v << 28), sn, cs;
+	s64 r = npu_normal_radius_q28(x0), sn, cs;
 
 	npu_sincos_q30(x1, &sn, &cs);
 	z[0] = (r * cs) >> 30;
@@ -209,11 +224,13 @@ static u8 npu_random_mask_byte(const struct npu_random_run *r, u64 j)
 {
 	u32 ratio = npu_float_key(npu_random_param_f32(r->type, r->param[0]),
 				  F32_SIGN);
-	u64 i, end = min_t(u64, r->count, j * 8 + 8);
+	u64 first = j * 8, i, end = first;
 	u8 byte = 0;
 	u32 b[4];
 
-	for (i = j * 8; i < end; i++) {
+	if (first < r->count)
+		end += min_t(u64, r->count - first, 8);
+	for (i = first; i < end; i++) {
 		npu_random_block(r, i, 0, b);
 		if (npu_float_key(npu_unit_f32(b[0]), F32_SIGN) >= ratio)
 			byte |= BIT(i % 8);

@@ -139,6 +139,9 @@ TEST_F(rnd, refused)
 		rnd_of(U, F32, -2ULL, 0, 0, 1, c),					/* param VA wraps */
 		rnd_of(U, F32, 0, 0, 0, 1ULL << 62, c),				/* output > 2^64 */
 		rnd_of(U, F32, 0, 0, 0, (1ULL << 62) - 1, c),				/* dst wraps */
+		rnd_of(U, F32, 0, 0, -4ULL, 1, c),					/* seed VA wraps */
+		rnd_of(U, F32, 0, 0, 0, -4ULL, c),					/* count VA wraps */
+		rnd_of(NPU_RANDOM_DROPOUT, F32, 0, 0, 0, 1, c),			/* DROPOUT's param[1] */
 	};
 	struct npu_random flagged = rnd_of(U, F32, 0, 0, 0, 1, c), reserved = flagged, ok = flagged;
 	struct { struct npu_random r; uint64_t tail; } longer = { flagged, 1 };
@@ -146,6 +149,9 @@ TEST_F(rnd, refused)
 	size_t i;
 
 	bad[8].flags = NPU_RANDOM_PARAM0_ADDR;
+	bad[11].flags = NPU_RANDOM_SEED_ADDR;
+	bad[12].flags = NPU_RANDOM_COUNT_ADDR;
+	bad[13].flags = NPU_RANDOM_PARAM1_ADDR;
 	flagged.flags = 1U << 4;
 	reserved.__reserved = 1;
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -533,6 +539,75 @@ TEST_F(rnd, faults)
 		memcpy(&got, self->host + 4092, 4);
 		EXPECT_EQ((uint32_t)(((uint64_t)b[0] * 100) >> 32), got);
 	}
+}
+
+/*
+ * An output over 1 MiB (many slices and turns) against the model at every
+ * 997th element and the last; a counter across a page boundary.
+ */
+TEST_F(rnd, long_output_and_split_counter)
+{
+	const uint64_t n = 300000, seed = 3;
+	uint64_t big = npu_map_new_rw(self->fd, SZ_2M, SZ_4K, 0), c[2], i;
+	uint64_t ctr2 = npu_map_new_rw(self->fd, 2 * SZ_4K, SZ_4K, 0);
+	struct npu_random r = rnd_of(NPU_RANDOM_UNIFORM, NPU_RANDOM_TYPE_UINT32, 0, 1000, seed, n,
+				     ctr2 + SZ_4K - 8);
+
+	ASSERT_NE(0, big);
+	ASSERT_NE(0, ctr2);
+	ASSERT_EQ(0, put_counter(self, r.counter, 1ULL << 40, 9));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream, random_cmd(big, &r)));
+	for (i = 0; i < n + 997; i += 997) {
+		uint64_t k = i < n ? i : n - 1;
+		uint32_t b[4], got, want;
+
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_copy_cmd(ptr64(self->host), big + k * 4, 4, NPU_CMD_DST_HOST)));
+		memcpy(&got, self->host, 4);
+		block(1ULL << 40, 9, seed, k, b);
+		want = (uint32_t)(((uint64_t)b[0] * 1000) >> 32);
+		if (got != want) {
+			TH_LOG("element %llu: %u, want %u", (unsigned long long)k, got, want);
+			EXPECT_EQ(want, got);
+			break;
+		}
+	}
+	get_counter(self, r.counter, c);
+	EXPECT_EQ((1ULL << 40) + n, c[0]);
+	EXPECT_EQ(9, c[1]);
+}
+
+/*
+ * A counter the engine may read but not write faults before any output
+ * is written; so does a parameter address nowhere mapped. The output and
+ * the counter stay as they were.
+ */
+TEST_F(rnd, unstorable_counter_and_unmapped_value)
+{
+	uint64_t ro = npu_map_new_rw(self->fd, SZ_4K, SZ_4K, 0), c[2];
+	struct npu_random r = rnd_of(NPU_RANDOM_UNIFORM, NPU_RANDOM_TYPE_FP32, 0, 0x3f800000, 1, 256,
+				     ro);
+
+	ASSERT_NE(0, ro);
+	ASSERT_EQ(0, put_counter(self, ro, 21, 0));
+	ASSERT_EQ(0, npu_set_access(self->fd, ro, SZ_4K, 0, NPU_ACCESS_READ));
+	memset(self->host + 8192, 0x5a, 1024);
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(self->va, ptr64(self->host + 8192), 1024, NPU_CMD_SRC_HOST)));
+	npu_expect_dma_faults(true);
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, random_cmd(self->va, &r)));
+	ASSERT_EQ(0, put_counter(self, self->ctr, 22, 0));
+	r.counter = self->ctr;
+	r.flags = NPU_RANDOM_PARAM1_ADDR;
+	r.param[1] = self->va + DEV_SIZE;	/* past the mapping */
+	EXPECT_EQ(-EIO, npu_run(self->fd, self->stream, random_cmd(self->va, &r)));
+	npu_expect_dma_faults(false);
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 0, 1024));
+	EXPECT_EQ(-1, npu_check_byte(self->host, 1024, 0x5a));
+	get_counter(self, ro, c);
+	EXPECT_EQ(21, c[0]);
+	get_counter(self, self->ctr, c);
+	EXPECT_EQ(22, c[0]);
 }
 
 TEST_HARNESS_MAIN

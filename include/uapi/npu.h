@@ -1003,9 +1003,10 @@ struct npu_stream_destroy {
  * one has a zero tail, else -E2BIG; more than 4096 is -E2BIG), read at
  * SUBMIT; @flags and @length are 0. @dst, the struct's @counter and any
  * parameter given by address are device VAs of this context, which the
- * engine reads and writes in stream order (DOC: npu random numbers). A
- * fault ends the command with the elements before it written and the
- * counter as it was.
+ * engine reads and writes in stream order (DOC: npu random numbers). The
+ * engine reads the counter as it would write it, so a counter it cannot
+ * store faults before any output is written; a fault ends the command
+ * with the elements before it written and the counter as it was.
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -1117,13 +1118,14 @@ enum npu_reduce_flags {
  *   types (a 64-bit draw for 64-bit types): [min, max), and min itself
  *   when max <= min; floats min + u * (max - min) with u = (x0 >> 8) *
  *   2^-24 in [0, 1), computed in binary32 (npu_float.c) and rounded to
- *   the element type.
+ *   the element type (which may round up to max itself).
  * * NORMAL: mean + stddev * z, z = sqrt(-2 ln u1) cos(2 pi u2) (Box-Muller)
- *   with u1 = (x0 + 1) * 2^-32 and u2 = x1 * 2^-32, in fixed point with
- *   28 fraction bits (more than binary32's 24), then binary32.
+ *   with u1 = (x0 + 1) * 2^-32 and u2 = x1 * 2^-32, in fixed point (z
+ *   within 2e-7 of its exact value), then binary32.
  * * TRUNCATED_NORMAL: the first z of |z| <= 2 among the block's four
  *   candidates (cos and sin of the pairs x0, x1 and x2, x3), then of
- *   blocks counter + i + k * 2^96 for k = 1, 2, ...
+ *   blocks counter + i + k * 2^96 for k = 1, 2, ... (after 64 blocks
+ *   without one, which has probability 2^-1100, z = 0).
  * * DROPOUT: bit i (bit i % 8 of byte i / 8) is 1, keep, when u >= ratio,
  *   u as for UNIFORM; the bits of the last byte past @count are 0.
  */
@@ -1131,7 +1133,8 @@ enum npu_reduce_flags {
 /**
  * enum npu_random_func - what NPU_OP_RANDOM generates (since 1.9)
  * @NPU_RANDOM_DROPOUT: a dropout bitmask, @param[0] the ratio dropped
- * @NPU_RANDOM_UNIFORM: uniform in [@param[0], @param[1])
+ * @NPU_RANDOM_UNIFORM: uniform from @param[0] up to @param[1] (floats may
+ *	round to @param[1] itself)
  * @NPU_RANDOM_NORMAL: normal, mean @param[0] and deviation @param[1]
  * @NPU_RANDOM_TRUNCATED_NORMAL: the same, within two deviations of the
  *	mean
@@ -1200,7 +1203,7 @@ enum npu_random_flags {
  * @dst receives @count elements of @type (DROPOUT: (@count + 7) / 8
  * bytes), at any alignment. SUBMIT refuses an unknown @func, @type or
  * flag, a type @func does not take, a parameter value wider than the
- * type, a range that wraps, and a @count whose elements do not fit in
+ * type, an address range that wraps, and a @count whose elements do not fit in
  * 2^64 bytes, with -EINVAL; a count read from device memory that does so
  * faults the command instead.
  */
@@ -1373,8 +1376,10 @@ enum npu_submit_flags {
  *   on its own stream, a pageable operand longer than
  *   NPU_HOST_MAX_LENGTH).
  * * %-E2BIG: @cmd_size over 4096, or non-zero bytes past the struct
- *   npu_cmd the kernel knows; the same for a COPY_BATCH's elements.
- * * %-EFAULT: @cmds or a COPY_BATCH's array cannot be read; a pageable
+ *   npu_cmd the kernel knows; the same for a COPY_BATCH's elements and a
+ *   RANDOM's struct npu_random.
+ * * %-EFAULT: @cmds, a COPY_BATCH's array or a RANDOM's struct cannot be
+ *   read; a pageable
  *   operand not mapped, beyond
  *   the user address space, not reachable by GUP (VM_IO, VM_PFNMAP), or
  *   (a destination) not writable, or a writable shared mapping of a file
