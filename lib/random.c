@@ -76,8 +76,9 @@ static int acl_random_value(const aclrtRandomParaInfo *p, const char *name, uint
 static int acl_random_task(const aclrtRandomNumTaskInfo *t, size_t ti, struct npu_random *r)
 {
 	const aclrtRandomNumFuncParaInfo *f = &t->randomNumFuncParaInfo;
-	/* the parameters in the union: the first at offset 0, the second after it */
-	const aclrtRandomParaInfo *p = &f->paramInfo.uniformDisInfo.min;
+	/* the union's parameters: every member has its first at offset 0, its second after it */
+	const aclrtRandomParaInfo *p[2] = { &f->paramInfo.uniformDisInfo.min,
+					     &f->paramInfo.uniformDisInfo.max };
 	uint32_t size = acl_random_types[ti].size, func = (uint32_t)f->funcType;
 	int ret;
 
@@ -101,11 +102,11 @@ static int acl_random_task(const aclrtRandomNumTaskInfo *t, size_t ti, struct np
 		ret = acl_random_value(&t->randomNum, "randomNum", sizeof(uint64_t), NPU_RANDOM_COUNT_ADDR,
 				       &r->flags, &r->count);
 	if (!ret)
-		ret = acl_random_value(&p[0], func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ?
+		ret = acl_random_value(p[0], func == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ?
 				       "dropoutRation" : func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS ?
 				       "min" : "mean", size, NPU_RANDOM_PARAM0_ADDR, &r->flags, &r->param[0]);
 	if (!ret && func != ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK)
-		ret = acl_random_value(&p[1], func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS ? "max" : "stddev",
+		ret = acl_random_value(p[1], func == ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS ? "max" : "stddev",
 				       size, NPU_RANDOM_PARAM1_ADDR, &r->flags, &r->param[1]);
 	return ret;
 }
@@ -151,6 +152,8 @@ ACL_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, 
 		cmd = (struct npu_cmd){ .op = NPU_OP_RANDOM, .dst = (uintptr_t)taskInfo->randomResultAddr,
 					.src = (uintptr_t)&r, .value = sizeof(r) };
 		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		if (ret == -EINVAL)
+			ret = acl_errf(ACLI_ERTPARAM, "an address range of the task (the counter, a value's address, or the output of a count given by value) wraps past 2^64");
 	}
 	acl_stream_put(s);
 out:

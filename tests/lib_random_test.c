@@ -328,4 +328,53 @@ TEST(unreachable_result_faults)
 	free(pg);
 }
 
+/*
+ * Managed memory as counter, value and result: the engine faults its
+ * pages in as it reads the counter and the count, writes the numbers and
+ * stores the counter (each phase going on after the fault), and the CPU
+ * reads them at their address. The counter straddles two pages.
+ */
+TEST(managed_counter_values_and_result)
+{
+	const uint64_t n = 3000;
+	aclrtRandomNumTaskInfo t;
+	uint64_t *cnt, *ctr;
+	int32_t *out;
+	char *m;
+	uint64_t i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMemAllocManaged((void **)&m, 4 * 4096, ACL_RT_MEM_ATTACH_GLOBAL));
+	ASSERT_ACL_OK(aclrtMemAllocManaged((void **)&out, n * 4, ACL_RT_MEM_ATTACH_GLOBAL));
+	ctr = (uint64_t *)(m + 4096 - 8);
+	cnt = (uint64_t *)(m + 3 * 4096);
+	ctr[0] = 5;
+	ctr[1] = 0;
+	*cnt = n;
+	t = task(ACL_INT32, UNIFORM, (uint32_t)-50, 50, 4, 77, 0, out, ctr);
+	para_addr(&t.randomNum, cnt);
+	ASSERT_ACL_OK(aclrtRandomNumAsync(&t, NULL, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	for (i = 0; i < n; i++)
+		ASSERT_TRUE(out[i] >= -50 && out[i] < 50);
+	EXPECT_EQ(5 + n, ctr[0]);
+	EXPECT_EQ(0, ctr[1]);
+	ASSERT_ACL_OK(aclrtFree(out));
+	ASSERT_ACL_OK(aclrtFree(m));
+}
+
+/* An address range that wraps past 2^64 is refused at the call. */
+TEST(wrapping_counter_refused)
+{
+	aclrtRandomNumTaskInfo t;
+	char *out;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&out, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	t = task(ACL_FLOAT, UNIFORM, 0, 0x3f800000, 4, 1, 4, out, (void *)(uintptr_t)-8);
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&t, NULL, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtFree(out));
+}
+
 TEST_HARNESS_MAIN

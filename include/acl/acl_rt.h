@@ -1559,7 +1559,8 @@ typedef struct {
  * randomNum random numbers into randomResultAddr (the vendor's DSA task;
  * the A2/A3 chips and the simulated one): Philox4x32-10 keyed by the seed,
  * counter based, the counter written back advanced by the count, so that
- * the next task sharing it continues the sequence. Uniform ([min, max)),
+ * the next task sharing it continues the sequence. Uniform (from min up to
+ * max; floats may round to max),
  * normal and truncated normal (within two deviations) numbers of
  * ACL_FLOAT, ACL_FLOAT16 and ACL_BF16, uniform ones also of ACL_INT32,
  * ACL_INT64, ACL_UINT32 and ACL_UINT64; a dropout bitmask (one bit a
