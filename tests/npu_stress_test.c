@@ -21,7 +21,8 @@
  *    the table, so exactly one thread undoes a given object: they must
  *    succeed (VA_RELEASE may also say -EBUSY);
  *  - SUBMITs of COPY (H2D, D2H, D2D, H2H, peer copies to and from the
- *    other NPU's shared context after PEER_ENABLE), MEMSET, WRITE_VALUE,
+ *    other NPU's shared context after PEER_ENABLE), MEMSET, RANDOM (its
+ *    counter read and stored back in the same range), WRITE_VALUE,
  *    TIMESTAMP and WAIT_VALUE on several streams reach memory that other
  *    threads unmap, unregister, free and re-map meanwhile: a DMA fault is
  *    allowed then (STREAM_SYNC -EIO), so the whole run is an
@@ -1029,6 +1030,7 @@ struct operand {
 static void r_submit(struct thr *t, struct sctx *c)
 {
 	struct npu_cmd cmds[6];
+	struct npu_random rnds[6];
 	struct sctx *pc = NULL;
 	uint64_t pva = 0, plen = 0, seqno = 0;
 	unsigned int gen, pgen = 0;
@@ -1105,6 +1107,20 @@ static void r_submit(struct thr *t, struct sctx *c)
 			}
 			if (s.flags & NPU_CMD_SRC_HOST)
 				any_host = true;
+		} else if (kind < 8 && !d.flags && d.len >= 16 && rnd(t, 2)) {
+			/* read a counter, write numbers, store the counter: all racing unmaps */
+			uint32_t func = (uint32_t)rnd(t, 4);
+
+			rnds[i] = (struct npu_random){
+				.func = func, .type = NPU_RANDOM_TYPE_FP32,
+				.param = { 0, func == NPU_RANDOM_DROPOUT ? 0 : 0x3f800000 },
+				.seed = splitmix(&t->rng), .count = len / 4,
+				.counter = d.addr + rnd(t, d.len / 16) * 16,
+			};
+			cmds[i] = (struct npu_cmd){ .op = NPU_OP_RANDOM,
+						    .dst = d.addr + rnd(t, d.len - len + 1),
+						    .src = ptr64(&rnds[i]),
+						    .value = sizeof(rnds[i]) };
 		} else if (kind < 8) {
 			cmds[i] = npu_memset_cmd(d.addr + (rnd(t, d.len - len + 1)),
 						 (uint8_t)rnd(t, 256), len,
