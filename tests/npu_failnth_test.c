@@ -759,6 +759,32 @@ static void submit_failed(struct round *r)
 	ASSERT_OK(npu_sync(r->fd, r->stream, 0));
 }
 
+/* SUBMIT of a RANDOM: its task, read and kept at SUBMIT. */
+static int submit_random_call(struct round *r)
+{
+	struct npu_random rn = {
+		.func = NPU_RANDOM_UNIFORM, .type = NPU_RANDOM_TYPE_UINT32,
+		.param = { 0, 100 }, .seed = 1, .count = 64, .counter = r->va,
+	};
+	struct npu_cmd cmd = { .op = NPU_OP_RANDOM, .dst = r->va + 64,
+			       .src = ptr64(&rn), .value = sizeof(rn) };
+
+	return npu_submit(r->fd, r->stream, &cmd, 1, NULL);
+}
+
+/* It ran: the counter, 0 in new memory, moved on by the count. */
+static void submit_random_verify(struct round *r)
+{
+	uint64_t c[2];
+
+	ASSERT_OK(npu_sync(r->fd, r->stream, -1));
+	ASSERT_OK(npu_run(r->fd, r->stream,
+			  npu_copy_cmd(ptr64(r->host2), r->va, 16, NPU_CMD_DST_HOST)));
+	memcpy(c, r->host2, 16);
+	EXPECT_EQ(64, c[0]);
+	EXPECT_EQ(0, c[1]);
+}
+
 /*
  * SUBMIT with pageable operands (NPU_CMD_SRC_USER, NPU_CMD_DST_USER): the
  * pins, sg tables and DMA mappings made at SUBMIT for the command only.
@@ -1261,6 +1287,15 @@ TEST_F_TIMEOUT(failnth, submit, SWEEP_TIMEOUT)
 	run_sweep(&(struct sweep){
 		.name = "SUBMIT", .allocates = true, .setup = submit_setup,
 		.call = submit_call, .verify = submit_verify,
+		.check_failed = submit_failed,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, submit_random, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "SUBMIT RANDOM", .allocates = true, .setup = submit_setup,
+		.call = submit_random_call, .verify = submit_random_verify,
 		.check_failed = submit_failed,
 	});
 }
