@@ -138,14 +138,19 @@ ACL_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, 
 		ret = acl_errf(ACLI_ERTNOTSUPP, "the chip has no random-number task (the A2 and A3 parts do)");
 	if (ret)
 		goto out;
-	/* the stream (107017, 107002, 107003), then reserve */
+	/* the stream's handle (107017), reserve, then the stream's context (107002, 107003) */
+	if (reserve) {
+		ret = stream ? acl_stream_resolve(stream, 0, &s) : 0;
+		if (!ret && stream)
+			acl_stream_put(s);
+		if (!ret)
+			ret = acl_errf(ACLI_ERTPARAM, "reserve must be NULL");
+		goto out;
+	}
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	if (reserve)
-		ret = acl_errf(ACLI_ERTPARAM, "reserve must be NULL");
-	if (!ret)
-		ret = acl_random_task(taskInfo, ti, &r);
+	ret = acl_random_task(taskInfo, ti, &r);
 	if (!ret && taskInfo->randomParaAddr)
 		ret = acl_random_para(s, taskInfo->randomParaAddr, &r);
 	if (!ret) {

@@ -83,6 +83,23 @@ TEST(bad_input)
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRandomNumAsync(&t, gone, &x));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtRandomNumAsync(&good, gone, &x));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&good, st, &x));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&good, NULL, &x));
+	/* reserve before the stream's context, as the vendor's decorator checks it first */
+	{
+		aclrtContext mine, other;
+		aclrtStream theirs;
+
+		ASSERT_ACL_OK(aclrtGetCurrentContext(&mine));
+		ASSERT_ACL_OK(aclrtCreateContext(&other, 0));
+		ASSERT_ACL_OK(aclrtCreateStream(&theirs));
+		ASSERT_ACL_OK(aclrtSetCurrentContext(mine));
+		EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&good, theirs, &x));
+		EXPECT_ACL(ACL_ERROR_RT_STREAM_CONTEXT, aclrtRandomNumAsync(&good, theirs, NULL));
+		ASSERT_ACL_OK(aclrtSetCurrentContext(other));
+		ASSERT_ACL_OK(aclrtDestroyStream(theirs));
+		ASSERT_ACL_OK(aclrtSetCurrentContext(mine));
+		ASSERT_ACL_OK(aclrtDestroyContext(other));
+	}
 	t = good;
 	t.randomNumFuncParaInfo.funcType = (aclrtRandomNumFuncType)4;
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&t, st, NULL));
