@@ -102,7 +102,12 @@ TEST(bad_input)
 	}
 	t = good;
 	t.randomNumFuncParaInfo.funcType = (aclrtRandomNumFuncType)4;
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&t, st, NULL));
+	/* the runtime's codes are the last error, the acl layer's are not */
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtRandomNumAsync(NULL, st, NULL));
+	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	t = good;
 	t.dataType = ACL_INT32;
 	t.randomNumFuncParaInfo.funcType = NORMAL;
