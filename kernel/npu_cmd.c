@@ -367,14 +367,20 @@ struct npu_random_job {
 	u32 phase;
 };
 
-/* Output bytes of @count elements of @func and @elem bytes; false if more than 2^64. */
-static bool npu_random_out_len(u32 func, u32 elem, u64 count, u64 *len)
+/*
+ * The output's bytes for @count elements of @func and @elem bytes at
+ * @dst, into *@len; false if it would pass 2^64.
+ */
+static bool npu_random_out_len(u32 func, u32 elem, u64 count, u64 dst,
+			       u64 *len)
 {
-	if (func == NPU_RANDOM_DROPOUT) {
+	u64 end;
+
+	if (func == NPU_RANDOM_DROPOUT)
 		*len = count / 8 + !!(count % 8);
-		return true;
-	}
-	return !check_mul_overflow(count, (u64)elem, len);
+	else if (check_mul_overflow(count, (u64)elem, len))
+		return false;
+	return !check_add_overflow(dst, *len, &end);
 }
 
 /* A value at a device VA the engine reads first: @len bytes at @addr. */
@@ -443,8 +449,7 @@ static int npu_check_random(struct npu_context *ctx, struct npu_stream *stream,
 		ret = npu_random_row(rj, a->count, sizeof(u64));
 	if (ret || a->flags & NPU_RANDOM_COUNT_ADDR)
 		return ret;
-	if (!npu_random_out_len(a->func, elem, a->count, &rj->out_len) ||
-	    check_add_overflow(cmd->dst, rj->out_len, &end))
+	if (!npu_random_out_len(a->func, elem, a->count, cmd->dst, &rj->out_len))
 		return -EINVAL;
 	return 0;
 }
@@ -793,7 +798,7 @@ static int npu_random_start(struct npu_stream *stream, struct npu_job *job)
 	struct npu_random_run *r = &rj->run;
 	u32 elem = npu_random_elem(a->type), i;
 	const u8 *p = rj->in;
-	u64 end, lo, hi;
+	u64 lo, hi;
 
 	r->func = a->func;
 	r->type = a->type;
@@ -806,8 +811,8 @@ static int npu_random_start(struct npu_stream *stream, struct npu_job *job)
 		  npu_le_bytes(&p, sizeof(u64)) : a->seed;
 	r->count = a->flags & NPU_RANDOM_COUNT_ADDR ?
 		   npu_le_bytes(&p, sizeof(u64)) : a->count;
-	if (!npu_random_out_len(r->func, elem, r->count, &rj->out_len) ||
-	    check_add_overflow(job->cmd.dst, rj->out_len, &end))
+	if (!npu_random_out_len(r->func, elem, r->count, job->cmd.dst,
+				&rj->out_len))
 		return npu_dma_fault(stream, a->count, false, false,
 				     "a random count whose output wraps");
 	lo = r->ctr[0] + r->count;
@@ -877,28 +882,30 @@ static int npu_run_random(struct npu_stream *stream, struct npu_job *job,
 			  u64 *budget)
 {
 	struct npu_random_job *rj = job->random;
-	struct npu_dma_operand op = { .addr = rj->arg.counter,
-				      .ctx = stream->ctx, .write = true };
-	struct npu_dma_shape rows = { .height = rj->nrows, .rows = rj->rows };
+	const struct npu_dma_operand counter = { .addr = rj->arg.counter,
+						 .ctx = stream->ctx,
+						 .write = true };
+	const struct npu_dma_operand values = { .ctx = stream->ctx };
+	const struct npu_dma_shape rows = { .height = rj->nrows,
+					    .rows = rj->rows };
 	struct npu_bytes b = { .buf = rj->in, .off = job->col };
 	u64 i;
 	int ret;
 
 	switch (rj->phase) {
 	case NPU_RANDOM_COUNTER:
-		ret = npu_run_one(stream, job, &op, sizeof(rj->ctr_out),
+		ret = npu_run_one(stream, job, &counter, sizeof(rj->ctr_out),
 				  npu_get_fn, &b, budget);
 		if (ret)
 			return ret;
 		npu_random_next(job);
 		fallthrough;
 	case NPU_RANDOM_READ:
-		op = (struct npu_dma_operand){ .ctx = stream->ctx };
 		b.off = sizeof(rj->ctr_out) + job->col;
 		for (i = 0; i < job->row; i++)
 			b.off += rj->rows[i].len;
-		ret = rj->nrows ? npu_dma_move(stream, job, &op, NULL, &rows,
-					       npu_get_fn, &b, budget) : 0;
+		ret = rj->nrows ? npu_dma_move(stream, job, &values, NULL,
+					       &rows, npu_get_fn, &b, budget) : 0;
 		if (!ret)
 			ret = npu_random_start(stream, job);
 		if (ret)
@@ -914,10 +921,8 @@ static int npu_run_random(struct npu_stream *stream, struct npu_job *job,
 	default:
 		if (!job->col && *budget < sizeof(rj->ctr_out))
 			return NPU_RUN_YIELD;
-		op = (struct npu_dma_operand){ .addr = rj->arg.counter,
-					       .ctx = stream->ctx, .write = true };
 		b = (struct npu_bytes){ .buf = rj->ctr_out, .off = job->col };
-		return npu_run_one(stream, job, &op, sizeof(rj->ctr_out),
+		return npu_run_one(stream, job, &counter, sizeof(rj->ctr_out),
 				   npu_put_fn, &b, budget);
 	}
 }

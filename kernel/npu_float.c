@@ -169,6 +169,22 @@ static u32 npu_f32_round(u32 sign, int e, u64 m)
 	return npu_f32_pack(sign, e, m);
 }
 
+/*
+ * Move the top bit of non-zero *@m to bit 31, as npu_f32_pack() takes a
+ * significand, bits shifted out kept as a sticky bit; returns where the
+ * top bit was.
+ */
+static int npu_f32_top_to_31(u64 *m)
+{
+	int p = fls64(*m) - 1;
+
+	if (p > 31)
+		*m = (*m >> (p - 31)) | ((*m & (BIT_ULL(p - 31) - 1)) != 0);
+	else
+		*m <<= 31 - p;
+	return p;
+}
+
 /**
  * npu_f32_mul() - IEEE binary32 multiplication, rounding to nearest even
  * @a: an operand's bits
@@ -200,12 +216,7 @@ u32 npu_f32_mul(u32 a, u32 b)
 	    ((b & 0x7fffff) | (eb ? BIT(23) : 0));
 	ea = ea ? ea : 1;
 	eb = eb ? eb : 1;
-	/* its top bit (p) to bit 31, for the packing */
-	p = fls64(m) - 1;
-	if (p > 31)
-		m = (m >> (p - 31)) | ((m & (BIT_ULL(p - 31) - 1)) != 0);
-	else
-		m <<= 31 - p;
+	p = npu_f32_top_to_31(&m);
 	return npu_f32_round(sign, p + (int)(ea + eb) - 173, m);
 }
 
@@ -224,11 +235,7 @@ u32 npu_f32_from_fixed(s64 v, unsigned int frac)
 
 	if (!m)
 		return 0;
-	p = fls64(m) - 1;
-	if (p > 31)
-		m = (m >> (p - 31)) | ((m & (BIT_ULL(p - 31) - 1)) != 0);
-	else
-		m <<= 31 - p;
+	p = npu_f32_top_to_31(&m);
 	return npu_f32_round(sign, p - (int)frac + 127, m);
 }
 
