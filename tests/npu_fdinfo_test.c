@@ -478,7 +478,7 @@ TEST_TIMEOUT(mm_exit_race, 120)
 
 			ASSERT_EQ(0, fdinfo_read(msg[1], msg[0], &fi));
 			reads++;
-			ASSERT_EQ(19, fi.n);	/* every key, each time */
+			ASSERT_EQ(20, fi.n);	/* every key, each time */
 			pinned = fdinfo_get(&fi, "npu-memory-host-pinned");
 			ASSERT_NONNULL(pinned);
 			state = fdinfo_get(&fi, "npu-state");

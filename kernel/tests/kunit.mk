@@ -18,6 +18,7 @@ KUNIT_SRCS := kernel/tests/npu_mmu_test.c kernel/npu_mmu.c kernel/npu_mmu.h \
 	      kernel/tests/npu_reduce_test.c kernel/npu_reduce.c kernel/npu_reduce.h \
 	      kernel/tests/npu_random_test.c kernel/npu_random.c kernel/npu_random.h \
 	      kernel/tests/npu_engine_kunit.c \
+	      kernel/tests/npu_obj_test.c kernel/npu_obj.c kernel/npu_obj.h \
 	      kernel/npu_float.c kernel/npu_float.h \
 	      include/uapi/npu.h
 
