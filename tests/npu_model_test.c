@@ -524,6 +524,39 @@ TEST_F(mdl, freed_memory_faults_cleanly)
 	EXPECT_EQ(0, npu_unregister(self->fd, h2));
 }
 
+/*
+ * A model's copy into and out of a mirror: its pages are faulted in
+ * while the run waits, as for a queued copy; each run sees the process's
+ * memory as it is then.
+ */
+TEST_F(mdl, mirror_faults_in_during_a_run)
+{
+	const size_t len = 3 * SZ_4K;
+	uint8_t *m = mmap(NULL, 2 * len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			  -1, 0);
+	struct npu_mirror_map mm = { .size = sizeof(mm), .addr = ptr64(m), .length = 2 * len };
+	struct npu_cmd cmds[] = {
+		npu_copy_cmd(self->va, ptr64(m), len, 0),		/* in from the mirror */
+		npu_copy_cmd(ptr64(m) + len + 100, self->va, len - 200, 0),	/* and back out */
+	};
+	unsigned int pass;
+	uint32_t id;
+
+	ASSERT_NE(MAP_FAILED, m);
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MIRROR_MAP, &mm));
+	ASSERT_EQ(0, model_create(self->fd, cmds, 2, &id));
+	for (pass = 0; pass < 3; pass++) {
+		fill_pattern(m, len, pass);
+		memset(m + len, 0, len);
+		ASSERT_EQ(0, npu_run(self->fd, self->stream, model_cmd(id)));
+		EXPECT_EQ(0, memcmp(m + len + 100, m, len - 200));
+		EXPECT_EQ(-1, npu_check_byte(m + len, 100, 0));
+		EXPECT_EQ(-1, npu_check_byte(m + 2 * len - 100, 100, 0));
+	}
+	EXPECT_EQ(0, model_destroy(self->fd, id));
+	munmap(m, 2 * len);
+}
+
 /* A file closed with runs waiting forever, and models never destroyed. */
 TEST_F(mdl, close_with_runs_waiting)
 {
