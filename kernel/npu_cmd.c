@@ -690,6 +690,36 @@ static void npu_read_fn(void *mem, const void *unused, size_t n, void *arg)
 	*(u64 *)arg = READ_ONCE(*(u64 *)mem);
 }
 
+static void npu_load_fn(void *mem, const void *unused, size_t n, void *arg)
+{
+	memcpy(arg, mem, n);
+}
+
+/**
+ * npu_cmd_load() - read a value of @stream's context for a model's step
+ * @stream: the stream running the step
+ * @job: the step (its progress)
+ * @addr: a device VA, aligned to @len
+ * @len: bytes, at most 8
+ * @val: out, the value (little-endian bytes, zero-extended)
+ * @budget: the turn's
+ *
+ * Return: 0, a fault, or an NPU_RUN_* to come back for.
+ */
+int npu_cmd_load(struct npu_stream *stream, struct npu_job *job, u64 addr,
+		 u32 len, u64 *val, u64 *budget)
+{
+	const struct npu_dma_operand src = { .addr = addr, .ctx = stream->ctx };
+	__le64 v = 0;
+	int ret;
+
+	job->row = 0;
+	job->col = 0;
+	ret = npu_run_one(stream, job, &src, len, npu_load_fn, &v, budget);
+	*val = le64_to_cpu(v);
+	return ret;
+}
+
 static bool npu_wait_done(u64 cur, const struct npu_cmd *cmd)
 {
 	switch (cmd->flags & NPU_WAIT_COND_MASK) {

@@ -88,6 +88,8 @@ int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size, unsigned int i);
 int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
 		  struct npu_job *job);
 int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget);
+int npu_cmd_load(struct npu_stream *stream, struct npu_job *job, u64 addr,
+		 u32 len, u64 *val, u64 *budget);
 const char *npu_cmd_name(u32 op);
 u64 npu_job_bytes(const struct npu_job *job);
 void npu_job_release(struct npu_job *job);

@@ -12,8 +12,12 @@
  * life: a peer context, a RANDOM's task. Host registrations are not
  * held - a model would keep an UNREGISTER waiting for good - but looked
  * up again when the step starts; one that is gone faults the step.
+ *
+ * A SWITCH step is the model's own: it reads its index from device
+ * memory and sets the step the run goes on at.
  */
 #include <linux/kref.h>
+#include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -36,6 +40,7 @@
  * @src_span: the same for a host source
  * @peer: a peer operand's context (a reference), or NULL
  * @random: a RANDOM's task as read and checked, or NULL
+ * @targets: a SWITCH's step indexes (@cmd.length of them), or NULL
  */
 struct npu_model_step {
 	struct npu_cmd cmd;
@@ -43,6 +48,7 @@ struct npu_model_step {
 	u64 src_span;
 	struct npu_context *peer;
 	struct npu_random_job *random;
+	u32 *targets;
 };
 
 /**
@@ -84,6 +90,7 @@ static void npu_model_free(struct kref *ref)
 		if (model->step[i].peer)
 			npu_context_put(model->step[i].peer);
 		kfree(model->step[i].random);
+		kvfree(model->step[i].targets);
 	}
 	kvfree(model);
 }
@@ -100,17 +107,46 @@ static void npu_model_get_obj(void *obj)
 	kref_get(&model->ref);
 }
 
+/* A SWITCH of a model of @count steps: its step indexes, read now. */
+static int npu_model_switch_init(struct npu_model_step *step,
+				 const struct npu_cmd *cmd, u32 count)
+{
+	u64 end, i;
+
+	if (cmd->flags || cmd->dst || cmd->dst_pitch || cmd->src_pitch ||
+	    cmd->height || !cmd->length || cmd->length > NPU_MODEL_MAX_CMDS ||
+	    !IS_ALIGNED(cmd->src, sizeof(u32)) ||
+	    check_add_overflow(cmd->src, (u64)sizeof(u32), &end))
+		return -EINVAL;
+	step->cmd = *cmd;
+	step->targets = vmemdup_user(u64_to_user_ptr(cmd->value),
+				     cmd->length * sizeof(u32));
+	if (IS_ERR(step->targets)) {
+		int ret = PTR_ERR(step->targets);
+
+		step->targets = NULL;
+		return ret;
+	}
+	for (i = 0; i < cmd->length; i++)
+		if (step->targets[i] > count)
+			return -EINVAL;
+	return 0;
+}
+
 /*
- * Check @cmd as SUBMIT would and keep what a model may hold of it; what
- * it may not (host registrations) is dropped again.
+ * Check @cmd, a step of a model of @count, as SUBMIT would and keep what
+ * a model may hold of it; what it may not (host registrations) is
+ * dropped again.
  */
 static int npu_model_step_init(struct npu_context *ctx,
 			       struct npu_model_step *step,
-			       const struct npu_cmd *cmd)
+			       const struct npu_cmd *cmd, u32 count)
 {
 	struct npu_job job = { .cmd = *cmd };
 	int ret;
 
+	if (cmd->op == NPU_OP_SWITCH)
+		return npu_model_switch_init(step, cmd, count);
 	/* A seqno of another stream, pinned pages, a nest: nothing to repeat. */
 	if (cmd->op == NPU_OP_WAIT_STREAM || cmd->op == NPU_OP_COPY_BATCH ||
 	    cmd->op == NPU_OP_MODEL ||
@@ -154,7 +190,8 @@ int npu_model_create_ioctl(struct npu_context *ctx, void *arg)
 	for (i = 0; i < model->count; i++) {
 		ret = npu_cmd_read(&cmd, args->cmds, cmd_size, i);
 		if (!ret)
-			ret = npu_model_step_init(ctx, &model->step[i], &cmd);
+			ret = npu_model_step_init(ctx, &model->step[i], &cmd,
+						  model->count);
 		if (ret)
 			goto fail;
 		model->random |= !!model->step[i].random;
@@ -289,6 +326,21 @@ static int npu_model_step_start(struct npu_stream *stream,
 	return 0;
 }
 
+/* A SWITCH step: its index read, *@next is where the run goes on. */
+static int npu_model_switch(struct npu_stream *stream,
+			    struct npu_model_run *run, u64 *budget, u32 *next)
+{
+	const struct npu_model_step *step = &run->model->step[run->next];
+	u64 index;
+	int ret;
+
+	ret = npu_cmd_load(stream, &run->sub, step->cmd.src, sizeof(u32),
+			   &index, budget);
+	if (!ret)
+		*next = step->targets[min(index, step->cmd.length - 1)];
+	return ret;
+}
+
 /*
  * A turn of a run: its steps from where it is, each counting as a
  * command against the turn's budget. A step that yields, polls or waits
@@ -299,6 +351,7 @@ int npu_model_run(struct npu_stream *stream, struct npu_job *job, u64 *budget)
 {
 	struct npu_model_run *run = job->model;
 	const struct npu_model *model = run->model;
+	u32 next;
 	int ret;
 
 	while (run->next < model->count) {
@@ -309,13 +362,17 @@ int npu_model_run(struct npu_stream *stream, struct npu_job *job, u64 *budget)
 			if (ret)
 				return ret;
 		}
-		ret = npu_cmd_run(stream, &run->sub, budget);
+		next = run->next + 1;
+		if (model->step[run->next].targets)
+			ret = npu_model_switch(stream, run, budget, &next);
+		else
+			ret = npu_cmd_run(stream, &run->sub, budget);
 		if (ret > 0)
 			return ret;
 		npu_model_step_end(run);
 		if (ret)
 			return ret;
-		run->next++;
+		run->next = next;
 		*budget -= min_t(u64, *budget, NPU_STREAM_CMD_COST);
 	}
 	return 0;

@@ -557,6 +557,146 @@ TEST_F(mdl, mirror_faults_in_during_a_run)
 	munmap(m, 2 * len);
 }
 
+static struct npu_cmd switch_cmd(uint64_t index_va, const uint32_t *targets, uint32_t n)
+{
+	return (struct npu_cmd){ .op = NPU_OP_SWITCH, .src = index_va, .length = n,
+				  .value = ptr64(targets) };
+}
+
+/* What a SWITCH may not be; SUBMIT takes none. */
+TEST_F(mdl, switch_refused)
+{
+	static const uint32_t to_end[] = { 2 }, past[] = { 0, 3 };
+	struct npu_cmd cmds[2] = { npu_memset_cmd(self->va, 0, 8, 0) };
+	struct {
+		struct npu_cmd cmd;
+		int err;
+	} bad[] = {
+		{ switch_cmd(self->va + 2, to_end, 1), -EINVAL },		/* unaligned */
+		{ switch_cmd(self->va, to_end, 0), -EINVAL },			/* no entry */
+		{ switch_cmd(self->va, to_end, NPU_MODEL_MAX_CMDS + 1), -EINVAL },
+		{ switch_cmd(self->va, past, 2), -EINVAL },			/* past the end */
+		{ switch_cmd(-4ULL, to_end, 1), -EINVAL },			/* wraps */
+		{ switch_cmd(self->va, NULL, 1), -EFAULT },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int ret;
+
+		cmds[1] = bad[i].cmd;
+		ret = model_create(self->fd, cmds, 2, NULL);
+		if (ret != bad[i].err)
+			TH_LOG("case %zu: %d", i, ret);
+		EXPECT_EQ(bad[i].err, ret);
+	}
+	for (i = 0; i < 4; i++) {
+		cmds[1] = switch_cmd(self->va, to_end, 1);
+		if (i == 0)
+			cmds[1].flags = 1;
+		else if (i == 1)
+			cmds[1].dst = self->va;
+		else if (i == 2)
+			cmds[1].height = 1;
+		else
+			cmds[1].src_pitch = 4;
+		EXPECT_EQ(-EINVAL, model_create(self->fd, cmds, 2, NULL));
+	}
+	cmds[1] = switch_cmd(self->va, to_end, 1);
+	EXPECT_EQ(-EINVAL, npu_submit(self->fd, self->stream, &cmds[1], 1, NULL));
+	EXPECT_EQ(0, fdinfo_models(self->fd));
+}
+
+/*
+ * A label switch as the vendor's example builds it: the index in device
+ * memory picks one of three branches, each ending in a jump to the end;
+ * an index past the table takes its last entry. The index is read when
+ * the run gets there, so one model serves every index.
+ */
+TEST_F(mdl, switch_picks_a_branch)
+{
+	uint64_t idx = self->va, zero = self->va + 8, out = self->va + 64;
+	static const uint32_t branch[] = { 1, 3, 5 }, end[] = { 6 };
+	struct npu_cmd cmds[] = {
+		switch_cmd(idx, branch, 3),
+		npu_value_cmd(NPU_OP_WRITE_VALUE, out, 100, 0),
+		switch_cmd(zero, end, 1),
+		npu_value_cmd(NPU_OP_WRITE_VALUE, out + 8, 200, 0),
+		switch_cmd(zero, end, 1),
+		npu_value_cmd(NPU_OP_WRITE_VALUE, out + 16, 300, 0),
+	};
+	static const uint32_t index[] = { 0, 1, 2, 7, 0xffffffff, 1 };
+	uint64_t got[3];
+	uint32_t id;
+	size_t i;
+
+	ASSERT_EQ(0, model_create(self->fd, cmds, 6, &id));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream, npu_memset_cmd(zero, 0, 8, 0)));
+	for (i = 0; i < sizeof(index) / sizeof(index[0]); i++) {
+		uint32_t b = index[i] < 3 ? index[i] : 2;
+		int k;
+
+		ASSERT_EQ(0, npu_run(self->fd, self->stream, npu_memset_cmd(out, 0, 24, 0)));
+		/* the upper half of the word is not the index's */
+		ASSERT_EQ(0, npu_run(self->fd, self->stream,
+				     npu_value_cmd(NPU_OP_WRITE_VALUE, idx,
+						   index[i] | 0x500000000ULL, 0)));
+		ASSERT_EQ(0, npu_run(self->fd, self->stream, model_cmd(id)));
+		ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, out, self->host, 0, 24));
+		memcpy(got, self->host, 24);
+		for (k = 0; k < 3; k++)
+			EXPECT_EQ(k == (int)b ? 100u * (k + 1) : 0, got[k]);
+	}
+	EXPECT_EQ(0, model_destroy(self->fd, id));
+}
+
+/*
+ * A loop the device runs on its own: a counter in device memory counted
+ * down by a REDUCE, a SWITCH back while it is not 0. 1000 rounds of
+ * three steps span many turns.
+ */
+TEST_F(mdl, switch_loops_on_device)
+{
+	uint64_t ctr = self->va, acc = self->va + 4, one = self->va + 8, minus1 = self->va + 12;
+	static const uint32_t back[] = { 3, 0 };	/* 0: the end; else: again */
+	const uint32_t i32 = NPU_REDUCE_OP_SUM | NPU_REDUCE_TYPE_INT32;
+	struct npu_cmd cmds[] = {
+		{ .op = NPU_OP_REDUCE, .dst = acc, .src = one, .length = 4, .flags = i32 },
+		{ .op = NPU_OP_REDUCE, .dst = ctr, .src = minus1, .length = 4, .flags = i32 },
+		switch_cmd(ctr, back, 2),
+	};
+	uint32_t id, v[2];
+
+	ASSERT_EQ(0, model_create(self->fd, cmds, 3, &id));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_value_cmd(NPU_OP_WRITE_VALUE, ctr, 1000, 0)));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_value_cmd(NPU_OP_WRITE_VALUE, one, 0xffffffff00000001ULL, 0)));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream, model_cmd(id)));
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, ctr, self->host, 0, 8));
+	memcpy(v, self->host, 8);
+	EXPECT_EQ(0, v[0]);
+	EXPECT_EQ(1000, v[1]);
+	EXPECT_EQ(0, model_destroy(self->fd, id));
+}
+
+/* A run that never leaves its loop holds nothing up: a FORCE destroy ends it. */
+TEST_F(mdl, endless_loop_is_stopped)
+{
+	static const uint32_t self_[] = { 0 };
+	struct npu_cmd loop = switch_cmd(self->va, self_, 1);
+	struct npu_stream_sync s = { .size = sizeof(s), .stream = self->stream, .timeout_ms = 100 };
+	uint32_t id;
+
+	ASSERT_EQ(0, model_create(self->fd, &loop, 1, &id));
+	ASSERT_EQ(0, submit_model(self->fd, self->stream, id, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &s));
+	/* the other stream runs meanwhile */
+	EXPECT_EQ(0, npu_run(self->fd, self->stream2, npu_memset_cmd(self->va + 64, 1, 8, 0)));
+	EXPECT_EQ(0, npu_stream_destroy(self->fd, self->stream, NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(0, model_destroy(self->fd, id));
+}
+
 /* A file closed with runs waiting forever, and models never destroyed. */
 TEST_F(mdl, close_with_runs_waiting)
 {

@@ -922,6 +922,8 @@ struct npu_stream_destroy {
  *	(@value bytes of it) says (since 1.9)
  * @NPU_OP_MODEL: the commands of model @src, in order, as one command
  *	(since 1.10; DOC: npu models)
+ * @NPU_OP_SWITCH: in a model only: go on at the step the __u32 at @src
+ *	picks from the @length step indexes at @value (since 1.10)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -1021,6 +1023,15 @@ struct npu_stream_destroy {
  * seqno, one completion); @flags, @dst, @length and @value are 0. An
  * unknown model is -ENOENT at SUBMIT. The command holds the model: a
  * MODEL_DESTROY meanwhile lets it run to its end (DOC: npu models).
+ *
+ * NPU_OP_SWITCH (since 1.10) is a model's control flow, a jump table the
+ * device evaluates (the vendor's label switch): @value is the caller's
+ * array of @length (1..NPU_MODEL_MAX_CMDS) __u32 step indexes of the
+ * model, read at MODEL_CREATE, each at most the model's count (which is
+ * its end); @src is the device VA of a __u32, 4-byte aligned, read when
+ * the step runs: the run goes on at step @value[i] for the index i read,
+ * the last entry's for an index past the array. @flags and @dst are 0.
+ * SUBMIT refuses it (-EINVAL): outside a model there is nowhere to go.
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -1036,6 +1047,7 @@ enum npu_cmd_op {
 	NPU_OP_REDUCE		= 11,
 	NPU_OP_RANDOM		= 12,
 	NPU_OP_MODEL		= 13,
+	NPU_OP_SWITCH		= 14,
 };
 
 /**
@@ -2183,12 +2195,15 @@ struct npu_dmabuf_import {
  * A model's commands are COPY, MEMSET, WRITE_VALUE, WAIT_VALUE, TIMESTAMP,
  * COPY_2D, FILL32, PREFETCH, REDUCE and RANDOM with the fields and flags
  * SUBMIT allows them, but not NPU_CMD_DST_USER or NPU_CMD_SRC_USER (a
- * model holds no pageable memory pinned). MODEL_CREATE checks each as
- * SUBMIT would and reads what it points to (a RANDOM's struct npu_random)
- * once. When the model runs, its commands run one after the other; a
- * WAIT_VALUE waits as it would on its own; the first command that fails
- * ends the run with its error, which STREAM_SYNC reports for the
- * NPU_OP_MODEL command, with the commands before it done.
+ * model holds no pageable memory pinned), and NPU_OP_SWITCH, which only
+ * a model has. MODEL_CREATE checks each as SUBMIT would and reads what it
+ * points to (a RANDOM's struct npu_random, a SWITCH's step indexes) once.
+ * When the model runs, its commands run one after the other, but where a
+ * SWITCH sends the run elsewhere (a loop runs until a SWITCH leaves it, or
+ * the stream is destroyed); a WAIT_VALUE waits as it would on its own;
+ * the first command that fails ends the run with its error, which
+ * STREAM_SYNC reports for the NPU_OP_MODEL command, with the commands
+ * before it done.
  *
  * What a model names is looked up anew each time a command of it runs,
  * never held: device addresses as for any command, and a host operand's
@@ -2232,9 +2247,12 @@ struct npu_dmabuf_import {
  * * %-EINVAL: unknown @flags, @__reserved not 0, @count 0 or over
  *   NPU_MODEL_MAX_CMDS, a bad @cmd_size; a command SUBMIT would refuse
  *   with -EINVAL, or one a model cannot hold (WAIT_STREAM, COPY_BATCH,
- *   MODEL, a pageable operand).
+ *   MODEL, a pageable operand); a SWITCH with a field not 0 that it does
+ *   not use, @length 0 or over NPU_MODEL_MAX_CMDS, @src not 4-byte
+ *   aligned, or a step index past @count.
  * * %-E2BIG, %-EFAULT, %-ENXIO, %-EACCES, %-EBADF, %-EPERM: as SUBMIT's
- *   for a command.
+ *   for a command; -EFAULT also for a SWITCH's array that cannot be
+ *   read.
  * * %-ENOSPC: the context has max_models models, or every id is taken.
  * * %-ENOMEM: out of memory (the commands are accounted to the memory
  *   cgroup).
