@@ -26,7 +26,9 @@
  *    TIMESTAMP and WAIT_VALUE on several streams reach memory that other
  *    threads unmap, unregister, free and re-map meanwhile: a DMA fault is
  *    allowed then (STREAM_SYNC -EIO), so the whole run is an
- *    expected-fault region (npu_expect_dma_faults());
+ *    expected-fault region (npu_expect_dma_faults()); a quarter of them
+ *    go as a model (MODEL_CREATE), run once or twice (NPU_OP_MODEL) and
+ *    destroyed at once, the runs outliving it, or left to the close;
  *  - a thread closes a shared context's fd and opens a new one while the
  *    other threads are using dups of it (the last close, and so release()
  *    with DMA in flight, happens in whichever thread closes last).
@@ -130,6 +132,7 @@ enum {
 	OP_REGISTER, OP_UNREGISTER, OP_QUERY, OP_STREAM_CREATE,
 	OP_STREAM_DESTROY, OP_SUBMIT, OP_SYNC, OP_EXPORT, OP_SET_PIDS,
 	OP_IMPORT, OP_PEER_ENABLE, OP_DATA, OP_DMABUF_IMPORT, OP_DMABUF_EXPORT,
+	OP_MODEL_CREATE, OP_MODEL_DESTROY,
 	NOPS
 };
 
@@ -139,7 +142,7 @@ static const char *const op_names[NOPS] = {
 	"HOST_REGISTER", "HOST_UNREGISTER", "ADDR_QUERY", "STREAM_CREATE",
 	"STREAM_DESTROY", "SUBMIT", "STREAM_SYNC", "SHARE_EXPORT",
 	"SHARE_SET_PIDS", "SHARE_IMPORT", "PEER_ENABLE", "data check",
-	"DMABUF_IMPORT", "DMABUF_EXPORT/udmabuf",
+	"DMABUF_IMPORT", "DMABUF_EXPORT/udmabuf", "MODEL_CREATE", "MODEL_DESTROY",
 };
 
 enum {
@@ -1027,6 +1030,46 @@ struct operand {
 	uint32_t flags;		/* NPU_CMD_*_HOST or _PEER, as a source */
 };
 
+/*
+ * @cmds as a model, run once or twice on @stream: MODEL_CREATE answers
+ * one of SUBMIT's answers @set but a stream's -ENOENT; the model is
+ * destroyed at once, its runs going on, or left for the context's close.
+ * Returns the first run's SUBMIT (checked by the caller against @set), or
+ * 0 after a MODEL_CREATE that failed as it may.
+ */
+static int r_submit_model(struct thr *t, int fd, uint32_t stream, struct npu_cmd *cmds,
+			  int n, const int *set, int nset, uint64_t *seqno)
+{
+	struct npu_model_create mc = {
+		.size = sizeof(mc), .count = n, .cmds = ptr64(cmds), .cmd_size = sizeof(*cmds),
+	};
+	struct npu_model_destroy md = { .size = sizeof(md) };
+	struct npu_cmd run = { .op = NPU_OP_MODEL };
+	int ret, runs = 1 + rnd(t, 2), r, cset[6], ncset = 0, i;
+
+	for (i = 0; i < nset; i++)
+		if (set[i] != -ENOENT)
+			cset[ncset++] = set[i];
+	ret = npu_ioctl(fd, NPU_IOCTL_MODEL_CREATE, &mc);
+	allow_(t, OP_MODEL_CREATE, ret, cset, ncset, n, cmds[0].op << 8 | cmds[0].flags, 0,
+	       __LINE__);
+	if (ret) {
+		*seqno = 0;
+		return 0;
+	}
+	run.src = mc.model;
+	ret = npu_submit(fd, stream, &run, 1, seqno);
+	for (r = 1; !ret && r < runs; r++)
+		ALLOW(t, OP_SUBMIT, npu_submit(fd, stream, &run, 1, seqno), stream, 1,
+		      NPU_OP_MODEL << 8, 0, -ENOENT);
+	if (rnd(t, 4)) {
+		md.model = mc.model;
+		EXACT(t, OP_MODEL_DESTROY, npu_ioctl(fd, NPU_IOCTL_MODEL_DESTROY, &md), 0,
+		      mc.model, 0, 0);
+	}
+	return ret;
+}
+
 static void r_submit(struct thr *t, struct sctx *c)
 {
 	struct npu_cmd cmds[6];
@@ -1163,7 +1206,10 @@ static void r_submit(struct thr *t, struct sctx *c)
 		set[nset++] = -EACCES;
 	if (peer)
 		set[nset++] = -EPERM;
-	ret = npu_submit(fd, stream, cmds, n, &seqno);
+	if (!rnd(t, 4))
+		ret = r_submit_model(t, fd, stream, cmds, n, set, nset, &seqno);
+	else
+		ret = npu_submit(fd, stream, cmds, n, &seqno);
 	allow_(t, OP_SUBMIT, ret, set, nset, stream, n, cmds[0].op << 8 | cmds[0].flags,
 	       __LINE__);
 	if (!ret) {
