@@ -690,6 +690,11 @@ static void npu_read_fn(void *mem, const void *unused, size_t n, void *arg)
 	*(u64 *)arg = READ_ONCE(*(u64 *)mem);
 }
 
+/*
+ * The value in one piece: npu_cmd_load()'s reads are aligned to their
+ * size, so no page or chunk splits one, and a read a turn's end
+ * interrupts starts again from its first byte.
+ */
 static void npu_load_fn(void *mem, const void *unused, size_t n, void *arg)
 {
 	memcpy(arg, mem, n);
@@ -1152,7 +1157,9 @@ void npu_job_release(struct npu_job *job)
  * them only after it is recorded complete: an UNREGISTER that waited for
  * them then finds the command complete (a STREAM_SYNC poll right after
  * it succeeds). A model's run goes here whole, with the registrations of
- * the model's command it was in. Leaves @job without host operands.
+ * the step it was in; a step lets go of its own when it ends (so an
+ * UNREGISTER may return while the run goes on: a later step that needs
+ * the registration faults). Leaves @job without host operands.
  */
 void npu_job_release_host(struct npu_job *job)
 {

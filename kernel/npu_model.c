@@ -20,7 +20,9 @@
 #include <linux/minmax.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
+#include <linux/sched/signal.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 
 #include <uapi/npu.h>
 
@@ -91,6 +93,9 @@ static void npu_model_free(struct kref *ref)
 			npu_context_put(model->step[i].peer);
 		kfree(model->step[i].random);
 		kvfree(model->step[i].targets);
+		/* Every put may sleep; a big model is a long loop. */
+		if (!(i % 64))
+			cond_resched();
 	}
 	kvfree(model);
 }
@@ -107,9 +112,14 @@ static void npu_model_get_obj(void *obj)
 	kref_get(&model->ref);
 }
 
-/* A SWITCH of a model of @count steps: its step indexes, read now. */
+/*
+ * A SWITCH of a model of @count steps: its step indexes, read now and
+ * charged to the memory cgroup; *@entries counts them against the
+ * model's NPU_MODEL_MAX_CMDS.
+ */
 static int npu_model_switch_init(struct npu_model_step *step,
-				 const struct npu_cmd *cmd, u32 count)
+				 const struct npu_cmd *cmd, u32 count,
+				 u64 *entries)
 {
 	u64 end, i;
 
@@ -118,15 +128,17 @@ static int npu_model_switch_init(struct npu_model_step *step,
 	    !IS_ALIGNED(cmd->src, sizeof(u32)) ||
 	    check_add_overflow(cmd->src, (u64)sizeof(u32), &end))
 		return -EINVAL;
+	*entries += cmd->length;
+	if (*entries > NPU_MODEL_MAX_CMDS)
+		return -EINVAL;
 	step->cmd = *cmd;
-	step->targets = vmemdup_user(u64_to_user_ptr(cmd->value),
-				     cmd->length * sizeof(u32));
-	if (IS_ERR(step->targets)) {
-		int ret = PTR_ERR(step->targets);
-
-		step->targets = NULL;
-		return ret;
-	}
+	step->targets = kvmalloc_array(cmd->length, sizeof(u32),
+				       GFP_KERNEL_ACCOUNT);
+	if (!step->targets)
+		return -ENOMEM;
+	if (copy_from_user(step->targets, u64_to_user_ptr(cmd->value),
+			   cmd->length * sizeof(u32)))
+		return -EFAULT;
 	for (i = 0; i < cmd->length; i++)
 		if (step->targets[i] > count)
 			return -EINVAL;
@@ -140,18 +152,19 @@ static int npu_model_switch_init(struct npu_model_step *step,
  */
 static int npu_model_step_init(struct npu_context *ctx,
 			       struct npu_model_step *step,
-			       const struct npu_cmd *cmd, u32 count)
+			       const struct npu_cmd *cmd, u32 count, u64 *entries)
 {
 	struct npu_job job = { .cmd = *cmd };
 	int ret;
 
 	if (cmd->op == NPU_OP_SWITCH)
-		return npu_model_switch_init(step, cmd, count);
+		return npu_model_switch_init(step, cmd, count, entries);
 	/* A seqno of another stream, pinned pages, a nest: nothing to repeat. */
 	if (cmd->op == NPU_OP_WAIT_STREAM || cmd->op == NPU_OP_COPY_BATCH ||
 	    cmd->op == NPU_OP_MODEL ||
 	    cmd->flags & (NPU_CMD_DST_USER | NPU_CMD_SRC_USER))
 		return -EINVAL;
+	/* No stream: the one check that names one (WAIT_STREAM's) is refused above. */
 	ret = npu_cmd_check(ctx, NULL, &job);
 	if (!ret) {
 		step->cmd = job.cmd;
@@ -165,7 +178,10 @@ static int npu_model_step_init(struct npu_context *ctx,
 	return ret;
 }
 
-/* The model is published once the answer is copied out. */
+/*
+ * The model is published once the answer is copied out. Its id is
+ * reserved first, so that a context at max_models reads nothing.
+ */
 int npu_model_create_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_model_create_args *a = arg;
@@ -173,6 +189,7 @@ int npu_model_create_ioctl(struct npu_context *ctx, void *arg)
 	struct npu_model *model;
 	struct npu_cmd cmd;
 	u32 cmd_size, i;
+	u64 entries = 0;
 	int ret;
 
 	if (args->flags || args->__reserved || !args->count ||
@@ -187,24 +204,32 @@ int npu_model_create_ioctl(struct npu_context *ctx, void *arg)
 		return -ENOMEM;
 	kref_init(&model->ref);
 	model->count = args->count;
+	ret = npu_obj_reserve(&ctx->objs, NPU_OBJ_MODEL, &args->model);
+	if (ret) {
+		npu_model_put(model);
+		return ret;
+	}
 	for (i = 0; i < model->count; i++) {
 		ret = npu_cmd_read(&cmd, args->cmds, cmd_size, i);
 		if (!ret)
 			ret = npu_model_step_init(ctx, &model->step[i], &cmd,
-						  model->count);
+						  model->count, &entries);
 		if (ret)
 			goto fail;
 		model->random |= !!model->step[i].random;
-		/* A long list is a long loop: it stays preemptible. */
-		if (!(i % 32))
+		/* A long list is a long loop: preemptible, and killable. */
+		if (!(i % 32)) {
 			cond_resched();
+			if (fatal_signal_pending(current)) {
+				ret = -EINTR;
+				goto fail;
+			}
+		}
 	}
-	ret = npu_obj_reserve(&ctx->objs, NPU_OBJ_MODEL, &args->model);
-	if (ret)
-		goto fail;
 	a->model = model;
 	return 0;
 fail:
+	npu_obj_abort(&ctx->objs, args->model, NPU_OBJ_MODEL);
 	npu_model_put(model);
 	return ret;
 }

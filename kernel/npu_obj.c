@@ -124,6 +124,8 @@ int npu_obj_reserve(struct npu_objs *objs, enum npu_obj_type type, u32 *id)
  */
 static void *npu_obj_entry(void *obj, enum npu_obj_type type)
 {
+	/* tag 2 would be an internal entry */
+	BUILD_BUG_ON(NPU_OBJ_TYPES > 8);
 	return xa_tag_pointer(obj, type >> 2);
 }
 

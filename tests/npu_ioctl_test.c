@@ -226,7 +226,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_DMABUF_IMPORT + 1),
+				     _IO(NPU_TYPE, NPU_CMD_MODEL_DESTROY + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -304,7 +304,9 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(MIRROR_UNMAP,	   npu_mirror_unmap,	addr,	    NORSV, FLAGS,   b_mirror_unmap) \
 	X(MEM_UCE_QUERY,   npu_mem_uce_query,	range_size, NORSV, FLAGS,   b_none) \
 	X(MEM_REPAIR,	   npu_mem_repair,	repaired,   NORSV, FLAGS,   b_mem_repair) \
-	X(DMABUF_IMPORT,   npu_dmabuf_import,	page_size,  NORSV, FLAGS,   b_dmabuf_import)
+	X(DMABUF_IMPORT,   npu_dmabuf_import,	page_size,  NORSV, FLAGS,   b_dmabuf_import) \
+	X(MODEL_CREATE,	   npu_model_create,	__reserved, RSV,   FLAGS,   b_model_create) \
+	X(MODEL_DESTROY,   npu_model_destroy,	__reserved, RSV,   FLAGS,   b_model_destroy)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {
@@ -471,6 +473,31 @@ LEN_BUILDER(b_submit)
 	    npu_set_access(fd, env->va, SZ_4K, 0, NPU_ACCESS_READWRITE))
 		return LEN_BROKEN;
 	return npu_stream_create(fd, &a->stream) ? LEN_BROKEN : 0;
+}
+
+LEN_BUILDER(b_model_create)
+{
+	struct npu_model_create *a = arg;
+
+	env->cmd = (struct npu_cmd){
+		.op = NPU_OP_WRITE_VALUE, .dst = env->va, .value = 42,
+	};
+	a->count = 1;
+	a->cmds = ptr64(&env->cmd);
+	return 0;
+}
+
+LEN_BUILDER(b_model_destroy)
+{
+	struct npu_model_destroy *a = arg;
+	struct npu_model_create c = { .size = sizeof(c) };
+
+	b_model_create(env, fd, &c);
+	c.size = sizeof(c);
+	if (npu_ioctl(fd, NPU_IOCTL_MODEL_CREATE, &c))
+		return LEN_BROKEN;
+	a->model = c.model;
+	return 0;
 }
 
 LEN_BUILDER(b_stream_sync)

@@ -7,8 +7,10 @@
  * from run to run, and memory freed or unregistered under a model.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "harness.h"
+#include "npu_cgroup.h"
 #include "npu_util.h"
 
 #define HOST_SIZE	(4 * SZ_4K)
@@ -680,6 +682,55 @@ TEST_F(mdl, switch_loops_on_device)
 	EXPECT_EQ(0, model_destroy(self->fd, id));
 }
 
+/*
+ * A model's SWITCH tables are kernel memory it holds for its life: they
+ * are charged to the caller's memory cgroup, and one model's hold at most
+ * NPU_MODEL_MAX_CMDS entries together.
+ */
+TEST_F(mdl, switch_tables_charged_and_capped)
+{
+	enum { N = 16, LEN = 1 << 20 };
+	const long long slack = memcg_slack();
+	static struct npu_cmd cmds[N];
+	static uint32_t table[LEN];
+	long long base, used;
+	char cg[64], num[32];
+	uint32_t id;
+	int i;
+
+	/* two tables of half the cap and one more entry */
+	for (i = 0; i < 2; i++)
+		cmds[i] = switch_cmd(self->va, table, LEN / 2 + i);
+	EXPECT_EQ(-EINVAL, model_create(self->fd, cmds, 2, NULL));
+	cmds[1].length = LEN / 2;
+	EXPECT_EQ(0, model_create(self->fd, cmds, 2, &id));
+	EXPECT_EQ(0, model_destroy(self->fd, id));
+
+	if (access(CGROOT "/cgroup.controllers", F_OK) ||
+	    cg_write(CGROOT, "cgroup.subtree_control", "+memory"))
+		SKIP(return, "no cgroup2 memory controller at " CGROOT);
+	snprintf(cg, sizeof(cg), CGROOT "/npu-model-%d", getpid());
+	snprintf(num, sizeof(num), "%d", getpid());
+	ASSERT_EQ(0, mkdir(cg, 0755));
+	ASSERT_EQ(0, cg_write(cg, "cgroup.procs", num));
+	/* N models of one full table each; the user's table is charged already */
+	memset(table, 0, sizeof(table));
+	cmds[0] = switch_cmd(self->va, table, LEN);
+	base = cg_read(cg, "memory.current", NULL);
+	ASSERT_LE(0, base);
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(0, model_create(self->fd, cmds, 1, NULL));
+	used = cg_read(cg, "memory.current", NULL) - base;
+	TH_LOG("%d SWITCH tables of %d entries: memcg +%lld KiB", N, LEN, used >> 10);
+	EXPECT_LE(N * 4LL * SZ_1M - slack, used);
+	/* closing the file frees them */
+	close(self->fd);
+	self->fd = npu_open(0);
+	EXPECT_GE(base + slack, cg_read(cg, "memory.current", NULL));
+	EXPECT_EQ(0, cg_write(CGROOT, "cgroup.procs", num));
+	EXPECT_EQ(0, rmdir(cg));
+}
+
 /* A run that never leaves its loop holds nothing up: a FORCE destroy ends it. */
 TEST_F(mdl, endless_loop_is_stopped)
 {
@@ -721,7 +772,7 @@ TEST_F(mdl, close_with_runs_waiting)
 	EXPECT_EQ(0, close(fd));
 }
 
-/* max_models caps a context's models; a destroy makes room. */
+/* max_models caps a context's models, before any command is read; a destroy makes room. */
 TEST_F(mdl, cap)
 {
 	struct npu_cmd ok = npu_memset_cmd(self->va, 1, 8, 0);
@@ -733,6 +784,7 @@ TEST_F(mdl, cap)
 	EXPECT_EQ(0, model_create(self->fd, &ok, 1, &id[0]));
 	EXPECT_EQ(0, model_create(self->fd, &ok, 1, &id[1]));
 	EXPECT_EQ(-ENOSPC, model_create(self->fd, &ok, 1, &id[2]));
+	EXPECT_EQ(-ENOSPC, model_create(self->fd, npu_unmapped_range(SZ_4K), 1, NULL));
 	EXPECT_EQ(0, model_destroy(self->fd, id[0]));
 	EXPECT_EQ(0, model_create(self->fd, &ok, 1, &id[2]));
 	EXPECT_NE(id[0], id[2]);

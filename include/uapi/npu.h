@@ -763,7 +763,10 @@ struct npu_host_register {
  *
  * Waits for the commands that name the registration as a host operand
  * (NPU_CMD_SRC_HOST/NPU_CMD_DST_HOST): when it returns, they are complete
- * (a STREAM_SYNC that polls sees them so). A command that reaches it
+ * (a STREAM_SYNC that polls sees them so). A model's run holds the
+ * registration only while one of its commands uses it (DOC: npu models):
+ * the wait ends with that command, the run may go on, and a later command
+ * of it that names the registration faults. A command that reaches it
  * through its device VA faults once the mapping is gone, as after UNMAP.
  *
  * Errors (beyond the common ones):
@@ -1020,8 +1023,8 @@ struct npu_stream_destroy {
  *
  * NPU_OP_MODEL (since 1.10) runs model @src (MODEL_CREATE) of this
  * context: its commands, in order, as one command of the stream (one
- * seqno, one completion); @flags, @dst, @length and @value are 0. An
- * unknown model is -ENOENT at SUBMIT. The command holds the model: a
+ * seqno, one completion); @flags, @dst, @length and @value are 0, @src at
+ * most U32_MAX (else -EINVAL). An unknown model is -ENOENT at SUBMIT. The command holds the model: a
  * MODEL_DESTROY meanwhile lets it run to its end (DOC: npu models).
  *
  * NPU_OP_SWITCH (since 1.10) is a model's control flow, a jump table the
@@ -1412,7 +1415,8 @@ enum npu_submit_flags {
  *   (a destination) not writable, or a writable shared mapping of a file
  *   that is written back.
  * * %-ENOENT: unknown stream (or one being destroyed); the stream of a
- *   WAIT_STREAM unknown; the stream was aborted (FORCE destroy, carrier
+ *   WAIT_STREAM unknown; the model of an NPU_OP_MODEL unknown (since
+ *   1.10); the stream was aborted (FORCE destroy, carrier
  *   removal) while SUBMIT waited for room.
  * * %-ENXIO: a host operand (NPU_CMD_DST_HOST/NPU_CMD_SRC_HOST) not inside
  *   one registration.
@@ -2190,7 +2194,8 @@ struct npu_dmabuf_import {
  * once by MODEL_CREATE from what a runtime recorded, run any number of
  * times by one NPU_OP_MODEL command each, on any stream of the context.
  * Running a model of a thousand commands is one small command to SUBMIT:
- * no command is read, checked or allocated again.
+ * no command is read or checked again (a run allocates only its own
+ * progress).
  *
  * A model's commands are COPY, MEMSET, WRITE_VALUE, WAIT_VALUE, TIMESTAMP,
  * COPY_2D, FILL32, PREFETCH, REDUCE and RANDOM with the fields and flags
@@ -2199,8 +2204,10 @@ struct npu_dmabuf_import {
  * a model has. MODEL_CREATE checks each as SUBMIT would and reads what it
  * points to (a RANDOM's struct npu_random, a SWITCH's step indexes) once.
  * When the model runs, its commands run one after the other, but where a
- * SWITCH sends the run elsewhere (a loop runs until a SWITCH leaves it, or
- * the stream is destroyed); a WAIT_VALUE waits as it would on its own;
+ * SWITCH sends the run elsewhere (a loop runs until a SWITCH leaves it,
+ * the stream is destroyed with NPU_STREAM_DESTROY_FORCE or the file is
+ * closed; a STREAM_DESTROY without FORCE, or SUBMIT with NPU_SUBMIT_WAIT,
+ * waits for it until a signal); a WAIT_VALUE waits as it would on its own;
  * the first command that fails ends the run with its error, which
  * STREAM_SYNC reports for the NPU_OP_MODEL command, with the commands
  * before it done.
@@ -2221,8 +2228,9 @@ struct npu_dmabuf_import {
  * Several runs of one model may be queued or run at once on different
  * streams: the commands are only read by a run, which keeps its own
  * progress. A context holds at most max_models models (module parameter,
- * default 4096), each of 1..NPU_MODEL_MAX_CMDS commands, accounted to its
- * memory cgroup; closing the file destroys them all.
+ * default 4096), each of 1..NPU_MODEL_MAX_CMDS commands whose SWITCH
+ * tables hold at most NPU_MODEL_MAX_CMDS entries together, accounted to
+ * its memory cgroup; closing the file destroys them all.
  */
 
 /**
@@ -2249,13 +2257,16 @@ struct npu_dmabuf_import {
  *   with -EINVAL, or one a model cannot hold (WAIT_STREAM, COPY_BATCH,
  *   MODEL, a pageable operand); a SWITCH with a field not 0 that it does
  *   not use, @length 0 or over NPU_MODEL_MAX_CMDS, @src not 4-byte
- *   aligned, or a step index past @count.
+ *   aligned, or a step index past @count; SWITCH tables of more than
+ *   NPU_MODEL_MAX_CMDS entries together.
  * * %-E2BIG, %-EFAULT, %-ENXIO, %-EACCES, %-EBADF, %-EPERM: as SUBMIT's
  *   for a command; -EFAULT also for a SWITCH's array that cannot be
  *   read.
- * * %-ENOSPC: the context has max_models models, or every id is taken.
+ * * %-ENOSPC: the context has max_models models, or every id is taken
+ *   (before any command is read).
  * * %-ENOMEM: out of memory (the commands are accounted to the memory
  *   cgroup).
+ * * %-EINTR: a fatal signal while the commands were read.
  */
 struct npu_model_create {
 	__u32 size;
