@@ -1024,8 +1024,9 @@ struct npu_stream_destroy {
  * NPU_OP_MODEL (since 1.10) runs model @src (MODEL_CREATE) of this
  * context: its commands, in order, as one command of the stream (one
  * seqno, one completion); @flags, @dst, @length and @value are 0, @src at
- * most U32_MAX (else -EINVAL). An unknown model is -ENOENT at SUBMIT. The command holds the model: a
- * MODEL_DESTROY meanwhile lets it run to its end (DOC: npu models).
+ * most U32_MAX (else -EINVAL). An unknown model is -ENOENT at SUBMIT.
+ * The command holds the model: a MODEL_DESTROY meanwhile lets it run to
+ * its end (DOC: npu models).
  *
  * NPU_OP_SWITCH (since 1.10) is a model's control flow, a jump table the
  * device evaluates (the vendor's label switch): @value is the caller's
