@@ -223,10 +223,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.9.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.10.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010900	/* 1.9.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010a00	/* 1.10.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -286,6 +286,10 @@
  *	(since 1.6)
  * @NPU_CMD_DMABUF_IMPORT: NPU_IOCTL_DMABUF_IMPORT, struct npu_dmabuf_import
  *	(since 1.7)
+ * @NPU_CMD_MODEL_CREATE: NPU_IOCTL_MODEL_CREATE, struct npu_model_create
+ *	(since 1.10)
+ * @NPU_CMD_MODEL_DESTROY: NPU_IOCTL_MODEL_DESTROY,
+ *	struct npu_model_destroy (since 1.10)
  *
  * Numbers are assigned in this order, without gaps, and never reused. The
  * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
@@ -324,6 +328,8 @@ enum npu_cmd_nr {
 	NPU_CMD_MEM_UCE_QUERY,		/* since 1.6 */
 	NPU_CMD_MEM_REPAIR,		/* since 1.6 */
 	NPU_CMD_DMABUF_IMPORT,		/* since 1.7 */
+	NPU_CMD_MODEL_CREATE,		/* since 1.10 */
+	NPU_CMD_MODEL_DESTROY,		/* since 1.10 */
 };
 
 /**
@@ -914,6 +920,8 @@ struct npu_stream_destroy {
  *	since 1.8)
  * @NPU_OP_RANDOM: random numbers at @dst, as struct npu_random at @src
  *	(@value bytes of it) says (since 1.9)
+ * @NPU_OP_MODEL: the commands of model @src, in order, as one command
+ *	(since 1.10; DOC: npu models)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -1007,6 +1015,12 @@ struct npu_stream_destroy {
  * engine reads the counter as it would write it, so a counter it cannot
  * store faults before any output is written; a fault ends the command
  * with the elements before it written and the counter as it was.
+ *
+ * NPU_OP_MODEL (since 1.10) runs model @src (MODEL_CREATE) of this
+ * context: its commands, in order, as one command of the stream (one
+ * seqno, one completion); @flags, @dst, @length and @value are 0. An
+ * unknown model is -ENOENT at SUBMIT. The command holds the model: a
+ * MODEL_DESTROY meanwhile lets it run to its end (DOC: npu models).
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -1021,6 +1035,7 @@ enum npu_cmd_op {
 	NPU_OP_COPY_BATCH	= 10,
 	NPU_OP_REDUCE		= 11,
 	NPU_OP_RANDOM		= 12,
+	NPU_OP_MODEL		= 13,
 };
 
 /**
@@ -2154,5 +2169,108 @@ struct npu_dmabuf_import {
 };
 
 #define NPU_IOCTL_DMABUF_IMPORT	_IO(NPU_TYPE, NPU_CMD_DMABUF_IMPORT)
+
+/**
+ * DOC: npu models
+ *
+ * A model (since 1.10) is a list of commands the device keeps and runs as
+ * a unit, as the vendor's device runs a captured graph (aclmdlRI): built
+ * once by MODEL_CREATE from what a runtime recorded, run any number of
+ * times by one NPU_OP_MODEL command each, on any stream of the context.
+ * Running a model of a thousand commands is one small command to SUBMIT:
+ * no command is read, checked or allocated again.
+ *
+ * A model's commands are COPY, MEMSET, WRITE_VALUE, WAIT_VALUE, TIMESTAMP,
+ * COPY_2D, FILL32, PREFETCH, REDUCE and RANDOM with the fields and flags
+ * SUBMIT allows them, but not NPU_CMD_DST_USER or NPU_CMD_SRC_USER (a
+ * model holds no pageable memory pinned). MODEL_CREATE checks each as
+ * SUBMIT would and reads what it points to (a RANDOM's struct npu_random)
+ * once. When the model runs, its commands run one after the other; a
+ * WAIT_VALUE waits as it would on its own; the first command that fails
+ * ends the run with its error, which STREAM_SYNC reports for the
+ * NPU_OP_MODEL command, with the commands before it done.
+ *
+ * What a model names is looked up anew each time a command of it runs,
+ * never held: device addresses as for any command, and a host operand's
+ * registration too. So the memory a model names may be freed, unmapped or
+ * unregistered while the model lives; a run that then reaches it faults
+ * (-EIO; for a host operand no longer inside a registration, the fault's
+ * address is that host address with NPU_FAULT_HOST), and a run after the
+ * memory is back reaches the new memory at that address. A peer operand's
+ * context is held by the model from MODEL_CREATE to its destruction, and
+ * PEER_ENABLE is checked at each run, as for any peer command.
+ *
+ * A model is the context's, named by an id from the context's id space,
+ * valid in this context only. MODEL_DESTROY takes the id away at once; an
+ * NPU_OP_MODEL queued or running keeps the model until it completes.
+ * Several runs of one model may be queued or run at once on different
+ * streams: the commands are only read by a run, which keeps its own
+ * progress. A context holds at most max_models models (module parameter,
+ * default 4096), each of 1..NPU_MODEL_MAX_CMDS commands, accounted to its
+ * memory cgroup; closing the file destroys them all.
+ */
+
+/**
+ * NPU_MODEL_MAX_CMDS - most commands of one model (since 1.10)
+ */
+#define NPU_MODEL_MAX_CMDS	(1U << 20)
+
+/**
+ * struct npu_model_create - NPU_IOCTL_MODEL_CREATE: make a model of a list
+ *	of commands (since 1.10; DOC: npu models)
+ * @size: sizeof(struct npu_model_create)
+ * @flags: must be 0
+ * @count: number of commands, 1..NPU_MODEL_MAX_CMDS
+ * @cmd_size: bytes of each element of @cmds, as SUBMIT's @cmd_size (0
+ *            means NPU_CMD_SIZE_V1)
+ * @cmds: user pointer to @count commands; read once, reusable at return
+ * @model: out, non-zero, valid in this context only
+ * @__reserved: must be 0
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags, @__reserved not 0, @count 0 or over
+ *   NPU_MODEL_MAX_CMDS, a bad @cmd_size; a command SUBMIT would refuse
+ *   with -EINVAL, or one a model cannot hold (WAIT_STREAM, COPY_BATCH,
+ *   MODEL, a pageable operand).
+ * * %-E2BIG, %-EFAULT, %-ENXIO, %-EACCES, %-EBADF, %-EPERM: as SUBMIT's
+ *   for a command.
+ * * %-ENOSPC: the context has max_models models, or every id is taken.
+ * * %-ENOMEM: out of memory (the commands are accounted to the memory
+ *   cgroup).
+ */
+struct npu_model_create {
+	__u32 size;
+	__u32 flags;
+	__u32 count;
+	__u32 cmd_size;
+	__aligned_u64 cmds;
+	__u32 model;
+	__u32 __reserved;
+};
+
+#define NPU_IOCTL_MODEL_CREATE	_IO(NPU_TYPE, NPU_CMD_MODEL_CREATE)
+
+/**
+ * struct npu_model_destroy - NPU_IOCTL_MODEL_DESTROY: take a model's id
+ *	away (since 1.10; DOC: npu models)
+ * @size: sizeof(struct npu_model_destroy)
+ * @model: from MODEL_CREATE
+ * @flags: must be 0
+ * @__reserved: must be 0
+ *
+ * Runs queued or running go on to their end; the model is freed after the
+ * last. Errors (beyond the common ones): %-EINVAL unknown @flags or
+ * @__reserved not 0, %-ENOENT no such model in this context (destroyed
+ * already, or never one).
+ */
+struct npu_model_destroy {
+	__u32 size;
+	__u32 model;
+	__u32 flags;
+	__u32 __reserved;
+};
+
+#define NPU_IOCTL_MODEL_DESTROY	_IO(NPU_TYPE, NPU_CMD_MODEL_DESTROY)
 
 #endif /* _UAPI_NPU_H */
