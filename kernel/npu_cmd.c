@@ -25,6 +25,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_model.h"
 #include "npu_random.h"
 #include "npu_reduce.h"
 #include "npu_stream.h"
@@ -83,9 +84,9 @@ static int npu_job_user(struct npu_job *job, u64 addr, u64 len)
 
 /*
  * Check the operands' address ranges, @dst_len and @src_len bytes from
- * their starts; take the host registrations. A pageable operand is only
- * counted here (@user_pin, its span kept in @dst_user/@src_user); SUBMIT
- * pins it once it has room for it.
+ * their starts, kept in @dst_span/@src_span; take the host registrations.
+ * A pageable operand is only counted here (@user_pin); SUBMIT pins it
+ * once it has room for it.
  */
 static int npu_job_host_spans(struct npu_context *ctx, struct npu_job *job,
 			      u64 dst_len, u64 src_len)
@@ -93,17 +94,17 @@ static int npu_job_host_spans(struct npu_context *ctx, struct npu_job *job,
 	struct npu_cmd *cmd = &job->cmd;
 	int ret;
 
+	job->dst_span = dst_len;
+	job->src_span = src_len;
 	if (cmd->flags & NPU_CMD_DST_USER) {
 		ret = npu_job_user(job, cmd->dst, dst_len);
 		if (ret)
 			return ret;
-		job->dst_user = dst_len;
 	}
 	if (cmd->flags & NPU_CMD_SRC_USER) {
 		ret = npu_job_user(job, cmd->src, src_len);
 		if (ret)
 			return ret;
-		job->src_user = src_len;
 	}
 	if (cmd->flags & NPU_CMD_DST_HOST) {
 		job->dst_reg = npu_host_reg_get(ctx, cmd->dst, dst_len);
@@ -927,6 +928,19 @@ static int npu_run_random(struct npu_stream *stream, struct npu_job *job,
 	}
 }
 
+/* A RANDOM's task, for a model's run to copy a model's into. */
+struct npu_random_job *npu_random_job_alloc(void)
+{
+	return kmalloc(sizeof(struct npu_random_job), GFP_KERNEL_ACCOUNT);
+}
+
+/* @src as MODEL_CREATE checked it: where a run of it starts. */
+void npu_random_job_copy(struct npu_random_job *dst,
+			 const struct npu_random_job *src)
+{
+	*dst = *src;
+}
+
 static const struct npu_op npu_ops[] = {
 	[NPU_OP_COPY] = { "copy", npu_check_copy, npu_run_copy },
 	[NPU_OP_MEMSET] = { "memset", npu_check_memset, npu_run_memset },
@@ -946,11 +960,47 @@ static const struct npu_op npu_ops[] = {
 				npu_run_copy_batch },
 	[NPU_OP_REDUCE] = { "reduce", npu_check_reduce, npu_run_reduce },
 	[NPU_OP_RANDOM] = { "random", npu_check_random, npu_run_random },
+	[NPU_OP_MODEL] = { "model", npu_model_check, npu_model_run },
 };
 
 static const struct npu_op *npu_op(u32 op)
 {
 	return op < ARRAY_SIZE(npu_ops) && npu_ops[op].run ? &npu_ops[op] : NULL;
+}
+
+/**
+ * npu_cmd_size() - the element size of a command array
+ * @cmd_size: as the caller gave it: 0 for NPU_CMD_SIZE_V1
+ * @size: out, the element size
+ *
+ * Return: 0, -EINVAL under NPU_CMD_SIZE_V1 or not a multiple of 8,
+ * -E2BIG over 4096 (which bounds the scan for a non-zero tail).
+ */
+int npu_cmd_size(u32 cmd_size, u32 *size)
+{
+	*size = cmd_size ? cmd_size : NPU_CMD_SIZE_V1;
+	if (*size < NPU_CMD_SIZE_V1 || !IS_ALIGNED(*size, sizeof(u64)))
+		return -EINVAL;
+	return *size > SZ_4K ? -E2BIG : 0;
+}
+
+/**
+ * npu_cmd_read() - read command @i of an array of @cmd_size-byte elements
+ * @cmd: out, the command
+ * @cmds: user pointer to the array (SUBMIT's, MODEL_CREATE's)
+ * @cmd_size: bytes of each element, checked by the caller
+ * @i: which one
+ *
+ * As copy_struct_from_user() reads an argument struct: a shorter element
+ * gets zeroes, a longer one must have a zero tail.
+ *
+ * Return: 0, -EFAULT, -E2BIG.
+ */
+int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size, unsigned int i)
+{
+	void __user *ucmd = u64_to_user_ptr(cmds + (u64)i * cmd_size);
+
+	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
 }
 
 /**
@@ -1030,6 +1080,7 @@ u64 npu_job_bytes(const struct npu_job *job)
 	case NPU_OP_RANDOM:
 		return job->random->out_len;
 	case NPU_OP_WAIT_STREAM:
+	case NPU_OP_MODEL:
 		return 0;
 	default:
 		return sizeof(u64);
@@ -1070,12 +1121,15 @@ void npu_job_release(struct npu_job *job)
  * Apart from npu_job_release() because a completed command lets go of
  * them only after it is recorded complete: an UNREGISTER that waited for
  * them then finds the command complete (a STREAM_SYNC poll right after
- * it succeeds). Leaves @job without host operands.
+ * it succeeds). A model's run goes here whole, with the registrations of
+ * the model's command it was in. Leaves @job without host operands.
  */
 void npu_job_release_host(struct npu_job *job)
 {
 	u32 i;
 
+	npu_model_run_free(job->model);
+	job->model = NULL;
 	for (i = 0; job->batch && i < job->batch->n; i++) {
 		if (job->batch->copy[i].dst_reg)
 			npu_host_reg_put(job->batch->copy[i].dst_reg);

@@ -14,6 +14,7 @@
 struct npu_context;
 struct npu_copy_batch;
 struct npu_host_reg;
+struct npu_model_run;
 struct npu_random_job;
 struct npu_stream;
 
@@ -27,11 +28,13 @@ struct npu_stream;
  * @src_reg: the same for the source
  * @user_pin: bytes of pageable memory it pins (whole pages), charged to
  *	@queued's user_pinned once @queued is set
- * @dst_user: bytes of a pageable destination (NPU_CMD_DST_USER) from
- *	@cmd.dst, its rows and the gaps between them for COPY_2D
- * @src_user: the same for a pageable source
+ * @dst_span: bytes of a host or pageable destination (NPU_CMD_DST_HOST,
+ *	NPU_CMD_DST_USER) from @cmd.dst, its rows and the gaps between them
+ *	for COPY_2D
+ * @src_span: the same for a host or pageable source
  * @batch: a COPY_BATCH's copies, read at SUBMIT
  * @random: a RANDOM's task, read at SUBMIT, and its progress
+ * @model: a MODEL's run: the model and where the run is in it
  * @weight: commands it counts as against max_queued: 1, or a
  *	COPY_BATCH's copies
  * @tid: the thread that submitted it, by its id in its own pid namespace
@@ -52,10 +55,11 @@ struct npu_job {
 	struct npu_host_reg *dst_reg;
 	struct npu_host_reg *src_reg;
 	u64 user_pin;
-	u64 dst_user;
-	u64 src_user;
+	u64 dst_span;
+	u64 src_span;
 	struct npu_copy_batch *batch;
 	struct npu_random_job *random;
+	struct npu_model_run *model;
 	u32 weight;
 	pid_t tid;
 	struct npu_stream *wait;
@@ -79,6 +83,8 @@ enum npu_run {
 	NPU_RUN_FAULT_IN,	/* a mirror's page first (the stream's fault) */
 };
 
+int npu_cmd_size(u32 cmd_size, u32 *size);
+int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size, unsigned int i);
 int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
 		  struct npu_job *job);
 int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget);
@@ -87,5 +93,9 @@ u64 npu_job_bytes(const struct npu_job *job);
 void npu_job_release(struct npu_job *job);
 void npu_job_release_host(struct npu_job *job);
 void npu_job_free(struct npu_job *job);
+
+struct npu_random_job *npu_random_job_alloc(void);
+void npu_random_job_copy(struct npu_random_job *dst,
+			 const struct npu_random_job *src);
 
 #endif /* __NPU_CMD_H__ */

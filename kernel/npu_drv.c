@@ -34,6 +34,7 @@
 #include "npu_fdinfo.h"
 #include "npu_host.h"
 #include "npu_mirror.h"
+#include "npu_model.h"
 #include "npu_netlink.h"
 #include "npu_share.h"
 #include "npu_stream.h"
@@ -252,6 +253,8 @@ union npu_ioctl_buf {
 	struct npu_mirror_unmap mirror_unmap;
 	struct npu_mem_uce_query uce_query;
 	struct npu_mem_repair repair;
+	struct npu_model_create_args model_create;
+	struct npu_model_destroy model_destroy;
 };
 
 /* Errors of one ioctl that come with outputs, at most. */
@@ -392,6 +395,11 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 	NPU_IOCTL_OP_FINISH(NPU_IOCTL_DMABUF_IMPORT, npu_dmabuf_import_ioctl,
 			    struct npu_dmabuf_import, page_size, true,
 			    npu_handle_finish),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_MODEL_CREATE, npu_model_create_ioctl,
+			    struct npu_model_create, __reserved, true,
+			    npu_model_create_finish),
+	NPU_IOCTL_OP(NPU_IOCTL_MODEL_DESTROY, npu_model_destroy_ioctl,
+		     struct npu_model_destroy, __reserved, false),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -466,6 +474,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 		/* Peer copies from other contexts stop reaching this one. */
 		npu_vm_kill(&ctx->vm);
 		npu_streams_release(ctx);
+		npu_models_release(ctx);
 		npu_imports_release(ctx);
 		npu_mirror_release(ctx);
 		npu_host_release(ctx);
@@ -594,6 +603,7 @@ static int npu_release(struct inode *inode, struct file *file)
 	 * stream after it: no command can reach it any more, but it is freed.
 	 */
 	npu_streams_release(ctx);
+	npu_models_release(ctx);
 	npu_share_release(ctx);
 	npu_vm_release(&ctx->vm);
 	npu_handles_release(ctx);

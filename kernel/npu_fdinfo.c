@@ -37,6 +37,7 @@ void npu_context_usage(struct npu_context *ctx, struct npu_context_usage *u)
 	u->handles = npu_obj_count(&ctx->objs, NPU_OBJ_HANDLES);
 	u->imports = npu_obj_count(&ctx->objs, BIT(NPU_OBJ_IMPORT));
 	u->streams = npu_obj_count(&ctx->objs, NPU_OBJ_STREAMS);
+	u->models = npu_obj_count(&ctx->objs, BIT(NPU_OBJ_MODEL));
 	u->queued = atomic_long_read(&ctx->queued);
 	u->submits = atomic64_read(&ctx->submits);
 	u->faults = atomic64_read(&ctx->faults);
@@ -79,6 +80,7 @@ void npu_show_fdinfo(struct seq_file *m, struct file *file)
 	npu_fdinfo_kib(m, "host-locked", u.host_locked);
 	seq_printf(m, "npu-handles:\t%lu\n", u.handles);
 	seq_printf(m, "npu-streams:\t%lu\n", u.streams);
+	seq_printf(m, "npu-models:\t%lu\n", u.models);
 	seq_printf(m, "npu-mappings:\t%lu\n", u.mappings);
 	seq_printf(m, "npu-reservations:\t%lu\n", u.reservations);
 	seq_printf(m, "npu-host-registrations:\t%lu\n", u.host_regs);

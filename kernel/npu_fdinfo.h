@@ -23,6 +23,7 @@ struct seq_file;
  * @exports: names it exported that still exist
  * @dmabufs: dma-bufs it exported that are not yet released
  * @streams: streams
+ * @models: models (MODEL_CREATE)
  * @mappings: device VA mappings (of device memory and of MAPPED
  *	registrations)
  * @reservations: VA_RESERVE reservations
@@ -42,6 +43,7 @@ struct npu_context_usage {
 	unsigned long exports;
 	unsigned long dmabufs;
 	unsigned long streams;
+	unsigned long models;
 	unsigned long mappings;
 	unsigned long reservations;
 	unsigned long host_regs;

@@ -3,8 +3,8 @@
  * npu: a context's table of objects.
  *
  * Every object a context names by id - the physical handles it allocated
- * or imported, its streams - is in one xarray, with its type in the
- * entry's marks: lookups are typed, ids are allocated cyclically from one space
+ * or imported, its streams, its models - is in one xarray, with its type
+ * in the entry: lookups are typed, ids are allocated cyclically from one space
  * (a freed object's id is not the next one's), the per-context caps are
  * counted and checked here, and the context's release empties the table
  * by type.
@@ -36,6 +36,10 @@ static unsigned int max_streams = 1024;
 module_param(max_streams, uint, 0644);
 MODULE_PARM_DESC(max_streams, "Streams per context (default 1024)");
 
+static unsigned int max_models = 4096;
+module_param(max_models, uint, 0644);
+MODULE_PARM_DESC(max_models, "Models per context (default 4096)");
+
 void npu_objs_init(struct npu_objs *objs)
 {
 	xa_init_flags(&objs->xa, XA_FLAGS_ALLOC1 | XA_FLAGS_ACCOUNT);
@@ -63,6 +67,8 @@ static bool npu_obj_room_locked(struct npu_objs *objs, enum npu_obj_type type)
 	case NPU_OBJ_HANDLE:
 		return n[NPU_OBJ_HANDLE] + n[NPU_OBJ_IMPORT] <
 		       READ_ONCE(max_handles);
+	case NPU_OBJ_MODEL:
+		return n[NPU_OBJ_MODEL] < READ_ONCE(max_models);
 	default:
 		return n[NPU_OBJ_STREAM] + n[NPU_OBJ_DYING] <
 		       READ_ONCE(max_streams);
@@ -79,11 +85,11 @@ static void npu_obj_count_locked(struct npu_objs *objs, enum npu_obj_type type,
 /**
  * npu_obj_reserve() - take an id for a new object of @type
  * @objs: the table
- * @type: NPU_OBJ_HANDLE, NPU_OBJ_IMPORT or NPU_OBJ_STREAM
+ * @type: NPU_OBJ_HANDLE, NPU_OBJ_IMPORT, NPU_OBJ_STREAM or NPU_OBJ_MODEL
  * @id: out, the id
  *
  * Return: 0, -ENOSPC at the type's cap (max_handles, max_imports,
- * max_streams) or with every id taken, -ENOMEM.
+ * max_streams, max_models) or with every id taken, -ENOMEM.
  */
 int npu_obj_reserve(struct npu_objs *objs, enum npu_obj_type type, u32 *id)
 {
@@ -112,13 +118,21 @@ int npu_obj_reserve(struct npu_objs *objs, enum npu_obj_type type, u32 *id)
 }
 
 /*
- * An entry's type is in two marks (XA_MARK_0 is the allocator's): bit 0
- * of the type in XA_MARK_1, bit 1 in XA_MARK_2.
+ * An entry's type is in two marks and a pointer tag (XA_MARK_0 is the
+ * allocator's): bit 0 of the type in XA_MARK_1, bit 1 in XA_MARK_2, bit 2
+ * in the entry's tag (0 or 1: objects are at least 4-byte aligned).
  */
-static void npu_obj_set_type_locked(struct npu_objs *objs, u32 id,
+static void *npu_obj_entry(void *obj, enum npu_obj_type type)
+{
+	return xa_tag_pointer(obj, type >> 2);
+}
+
+static void npu_obj_set_type_locked(struct npu_objs *objs, u32 id, void *obj,
 				    enum npu_obj_type type)
 {
 	lockdep_assert_held(&objs->xa.xa_lock);
+	/* replaces the entry there: no allocation */
+	__xa_store(&objs->xa, id, npu_obj_entry(obj, type), GFP_ATOMIC);
 	if (type & 1)
 		__xa_set_mark(&objs->xa, id, XA_MARK_1);
 	else
@@ -134,9 +148,7 @@ void npu_obj_publish(struct npu_objs *objs, u32 id, enum npu_obj_type type,
 		     void *obj)
 {
 	xa_lock(&objs->xa);
-	/* replaces the zero entry: no allocation */
-	__xa_store(&objs->xa, id, obj, GFP_ATOMIC);
-	npu_obj_set_type_locked(objs, id, type);
+	npu_obj_set_type_locked(objs, id, obj, type);
 	xa_unlock(&objs->xa);
 }
 
@@ -158,19 +170,20 @@ static void *npu_obj_load_locked(struct npu_objs *objs, u32 id,
 {
 	XA_STATE(xas, &objs->xa, id);
 	enum npu_obj_type t;
-	void *obj;
+	void *entry;
 
 	lockdep_assert_held(&objs->xa.xa_lock);
-	obj = xas_load(&xas);
-	if (!obj || xa_is_zero(obj))
+	entry = xas_load(&xas);
+	if (!entry || xa_is_zero(entry))
 		return NULL;
 	t = (xas_get_mark(&xas, XA_MARK_1) ? 1 : 0) |
-	    (xas_get_mark(&xas, XA_MARK_2) ? 2 : 0);
+	    (xas_get_mark(&xas, XA_MARK_2) ? 2 : 0) |
+	    xa_pointer_tag(entry) << 2;
 	if (!(types & BIT(t)))
 		return NULL;
 	if (type)
 		*type = t;
-	return obj;
+	return xa_untag_pointer(entry);
 }
 
 /**
@@ -200,7 +213,7 @@ void *npu_obj_get(struct npu_objs *objs, u32 id, unsigned long types,
 /* Does @id still name @obj? (Only compared: no reference.) */
 bool npu_obj_is(struct npu_objs *objs, u32 id, const void *obj)
 {
-	return xa_load(&objs->xa, id) == obj;
+	return xa_untag_pointer(xa_load(&objs->xa, id)) == obj;
 }
 
 /*
@@ -216,7 +229,7 @@ void *npu_obj_retype(struct npu_objs *objs, u32 id, enum npu_obj_type from,
 	obj = npu_obj_load_locked(objs, id, BIT(from), NULL);
 	if (obj) {
 		get(obj);
-		npu_obj_set_type_locked(objs, id, to);
+		npu_obj_set_type_locked(objs, id, obj, to);
 		npu_obj_count_locked(objs, from, -1);
 		npu_obj_count_locked(objs, to, 1);
 	}

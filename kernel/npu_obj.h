@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * npu: a context's table of objects - handles and streams by id.
+ * npu: a context's table of objects - handles, streams and models by id.
  */
 #ifndef __NPU_OBJ_H__
 #define __NPU_OBJ_H__
@@ -10,14 +10,16 @@
 #include <linux/xarray.h>
 
 /*
- * What an id names. The type is kept with the entry (two xarray marks),
- * so a lookup finds an object only as the type it asks for.
+ * What an id names. The type is kept with the entry (two xarray marks and
+ * a pointer tag), so a lookup finds an object only as the type it asks
+ * for.
  */
 enum npu_obj_type {
 	NPU_OBJ_HANDLE,		/* struct npu_handle the context allocated */
 	NPU_OBJ_IMPORT,		/* struct npu_handle from SHARE_/IPC_IMPORT */
 	NPU_OBJ_STREAM,		/* struct npu_stream */
 	NPU_OBJ_DYING,		/* struct npu_stream a STREAM_DESTROY waits for */
+	NPU_OBJ_MODEL,		/* struct npu_model */
 	NPU_OBJ_TYPES
 };
 

@@ -40,7 +40,6 @@
 
 /* Bytes a turn moves at most, and what a command counts at least. */
 #define NPU_STREAM_TURN		SZ_4M
-#define NPU_STREAM_CMD_COST	SZ_16K
 
 /* How often a WAIT_VALUE at the head of a stream looks again, in jiffies. */
 #define NPU_WAIT_POLL		1

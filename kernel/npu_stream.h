@@ -9,6 +9,7 @@
 #include <linux/completion.h>
 #include <linux/kref.h>
 #include <linux/list.h>
+#include <linux/sizes.h>
 #include <linux/spinlock.h>
 #include <linux/wait.h>
 #include <linux/workqueue.h>
@@ -16,6 +17,9 @@
 #include <uapi/npu.h>
 
 #include "npu_engine.h"
+
+/* What a command counts against a turn's budget at least, in bytes. */
+#define NPU_STREAM_CMD_COST	SZ_16K
 
 struct npu_context;
 struct npu_handle;

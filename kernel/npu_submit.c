@@ -123,24 +123,11 @@ static int npu_job_pin(struct npu_context *ctx, struct npu_job *job)
 
 	if (cmd->flags & NPU_CMD_DST_USER)
 		ret = npu_job_pin_one(ctx, &job->dst_reg, cmd->dst,
-				      job->dst_user, true);
+				      job->dst_span, true);
 	if (!ret && cmd->flags & NPU_CMD_SRC_USER)
 		ret = npu_job_pin_one(ctx, &job->src_reg, cmd->src,
-				      job->src_user, false);
+				      job->src_span, false);
 	return ret;
-}
-
-/*
- * Read command @i of a SUBMIT whose elements are @cmd_size bytes, as
- * copy_struct_from_user() reads an argument struct: a shorter element gets
- * zeroes, a longer one must have a zero tail (-E2BIG).
- */
-static int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size,
-			unsigned int i)
-{
-	void __user *ucmd = u64_to_user_ptr(cmds + (u64)i * cmd_size);
-
-	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
 }
 
 /*
@@ -221,21 +208,21 @@ static int npu_submit_charge(struct npu_context *ctx, struct npu_stream *stream,
 int npu_submit_ioctl(struct npu_context *ctx, void *arg)
 {
 	struct npu_submit *args = arg;
-	u32 cmd_size = args->cmd_size ? args->cmd_size : NPU_CMD_SIZE_V1;
 	struct npu_stream *stream;
 	struct npu_job *job, *tmp;
 	LIST_HEAD(jobs);
 	u64 user_pin = 0;
 	long weight = 0;
+	u32 cmd_size;
 	int ret;
 
 	atomic64_inc(&ctx->submits);
 	if (args->flags & ~NPU_SUBMIT_FLAGS_MASK || args->__reserved || !args->count ||
-	    args->count > NPU_SUBMIT_MAX_CMDS ||
-	    cmd_size < NPU_CMD_SIZE_V1 || !IS_ALIGNED(cmd_size, sizeof(u64)))
+	    args->count > NPU_SUBMIT_MAX_CMDS)
 		return -EINVAL;
-	if (cmd_size > SZ_4K)	/* bounds the scan for a non-zero tail */
-		return -E2BIG;
+	ret = npu_cmd_size(args->cmd_size, &cmd_size);
+	if (ret)
+		return ret;
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
 		return -ENOENT;

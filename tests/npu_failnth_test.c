@@ -785,6 +785,99 @@ static void submit_random_verify(struct round *r)
 	EXPECT_EQ(0, c[1]);
 }
 
+/* ------------------------------------------------------------------ */
+/* MODEL_CREATE: the steps, a RANDOM's task, the id; a model's run      */
+/* ------------------------------------------------------------------ */
+
+static struct npu_random model_random = {
+	.func = NPU_RANDOM_UNIFORM, .type = NPU_RANDOM_TYPE_UINT32,
+	.param = { 0, 100 }, .seed = 1, .count = 64,
+};
+
+static long long models_of(struct round *r)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", r->fd);
+	return npu_file_value_at(AT_FDCWD, path, "npu-models", ':');
+}
+
+/* A model: a copy in from the registration, a RANDOM whose counter is at r->va. */
+static int model_create_call(struct round *r)
+{
+	struct npu_cmd cmds[2] = {
+		npu_copy_cmd(r->va + SZ_4K, ptr64(r->host), SZ_4K, NPU_CMD_SRC_HOST),
+		{ .op = NPU_OP_RANDOM, .dst = r->va + 64, .src = ptr64(&model_random),
+		  .value = sizeof(model_random) },
+	};
+	struct npu_model_create c = {
+		.size = sizeof(c), .count = 2, .cmds = ptr64(cmds), .cmd_size = sizeof(cmds[0]),
+	};
+	int ret;
+
+	model_random.counter = r->va;
+	ret = npu_ioctl(r->fd, NPU_IOCTL_MODEL_CREATE, &c);
+	r->new_handle = c.model;
+	return ret;
+}
+
+/* It runs: the copy lands, the counter moves on by the count each run. */
+static void model_run_verify(struct round *r, uint64_t runs)
+{
+	uint64_t c[2];
+
+	ASSERT_OK(npu_sync(r->fd, r->stream, -1));
+	ASSERT_OK(npu_run(r->fd, r->stream,
+			  npu_copy_cmd(ptr64(r->host2), r->va, 2 * SZ_4K, NPU_CMD_DST_HOST)));
+	memcpy(c, r->host2, 16);
+	EXPECT_EQ(64 * runs, c[0]);
+	EXPECT_EQ(0, c[1]);
+	expect_bytes((uint8_t *)r->host2 + SZ_4K, SZ_4K, 0x77);
+}
+
+static void model_create_verify(struct round *r)
+{
+	struct npu_cmd run = { .op = NPU_OP_MODEL, .src = r->new_handle };
+
+	EXPECT_EQ(1, models_of(r));
+	ASSERT_OK(npu_run(r->fd, r->stream, npu_memset_cmd(r->va, 0, 16, 0)));
+	ASSERT_OK(npu_submit(r->fd, r->stream, &run, 1, NULL));
+	ASSERT_OK(npu_submit(r->fd, r->stream, &run, 1, NULL));
+	model_run_verify(r, 2);
+}
+
+static void model_create_failed(struct round *r)
+{
+	EXPECT_EQ(0, models_of(r));
+}
+
+static void model_create_undo(struct round *r)
+{
+	struct npu_model_destroy d = { .size = sizeof(d), .model = r->new_handle };
+
+	ASSERT_OK(npu_ioctl(r->fd, NPU_IOCTL_MODEL_DESTROY, &d));
+}
+
+/* SUBMIT of a model's run (its progress and RANDOM task are allocated). */
+static void submit_model_setup(struct round *r)
+{
+	submit_setup(r);
+	ASSERT_SETUP(npu_run(r->fd, r->stream, npu_memset_cmd(r->va, 0, 16, 0)));
+	ASSERT_SETUP(model_create_call(r));
+}
+
+static int submit_model_call(struct round *r)
+{
+	struct npu_cmd run = { .op = NPU_OP_MODEL, .src = r->new_handle };
+
+	return npu_submit(r->fd, r->stream, &run, 1, NULL);
+}
+
+static void submit_model_verify(struct round *r)
+{
+	model_run_verify(r, 1);
+}
+
 /*
  * SUBMIT with pageable operands (NPU_CMD_SRC_USER, NPU_CMD_DST_USER): the
  * pins, sg tables and DMA mappings made at SUBMIT for the command only.
@@ -1296,6 +1389,24 @@ TEST_F_TIMEOUT(failnth, submit_random, SWEEP_TIMEOUT)
 	run_sweep(&(struct sweep){
 		.name = "SUBMIT RANDOM", .allocates = true, .setup = submit_setup,
 		.call = submit_random_call, .verify = submit_random_verify,
+		.check_failed = submit_failed,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, model_create, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "MODEL_CREATE", .allocates = true, .setup = submit_setup,
+		.call = model_create_call, .verify = model_create_verify,
+		.check_failed = model_create_failed, .undo = model_create_undo,
+	});
+}
+
+TEST_F_TIMEOUT(failnth, submit_model, SWEEP_TIMEOUT)
+{
+	run_sweep(&(struct sweep){
+		.name = "SUBMIT MODEL", .allocates = true, .setup = submit_model_setup,
+		.call = submit_model_call, .verify = submit_model_verify,
 		.check_failed = submit_failed,
 	});
 }

@@ -15,7 +15,7 @@
 #include "harness.h"
 #include "npu_util.h"
 
-#define NKEYS	20
+#define NKEYS	24
 
 /* One fdinfo file: its npu-* keys and their values (as text). */
 struct fdinfo {
@@ -65,7 +65,7 @@ static const char *fdinfo_get(const struct fdinfo *fi, const char *key)
 struct usage {
 	const char *state;
 	unsigned long long device_kib, pinned_kib;
-	unsigned long handles, streams, mappings, reservations, regs;
+	unsigned long handles, streams, models, mappings, reservations, regs;
 	unsigned long exported, imported, dmabufs, queued;
 	unsigned long long submits;
 };
@@ -99,6 +99,7 @@ static void fdinfo_check(const struct fdinfo *fi, int dev_fd, pid_t pid,
 	WANT("npu-memory-host-locked", "%llu KiB", u->pinned_kib);
 	WANT("npu-handles", "%lu", u->handles);
 	WANT("npu-streams", "%lu", u->streams);
+	WANT("npu-models", "%lu", u->models);
 	WANT("npu-mappings", "%lu", u->mappings);
 	WANT("npu-reservations", "%lu", u->reservations);
 	WANT("npu-host-registrations", "%lu", u->regs);

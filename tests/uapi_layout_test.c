@@ -60,7 +60,9 @@
 	X(npu_dmabuf_import,	 32, 8)			\
 	X(npu_cmd,		 64, 8)			\
 	X(npu_copy_desc,	 24, 8)			\
-	X(npu_random,		 56, 8)
+	X(npu_random,		 56, 8)			\
+	X(npu_model_create,	 32, 8)			\
+	X(npu_model_destroy,	 16, 4)
 
 /*
  * Every ioctl: its nr, its struct, the last field of the first release
@@ -101,7 +103,9 @@
 	X(MIRROR_UNMAP,		0x9c, npu_mirror_unmap,		addr,		 16) \
 	X(MEM_UCE_QUERY,	0x9d, npu_mem_uce_query,	range_size,	 24) \
 	X(MEM_REPAIR,		0x9e, npu_mem_repair,		repaired,	 32) \
-	X(DMABUF_IMPORT,	0x9f, npu_dmabuf_import,	page_size,	 32)
+	X(DMABUF_IMPORT,	0x9f, npu_dmabuf_import,	page_size,	 32) \
+	X(MODEL_CREATE,		0xa0, npu_model_create,		__reserved,	 32) \
+	X(MODEL_DESTROY,	0xa1, npu_model_destroy,	__reserved,	 16)
 
 /* Every field of every struct, in declaration order: offset and size. */
 #define NPU_FIELDS(X) \
@@ -284,7 +288,18 @@
 	X(npu_dmabuf_import, fd,                   8,   4) \
 	X(npu_dmabuf_import, handle,              12,   4) \
 	X(npu_dmabuf_import, length,              16,   8) \
-	X(npu_dmabuf_import, page_size,           24,   8)
+	X(npu_dmabuf_import, page_size,           24,   8) \
+	X(npu_model_create, size,                  0,   4) \
+	X(npu_model_create, flags,                 4,   4) \
+	X(npu_model_create, count,                 8,   4) \
+	X(npu_model_create, cmd_size,             12,   4) \
+	X(npu_model_create, cmds,                 16,   8) \
+	X(npu_model_create, model,                24,   4) \
+	X(npu_model_create, __reserved,           28,   4) \
+	X(npu_model_destroy, size,                 0,   4) \
+	X(npu_model_destroy, model,                4,   4) \
+	X(npu_model_destroy, flags,                8,   4) \
+	X(npu_model_destroy, __reserved,          12,   4)
 
 /*
  * Every constant but the ioctl numbers (NPU_IOCTLS above), with its value.
@@ -325,6 +340,7 @@
 	X(NPU_OP_COPY_BATCH,		10)			\
 	X(NPU_OP_REDUCE,		11)			\
 	X(NPU_OP_RANDOM,		12)			\
+	X(NPU_OP_MODEL,			13)			\
 	X(NPU_RANDOM_DROPOUT,		0)			\
 	X(NPU_RANDOM_UNIFORM,		1)			\
 	X(NPU_RANDOM_NORMAL,		2)			\
@@ -357,6 +373,7 @@
 	X(NPU_SUBMIT_MAX_CMDS,		4096)			\
 	X(NPU_COPY_DESC_SIZE_V1,	24)			\
 	X(NPU_COPY_BATCH_MAX,		4096)			\
+	X(NPU_MODEL_MAX_CMDS,		0x100000)		\
 	X(NPU_SUBMIT_WAIT,		0x1)			\
 	X(NPU_SUBMIT_FLAGS_MASK,	0x1)			\
 	X(NPU_SHARE_ANY_PID,		0x1)			\
