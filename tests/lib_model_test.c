@@ -9,10 +9,12 @@
  * (nothing queued, the capture invalidated); a replay after the memory it
  * names was freed faults and the process goes on; replays on several
  * streams, stream-ordered; a destroy while a replay is queued; an empty
- * capture; models going with their context. Skips without /dev/npu0.
+ * capture; models going with their context and not into a fork child;
+ * threads capturing and replaying at once. Skips without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/wait.h>
 
 #include "lib_util.h"
 
@@ -827,6 +829,75 @@ TEST(models_go_with_the_context)
 	EXPECT_ACL_OK(aclrtMemset(a, 4096, 0, 4096));
 	ASSERT_ACL_OK(aclrtFree(a));
 	ASSERT_ACL_OK(aclFinalize());
+}
+
+/*
+ * After fork the child has none of the parent's models or captures (the
+ * driver's belong to the parent's file): their handles are unknown, its
+ * synchronous copies are not forbidden, and it captures and replays its
+ * own; the parent's model and capture go on.
+ */
+TEST(fork_child)
+{
+	char *a, *b, back[64];
+	aclrtStream s, s2;
+	aclmdlRI m, cap;
+	int status, i;
+	pid_t pid;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&a, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&b, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(a, 4096, 0x21, 4096));
+	m = capture_copy(b, a, 64);
+	ASSERT_NONNULL(m);
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s2, &cap));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		aclmdlRI cm = NULL;
+		char *c, *d;
+		int bad = 0;
+
+		bad |= (aclmdlRIDestroy(m) != ACL_ERROR_RT_INVALID_HANDLE) << 0;
+		bad |= (aclmdlRIGetId(cap, &(uint32_t){ 0 }) != ACL_ERROR_RT_INVALID_HANDLE) << 1;
+		bad |= (aclrtSetDevice(0) != ACL_SUCCESS) << 2;
+		bad |= (aclrtMalloc((void **)&c, 4096, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS) << 3;
+		bad |= (aclrtMalloc((void **)&d, 4096, ACL_MEM_MALLOC_NORMAL_ONLY) != ACL_SUCCESS) << 3;
+		bad |= (aclrtMemset(c, 4096, 0x43, 4096) != ACL_SUCCESS) << 4;
+		bad |= (aclrtCreateStream(&s) != ACL_SUCCESS) << 5;
+		bad |= (aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) != ACL_SUCCESS) << 6;
+		bad |= (aclrtMemcpyAsync(d, 64, c, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s) != ACL_SUCCESS) << 7;
+		bad |= (aclmdlRICaptureEnd(s, &cm) != ACL_SUCCESS) << 8;
+		bad |= (aclmdlRIExecuteAsync(cm, s) != ACL_SUCCESS) << 9;
+		bad |= (aclrtSynchronizeStream(s) != ACL_SUCCESS) << 10;
+		bad |= (aclrtMemcpy(back, 64, d, 64, ACL_MEMCPY_DEVICE_TO_HOST) != ACL_SUCCESS) << 11;
+		for (i = 0; i < 64; i++)
+			bad |= (back[i] != 0x43) << 12;
+		bad |= (aclmdlRIDestroy(cm) != ACL_SUCCESS) << 13;
+		bad |= (aclFinalize() != ACL_SUCCESS) << 14;
+		if (bad)
+			printf("# child: %#x\n", bad);
+		fflush(stdout);
+		_exit(!!bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* the parent's go on */
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s2, NULL));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s2, &cap));
+	ASSERT_ACL_OK(aclmdlRIDestroy(cap));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtMemcpy(back, 64, b, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < 64; i++)
+		ASSERT_EQ(0x21, back[i]);
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+	ASSERT_ACL_OK(aclrtFree(a));
+	ASSERT_ACL_OK(aclrtFree(b));
 }
 
 /* Many captures and replays from several threads at once, each on its own stream. */
