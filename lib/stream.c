@@ -1322,7 +1322,10 @@ ACL_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
 		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
+	/* CANN's SetStreamOverflowSwitch: not in a capture */
+	ret = acl_stream_not_capturing(s, "setting the overflow switch of");
+	if (!ret)
+		__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);

@@ -549,6 +549,8 @@ TEST(refusals_leave_nothing_queued)
 	void *dsts[1], *srcs[1];
 	size_t sizes[1] = { 64 }, maxs[1] = { 64 }, fail = 0;
 	aclrtMemcpyBatchAttr attr;
+	aclrtStreamAttrValue attr_v;
+	aclrtNotify nt;
 
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
@@ -558,7 +560,9 @@ TEST(refusals_leave_nothing_queued)
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	ASSERT_ACL_OK(aclrtCreateEvent(&ev));
 	ASSERT_ACL_OK(aclrtMallocHost((void **)&pinned, 4096));
+	ASSERT_ACL_OK(aclrtCreateNotify(&nt, 0));
 	memset(pinned, 0x44, 4096);
+	memset(&attr_v, 0, sizeof(attr_v));
 	memset(pageable, 0x33, sizeof(pageable));
 
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
@@ -567,6 +571,18 @@ TEST(refusals_leave_nothing_queued)
 	/* pageable memory: the vendor's parameter error, the capture goes on */
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyAsync(dev, 256, pageable, 256, ACL_MEMCPY_HOST_TO_DEVICE, s));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemsetAsync(pageable, 256, 0, 256, s));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s, NULL));
+	/* the overflow status and switch, the stream tag: CANN's 107027, the capture goes on */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED, aclrtGetOverflowStatus(pinned, 64, s));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtGetOverflowStatus(pinned, 63, s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED, aclrtResetOverflowStatus(s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED, aclrtSetStreamOverflowSwitch(s, 1));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSetStreamOverflowSwitch(s, 2));
+	attr_v.overflowSwitch = 1;
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED,
+		   aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK, &attr_v));
+	attr_v.userCustomTag = 9;
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED, aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &attr_v));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s, NULL));
 	/* a callback: refused, the capture invalidated, not the last error */
 	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
@@ -610,7 +626,7 @@ TEST(refusals_leave_nothing_queued)
 				TH_LOG("batch: %s", aclGetRecentErrMsg());
 			break;
 		case 4:
-			EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtResetOverflowStatus(s));
+			EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRecordNotify(nt, s));
 			break;
 		case 5:
 			EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtProfTrace(&calls, 4, s));
@@ -632,6 +648,7 @@ TEST(refusals_leave_nothing_queued)
 			ASSERT_EQ(0x11, back[i]);
 	}
 	ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+	ASSERT_ACL_OK(aclrtDestroyNotify(nt));
 	ASSERT_ACL_OK(aclrtDestroyStream(s));
 	ASSERT_ACL_OK(aclrtFree(dev));
 	ASSERT_ACL_OK(aclrtFree(dev2));
