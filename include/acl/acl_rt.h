@@ -996,8 +996,9 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
  * ACL_EVENT_WAIT_EXTERNAL (timeout must be 0) is CANN's wait of an ACL
  * graph on an event outside it: it takes only events of
  * aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) (others:
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) and a stream being captured, which
- * libacl has none of: ACL_ERROR_RT_STREAM_NOT_CAPTURED. An event keeps the
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) and a stream being captured (others:
+ * ACL_ERROR_RT_STREAM_NOT_CAPTURED; libacl does not capture event waits
+ * yet: ACL_ERROR_RT_FEATURE_NOT_SUPPORT there). An event keeps the
  * wait flag of its first wait, else ACL_ERROR_RT_PARAM_INVALID. Other
  * flags, or a timeout with EXTERNAL: ACL_ERROR_INVALID_PARAM.
  */
@@ -1240,8 +1241,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
 /*
  * Keeps a copy of the operator information (at most 64 KiB) for the
  * calling thread's last task, with its stream (replacing the one before);
- * CANN keeps it for ACL graphs, which capture streams, and libacl captures
- * none. infoPtr NULL or infoSize 0: ACL_ERROR_INVALID_PARAM; above 64 KiB:
+ * CANN keeps it with the task in the ACL graph capturing the stream, which
+ * libacl does not yet. infoPtr NULL or infoSize 0: ACL_ERROR_INVALID_PARAM; above 64 KiB:
  * ACL_ERROR_RT_PARAM_INVALID; no current context: ACL_ERROR_RT_CONTEXT_NULL;
  * no task of the thread on a live stream: ACL_ERROR_RT_INTERNAL_ERROR; the
  * task's stream of another context: ACL_ERROR_RT_STREAM_CONTEXT.
