@@ -229,7 +229,9 @@ static int acl_stream_attr_set(aclrtStream stream, aclrtStreamAttr attr, const a
 			acl_ctx_put(ctx);
 			__atomic_store_n(&s->priority, prio, __ATOMIC_RELAXED);
 		}
-		break;
+		/* without a context too: the stream's reference */
+		acl_stream_put(s);
+		return ret;
 	default:
 		return acl_attr_unknown(attr);
 	}
