@@ -44,6 +44,7 @@
 #include "list.h"
 #include "model.h"
 #include "query.h"
+#include "snapstate.h"
 #include "stream.h"
 
 enum acl_model_state {
@@ -352,6 +353,9 @@ ACL_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
 	int ret;
 
 	ret = acl_enter(NULL, stream);
+	/* the vendor's GLOBAL_STATE_WAIT_IF_LOCKED: not while a snapshot holds the process */
+	if (!ret)
+		acl_snap_gate();
 	if (!ret)
 		ret = acl_graph_chip();
 	if (!ret)
@@ -472,6 +476,9 @@ ACL_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 	int ret;
 
 	ret = acl_enter(NULL, stream);
+	/* the vendor's GLOBAL_STATE_WAIT_IF_LOCKED: not while a snapshot holds the process */
+	if (!ret)
+		acl_snap_gate();
 	if (!ret)
 		ret = acl_graph_chip();
 	if (!ret)
@@ -609,6 +616,8 @@ ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	int ret;
 
 	ret = acl_enter(NULL, modelRI);
+	if (!ret)
+		acl_snap_gate();
 	if (!ret)
 		ret = acl_model_get(modelRI, &m);
 	if (ret)
