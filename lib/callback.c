@@ -728,6 +728,12 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
+	/* the callback would run now, not at each run of the captured model */
+	ret = acl_stream_uncapturable(s);
+	if (ret) {
+		acl_stream_put(s);
+		goto out;
+	}
 	pthread_mutex_lock(&s->lock);
 	q = s->cbq;
 	pthread_mutex_unlock(&s->lock);
@@ -793,7 +799,10 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	ret = acl_cbq_get(s, &q);
+	/* the function would run now, not at each run of the captured model */
+	ret = acl_stream_uncapturable(s);
+	if (!ret)
+		ret = acl_cbq_get(s, &q);
 	if (ret)
 		goto put;
 	/*

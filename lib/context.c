@@ -211,6 +211,8 @@ int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out)
 	pthread_mutex_init(&ctx->lock, NULL);
 	list_init(&ctx->streams);
 	list_init(&ctx->events);
+	list_init(&ctx->models);
+	list_init(&ctx->captures);
 	ret = acl_stream_create(ctx, 0, 0, true, &ctx->default_stream);
 	if (ret) {
 		pthread_mutex_destroy(&ctx->lock);
@@ -223,6 +225,23 @@ int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out)
 	acl_obj_add(&ctx->obj, ACL_OBJ_CONTEXT, acl_ctx_release);
 	*out = ctx;
 	return 0;
+}
+
+static void (*acl_ctx_models_hook)(struct acl_context *ctx, bool forget);
+
+void acl_ctx_set_models_hook(void (*fn)(struct acl_context *ctx, bool forget))
+{
+	__atomic_store_n(&acl_ctx_models_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* The context's models go (model.c's hook, set with the first model). */
+static void acl_ctx_models_gone(struct acl_context *ctx, bool forget)
+{
+	void (*fn)(struct acl_context *ctx, bool forget) =
+		__atomic_load_n(&acl_ctx_models_hook, __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn(ctx, forget);
 }
 
 int acl_ctx_destroy(struct acl_context *ctx, bool force)
@@ -244,6 +263,8 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 	__atomic_add_fetch(&acl_ctx_epoch, 1, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&ctx->lock);
 
+	/* first: a capture ends with them, and their queued runs finish with the streams */
+	acl_ctx_models_gone(ctx, false);
 	for (;;) {
 		pthread_mutex_lock(&ctx->lock);
 		s = list_empty(&ctx->streams) ? NULL :
@@ -297,6 +318,7 @@ void acl_ctxs_forget(struct acl_device *dev)
 
 	acl_ctx_select(NULL);
 	list_for_each_entry_safe(ctx, cn, &dev->contexts, node) {
+		acl_ctx_models_gone(ctx, true);
 		list_for_each_entry_safe(s, sn, &ctx->streams, node)
 			acl_stream_forget(s);
 		list_for_each_entry_safe(e, en, &ctx->events, node)

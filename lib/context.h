@@ -38,9 +38,11 @@ struct acl_context {
 	bool primary;			/* constant */
 	uint64_t serial;		/* constant, unique: thread-local references check it */
 	struct list_head node;		/* in dev->contexts; under dev->lock */
-	pthread_mutex_t lock;		/* protects streams, events, dying, hostfunc */
+	pthread_mutex_t lock;		/* protects streams, events, models, captures, dying, hostfunc */
 	struct list_head streams;	/* acl_stream.node, the default stream first */
 	struct list_head events;	/* acl_event.node */
+	struct list_head models;	/* acl_model.node (model.c) */
+	struct list_head captures;	/* acl_model.cap_node: the models being captured */
 	struct acl_stream *default_stream;	/* constant while the context lives */
 	bool dying;			/* being destroyed */
 	int sticky;			/* atomic: task error latched by a STOP-mode stream */
@@ -118,12 +120,19 @@ int acl_ctx_get_explicit(const void *context, struct acl_context **out);
 int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out);
 
 /*
- * Destroy @ctx: its streams after their queued work (all of it dropped
- * with @force), its events, its host-function thread. The caller then
- * releases its device, unless this returns ACLI_ECTXRELEASE: another
- * thread is destroying it, and nothing was done.
+ * Destroy @ctx: its models, its streams after their queued work (all of
+ * it dropped with @force), its events, its host-function thread. The
+ * caller then releases its device, unless this returns ACLI_ECTXRELEASE:
+ * another thread is destroying it, and nothing was done.
  */
 int acl_ctx_destroy(struct acl_context *ctx, bool force);
+
+/*
+ * How a context's models go (model.c hands it down with its first model,
+ * so that this file does not call up): at its destroy, before its
+ * streams; after fork (@forget), the library objects only.
+ */
+void acl_ctx_set_models_hook(void (*fn)(struct acl_context *ctx, bool forget));
 
 /* Forget every context of @dev without touching the driver (after fork). */
 void acl_ctxs_forget(struct acl_device *dev);

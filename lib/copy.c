@@ -33,6 +33,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "model.h"
 #include "peer.h"
 #include "snapstate.h"
 #include "stream.h"
@@ -922,7 +923,7 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 	if (!acl_side_is_dev(&d) && !acl_side_is_dev(&s)) {
 		/* host to host: the CPU copies, after the stream's earlier work */
 		if (stream)
-			ret = acl_stream_sync(stream, -1);
+			ret = acl_capture_sync_step(stream);
 		for (r = 0; !ret && r < sh->height; r++)
 			memmove((char *)dst + r * sh->dpitch, (const char *)src + r * sh->spitch, sh->width);
 		return ret;
@@ -938,7 +939,7 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 
 		if (!stream)
 			return acl_copy_pageable(owner, dst, &d, src, sh);
-		ret = acl_stream_sync(stream, -1);
+		ret = acl_capture_sync_step(stream);
 		if (!ret)
 			ret = acl_copy_staged(owner, dst, &d, src, sh);
 		return ret;
@@ -958,7 +959,7 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
 		cmd.src_pitch = sh->spitch;
 	}
 	if (stream)
-		ret = acl_stream_submit(stream, &cmd, 1, NULL);
+		ret = acl_stream_launch(stream, &cmd, 1);
 	else
 		ret = acl_cmd_sync(e, &cmd);
 	return acl_peer_result(e, peer, ret);
@@ -984,7 +985,7 @@ int acl_stream_reduce(struct acl_stream *s, void *dst, const void *src, uint64_t
 	if (ret)
 		return ret;
 	cmd.flags = acl_side_flags(&d, &sd) | op_flags;
-	return acl_peer_result(s->dev, peer, acl_stream_submit(s, &cmd, 1, NULL));
+	return acl_peer_result(s->dev, peer, acl_stream_launch(s, &cmd, 1));
 }
 
 /*
@@ -1014,6 +1015,10 @@ int acl_stream_read(struct acl_stream *s, const void *addr, void *buf, size_t le
 	uint64_t seq;
 	int ret;
 
+	/* the host reads it now: a capture would not read it again at each run */
+	ret = acl_stream_uncapturable(s);
+	if (ret)
+		return ret;
 	/* the engine reads it when the stream gets here: after the earlier work */
 	acl_stream_point(s, &id, &seq);
 	ret = acl_stream_reach(s, id, seq, -1);
@@ -1069,6 +1074,8 @@ ACL_EXPORT aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size
 		ret = acl_cur_dev(&dev);
 	if (!ret)
 		ret = acl_dev_aborting(dev);
+	if (!ret)
+		ret = acl_capture_mode_check(ACLI_ECAPMODE);
 	if (!ret)
 		ret = acl_copy(dev, NULL, dst, src, count, kind);
 	return acl_ret(__func__, ret);
@@ -1152,7 +1159,7 @@ static int acl_memset(struct acl_device *dev, struct acl_stream *stream, void *p
 	if (!ret && d.kind == ACL_SIDE_PEER) {
 		/* another device's memory: that device sets it, synchronously */
 		if (stream)
-			ret = acl_stream_sync(stream, -1);
+			ret = acl_capture_sync_step(stream);
 		dev = d.owner;
 		stream = NULL;
 		if (!ret)
@@ -1162,7 +1169,7 @@ static int acl_memset(struct acl_device *dev, struct acl_stream *stream, void *p
 		return ret;
 	if (d.kind == ACL_SIDE_PAGEABLE) {
 		if (stream)
-			ret = acl_stream_sync(stream, -1);
+			ret = acl_capture_sync_step(stream);
 		if (!ret)
 			memset(p, (uint8_t)value, count);
 		return ret;
@@ -1171,7 +1178,7 @@ static int acl_memset(struct acl_device *dev, struct acl_stream *stream, void *p
 	cmd.dst = (uintptr_t)p;
 	cmd.length = count;
 	if (stream)
-		return acl_stream_submit(stream, &cmd, 1, NULL);
+		return acl_stream_launch(stream, &cmd, 1);
 	return acl_cmd_sync(dev, &cmd);
 }
 
@@ -1185,6 +1192,8 @@ ACL_EXPORT aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, si
 		ret = acl_cur_dev(&dev);
 	if (!ret)
 		ret = acl_dev_aborting(dev);
+	if (!ret)
+		ret = acl_capture_mode_check(ACLI_ECAPMODE);
 	if (!ret)
 		ret = acl_memset(dev, NULL, devPtr, value, count);
 	return acl_ret(__func__, ret);

@@ -25,6 +25,7 @@
 #include "copy.h"
 #include "device.h"
 #include "error.h"
+#include "model.h"
 #include "snapstate.h"
 #include "stream.h"
 
@@ -94,6 +95,8 @@ ACL_EXPORT aclError aclrtMemcpy2d(void *dst, size_t dpitch, const void *src, siz
 	ret = acl_2d_args(dst, dpitch, src, spitch, width, height, kind, true);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_capture_mode_check(ACLI_ECAPMODE);
 	if (!ret)
 		ret = acl_copy_shape(dev, NULL, dst, src, &sh, kind, ACL_DIR_H2D | ACL_DIR_D2H);
 	return acl_ret(__func__, ret);
@@ -303,7 +306,7 @@ static int acl_batch_run(const struct acl_batch *b, struct acl_device *cur, stru
 		ret = acl_stream_submit(stream, &cmds[i], 1, NULL);
 	/* pageable memory: staged, after the stream's work, done on return */
 	if (!ret && nstaged && stream)
-		ret = acl_stream_sync(stream, -1);
+		ret = acl_capture_sync_step(stream);
 	for (i = 0; !ret && i < nstaged; i++) {
 		size_t k = staged[i];
 		const struct acl_shape sh = {

@@ -126,6 +126,15 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ESTREAMMODEL, ACL_ERROR_RT_STREAM_MODEL,		"no CMO task carried that barrier id" },
 		{ ACLI_EUNALIGNED, ACL_ERROR_RT_ADDR_UNALIGNED,		"an address is not aligned as the task needs" },
 		{ ACLI_ERESALLOC, ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,	"no id of that kind left" },
+		{ ACLI_ESTREAMCAPTURED, ACL_ERROR_RT_STREAM_CAPTURED,	"the stream is being captured" },
+		{ ACLI_ECAPMODE, ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,	"a capture mode forbids this call now" },
+		{ ACLI_ECAPBLOCK, ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC, "a capture mode forbids this call, which runs synchronously here" },
+		{ ACLI_EMODELCAPTURED, ACL_ERROR_RT_MODEL_CAPTURED,	"the model is still being captured" },
+		{ ACLI_EMODELCTX, ACL_ERROR_RT_MODEL_CONTEXT,		"the model belongs to another context" },
+		{ ACLI_ECAPTHREAD, ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD, "the capture was begun by another thread" },
+		{ ACLI_ECAPINVALID, ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "the capture was invalidated" },
+		{ ACLI_EMODELEXEC, ACL_ERROR_RT_MODEL_EXECUTE,		"the model cannot be executed" },
+		{ ACLI_ENOMODELRES, ACL_ERROR_RT_NO_MODEL_RESOURCE,	"no model left" },
 	};
 	size_t i;
 

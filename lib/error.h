@@ -72,6 +72,16 @@ enum {
 	ACLI_ESTREAMMODEL	= -(ACLI_ERR_BASE + 55),	/* barrier id no CMO task carried: 107005 */
 	ACLI_ERESALLOC		= -(ACLI_ERR_BASE + 56),	/* no device id of that kind left: 207005 */
 	ACLI_EUNALIGNED		= -(ACLI_ERR_BASE + 57),	/* an address not aligned as needed: 107008 */
+	/* model runtime instances and stream capture (model.c) */
+	ACLI_ESTREAMCAPTURED	= -(ACLI_ERR_BASE + 58),	/* not on a capturing stream: 107027 */
+	ACLI_ECAPMODE		= -(ACLI_ERR_BASE + 59),	/* a capture mode forbids the call: 107030 */
+	ACLI_ECAPBLOCK		= -(ACLI_ERR_BASE + 60),	/* ... an async call made synchronous: 107041 */
+	ACLI_EMODELCAPTURED	= -(ACLI_ERR_BASE + 61),	/* the model is still capturing: 107026 */
+	ACLI_EMODELCTX		= -(ACLI_ERR_BASE + 62),	/* model of another context: 107004 */
+	ACLI_ECAPTHREAD		= -(ACLI_ERR_BASE + 63),	/* capture ended by another thread: 107038 */
+	ACLI_ECAPINVALID	= -(ACLI_ERR_BASE + 64),	/* the capture was invalidated: 507903 */
+	ACLI_EMODELEXEC		= -(ACLI_ERR_BASE + 65),	/* the model cannot run: 507011 */
+	ACLI_ENOMODELRES	= -(ACLI_ERR_BASE + 66),	/* no model id left: 207010 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -243,10 +243,12 @@ out:
  * ApiErrorDecorator::EventRecord and ::StreamWaitEvent (api_error.cc):
  * EXTERNAL takes only events of aclrtCreateEventExWithFlag(ACL_EVENT_SYNC);
  * an event keeps the flag of its first record (wait), kept even when the
- * operation fails later. ApiImpl then refuses EXTERNAL on a stream that is
- * not being captured into an ACL graph, and libacl captures none.
+ * operation fails later. ApiImpl then refuses EXTERNAL on a stream @s that
+ * is not being captured into an ACL graph (on one that is, libacl refuses
+ * every record and wait yet: acl_stream_uncapturable()).
  */
-static int acl_event_op_flag(struct acl_event *e, uint32_t *cur, uint32_t flag, const char *op)
+static int acl_event_op_flag(struct acl_event *e, struct acl_stream *s, uint32_t *cur, uint32_t flag,
+			     const char *op)
 {
 	int ret = 0;
 
@@ -260,8 +262,8 @@ static int acl_event_op_flag(struct acl_event *e, uint32_t *cur, uint32_t flag, 
 	else
 		*cur = flag;
 	pthread_mutex_unlock(&e->lock);
-	if (!ret && flag)
-		ret = acl_errf(ACLI_ENOTCAPTURED, "the EXTERNAL %s flag needs a stream being captured into an ACL graph; libacl captures none",
+	if (!ret && flag && !acl_stream_capture(s, NULL))
+		ret = acl_errf(ACLI_ENOTCAPTURED, "the EXTERNAL %s flag needs a stream being captured into an ACL graph (aclmdlRICaptureBegin)",
 			       op);
 	return ret;
 }
@@ -281,7 +283,10 @@ static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
-	ret = acl_event_op_flag(e, &e->rec_flag, flag, "record");
+	ret = acl_event_op_flag(e, s, &e->rec_flag, flag, "record");
+	/* a capture would not record it at each run of the model */
+	if (!ret)
+		ret = acl_stream_uncapturable(s);
 	if (!ret && (e->flags & ACL_EVENT_EXTERNAL))
 		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is not recorded on a stream outside an ACL graph");
 	if (ret) {
@@ -473,7 +478,10 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 			       e->flags);
 		goto put_s;
 	}
-	ret = acl_event_op_flag(e, &e->wait_flag, flag, "wait");
+	ret = acl_event_op_flag(e, s, &e->wait_flag, flag, "wait");
+	/* a capture would not wait at each run of the model */
+	if (!ret)
+		ret = acl_stream_uncapturable(s);
 	if (ret)
 		goto put_s;
 	if (!acl_event_target(e, &rs, &id, &seq)) {

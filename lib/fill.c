@@ -15,6 +15,7 @@
 #include "device.h"
 #include "error.h"
 #include "mm.h"
+#include "model.h"
 #include "snapstate.h"
 #include "stream.h"
 
@@ -107,7 +108,7 @@ static int acl_memset_d32(struct acl_stream *stream, void *ptr, uint32_t value, 
 	if (t.host || (stream && stream->dev != t.dev)) {
 		/* after the stream's earlier work, done when the call returns */
 		if (stream)
-			ret = acl_stream_sync(stream, -1);
+			ret = acl_capture_sync_step(stream);
 		if (ret)
 			return ret;
 		if (t.host) {
@@ -118,7 +119,7 @@ static int acl_memset_d32(struct acl_stream *stream, void *ptr, uint32_t value, 
 		stream = NULL;
 	}
 	if (stream)
-		return acl_stream_submit(stream, &cmd, 1, NULL);
+		return acl_stream_launch(stream, &cmd, 1);
 	return acl_cmds_sync(t.dev, &cmd, 1);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table of live API handles (contexts, streams, events, notifies,
- * allocator descriptions, memory pools, shared buffers).
+ * allocator descriptions, memory pools, shared buffers, models).
  *
  * A handle the caller passes in is only a number until the table says
  * what it is: every object is tagged with its type, looked up here, and
@@ -22,6 +22,7 @@ enum acl_obj_type {
 	ACL_OBJ_ALLOCATOR_DESC,		/* aclrtAllocatorCreateDesc (allocator.c) */
 	ACL_OBJ_MEMPOOL,		/* aclrtMemPoolCreate (mempool.c) */
 	ACL_OBJ_MBUF,			/* aclrtAllocBuf, aclrtCopyBufRef (mbuf.c) */
+	ACL_OBJ_MODEL,			/* aclmdlRI: a model runtime instance (model.c) */
 };
 
 struct acl_obj {

@@ -695,6 +695,10 @@ ACL_EXPORT aclError aclrtMemPoolMallocAsync(void **ptr, size_t size, aclrtMemPoo
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
+	/* a pool's segments follow the stream's seqnos, which a capture does not advance */
+	ret = acl_stream_uncapturable(s);
+	if (ret)
+		goto put;
 	if (size > UINT64_MAX - (ACL_CHUNK - 1)) {
 		ret = acl_errf(ACLI_ERTPARAM, "size %zu overflows when rounded up to 2 MiB", size);
 		goto put;
@@ -792,6 +796,11 @@ ACL_EXPORT aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
+	ret = acl_stream_uncapturable(s);
+	if (ret) {
+		acl_stream_put(s);
+		goto out;
+	}
 	pthread_mutex_lock(&acl_pool_lock);
 	pool = acl_pool_holding_locked((uintptr_t)ptr);
 	if (pool)

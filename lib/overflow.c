@@ -80,6 +80,10 @@ ACL_EXPORT aclError aclrtGetOverflowStatus(void *outputAddr, size_t outputSize, 
 		ret = acl_errf(ACLI_ERTPARAM, "outputSize %zu must be %zu", outputSize, (size_t)ACL_OVF_SIZE);
 		goto put;
 	}
+	/* CANN's GetDeviceSatStatus: not in a capture */
+	ret = acl_stream_not_capturing(s, "reading the overflow status on");
+	if (ret)
+		goto put;
 	ret = acl_classify(s->dev, outputAddr, ACL_OVF_SIZE, true, "outputAddr", &d);
 	if (!ret && d.kind != ACL_SIDE_DEVICE && d.kind != ACL_SIDE_PINNED)
 		ret = acl_errf(ACLI_ERTPARAM, "outputAddr %p is not memory device %d reaches (its own or registered host memory)",
@@ -108,7 +112,10 @@ ACL_EXPORT aclError aclrtResetOverflowStatus(aclrtStream stream)
 	ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	ret = acl_ovf_words(s->ctx, &w);
+	/* CANN's CleanDeviceSatStatus: not in a capture */
+	ret = acl_stream_not_capturing(s, "resetting the overflow status on");
+	if (!ret)
+		ret = acl_ovf_words(s->ctx, &w);
 	if (!ret) {
 		cmd.dst = (uintptr_t)w;
 		ret = acl_stream_submit(s, &cmd, 1, NULL);

@@ -41,8 +41,9 @@
  * the stream-ordered CMO tasks (RT_FEATURE_TASK_CMO); the 310B parts
  * (CHIP_MINI_V3) the barrier CMO tasks (RT_FEATURE_TASK_ASYNC_CMO) and
  * neither of those; the 910_93 parts, the A3 super-pod servers, the IPC
- * pid lists across servers (their driver's SET_PID_POD). The simulated
- * chip is 910B-class. A name not listed has no platform file: the
+ * pid lists across servers (their driver's SET_PID_POD); the 910B, 910_93
+ * and 310P (CHIP_DC) parts captured graphs (RT_FEATURE_MODEL_ACL_GRAPH,
+ * aclmdlRICapture*). The simulated chip is 910B-class. A name not listed has no platform file: the
  * simulated chip's figures and features for the device queries, and no
  * attributes.
  */
@@ -54,9 +55,11 @@ static const struct acl_soc_part {
 	unsigned int feat;
 } acl_soc_parts[] = {
 #define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY | \
-		 ACL_SOC_RAND_GEN)
+		 ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH)
 #define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE | \
-		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN)
+		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH)
+/* the 310P parts (CHIP_DC): IPC notifies and ACL graphs */
+#define P310	(ACL_SOC_IPC_NOTIFY | ACL_SOC_ACL_GRAPH)
 	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend031", 3004, 4LL << 20, 4, 0 },
 	{ "Ascend035", 3505, 0, 0, 0 },
@@ -66,10 +69,10 @@ static const struct acl_soc_part {
 	{ "Ascend310B2", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
 	{ "Ascend310B3", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
 	{ "Ascend310B4", 3002, 4LL << 20, 4, ACL_SOC_ASYNC_CMO },
-	{ "Ascend310P1", 2002, 16LL << 20, 8, ACL_SOC_IPC_NOTIFY },
-	{ "Ascend310P3", 2002, 16LL << 20, 7, ACL_SOC_IPC_NOTIFY },
-	{ "Ascend310P5", 2002, 16LL << 20, 8, ACL_SOC_IPC_NOTIFY },
-	{ "Ascend310P7", 2002, 16LL << 20, 8, ACL_SOC_IPC_NOTIFY },
+	{ "Ascend310P1", 2002, 16LL << 20, 8, P310 },
+	{ "Ascend310P3", 2002, 16LL << 20, 7, P310 },
+	{ "Ascend310P5", 2002, 16LL << 20, 8, P310 },
+	{ "Ascend310P7", 2002, 16LL << 20, 8, P310 },
 	{ "Ascend910A", 1001, 32LL << 20, 4, ACL_SOC_IPC_NOTIFY },
 	{ "Ascend910B", 1001, 32LL << 20, 6, ACL_SOC_IPC_NOTIFY },
 	{ "Ascend910PremiumA", 1001, 32LL << 20, 4, ACL_SOC_IPC_NOTIFY },
@@ -90,6 +93,7 @@ static const struct acl_soc_part {
 	{ "Ascend910_9392", 2201, 192LL << 20, 6, A3 },
 #undef A2
 #undef A3
+#undef P310
 };
 
 static const struct acl_soc_part *acl_soc_part(const char *soc)

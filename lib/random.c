@@ -156,7 +156,7 @@ ACL_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, 
 	if (!ret) {
 		cmd = (struct npu_cmd){ .op = NPU_OP_RANDOM, .dst = (uintptr_t)taskInfo->randomResultAddr,
 					.src = (uintptr_t)&r, .value = sizeof(r) };
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		ret = acl_stream_launch(s, &cmd, 1);
 		if (ret == -EINVAL)
 			ret = acl_errf(ACLI_ERTPARAM, "an address range of the task (the counter, a value's address, or the output of a count given by value) wraps past 2^64");
 	}

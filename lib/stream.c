@@ -292,6 +292,119 @@ void acl_stream_last_task(struct acl_task_ref *out)
 	*out = acl_last_task;
 }
 
+/*
+ * A task @s (capturing) cannot record: refused, and the capture is
+ * invalidated, as the vendor's is when a task cannot be captured (under
+ * s->lock).
+ */
+static int acl_stream_capture_refuse(struct acl_stream *s)
+{
+	s->capture->invalid = true;
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D copies, value writes and waits, reduce and random tasks): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
+			s);
+}
+
+/* Record @n commands in @s's capture (under s->lock). */
+static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n)
+{
+	struct acl_capture *c = s->capture;
+	struct npu_cmd *v;
+	uint32_t cap;
+
+	if (c->invalid)
+		return acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not capture: end it (aclmdlRICaptureEnd)",
+				s);
+	if (n > NPU_MODEL_MAX_CMDS - c->n) {
+		c->invalid = true;
+		return acl_errf(ACLI_EOVERLIMIT, "the capture of stream %p holds %u commands, a model at most %u: the capture is invalidated",
+				s, c->n, NPU_MODEL_MAX_CMDS);
+	}
+	if (c->n + n > c->cap) {
+		cap = c->cap ? c->cap : 16;
+		while (cap < c->n + n)
+			cap = cap > NPU_MODEL_MAX_CMDS / 2 ? NPU_MODEL_MAX_CMDS : 2 * cap;
+		v = realloc(c->cmds, (size_t)cap * sizeof(*v));
+		if (!v) {
+			c->invalid = true;
+			return acl_errf(-ENOMEM, "out of host memory for the capture of stream %p: the capture is invalidated",
+					s);
+		}
+		c->cmds = v;
+		c->cap = cap;
+	}
+	memcpy(&c->cmds[c->n], cmds, (size_t)n * sizeof(*cmds));
+	c->n += n;
+	return 0;
+}
+
+int acl_stream_uncapturable(struct acl_stream *s)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->capture)
+		ret = acl_stream_capture_refuse(s);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->capture)
+		ret = acl_stream_record_locked(s, cmds, n);
+	else
+		ret = acl_stream_submit_locked(s, cmds, n, NULL);
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->capture)
+		ret = acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured already", s);
+	else
+		s->capture = cap;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+struct acl_capture *acl_stream_capture_end(struct acl_stream *s)
+{
+	struct acl_capture *cap;
+
+	pthread_mutex_lock(&s->lock);
+	cap = s->capture;
+	s->capture = NULL;
+	pthread_mutex_unlock(&s->lock);
+	return cap;
+}
+
+struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid)
+{
+	struct acl_capture *cap;
+
+	pthread_mutex_lock(&s->lock);
+	cap = s->capture;
+	if (invalid)
+		*invalid = cap && cap->invalid;
+	pthread_mutex_unlock(&s->lock);
+	return cap;
+}
+
+int acl_stream_not_capturing(struct acl_stream *s, const char *what)
+{
+	if (!acl_stream_capture(s, NULL))
+		return 0;
+	return acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured: %s it is refused until aclmdlRICaptureEnd",
+			s, what);
+}
+
 int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq)
 {
 	struct npu_submit arg = {
@@ -302,6 +415,8 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 	};
 	int ret;
 
+	if (s->capture)
+		return acl_stream_capture_refuse(s);
 	/* CANN: an aborting device's contexts fail with that first */
 	ret = s->ctx ? acl_dev_aborting(s->dev) : 0;
 	if (!ret)
@@ -863,12 +978,34 @@ int acl_dev_drain_until(struct acl_device *dev, int64_t deadline)
 	return acl_dev_sync_until(dev, deadline, true);
 }
 
+/*
+ * CANN refuses a device synchronize while a stream of the current context
+ * captures (107027): the captured work never runs until executed.
+ */
+static int acl_ctx_not_capturing(void)
+{
+	struct acl_context *ctx;
+	bool capturing;
+	int ret;
+
+	ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&ctx->lock);
+	capturing = !list_empty(&ctx->captures);
+	pthread_mutex_unlock(&ctx->lock);
+	acl_ctx_put(ctx);
+	return capturing ? acl_errf(ACLI_ESTREAMCAPTURED, "a stream of the current context is being captured: synchronizing the device is refused until aclmdlRICaptureEnd") : 0;
+}
+
 ACL_EXPORT aclError aclrtSynchronizeDevice(void)
 {
 	struct acl_device *dev;
 	int ret;
 
 	ret = acl_enter_dev(&dev);
+	if (!ret)
+		ret = acl_ctx_not_capturing();
 	if (!ret)
 		ret = acl_dev_sync(dev);
 	if (!ret)
@@ -900,6 +1037,8 @@ ACL_EXPORT aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout)
 		ret = acl_sync_timeout_check(timeout);
 	if (!ret)
 		ret = acl_cur_dev(&dev);
+	if (!ret)
+		ret = acl_ctx_not_capturing();
 	if (!ret)
 		ret = acl_dev_sync_until(dev, timeout < 0 ? -1 : acl_now_ms() + timeout, false);
 	if (ret == -ETIMEDOUT)
@@ -989,6 +1128,11 @@ static int acl_stream_destroy(aclrtStream stream, bool force)
 		return acl_errf(ACLI_ERTPARAM, "stream %p is a context's default stream and cannot be destroyed",
 				stream);
 	}
+	ret = acl_stream_not_capturing(s, "destroying");
+	if (ret) {
+		acl_stream_put(s);
+		return ret;
+	}
 	/* Unlink first so no other call finds it while the kernel waits. */
 	pthread_mutex_lock(&ctx->lock);
 	if (!list_empty(&s->node)) {
@@ -1026,7 +1170,9 @@ static int acl_sync_stream(aclrtStream stream, int32_t timeout)
 	ret = acl_stream_enter(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		return ret;
-	ret = acl_stream_sync(s, timeout);
+	ret = acl_stream_not_capturing(s, "synchronizing");
+	if (!ret)
+		ret = acl_stream_sync(s, timeout);
 	if (!ret)
 		acl_stream_synced(s->dev);
 	acl_stream_put(s);
@@ -1061,6 +1207,11 @@ ACL_EXPORT aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus *stat
 		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
 	if (ret)
 		return acl_ret(__func__, ret);
+	ret = acl_stream_not_capturing(s, "querying");
+	if (ret) {
+		acl_stream_put(s);
+		return acl_ret(__func__, ret);
+	}
 	acl_stream_point(s, &id, &seq);
 	/* no lock held: a fault's exception is due at once */
 	*status = (s->flags & ACL_STREAM_UNTRACKED) || acl_stream_reach(s, id, seq, 0) != -ETIMEDOUT ?
@@ -1171,7 +1322,10 @@ ACL_EXPORT aclError aclrtSetStreamOverflowSwitch(aclrtStream stream, uint32_t fl
 		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
+	/* CANN's SetStreamOverflowSwitch: not in a capture */
+	ret = acl_stream_not_capturing(s, "setting the overflow switch of");
+	if (!ret)
+		__atomic_store_n(&s->overflow_switch, flag, __ATOMIC_RELAXED);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
@@ -1396,7 +1550,7 @@ ACL_EXPORT aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag
 	ret = acl_value_addr(s, devAddr, &cmd.flags, true);
 	cmd.dst = (uintptr_t)devAddr;
 	if (!ret)
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		ret = acl_stream_launch(s, &cmd, 1);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
@@ -1434,7 +1588,7 @@ ACL_EXPORT aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 	cmd.flags = cond[flag];
 	cmd.src = (uintptr_t)devAddr;
 	if (!ret)
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		ret = acl_stream_launch(s, &cmd, 1);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);

@@ -41,6 +41,16 @@ struct acl_task_info {
 	uint32_t task;			/* the task's id */
 };
 
+/*
+ * What a capturing stream records (a model's, model.c): the commands of
+ * the tasks launched on it, in order; stream.c appends under s->lock.
+ */
+struct acl_capture {
+	struct npu_cmd *cmds;
+	uint32_t n, cap;
+	bool invalid;			/* a task was refused: the capture ends with 507903 */
+};
+
 struct acl_stream {
 	struct acl_obj obj;		/* first: the aclrtStream is the object */
 	struct list_head node;		/* in ctx->streams; under ctx->lock */
@@ -72,6 +82,7 @@ struct acl_stream {
 	struct acl_stream_dep deps[ACL_STREAM_DEPS];
 	unsigned int ndeps;
 	void *allocator;		/* aclrtAllocatorRegister's copy (allocator.c); freed with it */
+	struct acl_capture *capture;	/* recording into it (aclmdlRICaptureBegin), else NULL */
 };
 
 /*
@@ -140,6 +151,17 @@ uint32_t acl_stream_id(struct acl_stream *s);
 /* acl_check_init(), then acl_stream_resolve(): the start of a stream call. */
 int acl_stream_enter(aclrtStream stream, unsigned int use, struct acl_stream **out);
 
+/*
+ * Queue @n commands of a task a capture may record (no seqno of it is
+ * used): while @s captures they are recorded in its capture instead.
+ */
+int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n);
+
+/*
+ * The submits below queue tasks no capture records (their seqno is used,
+ * or they have no model command): on a capturing stream they are refused
+ * (207000) and the capture is invalidated.
+ */
 /* Queue @n commands; *id and *seq (optional) get the kernel id and last seqno. */
 int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id,
 			 uint64_t *seq);
@@ -147,6 +169,20 @@ int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n,
 int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq);
 /* The same with s->lock held, for a caller that reads s->last_seq with it. */
 int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq);
+
+/* @s records into @cap from now on: 0, or ACLI_ESTREAMCAPTURED if it captures already. */
+int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap);
+/* @s records no more: what it recorded into, or NULL if it was not capturing. */
+struct acl_capture *acl_stream_capture_end(struct acl_stream *s);
+/* What @s records into now (NULL: not capturing); *@invalid (optional): invalidated. */
+struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid);
+/*
+ * For a task no capture records, refused before it does anything: while
+ * @s captures, ACLI_ERTNOTSUPP and the capture is invalidated; else 0.
+ */
+int acl_stream_uncapturable(struct acl_stream *s);
+/* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
+int acl_stream_not_capturing(struct acl_stream *s, const char *what);
 
 /* Wait for @seq (0: all queued so far) on kernel stream @id of @dev. */
 int acl_stream_wait(struct acl_device *dev, uint32_t id, uint64_t seq, int32_t timeout_ms);

@@ -190,14 +190,24 @@ static int acl_stream_attr_set(aclrtStream stream, aclrtStreamAttr attr, const a
 		if (v->overflowSwitch > 1)
 			return acl_errf(ACLI_ERTPARAM, "overflowSwitch %u must be 0 or 1", v->overflowSwitch);
 		ret = acl_attr_stream(stream, false, true, &s);
+		if (ret)
+			return ret;
+		/* CANN's SetStreamOverflowSwitch: not in a capture */
+		ret = acl_stream_not_capturing(s, "setting the overflow switch of");
 		if (!ret)
 			__atomic_store_n(&s->overflow_switch, v->overflowSwitch, __ATOMIC_RELAXED);
-		break;
+		acl_stream_put(s);
+		return ret;
 	case ACL_STREAM_ATTR_USER_CUSTOM_TAG:
 		ret = acl_attr_stream(stream, false, true, &s);
+		if (ret)
+			return ret;
+		/* CANN's SetStreamTag: not in a capture */
+		ret = acl_stream_not_capturing(s, "setting the tag of");
 		if (!ret)
 			__atomic_store_n(&s->user_tag, v->userCustomTag, __ATOMIC_RELAXED);
-		break;
+		acl_stream_put(s);
+		return ret;
 	case ACL_STREAM_ATTR_CACHE_OP_INFO:
 		ret = acl_attr_stream(stream, true, false, &s);
 		if (!ret && v->cacheOpInfoSwitch > 1) {
@@ -219,7 +229,9 @@ static int acl_stream_attr_set(aclrtStream stream, aclrtStreamAttr attr, const a
 			acl_ctx_put(ctx);
 			__atomic_store_n(&s->priority, prio, __ATOMIC_RELAXED);
 		}
-		break;
+		/* without a context too: the stream's reference */
+		acl_stream_put(s);
+		return ret;
 	default:
 		return acl_attr_unknown(attr);
 	}

@@ -233,6 +233,39 @@ TEST_F_TIMEOUT(chip, ascend310b1_no_cmo_tasks, 120)
 	ASSERT_ACL_OK(aclrtFree(dev));
 }
 
+/*
+ * No captured graphs (RT_FEATURE_MODEL_ACL_GRAPH: the 910B, 910_93 and
+ * 310P parts): the capture calls 207000 after the acl layer's checks,
+ * recorded, before their handles and values are looked at.
+ */
+TEST_F_TIMEOUT(chip, ascend310b1_no_acl_graphs, 120)
+{
+	aclmdlRICaptureMode mode = ACL_MODEL_RI_CAPTURE_MODE_RELAXED;
+	aclmdlRICaptureStatus st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+	aclmdlRI m = NULL;
+	aclrtStream s;
+
+	chip_load(self, "Ascend310B1");
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclmdlRICaptureBegin(NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	EXPECT_LAST(ACL_SUCCESS);
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRICaptureBegin(s, (aclmdlRICaptureMode)7));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRICaptureGetInfo(s, &st, &m));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, st);
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRICaptureEnd(s, &m));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRICaptureThreadExchangeMode(&mode));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_MODE_RELAXED, mode);
+	/* nothing forbids synchronous copies, and nothing is captured */
+	EXPECT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+}
+
 static aclrtBarrierTaskInfo barrier_info(size_t n, const uint32_t *ids)
 {
 	aclrtBarrierTaskInfo ti;

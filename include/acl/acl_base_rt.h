@@ -48,10 +48,15 @@ extern "C" {
 #endif
 
 typedef void *aclrtStream;
+/* A task of a model runtime instance (aclmdlRI, acl_rt.h); opaque */
+typedef void *aclmdlRITask;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef void *aclrtNotify;
 typedef void *aclrtCntNotify;
+/* Labels of a model's streams and their device-side lists (acl_rt.h); opaque */
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
 /* A shared buffer (aclrtAllocBuf, acl_rt.h); opaque */
 typedef void *aclrtMbuf;
 /*
@@ -62,6 +67,8 @@ typedef void *aclrtAllocatorDesc;
 typedef void *aclrtAllocator;
 typedef void *aclrtAllocatorBlock;
 typedef void *aclrtAllocatorAddr;
+/* A task group of a captured model (acl_rt.h); opaque */
+typedef void *aclrtTaskGrp;
 typedef int aclError;
 /* A (data, size) pair: aclCreateDataBuffer; opaque */
 typedef struct aclDataBuffer aclDataBuffer;

@@ -996,8 +996,9 @@ ACL_FUNC_VISIBILITY aclError aclrtStreamWaitEventWithTimeout(aclrtStream stream,
  * ACL_EVENT_WAIT_EXTERNAL (timeout must be 0) is CANN's wait of an ACL
  * graph on an event outside it: it takes only events of
  * aclrtCreateEventExWithFlag(ACL_EVENT_SYNC) (others:
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) and a stream being captured, which
- * libacl has none of: ACL_ERROR_RT_STREAM_NOT_CAPTURED. An event keeps the
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT) and a stream being captured (others:
+ * ACL_ERROR_RT_STREAM_NOT_CAPTURED; libacl does not capture event waits
+ * yet: ACL_ERROR_RT_FEATURE_NOT_SUPPORT there). An event keeps the
  * wait flag of its first wait, else ACL_ERROR_RT_PARAM_INVALID. Other
  * flags, or a timeout with EXTERNAL: ACL_ERROR_INVALID_PARAM.
  */
@@ -1240,8 +1241,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetThreadLastTaskId(uint32_t *taskId);
 /*
  * Keeps a copy of the operator information (at most 64 KiB) for the
  * calling thread's last task, with its stream (replacing the one before);
- * CANN keeps it for ACL graphs, which capture streams, and libacl captures
- * none. infoPtr NULL or infoSize 0: ACL_ERROR_INVALID_PARAM; above 64 KiB:
+ * CANN keeps it with the task in the ACL graph capturing the stream, which
+ * libacl does not yet. infoPtr NULL or infoSize 0: ACL_ERROR_INVALID_PARAM; above 64 KiB:
  * ACL_ERROR_RT_PARAM_INVALID; no current context: ACL_ERROR_RT_CONTEXT_NULL;
  * no task of the thread on a live stream: ACL_ERROR_RT_INTERNAL_ERROR; the
  * task's stream of another context: ACL_ERROR_RT_STREAM_CONTEXT.
@@ -2824,6 +2825,51 @@ ACL_FUNC_VISIBILITY aclError aclrtSnapShotCallbackUnregister(aclrtSnapShotStage 
 ACL_FUNC_VISIBILITY aclError aclmdlInitDump(void);
 ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
 ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
+
+/*
+ * == Model runtime instances (captured graphs) ==
+ *
+ * A stream's tasks captured between aclmdlRICaptureBegin and
+ * aclmdlRICaptureEnd make a model runtime instance, run as a unit by
+ * aclmdlRIExecuteAsync on any stream of its context, any number of times.
+ * While a stream captures, copies, memsets, 2D copies, value writes and
+ * waits, reduce and random tasks launched on it are recorded, not run;
+ * the tasks libacl cannot capture yet (events, host functions, callbacks,
+ * notifies, batch copies, pageable copies, ...) are refused (lib/README.md,
+ * "Model runtime instances"). Codes and checks are CANN's; the capture
+ * modes restrict which threads may call aclrtMemcpy, aclrtMemset and
+ * aclrtMemcpy2d meanwhile (ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT).
+ */
+typedef void *aclmdlRI;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_MODE_GLOBAL = 0,
+	ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+	ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+} aclmdlRICaptureMode;
+
+typedef enum {
+	ACL_MODEL_RI_CAPTURE_STATUS_NONE = 0,
+	ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE,
+	ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED,
+} aclmdlRICaptureStatus;
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status,
+						    aclmdlRI *modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI);
+/* The calling thread's capture mode becomes *mode; *mode gets the previous one. */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode);
+/* stream NULL: the current context's default stream */
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRISetName(aclmdlRI modelRI, const char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name);
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId);
+/* func(userData) is called when modelRI is destroyed; one registration per func */
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func,
+							     void *userData);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
 
 /*
  * == Kernel launch (types for layout; kernels arrive with the AI-core work) ==

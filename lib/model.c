@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Model runtime instances (aclmdlRI): a stream's tasks captured between
+ * aclmdlRICaptureBegin and aclmdlRICaptureEnd, kept by the driver as one
+ * model (MODEL_CREATE, DOC: npu models in the uapi header) and run by one
+ * NPU_OP_MODEL command per aclmdlRIExecuteAsync, on any stream of the
+ * context, as often as asked.
+ *
+ * While a stream captures, the tasks that can be recorded - copies and
+ * memsets of device or registered host memory, 2D copies, MemsetD32,
+ * value writes and waits, reduce and random tasks: they queue through
+ * acl_stream_launch() - are appended to the capture's command list
+ * (stream.c) instead of being submitted; every other task is refused
+ * (207000) and invalidates the capture, and calls that would run on the
+ * host now (pageable copies, callbacks, event records and waits) are
+ * refused before they do anything. CaptureEnd hands the list to the
+ * driver.
+ *
+ * The checks, their order and codes are the vendor's (acl layer:
+ * src/acl/aclrt_impl/model_ri.cpp; runtime: api_c_standard_soc.cc,
+ * feature/aclgraph/ and feature/model/model.cc; see lib/README.md, "Model
+ * runtime instances"), and so are the capture modes: a capture in GLOBAL
+ * mode forbids aclrtMemcpy, aclrtMemset and aclrtMemcpy2d to every thread
+ * of its context, THREAD_LOCAL to the thread that began it, RELAXED to
+ * nobody; a thread's exchange mode (aclmdlRICaptureThreadExchangeMode)
+ * loosens that for itself.
+ *
+ * Locks: ctx->lock (the context's models and captures) and m->lock are
+ * never held together with s->lock, nor ctx->lock with m->lock.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <acl/acl.h>
+
+#include "acl_ioctl.h"
+#include "context.h"
+#include "device.h"
+#include "error.h"
+#include "handle.h"
+#include "list.h"
+#include "model.h"
+#include "query.h"
+#include "snapstate.h"
+#include "stream.h"
+
+enum acl_model_state {
+	ACL_MODEL_CAPTURING,		/* its stream records into @cap */
+	ACL_MODEL_READY,		/* captured: runs @kid (none if 0: nothing was captured) */
+	ACL_MODEL_INVALID,		/* its capture ended without a model: it cannot run */
+};
+
+/* A destroy callback (aclmdlRIDestroyRegisterCallback). */
+struct acl_model_cb {
+	aclrtCallback fn;
+	void *data;
+};
+
+struct acl_model {
+	struct acl_obj obj;		/* first: the aclmdlRI is the object */
+	struct list_head node;		/* in ctx->models; under ctx->lock */
+	struct list_head cap_node;	/* in ctx->captures while capturing; under ctx->lock */
+	struct acl_context *ctx;	/* held; constant */
+	uint32_t id;			/* aclmdlRIGetId's: unique in the process; constant */
+	/* while in ctx->captures, constant: */
+	aclmdlRICaptureMode mode;
+	pthread_t thread;		/* the thread that began the capture */
+	struct acl_stream *stream;	/* the capturing stream, held */
+	struct acl_capture cap;		/* what the stream records (stream.c, under its lock) */
+	pthread_mutex_t lock;		/* protects the fields below */
+	enum acl_model_state state;
+	uint32_t kid;			/* the driver's model; 0: none */
+	char *name;			/* aclmdlRISetName's, or NULL */
+	struct acl_model_cb *cbs;	/* sorted by function address, as the vendor's set */
+	unsigned int ncbs, cbs_cap;
+};
+
+static uint32_t acl_model_serial;	/* atomic: the last id given */
+static unsigned int acl_captures;	/* atomic: captures under way in the process */
+
+/* The calling thread's capture mode (aclmdlRICaptureThreadExchangeMode): GLOBAL until set. */
+static __thread aclmdlRICaptureMode acl_cap_xmode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
+
+static const char *const acl_cap_modes[] = { "GLOBAL", "THREAD_LOCAL", "RELAXED" };
+
+static void acl_model_release(struct acl_obj *obj)
+{
+	struct acl_model *m = (struct acl_model *)obj;
+
+	acl_ctx_put(m->ctx);
+	free(m->cap.cmds);
+	free(m->name);
+	free(m->cbs);
+	pthread_mutex_destroy(&m->lock);
+	free(m);
+}
+
+/* The chip has ACL graphs (RT_FEATURE_MODEL_ACL_GRAPH), else 207000, recorded. */
+static int acl_graph_chip(void)
+{
+	if (acl_chip_features() & ACL_SOC_ACL_GRAPH)
+		return 0;
+	return acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no ACL graphs (the A2, A3 and 310P parts have them)"));
+}
+
+/* @modelRI as a live model, with a reference (acl_obj_put), or 107017. */
+static int acl_model_get(aclmdlRI modelRI, struct acl_model **out)
+{
+	struct acl_model *m = (struct acl_model *)acl_obj_get(modelRI, ACL_OBJ_MODEL);
+
+	if (!m)
+		return acl_errf(ACLI_EHANDLE, "modelRI %p is not a live model runtime instance (destroyed, or its context released?)",
+				modelRI);
+	*out = m;
+	return 0;
+}
+
+static void acl_model_put(struct acl_model *m)
+{
+	acl_obj_put(&m->obj);
+}
+
+/* @s is a stream of the current context: 107002 without one, 107003 for another's. */
+static int acl_stream_current(struct acl_stream *s)
+{
+	struct acl_context *ctx;
+	int ret = acl_cur_ctx(&ctx);
+
+	if (ret)
+		return ret;
+	if (s->ctx != ctx)
+		ret = acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one", s);
+	acl_ctx_put(ctx);
+	return ret;
+}
+
+/* What CaptureBegin and CaptureEnd refuse of @s, in the vendor's order after its handle. */
+static int acl_capture_stream_check(struct acl_stream *s)
+{
+	int ret;
+
+	/* CANN's StreamFlagIsSupportCapture: RT_ERROR_STREAM_INVALID */
+	if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+		return acl_errf(ACLI_EINTERNAL, "stream %p is ACL_STREAM_DEVICE_USE_ONLY, which cannot be captured", s);
+	ret = acl_stream_current(s);
+	if (!ret && s->is_default)
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "stream %p is its context's default stream, which cannot be captured",
+					   s));
+	return ret;
+}
+
+/* The capture of @m ends: @m leaves its context's captures, its stream is let go (not s->lock). */
+static void acl_model_uncapture(struct acl_model *m, enum acl_model_state state)
+{
+	struct acl_context *ctx = m->ctx;
+	struct acl_stream *s;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!list_empty(&m->cap_node)) {
+		list_del(&m->cap_node);
+		list_init(&m->cap_node);
+		__atomic_sub_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+	}
+	s = m->stream;
+	m->stream = NULL;
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_lock(&m->lock);
+	m->state = state;
+	pthread_mutex_unlock(&m->lock);
+	if (s)
+		acl_stream_put(s);
+}
+
+static int acl_model_kdestroy(struct acl_device *dev, uint32_t kid)
+{
+	struct npu_model_destroy arg = { .size = sizeof(arg), .model = kid };
+	int ret = acl_ioctl(__atomic_load_n(&dev->fd, __ATOMIC_ACQUIRE), NPU_IOCTL_MODEL_DESTROY, &arg);
+
+	/* the device's context went (removed, reset, closed): the model with it */
+	if (ret == -ENODEV || ret == -ESTALE || ret == -EBADF) {
+		acl_err_clear();
+		return 0;
+	}
+	if (ret)
+		return acl_errf(ret, "the driver did not destroy model %u (MODEL_DESTROY: %d)", kid, ret);
+	return 0;
+}
+
+/*
+ * Destroy @m, unlisted from the handle table by the caller (whose
+ * reference that was): the driver's model (queued runs finish), then the
+ * destroy callbacks, on the calling thread, in the order of their
+ * functions' addresses (the vendor's std::set).
+ */
+static int acl_model_teardown(struct acl_model *m)
+{
+	struct acl_context *ctx = m->ctx;
+	struct acl_model_cb *cbs;
+	struct acl_err_held held;
+	unsigned int n, i;
+	uint32_t kid;
+	int ret = 0;
+
+	pthread_mutex_lock(&ctx->lock);
+	if (!list_empty(&m->node)) {
+		list_del(&m->node);
+		list_init(&m->node);
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	pthread_mutex_lock(&m->lock);
+	kid = m->kid;
+	m->kid = 0;
+	m->state = ACL_MODEL_INVALID;
+	cbs = m->cbs;
+	n = m->ncbs;
+	m->cbs = NULL;
+	m->ncbs = m->cbs_cap = 0;
+	pthread_mutex_unlock(&m->lock);
+	if (kid)
+		ret = acl_model_kdestroy(ctx->dev, kid);
+	if (n) {
+		/* their API calls must not clear this call's failure */
+		acl_err_hold(&held);
+		for (i = 0; i < n; i++)
+			cbs[i].fn(cbs[i].data);
+		acl_err_resume(&held);
+	}
+	free(cbs);
+	acl_model_put(m);
+	return ret;
+}
+
+/*
+ * The context's models go with it (context.c's hook): each destroyed as
+ * aclmdlRIDestroy would (a capture under way ends), or, after fork
+ * (@forget), freed without a word to the driver.
+ */
+static void acl_models_gone(struct acl_context *ctx, bool forget)
+{
+	struct acl_model *m, *n;
+
+	if (forget) {
+		list_for_each_entry_safe(m, n, &ctx->models, node) {
+			if (!list_empty(&m->cap_node))
+				__atomic_sub_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+			free(m->cap.cmds);
+			free(m->name);
+			free(m->cbs);
+			pthread_mutex_destroy(&m->lock);
+			free(m);
+		}
+		list_init(&ctx->models);
+		list_init(&ctx->captures);
+		return;
+	}
+	for (;;) {
+		struct acl_stream *s = NULL;
+
+		pthread_mutex_lock(&ctx->lock);
+		m = list_empty(&ctx->models) ? NULL : list_entry(ctx->models.next, struct acl_model, node);
+		if (m) {
+			list_del(&m->node);
+			list_init(&m->node);
+			acl_obj_hold(&m->obj);
+			s = m->stream;
+			if (s)
+				acl_obj_hold(&s->obj);
+		}
+		pthread_mutex_unlock(&ctx->lock);
+		if (!m)
+			break;
+		/* a capture under way ends: its stream goes next */
+		if (s) {
+			acl_stream_capture_end(s);
+			acl_model_uncapture(m, ACL_MODEL_INVALID);
+			acl_stream_put(s);
+		}
+		/* else an aclmdlRIDestroy of another thread has it */
+		if (acl_obj_del(&m->obj))
+			acl_model_teardown(m);
+		acl_model_put(m);
+	}
+	acl_err_clear();
+}
+
+/* A new model of @ctx capturing @s in @mode, listed in the context (not yet a handle). */
+static int acl_model_new(struct acl_context *ctx, struct acl_stream *s, aclmdlRICaptureMode mode,
+			 struct acl_model **out)
+{
+	struct acl_model *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return acl_errf(-ENOMEM, "out of host memory");
+	pthread_mutex_init(&m->lock, NULL);
+	list_init(&m->node);
+	list_init(&m->cap_node);
+	m->id = __atomic_add_fetch(&acl_model_serial, 1, __ATOMIC_RELAXED);
+	m->mode = mode;
+	m->thread = pthread_self();
+	m->state = ACL_MODEL_CAPTURING;
+	acl_obj_hold(&ctx->obj);
+	m->ctx = ctx;
+	acl_obj_hold(&s->obj);
+	m->stream = s;
+	acl_ctx_set_models_hook(acl_models_gone);
+	pthread_mutex_lock(&ctx->lock);
+	if (ctx->dying) {
+		pthread_mutex_unlock(&ctx->lock);
+		acl_stream_put(s);
+		acl_model_release(&m->obj);
+		return acl_errf(ACLI_ECTXRELEASE, "the context is being destroyed");
+	}
+	list_add_tail(&m->node, &ctx->models);
+	list_add_tail(&m->cap_node, &ctx->captures);
+	__atomic_add_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&ctx->lock);
+	*out = m;
+	return 0;
+}
+
+static int acl_capture_begin(struct acl_stream *s, aclmdlRICaptureMode mode)
+{
+	struct acl_model *m = NULL;
+	int ret;
+
+	if ((uint32_t)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_errf(ACLI_ERTPARAM, "mode %d is not an aclmdlRICaptureMode (0..2)", (int)mode);
+	ret = acl_capture_stream_check(s);
+	if (ret)
+		return ret;
+	ret = acl_model_new(s->ctx, s, mode, &m);
+	if (ret)
+		return ret;
+	ret = acl_stream_capture_begin(s, &m->cap);
+	if (ret) {
+		acl_model_uncapture(m, ACL_MODEL_INVALID);
+		pthread_mutex_lock(&m->ctx->lock);
+		list_del(&m->node);
+		pthread_mutex_unlock(&m->ctx->lock);
+		acl_model_release(&m->obj);
+		return ret;
+	}
+	acl_obj_add(&m->obj, ACL_OBJ_MODEL, acl_model_release);
+	return 0;
+}
+
+ACL_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream);
+	/* the vendor's GLOBAL_STATE_WAIT_IF_LOCKED: not while a snapshot holds the process */
+	if (!ret)
+		acl_snap_gate();
+	if (!ret)
+		ret = acl_graph_chip();
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (!ret) {
+		ret = acl_capture_begin(s, mode);
+		acl_stream_put(s);
+	}
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureStatus *status, aclmdlRI *modelRI)
+{
+	struct acl_capture *cap;
+	struct acl_stream *s;
+	bool invalid;
+	int ret;
+
+	ret = acl_enter(NULL, stream);
+	if (!ret && !status && !modelRI)
+		ret = acl_errf(-EINVAL, "status and modelRI must not both be NULL");
+	if (!ret)
+		ret = acl_graph_chip();
+	/* any stream, from any thread: no context needed */
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	cap = acl_stream_capture(s, &invalid);
+	if (status)
+		*status = !cap ? ACL_MODEL_RI_CAPTURE_STATUS_NONE :
+			  invalid ? ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED : ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
+	if (modelRI)
+		*modelRI = cap ? container_of(cap, struct acl_model, cap) : NULL;
+	acl_stream_put(s);
+	return ACL_SUCCESS;
+}
+
+/* MODEL_CREATE of @m's recorded commands: its kid. */
+static int acl_model_kcreate(struct acl_model *m)
+{
+	struct npu_model_create arg = {
+		.size = sizeof(arg),
+		.count = m->cap.n,
+		.cmd_size = sizeof(*m->cap.cmds),
+		.cmds = (uintptr_t)m->cap.cmds,
+	};
+	int ret;
+
+	ret = acl_ioctl(m->ctx->dev->fd, NPU_IOCTL_MODEL_CREATE, &arg);
+	if (ret == -ENOSPC)
+		return acl_errf(ACLI_ENOMODELRES, "no model left: the context holds the driver's max_models models");
+	if (ret == -ENOTTY)
+		return acl_errf(ACLI_ERTNOTSUPP, "the npu driver has no models (1.10 or later has)");
+	if (ret == -EINVAL)
+		return acl_errf(ACLI_ERTPARAM, "the driver refused a captured task of the model (MODEL_CREATE: -EINVAL)");
+	if (ret)
+		return acl_errf(ret, "the driver did not make the model of %u commands (MODEL_CREATE: %d)", m->cap.n,
+				ret);
+	pthread_mutex_lock(&m->lock);
+	m->kid = arg.model;
+	pthread_mutex_unlock(&m->lock);
+	return 0;
+}
+
+/*
+ * The capture on @s ends: its model into *@out on success; NULL there when
+ * the end itself failed (the capture was invalidated, no model was made),
+ * as the vendor's end procedure leaves it.
+ */
+static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
+{
+	struct acl_capture *cap;
+	struct acl_model *m = NULL;
+	int ret;
+
+	ret = acl_capture_stream_check(s);
+	if (ret)
+		return ret;
+	/* taken now: a second end, racing with this one, finds none */
+	cap = acl_stream_capture_end(s);
+	if (!cap)
+		return acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
+	m = container_of(cap, struct acl_model, cap);
+	if (m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED && !pthread_equal(m->thread, pthread_self())) {
+		/* the vendor's: the stream leaves the capture, the model stays */
+		acl_model_uncapture(m, ACL_MODEL_INVALID);
+		return acl_errf(ACLI_ECAPTHREAD, "the capture of stream %p was begun by another thread in mode %s (only a RELAXED capture ends on another thread): the stream leaves it, and model %p stays, unusable, until aclmdlRIDestroy",
+				s, acl_cap_modes[m->mode], m);
+	}
+	/* still CAPTURING for Destroy and ExecuteAsync until the driver has it */
+	acl_model_uncapture(m, ACL_MODEL_CAPTURING);
+	if (cap->invalid)
+		ret = acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not record (see that task's failure): its model is destroyed",
+			       s);
+	else if (cap->n)
+		ret = acl_model_kcreate(m);
+	/* the driver has the commands now */
+	free(cap->cmds);
+	cap->cmds = NULL;
+	cap->n = cap->cap = 0;
+	if (!ret) {
+		pthread_mutex_lock(&m->lock);
+		m->state = ACL_MODEL_READY;
+		pthread_mutex_unlock(&m->lock);
+		*out = m;
+		return 0;
+	}
+	*out = NULL;
+	if (acl_obj_del(&m->obj))
+		acl_model_teardown(m);
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream);
+	/* the vendor's GLOBAL_STATE_WAIT_IF_LOCKED: not while a snapshot holds the process */
+	if (!ret)
+		acl_snap_gate();
+	if (!ret)
+		ret = acl_graph_chip();
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (ret)
+		goto out;
+	/* the runtime's check, before anything is done: the capture goes on */
+	if (!modelRI)
+		ret = acl_errf(ACLI_ERTPARAM, "modelRI must not be NULL");
+	else
+		ret = acl_capture_end(s, modelRI);
+	acl_stream_put(s);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRICaptureThreadExchangeMode(aclmdlRICaptureMode *mode)
+{
+	struct acl_context *ctx;
+	aclmdlRICaptureMode old;
+	int ret;
+
+	ret = acl_enter(NULL, mode);
+	if (!ret)
+		ret = acl_graph_chip();
+	if (!ret && (uint32_t)*mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		ret = acl_errf(ACLI_ERTPARAM, "*mode %d is not an aclmdlRICaptureMode (0..2)", (int)*mode);
+	if (!ret)
+		ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return acl_ret(__func__, ret);
+	acl_ctx_put(ctx);
+	old = acl_cap_xmode;
+	acl_cap_xmode = *mode;
+	*mode = old;
+	return ACL_SUCCESS;
+}
+
+int acl_capture_mode_check(int err)
+{
+	aclmdlRICaptureMode xmode = acl_cap_xmode;
+	pthread_t self = pthread_self();
+	struct acl_context *ctx;
+	struct acl_stream *s = NULL;
+	aclmdlRICaptureMode mode = 0;
+	struct acl_model *m = NULL;
+	bool by = false, own = false;
+
+	if (!__atomic_load_n(&acl_captures, __ATOMIC_ACQUIRE) || xmode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return 0;
+	/* no context: the call fails on its own */
+	if (acl_cur_ctx(&ctx)) {
+		acl_err_clear();
+		return 0;
+	}
+	pthread_mutex_lock(&ctx->lock);
+	list_for_each_entry(m, &ctx->captures, cap_node) {
+		own = pthread_equal(m->thread, self);
+		if (xmode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ?
+		    m->mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL ||
+		    (own && m->mode == ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL) :
+		    own && m->mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
+			by = true;
+			s = m->stream;
+			mode = m->mode;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ctx->lock);
+	acl_ctx_put(ctx);
+	if (!by)
+		return 0;
+	return acl_errf(err, "stream %p of the current context is being captured in mode %s%s, which forbids this call to this thread (its capture mode %s: aclmdlRICaptureThreadExchangeMode)",
+			s, acl_cap_modes[mode], own ? " by this thread" : "", acl_cap_modes[xmode]);
+}
+
+int acl_capture_sync_step(struct acl_stream *s)
+{
+	int ret;
+
+	if (acl_stream_capture(s, NULL))
+		return acl_errf(ACLI_ERTPARAM, "stream %p is being captured: this copy or memset (pageable host memory, another device's memory, or host to host) runs synchronously here and cannot be captured",
+				s);
+	ret = acl_capture_mode_check(ACLI_ECAPBLOCK);
+	return ret ? ret : acl_stream_sync(s, -1);
+}
+
+ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+{
+	struct npu_cmd cmd = { .op = NPU_OP_MODEL };
+	struct acl_stream *s;
+	struct acl_model *m = NULL;
+	enum acl_model_state state;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI);
+	if (!ret)
+		ret = acl_model_get(modelRI, &m);
+	if (ret)
+		goto out;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto put;
+	ret = acl_stream_not_capturing(s, "executing a model on");
+	if (!ret && m->ctx != s->ctx)
+		ret = acl_errf(ACLI_EMODELCTX, "model %p belongs to another context than stream %p", m, s);
+	if (ret)
+		goto put_s;
+	pthread_mutex_lock(&m->lock);
+	state = m->state;
+	cmd.src = m->kid;
+	pthread_mutex_unlock(&m->lock);
+	if (state == ACL_MODEL_CAPTURING)
+		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured (aclmdlRICaptureEnd)", m);
+	else if (state == ACL_MODEL_INVALID)
+		ret = acl_errf(ACLI_EMODELEXEC, "model %p cannot run: its capture ended on another thread", m);
+	/* nothing was captured: nothing to run */
+	else if (cmd.src)
+		ret = acl_stream_submit(s, &cmd, 1, NULL);
+	if (ret == -ENOENT)
+		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+put_s:
+	acl_stream_put(s);
+put:
+	acl_model_put(m);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+	struct acl_context *ctx;
+	struct acl_model *m = NULL;
+	bool capturing;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI);
+	if (!ret)
+		acl_snap_gate();
+	if (!ret)
+		ret = acl_model_get(modelRI, &m);
+	if (ret)
+		goto out;
+	ret = acl_cur_ctx(&ctx);
+	if (ret)
+		goto put;
+	if (m->ctx != ctx)
+		ret = acl_errf(ACLI_EMODELCTX, "model %p belongs to another context than the current one", m);
+	acl_ctx_put(ctx);
+	if (ret)
+		goto put;
+	pthread_mutex_lock(&m->lock);
+	capturing = m->state == ACL_MODEL_CAPTURING;
+	pthread_mutex_unlock(&m->lock);
+	if (capturing)
+		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured: end the capture first (aclmdlRICaptureEnd)",
+			       m);
+	else if (!acl_obj_del(&m->obj))
+		ret = acl_errf(ACLI_EHANDLE, "model %p is being destroyed by another thread", m);
+	else
+		ret = acl_model_teardown(m);
+put:
+	acl_model_put(m);
+out:
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRISetName(aclmdlRI modelRI, const char *name)
+{
+	struct acl_model *m = NULL;
+	char *copy, *old;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI, name);
+	if (!ret)
+		ret = acl_model_get(modelRI, &m);
+	if (ret)
+		return acl_ret(__func__, ret);
+	copy = strdup(name);
+	if (copy) {
+		pthread_mutex_lock(&m->lock);
+		old = m->name;
+		m->name = copy;
+		pthread_mutex_unlock(&m->lock);
+		free(old);
+	} else {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+	}
+	acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRIGetName(aclmdlRI modelRI, uint32_t maxLen, char *name)
+{
+	struct acl_model *m = NULL;
+	size_t len;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI, name);
+	if (!ret)
+		ret = acl_model_get(modelRI, &m);
+	if (ret)
+		return acl_ret(__func__, ret);
+	if (!maxLen) {
+		ret = acl_errf(ACLI_ERTPARAM, "maxLen must be non-zero");
+	} else {
+		pthread_mutex_lock(&m->lock);
+		len = m->name ? strlen(m->name) : 0;
+		/* the vendor's memcpy_s fails on a short buffer: no truncation */
+		if (len >= maxLen)
+			ret = acl_errf(ACLI_EINTERNAL, "the name of model %p has %zu bytes with its NUL, more than maxLen %u",
+				       m, len + 1, maxLen);
+		else
+			memcpy(name, m->name ? m->name : "", len + 1);
+		pthread_mutex_unlock(&m->lock);
+	}
+	acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRIGetId(aclmdlRI modelRI, uint32_t *modelRIId)
+{
+	struct acl_model *m = NULL;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI, modelRIId);
+	if (!ret)
+		ret = acl_model_get(modelRI, &m);
+	if (ret)
+		return acl_ret(__func__, ret);
+	*modelRIId = m->id;
+	acl_model_put(m);
+	return ACL_SUCCESS;
+}
+
+/*
+ * The start of the destroy-callback calls: no acl-layer check; the
+ * handle (107017), then NULL model or function (the runtime's 107000).
+ */
+static int acl_model_cb_enter(aclmdlRI modelRI, aclrtCallback func, struct acl_model **out)
+{
+	int ret = acl_check_init();
+
+	if (!ret && modelRI)
+		ret = acl_model_get(modelRI, out);
+	if (ret)
+		return ret;
+	if (!modelRI)
+		return acl_errf(ACLI_ERTPARAM, "modelRI must not be NULL");
+	if (!func) {
+		acl_model_put(*out);
+		return acl_errf(ACLI_ERTPARAM, "func must not be NULL");
+	}
+	return 0;
+}
+
+/* The slot of @fn in @m's callbacks, or where it would go (m->lock held). */
+static unsigned int acl_model_cb_find(const struct acl_model *m, aclrtCallback fn, bool *found)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->ncbs && (uintptr_t)m->cbs[i].fn < (uintptr_t)fn; i++)
+		;
+	*found = i < m->ncbs && m->cbs[i].fn == fn;
+	return i;
+}
+
+ACL_EXPORT aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, aclrtCallback func, void *userData)
+{
+	struct acl_model_cb *v;
+	struct acl_model *m = NULL;
+	unsigned int i;
+	bool found;
+	int ret;
+
+	ret = acl_model_cb_enter(modelRI, func, &m);
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_mutex_lock(&m->lock);
+	i = acl_model_cb_find(m, func, &found);
+	if (found) {
+		ret = acl_errf(ACLI_ERTPARAM, "func %p is registered for model %p already", (void *)(uintptr_t)func, m);
+	} else if (m->ncbs == m->cbs_cap) {
+		v = realloc(m->cbs, (m->cbs_cap ? 2 * m->cbs_cap : 4) * sizeof(*v));
+		if (v) {
+			m->cbs = v;
+			m->cbs_cap = m->cbs_cap ? 2 * m->cbs_cap : 4;
+		} else {
+			ret = acl_errf(-ENOMEM, "out of host memory");
+		}
+	}
+	if (!ret) {
+		memmove(&m->cbs[i + 1], &m->cbs[i], (m->ncbs - i) * sizeof(*m->cbs));
+		m->cbs[i] = (struct acl_model_cb){ .fn = func, .data = userData };
+		m->ncbs++;
+	}
+	pthread_mutex_unlock(&m->lock);
+	acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func)
+{
+	struct acl_model *m = NULL;
+	unsigned int i;
+	bool found;
+	int ret;
+
+	ret = acl_model_cb_enter(modelRI, func, &m);
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_mutex_lock(&m->lock);
+	i = acl_model_cb_find(m, func, &found);
+	if (found) {
+		memmove(&m->cbs[i], &m->cbs[i + 1], (m->ncbs - i - 1) * sizeof(*m->cbs));
+		m->ncbs--;
+	} else {
+		ret = acl_errf(ACLI_ERTPARAM, "func %p is not registered for model %p", (void *)(uintptr_t)func, m);
+	}
+	pthread_mutex_unlock(&m->lock);
+	acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
