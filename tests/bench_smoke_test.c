@@ -42,6 +42,9 @@ FIXTURE_VARIANT_ADD(smoke, managed) {
 FIXTURE_VARIANT_ADD(smoke, latency) {
 	.prog = "bench_latency", .args = { "-n", "2", "-s", "3", "-c", "4" },
 };
+FIXTURE_VARIANT_ADD(smoke, graph) {
+	.prog = "bench_graph", .args = { "-t", "20", "-s", "3" },
+};
 
 /* Run @v's program; its output (stdout and stderr) into @out. */
 static int run_bench(const FIXTURE_VARIANT(smoke) *v, char *out, size_t size)
