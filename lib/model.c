@@ -347,19 +347,30 @@ static int acl_capture_begin(struct acl_stream *s, aclmdlRICaptureMode mode)
 	return 0;
 }
 
-ACL_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+/*
+ * The start of CaptureBegin and CaptureEnd: the acl layer's NULL check,
+ * the vendor's GLOBAL_STATE_WAIT_IF_LOCKED (not while a snapshot holds the
+ * process), the chip, then the stream (a reference).
+ */
+static int acl_capture_enter(aclrtStream stream, struct acl_stream **s)
 {
-	struct acl_stream *s;
-	int ret;
+	int ret = acl_enter(NULL, stream);
 
-	ret = acl_enter(NULL, stream);
-	/* the vendor's GLOBAL_STATE_WAIT_IF_LOCKED: not while a snapshot holds the process */
 	if (!ret)
 		acl_snap_gate();
 	if (!ret)
 		ret = acl_graph_chip();
 	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, s);
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_capture_enter(stream, &s);
 	if (!ret) {
 		ret = acl_capture_begin(s, mode);
 		acl_stream_put(s);
@@ -475,14 +486,7 @@ ACL_EXPORT aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI *modelRI)
 	struct acl_stream *s;
 	int ret;
 
-	ret = acl_enter(NULL, stream);
-	/* the vendor's GLOBAL_STATE_WAIT_IF_LOCKED: not while a snapshot holds the process */
-	if (!ret)
-		acl_snap_gate();
-	if (!ret)
-		ret = acl_graph_chip();
-	if (!ret)
-		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_capture_enter(stream, &s);
 	if (ret)
 		goto out;
 	/* the runtime's check, before anything is done: the capture goes on */

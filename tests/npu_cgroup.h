@@ -6,9 +6,11 @@
 #ifndef NPU_TEST_CGROUP_H
 #define NPU_TEST_CGROUP_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "npu_util.h"
 
@@ -57,6 +59,38 @@ static inline long long memcg_slack(void)
 	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
 
 	return (ncpu > 0 ? ncpu : 64) * (64 + 3) * (long long)SZ_4K;
+}
+
+/*
+ * Move the calling process into a new memory cgroup of its own, named
+ * @prefix-PID, its path into @cg: 0, 1 if the system has no cgroup2
+ * memory controller (the caller skips), or -errno.
+ */
+static inline int cg_enter_own(char *cg, size_t size, const char *prefix)
+{
+	char num[32];
+
+	if (access(CGROOT "/cgroup.controllers", F_OK) ||
+	    cg_write(CGROOT, "cgroup.subtree_control", "+memory"))
+		return 1;
+	snprintf(cg, size, CGROOT "/%s-%d", prefix, getpid());
+	snprintf(num, sizeof(num), "%d", getpid());
+	if (mkdir(cg, 0755))
+		return -errno;
+	return cg_write(cg, "cgroup.procs", num);
+}
+
+/* Back to the root cgroup, and @cg removed: 0 or -errno. */
+static inline int cg_leave(const char *cg)
+{
+	char num[32];
+	int ret;
+
+	snprintf(num, sizeof(num), "%d", getpid());
+	ret = cg_write(CGROOT, "cgroup.procs", num);
+	if (!ret && rmdir(cg))
+		ret = -errno;
+	return ret;
 }
 
 #endif /* NPU_TEST_CGROUP_H */

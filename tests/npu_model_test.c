@@ -7,7 +7,6 @@
  * from run to run, and memory freed or unregistered under a model.
  */
 #include <stdlib.h>
-#include <sys/stat.h>
 
 #include "harness.h"
 #include "npu_cgroup.h"
@@ -112,17 +111,39 @@ static struct npu_sync_result {
 	return r;
 }
 
+/* A command MODEL_CREATE refuses, and with what. */
+struct refusal {
+	struct npu_cmd cmd;
+	int err;
+};
+
+/*
+ * Each of @bad second in a model after @good: MODEL_CREATE refuses it with
+ * its code (and undoes the first's check).
+ */
+static void expect_refused(int fd, struct npu_cmd good, const struct refusal *bad, size_t n)
+{
+	struct npu_cmd cmds[2] = { good };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int ret;
+
+		cmds[1] = bad[i].cmd;
+		ret = model_create(fd, cmds, 2, NULL);
+		if (ret != bad[i].err)
+			TH_LOG("case %zu: %d", i, ret);
+		EXPECT_EQ(bad[i].err, ret);
+	}
+}
+
 /* What MODEL_CREATE refuses, with the code SUBMIT would give; nothing is left. */
 TEST_F(mdl, create_refused)
 {
 	uint64_t va = self->va, h = ptr64(self->host);
 	struct npu_cmd ok = npu_memset_cmd(va, 1, 8, 0);
-	struct npu_cmd cmds[2] = { ok, ok };
 	struct npu_model_create c = { .size = sizeof(c), .count = 1, .cmds = ptr64(&ok) };
-	struct {
-		struct npu_cmd cmd;
-		int err;
-	} bad[] = {
+	const struct refusal bad[] = {
 		{ { .op = NPU_OP_WAIT_STREAM, .src = self->stream2 }, -EINVAL },
 		{ { .op = NPU_OP_COPY_BATCH, .src = h, .length = 1, .value = 32 }, -EINVAL },
 		{ model_cmd(1), -EINVAL },
@@ -139,18 +160,8 @@ TEST_F(mdl, create_refused)
 	};
 	uint8_t big[2 * sizeof(struct npu_cmd)] = { 0 };
 	uint32_t id;
-	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		/* the bad one second: the first's check is undone */
-		int ret;
-
-		cmds[1] = bad[i].cmd;
-		ret = model_create(self->fd, cmds, 2, NULL);
-		if (ret != bad[i].err)
-			TH_LOG("case %zu: %d", i, ret);
-		EXPECT_EQ(bad[i].err, ret);
-	}
+	expect_refused(self->fd, ok, bad, sizeof(bad) / sizeof(bad[0]));
 	/* the struct */
 	c.flags = 1;
 	EXPECT_EQ(-EINVAL, npu_ioctl(self->fd, NPU_IOCTL_MODEL_CREATE, &c));
@@ -570,10 +581,7 @@ TEST_F(mdl, switch_refused)
 {
 	static const uint32_t to_end[] = { 2 }, past[] = { 0, 3 };
 	struct npu_cmd cmds[2] = { npu_memset_cmd(self->va, 0, 8, 0) };
-	struct {
-		struct npu_cmd cmd;
-		int err;
-	} bad[] = {
+	const struct refusal bad[] = {
 		{ switch_cmd(self->va + 2, to_end, 1), -EINVAL },		/* unaligned */
 		{ switch_cmd(self->va, to_end, 0), -EINVAL },			/* no entry */
 		{ switch_cmd(self->va, to_end, NPU_MODEL_MAX_CMDS + 1), -EINVAL },
@@ -583,15 +591,7 @@ TEST_F(mdl, switch_refused)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		int ret;
-
-		cmds[1] = bad[i].cmd;
-		ret = model_create(self->fd, cmds, 2, NULL);
-		if (ret != bad[i].err)
-			TH_LOG("case %zu: %d", i, ret);
-		EXPECT_EQ(bad[i].err, ret);
-	}
+	expect_refused(self->fd, cmds[0], bad, sizeof(bad) / sizeof(bad[0]));
 	for (i = 0; i < 4; i++) {
 		cmds[1] = switch_cmd(self->va, to_end, 1);
 		if (i == 0)
@@ -694,7 +694,7 @@ TEST_F(mdl, switch_tables_charged_and_capped)
 	static struct npu_cmd cmds[N];
 	static uint32_t table[LEN];
 	long long base, used;
-	char cg[64], num[32];
+	char cg[64];
 	uint32_t id;
 	int i;
 
@@ -706,13 +706,10 @@ TEST_F(mdl, switch_tables_charged_and_capped)
 	EXPECT_EQ(0, model_create(self->fd, cmds, 2, &id));
 	EXPECT_EQ(0, model_destroy(self->fd, id));
 
-	if (access(CGROOT "/cgroup.controllers", F_OK) ||
-	    cg_write(CGROOT, "cgroup.subtree_control", "+memory"))
+	i = cg_enter_own(cg, sizeof(cg), "npu-model");
+	if (i == 1)
 		SKIP(return, "no cgroup2 memory controller at " CGROOT);
-	snprintf(cg, sizeof(cg), CGROOT "/npu-model-%d", getpid());
-	snprintf(num, sizeof(num), "%d", getpid());
-	ASSERT_EQ(0, mkdir(cg, 0755));
-	ASSERT_EQ(0, cg_write(cg, "cgroup.procs", num));
+	ASSERT_EQ(0, i);
 	/* N models of one full table each; the user's table is charged already */
 	memset(table, 0, sizeof(table));
 	cmds[0] = switch_cmd(self->va, table, LEN);
@@ -727,8 +724,7 @@ TEST_F(mdl, switch_tables_charged_and_capped)
 	close(self->fd);
 	self->fd = npu_open(0);
 	EXPECT_GE(base + slack, cg_read(cg, "memory.current", NULL));
-	EXPECT_EQ(0, cg_write(CGROOT, "cgroup.procs", num));
-	EXPECT_EQ(0, rmdir(cg));
+	EXPECT_EQ(0, cg_leave(cg));
 }
 
 /* A run that never leaves its loop holds nothing up: a FORCE destroy ends it. */

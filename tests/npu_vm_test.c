@@ -1212,15 +1212,12 @@ TEST(device_pages_charge_the_openers_memcg)
 	char cg[64], num[32], *host;
 	uint32_t handle, stream;
 	uint64_t va;
-	int fd;
+	int fd, ret;
 
-	if (access(CGROOT "/cgroup.controllers", F_OK) ||
-	    cg_write(CGROOT, "cgroup.subtree_control", "+memory"))
+	ret = cg_enter_own(cg, sizeof(cg), "npu-test");
+	if (ret == 1)
 		SKIP(return, "no cgroup2 memory controller at " CGROOT);
-	snprintf(cg, sizeof(cg), CGROOT "/npu-test-%d", getpid());
-	snprintf(num, sizeof(num), "%d", getpid());
-	ASSERT_EQ(0, mkdir(cg, 0755));
-	ASSERT_EQ(0, cg_write(cg, "cgroup.procs", num));
+	ASSERT_EQ(0, ret);
 
 	fd = npu_open(0);
 	ASSERT_LE(0, fd);
@@ -1287,10 +1284,7 @@ TEST(device_pages_charge_the_openers_memcg)
 	TH_LOG("charged: %lld KiB, then %lld KiB; after close %+lld KiB",
 	       used >> 10, more >> 10, (end - base) / 1024);
 	munmap(host, 3 * SZ_2M);
-
-	snprintf(num, sizeof(num), "%d", getpid());
-	EXPECT_EQ(0, cg_write(CGROOT, "cgroup.procs", num));
-	EXPECT_EQ(0, rmdir(cg));
+	EXPECT_EQ(0, cg_leave(cg));
 }
 
 /*
