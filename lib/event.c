@@ -244,8 +244,9 @@ out:
  * EXTERNAL takes only events of aclrtCreateEventExWithFlag(ACL_EVENT_SYNC);
  * an event keeps the flag of its first record (wait), kept even when the
  * operation fails later. ApiImpl then refuses EXTERNAL on a stream @s that
- * is not being captured into an ACL graph (on one that is, libacl refuses
- * every record and wait yet: acl_stream_uncapturable()).
+ * is not being captured into an ACL graph; on one that is, the capture
+ * records the operation for each run (acl_stream_capture_ext()), and
+ * refuses a DEFAULT one yet (acl_stream_uncapturable()).
  */
 static int acl_event_op_flag(struct acl_event *e, struct acl_stream *s, uint32_t *cur, uint32_t flag,
 			     const char *op)
@@ -268,13 +269,39 @@ static int acl_event_op_flag(struct acl_event *e, struct acl_stream *s, uint32_t
 	return ret;
 }
 
-static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
+int acl_event_record_on(struct acl_obj *event, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_TIMESTAMP, .flags = NPU_CMD_DST_HOST };
-	struct acl_stream *s, *old;
-	struct acl_event *e;
+	struct acl_event *e = (struct acl_event *)event;
+	struct acl_stream *old = NULL;
 	uint64_t seq;
 	uint32_t id;
+	int ret;
+
+	cmd.dst = (uintptr_t)e->word;
+	/* the event lock orders records of one event with their seqnos */
+	pthread_mutex_lock(&e->lock);
+	/* destroyed meanwhile by another thread: its word may be another's */
+	ret = e->destroyed ? acl_errf(ACLI_EHANDLE, "event %p was destroyed", e) :
+			     acl_stream_submit_at(s, &cmd, 1, &id, &seq);
+	if (!ret) {
+		old = e->rec_s;
+		acl_obj_hold(&s->obj);
+		e->ever = e->recorded = true;
+		e->rec_s = s;
+		e->rec_id = id;
+		e->rec_seq = seq;
+	}
+	pthread_mutex_unlock(&e->lock);
+	if (old)
+		acl_stream_put(old);
+	return ret;
+}
+
+static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
+{
+	struct acl_stream *s;
+	struct acl_event *e;
 	int ret;
 
 	ret = acl_event_get(event, &e);
@@ -284,32 +311,17 @@ static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
 	if (ret)
 		goto put;
 	ret = acl_event_op_flag(e, s, &e->rec_flag, flag, "record");
-	/* a capture would not record it at each run of the model */
-	if (!ret)
+	if (!ret && flag == ACL_EVENT_RECORD_EXTERNAL) {
+		/* on a capturing stream: a record at each run of the model */
+		ret = acl_stream_capture_ext(s, &e->obj, true);
+	} else if (!ret) {
 		ret = acl_stream_uncapturable(s);
-	if (!ret && (e->flags & ACL_EVENT_EXTERNAL))
-		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is not recorded on a stream outside an ACL graph");
-	if (ret) {
-		acl_stream_put(s);
-		goto put;
+		if (!ret && (e->flags & ACL_EVENT_EXTERNAL))
+			ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is not recorded on a stream outside an ACL graph");
+		if (!ret)
+			ret = acl_event_record_on(&e->obj, s);
 	}
-	cmd.dst = (uintptr_t)e->word;
-	/* the event lock orders records of one event with their seqnos */
-	pthread_mutex_lock(&e->lock);
-	/* destroyed meanwhile by another thread: its word may be another's */
-	ret = e->destroyed ? acl_errf(ACLI_EHANDLE, "event %p was destroyed", event) :
-			     acl_stream_submit_at(s, &cmd, 1, &id, &seq);
-	if (!ret) {
-		old = e->rec_s;
-		e->ever = e->recorded = true;
-		e->rec_s = s;
-		e->rec_id = id;
-		e->rec_seq = seq;
-		s = old;
-	}
-	pthread_mutex_unlock(&e->lock);
-	if (s)
-		acl_stream_put(s);
+	acl_stream_put(s);
 put:
 	acl_event_put(e);
 	return ret;
@@ -458,32 +470,15 @@ static void acl_event_note_wait_locked(struct acl_event *e, struct acl_stream *s
  * @limit_ms: 0, or the longest the stream waits before its wait task
  * fails; @flag: ACL_EVENT_WAIT_DEFAULT or _EXTERNAL.
  */
-static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t limit_ms, uint32_t flag)
+int acl_event_wait_on(struct acl_obj *event, struct acl_stream *s, uint32_t limit_ms)
 {
+	struct acl_event *e = (struct acl_event *)event;
 	struct npu_cmd cmd = { .op = NPU_OP_WAIT_STREAM };
-	struct acl_stream *s, *rs;
-	struct acl_event *e;
+	struct acl_stream *rs;
 	uint32_t id, wid;
 	uint64_t seq, wseq;
-	int ret;
+	int ret = 0;
 
-	ret = acl_event_get(event, &e);
-	if (ret)
-		return ret;
-	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
-	if (ret)
-		goto put;
-	if (!(e->flags & ACL_EVENT_SYNC_BITS) || (e->flags & ACL_EVENT_EXTERNAL)) {
-		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x: the event cannot be waited for by a stream",
-			       e->flags);
-		goto put_s;
-	}
-	ret = acl_event_op_flag(e, s, &e->wait_flag, flag, "wait");
-	/* a capture would not wait at each run of the model */
-	if (!ret)
-		ret = acl_stream_uncapturable(s);
-	if (ret)
-		goto put_s;
 	if (!acl_event_target(e, &rs, &id, &seq)) {
 		bool ever;
 
@@ -498,15 +493,15 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 		 */
 		if (!e->ex && !(e->flags & ACL_EVENT_SYNC) && !ever)
 			ret = acl_errf(ACLI_ERTPARAM, "event %p has not been recorded: record it on a stream first",
-				       event);
-		goto put_s;
+				       e);
+		return ret;
 	}
 	if (rs->dev != s->dev) {
 		/* stream ids are per device: wait on the host instead */
 		ret = acl_stream_wait_seq(rs, id, seq, limit_ms ? (int32_t)limit_ms : -1);
 		if (ret == -ETIMEDOUT)
 			ret = acl_errf(ACLI_ETASKTIMEOUT, "event %p did not complete within %u ms",
-				       event, limit_ms);
+				       e, limit_ms);
 	} else if (rs != s) {
 		cmd.src = id;
 		cmd.value = seq;
@@ -525,6 +520,39 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 		}
 	}
 	acl_stream_put(rs);
+	return ret;
+}
+
+/*
+ * @limit_ms: 0, or the longest the stream waits before its wait task
+ * fails; @flag: ACL_EVENT_WAIT_DEFAULT or _EXTERNAL.
+ */
+static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t limit_ms, uint32_t flag)
+{
+	struct acl_stream *s;
+	struct acl_event *e;
+	int ret;
+
+	ret = acl_event_get(event, &e);
+	if (ret)
+		return ret;
+	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	if (ret)
+		goto put;
+	if (!(e->flags & ACL_EVENT_SYNC_BITS) || (e->flags & ACL_EVENT_EXTERNAL)) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x: the event cannot be waited for by a stream",
+			       e->flags);
+		goto put_s;
+	}
+	ret = acl_event_op_flag(e, s, &e->wait_flag, flag, "wait");
+	if (!ret && flag == ACL_EVENT_WAIT_EXTERNAL) {
+		/* on a capturing stream: a wait at each run of the model */
+		ret = acl_stream_capture_ext(s, &e->obj, false);
+	} else if (!ret) {
+		ret = acl_stream_uncapturable(s);
+		if (!ret)
+			ret = acl_event_wait_on(&e->obj, s, limit_ms);
+	}
 put_s:
 	acl_stream_put(s);
 put:

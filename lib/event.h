@@ -50,6 +50,18 @@ struct acl_event {
 	uint32_t rec_flag, wait_flag;
 };
 
+/*
+ * Record the event @event (a struct acl_event) on @s, as aclrtRecordEvent
+ * does after its checks (a model's EXTERNAL record at each run).
+ */
+int acl_event_record_on(struct acl_obj *event, struct acl_stream *s);
+/*
+ * Queue on @s a wait for @event's last record (none: nothing to wait for),
+ * as aclrtStreamWaitEvent does after its checks; @limit_ms: 0 or the
+ * wait's limit.
+ */
+int acl_event_wait_on(struct acl_obj *event, struct acl_stream *s, uint32_t limit_ms);
+
 /* Context teardown: free @e (its streams are drained). */
 void acl_event_teardown(struct acl_event *e);
 /* After fork: free the library object only. */

@@ -30,11 +30,11 @@ INSTALL		?= install
 
 LIB_VERSION	:= 1.0.0
 LIB_SONAME	:= libacl.so.1
-# Names a program links with (-lacl, -lascendcl, -lacl_rt: CANN's examples
-# use the last two), each a symlink to the soname, so the program records
-# libacl.so.1. libacl_rt.so also serves binaries linked against CANN's own
-# libacl_rt.so, whose soname is that name.
-LIB_LINKS	:= libacl.so libascendcl.so libacl_rt.so
+# Names a program links with (-lacl, -lascendcl, -lacl_rt, -lacl_rt_impl:
+# CANN's examples use the last three), each a symlink to the soname, so the
+# program records libacl.so.1. libacl_rt.so also serves binaries linked
+# against CANN's own libacl_rt.so, whose soname is that name.
+LIB_LINKS	:= libacl.so libascendcl.so libacl_rt.so libacl_rt_impl.so
 LIB_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 LIB_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -fPIC -fvisibility=hidden -pthread \
 		   -D_GNU_SOURCE -Iinclude -Ilib $(LIB_EXTRA_CFLAGS)

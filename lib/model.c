@@ -10,11 +10,13 @@
  * memsets of device or registered host memory, 2D copies, MemsetD32,
  * value writes and waits, reduce and random tasks: they queue through
  * acl_stream_launch() - are appended to the capture's command list
- * (stream.c) instead of being submitted; every other task is refused
+ * (stream.c) instead of being submitted; EXTERNAL event records and waits
+ * are recorded between them (event.c); every other task is refused
  * (207000) and invalidates the capture, and calls that would run on the
- * host now (pageable copies, callbacks, event records and waits) are
- * refused before they do anything. CaptureEnd hands the list to the
- * driver.
+ * host now (pageable copies, callbacks, other event records and waits)
+ * are refused before they do anything. CaptureEnd hands the list to the
+ * driver, one model for the commands between two event operations, which
+ * a run queues between the models' NPU_OP_MODEL commands.
  *
  * The checks, their order and codes are the vendor's (acl layer:
  * src/acl/aclrt_impl/model_ri.cpp; runtime: api_c_standard_soc.cc,
@@ -40,6 +42,7 @@
 #include "context.h"
 #include "device.h"
 #include "error.h"
+#include "event.h"
 #include "handle.h"
 #include "list.h"
 #include "model.h"
@@ -49,8 +52,19 @@
 
 enum acl_model_state {
 	ACL_MODEL_CAPTURING,		/* its stream records into @cap */
-	ACL_MODEL_READY,		/* captured: runs @kid (none if 0: nothing was captured) */
+	ACL_MODEL_READY,		/* captured: runs @parts (none: nothing was captured) */
 	ACL_MODEL_INVALID,		/* its capture ended without a model: it cannot run */
+};
+
+/*
+ * What a run does, in order: a driver model, or an EXTERNAL event record
+ * or wait between two (the vendor's graphs record and wait the user's
+ * event at each run: libacl queues them between the driver's models).
+ */
+struct acl_model_part {
+	uint32_t kid;			/* the driver's model; 0: an event's part, or destroyed */
+	bool record;			/* @event: a record, else a wait */
+	struct acl_obj *event;		/* the struct acl_event (held), or NULL */
 };
 
 /* A destroy callback (aclmdlRIDestroyRegisterCallback). */
@@ -72,7 +86,8 @@ struct acl_model {
 	struct acl_capture cap;		/* what the stream records (stream.c, under its lock) */
 	pthread_mutex_t lock;		/* protects the fields below */
 	enum acl_model_state state;
-	uint32_t kid;			/* the driver's model; 0: none */
+	struct acl_model_part *parts;	/* set once when READY; their kids under @lock */
+	uint32_t nparts;
 	char *name;			/* aclmdlRISetName's, or NULL */
 	struct acl_model_cb *cbs;	/* sorted by function address, as the vendor's set */
 	unsigned int ncbs, cbs_cap;
@@ -89,9 +104,14 @@ static const char *const acl_cap_modes[] = { "GLOBAL", "THREAD_LOCAL", "RELAXED"
 static void acl_model_release(struct acl_obj *obj)
 {
 	struct acl_model *m = (struct acl_model *)obj;
+	uint32_t i;
 
 	acl_ctx_put(m->ctx);
-	free(m->cap.cmds);
+	acl_capture_free(&m->cap);
+	for (i = 0; i < m->nparts; i++)
+		if (m->parts[i].event)
+			acl_obj_put(m->parts[i].event);
+	free(m->parts);
 	free(m->name);
 	free(m->cbs);
 	pthread_mutex_destroy(&m->lock);
@@ -200,8 +220,9 @@ static int acl_model_teardown(struct acl_model *m)
 	struct acl_context *ctx = m->ctx;
 	struct acl_model_cb *cbs;
 	struct acl_err_held held;
+	uint32_t *kids = NULL;
 	unsigned int n, i;
-	uint32_t kid;
+	uint32_t nk = 0;
 	int ret = 0;
 
 	pthread_mutex_lock(&ctx->lock);
@@ -211,16 +232,28 @@ static int acl_model_teardown(struct acl_model *m)
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_lock(&m->lock);
-	kid = m->kid;
-	m->kid = 0;
+	/* the driver's models go; the parts stay for a run that has them */
+	if (m->nparts)
+		kids = calloc(m->nparts, sizeof(*kids));
+	for (i = 0; kids && i < m->nparts; i++) {
+		if (m->parts[i].kid)
+			kids[nk++] = m->parts[i].kid;
+		m->parts[i].kid = 0;
+	}
 	m->state = ACL_MODEL_INVALID;
 	cbs = m->cbs;
 	n = m->ncbs;
 	m->cbs = NULL;
 	m->ncbs = m->cbs_cap = 0;
 	pthread_mutex_unlock(&m->lock);
-	if (kid)
-		ret = acl_model_kdestroy(ctx->dev, kid);
+	if (m->nparts && !kids)
+		ret = acl_errf(-ENOMEM, "out of host memory: the driver keeps model %p's commands until the context goes", m);
+	for (i = 0; i < nk; i++) {
+		int err = acl_model_kdestroy(ctx->dev, kids[i]);
+
+		ret = ret ?: err;
+	}
+	free(kids);
 	if (n) {
 		/* their API calls must not clear this call's failure */
 		acl_err_hold(&held);
@@ -246,7 +279,10 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		list_for_each_entry_safe(m, n, &ctx->models, node) {
 			if (!list_empty(&m->cap_node))
 				__atomic_sub_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+			/* the events went with the fork too */
 			free(m->cap.cmds);
+			free(m->cap.ext);
+			free(m->parts);
 			free(m->name);
 			free(m->cbs);
 			pthread_mutex_destroy(&m->lock);
@@ -405,14 +441,14 @@ ACL_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
 	return ACL_SUCCESS;
 }
 
-/* MODEL_CREATE of @m's recorded commands: its kid. */
-static int acl_model_kcreate(struct acl_model *m)
+/* MODEL_CREATE of @n of @m's recorded commands from @first: its kid into *@kid. */
+static int acl_model_kcreate(struct acl_model *m, uint32_t first, uint32_t n, uint32_t *kid)
 {
 	struct npu_model_create arg = {
 		.size = sizeof(arg),
-		.count = m->cap.n,
+		.count = n,
 		.cmd_size = sizeof(*m->cap.cmds),
-		.cmds = (uintptr_t)m->cap.cmds,
+		.cmds = (uintptr_t)&m->cap.cmds[first],
 	};
 	int ret;
 
@@ -424,12 +460,44 @@ static int acl_model_kcreate(struct acl_model *m)
 	if (ret == -EINVAL)
 		return acl_errf(ACLI_ERTPARAM, "the driver refused a captured task of the model (MODEL_CREATE: -EINVAL)");
 	if (ret)
-		return acl_errf(ret, "the driver did not make the model of %u commands (MODEL_CREATE: %d)", m->cap.n,
-				ret);
-	pthread_mutex_lock(&m->lock);
-	m->kid = arg.model;
-	pthread_mutex_unlock(&m->lock);
+		return acl_errf(ret, "the driver did not make the model of %u commands (MODEL_CREATE: %d)", n, ret);
+	*kid = arg.model;
 	return 0;
+}
+
+/*
+ * @m's parts from its capture: the commands between two EXTERNAL event
+ * operations are one driver model each; the events go over to the parts.
+ */
+static int acl_model_build(struct acl_model *m)
+{
+	struct acl_capture *cap = &m->cap;
+	struct acl_model_part *p;
+	uint32_t first = 0, i, n = 0;
+	int ret = 0;
+
+	p = calloc(2 * cap->next + 1, sizeof(*p));
+	if (!p)
+		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
+	for (i = 0; i <= cap->next && !ret; i++) {
+		uint32_t end = i < cap->next ? cap->ext[i].at : cap->n;
+
+		if (end > first)
+			ret = acl_model_kcreate(m, first, end - first, &p[n++].kid);
+		first = end;
+		if (!ret && i < cap->next) {
+			p[n].record = cap->ext[i].record;
+			/* the capture's reference is the part's now */
+			p[n++].event = cap->ext[i].event;
+			cap->ext[i].event = NULL;
+		}
+	}
+	/* the parts hold what was made, for the teardown to undo */
+	pthread_mutex_lock(&m->lock);
+	m->parts = p;
+	m->nparts = n;
+	pthread_mutex_unlock(&m->lock);
+	return ret;
 }
 
 /*
@@ -462,12 +530,10 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 	if (cap->invalid)
 		ret = acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not record (see that task's failure): its model is destroyed",
 			       s);
-	else if (cap->n)
-		ret = acl_model_kcreate(m);
-	/* the driver has the commands now */
-	free(cap->cmds);
-	cap->cmds = NULL;
-	cap->n = cap->cap = 0;
+	else if (cap->n || cap->next)
+		ret = acl_model_build(m);
+	/* the driver has the commands now, the parts the events */
+	acl_capture_free(cap);
 	if (!ret) {
 		pthread_mutex_lock(&m->lock);
 		m->state = ACL_MODEL_READY;
@@ -570,9 +636,35 @@ int acl_capture_sync_step(struct acl_stream *s)
 	return ret ? ret : acl_stream_sync(s, -1);
 }
 
-ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+/* One run of @m on @s: its parts in order. */
+static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_MODEL };
+	struct acl_model_part part;
+	uint32_t i;
+	int ret = 0;
+
+	/* READY: @parts is set for good, their kids change under @lock */
+	for (i = 0; !ret && i < m->nparts; i++) {
+		pthread_mutex_lock(&m->lock);
+		part = m->parts[i];
+		pthread_mutex_unlock(&m->lock);
+		if (part.event && part.record) {
+			ret = acl_event_record_on(part.event, s);
+		} else if (part.event) {
+			ret = acl_event_wait_on(part.event, s, 0);
+		} else {
+			cmd.src = part.kid;
+			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
+			if (ret == -ENOENT)
+				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		}
+	}
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
+{
 	struct acl_stream *s;
 	struct acl_model *m = NULL;
 	enum acl_model_state state;
@@ -593,17 +685,13 @@ ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 		goto put_s;
 	pthread_mutex_lock(&m->lock);
 	state = m->state;
-	cmd.src = m->kid;
 	pthread_mutex_unlock(&m->lock);
 	if (state == ACL_MODEL_CAPTURING)
 		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured (aclmdlRICaptureEnd)", m);
 	else if (state == ACL_MODEL_INVALID)
 		ret = acl_errf(ACLI_EMODELEXEC, "model %p cannot run: its capture ended on another thread", m);
-	/* nothing was captured: nothing to run */
-	else if (cmd.src)
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
-	if (ret == -ENOENT)
-		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+	else
+		ret = acl_model_run(m, s);
 put_s:
 	acl_stream_put(s);
 put:

@@ -304,16 +304,26 @@ static int acl_stream_capture_refuse(struct acl_stream *s)
 			s);
 }
 
+/* 0 if @s's capture takes more (under s->lock); else why not. */
+static int acl_stream_capture_valid_locked(struct acl_stream *s)
+{
+	if (!s->capture->invalid)
+		return 0;
+	return acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not capture: end it (aclmdlRICaptureEnd)",
+			s);
+}
+
 /* Record @n commands in @s's capture (under s->lock). */
 static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n)
 {
 	struct acl_capture *c = s->capture;
 	struct npu_cmd *v;
 	uint32_t cap;
+	int ret;
 
-	if (c->invalid)
-		return acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not capture: end it (aclmdlRICaptureEnd)",
-				s);
+	ret = acl_stream_capture_valid_locked(s);
+	if (ret)
+		return ret;
 	if (n > NPU_MODEL_MAX_CMDS - c->n) {
 		c->invalid = true;
 		return acl_errf(ACLI_EOVERLIMIT, "the capture of stream %p holds %u commands, a model at most %u: the capture is invalidated",
@@ -335,6 +345,49 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 	memcpy(&c->cmds[c->n], cmds, (size_t)n * sizeof(*cmds));
 	c->n += n;
 	return 0;
+}
+
+int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record)
+{
+	struct acl_capture_ext *v;
+	struct acl_capture *c;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	c = s->capture;
+	ret = c ? acl_stream_capture_valid_locked(s) :
+		  acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
+	if (!ret && c->next == c->ext_cap) {
+		v = realloc(c->ext, (c->ext_cap ? 2 * c->ext_cap : 4) * sizeof(*v));
+		if (v) {
+			c->ext = v;
+			c->ext_cap = c->ext_cap ? 2 * c->ext_cap : 4;
+		} else {
+			c->invalid = true;
+			ret = acl_errf(-ENOMEM, "out of host memory for the capture of stream %p: the capture is invalidated",
+				       s);
+		}
+	}
+	if (!ret) {
+		acl_obj_hold(event);
+		c->ext[c->next++] = (struct acl_capture_ext){ .at = c->n, .record = record, .event = event };
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+void acl_capture_free(struct acl_capture *cap)
+{
+	uint32_t i;
+
+	for (i = 0; i < cap->next; i++)
+		if (cap->ext[i].event)
+			acl_obj_put(cap->ext[i].event);
+	free(cap->ext);
+	free(cap->cmds);
+	cap->ext = NULL;
+	cap->cmds = NULL;
+	cap->n = cap->cap = cap->next = cap->ext_cap = 0;
 }
 
 int acl_stream_uncapturable(struct acl_stream *s)

@@ -41,13 +41,23 @@ struct acl_task_info {
 	uint32_t task;			/* the task's id */
 };
 
+/* An EXTERNAL event record or wait captured after the first @at commands. */
+struct acl_capture_ext {
+	uint32_t at;
+	bool record;
+	struct acl_obj *event;		/* the struct acl_event, held */
+};
+
 /*
  * What a capturing stream records (a model's, model.c): the commands of
- * the tasks launched on it, in order; stream.c appends under s->lock.
+ * the tasks launched on it, in order, and where EXTERNAL event records
+ * and waits go between them; stream.c appends under s->lock.
  */
 struct acl_capture {
 	struct npu_cmd *cmds;
 	uint32_t n, cap;
+	struct acl_capture_ext *ext;
+	uint32_t next, ext_cap;
 	bool invalid;			/* a task was refused: the capture ends with 507903 */
 };
 
@@ -181,6 +191,14 @@ struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid);
  * @s captures, ACLI_ERTNOTSUPP and the capture is invalidated; else 0.
  */
 int acl_stream_uncapturable(struct acl_stream *s);
+/*
+ * An EXTERNAL record (@record) or wait of the event @event (a struct
+ * acl_event, which the capture holds from now on) in @s's capture, after
+ * the commands recorded so far: 0, or the capture's failure.
+ */
+int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record);
+/* Let go of what @cap holds (its commands, its events). */
+void acl_capture_free(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
 int acl_stream_not_capturing(struct acl_stream *s, const char *what);
 

@@ -716,6 +716,91 @@ TEST(replay_after_free_faults)
 }
 
 /*
+ * A graph's EXTERNAL wait waits, at each run, for the user's event as it
+ * was last recorded when the graph is executed; its EXTERNAL record records
+ * the event at each run, after the graph's tasks before it.
+ */
+TEST(external_event_record_and_wait)
+{
+	enum { LEN = 4096 };
+	char *a, *b, *c, back[LEN];
+	aclrtStream gs, gs2, ext, gate;
+	aclrtStreamStatus st;
+	aclmdlRI waits, records;
+	uint64_t *flag;
+	aclrtEvent ev, out;
+	int run, i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&a, LEN, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&b, LEN, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&c, LEN, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&flag, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs2));
+	ASSERT_ACL_OK(aclrtCreateStream(&ext));
+	ASSERT_ACL_OK(aclrtCreateStream(&gate));
+	/* an event keeps the flag of its first record and wait: one for each way */
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&out, ACL_EVENT_SYNC));
+	/* outside a capture EXTERNAL is refused */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_NOT_CAPTURED,
+		   aclrtStreamWaitEventWithFlag(gs, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+
+	/* graph 1: wait for the event, then copy a -> b */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(gs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(gs, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(b, LEN, a, LEN, ACL_MEMCPY_DEVICE_TO_DEVICE, gs));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(gs, &waits));
+	/* graph 2: copy b -> c, record the event, then clear b */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(gs2, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(c, LEN, b, LEN, ACL_MEMCPY_DEVICE_TO_DEVICE, gs2));
+	ASSERT_ACL_OK(aclrtRecordEventWithFlag(out, gs2, ACL_EVENT_RECORD_EXTERNAL));
+	ASSERT_ACL_OK(aclrtMemsetAsync(b, LEN, 0, LEN, gs2));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(gs2, &records));
+
+	for (run = 1; run <= 3; run++) {
+		/* the event's record is held back behind a value wait */
+		ASSERT_ACL_OK(aclrtMemset(flag, 8, 0, 8));
+		ASSERT_ACL_OK(aclrtMemset(a, LEN, 0x10 + run, LEN));
+		ASSERT_ACL_OK(aclrtValueWait(flag, 1, 0, ext));
+		ASSERT_ACL_OK(aclrtRecordEvent(ev, ext));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(waits, gs));
+		usleep(50000);
+		ASSERT_ACL_OK(aclrtStreamQuery(gs, &st));
+		EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, st);
+		ASSERT_ACL_OK(aclrtValueWrite(flag, 1, 0, gate));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(gs));
+		/* graph 2's record releases a wait queued after its run */
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(records, gs2));
+		ASSERT_ACL_OK(aclrtStreamWaitEvent(ext, out));
+		ASSERT_ACL_OK(aclrtMemcpyAsync(back, LEN, c, LEN, ACL_MEMCPY_DEVICE_TO_HOST, ext));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(ext));
+		for (i = 0; i < LEN; i++)
+			if (back[i] != 0x10 + run) {
+				EXPECT_EQ(0x10 + run, back[i]);
+				break;
+			}
+		ASSERT_ACL_OK(aclrtSynchronizeStream(gs2));
+	}
+	ASSERT_ACL_OK(aclmdlRIDestroy(waits));
+	/* the model holds the event: destroyed first, the model's run refuses it */
+	ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+	ASSERT_ACL_OK(aclrtDestroyEvent(out));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIExecuteAsync(records, gs2));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(gs2));
+	ASSERT_ACL_OK(aclmdlRIDestroy(records));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs2));
+	ASSERT_ACL_OK(aclrtDestroyStream(ext));
+	ASSERT_ACL_OK(aclrtDestroyStream(gate));
+	ASSERT_ACL_OK(aclrtFree(a));
+	ASSERT_ACL_OK(aclrtFree(b));
+	ASSERT_ACL_OK(aclrtFree(c));
+	ASSERT_ACL_OK(aclrtFree(flag));
+}
+
+/*
  * One model on several streams, each replay in its stream's order: a
  * memset before it and a copy after it on the same stream see it whole.
  */

@@ -138,6 +138,23 @@ VENDOR_EXAMPLE(reduce_task)
 };
 
 /*
+ * 2_advanced_features/model_ri/4_model_sync_external: captured graphs that
+ * wait for and record a user's event (ACL_EVENT_WAIT/RECORD_EXTERNAL) at
+ * each run, each scenario's data checked by the example.
+ */
+VENDOR_EXAMPLE(model_sync_external)
+	.in_order = {
+		"=== Scenario 1: Stream Record + Graph Wait External ===",
+		"Check result success.",
+		"=== Scenario 2: Graph Record External + Stream Wait ===",
+		"Check result success.",
+		"=== Scenario 3: Graph1 Record External + Graph2 Wait External ===",
+		"Check result success.",
+	},
+	.never = { "[ERROR]", "failed" },
+};
+
+/*
  * 2_advanced_features/built_in_task/1_random_num_task: aclrtRandomNumAsync
  * of each distribution on one counter (the draws themselves are checked
  * bit for bit in npu_random_test); every call returned success.
