@@ -220,9 +220,8 @@ static int acl_model_teardown(struct acl_model *m)
 	struct acl_context *ctx = m->ctx;
 	struct acl_model_cb *cbs;
 	struct acl_err_held held;
-	uint32_t *kids = NULL;
 	unsigned int n, i;
-	uint32_t nk = 0;
+	uint32_t kid;
 	int ret = 0;
 
 	pthread_mutex_lock(&ctx->lock);
@@ -232,28 +231,30 @@ static int acl_model_teardown(struct acl_model *m)
 	}
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_lock(&m->lock);
-	/* the driver's models go; the parts stay for a run that has them */
-	if (m->nparts)
-		kids = calloc(m->nparts, sizeof(*kids));
-	for (i = 0; kids && i < m->nparts; i++) {
-		if (m->parts[i].kid)
-			kids[nk++] = m->parts[i].kid;
-		m->parts[i].kid = 0;
-	}
 	m->state = ACL_MODEL_INVALID;
 	cbs = m->cbs;
 	n = m->ncbs;
 	m->cbs = NULL;
 	m->ncbs = m->cbs_cap = 0;
 	pthread_mutex_unlock(&m->lock);
-	if (m->nparts && !kids)
-		ret = acl_errf(-ENOMEM, "out of host memory: the driver keeps model %p's commands until the context goes", m);
-	for (i = 0; i < nk; i++) {
-		int err = acl_model_kdestroy(ctx->dev, kids[i]);
+	/* the driver's models go, one at a time; the parts stay for a run that has them */
+	for (i = 0;; i++) {
+		bool more;
 
-		ret = ret ?: err;
+		pthread_mutex_lock(&m->lock);
+		more = i < m->nparts;
+		kid = more ? m->parts[i].kid : 0;
+		if (more)
+			m->parts[i].kid = 0;
+		pthread_mutex_unlock(&m->lock);
+		if (!more)
+			break;
+		if (kid) {
+			int err = acl_model_kdestroy(ctx->dev, kid);
+
+			ret = ret ?: err;
+		}
 	}
-	free(kids);
 	if (n) {
 		/* their API calls must not clear this call's failure */
 		acl_err_hold(&held);
