@@ -135,6 +135,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ECAPINVALID, ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, "the capture was invalidated" },
 		{ ACLI_EMODELEXEC, ACL_ERROR_RT_MODEL_EXECUTE,		"the model cannot be executed" },
 		{ ACLI_ENOMODELRES, ACL_ERROR_RT_NO_MODEL_RESOURCE,	"no model left" },
+		{ ACLI_ELABELCTX, ACL_ERROR_RT_LABEL_CONTEXT,		"the label belongs to another context" },
 	};
 	size_t i;
 

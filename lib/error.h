@@ -82,6 +82,7 @@ enum {
 	ACLI_ECAPINVALID	= -(ACLI_ERR_BASE + 64),	/* the capture was invalidated: 507903 */
 	ACLI_EMODELEXEC		= -(ACLI_ERR_BASE + 65),	/* the model cannot run: 507011 */
 	ACLI_ENOMODELRES	= -(ACLI_ERR_BASE + 66),	/* no model id left: 207010 */
+	ACLI_ELABELCTX		= -(ACLI_ERR_BASE + 67),	/* label of another context: 507031 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

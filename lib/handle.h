@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table of live API handles (contexts, streams, events, notifies,
- * allocator descriptions, memory pools, shared buffers, models).
+ * allocator descriptions, memory pools, shared buffers, models, labels
+ * and label lists).
  *
  * A handle the caller passes in is only a number until the table says
  * what it is: every object is tagged with its type, looked up here, and
@@ -23,6 +24,8 @@ enum acl_obj_type {
 	ACL_OBJ_MEMPOOL,		/* aclrtMemPoolCreate (mempool.c) */
 	ACL_OBJ_MBUF,			/* aclrtAllocBuf, aclrtCopyBufRef (mbuf.c) */
 	ACL_OBJ_MODEL,			/* aclmdlRI: a model runtime instance (model.c) */
+	ACL_OBJ_LABEL,			/* aclrtLabel (label.c) */
+	ACL_OBJ_LABEL_LIST,		/* aclrtLabelList (label.c) */
 };
 
 struct acl_obj {

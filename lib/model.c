@@ -44,6 +44,7 @@
 #include "error.h"
 #include "event.h"
 #include "handle.h"
+#include "label.h"
 #include "list.h"
 #include "model.h"
 #include "query.h"
@@ -52,6 +53,7 @@
 
 enum acl_model_state {
 	ACL_MODEL_CAPTURING,		/* its stream records into @cap */
+	ACL_MODEL_BUILDING,		/* an explicit build: its bound stream records into @cap */
 	ACL_MODEL_READY,		/* captured: runs @parts (none: nothing was captured) */
 	ACL_MODEL_INVALID,		/* its capture ended without a model: it cannot run */
 };
@@ -79,15 +81,18 @@ struct acl_model {
 	struct list_head cap_node;	/* in ctx->captures while capturing; under ctx->lock */
 	struct acl_context *ctx;	/* held; constant */
 	uint32_t id;			/* aclmdlRIGetId's: unique in the process; constant */
+	bool built;			/* made by aclmdlRIBuildBegin, not a capture; constant */
 	/* while in ctx->captures, constant: */
 	aclmdlRICaptureMode mode;
 	pthread_t thread;		/* the thread that began the capture */
-	struct acl_stream *stream;	/* the capturing stream, held */
+	struct acl_stream *stream;	/* the capturing or bound stream, held; under ctx->lock */
 	struct acl_capture cap;		/* what the stream records (stream.c, under its lock) */
 	pthread_mutex_t lock;		/* protects the fields below */
 	enum acl_model_state state;
 	struct acl_model_part *parts;	/* set once when READY; their kids under @lock */
 	uint32_t nparts;
+	struct acl_stream *exec;	/* aclmdlRIExecute's internal stream, made at its first call,
+					 * freed with the model (its last reference) */
 	char *name;			/* aclmdlRISetName's, or NULL */
 	struct acl_model_cb *cbs;	/* sorted by function address, as the vendor's set */
 	unsigned int ncbs, cbs_cap;
@@ -106,6 +111,15 @@ static void acl_model_release(struct acl_obj *obj)
 	struct acl_model *m = (struct acl_model *)obj;
 	uint32_t i;
 
+	if (m->exec) {
+		struct acl_err_held held;
+
+		/* no aclmdlRIExecute is under way: it held a reference */
+		acl_err_hold(&held);
+		acl_stream_kill(m->exec, false);
+		acl_err_resume(&held);
+		acl_stream_free(m->exec);
+	}
 	acl_ctx_put(m->ctx);
 	acl_capture_free(&m->cap);
 	for (i = 0; i < m->nparts; i++)
@@ -143,18 +157,43 @@ static void acl_model_put(struct acl_model *m)
 	acl_obj_put(&m->obj);
 }
 
-/* @s is a stream of the current context: 107002 without one, 107003 for another's. */
-static int acl_stream_current(struct acl_stream *s)
+/*
+ * The start of the calls that change or run a model: the acl layer's
+ * NULL check, the vendor's GLOBAL_STATE_WAIT_IF_LOCKED, then the handle.
+ */
+static int acl_model_enter(aclmdlRI modelRI, struct acl_model **out)
+{
+	int ret = acl_enter(NULL, modelRI);
+
+	if (!ret)
+		acl_snap_gate();
+	return ret ? ret : acl_model_get(modelRI, out);
+}
+
+/* @owner is the current context: 107002 without one, @err naming the @what @obj if another. */
+static int acl_owner_current(const struct acl_context *owner, int err, const char *what, const void *obj)
 {
 	struct acl_context *ctx;
 	int ret = acl_cur_ctx(&ctx);
 
 	if (ret)
 		return ret;
-	if (s->ctx != ctx)
-		ret = acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one", s);
+	if (owner != ctx)
+		ret = acl_errf(err, "%s %p belongs to another context than the current one", what, obj);
 	acl_ctx_put(ctx);
 	return ret;
+}
+
+/* @m is of the current context: 107004 if not. */
+static int acl_model_current(struct acl_model *m)
+{
+	return acl_owner_current(m->ctx, ACLI_EMODELCTX, "model", m);
+}
+
+/* @s is a stream of the current context: 107003 if not. */
+static int acl_stream_current(struct acl_stream *s)
+{
+	return acl_owner_current(s->ctx, ACLI_ESTREAMCTX, "stream", s);
 }
 
 /* What CaptureBegin and CaptureEnd refuse of @s, in the vendor's order after its handle. */
@@ -194,6 +233,21 @@ static void acl_model_uncapture(struct acl_model *m, enum acl_model_state state)
 		acl_stream_put(s);
 }
 
+/* The stream bound to @m, if any, records no more and leaves it (not s->lock). */
+static void acl_model_unbind(struct acl_model *m)
+{
+	struct acl_stream *s;
+
+	pthread_mutex_lock(&m->ctx->lock);
+	s = m->stream;
+	m->stream = NULL;
+	pthread_mutex_unlock(&m->ctx->lock);
+	if (s) {
+		acl_stream_capture_end(s);
+		acl_stream_put(s);
+	}
+}
+
 static int acl_model_kdestroy(struct acl_device *dev, uint32_t kid)
 {
 	struct npu_model_destroy arg = { .size = sizeof(arg), .model = kid };
@@ -230,6 +284,8 @@ static int acl_model_teardown(struct acl_model *m)
 		list_init(&m->node);
 	}
 	pthread_mutex_unlock(&ctx->lock);
+	/* a build's stream is let go (a capture's ended before) */
+	acl_model_unbind(m);
 	pthread_mutex_lock(&m->lock);
 	m->state = ACL_MODEL_INVALID;
 	cbs = m->cbs;
@@ -283,6 +339,8 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			/* the events went with the fork too */
 			free(m->cap.cmds);
 			free(m->cap.ext);
+			free(m->cap.sw);
+			acl_stream_free(m->exec);
 			free(m->parts);
 			free(m->name);
 			free(m->cbs);
@@ -323,7 +381,10 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 	acl_err_clear();
 }
 
-/* A new model of @ctx capturing @s in @mode, listed in the context (not yet a handle). */
+/*
+ * A new model of @ctx, listed in the context (not yet a handle): capturing
+ * @s in @mode, or, without @s, an explicit build with no stream yet.
+ */
 static int acl_model_new(struct acl_context *ctx, struct acl_stream *s, aclmdlRICaptureMode mode,
 			 struct acl_model **out)
 {
@@ -337,22 +398,28 @@ static int acl_model_new(struct acl_context *ctx, struct acl_stream *s, aclmdlRI
 	m->id = __atomic_add_fetch(&acl_model_serial, 1, __ATOMIC_RELAXED);
 	m->mode = mode;
 	m->thread = pthread_self();
-	m->state = ACL_MODEL_CAPTURING;
+	m->built = !s;
+	m->cap.build = !s;
+	m->state = s ? ACL_MODEL_CAPTURING : ACL_MODEL_BUILDING;
 	acl_obj_hold(&ctx->obj);
 	m->ctx = ctx;
-	acl_obj_hold(&s->obj);
+	if (s)
+		acl_obj_hold(&s->obj);
 	m->stream = s;
 	acl_ctx_set_models_hook(acl_models_gone);
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->dying) {
 		pthread_mutex_unlock(&ctx->lock);
-		acl_stream_put(s);
+		if (s)
+			acl_stream_put(s);
 		acl_model_release(&m->obj);
 		return acl_errf(ACLI_ECTXRELEASE, "the context is being destroyed");
 	}
 	list_add_tail(&m->node, &ctx->models);
-	list_add_tail(&m->cap_node, &ctx->captures);
-	__atomic_add_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+	if (s) {
+		list_add_tail(&m->cap_node, &ctx->captures);
+		__atomic_add_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+	}
 	pthread_mutex_unlock(&ctx->lock);
 	*out = m;
 	return 0;
@@ -467,7 +534,31 @@ static int acl_model_kcreate(struct acl_model *m, uint32_t first, uint32_t n, ui
 }
 
 /*
- * @m's parts from its capture: the commands between two EXTERNAL event
+ * The targets of the label switches among the commands [@first, @end) of
+ * @m's recording, one driver model: into @tab (@ntab entries left from
+ * *@used), which the switch commands point at until MODEL_CREATE read them.
+ */
+static int acl_model_switches(struct acl_model *m, uint32_t first, uint32_t end, uint32_t *tab,
+			      size_t *used)
+{
+	struct acl_capture *cap = &m->cap;
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < cap->nsw && !ret; i++) {
+		struct npu_cmd *cmd = &cap->cmds[cap->sw[i].at];
+
+		if (cap->sw[i].at < first || cap->sw[i].at >= end)
+			continue;
+		ret = acl_label_targets(cap->sw[i].list, cap->serial, first, end, cmd->length, &tab[*used]);
+		cmd->value = (uintptr_t)&tab[*used];
+		*used += cmd->length;
+	}
+	return ret;
+}
+
+/*
+ * @m's parts from its recording: the commands between two EXTERNAL event
  * operations are one driver model each; the events go over to the parts.
  */
 static int acl_model_build(struct acl_model *m)
@@ -475,15 +566,27 @@ static int acl_model_build(struct acl_model *m)
 	struct acl_capture *cap = &m->cap;
 	struct acl_model_part *p;
 	uint32_t first = 0, i, n = 0;
+	uint32_t *tab = NULL;
+	size_t ntab = 0;
 	int ret = 0;
 
+	for (i = 0; i < cap->nsw; i++)
+		ntab += cap->cmds[cap->sw[i].at].length;
 	p = calloc(2 * cap->next + 1, sizeof(*p));
-	if (!p)
+	if (ntab)
+		tab = malloc(ntab * sizeof(*tab));
+	if (!p || (ntab && !tab)) {
+		free(p);
+		free(tab);
 		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
+	}
+	ntab = 0;
 	for (i = 0; i <= cap->next && !ret; i++) {
 		uint32_t end = i < cap->next ? cap->ext[i].at : cap->n;
 
 		if (end > first)
+			ret = acl_model_switches(m, first, end, tab, &ntab);
+		if (!ret && end > first)
 			ret = acl_model_kcreate(m, first, end - first, &p[n++].kid);
 		first = end;
 		if (!ret && i < cap->next) {
@@ -493,6 +596,7 @@ static int acl_model_build(struct acl_model *m)
 			cap->ext[i].event = NULL;
 		}
 	}
+	free(tab);
 	/* the parts hold what was made, for the teardown to undo */
 	pthread_mutex_lock(&m->lock);
 	m->parts = p;
@@ -630,8 +734,8 @@ int acl_capture_sync_step(struct acl_stream *s)
 {
 	int ret;
 
-	if (acl_stream_capture(s, NULL))
-		return acl_errf(ACLI_ERTPARAM, "stream %p is being captured: this copy or memset (pageable host memory, another device's memory, or host to host) runs synchronously here and cannot be captured",
+	if (acl_stream_recording(s))
+		return acl_errf(ACLI_ERTPARAM, "stream %p records into a model (captured, or bound to a model being built): this copy or memset (pageable host memory, another device's memory, or host to host) runs synchronously here and cannot be recorded",
 				s);
 	ret = acl_capture_mode_check(ACLI_ECAPBLOCK);
 	return ret ? ret : acl_stream_sync(s, -1);
@@ -664,11 +768,28 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 	return ret;
 }
 
+/* @m runs on @s (of its context), if its state lets it. */
+static int acl_model_execute(struct acl_model *m, struct acl_stream *s)
+{
+	enum acl_model_state state;
+
+	pthread_mutex_lock(&m->lock);
+	state = m->state;
+	pthread_mutex_unlock(&m->lock);
+	if (state == ACL_MODEL_CAPTURING)
+		return acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured (aclmdlRICaptureEnd)", m);
+	if (state == ACL_MODEL_BUILDING)
+		return acl_errf(ACLI_EMODELEXEC, "model %p is still being built (aclmdlRIBuildEnd)", m);
+	if (state == ACL_MODEL_INVALID)
+		return acl_errf(ACLI_EMODELEXEC, "model %p cannot run: its capture ended on another thread, or its build failed",
+				m);
+	return acl_model_run(m, s);
+}
+
 ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 {
 	struct acl_stream *s;
 	struct acl_model *m = NULL;
-	enum acl_model_state state;
 	int ret;
 
 	ret = acl_enter(NULL, modelRI);
@@ -679,21 +800,15 @@ ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
-	ret = acl_stream_not_capturing(s, "executing a model on");
+	/* the vendor's: a model's own stream runs no model */
+	if (!acl_stream_capture(s, NULL) && acl_stream_recording(s))
+		ret = acl_errf(ACLI_ERTPARAM, "stream %p is bound to a model (aclmdlRIBindStream): it cannot execute one", s);
+	if (!ret)
+		ret = acl_stream_not_capturing(s, "executing a model on");
 	if (!ret && m->ctx != s->ctx)
 		ret = acl_errf(ACLI_EMODELCTX, "model %p belongs to another context than stream %p", m, s);
-	if (ret)
-		goto put_s;
-	pthread_mutex_lock(&m->lock);
-	state = m->state;
-	pthread_mutex_unlock(&m->lock);
-	if (state == ACL_MODEL_CAPTURING)
-		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured (aclmdlRICaptureEnd)", m);
-	else if (state == ACL_MODEL_INVALID)
-		ret = acl_errf(ACLI_EMODELEXEC, "model %p cannot run: its capture ended on another thread", m);
-	else
-		ret = acl_model_run(m, s);
-put_s:
+	if (!ret)
+		ret = acl_model_execute(m, s);
 	acl_stream_put(s);
 put:
 	acl_model_put(m);
@@ -701,26 +816,277 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
+/* @m's internal stream for aclmdlRIExecute, made at the first call; it lives as long as @m. */
+static int acl_model_exec_stream(struct acl_model *m, struct acl_stream **out)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->exec) {
+		ret = acl_stream_new(m->ctx->dev, &m->exec);
+		/* not one of the context's streams; its faults are the context's */
+		if (!ret)
+			m->exec->ctx = m->ctx;
+	}
+	*out = m->exec;
+	pthread_mutex_unlock(&m->lock);
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout)
+{
+	struct acl_stream *s = NULL;
+	struct acl_model *m = NULL;
+	int ret;
+
+	ret = acl_model_enter(modelRI, &m);
+	if (ret)
+		goto out;
+	if (timeout < -1 || !timeout)
+		ret = acl_errf(ACLI_ERTPARAM, "timeout %d must be -1 (no limit) or positive (ms)", timeout);
+	else if (!m->built)
+		ret = acl_errf(ACLI_ERTPARAM, "model %p is a captured graph: it runs on a stream (aclmdlRIExecuteAsync)", m);
+	else
+		ret = acl_model_current(m);
+	if (!ret)
+		ret = acl_model_exec_stream(m, &s);
+	if (!ret)
+		ret = acl_model_execute(m, s);
+	if (!ret)
+		ret = acl_stream_sync(s, timeout);
+	acl_model_put(m);
+out:
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * The start of the build calls on @modelRI: the acl layer's NULL check,
+ * then the handle (107017), a model of the build API (107000: a captured
+ * graph has no streams to bind), of the current context (107004).
+ */
+static int acl_build_enter(aclmdlRI modelRI, struct acl_model **out)
+{
+	int ret = acl_model_enter(modelRI, out);
+
+	if (ret)
+		return ret;
+	if (!(*out)->built)
+		ret = acl_errf(ACLI_ERTPARAM, "model %p is a captured graph (ACL graph mode), not one of aclmdlRIBuildBegin",
+			       *out);
+	if (!ret)
+		ret = acl_model_current(*out);
+	if (ret)
+		acl_model_put(*out);
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
 {
 	struct acl_context *ctx;
+	struct acl_model *m;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI);
+	if (!ret && flag)
+		ret = acl_errf(ACLI_ERTPARAM, "flag %#x must be 0", flag);
+	if (!ret)
+		ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_model_new(ctx, NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, &m);
+	acl_ctx_put(ctx);
+	if (!ret) {
+		acl_obj_add(&m->obj, ACL_OBJ_MODEL, acl_model_release);
+		*modelRI = m;
+	}
+	return acl_ret(__func__, ret);
+}
+
+/* What aclmdlRIBindStream refuses of @s, in the vendor's order. */
+static int acl_bind_check(struct acl_stream *s)
+{
+	if (!(s->flags & ACL_STREAM_PERSISTENT))
+		return acl_errf(ACLI_ERTPARAM, "stream %p is not ACL_STREAM_PERSISTENT: only a persistent stream is bound to a model",
+				s);
+	if (acl_stream_capture(s, NULL))
+		return acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured", s);
+	if (acl_stream_recording(s))
+		return acl_errf(ACLI_ESTREAMMODEL, "stream %p is bound to a model already", s);
+	if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
+		return acl_errf(ACLI_EINTERNAL, "stream %p is ACL_STREAM_DEVICE_USE_ONLY, which cannot be bound to a model", s);
+	if (s->stop_on_failure)
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is in STOP failure mode, which a model's stream cannot be", s);
+	return acl_stream_current(s);
+}
+
+ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
+{
+	struct acl_stream *s = NULL;
 	struct acl_model *m = NULL;
-	bool capturing;
+	bool taken;
 	int ret;
 
 	ret = acl_enter(NULL, modelRI);
 	if (!ret)
 		acl_snap_gate();
+	if (!ret && flag != 0 && flag != 0x7FFFFFFFU)
+		ret = acl_errf(ACLI_ERTPARAM, "flag %#x must be 0 (the head stream) or 0x7FFFFFFF", flag);
 	if (!ret)
 		ret = acl_model_get(modelRI, &m);
+	if (!ret)
+		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (!ret)
+		ret = acl_bind_check(s);
+	if (!ret && !m->built)
+		ret = acl_errf(ACLI_ERTPARAM, "model %p is a captured graph (ACL graph mode), not one of aclmdlRIBuildBegin", m);
+	if (!ret)
+		ret = acl_model_current(m);
 	if (ret)
 		goto out;
-	ret = acl_cur_ctx(&ctx);
+	pthread_mutex_lock(&m->lock);
+	if (m->state != ACL_MODEL_BUILDING)
+		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already (aclmdlRIBuildEnd): it takes no more streams", m);
+	pthread_mutex_unlock(&m->lock);
+	if (ret)
+		goto out;
+	pthread_mutex_lock(&m->ctx->lock);
+	taken = m->stream;
+	if (!taken) {
+		acl_obj_hold(&s->obj);
+		m->stream = s;
+	}
+	pthread_mutex_unlock(&m->ctx->lock);
+	if (taken) {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "model %p has a stream bound already: npu's models have one stream", m);
+		goto out;
+	}
+	ret = acl_stream_capture_begin(s, &m->cap);
+	if (ret)
+		acl_model_unbind(m);
+out:
+	if (s)
+		acl_stream_put(s);
+	if (m)
+		acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
+
+/* @s (resolved) is bound to @m (107005 if not), and not being captured (107027). */
+static int acl_bound_check(struct acl_model *m, aclrtStream stream, struct acl_stream **out)
+{
+	struct acl_stream *s;
+	bool bound;
+	int ret;
+
+	ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (ret)
+		return ret;
+	ret = acl_stream_not_capturing(s, "binding a model to");
+	if (!ret) {
+		pthread_mutex_lock(&m->ctx->lock);
+		bound = m->stream == s;
+		pthread_mutex_unlock(&m->ctx->lock);
+		if (!bound)
+			ret = acl_errf(ACLI_ESTREAMMODEL, "stream %p is not bound to model %p (aclmdlRIBindStream)", s, m);
+	}
+	if (ret)
+		acl_stream_put(s);
+	else
+		*out = s;
+	return ret;
+}
+
+/*
+ * aclmdlRIEndTask (@unbind false): the bound @stream takes no more tasks;
+ * aclmdlRIUnbindStream: its tasks run to their end first, as the vendor's
+ * unbind waits, then it leaves the model.
+ */
+static int acl_bound_op(aclmdlRI modelRI, aclrtStream stream, bool unbind)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	int ret;
+
+	ret = acl_build_enter(modelRI, &m);
+	if (ret)
+		return ret;
+	ret = acl_bound_check(m, stream, &s);
+	if (!ret) {
+		ret = unbind ? acl_stream_sync(s, -1) : acl_stream_capture_finish(s, &m->cap);
+		acl_stream_put(s);
+	}
+	if (!ret && unbind)
+		acl_model_unbind(m);
+	acl_model_put(m);
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
+{
+	return acl_ret(__func__, acl_bound_op(modelRI, stream, false));
+}
+
+ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
+{
+	struct acl_stream *s;
+	struct acl_model *m;
+	bool ended;
+	int ret;
+
+	ret = acl_enter(NULL, modelRI);
+	if (!ret && reserve)
+		ret = acl_errf(-EINVAL, "reserve must be NULL");
+	if (!ret)
+		ret = acl_build_enter(modelRI, &m);
+	if (ret)
+		return acl_ret(__func__, ret);
+	pthread_mutex_lock(&m->ctx->lock);
+	s = m->stream;
+	pthread_mutex_unlock(&m->ctx->lock);
+	ended = s && acl_stream_recording(s) == &m->cap && m->cap.ended;
+	pthread_mutex_lock(&m->lock);
+	if (m->state != ACL_MODEL_BUILDING)
+		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already", m);
+	else if (!s)
+		ret = acl_errf(ACLI_ESTREAMMODEL, "model %p has no stream: bind one first (aclmdlRIBindStream)", m);
+	else if (!ended)
+		ret = acl_errf(ACLI_EMODELEXEC, "the tasks of model %p were not ended: call aclmdlRIEndTask on its stream first",
+			       m);
+	else
+		m->state = ACL_MODEL_INVALID;	/* taken: another BuildEnd finds it built */
+	pthread_mutex_unlock(&m->lock);
 	if (ret)
 		goto put;
-	if (m->ctx != ctx)
-		ret = acl_errf(ACLI_EMODELCTX, "model %p belongs to another context than the current one", m);
-	acl_ctx_put(ctx);
+	/* the bound stream takes no more (ended): the recording is the model's */
+	if (m->cap.n || m->cap.next)
+		ret = acl_model_build(m);
+	acl_capture_free(&m->cap);
+	/* a failed build leaves the model unusable, as the vendor's load does */
+	if (!ret) {
+		pthread_mutex_lock(&m->lock);
+		m->state = ACL_MODEL_READY;
+		pthread_mutex_unlock(&m->lock);
+	}
+put:
+	acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream)
+{
+	return acl_ret(__func__, acl_bound_op(modelRI, stream, true));
+}
+
+ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
+{
+	struct acl_model *m = NULL;
+	bool capturing;
+	int ret;
+
+	ret = acl_model_enter(modelRI, &m);
+	if (ret)
+		goto out;
+	ret = acl_model_current(m);
 	if (ret)
 		goto put;
 	pthread_mutex_lock(&m->lock);

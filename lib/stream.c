@@ -299,14 +299,20 @@ void acl_stream_last_task(struct acl_task_ref *out)
  */
 static int acl_stream_capture_refuse(struct acl_stream *s)
 {
+	if (s->capture->build)
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D copies, value writes and waits, reduce and random tasks, labels and label switches)",
+				s);
 	s->capture->invalid = true;
-	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D copies, value writes and waits, reduce and random tasks): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D copies, value writes and waits, reduce and random tasks, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
 			s);
 }
 
-/* 0 if @s's capture takes more (under s->lock); else why not. */
+/* 0 if @s's recording takes more (under s->lock); else why not. */
 static int acl_stream_capture_valid_locked(struct acl_stream *s)
 {
+	if (s->capture->ended)
+		return acl_errf(ACLI_ERTPARAM, "the tasks of stream %p for its model were ended by aclmdlRIEndTask: it takes no more until it is unbound (aclmdlRIUnbindStream)",
+				s);
 	if (!s->capture->invalid)
 		return 0;
 	return acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not capture: end it (aclmdlRICaptureEnd)",
@@ -376,6 +382,78 @@ int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool rec
 	return ret;
 }
 
+/* Make room for one more switch in @s's recording (under s->lock). */
+static int acl_stream_switch_room_locked(struct acl_stream *s)
+{
+	struct acl_capture *c = s->capture;
+	struct acl_capture_switch *v;
+
+	if (c->nsw < c->sw_cap)
+		return 0;
+	v = realloc(c->sw, (c->sw_cap ? 2 * c->sw_cap : 4) * sizeof(*v));
+	if (!v)
+		return acl_errf(-ENOMEM, "out of host memory for the recording of stream %p", s);
+	c->sw = v;
+	c->sw_cap = c->sw_cap ? 2 * c->sw_cap : 4;
+	return 0;
+}
+
+/* ACLI_ESTREAMMODEL unless @s records (under s->lock), then whether it takes more. */
+static int acl_stream_recording_locked(struct acl_stream *s)
+{
+	if (!s->capture)
+		return acl_errf(ACLI_ESTREAMMODEL, "stream %p is not bound to a model (aclmdlRIBindStream) nor being captured (aclmdlRICaptureBegin)",
+				s);
+	return acl_stream_capture_valid_locked(s);
+}
+
+int acl_stream_capture_mark(struct acl_stream *s, uint64_t *serial, uint32_t *at)
+{
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = acl_stream_recording_locked(s);
+	if (!ret) {
+		*serial = s->capture->serial;
+		*at = s->capture->n;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_capture_switch(struct acl_stream *s, const struct npu_cmd *cmd, struct acl_obj *list)
+{
+	struct acl_capture *c;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	ret = acl_stream_recording_locked(s);
+	if (!ret)
+		ret = acl_stream_switch_room_locked(s);
+	if (!ret)
+		ret = acl_stream_record_locked(s, cmd, 1);
+	if (!ret) {
+		c = s->capture;
+		acl_obj_hold(list);
+		c->sw[c->nsw++] = (struct acl_capture_switch){ .at = c->n - 1, .list = list };
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->capture != cap)
+		ret = acl_errf(ACLI_ESTREAMMODEL, "stream %p is not bound to the model", s);
+	else
+		cap->ended = true;
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
 void acl_capture_free(struct acl_capture *cap)
 {
 	uint32_t i;
@@ -383,11 +461,15 @@ void acl_capture_free(struct acl_capture *cap)
 	for (i = 0; i < cap->next; i++)
 		if (cap->ext[i].event)
 			acl_obj_put(cap->ext[i].event);
+	for (i = 0; i < cap->nsw; i++)
+		acl_obj_put(cap->sw[i].list);
 	free(cap->ext);
 	free(cap->cmds);
+	free(cap->sw);
 	cap->ext = NULL;
 	cap->cmds = NULL;
-	cap->n = cap->cap = cap->next = cap->ext_cap = 0;
+	cap->sw = NULL;
+	cap->n = cap->cap = cap->next = cap->ext_cap = cap->nsw = cap->sw_cap = 0;
 }
 
 int acl_stream_uncapturable(struct acl_stream *s)
@@ -416,13 +498,17 @@ int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
 
 int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap)
 {
+	static uint64_t serial;		/* atomic: the last recording's */
 	int ret = 0;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->capture)
-		ret = acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured already", s);
-	else
+	if (s->capture) {
+		ret = acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is %s already", s,
+			       s->capture->build ? "bound to a model being built" : "being captured");
+	} else {
+		cap->serial = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED);
 		s->capture = cap;
+	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -443,9 +529,19 @@ struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid)
 	struct acl_capture *cap;
 
 	pthread_mutex_lock(&s->lock);
-	cap = s->capture;
+	cap = s->capture && !s->capture->build ? s->capture : NULL;
 	if (invalid)
 		*invalid = cap && cap->invalid;
+	pthread_mutex_unlock(&s->lock);
+	return cap;
+}
+
+struct acl_capture *acl_stream_recording(struct acl_stream *s)
+{
+	struct acl_capture *cap;
+
+	pthread_mutex_lock(&s->lock);
+	cap = s->capture;
 	pthread_mutex_unlock(&s->lock);
 	return cap;
 }

@@ -48,16 +48,30 @@ struct acl_capture_ext {
 	struct acl_obj *event;		/* the struct acl_event, held */
 };
 
+/* A label switch recorded as command @at: its targets are @list's labels' positions. */
+struct acl_capture_switch {
+	uint32_t at;
+	struct acl_obj *list;		/* the struct acl_label_list (label.c), held */
+};
+
 /*
- * What a capturing stream records (a model's, model.c): the commands of
- * the tasks launched on it, in order, and where EXTERNAL event records
- * and waits go between them; stream.c appends under s->lock.
+ * What a recording stream records (a model's, model.c): the commands of
+ * the tasks launched on it, in order, where EXTERNAL event records and
+ * waits go between them, and which commands are label switches;
+ * stream.c appends under s->lock. A stream records while it is captured
+ * (aclmdlRICaptureBegin) or bound to a model being built (@build:
+ * aclmdlRIBindStream).
  */
 struct acl_capture {
 	struct npu_cmd *cmds;
 	uint32_t n, cap;
 	struct acl_capture_ext *ext;
 	uint32_t next, ext_cap;
+	struct acl_capture_switch *sw;
+	uint32_t nsw, sw_cap;
+	uint64_t serial;		/* unique in the process: labels name it; set at begin */
+	bool build;			/* an explicit build's, not a capture; constant */
+	bool ended;			/* aclmdlRIEndTask: it takes no more tasks */
 	bool invalid;			/* a task was refused: the capture ends with 507903 */
 };
 
@@ -180,12 +194,35 @@ int acl_stream_submit(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, ui
 /* The same with s->lock held, for a caller that reads s->last_seq with it. */
 int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint64_t *seq);
 
-/* @s records into @cap from now on: 0, or ACLI_ESTREAMCAPTURED if it captures already. */
+/*
+ * @s records into @cap from now on: 0, or ACLI_ESTREAMCAPTURED if it
+ * records already (captured, or bound to a model being built).
+ */
 int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap);
-/* @s records no more: what it recorded into, or NULL if it was not capturing. */
+/* @s records no more: what it recorded into, or NULL if it was not recording. */
 struct acl_capture *acl_stream_capture_end(struct acl_stream *s);
-/* What @s records into now (NULL: not capturing); *@invalid (optional): invalidated. */
+/*
+ * The capture (aclmdlRICaptureBegin) @s records into now, NULL if none
+ * (a stream bound to a model being built is not captured);
+ * *@invalid (optional): invalidated.
+ */
 struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid);
+/* What @s records into now, captured or bound: NULL if neither. */
+struct acl_capture *acl_stream_recording(struct acl_stream *s);
+/*
+ * Where @s's recording is: its serial into *@serial and the number of
+ * commands recorded so far into *@at (a label's position); else
+ * ACLI_ESTREAMMODEL if @s does not record, or why it takes no more.
+ */
+int acl_stream_capture_mark(struct acl_stream *s, uint64_t *serial, uint32_t *at);
+/*
+ * Record the label switch @cmd on @s, its targets @list's labels (held
+ * from now on by the recording): 0, ACLI_ESTREAMMODEL if @s does not
+ * record, or the recording's failure.
+ */
+int acl_stream_capture_switch(struct acl_stream *s, const struct npu_cmd *cmd, struct acl_obj *list);
+/* aclmdlRIEndTask: @s's recording into @cap takes no more tasks; ACLI_ESTREAMMODEL if not @cap. */
+int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap);
 /*
  * For a task no capture records, refused before it does anything: while
  * @s captures, ACLI_ERTNOTSUPP and the capture is invalidated; else 0.

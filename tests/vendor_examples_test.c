@@ -176,6 +176,28 @@ VENDOR_EXAMPLE(random_num_task)
 	.never = { "[ERROR]" },
 };
 
+/*
+ * 2_advanced_features/label/0_simple_label: a model built on a bound
+ * persistent stream (aclmdlRIBuildBegin ... BuildEnd) whose switch picks a
+ * label by an index in device memory (lib_label_test checks the branches).
+ */
+VENDOR_EXAMPLE(simple_label)
+	.in_order = {
+		"[INFO]  Persistent label stream created.",
+		"[INFO]  Model runtime instance build started.",
+		"[INFO]  Persistent label stream bound to the model runtime instance.",
+		"[INFO]  Copied branch index 1 from host to device.",
+		"[INFO]  Created label list with 2 labels.",
+		"[INFO]  Submitted switch-label task with branch index 1.",
+		"[INFO]  Set label 0 on the persistent stream.",
+		"[INFO]  Set label 1 on the persistent stream.",
+		"[INFO]  Model runtime instance build finished.",
+		"[INFO]  Switch label executed successfully with branch index 1.",
+		"[INFO]  Run the simple_label sample successfully.",
+	},
+	.never = { "[ERROR]" },
+};
+
 /* @path's first line into @buf (newline dropped); -1 if unreadable. */
 static int read_line(const char *path, char *buf, size_t size)
 {

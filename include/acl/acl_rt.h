@@ -2872,6 +2872,39 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyRegisterCallback(aclmdlRI modelRI, a
 ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCallback func);
 
 /*
+ * An explicit build: aclmdlRIBuildBegin makes an empty model, and the
+ * tasks launched on a stream bound to it (aclmdlRIBindStream, an
+ * ACL_STREAM_PERSISTENT stream; flag 0 for the head stream, 0x7FFFFFFF
+ * for another) are recorded, not run, up to aclmdlRIEndTask on that
+ * stream; aclmdlRIBuildEnd (reserve NULL) makes the model, which
+ * aclmdlRIExecuteAsync or aclmdlRIExecute (synchronous: timeout in ms,
+ * -1 for none) runs. npu binds one stream to a model.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout);
+
+/*
+ * Labels: positions in a model's task list. A label joins a label list
+ * (aclrtCreateLabelList, up to 65535 labels) before it is set, once, at
+ * the current end of a recording stream's tasks (aclrtSetLabel);
+ * aclrtSwitchLabelByIndex records a jump the device takes when the model
+ * runs: to the label at the index the uint32_t at ptr (device memory)
+ * holds, among the list's first maxValue labels (the last of them for an
+ * index past them).
+ */
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabel(aclrtLabel *label);
+ACL_FUNC_VISIBILITY aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabel(aclrtLabel label);
+ACL_FUNC_VISIBILITY aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyLabelList(aclrtLabelList labelList);
+ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtLabelList labelList,
+						     aclrtStream stream);
+
+/*
  * == Kernel launch (types for layout; kernels arrive with the AI-core work) ==
  *
  * libacl creates no function handles yet, so aclrtLaunchKernelWithHostArgs
