@@ -239,6 +239,18 @@ VENDOR_EXAMPLE(random_num_task)
 	.never = { "[ERROR]" },
 };
 
+/* The lines both notify examples print: proc_a's keys, proc_b's import of the memory and its write. */
+#define NOTIFY_A_KEYS								\
+	"[INFO]  Process A: enable data interaction between device 2 and device 3",			\
+	"[INFO]  Process A: get a shareable identifier for IPC memory sharing successfully, shareable identifier = ", \
+	"[INFO]  Process A: get a shareable identifier for IPC notify sharing successfully, shareable identifier = "
+#define NOTIFY_B_MEMORY								\
+	"[INFO]  Process B: enable data interaction between device 3 and device 2",			\
+	"[INFO]  Process B: get the shareable identifier for IPC memory sharing successfully, shareable identifier = "
+#define NOTIFY_B_WRITE								\
+	"[INFO]  Process B: get the shareable identifier for IPC notify sharing successfully, shareable identifier = ", \
+	"[INFO]  Process B: write data 123 to the device memory "
+
 /*
  * 2_advanced_features/notify/0_ipc_notify_withpid: two processes on
  * devices 2 and 3 (npu.ko with four devices; proc_b never sets device 2,
@@ -255,9 +267,7 @@ VENDOR_EXAMPLE(ipc_notify_withpid)
 		{
 			.argv = { "proc_a" },
 			.in_order = {
-				"[INFO]  Process A: enable data interaction between device 2 and device 3",
-				"[INFO]  Process A: get a shareable identifier for IPC memory sharing successfully, shareable identifier = ",
-				"[INFO]  Process A: get a shareable identifier for IPC notify sharing successfully, shareable identifier = ",
+				NOTIFY_A_KEYS,
 				"[INFO]  Process A: get Process B's pid successfully, Process B's pid = ",
 				"[INFO]  Process A: add Process B to the whitelist successfully",
 				"Destination data: 123",
@@ -267,11 +277,9 @@ VENDOR_EXAMPLE(ipc_notify_withpid)
 		{
 			.argv = { "proc_b" },
 			.in_order = {
-				"[INFO]  Process B: enable data interaction between device 3 and device 2",
-				"[INFO]  Process B: get the shareable identifier for IPC memory sharing successfully, shareable identifier = ",
+				NOTIFY_B_MEMORY,
 				"[INFO]  Process B: get Process B's pid successfully, pid = ",
-				"[INFO]  Process B: get the shareable identifier for IPC notify sharing successfully, shareable identifier = ",
-				"[INFO]  Process B: write data 123 to the device memory ",
+				NOTIFY_B_WRITE,
 			},
 			/* the stand-in's host function prints it, before or after the line above */
 			.anywhere = { "Source data: 123" },
@@ -292,9 +300,7 @@ VENDOR_EXAMPLE(ipc_notify_withoutpid)
 		{
 			.argv = { "proc_a" },
 			.in_order = {
-				"[INFO]  Process A: enable data interaction between device 2 and device 3",
-				"[INFO]  Process A: get a shareable identifier for IPC memory sharing successfully, shareable identifier = ",
-				"[INFO]  Process A: get a shareable identifier for IPC notify sharing successfully, shareable identifier = ",
+				NOTIFY_A_KEYS,
 				"Destination data: 123",
 			},
 			.never = { "[ERROR]", "kernel stand-in:", "whitelist" },
@@ -302,10 +308,8 @@ VENDOR_EXAMPLE(ipc_notify_withoutpid)
 		{
 			.argv = { "proc_b" },
 			.in_order = {
-				"[INFO]  Process B: enable data interaction between device 3 and device 2",
-				"[INFO]  Process B: get the shareable identifier for IPC memory sharing successfully, shareable identifier = ",
-				"[INFO]  Process B: get the shareable identifier for IPC notify sharing successfully, shareable identifier = ",
-				"[INFO]  Process B: write data 123 to the device memory ",
+				NOTIFY_B_MEMORY,
+				NOTIFY_B_WRITE,
 			},
 			.anywhere = { "Source data: 123" },
 			.never = { "[ERROR]", "kernel stand-in:" },
