@@ -44,6 +44,7 @@ struct acl_device {
 	unsigned int users;		/* live contexts, the primary one included */
 	struct acl_context *primary;	/* the primary context, or NULL */
 	unsigned int refs;		/* its aclrtSetDevice references */
+	bool import_hold;		/* an IPC import opened it: one user more, until aclFinalize */
 
 	struct list_head contexts;	/* acl_context.node */
 

@@ -6,7 +6,9 @@
  * (IPC_EXPORT) together with the device the memory is on, spelled
  * "npu<N>-ipc-<16 hex digits>". An import gets a handle to that range
  * (IPC_IMPORT), mapped on the memory's device as aclrtMalloc memory is
- * by the memory layer (acl_mm_map_import()), and recorded as an
+ * by the memory layer (acl_mm_map_import()) - a device the process has
+ * no context on is opened for it (lifecycle.c's opener: CANN imports on
+ * the current device) -, and recorded as an
  * ACL_REGION_IPC region with its key and import order: aclrtIpcMemClose unmaps the process's oldest
  * import of a key, or, in a process that holds none, destroys the key
  * (IPC_DESTROY). The driver keeps the pages while any import maps them.
@@ -98,9 +100,31 @@ int acl_ipc_key_dev(const char *key, const char *kind, uint32_t *tag, struct acl
 	*name = parsed;
 	*devp = acl_dev_get(id);
 	if (!*devp)
-		return acl_errf(ACLI_ENOCTX, "key \"%s\" names %s of device %d, which this process has not set (aclrtSetDevice)",
+		return acl_errf(ACLI_ENOCTX, "key \"%s\" names %s of device %d, which this process has not opened (aclrtSetDevice, or an import)",
 				key, strcmp(kind, ACL_IPC_KIND_MEM) ? "a notify" : "memory", id);
 	return 0;
+}
+
+/* lifecycle.c's, set once before the first aclInit */
+static int (*acl_ipc_opener)(int id, struct acl_device **devp);
+
+void acl_ipc_set_opener(int (*open)(int id, struct acl_device **devp))
+{
+	acl_ipc_opener = open;
+}
+
+int acl_ipc_key_dev_import(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp,
+			   __u64 *name)
+{
+	int ret = acl_ipc_key_dev(key, kind, tag, devp, name);
+
+	if (ret != ACLI_ENOCTX)
+		return ret;
+	acl_err_clear();
+	ret = acl_ipc_opener((int)strtol(key + 3, NULL, 10), devp);
+	if (ret == -ENODEV)
+		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key (it names a device that does not exist)", key);
+	return ret;
 }
 
 int acl_ipc_key_make(char *key, size_t len, const char *kind, const uint32_t *tag, struct acl_device *dev,
@@ -270,7 +294,7 @@ ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint6
 	}
 	ret = acl_cur_dev(&cur);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_MEM, NULL, &dev, &name);
+		ret = acl_ipc_key_dev_import(key, ACL_IPC_KIND_MEM, NULL, &dev, &name);
 	if (!ret)
 		ret = acl_ipc_import(cur, dev, key, name, ACL_IPC_KIND_MEM,
 				     flags == ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS, &va);

@@ -38,6 +38,19 @@ int acl_ipc_key_make(char *key, size_t len, const char *kind, const uint32_t *ta
 int acl_ipc_key_dev(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp, __u64 *name);
 
 /*
+ * As acl_ipc_key_dev(), for an import: a device no context of this
+ * process is on is opened (CANN imports on the current device; ours maps
+ * the memory in its own device's driver context), by the opener
+ * lifecycle.c hands down (acl_ipc_set_opener()); a device without a node
+ * is an unknown key (RT_NO_PERMISSION).
+ */
+int acl_ipc_key_dev_import(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp,
+			   __u64 *name);
+
+/* The opener of acl_ipc_key_dev_import(): device @id open, held, in *@devp. */
+void acl_ipc_set_opener(int (*open)(int id, struct acl_device **devp));
+
+/*
  * Import @key (driver name @name, a key of @kind) on its device @dev and
  * map it there (an ACL_REGION_IPC region) at *@va; with @peer, also
  * enable peer access both ways between @cur and @dev. The driver's

@@ -48,6 +48,7 @@
 #include "devstate.h"
 #include "error.h"
 #include "handle.h"
+#include "ipc.h"
 #include "managed.h"
 #include "mbuf.h"
 #include "mempool.h"
@@ -113,6 +114,7 @@ static void acl_dev_teardown_locked(struct acl_device *dev, bool in_child)
 	dev->refs = 0;
 	dev->users = 0;
 	dev->primary = NULL;
+	dev->import_hold = false;
 
 	/* the pools' memory went with the file; their ranges go with the records */
 	acl_mempool_dev_closed(dev, in_child);
@@ -218,6 +220,38 @@ static void acl_dev_release(struct acl_device *dev)
 	pthread_mutex_unlock(&acl_open_lock[dev->id]);
 }
 
+/*
+ * acl_ipc_key_dev_import()'s opener: an IPC import of device @id's key in
+ * a process with no context on it. CANN imports on the current device;
+ * npu maps the memory in its own device's driver context, so that device
+ * opens here, without a context or a state callback (it is not set), one
+ * user more, which aclFinalize drops (acl_finalize_contexts()).
+ */
+static int acl_dev_open_for_import(int id, struct acl_device **devp)
+{
+	struct acl_device *dev;
+	int ret;
+
+	ret = acl_dev_check_range(id, "deviceId");
+	if (ret)
+		return ret;
+	acl_snap_gate();
+	pthread_mutex_lock(&acl_open_lock[id]);
+	pthread_mutex_lock(&acl_global_lock);
+	dev = acl_dev_slot(id);
+	/* aclFinalize drops the hold: none after it */
+	ret = acl_check_init();
+	if (!ret && !dev->import_hold)
+		ret = acl_dev_acquire_locked(id, &dev);
+	if (!ret)
+		dev->import_hold = true;
+	pthread_mutex_unlock(&acl_global_lock);
+	pthread_mutex_unlock(&acl_open_lock[id]);
+	if (!ret)
+		*devp = dev;
+	return ret;
+}
+
 static void acl_open_locks_init(void)
 {
 	pthread_mutexattr_t attr;
@@ -310,6 +344,7 @@ static void acl_once_init(void)
 {
 	acl_devs_init();
 	acl_open_locks_init();
+	acl_ipc_set_opener(acl_dev_open_for_import);
 	pthread_atfork(acl_atfork_prepare, acl_atfork_parent, acl_atfork_child);
 }
 
@@ -790,8 +825,20 @@ static void acl_finalize_contexts(void)
 {
 	int i;
 
-	for (i = 0; i < ACL_MAX_DEVICES; i++)
-		acl_ctxs_destroy(acl_dev_slot(i));
+	for (i = 0; i < ACL_MAX_DEVICES; i++) {
+		struct acl_device *dev = acl_dev_slot(i);
+
+		acl_ctxs_destroy(dev);
+		/* and a device an IPC import opened */
+		pthread_mutex_lock(&acl_open_lock[i]);
+		pthread_mutex_lock(&acl_global_lock);
+		if (dev->import_hold) {
+			dev->import_hold = false;
+			acl_dev_release_locked(dev);
+		}
+		pthread_mutex_unlock(&acl_global_lock);
+		pthread_mutex_unlock(&acl_open_lock[i]);
+	}
 }
 
 ACL_EXPORT aclError aclInit(const char *configPath)

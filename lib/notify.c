@@ -601,9 +601,9 @@ out:
 
 /*
  * A notify of the current device whose flag is the exporter's page,
- * mapped on the exporter's device (which this process must have set, as
- * for IPC memory): records go there from any device with peer access to
- * it, waits run there.
+ * mapped on the exporter's device (opened for it if this process has no
+ * context there, as for IPC memory): records go there from any device
+ * with peer access to it, waits run there.
  */
 ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key, uint64_t flags)
 {
@@ -626,7 +626,7 @@ ACL_EXPORT aclError aclrtNotifyImportByKey(aclrtNotify *notify, const char *key,
 	if (!ret)
 		ret = acl_cur_ctx(&ctx);
 	if (!ret)
-		ret = acl_ipc_key_dev(key, ACL_IPC_KIND_NOTIFY, &slot, &home, &name);
+		ret = acl_ipc_key_dev_import(key, ACL_IPC_KIND_NOTIFY, &slot, &home, &name);
 	if (ret)
 		goto out;
 	acl_notifies_reap();

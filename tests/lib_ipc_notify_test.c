@@ -364,6 +364,71 @@ TEST_F(ipcn, another_device_needs_peer_access)
 }
 
 /*
+ * An importer that never sets the notify's device, as the vendor's
+ * notify examples' proc_b (device 3 imports device 2's notify, with only
+ * aclrtDeviceEnablePeerAccess): CANN imports on the current device, so
+ * the import opens the notify's device itself, without setting it; a
+ * record from the current device releases the exporter's wait; the
+ * device stays unset (aclrtGetDevice, aclrtResetDevice), and aclFinalize
+ * closes it. A key naming a device with no node is an unknown key.
+ */
+static void unset_device_importer(int rd, int wr, void *arg)
+{
+	aclrtNotify n = NULL, n2 = NULL;
+	char key[KEYLEN];
+	int32_t cur = -1;
+	aclrtStream s;
+
+	(void)arg;
+	child_begin(rd, key, sizeof(key));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(1));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
+	CK_ACL(ACL_SUCCESS, aclrtDeviceEnablePeerAccess(0, 0));
+	CK_ACL(ACL_ERROR_RT_NO_PERMISSION, aclrtNotifyImportByKey(&n2, "npu63-notify1-0123456789abcdef", 0));
+	CK(!n2);
+	CK(lib_npu_fd() < 0);
+	CK_ACL(ACL_SUCCESS, aclrtNotifyImportByKey(&n, key, 0));
+	CK(n);
+	CK(lib_npu_fd() >= 0);
+	CK_ACL(ACL_SUCCESS, aclrtGetDevice(&cur));
+	CK(cur == 1);
+	CK_ACL(ACL_ERROR_RT_CONTEXT_RELEASE_ERROR, aclrtResetDevice(0));
+	/* one import a process, opened device or not */
+	CK_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtNotifyImportByKey(&n2, key, 0));
+	send_val(wr, 1);
+	CK(recv_val(rd) == 1);
+	CK_ACL(ACL_SUCCESS, aclrtRecordNotify(n, s));
+	CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(s));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyNotify(n));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyStream(s));
+	CK_ACL(ACL_SUCCESS, aclrtResetDevice(1));
+	/* the device the import opened stays open until aclFinalize */
+	CK(lib_npu_fd() >= 0);
+	CK_ACL(ACL_SUCCESS, aclFinalize());
+	CK(lib_npu_fd() < 0);
+	send_val(wr, 1);
+}
+
+TEST_F(ipcn, import_on_a_device_not_set)
+{
+	char key[KEYLEN];
+	struct child c;
+
+	if (!have_npu(1))
+		SKIP(return, "no /dev/npu1");
+	ASSERT_ACL_OK(aclrtNotifyGetExportKey(self->n, key, KEYLEN, ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+	ASSERT_ACL_OK(aclrtWaitAndResetNotify(self->n, self->s, 0));
+	ASSERT_EQ(0, start_with_key(&c, unset_device_importer, key));
+	EXPECT_EQ(1, recv_val(c.rd));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 100));
+	send_val(c.wr, 1);
+	EXPECT_EQ(1, recv_val(c.rd));
+	EXPECT_EQ(0, reap(&c));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtDestroyNotify(self->n));
+}
+
+/*
  * The exporter's notify is destroyed while an importer holds its own:
  * the key is gone (a new import is refused); the importer's records
  * fault (the page was revoked), and nothing is left behind.

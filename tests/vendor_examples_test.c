@@ -8,33 +8,96 @@
  *
  * The builds are in /tests/vendor/NAME/ in the guest (build/tests/vendor/,
  * which make check fills with `make vendor-examples` before the VM boots):
- * a `status` of "built COMMIT" and the binary `main`, or "skip REASON"
- * (no vendor tree: a SKIP here) or "fail REASON" (a failure here, with
- * the end of build.log). The device kernels are host stand-ins
- * (tests/vendor/kernel_standins.cpp); ErrorOP's is a real DMA fault.
+ * a `status` of "built COMMIT" and the example's programs - `main`, or
+ * those examples.list names - or "skip REASON" (no vendor tree: a SKIP
+ * here) or "fail REASON" (a failure here, with the end of build.log). The
+ * device kernels are host stand-ins (tests/vendor/kernel_standins.cpp);
+ * ErrorOP's is a real DMA fault.
+ *
+ * An example of several processes (proc_a and proc_b, which its run.sh
+ * starts at once) is a variant with .procs: its programs run at the same
+ * time in a working directory of their own, made afresh (run/ in the
+ * example's directory, with the .dirs its run.sh makes: they exchange keys
+ * and pids through files there), each with its own output, exit status
+ * and expected lines; a program marked .before (a precheck) runs alone,
+ * to completion, before the others start. .devices makes npu.ko simulate
+ * that many devices for the example (a reload, as root), as the
+ * examples' fixed device ids need.
  */
+#include <ftw.h>
+#include <poll.h>
+#include <sys/prctl.h>
+
 #include "harness.h"
+#include "npu_mod_util.h"
 
 #define VENDOR_DIR	"/tests/vendor/"
 #define MAX_LINES	16
+#define MAX_PROCS	4
+#define MAX_ARGS	4
+#define MAX_DIRS	4
+#define OUT_SIZE	(1 << 16)
+/* an example's programs are killed after this long (x HARNESS_TIMEOUT_SCALE), before the harness's 120 s */
+#define SET_SECS	100
 
-FIXTURE(example) { int unused; };
+/*
+ * One process of a set: @argv[0] is a program the example built (in its
+ * directory), the rest its arguments; @in_order, @anywhere and @never
+ * are checked against its own output (stdout and stderr), as the
+ * variant's are for a single program; @before: run alone, to completion
+ * (exit status 0), before the others start together.
+ */
+struct vendor_proc {
+	const char *argv[MAX_ARGS + 1];
+	const char *in_order[MAX_LINES];
+	const char *anywhere[MAX_LINES];
+	const char *never[MAX_LINES];
+	bool before;
+};
+
+/*
+ * Saved module parameters, when .devices made the test reload npu.ko
+ * (the teardown puts it back).
+ */
+FIXTURE(example) {
+	struct npu_mod_params saved;
+	bool reloaded;
+};
 FIXTURE_SETUP(example) { }
-FIXTURE_TEARDOWN(example) { }
 
 /*
  * @in_order: lines (substrings of lines) the output holds in this order;
  * @anywhere: lines it holds somewhere (other threads' lines, whose place
  * is not fixed); @never: substrings no line may hold; @faults: the example
- * launches ErrorOP (DMA faults in the kernel log are expected).
+ * launches ErrorOP (DMA faults in the kernel log are expected). These
+ * are for an example of one program, `main`; an example of several
+ * processes has @procs instead (above), @dirs its run.sh makes in the
+ * working directory before starting them, and @devices the number of
+ * devices its programs use (0: whatever the VM has).
  */
 FIXTURE_VARIANT(example) {
 	const char *name;		/* of tests/vendor/examples.list */
 	const char *in_order[MAX_LINES];
 	const char *anywhere[MAX_LINES];
 	const char *never[MAX_LINES];
+	struct vendor_proc procs[MAX_PROCS];
+	const char *dirs[MAX_DIRS];
+	int devices;
 	bool faults;
 };
+
+FIXTURE_TEARDOWN(example)
+{
+	int ret;
+
+	if (variant->faults)
+		npu_expect_dma_faults(false);
+	if (!self->reloaded)
+		return;
+	ret = npu_mod_restore(&self->saved);
+	if (ret)
+		printf("# teardown: cannot restore npu.ko: %s\n", strerror(-ret));
+}
 
 /* A variant named as the example in tests/vendor/examples.list; its fields follow. */
 #define VENDOR_EXAMPLE(vname) FIXTURE_VARIANT_ADD(example, vname) { .name = #vname,
@@ -198,6 +261,84 @@ VENDOR_EXAMPLE(simple_label)
 	.never = { "[ERROR]" },
 };
 
+/* The lines both notify examples print: proc_a's keys, proc_b's import of the memory and its write. */
+#define NOTIFY_A_KEYS								\
+	"[INFO]  Process A: enable data interaction between device 2 and device 3",			\
+	"[INFO]  Process A: get a shareable identifier for IPC memory sharing successfully, shareable identifier = ", \
+	"[INFO]  Process A: get a shareable identifier for IPC notify sharing successfully, shareable identifier = "
+#define NOTIFY_B_MEMORY								\
+	"[INFO]  Process B: enable data interaction between device 3 and device 2",			\
+	"[INFO]  Process B: get the shareable identifier for IPC memory sharing successfully, shareable identifier = "
+#define NOTIFY_B_WRITE								\
+	"[INFO]  Process B: get the shareable identifier for IPC notify sharing successfully, shareable identifier = ", \
+	"[INFO]  Process B: write data 123 to the device memory "
+
+/*
+ * 2_advanced_features/notify/0_ipc_notify_withpid: two processes on
+ * devices 2 and 3 (npu.ko with four devices; proc_b never sets device 2,
+ * its imports open it) trade keys and proc_b's pid through files in
+ * file/. proc_a lists proc_b's pid for its notify, queues a wait for it
+ * and a read of its memory; proc_b, 5 s later, writes 123 there through
+ * IPC memory and records the IPC notify. run.sh compares proc_b's
+ * "Source data" with proc_a's "Destination data": 123 both.
+ */
+VENDOR_EXAMPLE(ipc_notify_withpid)
+	.devices = 4,
+	.dirs = { "file" },
+	.procs = {
+		{
+			.argv = { "proc_a" },
+			.in_order = {
+				NOTIFY_A_KEYS,
+				"[INFO]  Process A: get Process B's pid successfully, Process B's pid = ",
+				"[INFO]  Process A: add Process B to the whitelist successfully",
+				"Destination data: 123",
+			},
+			.never = { "[ERROR]", "kernel stand-in:" },
+		},
+		{
+			.argv = { "proc_b" },
+			.in_order = {
+				NOTIFY_B_MEMORY,
+				"[INFO]  Process B: get Process B's pid successfully, pid = ",
+				NOTIFY_B_WRITE,
+			},
+			/* the stand-in's host function prints it, before or after the line above */
+			.anywhere = { "Source data: 123" },
+			.never = { "[ERROR]", "kernel stand-in:" },
+		},
+	},
+};
+
+/*
+ * 2_advanced_features/notify/1_ipc_notify_withoutpid: as the one before,
+ * the notify exported with DISABLE_PID_VALIDATION (flag 2) instead of a
+ * pid list.
+ */
+VENDOR_EXAMPLE(ipc_notify_withoutpid)
+	.devices = 4,
+	.dirs = { "file" },
+	.procs = {
+		{
+			.argv = { "proc_a" },
+			.in_order = {
+				NOTIFY_A_KEYS,
+				"Destination data: 123",
+			},
+			.never = { "[ERROR]", "kernel stand-in:", "whitelist" },
+		},
+		{
+			.argv = { "proc_b" },
+			.in_order = {
+				NOTIFY_B_MEMORY,
+				NOTIFY_B_WRITE,
+			},
+			.anywhere = { "Source data: 123" },
+			.never = { "[ERROR]", "kernel stand-in:" },
+		},
+	},
+};
+
 /* @path's first line into @buf (newline dropped); -1 if unreadable. */
 static int read_line(const char *path, char *buf, size_t size)
 {
@@ -232,44 +373,116 @@ static void print_errors(const char *path, int n)
 	fclose(f);
 }
 
-/* Run @dir's main in @dir; stdout and stderr into @out. The wait status, -1 on errors. */
-static int run_example(const char *dir, char *out, size_t size)
-{
-	char path[256], sink[256];
-	int pfd[2], status;
-	size_t len = 0;
-	ssize_t n;
+/* A running program of an example, its output collected from @fd. */
+struct vendor_run {
 	pid_t pid;
+	int fd;			/* read end of its stdout and stderr; -1 at EOF */
+	char *out;		/* OUT_SIZE bytes, NUL-terminated */
+	size_t len;
+	int status;		/* wait status; -1 if it could not start */
+};
 
-	snprintf(path, sizeof(path), "%s/main", dir);
-	if (pipe(pfd))
+/*
+ * Start @dir's program @argv[0] with @argv in working directory @cwd
+ * (stdout and stderr into a pipe, killed if the test process dies; a
+ * kernels library built SHARED sits beside the programs): 0 or -1.
+ */
+static int start_program(struct vendor_run *r, const char *dir, const char *cwd, const char *const *argv)
+{
+	char path[256];
+	int pfd[2];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, argv[0]);
+	r->len = 0;
+	r->out[0] = 0;
+	r->status = -1;
+	r->fd = -1;
+	if (pipe2(pfd, O_CLOEXEC))
 		return -1;
 	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (!pid) {
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
+	r->pid = fork();
+	if (r->pid < 0) {
 		close(pfd[0]);
 		close(pfd[1]);
-		if (chdir(dir))
+		return -1;
+	}
+	if (!r->pid) {
+		dup2(pfd[1], 1);
+		dup2(pfd[1], 2);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (chdir(cwd))
 			_exit(126);
-		/* a kernels library built SHARED sits beside main */
 		setenv("LD_LIBRARY_PATH", dir, 1);
-		execl(path, path, (char *)NULL);
+		execv(path, (char *const *)argv);
 		_exit(127);
 	}
 	close(pfd[1]);
-	while (len + 1 < size && (n = read(pfd[0], out + len, size - 1 - len)) > 0)
-		len += n;
-	out[len] = 0;
-	while (read(pfd[0], sink, sizeof(sink)) > 0)
-		;
-	close(pfd[0]);
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	return status;
+	r->fd = pfd[0];
+	return 0;
+}
+
+/*
+ * Collect the output of @n started programs until each closed it, then
+ * their wait statuses; after @secs seconds every one still running is
+ * killed (its status says so). 0, or -1 if the deadline passed.
+ */
+static int finish_programs(struct vendor_run *r, int n, int secs)
+{
+	struct timespec now, end;
+	int ret = 0, i, open;
+	char sink[256];
+
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	end.tv_sec += secs;
+	for (;;) {
+		struct pollfd pfd[MAX_PROCS];
+		int ms;
+
+		for (i = 0, open = 0; i < n; i++) {
+			pfd[i].fd = r[i].fd;
+			pfd[i].events = POLLIN;
+			open += r[i].fd >= 0;
+		}
+		if (!open)
+			break;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (int)((end.tv_sec - now.tv_sec) * 1000 + (end.tv_nsec - now.tv_nsec) / 1000000);
+		if (ms <= 0) {
+			ret = -1;
+			for (i = 0; i < n; i++)
+				if (r[i].fd >= 0)
+					kill(r[i].pid, SIGKILL);
+			break;
+		}
+		if (poll(pfd, n, ms) < 0 && errno != EINTR)
+			return -1;
+		for (i = 0; i < n; i++) {
+			ssize_t got;
+
+			if (r[i].fd < 0 || !(pfd[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			if (r[i].len + 1 < OUT_SIZE)
+				got = read(r[i].fd, r[i].out + r[i].len, OUT_SIZE - 1 - r[i].len);
+			else
+				got = read(r[i].fd, sink, sizeof(sink));	/* the rest is dropped */
+			if (got > 0 && r[i].len + 1 < OUT_SIZE) {
+				r[i].len += got;
+				r[i].out[r[i].len] = 0;
+			} else if (got <= 0 && (got == 0 || errno != EINTR)) {
+				close(r[i].fd);
+				r[i].fd = -1;
+			}
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (r[i].fd >= 0) {
+			close(r[i].fd);
+			r[i].fd = -1;
+		}
+		if (waitpid(r[i].pid, &r[i].status, 0) != r[i].pid)
+			r[i].status = -1;
+	}
+	return ret;
 }
 
 /* Where @line is in @out, from @from on, as a substring of a line; NULL if not. */
@@ -283,12 +496,210 @@ static const char *find_line(const char *from, const char *line)
 	return p;
 }
 
+/* @out as diagnostics, each line indented under @who. */
+static void print_output(const char *who, const char *out)
+{
+	printf("# %s:\n", who);
+	for (const char *l = out, *e; *l; l = e + 1) {
+		e = strchr(l, '\n');
+		if (!e)
+			e = l + strlen(l) - 1;
+		printf("#   %.*s\n", (int)(e - l + (e[0] != '\n')), l);
+	}
+}
+
+/* @who's wait status @st is a clean exit, and @out holds the lines it should. */
+static void check_program(const char *who, int st, const char *out, const char *const *in_order,
+			  const char *const *anywhere, const char *const *never)
+{
+	const char *at = out;
+
+	if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st))
+		TH_LOG("%s: %s %d", who, st != -1 && WIFSIGNALED(st) ? "killed by signal" : "exit status",
+		       st == -1 ? -1 : WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+	EXPECT_NE(-1, st);
+	EXPECT_TRUE(st != -1 && WIFEXITED(st));
+	EXPECT_EQ(0, st != -1 && WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+	for (int i = 0; i < MAX_LINES && in_order[i]; i++) {
+		const char *p = find_line(at, in_order[i]);
+
+		if (!p)
+			TH_LOG("%s: missing (in this order): \"%s\"", who, in_order[i]);
+		EXPECT_NONNULL(p);
+		if (p)
+			at = p + strlen(in_order[i]);
+	}
+	for (int i = 0; i < MAX_LINES && anywhere[i]; i++) {
+		if (!find_line(out, anywhere[i]))
+			TH_LOG("%s: missing: \"%s\"", who, anywhere[i]);
+		EXPECT_NONNULL(find_line(out, anywhere[i]));
+	}
+	for (int i = 0; i < MAX_LINES && never[i]; i++) {
+		if (strstr(out, never[i]))
+			TH_LOG("%s: unexpected: \"%s\"", who, never[i]);
+		EXPECT_NULL(strstr(out, never[i]));
+	}
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/* @cwd made afresh, with the subdirectories @dirs: 0 or -errno. */
+static int fresh_dir(const char *cwd, const char *const *dirs)
+{
+	char path[320];
+
+	if (nftw(cwd, rm_entry, 16, FTW_DEPTH | FTW_PHYS) && errno != ENOENT)
+		return -errno;
+	if (mkdir(cwd, 0755))
+		return -errno;
+	for (int i = 0; i < MAX_DIRS && dirs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/%s", cwd, dirs[i]);
+		if (mkdir(path, 0755))
+			return -errno;
+	}
+	return 0;
+}
+
+/* /dev/npu0 .. npu(@n - 1) all exist. */
+static bool have_devices(int n)
+{
+	char path[32];
+
+	for (int d = 0; d < n; d++) {
+		snprintf(path, sizeof(path), "/dev/npu%d", d);
+		if (access(path, F_OK))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * npu.ko with at least @n devices: as it is, or reloaded (as root) with
+ * its other parameters and num_devices=@n, @self->saved for the teardown.
+ * 0, 1 (a SKIP: not root), or -errno.
+ */
+static int want_devices(struct __th_data_example *self, int n)
+{
+	struct npu_mod_params more;
+	char params[512];
+	int ret;
+
+	if (have_devices(n))
+		return 0;
+	if (geteuid() || access(npu_ko_path(), R_OK))
+		return 1;
+	if (npu_mod_read_params(&self->saved))
+		return -ENOENT;
+	more = self->saved;
+	snprintf(more.num_devices, sizeof(more.num_devices), "%d", n);
+	npu_mod_params_string(&more, params, sizeof(params));
+	self->reloaded = true;
+	ret = npu_mod_unload();
+	if (!ret)
+		ret = npu_mod_load(params);
+	if (!ret)
+		ret = npu_mod_nodes_ready(n);
+	return ret;
+}
+
+/* How long an example's programs may run: SET_SECS, scaled as the harness's timeouts. */
+static int set_secs(void)
+{
+	const char *scale = getenv("HARNESS_TIMEOUT_SCALE");
+
+	return (int)(SET_SECS * (scale && atof(scale) > 1 ? atof(scale) : 1));
+}
+
+/* Run a variant's process set in @dir: its .before programs, then the rest at once. */
+static void run_set(const FIXTURE_VARIANT(example) *variant, const char *dir)
+{
+	static char outs[MAX_PROCS][OUT_SIZE];
+	struct vendor_run r[MAX_PROCS];
+	int secs = set_secs();
+	int idx[MAX_PROCS], n = 0, late, i, ret;
+	char cwd[192], who[64];
+
+	snprintf(cwd, sizeof(cwd), "%s/run", dir);
+	ret = fresh_dir(cwd, variant->dirs);
+	if (ret)
+		TH_LOG("cannot make %s afresh: %s", cwd, strerror(-ret));
+	ASSERT_EQ(0, ret);
+	printf("# working directory %s\n", cwd);
+	for (i = 0; i < MAX_PROCS && variant->procs[i].argv[0]; i++)
+		r[i].out = outs[i];
+	/* the .before programs one at a time, then the others together */
+	for (i = 0; i < MAX_PROCS && variant->procs[i].argv[0]; i++) {
+		if (!variant->procs[i].before)
+			continue;
+		ASSERT_EQ(0, start_program(&r[i], dir, cwd, variant->procs[i].argv));
+		ret = finish_programs(&r[i], 1, secs);
+		idx[n++] = i;
+		if (ret || r[i].status) {
+			TH_LOG("%s did not finish with exit status 0: the others do not start",
+			       variant->procs[i].argv[0]);
+			break;
+		}
+	}
+	late = n;
+	if (i == MAX_PROCS || !variant->procs[i].argv[0]) {
+		for (i = 0; i < MAX_PROCS && variant->procs[i].argv[0]; i++) {
+			if (variant->procs[i].before)
+				continue;
+			if (start_program(&r[i], dir, cwd, variant->procs[i].argv)) {
+				TH_LOG("cannot start %s: %s", variant->procs[i].argv[0], strerror(errno));
+				break;
+			}
+			idx[n++] = i;
+		}
+		if (n > late) {
+			struct vendor_run set[MAX_PROCS];
+
+			for (i = late; i < n; i++)
+				set[i - late] = r[idx[i]];
+			ret = finish_programs(set, n - late, secs);
+			for (i = late; i < n; i++)
+				r[idx[i]] = set[i - late];
+			if (ret)
+				TH_LOG("killed after %d s: its processes waited for each other too long", secs);
+			EXPECT_EQ(0, ret);
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct vendor_proc *p = &variant->procs[idx[i]];
+
+		snprintf(who, sizeof(who), "%s (pid %d)", p->argv[0], (int)r[idx[i]].pid);
+		print_output(who, r[idx[i]].out);
+	}
+	for (i = 0; i < n; i++) {
+		const struct vendor_proc *p = &variant->procs[idx[i]];
+
+		check_program(p->argv[0], r[idx[i]].status, r[idx[i]].out, p->in_order, p->anywhere, p->never);
+	}
+	/* every program ran */
+	for (i = 0; i < MAX_PROCS && variant->procs[i].argv[0]; i++) {
+		bool ran = false;
+
+		for (int k = 0; k < n; k++)
+			ran |= idx[k] == i;
+		if (!ran)
+			TH_LOG("%s did not run", variant->procs[i].argv[0]);
+		EXPECT_TRUE(ran);
+	}
+}
+
 TEST_F_TIMEOUT(example, runs, 120)
 {
-	static char out[1 << 16];
+	static char out[OUT_SIZE];
+	const char *const argv[] = { "main", NULL };
 	char dir[128], path[160], status[512];
-	const char *at;
-	int st;
+	struct vendor_run r = { .out = out };
+	int ret;
 
 	snprintf(dir, sizeof(dir), VENDOR_DIR "%s", variant->name);
 	snprintf(path, sizeof(path), "%s/status", dir);
@@ -302,43 +713,30 @@ TEST_F_TIMEOUT(example, runs, 120)
 		print_errors(path, 12);
 		ASSERT_STREQ("built", status);
 	}
-	printf("# vendor commit %s: %s/main\n", status + 6, dir);
+	printf("# vendor commit %s: %s/%s\n", status + 6, dir,
+	       variant->procs[0].argv[0] ? "{set of processes}" : "main");
+	if (variant->devices) {
+		ret = want_devices(self, variant->devices);
+		if (ret == 1)
+			SKIP(return, "needs %d devices: load npu.ko with num_devices=%d, or run as root",
+			     variant->devices, variant->devices);
+		if (ret)
+			TH_LOG("cannot load npu.ko with %d devices: %s", variant->devices, strerror(-ret));
+		ASSERT_EQ(0, ret);
+	}
 
 	if (variant->faults)
 		npu_expect_dma_faults(true);
-	st = run_example(dir, out, sizeof(out));
-	if (variant->faults)
-		npu_expect_dma_faults(false);
-	for (char *l = out, *e; *l; l = e + 1) {
-		e = strchr(l, '\n');
-		if (!e)
-			e = l + strlen(l) - 1;
-		printf("#   %.*s\n", (int)(e - l + (e[0] != '\n')), l);
+	if (variant->procs[0].argv[0]) {
+		run_set(variant, dir);
+		return;
 	}
-	ASSERT_NE(-1, st);
-	EXPECT_TRUE(WIFEXITED(st));
-	EXPECT_EQ(0, WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-
-	at = out;
-	for (int i = 0; i < MAX_LINES && variant->in_order[i]; i++) {
-		const char *p = find_line(at, variant->in_order[i]);
-
-		if (!p)
-			TH_LOG("missing (in this order): \"%s\"", variant->in_order[i]);
-		EXPECT_NONNULL(p);
-		if (p)
-			at = p + strlen(variant->in_order[i]);
-	}
-	for (int i = 0; i < MAX_LINES && variant->anywhere[i]; i++) {
-		if (!find_line(out, variant->anywhere[i]))
-			TH_LOG("missing: \"%s\"", variant->anywhere[i]);
-		EXPECT_NONNULL(find_line(out, variant->anywhere[i]));
-	}
-	for (int i = 0; i < MAX_LINES && variant->never[i]; i++) {
-		if (strstr(out, variant->never[i]))
-			TH_LOG("unexpected: \"%s\"", variant->never[i]);
-		EXPECT_NULL(strstr(out, variant->never[i]));
-	}
+	/* one program, in the example's directory (the teardown ends expected faults) */
+	ASSERT_EQ(0, start_program(&r, dir, dir, argv));
+	if (finish_programs(&r, 1, set_secs()))
+		TH_LOG("main killed after %d s", set_secs());
+	print_output("main", out);
+	check_program("main", r.status, out, variant->in_order, variant->anywhere, variant->never);
 }
 
 TEST_HARNESS_MAIN
