@@ -218,6 +218,19 @@ static void acl_dev_release(struct acl_device *dev)
 	pthread_mutex_unlock(&acl_open_lock[dev->id]);
 }
 
+/* acl_dev_hold()'s work, handed down to device.c (acl_once_init()). */
+static int acl_dev_hold_open(int id, struct acl_device **devp)
+{
+	int ret;
+
+	pthread_mutex_lock(&acl_open_lock[id]);
+	pthread_mutex_lock(&acl_global_lock);
+	ret = acl_dev_acquire_locked(id, devp);
+	pthread_mutex_unlock(&acl_global_lock);
+	pthread_mutex_unlock(&acl_open_lock[id]);
+	return ret;
+}
+
 static void acl_open_locks_init(void)
 {
 	pthread_mutexattr_t attr;
@@ -310,6 +323,7 @@ static void acl_once_init(void)
 {
 	acl_devs_init();
 	acl_open_locks_init();
+	acl_dev_set_holder(acl_dev_hold_open, acl_dev_release);
 	pthread_atfork(acl_atfork_prepare, acl_atfork_parent, acl_atfork_child);
 }
 
