@@ -137,6 +137,28 @@ int acl_dev_check_id(long long id, const char *what)
 	return 0;
 }
 
+/* lifecycle.c's open and close of a device for a holder (set once, before any API call) */
+static int (*acl_dev_holder)(int id, struct acl_device **devp);
+static void (*acl_dev_unholder)(struct acl_device *dev);
+
+void acl_dev_set_holder(int (*hold)(int id, struct acl_device **devp), void (*unhold)(struct acl_device *dev))
+{
+	acl_dev_holder = hold;
+	acl_dev_unholder = unhold;
+}
+
+int acl_dev_hold(int id, struct acl_device **devp)
+{
+	int ret = acl_dev_check_range(id, "deviceId");
+
+	return ret ? ret : acl_dev_holder(id, devp);
+}
+
+void acl_dev_unhold(struct acl_device *dev)
+{
+	acl_dev_unholder(dev);
+}
+
 ACL_EXPORT aclError aclrtGetDeviceCount(uint32_t *count)
 {
 	int ret = acl_check_init();

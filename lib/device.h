@@ -60,6 +60,17 @@ struct acl_device {
  */
 extern pthread_mutex_t acl_global_lock;
 
+/*
+ * Keep device @id open for a library object that is no context (an
+ * opened IPC event's page): opened if it was not, without the device
+ * state callbacks; it closes at acl_dev_unhold() if no context is left
+ * on it then. The work is lifecycle.c's, which hands it down at its
+ * first aclInit (acl_dev_set_holder()), as nothing calls up into it.
+ */
+int acl_dev_hold(int id, struct acl_device **devp);
+void acl_dev_unhold(struct acl_device *dev);
+void acl_dev_set_holder(int (*hold)(int id, struct acl_device **devp), void (*unhold)(struct acl_device *dev));
+
 /* Set every entry's id and lists (once, before the first aclInit). */
 void acl_devs_init(void);
 

@@ -7,6 +7,11 @@
  *
  * A wait on an event that has no record (never recorded, or reset) does
  * not block: the library waits for records it knows of, as CUDA does.
+ *
+ * An IPC event (ACL_EVENT_IPC) is one event in every process that holds
+ * it: its records, waits, queries and synchronizes go through its shared
+ * page (ipcevent.c) and take the latest record of any process; this
+ * file's checks and bookkeeping are the same.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,6 +22,7 @@
 #include "device.h"
 #include "error.h"
 #include "event.h"
+#include "ipcevent.h"
 #include "slots.h"
 #include "stream.h"
 
@@ -35,6 +41,8 @@ static void acl_event_release(struct acl_obj *obj)
 		acl_stream_put(e->rec_s);
 	for (i = 0; i < e->nwaits; i++)
 		acl_stream_put(e->waits[i].s);
+	if (e->ipc)
+		acl_ipcev_free(e->ipc);
 	acl_slot_free(e->dev, &e->dev->slots, e->gen, e->slot);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
@@ -49,14 +57,26 @@ void acl_event_teardown(struct acl_event *e)
 void acl_event_forget(struct acl_event *e)
 {
 	list_del(&e->node);
+	if (e->ipc)
+		acl_ipcev_forget(e->ipc);
 	pthread_mutex_destroy(&e->lock);
 	free(e);
 }
 
-/* Has the last record run? Caller holds e->lock. */
+/*
+ * Has the last record run (and, of an IPC event, every wait of this
+ * process on its page)? Caller holds e->lock.
+ */
 static bool acl_event_done_locked(struct acl_event *e)
 {
-	return !e->recorded || acl_stream_reached(e->rec_s, e->rec_id, e->rec_seq);
+	unsigned int i;
+
+	if (e->recorded && !acl_stream_reached(e->rec_s, e->rec_id, e->rec_seq))
+		return false;
+	for (i = 0; e->ipc && i < e->nwaits; i++)
+		if (!acl_stream_reached(e->waits[i].s, e->waits[i].id, e->waits[i].seq))
+			return false;
+	return true;
 }
 
 /* Free the events destroyed while their record was pending, once it ran. */
@@ -88,7 +108,12 @@ static void acl_events_reap(struct acl_context *ctx)
 	}
 }
 
-static int acl_event_new(aclrtEvent *event, uint32_t flags, bool ex, bool id_at_create)
+/*
+ * A new event of the current context: an IPC event (@flags ACL_EVENT_IPC)
+ * makes its page, or maps the one @open names.
+ */
+static int acl_event_new(aclrtEvent *event, uint32_t flags, bool ex, bool id_at_create,
+			 const aclrtIpcEventHandle *open)
 {
 	struct acl_context *ctx;
 	struct acl_event *e;
@@ -114,6 +139,14 @@ static int acl_event_new(aclrtEvent *event, uint32_t flags, bool ex, bool id_at_
 	e->ctx = ctx;
 	e->dev = ctx->dev;
 	e->gen = __atomic_load_n(&ctx->dev->gen, __ATOMIC_ACQUIRE);
+	if (flags == ACL_EVENT_IPC) {
+		ret = open ? acl_ipcev_open(ctx->dev, open, &e->ipc) : acl_ipcev_create(ctx->dev, &e->ipc);
+		if (ret) {
+			acl_slot_free(e->dev, &e->dev->slots, e->gen, e->slot);
+			free(e);
+			goto out;
+		}
+	}
 	e->flags = flags;
 	e->ex = ex;
 	e->id_at_create = id_at_create;
@@ -122,6 +155,8 @@ static int acl_event_new(aclrtEvent *event, uint32_t flags, bool ex, bool id_at_
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->dying) {
 		pthread_mutex_unlock(&ctx->lock);
+		if (e->ipc)
+			acl_ipcev_free(e->ipc);
 		acl_slot_free(e->dev, &e->dev->slots, e->gen, e->slot);
 		pthread_mutex_destroy(&e->lock);
 		free(e);
@@ -142,7 +177,7 @@ ACL_EXPORT aclError aclrtCreateEvent(aclrtEvent *event)
 	int ret = acl_enter(NULL, event);
 
 	if (!ret)
-		ret = acl_event_new(event, ACL_EVENT_DEFAULT_FLAGS, false, false);
+		ret = acl_event_new(event, ACL_EVENT_DEFAULT_FLAGS, false, false, NULL);
 	return acl_ret(__func__, ret);
 }
 
@@ -155,7 +190,7 @@ ACL_EXPORT aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag)
 		ret = acl_errf(ACLI_ERTPARAM, "flag %#x must combine SYNC, CAPTURE_STREAM_PROGRESS and TIME_LINE, or be DEVICE_USE_ONLY or EXTERNAL alone",
 			       flag);
 	if (!ret)
-		ret = acl_event_new(event, flag, false, true);
+		ret = acl_event_new(event, flag, false, true, NULL);
 	return acl_ret(__func__, ret);
 }
 
@@ -166,11 +201,10 @@ ACL_EXPORT aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag)
 	if (!ret && !((flag && !(flag & ~ACL_EVENT_COMBINABLE)) || flag == ACL_EVENT_IPC))
 		ret = acl_errf(ACLI_ERTPARAM, "flag %#x must combine SYNC, CAPTURE_STREAM_PROGRESS and TIME_LINE, or be IPC alone",
 			       flag);
-	/* inter-process events need an IPC notify path the simulated chip lacks */
 	if (!ret && flag == ACL_EVENT_IPC)
-		ret = acl_errf(ACLI_ERTNOTSUPP, "IPC events are not supported by the simulated chip");
+		ret = acl_ipcev_chip();
 	if (!ret)
-		ret = acl_event_new(event, flag, true, true);
+		ret = acl_event_new(event, flag, true, true, NULL);
 	return acl_ret(__func__, ret);
 }
 
@@ -269,6 +303,14 @@ static int acl_event_op_flag(struct acl_event *e, struct acl_stream *s, uint32_t
 	return ret;
 }
 
+/* CANN's ApiErrorDecorator: an IPC event is not recorded or waited for on a capturing stream. */
+static int acl_event_ipc_capture(struct acl_event *e, struct acl_stream *s, const char *what)
+{
+	if (e->ipc && acl_stream_capture(s, NULL))
+		return acl_errf(ACLI_ERTNOTSUPP, "an IPC event is not %s on a stream being captured", what);
+	return 0;
+}
+
 int acl_event_record_on(struct acl_obj *event, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_TIMESTAMP, .flags = NPU_CMD_DST_HOST };
@@ -282,8 +324,12 @@ int acl_event_record_on(struct acl_obj *event, struct acl_stream *s)
 	/* the event lock orders records of one event with their seqnos */
 	pthread_mutex_lock(&e->lock);
 	/* destroyed meanwhile by another thread: its word may be another's */
-	ret = e->destroyed ? acl_errf(ACLI_EHANDLE, "event %p was destroyed", e) :
-			     acl_stream_submit_at(s, &cmd, 1, &id, &seq);
+	if (e->destroyed)
+		ret = acl_errf(ACLI_EHANDLE, "event %p was destroyed", e);
+	else if (e->ipc)
+		ret = acl_ipcev_record(e->ipc, s, &id, &seq);
+	else
+		ret = acl_stream_submit_at(s, &cmd, 1, &id, &seq);
 	if (!ret) {
 		old = e->rec_s;
 		acl_obj_hold(&s->obj);
@@ -310,7 +356,9 @@ static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
-	ret = acl_event_op_flag(e, s, &e->rec_flag, flag, "record");
+	ret = acl_event_ipc_capture(e, s, "recorded");
+	if (!ret)
+		ret = acl_event_op_flag(e, s, &e->rec_flag, flag, "record");
 	if (!ret && flag == ACL_EVENT_RECORD_EXTERNAL) {
 		/* on a capturing stream: a record at each run of the model */
 		ret = acl_stream_capture_ext(s, &e->obj, true);
@@ -403,9 +451,15 @@ static int acl_event_sync(aclrtEvent event, int32_t timeout)
 	ret = acl_event_get(event, &e);
 	if (ret)
 		return ret;
-	if (e->flags & ACL_EVENT_EXTERNAL)
+	if (e->flags & ACL_EVENT_EXTERNAL) {
 		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event cannot be synchronized on the host");
-	else if (acl_event_target(e, &s, &id, &seq)) {
+	} else if (e->ipc) {
+		/* the latest record of any process */
+		ret = acl_ipcev_sync(e->ipc, timeout);
+		if (ret == -ETIMEDOUT)
+			ret = acl_errf(ACLI_EEVENTTIMEOUT, "event %p did not complete within %d ms", event,
+				       timeout);
+	} else if (acl_event_target(e, &s, &id, &seq)) {
 		ret = acl_stream_wait_seq(s, id, seq, timeout);
 		if (ret == -ETIMEDOUT)
 			ret = acl_errf(ACLI_EEVENTTIMEOUT, "event %p did not complete within %d ms", event,
@@ -479,6 +533,19 @@ int acl_event_wait_on(struct acl_obj *event, struct acl_stream *s, uint32_t limi
 	uint64_t seq, wseq;
 	int ret = 0;
 
+	if (e->ipc) {
+		ret = acl_ipcev_wait(e->ipc, s, limit_ms, &wid, &wseq);
+		if (ret == 1) {
+			/* its page stays until the wait ran */
+			pthread_mutex_lock(&e->lock);
+			acl_event_note_wait_locked(e, s, wid, wseq);
+			pthread_mutex_unlock(&e->lock);
+			ret = 0;
+		} else if (ret == -ETIMEDOUT) {
+			ret = acl_errf(ACLI_ETASKTIMEOUT, "event %p did not complete within %u ms", e, limit_ms);
+		}
+		return ret;
+	}
 	if (!acl_event_target(e, &rs, &id, &seq)) {
 		bool ever;
 
@@ -539,6 +606,9 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
+	ret = acl_event_ipc_capture(e, s, "waited for");
+	if (ret)
+		goto put_s;
 	if (!(e->flags & ACL_EVENT_SYNC_BITS) || (e->flags & ACL_EVENT_EXTERNAL)) {
 		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x: the event cannot be waited for by a stream",
 			       e->flags);
@@ -648,6 +718,13 @@ ACL_EXPORT aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedSt
 		return acl_ret(__func__, ret);
 	if (e->flags & ACL_EVENT_EXTERNAL) {
 		ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event has no host-visible status");
+	} else if (e->ipc) {
+		bool done = false;
+
+		/* the latest record of any process; none is COMPLETE, as for every Ex event */
+		ret = acl_ipcev_query(e->ipc, &done);
+		if (!ret)
+			*status = done ? ACL_EVENT_RECORDED_STATUS_COMPLETE : ACL_EVENT_RECORDED_STATUS_NOT_READY;
 	} else {
 		pthread_mutex_lock(&e->lock);
 		/* an event never recorded (or reset) is not ready; an Ex one is complete */
@@ -781,4 +858,36 @@ ACL_EXPORT aclError aclrtGetEventAvailNum(uint32_t *eventCount)
 	*eventCount = acl_slots_avail(ctx->dev, &ctx->dev->slots);
 	acl_ctx_put(ctx);
 	return acl_ret(__func__, 0);
+}
+
+ACL_EXPORT aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle)
+{
+	struct acl_event *e;
+	int ret;
+
+	/* CANN's acl layer: handle, then event (100000); its runtime: the chip, the event */
+	ret = acl_enter(NULL, handle, event);
+	if (!ret)
+		ret = acl_ipcev_chip();
+	if (!ret)
+		ret = acl_event_get(event, &e);
+	if (ret)
+		return acl_ret(__func__, ret);
+	if (!e->ipc)
+		ret = acl_errf(ACLI_ERTPARAM, "event %p was not created with ACL_EVENT_IPC (flags %#x)", event, e->flags);
+	else
+		acl_ipcev_handle(e->ipc, handle);
+	acl_event_put(e);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event)
+{
+	int ret = acl_enter(NULL, event);
+
+	if (!ret)
+		ret = acl_ipcev_chip();
+	if (!ret)
+		ret = acl_event_new(event, ACL_EVENT_IPC, true, true, &handle);
+	return acl_ret(__func__, ret);
 }

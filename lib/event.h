@@ -2,7 +2,9 @@
 /*
  * Events: points in a stream. A record is a TIMESTAMP command that writes
  * the device's clock into the event's word when the engine reaches it;
- * waiting for the event is waiting for that command.
+ * waiting for the event is waiting for that command. An IPC event's
+ * records and waits go through its shared page instead (ipcevent.h); the
+ * fields below track this process's own, for its destruction.
  */
 #ifndef LIBACL_EVENT_H
 #define LIBACL_EVENT_H
@@ -15,6 +17,7 @@
 #include "list.h"
 
 struct acl_context;
+struct acl_ipcev;
 struct acl_stream;
 
 /* A stream's wait on the event, for aclrtQueryEventWaitStatus. */
@@ -37,10 +40,11 @@ struct acl_event {
 	bool id_at_create;		/* aclrtGetEventId answers before the first record */
 	uint32_t slot;			/* its word in dev->slots: the event id; constant */
 	uint64_t *word;			/* the device time of the last record, ns */
+	struct acl_ipcev *ipc;		/* an IPC event's shared page (ipcevent.h), else NULL; constant */
 	pthread_mutex_t lock;		/* protects the fields below */
 	bool ever;			/* recorded at least once */
 	bool recorded;			/* recorded since creation or the last reset */
-	bool destroyed;			/* handle gone; freed once the record ran */
+	bool destroyed;			/* handle gone; freed once the record (an IPC event's waits too) ran */
 	struct acl_stream *rec_s;	/* stream of the last record (reference) */
 	uint32_t rec_id;		/* its kernel id then */
 	uint64_t rec_seq;		/* the record's seqno */

@@ -101,16 +101,9 @@ int acl_ipc_key_dev(const char *key, const char *kind, uint32_t *tag, struct acl
 	*devp = acl_dev_get(id);
 	if (!*devp)
 		return acl_errf(ACLI_ENOCTX, "key \"%s\" names %s of device %d, which this process has not opened (aclrtSetDevice, or an import)",
-				key, strcmp(kind, ACL_IPC_KIND_MEM) ? "a notify" : "memory", id);
+				key, !strcmp(kind, ACL_IPC_KIND_MEM) ? "memory" :
+				!strcmp(kind, ACL_IPC_KIND_NOTIFY) ? "a notify" : "an event", id);
 	return 0;
-}
-
-/* lifecycle.c's, set once before the first aclInit */
-static int (*acl_ipc_opener)(int id, struct acl_device **devp);
-
-void acl_ipc_set_opener(int (*open)(int id, struct acl_device **devp))
-{
-	acl_ipc_opener = open;
 }
 
 int acl_ipc_key_dev_import(const char *key, const char *kind, uint32_t *tag, struct acl_device **devp,
@@ -121,9 +114,12 @@ int acl_ipc_key_dev_import(const char *key, const char *kind, uint32_t *tag, str
 	if (ret != ACLI_ENOCTX)
 		return ret;
 	acl_err_clear();
-	ret = acl_ipc_opener((int)strtol(key + 3, NULL, 10), devp);
+	ret = acl_dev_hold((int)strtol(key + 3, NULL, 10), devp);
 	if (ret == -ENODEV)
-		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key (it names a device that does not exist)", key);
+		return acl_errf(ACLI_ENOPERM, "key \"%s\": no such key (it names a device that does not exist)", key);
+	/* one hold a device for imports, which aclFinalize drops (lifecycle.c) */
+	if (!ret && __atomic_exchange_n(&(*devp)->import_hold, true, __ATOMIC_ACQ_REL))
+		acl_dev_unhold(*devp);
 	return ret;
 }
 
@@ -250,21 +246,45 @@ ACL_EXPORT aclError aclrtIpcMemSetImportPid(const char *key, int32_t *pid, size_
 	return acl_ret(__func__, ret);
 }
 
+/* What an import's refusals say for each kind of key. */
+static const struct acl_ipc_kind_text {
+	const char *kind;
+	const char *gone;	/* how a key dies */
+	const char *allow;	/* why a process may not import it */
+	const char *again;	/* what ends this process's import */
+} acl_ipc_kind_texts[] = {
+	{ ACL_IPC_KIND_MEM, "closed by its exporter", "aclrtIpcMemSetImportPid",
+	  "aclrtIpcMemClose it" },
+	{ ACL_IPC_KIND_NOTIFY, "its notify destroyed", "aclrtNotifySetImportPid",
+	  "destroy that notify" },
+	{ ACL_IPC_KIND_EVENT, "its event destroyed", "it runs as another user than the exporter",
+	  "destroy that event" },
+};
+
+static const struct acl_ipc_kind_text *acl_ipc_kind_text(const char *kind)
+{
+	size_t i;
+
+	for (i = 1; i < sizeof(acl_ipc_kind_texts) / sizeof(acl_ipc_kind_texts[0]); i++)
+		if (!strcmp(kind, acl_ipc_kind_texts[i].kind))
+			return &acl_ipc_kind_texts[i];
+	return &acl_ipc_kind_texts[0];
+}
+
 int acl_ipc_import(struct acl_device *cur, struct acl_device *dev, const char *key, uint64_t name,
 		   const char *kind, bool peer, uint64_t *va)
 {
 	struct npu_share_import imp = { .size = sizeof(imp), .shareable = name };
-	bool mem = !strcmp(kind, ACL_IPC_KIND_MEM);
+	const struct acl_ipc_kind_text *t = acl_ipc_kind_text(kind);
 	int ret;
 
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_IMPORT, &imp);
 	if (ret == -ENOENT)
 		ret = acl_errf(ACLI_ENOPERM, "key \"%s\": no such key, %s, or this process is not allowed to import it (%s)",
-			       key, mem ? "closed by its exporter" : "its notify destroyed",
-			       mem ? "aclrtIpcMemSetImportPid" : "aclrtNotifySetImportPid");
+			       key, t->gone, t->allow);
 	else if (ret == -EINVAL && acl_mm_ipc_oldest(dev, name))
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" is imported by this process already: %s first", key,
-			       mem ? "aclrtIpcMemClose it" : "destroy that notify");
+			       t->again);
 	else if (ret == -EINVAL)
 		ret = acl_errf(ACLI_ERTPARAM, "key \"%s\" was exported by this process: import it in another one", key);
 	if (ret)
@@ -276,6 +296,28 @@ int acl_ipc_import(struct acl_device *cur, struct acl_device *dev, const char *k
 	if (ret)
 		acl_mm_free(dev, *va, ACL_REGION_IPC);
 	return ret;
+}
+
+int acl_ipc_page_export(struct acl_device *dev, uint64_t len, bool any, int full, uint64_t *va, uint64_t *name)
+{
+	struct npu_ipc_export exp = { .size = sizeof(exp), .length = len, .flags = any ? NPU_SHARE_ANY_PID : 0 };
+	uint64_t addr;
+	int ret;
+
+	ret = acl_mm_alloc(dev, len, len, &addr);
+	if (ret)
+		return ret;
+	exp.addr = addr;
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_IPC_EXPORT, &exp);
+	if (ret) {
+		acl_mm_free(dev, addr, ACL_REGION_MALLOC);
+		if (ret == -ENOSPC)
+			ret = acl_errf(full, "this process holds as many IPC keys as the driver allows (max_ipc_keys)");
+		return ret;
+	}
+	*va = addr;
+	*name = exp.key;
+	return 0;
 }
 
 ACL_EXPORT aclError aclrtIpcMemImportByKey(void **devPtr, const char *key, uint64_t flags)

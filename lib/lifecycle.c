@@ -48,7 +48,6 @@
 #include "devstate.h"
 #include "error.h"
 #include "handle.h"
-#include "ipc.h"
 #include "managed.h"
 #include "mbuf.h"
 #include "mempool.h"
@@ -220,35 +219,16 @@ static void acl_dev_release(struct acl_device *dev)
 	pthread_mutex_unlock(&acl_open_lock[dev->id]);
 }
 
-/*
- * acl_ipc_key_dev_import()'s opener: an IPC import of device @id's key in
- * a process with no context on it. CANN imports on the current device;
- * npu maps the memory in its own device's driver context, so that device
- * opens here, without a context or a state callback (it is not set), one
- * user more, which aclFinalize drops (acl_finalize_contexts()).
- */
-static int acl_dev_open_for_import(int id, struct acl_device **devp)
+/* acl_dev_hold()'s work, handed down to device.c (acl_once_init()). */
+static int acl_dev_hold_open(int id, struct acl_device **devp)
 {
-	struct acl_device *dev;
 	int ret;
 
-	ret = acl_dev_check_range(id, "deviceId");
-	if (ret)
-		return ret;
-	acl_snap_gate();
 	pthread_mutex_lock(&acl_open_lock[id]);
 	pthread_mutex_lock(&acl_global_lock);
-	dev = acl_dev_slot(id);
-	/* aclFinalize drops the hold: none after it */
-	ret = acl_check_init();
-	if (!ret && !dev->import_hold)
-		ret = acl_dev_acquire_locked(id, &dev);
-	if (!ret)
-		dev->import_hold = true;
+	ret = acl_dev_acquire_locked(id, devp);
 	pthread_mutex_unlock(&acl_global_lock);
 	pthread_mutex_unlock(&acl_open_lock[id]);
-	if (!ret)
-		*devp = dev;
 	return ret;
 }
 
@@ -344,7 +324,7 @@ static void acl_once_init(void)
 {
 	acl_devs_init();
 	acl_open_locks_init();
-	acl_ipc_set_opener(acl_dev_open_for_import);
+	acl_dev_set_holder(acl_dev_hold_open, acl_dev_release);
 	pthread_atfork(acl_atfork_prepare, acl_atfork_parent, acl_atfork_child);
 }
 
@@ -832,10 +812,8 @@ static void acl_finalize_contexts(void)
 		/* and a device an IPC import opened */
 		pthread_mutex_lock(&acl_open_lock[i]);
 		pthread_mutex_lock(&acl_global_lock);
-		if (dev->import_hold) {
-			dev->import_hold = false;
+		if (__atomic_exchange_n(&dev->import_hold, false, __ATOMIC_ACQ_REL))
 			acl_dev_release_locked(dev);
-		}
 		pthread_mutex_unlock(&acl_global_lock);
 		pthread_mutex_unlock(&acl_open_lock[i]);
 	}

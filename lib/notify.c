@@ -456,13 +456,16 @@ static int acl_ipc_notify_chip(void)
 	return acl_errf(ACLI_ERTNOTSUPP, "the chip has no IPC notifies (CANN: RT_FEATURE_IPC_NOTIFY)");
 }
 
-/* The flag's page on @n's device: zeroed by the driver, set if @n is set. */
-static int acl_notify_page(struct acl_notify *n, uint64_t *va)
+/*
+ * The flag's page on @n's device, named by the driver (any process of
+ * the user when @any): zeroed by the driver, set if @n is set.
+ */
+static int acl_notify_page(struct acl_notify *n, bool any, uint64_t *va, uint64_t *key)
 {
 	struct npu_cmd set = { .op = NPU_OP_WRITE_VALUE, .value = 1 };
 	int ret;
 
-	ret = acl_mm_alloc(n->dev, ACL_NOTIFY_PAGE, ACL_NOTIFY_PAGE, va);
+	ret = acl_ipc_page_export(n->dev, ACL_NOTIFY_PAGE, any, ACLI_ENONOTIFYRES, va, key);
 	if (ret || !__atomic_load_n(n->word, __ATOMIC_ACQUIRE))
 		return ret;
 	set.dst = *va;
@@ -479,10 +482,9 @@ static int acl_notify_page(struct acl_notify *n, uint64_t *va)
  */
 ACL_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_t len, uint64_t flags)
 {
-	struct npu_ipc_export exp = { .size = sizeof(exp), .length = ACL_NOTIFY_PAGE };
 	struct acl_context *ctx;
 	struct acl_notify *n;
-	uint64_t va;
+	uint64_t va, name;
 	int ret;
 
 	ret = acl_enter(NULL, notify, key);
@@ -512,21 +514,12 @@ ACL_EXPORT aclError aclrtNotifyGetExportKey(aclrtNotify notify, char *key, size_
 			       notify);
 		goto unlock;
 	}
-	ret = acl_notify_page(n, &va);
+	ret = acl_notify_page(n, flags == ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION, &va, &name);
 	if (ret)
 		goto unlock;
-	exp.addr = va;
-	exp.flags = flags ? NPU_SHARE_ANY_PID : 0;
-	ret = acl_ioctl(n->dev->fd, NPU_IOCTL_IPC_EXPORT, &exp);
-	if (ret) {
-		acl_mm_free(n->dev, va, ACL_REGION_MALLOC);
-		if (ret == -ENOSPC)
-			ret = acl_errf(ACLI_ENONOTIFYRES, "this process holds as many IPC keys as the driver allows (max_ipc_keys)");
-		goto unlock;
-	}
 	n->dva = va;
-	n->key = exp.key;
-	acl_ipc_key_make(key, len, ACL_IPC_KIND_NOTIFY, &n->slot, n->dev, exp.key);
+	n->key = name;
+	acl_ipc_key_make(key, len, ACL_IPC_KIND_NOTIFY, &n->slot, n->dev, name);
 unlock:
 	pthread_mutex_unlock(&n->lock);
 put:

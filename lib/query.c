@@ -43,7 +43,8 @@
  * neither of those; the 910_93 parts, the A3 super-pod servers, the IPC
  * pid lists across servers (their driver's SET_PID_POD); the 910B, 910_93
  * and 310P (CHIP_DC) parts captured graphs (RT_FEATURE_MODEL_ACL_GRAPH,
- * aclmdlRICapture*). The simulated chip is 910B-class. A name not listed has no platform file: the
+ * aclmdlRICapture*); the 910B and 910_93 parts IPC events
+ * (RT_FEATURE_IPC_EVENT). The simulated chip is 910B-class. A name not listed has no platform file: the
  * simulated chip's figures and features for the device queries, and no
  * attributes.
  */
@@ -55,9 +56,9 @@ static const struct acl_soc_part {
 	unsigned int feat;
 } acl_soc_parts[] = {
 #define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY | \
-		 ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH)
+		 ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT)
 #define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE | \
-		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH)
+		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT)
 /* the 310P parts (CHIP_DC): IPC notifies and ACL graphs */
 #define P310	(ACL_SOC_IPC_NOTIFY | ACL_SOC_ACL_GRAPH)
 	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },

@@ -36,6 +36,7 @@ int acl_soc_arch(int id, int32_t *arch);
 #define ACL_SOC_IPC_NOTIFY	(1U << 5)	/* RT_FEATURE_IPC_NOTIFY: notifies shared between processes */
 #define ACL_SOC_RAND_GEN	(1U << 6)	/* RT_FEATURE_TASK_RAND_GENERATOR: aclrtRandomNumAsync */
 #define ACL_SOC_ACL_GRAPH	(1U << 7)	/* RT_FEATURE_MODEL_ACL_GRAPH: stream capture (aclmdlRICapture*) */
+#define ACL_SOC_IPC_EVENT	(1U << 8)	/* RT_FEATURE_IPC_EVENT: events shared between processes */
 int acl_soc_features(int id, unsigned int *feat);
 /*
  * The process's chip, as CANN's runtime has one chip type per process:

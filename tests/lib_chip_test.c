@@ -163,6 +163,22 @@ TEST_F_TIMEOUT(chip, ascend310b1_profile, 120)
 			   aclrtNotifyImportByKey(&n2, "npu0-notify0-0123456789abcdef", 0));
 		ASSERT_ACL_OK(aclrtDestroyNotify(n));
 	}
+	/* no IPC events (RT_FEATURE_IPC_EVENT): after the flag's and the acl layer's checks */
+	{
+		aclrtIpcEventHandle h;
+		aclrtEvent e, e2 = NULL;
+
+		memset(&h, 0, sizeof(h));
+		EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtCreateEventExWithFlag(&e2, ACL_EVENT_IPC | ACL_EVENT_SYNC));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtCreateEventExWithFlag(&e2, ACL_EVENT_IPC));
+		EXPECT_TRUE(!e2);
+		ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&e, ACL_EVENT_SYNC));
+		EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtIpcGetEventHandle(e, NULL));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtIpcGetEventHandle(e, &h));
+		EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtIpcOpenEventHandle(h, NULL));
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtIpcOpenEventHandle(h, &e2));
+		ASSERT_ACL_OK(aclrtDestroyEvent(e));
+	}
 	/* no random-number task (RT_FEATURE_TASK_RAND_GENERATOR): after the acl layer's checks */
 	{
 		aclrtRandomNumTaskInfo t;

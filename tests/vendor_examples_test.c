@@ -339,6 +339,74 @@ VENDOR_EXAMPLE(ipc_notify_withoutpid)
 	},
 };
 
+/*
+ * 2_advanced_features/ipcevent/0_ipcevent: proc_a records an IPC event,
+ * exports it (a file), waits for proc_b's flag file; proc_b opens it,
+ * waits for the record on its stream, records it in turn, queries it.
+ */
+VENDOR_EXAMPLE(ipcevent)
+	.procs = {
+		{
+			.argv = { "proc_a" },
+			.in_order = {
+				"[INFO]  Process A: IPC event created",
+				"[INFO]  Process A: event recorded and synchronized",
+				"[INFO]  Process A: event status = 1 (1=completed)",
+				"[INFO]  Process A: IPC event handle written to ./event_handle.bin",
+				"[INFO]  Process A: consumer finished",
+				"[INFO]  Process A: cleanup completed",
+			},
+			.never = { "[ERROR]" },
+		},
+		{
+			.argv = { "proc_b" },
+			.in_order = {
+				"[INFO]  Process B: IPC event opened",
+				"[INFO]  Process B: event received, stream synchronized",
+				"[INFO]  Process B: event status = 1 (1=completed)",
+				"[INFO]  Process B: cleanup completed",
+			},
+			.never = { "[ERROR]" },
+		},
+	},
+};
+
+/*
+ * 2_advanced_features/ipcevent/1_ipcevent_multi_device: as run.sh with
+ * one consumer - the precheck (2 devices needed), then the producer on
+ * device 0 and the consumer on device 1, which opens the event there.
+ */
+VENDOR_EXAMPLE(ipcevent_multi_device)
+	.procs = {
+		{
+			.argv = { "precheck", "2" },
+			.before = true,
+			.in_order = { "[INFO]  Available device count: " },
+			.never = { "[ERROR]" },
+		},
+		{
+			.argv = { "proc_a", "1" },
+			.in_order = {
+				"[INFO]  Producer: IPC event created on device 0",
+				"[INFO]  Producer: event status = 1 (1=completed)",
+				"[INFO]  All 1 consumers have finished.",
+				"[INFO]  Producer: finished successfully.",
+			},
+			.never = { "[ERROR]" },
+		},
+		{
+			.argv = { "proc_b", "1", "1" },
+			.in_order = {
+				"[INFO]  Consumer 1: IPC event opened on device 1",
+				"[INFO]  Consumer 1: event received, stream synchronized",
+				"[INFO]  Consumer 1: event status = 1 (1=completed)",
+				"[INFO]  Consumer 1 (device 1) finished successfully.",
+			},
+			.never = { "[ERROR]" },
+		},
+	},
+};
+
 /* @path's first line into @buf (newline dropped); -1 if unreadable. */
 static int read_line(const char *path, char *buf, size_t size)
 {

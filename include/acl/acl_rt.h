@@ -593,7 +593,7 @@ ACL_FUNC_VISIBILITY aclError aclsysGetVersionNum(char *pkgName, int32_t *version
 #define ACL_EVENT_WAIT_DEFAULT 0x00000000U
 #define ACL_EVENT_WAIT_EXTERNAL 0x00000001U
 
-/* IPC events are not supported: the size and aclrtIpcEventHandle are for layout only */
+/* aclrtIpcEventHandle's size: an IPC event's name for other processes */
 #define ACL_IPC_EVENT_HANDLE_SIZE 64U
 
 /*
@@ -1087,11 +1087,12 @@ ACL_FUNC_VISIBILITY aclError aclrtRegStreamStateCallback(const char *regName, ac
  */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventWithFlag(aclrtEvent *event, uint32_t flag);
 /*
- * flag: a combination as above, or IPC alone, which is
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (no IPC events). These events are not
- * reset or given to aclrtQueryEvent or aclrtQueryEventWaitStatus
- * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT); never recorded, they query COMPLETE
- * in aclrtQueryEventStatus.
+ * flag: a combination as above, or IPC alone (an event other processes
+ * may open: aclrtIpcGetEventHandle); else ACL_ERROR_RT_PARAM_INVALID.
+ * These events are not reset or given to aclrtQueryEvent or
+ * aclrtQueryEventWaitStatus (ACL_ERROR_RT_FEATURE_NOT_SUPPORT); never
+ * recorded, they query COMPLETE in aclrtQueryEventStatus. No free IPC key
+ * (the driver's max_ipc_keys): ACL_ERROR_RT_NO_EVENT_RESOURCE.
  */
 ACL_FUNC_VISIBILITY aclError aclrtCreateEventExWithFlag(aclrtEvent *event, uint32_t flag);
 /*
@@ -1149,6 +1150,40 @@ ACL_FUNC_VISIBILITY aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStr
  * host functions.
  */
 ACL_FUNC_VISIBILITY aclError aclrtGetEventAvailNum(uint32_t *eventCount);
+
+/*
+ * IPC events (aclrtCreateEventExWithFlag(ACL_EVENT_IPC)) are one event in
+ * every process that holds them: a record in any process is the event's
+ * latest record, and aclrtStreamWaitEvent, aclrtSynchronizeEvent(WithTimeout)
+ * and aclrtQueryEventStatus, in any process, take the latest record made
+ * before them by any process (none: nothing to wait for, COMPLETE). They
+ * are not reset, timed, given an id, queried with aclrtQueryEvent or
+ * aclrtQueryEventWaitStatus, or recorded or waited for on a capturing
+ * stream: ACL_ERROR_RT_FEATURE_NOT_SUPPORT. A wait on a stream of another
+ * device than the creator's waits in the call, on the host, for that
+ * record; records may come from one device besides the creator's, with
+ * peer access to it (aclrtIpcOpenEventHandle enables it for the opener's
+ * device). Records of two processes at the same moment may count as one;
+ * at most 510 records of an event may be in flight. When the creator
+ * destroys its event, the other processes' copies fail from then on
+ * (ACL_ERROR_RT_INVALID_HANDLE; their queued tasks fault).
+ */
+/*
+ * The handle that names the IPC event @event for aclrtIpcOpenEventHandle
+ * in another process of the same user (no pid list: CANN shares IPC
+ * events with any process). NULL: ACL_ERROR_INVALID_PARAM; an event not
+ * created with ACL_EVENT_IPC: ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcGetEventHandle(aclrtEvent event, aclrtIpcEventHandle *handle);
+/*
+ * The IPC event @handle names, as an event of the current context; the
+ * creator's device is opened for it if this process has not set it.
+ * NULL event: ACL_ERROR_INVALID_PARAM; a handle no aclrtIpcGetEventHandle
+ * made, one of this process's own events, or one this process has open
+ * already: ACL_ERROR_RT_PARAM_INVALID; the event destroyed, or a creator
+ * of another user: ACL_ERROR_RT_NO_PERMISSION. aclrtDestroyEvent closes it.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtIpcOpenEventHandle(aclrtIpcEventHandle handle, aclrtEvent *event);
 
 /*
  * == Callbacks and host functions ==
