@@ -7,7 +7,7 @@
  * "npu<N>-ipc-<16 hex digits>". An import gets a handle to that range
  * (IPC_IMPORT), mapped on the memory's device as aclrtMalloc memory is
  * by the memory layer (acl_mm_map_import()) - a device the process has
- * no context on is opened for it (lifecycle.c's opener: CANN imports on
+ * no context on is opened for it (acl_dev_hold(): CANN imports on
  * the current device) -, and recorded as an
  * ACL_REGION_IPC region with its key and import order: aclrtIpcMemClose unmaps the process's oldest
  * import of a key, or, in a process that holds none, destroys the key
