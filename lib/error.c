@@ -136,6 +136,11 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EMODELEXEC, ACL_ERROR_RT_MODEL_EXECUTE,		"the model cannot be executed" },
 		{ ACLI_ENOMODELRES, ACL_ERROR_RT_NO_MODEL_RESOURCE,	"no model left" },
 		{ ACLI_ELABELCTX, ACL_ERROR_RT_LABEL_CONTEXT,		"the label belongs to another context" },
+		{ ACLI_ECAPDEP, ACL_ERROR_RT_CAPTURE_DEPENDENCY,	"a captured wait for work that was not captured" },
+		{ ACLI_ECAPUNJOINED, ACL_ERROR_RT_STREAM_UNJOINED,	"a stream of the capture was not joined back to its origin" },
+		{ ACLI_ECAPIMPLICIT, ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "the default stream cannot join a capture" },
+		{ ACLI_ECAPCONFLICT, ACL_ERROR_STREAM_CAPTURE_CONFLICT,	"the stream belongs to another capture" },
+		{ ACLI_ECAPUNMATCHED, ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, "the capture was begun on another stream" },
 	};
 	size_t i;
 

@@ -83,6 +83,11 @@ enum {
 	ACLI_EMODELEXEC		= -(ACLI_ERR_BASE + 65),	/* the model cannot run: 507011 */
 	ACLI_ENOMODELRES	= -(ACLI_ERR_BASE + 66),	/* no model id left: 207010 */
 	ACLI_ELABELCTX		= -(ACLI_ERR_BASE + 67),	/* label of another context: 507031 */
+	ACLI_ECAPDEP		= -(ACLI_ERR_BASE + 68),	/* a captured wait for uncaptured work: 107024 */
+	ACLI_ECAPUNJOINED	= -(ACLI_ERR_BASE + 69),	/* a forked stream not joined back: 107025 */
+	ACLI_ECAPIMPLICIT	= -(ACLI_ERR_BASE + 70),	/* the default stream joins a capture: 107031 */
+	ACLI_ECAPCONFLICT	= -(ACLI_ERR_BASE + 71),	/* a stream of another capture: 107032 */
+	ACLI_ECAPUNMATCHED	= -(ACLI_ERR_BASE + 72),	/* capture not begun on this stream: 107036 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

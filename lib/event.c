@@ -344,6 +344,61 @@ int acl_event_record_on(struct acl_obj *event, struct acl_stream *s)
 	return ret;
 }
 
+/*
+ * A DEFAULT record of @e on @s while @s captures: the capture's fork or
+ * join point (stream.c), nothing queued, *@done true; CANN takes events of
+ * aclrtCreateEventExWithFlag only (207000, the capture invalidated).
+ */
+static int acl_event_capture_record(struct acl_event *e, struct acl_stream *s, bool *done)
+{
+	uint64_t serial = 0;
+	int ret;
+
+	ret = acl_stream_capture_fork(s, &e->obj, e->ex, &serial);
+	if (!ret && serial) {
+		pthread_mutex_lock(&e->lock);
+		e->cap_serial = serial;
+		pthread_mutex_unlock(&e->lock);
+	}
+	*done = serial;
+	return ret;
+}
+
+/*
+ * A DEFAULT wait of @s for @e: if @e's last record was in a capture under
+ * way, @s joins it (stream.c), *@done true. On a capturing stream a wait
+ * for a record outside the capture is CANN's 107024 (an event never
+ * recorded: nothing to wait for), and an event not of
+ * aclrtCreateEventExWithFlag 207000, the capture invalidated.
+ */
+static int acl_event_capture_wait(struct acl_event *e, struct acl_stream *s, bool *done)
+{
+	uint64_t serial;
+	bool ever;
+	int ret;
+
+	pthread_mutex_lock(&e->lock);
+	serial = e->cap_serial;
+	ever = e->ever;
+	pthread_mutex_unlock(&e->lock);
+	*done = false;
+	if (serial) {
+		ret = acl_stream_capture_join(s, serial, &e->obj);
+		*done = ret != -ENOENT;
+		if (ret != -ENOENT)
+			return ret;
+	}
+	if (!acl_stream_recording(s))
+		return 0;
+	if (!e->ex || acl_stream_capture(s, NULL) != acl_stream_recording(s))
+		return acl_stream_uncapturable(s);
+	*done = true;
+	if (ever)
+		return acl_errf(ACLI_ECAPDEP, "stream %p is being captured, and the last record of event %p is not in the capture: wait for it with ACL_EVENT_WAIT_EXTERNAL",
+				s, e);
+	return 0;
+}
+
 static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
 {
 	struct acl_stream *s;
@@ -363,10 +418,13 @@ static int acl_event_record(aclrtEvent event, aclrtStream stream, uint32_t flag)
 		/* on a capturing stream: a record at each run of the model */
 		ret = acl_stream_capture_ext(s, &e->obj, true);
 	} else if (!ret) {
-		ret = acl_stream_uncapturable(s);
-		if (!ret && (e->flags & ACL_EVENT_EXTERNAL))
+		bool captured = false;
+
+		/* on a capturing stream: a fork or join point of the capture */
+		ret = acl_event_capture_record(e, s, &captured);
+		if (!ret && !captured && (e->flags & ACL_EVENT_EXTERNAL))
 			ret = acl_errf(ACLI_ERTNOTSUPP, "an EXTERNAL event is not recorded on a stream outside an ACL graph");
-		if (!ret)
+		if (!ret && !captured)
 			ret = acl_event_record_on(&e->obj, s);
 	}
 	acl_stream_put(s);
@@ -619,8 +677,11 @@ static int acl_stream_wait_event(aclrtStream stream, aclrtEvent event, uint32_t 
 		/* on a capturing stream: a wait at each run of the model */
 		ret = acl_stream_capture_ext(s, &e->obj, false);
 	} else if (!ret) {
-		ret = acl_stream_uncapturable(s);
-		if (!ret)
+		bool captured = false;
+
+		/* a wait for a captured record joins the capture */
+		ret = acl_event_capture_wait(e, s, &captured);
+		if (!ret && !captured)
 			ret = acl_event_wait_on(&e->obj, s, limit_ms);
 	}
 put_s:

@@ -52,6 +52,7 @@ struct acl_event {
 	unsigned int nwaits;
 	/* ACL_EVENT_RECORD_* / _WAIT_* of the first record / wait; UINT32_MAX: none yet */
 	uint32_t rec_flag, wait_flag;
+	uint64_t cap_serial;		/* the capture of its last record (stream.c's fork/join); 0: none */
 };
 
 /*

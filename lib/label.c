@@ -74,27 +74,35 @@ static void acl_label_list_release(struct acl_obj *obj)
 	free(list);
 }
 
-/* @label as a live label of the current context (a reference), and the context's serial. */
+/* @label as a live label (a reference): 107017 if not. */
 static int acl_label_get(aclrtLabel label, struct acl_label **out)
 {
-	struct acl_context *ctx;
-	struct acl_label *l;
-	int ret;
+	*out = (struct acl_label *)acl_obj_get(label, ACL_OBJ_LABEL);
+	if (!*out)
+		return acl_errf(ACLI_EHANDLE, "label %p is not a live label (destroyed, or never created?)", label);
+	return 0;
+}
 
-	ret = acl_cur_ctx(&ctx);
+/* @l is of the current context: 107002 without one, 507031 if of another. */
+static int acl_label_current(const struct acl_label *l)
+{
+	struct acl_context *ctx;
+	int ret = acl_cur_ctx(&ctx);
+
 	if (ret)
 		return ret;
-	l = (struct acl_label *)acl_obj_get(label, ACL_OBJ_LABEL);
-	if (!l)
-		ret = acl_errf(ACLI_EHANDLE, "label %p is not a live label (destroyed, or never created?)", label);
-	else if (l->ctx_serial != ctx->serial)
-		ret = acl_errf(ACLI_ELABELCTX, "label %p belongs to another context than the current one", label);
+	if (l->ctx_serial != ctx->serial)
+		ret = acl_errf(ACLI_ELABELCTX, "label %p belongs to another context than the current one", (void *)l);
 	acl_ctx_put(ctx);
-	if (ret && l)
-		acl_obj_put(&l->obj);
-	if (!ret)
-		*out = l;
 	return ret;
+}
+
+/* @s is of the current context (which the caller knows there is): 107003 if not. */
+static int acl_label_stream_current(struct acl_stream *s)
+{
+	if (acl_ctx_is_current(s->ctx))
+		return 0;
+	return acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one", s);
 }
 
 ACL_EXPORT aclError aclrtCreateLabel(aclrtLabel *label)
@@ -150,58 +158,83 @@ ACL_EXPORT aclError aclrtDestroyLabel(aclrtLabel label)
 	ret = acl_enter(NULL, label);
 	if (!ret)
 		ret = acl_label_get(label, &l);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_label_current(l);
 	if (!ret)
 		ret = acl_label_obj_destroy(&l->obj, "label");
+	else
+		acl_obj_put(&l->obj);
 	return acl_ret(__func__, ret);
 }
 
+/* @list's first @n labels leave it (they may join another). */
+static void acl_label_list_unmark(struct acl_label_list *list, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		pthread_mutex_lock(&list->labels[i]->lock);
+		list->labels[i]->listed = false;
+		pthread_mutex_unlock(&list->labels[i]->lock);
+	}
+}
+
+/*
+ * The vendor's order: num (107000), the labels' handles (107017), the
+ * context; a label in a list already, or twice in this one, 507000 (its
+ * RT_ERROR_SAME_LABELS_IN_SWITCH: the list holds where each label is).
+ */
 ACL_EXPORT aclError aclrtCreateLabelList(aclrtLabel *labels, size_t num, aclrtLabelList *labelList)
 {
 	struct acl_label_list *list = NULL;
 	struct acl_context *ctx;
+	uint32_t marked = 0;
 	size_t i;
 	int ret;
 
 	ret = acl_enter(NULL, labels, labelList);
-	if (!ret)
-		ret = acl_cur_ctx(&ctx);
+	if (!ret && (!num || num > ACL_LABELS_MAX))
+		ret = acl_errf(ACLI_ERTPARAM, "num %zu is not in (0, %u]", num, ACL_LABELS_MAX);
 	if (ret)
 		return acl_ret(__func__, ret);
-	if (!num || num > ACL_LABELS_MAX) {
-		ret = acl_errf(ACLI_ERTPARAM, "num %zu is not in (0, %u]", num, ACL_LABELS_MAX);
-		goto out;
-	}
 	list = calloc(1, sizeof(*list) + num * sizeof(list->labels[0]));
-	if (!list) {
-		ret = acl_errf(-ENOMEM, "out of host memory");
-		goto out;
-	}
-	list->ctx_serial = ctx->serial;
+	if (!list)
+		return acl_ret(__func__, acl_errf(-ENOMEM, "out of host memory"));
 	for (i = 0; i < num && !ret; i++) {
 		struct acl_label *l = (struct acl_label *)acl_obj_get(labels[i], ACL_OBJ_LABEL);
 
-		if (!l) {
+		if (l)
+			list->labels[list->n++] = l;
+		else
 			ret = acl_errf(ACLI_EHANDLE, "labels[%zu] %p is not a live label", i, labels[i]);
-			break;
-		}
-		list->labels[list->n++] = l;
-		if (l->ctx_serial != ctx->serial)
-			ret = acl_errf(ACLI_ELABELCTX, "labels[%zu] %p belongs to another context than the current one",
-				       i, labels[i]);
+	}
+	if (!ret)
+		ret = acl_cur_ctx(&ctx);
+	if (ret)
+		goto fail;
+	list->ctx_serial = ctx->serial;
+	acl_ctx_put(ctx);
+	for (; marked < num && !ret; marked++) {
+		struct acl_label *l = list->labels[marked];
+
+		pthread_mutex_lock(&l->lock);
+		if (l->listed)
+			ret = acl_errf(ACLI_EINTERNAL, "labels[%u] %p is in a label list already (this one, or another)",
+				       marked, (void *)l);
+		l->listed = true;
+		pthread_mutex_unlock(&l->lock);
 	}
 	if (ret) {
-		acl_label_list_release(&list->obj);
-		goto out;
-	}
-	for (i = 0; i < num; i++) {
-		pthread_mutex_lock(&list->labels[i]->lock);
-		list->labels[i]->listed = true;
-		pthread_mutex_unlock(&list->labels[i]->lock);
+		/* the one that failed was listed before: not by this call */
+		acl_label_list_unmark(list, marked - 1);
+		goto fail;
 	}
 	acl_obj_add(&list->obj, ACL_OBJ_LABEL_LIST, acl_label_list_release);
 	*labelList = list;
-out:
-	acl_ctx_put(ctx);
+	return acl_ret(__func__, 0);
+fail:
+	acl_label_list_release(&list->obj);
 	return acl_ret(__func__, ret);
 }
 
@@ -234,7 +267,12 @@ ACL_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 		ret = acl_label_get(label, &l);
 	if (ret)
 		return acl_ret(__func__, ret);
-	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	/* the vendor's order: both handles, the label's context, the stream's, a model's stream */
+	ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (!ret)
+		ret = acl_label_current(l);
+	if (!ret)
+		ret = acl_label_stream_current(s);
 	if (!ret)
 		ret = acl_stream_capture_mark(s, &serial, &at);
 	if (ret)
@@ -265,16 +303,27 @@ ACL_EXPORT aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtL
 	struct acl_label_list *list;
 	struct acl_context *ctx;
 	struct acl_stream *s;
+	uint64_t serial;
+	uint32_t at;
 	int ret;
 
 	ret = acl_enter(NULL, ptr, labelList, stream);
-	if (!ret)
-		ret = acl_cur_ctx(&ctx);
 	if (ret)
 		return acl_ret(__func__, ret);
-	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
+	/* the vendor's order: the stream, the context, a stream of it (107003), a model's (107005) */
+	ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
 	if (ret)
-		goto out;
+		return acl_ret(__func__, ret);
+	ret = acl_cur_ctx(&ctx);
+	if (ret) {
+		acl_stream_put(s);
+		return acl_ret(__func__, ret);
+	}
+	ret = acl_label_stream_current(s);
+	if (!ret)
+		ret = acl_stream_capture_mark(s, &serial, &at);
+	if (ret)
+		goto put_s;
 	list = (struct acl_label_list *)acl_obj_get(labelList, ACL_OBJ_LABEL_LIST);
 	if (!list) {
 		ret = acl_errf(ACLI_EHANDLE, "labelList %p is not a live label list", labelList);
@@ -293,7 +342,6 @@ ACL_EXPORT aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtL
 	acl_obj_put(&list->obj);
 put_s:
 	acl_stream_put(s);
-out:
 	acl_ctx_put(ctx);
 	return acl_ret(__func__, ret);
 }

@@ -11,7 +11,9 @@
  * value writes and waits, reduce and random tasks: they queue through
  * acl_stream_launch() - are appended to the capture's command list
  * (stream.c) instead of being submitted; EXTERNAL event records and waits
- * are recorded between them (event.c); every other task is refused
+ * are recorded between them (event.c); a stream that waits for an event
+ * recorded in the capture joins it (stream.c: fork and join across
+ * streams, their tasks in one list in launch order); every other task is refused
  * (207000) and invalidates the capture, and calls that would run on the
  * host now (pageable copies, callbacks, other event records and waits)
  * are refused before they do anything. CaptureEnd hands the list to the
@@ -26,6 +28,10 @@
  * of its context, THREAD_LOCAL to the thread that began it, RELAXED to
  * nobody; a thread's exchange mode (aclmdlRICaptureThreadExchangeMode)
  * loosens that for itself.
+ *
+ * Explicit builds (aclmdlRIBuildBegin ...) record the tasks of a bound
+ * persistent stream the same way; labels (label.c) are positions in the
+ * recording and switches jumps the device takes.
  *
  * Locks: ctx->lock (the context's models and captures) and m->lock are
  * never held together with s->lock, nor ctx->lock with m->lock.
@@ -120,6 +126,11 @@ static void acl_model_release(struct acl_obj *obj)
 		acl_err_resume(&held);
 		acl_stream_free(m->exec);
 	}
+	/* a bind that raced with the teardown: the stream records no more */
+	if (m->stream) {
+		acl_stream_capture_end(m->stream, &m->cap);
+		acl_stream_put(m->stream);
+	}
 	acl_ctx_put(m->ctx);
 	acl_capture_free(&m->cap);
 	for (i = 0; i < m->nparts; i++)
@@ -190,6 +201,14 @@ static int acl_model_current(struct acl_model *m)
 	return acl_owner_current(m->ctx, ACLI_EMODELCTX, "model", m);
 }
 
+/* A captured graph takes no stream of the build API: 107000 (the vendor's "ACL Graph mode is not supported"). */
+static int acl_model_of_build(struct acl_model *m)
+{
+	if (m->built)
+		return 0;
+	return acl_errf(ACLI_ERTPARAM, "model %p is a captured graph (ACL graph mode), not one of aclmdlRIBuildBegin", m);
+}
+
 /* @s is a stream of the current context: 107003 if not. */
 static int acl_stream_current(struct acl_stream *s)
 {
@@ -217,6 +236,8 @@ static void acl_model_uncapture(struct acl_model *m, enum acl_model_state state)
 	struct acl_context *ctx = m->ctx;
 	struct acl_stream *s;
 
+	/* the streams that joined the capture leave it too */
+	acl_capture_close(&m->cap, false);
 	pthread_mutex_lock(&ctx->lock);
 	if (!list_empty(&m->cap_node)) {
 		list_del(&m->cap_node);
@@ -243,7 +264,7 @@ static void acl_model_unbind(struct acl_model *m)
 	m->stream = NULL;
 	pthread_mutex_unlock(&m->ctx->lock);
 	if (s) {
-		acl_stream_capture_end(s);
+		acl_stream_capture_end(s, &m->cap);
 		acl_stream_put(s);
 	}
 }
@@ -284,15 +305,15 @@ static int acl_model_teardown(struct acl_model *m)
 		list_init(&m->node);
 	}
 	pthread_mutex_unlock(&ctx->lock);
-	/* a build's stream is let go (a capture's ended before) */
-	acl_model_unbind(m);
 	pthread_mutex_lock(&m->lock);
-	m->state = ACL_MODEL_INVALID;
+	m->state = ACL_MODEL_INVALID;	/* first: a BindStream under way undoes itself */
 	cbs = m->cbs;
 	n = m->ncbs;
 	m->cbs = NULL;
 	m->ncbs = m->cbs_cap = 0;
 	pthread_mutex_unlock(&m->lock);
+	/* a build's stream is let go (a capture's ended before) */
+	acl_model_unbind(m);
 	/* the driver's models go, one at a time; the parts stay for a run that has them */
 	for (i = 0;; i++) {
 		bool more;
@@ -340,6 +361,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			free(m->cap.cmds);
 			free(m->cap.ext);
 			free(m->cap.sw);
+			free(m->cap.members);
 			acl_stream_free(m->exec);
 			free(m->parts);
 			free(m->name);
@@ -349,6 +371,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		}
 		list_init(&ctx->models);
 		list_init(&ctx->captures);
+		acl_captures_forget();
 		return;
 	}
 	for (;;) {
@@ -369,7 +392,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			break;
 		/* a capture under way ends: its stream goes next */
 		if (s) {
-			acl_stream_capture_end(s);
+			acl_stream_capture_end(s, &m->cap);
 			acl_model_uncapture(m, ACL_MODEL_INVALID);
 			acl_stream_put(s);
 		}
@@ -619,8 +642,10 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 	ret = acl_capture_stream_check(s);
 	if (ret)
 		return ret;
+	if (acl_stream_capture(s, NULL) && !acl_stream_capture_origin(s))
+		return acl_errf(ACLI_ECAPUNMATCHED, "stream %p joined a capture begun on another stream: end it there", s);
 	/* taken now: a second end, racing with this one, finds none */
-	cap = acl_stream_capture_end(s);
+	cap = acl_stream_capture_end(s, NULL);
 	if (!cap)
 		return acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
 	m = container_of(cap, struct acl_model, cap);
@@ -630,12 +655,15 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 		return acl_errf(ACLI_ECAPTHREAD, "the capture of stream %p was begun by another thread in mode %s (only a RELAXED capture ends on another thread): the stream leaves it, and model %p stays, unusable, until aclmdlRIDestroy",
 				s, acl_cap_modes[m->mode], m);
 	}
-	/* still CAPTURING for Destroy and ExecuteAsync until the driver has it */
-	acl_model_uncapture(m, ACL_MODEL_CAPTURING);
 	if (cap->invalid)
 		ret = acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not record (see that task's failure): its model is destroyed",
 			       s);
-	else if (cap->n || cap->next)
+	/* the streams that joined leave it, joined back or not */
+	else
+		ret = acl_capture_close(cap, true);
+	/* still CAPTURING for Destroy and ExecuteAsync until the driver has it */
+	acl_model_uncapture(m, ACL_MODEL_CAPTURING);
+	if (!ret && (cap->n || cap->next))
 		ret = acl_model_build(m);
 	/* the driver has the commands now, the parts the events */
 	acl_capture_free(cap);
@@ -870,9 +898,7 @@ static int acl_build_enter(aclmdlRI modelRI, struct acl_model **out)
 
 	if (ret)
 		return ret;
-	if (!(*out)->built)
-		ret = acl_errf(ACLI_ERTPARAM, "model %p is a captured graph (ACL graph mode), not one of aclmdlRIBuildBegin",
-			       *out);
+	ret = acl_model_of_build(*out);
 	if (!ret)
 		ret = acl_model_current(*out);
 	if (ret)
@@ -902,21 +928,40 @@ ACL_EXPORT aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag)
 	return acl_ret(__func__, ret);
 }
 
-/* What aclmdlRIBindStream refuses of @s, in the vendor's order. */
-static int acl_bind_check(struct acl_stream *s)
+/*
+ * What aclmdlRIBindStream refuses of @s and @m after their handles, in the
+ * vendor's order (api_c_model.cc, api_error.cc, api_impl.cc; the stream's
+ * context is not checked).
+ */
+static int acl_bind_check(struct acl_model *m, struct acl_stream *s)
 {
+	bool capturing = acl_stream_capture(s, NULL);
+	int ret;
+
 	if (!(s->flags & ACL_STREAM_PERSISTENT))
 		return acl_errf(ACLI_ERTPARAM, "stream %p is not ACL_STREAM_PERSISTENT: only a persistent stream is bound to a model",
 				s);
-	if (acl_stream_capture(s, NULL))
-		return acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured", s);
-	if (acl_stream_recording(s))
+	if (!capturing && acl_stream_recording(s))
 		return acl_errf(ACLI_ESTREAMMODEL, "stream %p is bound to a model already", s);
-	if (s->flags & ACL_STREAM_DEVICE_USE_ONLY)
-		return acl_errf(ACLI_EINTERNAL, "stream %p is ACL_STREAM_DEVICE_USE_ONLY, which cannot be bound to a model", s);
-	if (s->stop_on_failure)
-		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is in STOP failure mode, which a model's stream cannot be", s);
-	return acl_stream_current(s);
+	ret = acl_model_of_build(m);
+	if (!ret && capturing)
+		ret = acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured", s);
+	if (!ret && (s->flags & ACL_STREAM_DEVICE_USE_ONLY))
+		ret = acl_errf(ACLI_EINTERNAL, "stream %p is ACL_STREAM_DEVICE_USE_ONLY, which cannot be bound to a model", s);
+	if (!ret && s->stop_on_failure)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "stream %p is in STOP failure mode, which a model's stream cannot be", s);
+	return ret ? ret : acl_model_current(m);
+}
+
+/* Is @m still being built (under m->lock)? */
+static bool acl_model_building(struct acl_model *m)
+{
+	bool building;
+
+	pthread_mutex_lock(&m->lock);
+	building = m->state == ACL_MODEL_BUILDING;
+	pthread_mutex_unlock(&m->lock);
+	return building;
 }
 
 ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
@@ -936,17 +981,9 @@ ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 	if (!ret)
 		ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
 	if (!ret)
-		ret = acl_bind_check(s);
-	if (!ret && !m->built)
-		ret = acl_errf(ACLI_ERTPARAM, "model %p is a captured graph (ACL graph mode), not one of aclmdlRIBuildBegin", m);
-	if (!ret)
-		ret = acl_model_current(m);
-	if (ret)
-		goto out;
-	pthread_mutex_lock(&m->lock);
-	if (m->state != ACL_MODEL_BUILDING)
+		ret = acl_bind_check(m, s);
+	if (!ret && !acl_model_building(m))
 		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already (aclmdlRIBuildEnd): it takes no more streams", m);
-	pthread_mutex_unlock(&m->lock);
 	if (ret)
 		goto out;
 	pthread_mutex_lock(&m->ctx->lock);
@@ -960,9 +997,20 @@ ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 		ret = acl_errf(ACLI_ERTNOTSUPP, "model %p has a stream bound already: npu's models have one stream", m);
 		goto out;
 	}
+	/* a rebind after an unbind records anew */
+	acl_capture_free(&m->cap);
+	m->cap.ended = false;
 	ret = acl_stream_capture_begin(s, &m->cap);
-	if (ret)
+	if (ret) {
+		/* bound or captured meanwhile by another thread */
+		if (!acl_stream_capture(s, NULL))
+			ret = acl_errf(ACLI_ESTREAMMODEL, "stream %p was bound to another model meanwhile", s);
 		acl_model_unbind(m);
+	} else if (!acl_model_building(m)) {
+		/* destroyed or built meanwhile: its teardown may have missed this stream */
+		acl_model_unbind(m);
+		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+	}
 out:
 	if (s)
 		acl_stream_put(s);
@@ -971,52 +1019,48 @@ out:
 	return acl_ret(__func__, ret);
 }
 
-/* @s (resolved) is bound to @m (107005 if not), and not being captured (107027). */
-static int acl_bound_check(struct acl_model *m, aclrtStream stream, struct acl_stream **out)
+/*
+ * aclmdlRIEndTask (@unbind false): the bound @stream takes no more tasks;
+ * aclmdlRIUnbindStream: its tasks run to their end first, as the vendor's
+ * unbind waits, then it leaves the model (recorded anew if bound again
+ * before aclmdlRIBuildEnd). The vendor's order: both handles, a captured
+ * graph (107000), a capturing stream (107027), EndTask's stream of another
+ * context (107003), the model's context (107004), then a stream not bound
+ * to the model (EndTask 507000, Unbind 107005).
+ */
+static int acl_bound_op(aclmdlRI modelRI, aclrtStream stream, bool unbind)
 {
-	struct acl_stream *s;
+	struct acl_stream *s = NULL;
+	struct acl_model *m;
 	bool bound;
 	int ret;
 
-	ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	ret = acl_model_enter(modelRI, &m);
 	if (ret)
 		return ret;
-	ret = acl_stream_not_capturing(s, "binding a model to");
+	ret = acl_stream_resolve(stream, ACL_STREAM_USE, &s);
+	if (!ret)
+		ret = acl_model_of_build(m);
+	if (!ret)
+		ret = acl_stream_not_capturing(s, unbind ? "unbinding a model from" : "ending a model's tasks on");
+	if (!ret && !unbind)
+		ret = acl_stream_current(s);
+	if (!ret)
+		ret = acl_model_current(m);
 	if (!ret) {
 		pthread_mutex_lock(&m->ctx->lock);
 		bound = m->stream == s;
 		pthread_mutex_unlock(&m->ctx->lock);
 		if (!bound)
-			ret = acl_errf(ACLI_ESTREAMMODEL, "stream %p is not bound to model %p (aclmdlRIBindStream)", s, m);
+			ret = acl_errf(unbind ? ACLI_ESTREAMMODEL : ACLI_EINTERNAL,
+				       "stream %p is not bound to model %p (aclmdlRIBindStream)", s, m);
 	}
-	if (ret)
-		acl_stream_put(s);
-	else
-		*out = s;
-	return ret;
-}
-
-/*
- * aclmdlRIEndTask (@unbind false): the bound @stream takes no more tasks;
- * aclmdlRIUnbindStream: its tasks run to their end first, as the vendor's
- * unbind waits, then it leaves the model.
- */
-static int acl_bound_op(aclmdlRI modelRI, aclrtStream stream, bool unbind)
-{
-	struct acl_stream *s;
-	struct acl_model *m;
-	int ret;
-
-	ret = acl_build_enter(modelRI, &m);
-	if (ret)
-		return ret;
-	ret = acl_bound_check(m, stream, &s);
-	if (!ret) {
+	if (!ret)
 		ret = unbind ? acl_stream_sync(s, -1) : acl_stream_capture_finish(s, &m->cap);
-		acl_stream_put(s);
-	}
 	if (!ret && unbind)
 		acl_model_unbind(m);
+	if (s)
+		acl_stream_put(s);
 	acl_model_put(m);
 	return ret;
 }
@@ -1043,7 +1087,7 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 	pthread_mutex_lock(&m->ctx->lock);
 	s = m->stream;
 	pthread_mutex_unlock(&m->ctx->lock);
-	ended = s && acl_stream_recording(s) == &m->cap && m->cap.ended;
+	ended = s && acl_stream_capture_ended(s, &m->cap);
 	pthread_mutex_lock(&m->lock);
 	if (m->state != ACL_MODEL_BUILDING)
 		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already", m);

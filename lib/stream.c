@@ -350,6 +350,7 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 	}
 	memcpy(&c->cmds[c->n], cmds, (size_t)n * sizeof(*cmds));
 	c->n += n;
+	s->recorded++;
 	return 0;
 }
 
@@ -446,8 +447,11 @@ int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap)
 	int ret = 0;
 
 	pthread_mutex_lock(&s->lock);
+	/* the vendor's RT_ERROR_STREAM_INVALID and RT_ERROR_MODEL_ENDGRAPH */
 	if (s->capture != cap)
-		ret = acl_errf(ACLI_ESTREAMMODEL, "stream %p is not bound to the model", s);
+		ret = acl_errf(ACLI_EINTERNAL, "stream %p is not bound to the model", s);
+	else if (cap->ended)
+		ret = acl_errf(ACLI_EINTERNAL, "the tasks of stream %p for its model were ended already", s);
 	else
 		cap->ended = true;
 	pthread_mutex_unlock(&s->lock);
@@ -496,11 +500,20 @@ int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
 	return ret;
 }
 
+/*
+ * The captures under way (not builds), for the streams that join them by
+ * an event. acl_cap_lock protects the list and each live capture's
+ * members; it is taken before any s->lock.
+ */
+static pthread_mutex_t acl_cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct acl_capture *acl_caps_live;
+
 int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap)
 {
 	static uint64_t serial;		/* atomic: the last recording's */
 	int ret = 0;
 
+	pthread_mutex_lock(&acl_cap_lock);
 	pthread_mutex_lock(&s->lock);
 	if (s->capture) {
 		ret = acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is %s already", s,
@@ -508,20 +521,227 @@ int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap)
 	} else {
 		cap->serial = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED);
 		s->capture = cap;
+		if (!cap->build) {
+			cap->origin = s;
+			cap->live_next = acl_caps_live;
+			acl_caps_live = cap;
+		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&acl_cap_lock);
 	return ret;
 }
 
-struct acl_capture *acl_stream_capture_end(struct acl_stream *s)
+/* @s's entry among @cap's members, or NULL (the origin has none; under acl_cap_lock). */
+static struct acl_capture_member *acl_capture_member_of(struct acl_capture *cap, struct acl_stream *s)
 {
-	struct acl_capture *cap;
+	uint32_t i;
+
+	for (i = 0; i < cap->nmembers; i++)
+		if (cap->members[i].s == s)
+			return &cap->members[i];
+	return NULL;
+}
+
+int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok, uint64_t *serial)
+{
+	struct acl_capture_member *mb;
+	struct acl_obj *old = NULL;
+	int ret = 0;
+
+	*serial = 0;
+	pthread_mutex_lock(&acl_cap_lock);
+	pthread_mutex_lock(&s->lock);
+	if (!s->capture)
+		goto out;
+	if (s->capture->build || !ok) {
+		ret = acl_stream_capture_refuse(s);
+		goto out;
+	}
+	ret = acl_stream_capture_valid_locked(s);
+	if (ret)
+		goto out;
+	mb = acl_capture_member_of(s->capture, s);
+	if (mb) {
+		old = mb->last;
+		acl_obj_hold(event);
+		*mb = (struct acl_capture_member){ .s = s, .last = event, .at = s->recorded };
+	}
+	*serial = s->capture->serial;
+out:
+	pthread_mutex_unlock(&s->lock);
+	pthread_mutex_unlock(&acl_cap_lock);
+	if (old)
+		acl_obj_put(old);
+	return ret;
+}
+
+/* @s joins @cap (under acl_cap_lock, @s not recording). */
+static int acl_capture_add_member(struct acl_capture *cap, struct acl_stream *s)
+{
+	struct acl_capture_member *v;
+
+	if (cap->nmembers == cap->members_cap) {
+		v = realloc(cap->members, (cap->members_cap ? 2 * cap->members_cap : 4) * sizeof(*v));
+		if (!v)
+			return acl_errf(-ENOMEM, "out of host memory for the capture of stream %p", (void *)cap->origin);
+		cap->members = v;
+		cap->members_cap = cap->members_cap ? 2 * cap->members_cap : 4;
+	}
+	acl_obj_hold(&s->obj);
+	cap->members[cap->nmembers++] = (struct acl_capture_member){ .s = s };
+	pthread_mutex_lock(&s->lock);
+	s->capture = cap;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+int acl_stream_capture_join(struct acl_stream *s, uint64_t serial, struct acl_obj *event)
+{
+	struct acl_capture *cap, *cur;
+	uint32_t i;
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_cap_lock);
+	for (cap = acl_caps_live; cap && cap->serial != serial; cap = cap->live_next)
+		;
+	if (!cap) {
+		pthread_mutex_unlock(&acl_cap_lock);
+		return -ENOENT;
+	}
+	pthread_mutex_lock(&s->lock);
+	cur = s->capture;
+	if (!ret && cur && cur != cap)
+		ret = acl_errf(ACLI_ECAPCONFLICT, "stream %p %s, not the capture event %p was recorded in",
+			       s, cur->build ? "is bound to a model being built" : "belongs to another capture",
+			       (void *)event);
+	if (!ret && cur)
+		ret = acl_stream_capture_valid_locked(s);
+	pthread_mutex_unlock(&s->lock);
+	if (!ret && !cur && s->is_default)
+		ret = acl_errf(ACLI_ECAPIMPLICIT, "the default stream cannot join the capture event %p was recorded in",
+			       (void *)event);
+	if (!ret && !cur && (s->flags & ACL_STREAM_DEVICE_USE_ONLY))
+		ret = acl_errf(ACLI_EINTERNAL, "stream %p is ACL_STREAM_DEVICE_USE_ONLY, which cannot join a capture", s);
+	if (!ret && !cur)
+		ret = acl_capture_add_member(cap, s);
+	if (!ret) {
+		struct acl_capture_member *mb = acl_capture_member_of(cap, s);
+
+		/* the recorder of @event is waited for; a wait is a task of @s */
+		for (i = 0; i < cap->nmembers; i++) {
+			if (cap->members[i].last != event)
+				continue;
+			cap->members[i].waited = true;
+			if (s == cap->origin)
+				cap->members[i].joined = true;
+		}
+		if (mb && mb->last != event)
+			mb->at = UINT64_MAX;
+	}
+	pthread_mutex_unlock(&acl_cap_lock);
+	return ret;
+}
+
+bool acl_stream_capture_origin(struct acl_stream *s)
+{
+	bool origin;
 
 	pthread_mutex_lock(&s->lock);
-	cap = s->capture;
-	s->capture = NULL;
+	origin = s->capture && s->capture->origin == s;
 	pthread_mutex_unlock(&s->lock);
-	return cap;
+	return origin;
+}
+
+/* @cap's members leave it (under acl_cap_lock): their entries into *@out (the caller puts them). */
+static int acl_capture_check_locked(struct acl_capture *cap)
+{
+	bool joined = false;
+	uint32_t i;
+
+	for (i = 0; i < cap->nmembers; i++) {
+		struct acl_capture_member *mb = &cap->members[i];
+
+		if (!mb->last || mb->at != acl_stream_recorded(mb->s))
+			return acl_errf(ACLI_ECAPUNJOINED, "stream %p joined the capture of stream %p, and its last task is no event record: record an event on it and wait for that event on the origin stream",
+					(void *)mb->s, (void *)cap->origin);
+		if (!mb->waited)
+			return acl_errf(ACLI_ECAPUNJOINED, "the last record on stream %p, which joined the capture of stream %p, has no wait for it in the capture",
+					(void *)mb->s, (void *)cap->origin);
+		joined |= mb->joined;
+	}
+	if (cap->nmembers && !joined)
+		return acl_errf(ACLI_ECAPUNJOINED, "the streams that joined the capture of stream %p were not joined back: the origin stream waits for none of their last records",
+				(void *)cap->origin);
+	return 0;
+}
+
+int acl_capture_close(struct acl_capture *cap, bool check)
+{
+	struct acl_capture_member *members;
+	struct acl_capture **pp;
+	uint32_t n, i;
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_cap_lock);
+	for (pp = &acl_caps_live; *pp && *pp != cap; pp = &(*pp)->live_next)
+		;
+	if (!*pp) {
+		pthread_mutex_unlock(&acl_cap_lock);
+		return 0;
+	}
+	*pp = cap->live_next;
+	if (check)
+		ret = acl_capture_check_locked(cap);
+	members = cap->members;
+	n = cap->nmembers;
+	cap->members = NULL;
+	cap->nmembers = cap->members_cap = 0;
+	for (i = 0; i < n; i++) {
+		pthread_mutex_lock(&members[i].s->lock);
+		if (members[i].s->capture == cap)
+			members[i].s->capture = NULL;
+		pthread_mutex_unlock(&members[i].s->lock);
+	}
+	pthread_mutex_unlock(&acl_cap_lock);
+	for (i = 0; i < n; i++) {
+		if (members[i].last)
+			acl_obj_put(members[i].last);
+		acl_stream_put(members[i].s);
+	}
+	free(members);
+	return ret;
+}
+
+void acl_captures_forget(void)
+{
+	/* the parent's captures are not the child's; the lock may be held by a thread that is gone */
+	pthread_mutex_init(&acl_cap_lock, NULL);
+	acl_caps_live = NULL;
+}
+
+struct acl_capture *acl_stream_capture_end(struct acl_stream *s, const struct acl_capture *cap)
+{
+	struct acl_capture *cur;
+
+	pthread_mutex_lock(&s->lock);
+	cur = s->capture;
+	if (cur && (cap ? cur != cap : cur->build))
+		cur = NULL;
+	if (cur)
+		s->capture = NULL;
+	pthread_mutex_unlock(&s->lock);
+	return cur;
+}
+
+bool acl_stream_capture_ended(struct acl_stream *s, const struct acl_capture *cap)
+{
+	bool ended;
+
+	pthread_mutex_lock(&s->lock);
+	ended = s->capture == cap && cap->ended;
+	pthread_mutex_unlock(&s->lock);
+	return ended;
 }
 
 struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid)
@@ -534,6 +754,16 @@ struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid)
 		*invalid = cap && cap->invalid;
 	pthread_mutex_unlock(&s->lock);
 	return cap;
+}
+
+uint64_t acl_stream_recorded(struct acl_stream *s)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&s->lock);
+	n = s->recorded;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 struct acl_capture *acl_stream_recording(struct acl_stream *s)

@@ -48,6 +48,20 @@ struct acl_capture_ext {
 	struct acl_obj *event;		/* the struct acl_event, held */
 };
 
+/*
+ * A stream that joined a capture by waiting for an event recorded in it
+ * (fork); it must end with a record of an event that a stream of the
+ * capture waited for, one of them the origin stream (join), as CANN's
+ * CheckCaptureModelValidity wants.
+ */
+struct acl_capture_member {
+	struct acl_stream *s;		/* held */
+	struct acl_obj *last;		/* the event of its last record, held; NULL: none */
+	uint64_t at;			/* s->recorded at that record: a task since clears it */
+	bool waited;			/* a stream of the capture waited for that record */
+	bool joined;			/* ... the origin stream did */
+};
+
 /* A label switch recorded as command @at: its targets are @list's labels' positions. */
 struct acl_capture_switch {
 	uint32_t at;
@@ -69,8 +83,13 @@ struct acl_capture {
 	uint32_t next, ext_cap;
 	struct acl_capture_switch *sw;
 	uint32_t nsw, sw_cap;
-	uint64_t serial;		/* unique in the process: labels name it; set at begin */
+	uint64_t serial;		/* unique in the process: labels and events name it; set at begin */
 	bool build;			/* an explicit build's, not a capture; constant */
+	/* a capture's, under acl_cap_lock (stream.c) while it is live: */
+	struct acl_stream *origin;	/* the stream it began on (identity) */
+	struct acl_capture *live_next;	/* in the live captures */
+	struct acl_capture_member *members;
+	uint32_t nmembers, members_cap;
 	bool ended;			/* aclmdlRIEndTask: it takes no more tasks */
 	bool invalid;			/* a task was refused: the capture ends with 507903 */
 };
@@ -107,6 +126,7 @@ struct acl_stream {
 	unsigned int ndeps;
 	void *allocator;		/* aclrtAllocatorRegister's copy (allocator.c); freed with it */
 	struct acl_capture *capture;	/* recording into it (aclmdlRICaptureBegin), else NULL */
+	uint64_t recorded;		/* tasks it recorded into captures, ever */
 };
 
 /*
@@ -199,8 +219,13 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
  * records already (captured, or bound to a model being built).
  */
 int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap);
-/* @s records no more: what it recorded into, or NULL if it was not recording. */
-struct acl_capture *acl_stream_capture_end(struct acl_stream *s);
+/*
+ * @s records no more into @cap (NULL: into a capture, not a build):
+ * what it recorded into, or NULL if it did not record into that.
+ */
+struct acl_capture *acl_stream_capture_end(struct acl_stream *s, const struct acl_capture *cap);
+/* Does @s record into @cap, its tasks ended (aclmdlRIEndTask)? */
+bool acl_stream_capture_ended(struct acl_stream *s, const struct acl_capture *cap);
 /*
  * The capture (aclmdlRICaptureBegin) @s records into now, NULL if none
  * (a stream bound to a model being built is not captured);
@@ -209,6 +234,8 @@ struct acl_capture *acl_stream_capture_end(struct acl_stream *s);
 struct acl_capture *acl_stream_capture(struct acl_stream *s, bool *invalid);
 /* What @s records into now, captured or bound: NULL if neither. */
 struct acl_capture *acl_stream_recording(struct acl_stream *s);
+/* How many tasks @s recorded so far (a capture's fork/join checks, model.c). */
+uint64_t acl_stream_recorded(struct acl_stream *s);
 /*
  * Where @s's recording is: its serial into *@serial and the number of
  * commands recorded so far into *@at (a label's position); else
@@ -221,7 +248,31 @@ int acl_stream_capture_mark(struct acl_stream *s, uint64_t *serial, uint32_t *at
  * record, or the recording's failure.
  */
 int acl_stream_capture_switch(struct acl_stream *s, const struct npu_cmd *cmd, struct acl_obj *list);
-/* aclmdlRIEndTask: @s's recording into @cap takes no more tasks; ACLI_ESTREAMMODEL if not @cap. */
+/*
+ * A DEFAULT record of @event on @s (@ok: an event a capture takes): if @s
+ * captures, the record is the capture's (*@serial its serial, nothing to
+ * queue; a forked stream's last record), else *@serial 0. Refused (207000)
+ * on a bound stream, and for an event the capture does not take (the
+ * capture invalidated).
+ */
+int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok, uint64_t *serial);
+/*
+ * A wait of @s for @event, recorded last in the capture @serial: @s joins
+ * it if it records nothing (107031 for a default stream, 507000 for
+ * DEVICE_USE_ONLY), or is of it (107032 if of another). -ENOENT (no
+ * message) when that capture is not under way.
+ */
+int acl_stream_capture_join(struct acl_stream *s, uint64_t serial, struct acl_obj *event);
+/* Is @s the stream its capture began on (false when not capturing)? */
+bool acl_stream_capture_origin(struct acl_stream *s);
+/*
+ * The capture @cap ends: the streams that joined it leave it; with @check,
+ * whether they were joined back (0, or ACLI_ECAPUNJOINED). Once only.
+ */
+int acl_capture_close(struct acl_capture *cap, bool check);
+/* After fork: no capture is under way in the child. */
+void acl_captures_forget(void);
+/* aclmdlRIEndTask: @s's recording into @cap takes no more tasks; 507000 if not @cap, or ended already. */
 int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap);
 /*
  * For a task no capture records, refused before it does anything: while

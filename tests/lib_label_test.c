@@ -40,7 +40,7 @@ static void put_u32(void *dev, uint32_t v)
 TEST(bad_input)
 {
 	aclrtStream plain, ps, ps2, gone;
-	aclrtLabel l[3], dead;
+	aclrtLabel l[3], dead, lx;
 	aclrtLabelList list, dead_list;
 	aclmdlRICaptureStatus st;
 	aclmdlRI m, m2, cap;
@@ -78,29 +78,33 @@ TEST(bad_input)
 
 		EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtCreateLabelList(mixed, 2, &list));
 	}
-	ASSERT_ACL_OK(aclrtCreateLabelList(l, 1, &dead_list));
+	ASSERT_ACL_OK(aclrtCreateLabel(&lx));
+	ASSERT_ACL_OK(aclrtCreateLabelList(&lx, 1, &dead_list));
 	ASSERT_ACL_OK(aclrtDestroyLabelList(dead_list));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyLabelList(NULL));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyLabelList(dead_list));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtDestroyLabelList((aclrtLabelList)l[0]));
 
-	/* a label in no list is not set; l[2] stays unlisted */
-	ASSERT_ACL_OK(aclrtCreateLabelList(l, 2, &list));
+	/* a label in one list at most (the vendor's 507000), nor twice in one; l[2] stays unlisted */
+	{
+		aclrtLabel twice[2] = { l[1], l[1] };
 
-	/* a stream that records nothing: 107005 */
+		EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclrtCreateLabelList(twice, 2, &list));
+	}
+	ASSERT_ACL_OK(aclrtCreateLabelList(l, 2, &list));
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclrtCreateLabelList(&l[1], 1, &dead_list));
+
+	/* a stream that records nothing: 107005, before the switch's other checks */
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclrtSetLabel(l[0], plain));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclrtSetLabel(l[0], ps));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclrtSwitchLabelByIndex(idx, 2, list, ps));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclrtSwitchLabelByIndex(idx, 0, list, ps));
 
-	/* switch: NULLs (100000), handle, maxValue, alignment */
+	/* switch: NULLs (100000), handles */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSwitchLabelByIndex(NULL, 2, list, ps));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSwitchLabelByIndex(idx, 2, NULL, ps));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtSwitchLabelByIndex(idx, 2, list, NULL));
-	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSwitchLabelByIndex(idx, 2, dead_list, ps));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSwitchLabelByIndex(idx, 2, list, gone));
-	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSwitchLabelByIndex(idx, 0, list, ps));
-	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSwitchLabelByIndex(idx, 3, list, ps));
-	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSwitchLabelByIndex((char *)idx + 2, 2, list, ps));
 
 	/* BuildBegin */
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclmdlRIBuildBegin(NULL, 0));
@@ -115,8 +119,8 @@ TEST(bad_input)
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIBindStream(m, plain, HEAD));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIBindStream(m, NULL, HEAD));
 
-	/* nothing bound yet: EndTask and Unbind 107005, BuildEnd 107005; Execute 507011 */
-	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclmdlRIEndTask(m, ps));
+	/* nothing bound yet: EndTask 507000 (the vendor's STREAM_INVALID), Unbind and BuildEnd 107005; Execute 507011 */
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIEndTask(m, ps));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclmdlRIUnbindStream(m, ps));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclmdlRIBuildEnd(m, (void *)1));
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclmdlRIBuildEnd(NULL, NULL));
@@ -129,7 +133,14 @@ TEST(bad_input)
 	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIBindStream(m, ps2, HEAD));
 	ASSERT_ACL_OK(aclmdlRIBuildBegin(&m2, 0));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclmdlRIBindStream(m2, ps, HEAD));
-	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclmdlRIEndTask(m2, ps));
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIEndTask(m2, ps));
+	/* a bound stream is not captured: CaptureEnd leaves the build alone */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_NOT_CAPTURED, aclmdlRICaptureEnd(ps, &cap));
+	/* npu's checks of a switch on a recording stream: the list, maxValue, alignment */
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtSwitchLabelByIndex(idx, 2, dead_list, ps));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSwitchLabelByIndex(idx, 0, list, ps));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSwitchLabelByIndex(idx, 3, list, ps));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSwitchLabelByIndex((char *)idx + 2, 2, list, ps));
 	/* a bound stream executes no model, and is not captured */
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIExecuteAsync(m2, ps));
 	st = ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE;
@@ -146,6 +157,7 @@ TEST(bad_input)
 	/* not ended: 507011; ended: the stream takes no more */
 	EXPECT_ACL(ACL_ERROR_RT_MODEL_EXECUTE, aclmdlRIBuildEnd(m, NULL));
 	ASSERT_ACL_OK(aclmdlRIEndTask(m, ps));
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIEndTask(m, ps));
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemsetAsync(idx, 64, 0, 64, ps));
 	ASSERT_ACL_OK(aclmdlRIBuildEnd(m, NULL));
 	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIBuildEnd(m, NULL));
@@ -186,6 +198,7 @@ TEST(bad_input)
 	EXPECT_ACL_OK(aclrtDestroyLabelList(list));
 	for (int i = 0; i < 3; i++)
 		EXPECT_ACL_OK(aclrtDestroyLabel(l[i]));
+	EXPECT_ACL_OK(aclrtDestroyLabel(lx));
 	EXPECT_ACL_OK(aclrtFree(idx));
 	EXPECT_ACL_OK(aclrtDestroyStream(plain));
 	EXPECT_ACL_OK(aclrtDestroyStream(ps));
@@ -412,7 +425,7 @@ TEST(labels_in_capture)
  */
 TEST(unresolved_labels)
 {
-	aclrtLabel lab[2];
+	aclrtLabel lab[3];
 	aclrtLabelList list, list2;
 	aclrtStream ps, ps2, ps3;
 	aclmdlRI m, m2;
@@ -420,13 +433,15 @@ TEST(unresolved_labels)
 
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtMalloc((void **)&idx, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtCreateLabel(&lab[0]));
-	ASSERT_ACL_OK(aclrtCreateLabel(&lab[1]));
+	for (int i = 0; i < 3; i++)
+		ASSERT_ACL_OK(aclrtCreateLabel(&lab[i]));
 	ASSERT_ACL_OK(aclrtCreateLabelList(lab, 2, &list));
+	ASSERT_ACL_OK(aclrtCreateLabelList(&lab[2], 1, &list2));
 
-	/* lab[1] is set in m2, lab[0] nowhere */
+	/* lab[1] and lab[2] are set in m2, lab[0] nowhere */
 	build_begin(&m2, &ps2);
 	ASSERT_ACL_OK(aclrtSetLabel(lab[1], ps2));
+	ASSERT_ACL_OK(aclrtSetLabel(lab[2], ps2));
 	build_end(m2, ps2);
 	build_begin(&m, &ps);
 	ASSERT_ACL_OK(aclrtSwitchLabelByIndex(idx, 2, list, ps));
@@ -437,8 +452,7 @@ TEST(unresolved_labels)
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	ASSERT_ACL_OK(aclmdlRIDestroy(m2));
 
-	/* a list of the label set in m2 only: still not m's */
-	ASSERT_ACL_OK(aclrtCreateLabelList(&lab[1], 1, &list2));
+	/* a list of a label set in m2 only: still not m's */
 	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps3, 0, ACL_STREAM_PERSISTENT));
 	ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
 	ASSERT_ACL_OK(aclmdlRIBindStream(m, ps3, HEAD));
@@ -450,8 +464,8 @@ TEST(unresolved_labels)
 	EXPECT_ACL_OK(aclrtDestroyLabelList(list));
 	EXPECT_ACL_OK(aclrtDestroyLabelList(list2));
 	EXPECT_ACL_OK(aclrtDestroyStream(ps3));
-	EXPECT_ACL_OK(aclrtDestroyLabel(lab[0]));
-	EXPECT_ACL_OK(aclrtDestroyLabel(lab[1]));
+	for (int i = 0; i < 3; i++)
+		EXPECT_ACL_OK(aclrtDestroyLabel(lab[i]));
 	EXPECT_ACL_OK(aclrtDestroyStream(ps));
 	EXPECT_ACL_OK(aclrtDestroyStream(ps2));
 	EXPECT_ACL_OK(aclrtFree(idx));
@@ -477,7 +491,6 @@ TEST(other_context)
 	ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
 	ASSERT_ACL_OK(aclrtCreateContext(&c2, 0));
 	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
-	EXPECT_ACL(ACL_ERROR_RT_LABEL_CONTEXT, aclrtCreateLabelList(&lab, 1, &list));
 	EXPECT_ACL(ACL_ERROR_RT_LABEL_CONTEXT, aclrtSetLabel(lab, ps));
 	EXPECT_ACL(ACL_ERROR_RT_LABEL_CONTEXT, aclrtDestroyLabel(lab));
 	EXPECT_ACL(ACL_ERROR_RT_MODEL_CONTEXT, aclmdlRIBindStream(m, ps, HEAD));

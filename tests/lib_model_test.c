@@ -1066,4 +1066,127 @@ TEST(threads)
 	}
 }
 
+/*
+ * Capture across streams, as torch_npu's side streams do: the origin
+ * records an event, a second stream waits for it and so joins the
+ * capture (fork), works, records another event the origin waits for
+ * (join). The model runs the lanes in an order that keeps every
+ * dependency; replays with new input checked against a host model. Then
+ * the refusals: a member ending the capture (107036), a member not joined
+ * back (107025, and it leaves the capture), the default stream joining
+ * (107031), a stream of another capture (107032), a wait for a record
+ * outside the capture (107024).
+ */
+TEST(fork_join_across_streams)
+{
+	int32_t *x, *a, *b, *out, host[N], want[N];
+	aclrtEvent fork, join, outside;
+	aclrtStream s0, s1, s2, dflt;
+	aclmdlRICaptureStatus st;
+	aclmdlRI m, m2, got;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s0));
+	ASSERT_ACL_OK(aclrtCreateStream(&s1));
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	ASSERT_ACL_OK(aclrtCtxGetCurrentDefaultStream(&dflt));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&join, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&outside, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&x, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&a, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&b, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&out, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+
+	/* out = (x + x) + (x + 7): a on s0, b on s1, summed on s0 after the join */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s0, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(a, N * 4, x, N * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s0));
+	ASSERT_ACL_OK(aclrtRecordEvent(fork, s0));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(s1, fork));
+	st = ACL_MODEL_RI_CAPTURE_STATUS_NONE;
+	got = NULL;
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s1, &st, &got));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, st);
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s0, NULL, &m));
+	EXPECT_EQ(m, got);
+	/* a member is not the origin: it neither ends the capture nor is synchronized */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, aclmdlRICaptureEnd(s1, &got));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED, aclrtSynchronizeStream(s1));
+	ASSERT_ACL_OK(aclrtMemsetD32Async(b, N * 4, 7, N, s1));
+	ASSERT_ACL_OK(aclrtReduceAsync(b, x, N * 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, s1, NULL));
+	ASSERT_ACL_OK(aclrtRecordEvent(join, s1));
+	ASSERT_ACL_OK(aclrtReduceAsync(a, x, N * 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, s0, NULL));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(s0, join));
+	ASSERT_ACL_OK(aclrtReduceAsync(a, b, N * 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, s0, NULL));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(out, N * 4, a, N * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s0, &got));
+	EXPECT_EQ(m, got);
+	/* both streams are free again */
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s1, &st, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, st);
+
+	for (int run = 0; run < 3; run++) {
+		for (int i = 0; i < N; i++)
+			host[i] = i * 3 - run * 1000;
+		ASSERT_ACL_OK(aclrtMemcpy(x, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run & 1 ? s1 : s2));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(run & 1 ? s1 : s2));
+		for (int i = 0; i < N; i++)
+			want[i] = 2 * host[i] + host[i] + 7;
+		memset(host, 0, sizeof(host));
+		/* read back in two pieces at other offsets than written */
+		ASSERT_ACL_OK(aclrtMemcpy(host, N * 2 + 4, out, N * 2 + 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		ASSERT_ACL_OK(aclrtMemcpy(host + N / 2 + 1, N * 2 - 4, out + N / 2 + 1, N * 2 - 4,
+					  ACL_MEMCPY_DEVICE_TO_HOST));
+		for (int i = 0; i < N; i++)
+			if (host[i] != want[i]) {
+				TH_LOG("run %d: out[%d] = %d, want %d", run, i, host[i], want[i]);
+				ASSERT_EQ(want[i], host[i]);
+			}
+	}
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+
+	/* refusals: the default stream, another capture, a record outside, no join back */
+	ASSERT_ACL_OK(aclrtRecordEvent(outside, s2));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s0, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s2, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtRecordEvent(fork, s0));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, aclrtStreamWaitEvent(dflt, fork));
+	EXPECT_ACL(ACL_ERROR_STREAM_CAPTURE_CONFLICT, aclrtStreamWaitEvent(s2, fork));
+	EXPECT_ACL(ACL_ERROR_RT_CAPTURE_DEPENDENCY, aclrtStreamWaitEvent(s0, outside));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s2, &m2));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m2));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(s1, fork));
+	ASSERT_ACL_OK(aclrtMemsetAsync(b, N * 4, 1, N * 4, s1));
+	/* s1 ends with a memset, not a record the origin waits for */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_UNJOINED, aclmdlRICaptureEnd(s0, &got));
+	EXPECT_NULL(got);
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s1, &st, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, st);
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s0, &st, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, st);
+	/* a record on s1 that no one waits for is no join either */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s0, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtRecordEvent(fork, s0));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(s1, fork));
+	ASSERT_ACL_OK(aclrtRecordEvent(join, s1));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_UNJOINED, aclmdlRICaptureEnd(s0, &got));
+	/* the streams run tasks again */
+	ASSERT_ACL_OK(aclrtMemsetAsync(b, N * 4, 0, N * 4, s1));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s1));
+
+	EXPECT_ACL_OK(aclrtDestroyEvent(fork));
+	EXPECT_ACL_OK(aclrtDestroyEvent(join));
+	EXPECT_ACL_OK(aclrtDestroyEvent(outside));
+	EXPECT_ACL_OK(aclrtFree(x));
+	EXPECT_ACL_OK(aclrtFree(a));
+	EXPECT_ACL_OK(aclrtFree(b));
+	EXPECT_ACL_OK(aclrtFree(out));
+	EXPECT_ACL_OK(aclrtDestroyStream(s0));
+	EXPECT_ACL_OK(aclrtDestroyStream(s1));
+	EXPECT_ACL_OK(aclrtDestroyStream(s2));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
 TEST_HARNESS_MAIN

@@ -2869,7 +2869,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump(void);
  * aclmdlRIExecuteAsync on any stream of its context, any number of times.
  * While a stream captures, copies, memsets, 2D copies, value writes and
  * waits, reduce and random tasks launched on it are recorded, not run;
- * the tasks libacl cannot capture yet (events, host functions, callbacks,
+ * a stream that waits for an event recorded in the capture joins it (fork
+ * and join across streams); the tasks libacl cannot capture yet (events of
+ * aclrtCreateEvent, host functions, callbacks,
  * notifies, batch copies, pageable copies, ...) are refused (lib/README.md,
  * "Model runtime instances"). Codes and checks are CANN's; the capture
  * modes restrict which threads may call aclrtMemcpy, aclrtMemset and
