@@ -25,6 +25,8 @@ enum {
 	GO_WAIT_DONE,		/* the held wait passes now */
 	GO_QUERY,		/* answer the event's status */
 	GO_DESTROY,		/* destroy the event */
+	GO_GATED_RECORD,	/* queue a record behind a gate of its own, closed */
+	GO_OPEN_GATE,		/* open that gate; the record runs */
 };
 
 /* The child's side of a test: what it opens and on which device. */
@@ -75,6 +77,7 @@ static void opener(int rd, int wr, void *arg)
 {
 	aclrtEventRecordedStatus st;
 	aclrtEvent e = NULL, e2 = NULL;
+	uint64_t *gate = NULL, one = 1;
 	aclrtStream s;
 	struct opener o;
 	int32_t cur = -1;
@@ -128,6 +131,17 @@ static void opener(int rd, int wr, void *arg)
 			put_u64(wr, r ? (uint64_t)r : (uint64_t)st);
 			continue;
 		}
+		case GO_GATED_RECORD:
+			CK_ACL(ACL_SUCCESS, aclrtMalloc((void **)&gate, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+			CK_ACL(ACL_SUCCESS, aclrtMemset(gate, 8, 0, 8));
+			CK_ACL(ACL_SUCCESS, aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_GEQ, s));
+			CK_ACL(ACL_SUCCESS, aclrtRecordEvent(e, s));
+			break;
+		case GO_OPEN_GATE:
+			CK_ACL(ACL_SUCCESS, aclrtMemcpy(gate, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+			CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(s));
+			CK_ACL(ACL_SUCCESS, aclrtFree(gate));
+			break;
 		case GO_DESTROY:
 			CK_ACL(ACL_SUCCESS, aclrtDestroyEvent(e));
 			CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(s));
@@ -394,15 +408,22 @@ TEST_F(ipce, wait_released_by_the_other_process)
 	EXPECT_EQ(1U, ask(&c, GO_WAIT_DONE));
 	EXPECT_EQ((uint64_t)ACL_EVENT_RECORDED_STATUS_COMPLETE, ask(&c, GO_QUERY));
 
-	/* B records; A's wait, queued after, is for B's record, which ran */
-	EXPECT_EQ(1U, ask(&c, GO_RECORD));
+	/* B's record holds behind B's gate: A's wait, queued after, holds too */
+	EXPECT_EQ(1U, ask(&c, GO_GATED_RECORD));
 	ASSERT_ACL_OK(aclrtQueryEventStatus(self->e, &st));
-	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, st);
+	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_NOT_READY, st);
 	ASSERT_ACL_OK(aclrtStreamWaitEvent(self->s, self->e));
 	ASSERT_ACL_OK(aclrtValueWrite(mark, 1, 0, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 300));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, v);
+	/* B opens its gate: its record runs, and A's wait passes */
+	EXPECT_EQ(1U, ask(&c, GO_OPEN_GATE));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
 	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
 	EXPECT_EQ(1U, v);
+	ASSERT_ACL_OK(aclrtQueryEventStatus(self->e, &st));
+	EXPECT_EQ(ACL_EVENT_RECORDED_STATUS_COMPLETE, st);
 	EXPECT_EQ(1U, ask(&c, GO_DESTROY));
 	EXPECT_EQ(0, finish(&c));
 	ASSERT_ACL_OK(aclrtDestroyEvent(self->e));
