@@ -507,6 +507,7 @@ int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
  */
 static pthread_mutex_t acl_cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct acl_capture *acl_caps_live;
+static unsigned int acl_caps_nlive;	/* atomic: the list's length, for records outside captures */
 
 int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap)
 {
@@ -525,6 +526,7 @@ int acl_stream_capture_begin(struct acl_stream *s, struct acl_capture *cap)
 			cap->origin = s;
 			cap->live_next = acl_caps_live;
 			acl_caps_live = cap;
+			__atomic_add_fetch(&acl_caps_nlive, 1, __ATOMIC_RELEASE);
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -550,6 +552,19 @@ int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok
 	int ret = 0;
 
 	*serial = 0;
+	/* no capture under way (the common case): the stream's lock alone, as any record */
+	if (!__atomic_load_n(&acl_caps_nlive, __ATOMIC_ACQUIRE)) {
+		bool begun;
+
+		pthread_mutex_lock(&s->lock);
+		/* a capture begun since goes the long way */
+		begun = s->capture && !s->capture->build;
+		if (s->capture && !begun)
+			ret = acl_stream_capture_refuse(s);
+		pthread_mutex_unlock(&s->lock);
+		if (!begun)
+			return ret;
+	}
 	pthread_mutex_lock(&acl_cap_lock);
 	pthread_mutex_lock(&s->lock);
 	if (!s->capture)
@@ -691,6 +706,7 @@ int acl_capture_close(struct acl_capture *cap, bool check)
 		return 0;
 	}
 	*pp = cap->live_next;
+	__atomic_sub_fetch(&acl_caps_nlive, 1, __ATOMIC_RELEASE);
 	if (check)
 		ret = acl_capture_check_locked(cap);
 	members = cap->members;
@@ -718,6 +734,7 @@ void acl_captures_forget(void)
 	/* the parent's captures are not the child's; the lock may be held by a thread that is gone */
 	pthread_mutex_init(&acl_cap_lock, NULL);
 	acl_caps_live = NULL;
+	acl_caps_nlive = 0;
 }
 
 struct acl_capture *acl_stream_capture_end(struct acl_stream *s, const struct acl_capture *cap)
