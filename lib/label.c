@@ -97,14 +97,6 @@ static int acl_label_current(const struct acl_label *l)
 	return ret;
 }
 
-/* @s is of the current context (which the caller knows there is): 107003 if not. */
-static int acl_label_stream_current(struct acl_stream *s)
-{
-	if (acl_ctx_is_current(s->ctx))
-		return 0;
-	return acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one", s);
-}
-
 ACL_EXPORT aclError aclrtCreateLabel(aclrtLabel *label)
 {
 	struct acl_context *ctx;
@@ -272,7 +264,7 @@ ACL_EXPORT aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream)
 	if (!ret)
 		ret = acl_label_current(l);
 	if (!ret)
-		ret = acl_label_stream_current(s);
+		ret = acl_stream_current(s);
 	if (!ret)
 		ret = acl_stream_capture_mark(s, &serial, &at);
 	if (ret)
@@ -319,7 +311,7 @@ ACL_EXPORT aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValue, aclrtL
 		acl_stream_put(s);
 		return acl_ret(__func__, ret);
 	}
-	ret = acl_label_stream_current(s);
+	ret = acl_stream_current(s);
 	if (!ret)
 		ret = acl_stream_capture_mark(s, &serial, &at);
 	if (ret)

@@ -181,24 +181,18 @@ static int acl_model_enter(aclmdlRI modelRI, struct acl_model **out)
 	return ret ? ret : acl_model_get(modelRI, out);
 }
 
-/* @owner is the current context: 107002 without one, @err naming the @what @obj if another. */
-static int acl_owner_current(const struct acl_context *owner, int err, const char *what, const void *obj)
+/* @m is of the current context: 107002 without one, 107004 if of another. */
+static int acl_model_current(struct acl_model *m)
 {
 	struct acl_context *ctx;
 	int ret = acl_cur_ctx(&ctx);
 
 	if (ret)
 		return ret;
-	if (owner != ctx)
-		ret = acl_errf(err, "%s %p belongs to another context than the current one", what, obj);
+	if (m->ctx != ctx)
+		ret = acl_errf(ACLI_EMODELCTX, "model %p belongs to another context than the current one", m);
 	acl_ctx_put(ctx);
 	return ret;
-}
-
-/* @m is of the current context: 107004 if not. */
-static int acl_model_current(struct acl_model *m)
-{
-	return acl_owner_current(m->ctx, ACLI_EMODELCTX, "model", m);
 }
 
 /* A captured graph takes no stream of the build API: 107000 (the vendor's "ACL Graph mode is not supported"). */
@@ -207,12 +201,6 @@ static int acl_model_of_build(struct acl_model *m)
 	if (m->built)
 		return 0;
 	return acl_errf(ACLI_ERTPARAM, "model %p is a captured graph (ACL graph mode), not one of aclmdlRIBuildBegin", m);
-}
-
-/* @s is a stream of the current context: 107003 if not. */
-static int acl_stream_current(struct acl_stream *s)
-{
-	return acl_owner_current(s->ctx, ACLI_ESTREAMCTX, "stream", s);
 }
 
 /* What CaptureBegin and CaptureEnd refuse of @s, in the vendor's order after its handle. */
@@ -1031,7 +1019,7 @@ out:
 static int acl_bound_op(aclmdlRI modelRI, aclrtStream stream, bool unbind)
 {
 	struct acl_stream *s = NULL;
-	struct acl_model *m;
+	struct acl_model *m = NULL;
 	bool bound;
 	int ret;
 
@@ -1073,7 +1061,7 @@ ACL_EXPORT aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream)
 ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 {
 	struct acl_stream *s;
-	struct acl_model *m;
+	struct acl_model *m = NULL;
 	bool ended;
 	int ret;
 

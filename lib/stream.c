@@ -236,17 +236,27 @@ int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream *
 	if (!s)
 		return acl_errf(ACLI_EHANDLE, "stream %p is not a live stream (destroyed, or its context or device released?)",
 				stream);
-	if ((use & ACL_STREAM_OWN) && !acl_ctx_is_current(s->ctx)) {
+	ret = (use & ACL_STREAM_OWN) ? acl_stream_current(s) : 0;
+	if (ret) {
 		acl_stream_put(s);
-		ret = acl_cur_ctx(&ctx);
-		if (ret)
-			return ret;
-		acl_ctx_put(ctx);
-		return acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one",
-				stream);
+		return ret;
 	}
 	*out = s;
 	return 0;
+}
+
+int acl_stream_current(struct acl_stream *s)
+{
+	struct acl_context *ctx;
+	int ret;
+
+	if (acl_ctx_is_current(s->ctx))
+		return 0;
+	ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return ret;
+	acl_ctx_put(ctx);
+	return acl_errf(ACLI_ESTREAMCTX, "stream %p belongs to another context than the current one", s);
 }
 
 int acl_stream_enter(aclrtStream stream, unsigned int use, struct acl_stream **out)

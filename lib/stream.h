@@ -189,6 +189,9 @@ enum {
  */
 int acl_stream_resolve(aclrtStream stream, unsigned int use, struct acl_stream **out);
 
+/* @s is of the current context: 0, 107002 without one, 107003 if of another. */
+int acl_stream_current(struct acl_stream *s);
+
 /* The kernel stream id now (it changes at an abort), without s->lock. */
 uint32_t acl_stream_id(struct acl_stream *s);
 
