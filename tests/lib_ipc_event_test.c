@@ -9,6 +9,7 @@
  * /dev/npu1).
  */
 #include <fcntl.h>
+#include <signal.h>
 
 /* aclrtQueryEvent is deprecated, and its refusal tested all the same */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -534,6 +535,135 @@ TEST_F(ipce, opener_on_another_device)
 	EXPECT_EQ(1U, ask(&c, GO_DESTROY));
 	EXPECT_EQ(0, finish(&c));
 	ASSERT_ACL_OK(aclrtDestroyEvent(self->e));
+}
+
+/* SIGKILL @c: its status says so. */
+static int kill_child(struct child *c)
+{
+	if (kill(c->pid, SIGKILL))
+		return -1;
+	return reap(c);
+}
+
+/*
+ * The opener dies with its wait held: the creator's event goes on, its
+ * record runs, and the next opener's wait for it passes; the dead
+ * process's view leaves no share behind.
+ */
+TEST_F(ipce, opener_killed_while_waiting)
+{
+	long long exported = fdinfo_of(0, "npu-shares-exported");
+	struct child c;
+
+	gated_record(self);
+	opened(&c, &self->h, 0);
+	EXPECT_EQ(1U, ask(&c, GO_WAIT_BLOCKED));
+	EXPECT_EQ(128 + SIGKILL, kill_child(&c));
+	open_gate(self);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtSynchronizeEvent(self->e));
+	opened(&c, &self->h, 0);
+	EXPECT_EQ(1U, ask(&c, GO_WAIT));
+	EXPECT_EQ(1U, ask(&c, GO_DESTROY));
+	EXPECT_EQ(0, finish(&c));
+	EXPECT_EQ(exported, fdinfo_of(0, "npu-shares-exported"));
+	ASSERT_ACL_OK(aclrtDestroyEvent(self->e));
+	EXPECT_EQ(exported - 1, fdinfo_of(0, "npu-shares-exported"));
+}
+
+/*
+ * The opener dies with its record queued behind its own gate: the record
+ * never runs, so the creator's wait for it holds (nothing else may
+ * release it) until its stream is destroyed; the event is destroyed, and
+ * the process goes on.
+ */
+TEST_F(ipce, recorder_killed_with_its_record_queued)
+{
+	long long exported = fdinfo_of(0, "npu-shares-exported");
+	uint64_t *mark, v = 1;
+	aclrtStream s2;
+	struct child c;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mark, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(mark, 8, 0, 8));
+	opened(&c, &self->h, 0);
+	EXPECT_EQ(1U, ask(&c, GO_GATED_RECORD));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(self->s, self->e));
+	ASSERT_ACL_OK(aclrtValueWrite(mark, 1, 0, self->s));
+	EXPECT_EQ(128 + SIGKILL, kill_child(&c));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 300));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, v);
+	ASSERT_ACL_OK(aclrtDestroyStreamForce(self->s));
+	ASSERT_ACL_OK(aclrtDestroyEvent(self->e));
+	EXPECT_EQ(exported - 1, fdinfo_of(0, "npu-shares-exported"));
+	/* the device is as good as before */
+	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	ASSERT_ACL_OK(aclrtValueWrite(mark, 2, 0, s2));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s2));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(2U, v);
+	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+	ASSERT_ACL_OK(aclrtFree(mark));
+}
+
+/* A creator whose record holds behind its gate; it sends the handle and waits to die. */
+static void dying_creator(int rd, int wr, void *arg)
+{
+	aclrtIpcEventHandle h;
+	uint64_t *gate;
+	aclrtStream s;
+	aclrtEvent e;
+	aclError r;
+
+	(void)rd;
+	(void)arg;
+	r = aclInit(NULL);
+	CK(r == ACL_SUCCESS || r == ACL_ERROR_REPEAT_INITIALIZE);
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
+	CK_ACL(ACL_SUCCESS, aclrtCreateEventExWithFlag(&e, ACL_EVENT_IPC));
+	CK_ACL(ACL_SUCCESS, aclrtIpcGetEventHandle(e, &h));
+	CK_ACL(ACL_SUCCESS, aclrtMalloc((void **)&gate, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	CK_ACL(ACL_SUCCESS, aclrtMemset(gate, 8, 0, 8));
+	CK_ACL(ACL_SUCCESS, aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_GEQ, s));
+	CK_ACL(ACL_SUCCESS, aclrtRecordEvent(e, s));
+	if (write(wr, &h, sizeof(h)) != sizeof(h))
+		_exit(5);
+	pause();
+}
+
+/*
+ * The creator is killed while this process waits for its record: its
+ * death revokes the page as its destroy would, so the wait faults (the
+ * stream goes on), the event reads as invalid, and it is still destroyed.
+ */
+TEST_F(ipce, creator_killed_while_the_opener_waits)
+{
+	aclrtEventRecordedStatus st;
+	aclrtIpcEventHandle h;
+	uint64_t *mark, v = 0;
+	aclrtEvent e = NULL;
+	struct child c;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mark, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(mark, 8, 0, 8));
+	ASSERT_EQ(0, spawn(&c, dying_creator, NULL));
+	ASSERT_EQ(sizeof(h), (size_t)read(c.rd, &h, sizeof(h)));
+	ASSERT_ACL_OK(aclrtIpcOpenEventHandle(h, &e));
+	ASSERT_ACL_OK(aclrtStreamWaitEvent(self->s, e));
+	ASSERT_ACL_OK(aclrtValueWrite(mark, 1, 0, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 200));
+	EXPECT_EQ(128 + SIGKILL, kill_child(&c));
+	npu_expect_dma_faults(true);
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStreamWithTimeout(self->s, 20000));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtQueryEventStatus(e, &st));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(1U, v);
+	ASSERT_ACL_OK(aclrtDestroyEvent(e));
+	ASSERT_ACL_OK(aclrtDestroyEvent(self->e));
+	ASSERT_ACL_OK(aclrtFree(mark));
 }
 
 TEST_HARNESS_MAIN

@@ -7,6 +7,7 @@
  * of a child is repeated in its exit status. Skips without /dev/npu0.
  */
 #include <inttypes.h>
+#include <signal.h>
 
 #include "lib_child.h"
 #include "lib_util.h"
@@ -585,6 +586,105 @@ TEST_F(ipcn, destroy_waits_for_every_stream)
 	EXPECT_EQ(1, recv_val(c.rd));
 	EXPECT_EQ(0, reap(&c));
 	ASSERT_ACL_OK(aclrtFree(gate));
+}
+
+/*
+ * An importer dies before it records: the exporter's wait holds (nothing
+ * else may release it), and the next importer's record releases it.
+ */
+TEST_F(ipcn, importer_killed_while_a_wait_holds)
+{
+	struct job j = { .want = ACL_SUCCESS };
+	uint64_t *mark, v = 1;
+	struct child c;
+	uint32_t id = 0;
+	int st;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mark, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(mark, 8, 0, 8));
+	ASSERT_ACL_OK(aclrtNotifyGetExportKey(self->n, j.key, KEYLEN,
+					      ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+	ASSERT_ACL_OK(aclrtGetNotifyId(self->n, &id));
+	ASSERT_ACL_OK(aclrtWaitAndResetNotify(self->n, self->s, 0));
+	ASSERT_ACL_OK(aclrtValueWrite(mark, 1, 0, self->s));
+	ASSERT_EQ(0, spawn(&c, importer, NULL));
+	ASSERT_EQ(sizeof(j), (size_t)write(c.wr, &j, sizeof(j)));
+	EXPECT_EQ((int)id, recv_val(c.rd));
+	ASSERT_EQ(0, kill(c.pid, SIGKILL));
+	st = reap(&c);
+	EXPECT_EQ(128 + SIGKILL, st);
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(self->s, 300));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0U, v);
+
+	ASSERT_EQ(0, spawn(&c, importer, NULL));
+	ASSERT_EQ(sizeof(j), (size_t)write(c.wr, &j, sizeof(j)));
+	EXPECT_EQ((int)id, recv_val(c.rd));
+	send_val(c.wr, 1);
+	EXPECT_EQ(1, recv_val(c.rd));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(1U, v);
+	send_val(c.wr, 0);
+	EXPECT_EQ(1, recv_val(c.rd));
+	EXPECT_EQ(0, reap(&c));
+	ASSERT_ACL_OK(aclrtDestroyNotify(self->n));
+	ASSERT_ACL_OK(aclrtFree(mark));
+}
+
+/*
+ * The exporter dies without a destroy while this process waits on its
+ * import: its death revokes the page as its destroy would, so the queued
+ * wait faults (the stream's next synchronize says so) and the stream goes
+ * on; a record through the import faults too; the import is destroyed.
+ */
+static void dying_exporter(int rd, int wr, void *arg)
+{
+	char key[KEYLEN];
+	aclrtNotify n;
+
+	(void)arg;
+	child_begin(rd, key, 1);
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
+	CK_ACL(ACL_SUCCESS, aclrtCreateNotify(&n, 0));
+	CK_ACL(ACL_SUCCESS, aclrtNotifyGetExportKey(n, key, KEYLEN,
+						   ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+	if (write(wr, key, KEYLEN) != KEYLEN)
+		_exit(5);
+	pause();
+}
+
+TEST_F(ipcn, exporter_killed_while_an_importer_waits)
+{
+	char key[KEYLEN], go = 0;
+	uint64_t *mark, v = 1;
+	aclrtNotify imp = NULL;
+	struct child c;
+
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mark, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(mark, 8, 0, 8));
+	ASSERT_EQ(0, spawn(&c, dying_exporter, NULL));
+	ASSERT_EQ(1, write(c.wr, &go, 1));
+	ASSERT_EQ(KEYLEN, read(c.rd, key, KEYLEN));
+	ASSERT_ACL_OK(aclrtNotifyImportByKey(&imp, key, 0));
+	ASSERT_ACL_OK(aclrtWaitAndResetNotify(imp, self->s, 0));
+	ASSERT_ACL_OK(aclrtValueWrite(mark, 1, 0, self->s));
+	ASSERT_EQ(0, kill(c.pid, SIGKILL));
+	EXPECT_EQ(128 + SIGKILL, reap(&c));
+	npu_expect_dma_faults(true);
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStreamWithTimeout(self->s, 20000));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(1U, v);
+	ASSERT_ACL_OK(aclrtRecordNotify(imp, self->s));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(self->s));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtValueWrite(mark, 2, 0, self->s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(self->s));
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(2U, v);
+	ASSERT_ACL_OK(aclrtDestroyNotify(imp));
+	ASSERT_ACL_OK(aclrtDestroyNotify(self->n));
+	ASSERT_ACL_OK(aclrtFree(mark));
 }
 
 TEST_HARNESS_MAIN
