@@ -52,6 +52,13 @@
  * early or late, the handle freed before or after its unmap or the
  * context closed with copies through it in flight.
  *
+ * IPC signals, as libacl's IPC events and notifies are made: a thread
+ * names a 4 KiB page of its memory (IPC_EXPORT), threads of other
+ * processes import it and wait on it (WAIT_VALUE), and the exporter
+ * writes the token they wait for, or withdraws and frees the page, or is
+ * killed or closes its context: each wait passes, times out (a FORCE
+ * destroy ends it) or faults (-EIO once), and nothing else happens.
+ *
  * Each thread's verified sequences also copy into a peer context that is
  * closed under the copies (they land or fault; nothing else may happen).
  * Beside the workers run two more processes: a hog, as root, that keeps
@@ -116,7 +123,8 @@
 #define NSTREAM		4		/* streams per shared context */
 
 /* Shared-memory slots where exporters publish names. */
-#define SLOTS_PER_THREAD 3		/* 0, 1: verified exports; 2: racy */
+#define SLOTS_PER_THREAD 4		/* 0, 1: verified exports; 2: racy; */
+#define SLOT_SIGNAL	3		/* 3: an IPC signal (v_ipc_signal) */
 #define NSHARE		(MAX_PROCS * MAX_THREADS * SLOTS_PER_THREAD)
 
 #define RING		32		/* calls remembered per thread */
@@ -132,7 +140,8 @@ enum {
 	OP_REGISTER, OP_UNREGISTER, OP_QUERY, OP_STREAM_CREATE,
 	OP_STREAM_DESTROY, OP_SUBMIT, OP_SYNC, OP_EXPORT, OP_SET_PIDS,
 	OP_IMPORT, OP_PEER_ENABLE, OP_DATA, OP_DMABUF_IMPORT, OP_DMABUF_EXPORT,
-	OP_MODEL_CREATE, OP_MODEL_DESTROY,
+	OP_MODEL_CREATE, OP_MODEL_DESTROY, OP_IPC_EXPORT, OP_IPC_IMPORT,
+	OP_IPC_DESTROY,
 	NOPS
 };
 
@@ -143,13 +152,14 @@ static const char *const op_names[NOPS] = {
 	"STREAM_DESTROY", "SUBMIT", "STREAM_SYNC", "SHARE_EXPORT",
 	"SHARE_SET_PIDS", "SHARE_IMPORT", "PEER_ENABLE", "data check",
 	"DMABUF_IMPORT", "DMABUF_EXPORT/udmabuf", "MODEL_CREATE", "MODEL_DESTROY",
+	"IPC_EXPORT", "IPC_IMPORT", "IPC_DESTROY",
 };
 
 enum {
 	SEQ_ROUNDTRIP, SEQ_PEER, SEQ_EXPORT, SEQ_REVOKE, SEQ_IMPORT,
 	SEQ_IMPORT_VERIFIED, SEQ_FAULTS, SEQ_CLOSE_INFLIGHT, SEQ_UNREG_WAITS,
 	SEQ_DESTROY_WAITS, SEQ_WAITS, SEQ_REOPEN_SHARED, SEQ_PEER_CLOSE,
-	SEQ_DMABUF_IMPORT,
+	SEQ_DMABUF_IMPORT, SEQ_IPC_SIGNAL, SEQ_IPC_WAIT, SEQ_IPC_RELEASED,
 	NSEQ
 };
 
@@ -157,7 +167,7 @@ static const char *const seq_names[NSEQ] = {
 	"roundtrip", "peer", "export", "revoke", "import",
 	"import+verify", "faults", "close-inflight", "unregister-waits",
 	"destroy-waits", "stream-waits", "reopen-shared", "peer-close",
-	"dmabuf-import",
+	"dmabuf-import", "ipc-signal", "ipc-wait", "ipc-wait-released",
 };
 
 struct share_slot {
@@ -168,6 +178,7 @@ struct share_slot {
 	uint64_t page_size;
 	int32_t owner;		/* exporter's tgid */
 	int32_t pattern;	/* the byte the memory holds, or -1 */
+	uint64_t token;		/* an IPC signal's: the value its page will hold */
 };
 
 struct shm {
@@ -273,10 +284,12 @@ struct thr {
 	unsigned int nring;
 	int priv[MAX_DEVS];		/* this thread's own contexts, or -1 */
 	bool priv_peer[MAX_DEVS];	/* PEER_ENABLE done in priv[d] */
-	uint64_t pv[4];			/* device VAs for the own contexts */
+	uint64_t pv[6];			/* device VAs for the own contexts; 4, 5: IPC signals */
 	uint8_t *hsrc, *hdst, *expect;	/* SZ_4M each */
 	struct { bool used; int dev; uint32_t handle; uint64_t name; } ex[2];
 	struct { int sc; unsigned int gen; uint64_t name; } rex;	/* racy export */
+	struct { bool used, written; int dev; uint32_t handle; uint64_t key, token; } sig;
+
 };
 
 static uint64_t rnd(struct thr *t, uint64_t n)
@@ -449,7 +462,7 @@ static int my_slot(struct thr *t, int k)
 }
 
 static void slot_publish(int i, uint64_t name, int dev, uint64_t len,
-			 uint64_t psz, int pattern)
+			 uint64_t psz, int pattern, uint64_t token)
 {
 	struct share_slot *s = &shm->slots[i];
 	uint32_t seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);
@@ -463,6 +476,7 @@ static void slot_publish(int i, uint64_t name, int dev, uint64_t len,
 	__atomic_store_n(&s->page_size, psz, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->owner, (int32_t)getpid(), __ATOMIC_RELAXED);
 	__atomic_store_n(&s->pattern, (int32_t)pattern, __ATOMIC_RELAXED);
+	__atomic_store_n(&s->token, token, __ATOMIC_RELAXED);
 	__atomic_store_n(&s->seq, seq + 1, __ATOMIC_RELEASE);
 }
 
@@ -482,6 +496,7 @@ static bool slot_read(int i, struct share_slot *out)
 		out->page_size = __atomic_load_n(&s->page_size, __ATOMIC_RELAXED);
 		out->owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED);
 		out->pattern = __atomic_load_n(&s->pattern, __ATOMIC_RELAXED);
+		out->token = __atomic_load_n(&s->token, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&s->seq, __ATOMIC_RELAXED) == seq)
 			return out->name != 0;
@@ -489,12 +504,20 @@ static bool slot_read(int i, struct share_slot *out)
 	return false;
 }
 
-/* A slot some worker's thread may have published in. */
+/* A slot some worker's thread may have published a share name in. */
 static int rnd_slot(struct thr *t)
 {
 	int p = rnd(t, cfg.procs), th = rnd(t, cfg.threads);
 
-	return (p * MAX_THREADS + th) * SLOTS_PER_THREAD + rnd(t, SLOTS_PER_THREAD);
+	return (p * MAX_THREADS + th) * SLOTS_PER_THREAD + rnd(t, SLOT_SIGNAL);
+}
+
+/* The IPC signal slot of some worker's thread. */
+static int rnd_signal_slot(struct thr *t)
+{
+	int p = rnd(t, cfg.procs), th = rnd(t, cfg.threads);
+
+	return (p * MAX_THREADS + th) * SLOTS_PER_THREAD + SLOT_SIGNAL;
 }
 
 /* The current workers' tgids, for SHARE_SET_PIDS; at least this one. */
@@ -1306,7 +1329,7 @@ static void r_export(struct thr *t, struct sctx *c)
 				psz = c->h[i].psz;
 			}
 		UNLOCK(c);
-		slot_publish(my_slot(t, 2), name, c->dev, len, psz, -1);
+		slot_publish(my_slot(t, 2), name, c->dev, len, psz, -1, 0);
 		t->rex.sc = c - W.sc;
 		t->rex.gen = gen;
 		t->rex.name = name;
@@ -1613,6 +1636,8 @@ static void priv_close(struct thr *t, int dev)
 	for (i = 0; i < 2; i++)
 		if (t->ex[i].used && t->ex[i].dev == dev)
 			t->ex[i].used = false;	/* the slot keeps a dead name */
+	if (t->sig.used && t->sig.dev == dev)
+		t->sig.used = false;		/* and a dead key */
 }
 
 static int rnd_dev(struct thr *t)
@@ -1846,7 +1871,7 @@ static void v_export(struct thr *t)
 	t->ex[k].dev = dev;
 	t->ex[k].handle = h;
 	t->ex[k].name = name;
-	slot_publish(my_slot(t, k), name, dev, len, psz, byte);
+	slot_publish(my_slot(t, k), name, dev, len, psz, byte, 0);
 	seq_done(SEQ_EXPORT);
 }
 
@@ -1903,6 +1928,119 @@ static void v_import(struct thr *t)
 	} else {
 		EXACT(t, OP_FREE, npu_free(fd, imp.handle), 0, imp.handle, 0, 0);
 	}
+}
+
+/*
+ * IPC signals: a 4 KiB page of device memory named by IPC_EXPORT, which
+ * other processes import and wait on (WAIT_VALUE) until its exporter
+ * writes the token (WRITE_VALUE) - what libacl's IPC events and notifies
+ * are. A call moves this thread's signal a step: made and published,
+ * written, then (one time in three) withdrawn - IPC_DESTROY or not - and
+ * freed, which revokes it. The supervisor's kills and the context closes revoke it too, with
+ * waits queued on it in other processes.
+ */
+static int ipc_export(int fd, uint64_t addr, uint64_t len, uint64_t *key)
+{
+	struct npu_ipc_export e = {
+		.size = sizeof(e), .flags = NPU_SHARE_ANY_PID, .addr = addr,
+		.length = len,
+	};
+	int ret = npu_ioctl(fd, NPU_IOCTL_IPC_EXPORT, &e);
+
+	*key = e.key;
+	return ret;
+}
+
+static int ipc_destroy(int fd, uint64_t key)
+{
+	struct npu_ipc_destroy d = { .size = sizeof(d), .key = key };
+
+	return npu_ioctl(fd, NPU_IOCTL_IPC_DESTROY, &d);
+}
+
+static void v_ipc_signal(struct thr *t)
+{
+	uint64_t va = t->pv[4];
+	struct npu_cmd c;
+	uint32_t s;
+	int fd;
+
+	if (!t->sig.used) {
+		t->sig.dev = rnd_dev(t);
+		fd = priv_fd(t, t->sig.dev);
+		t->sig.handle = dev_setup(t, fd, t->sig.dev, va, SZ_4K, SZ_4K);
+		s = stream_new(t, fd);
+		c = npu_memset_cmd(va, 0, SZ_4K, 0);
+		run_ok(t, fd, s, &c, 1, __LINE__);
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+		EXACT(t, OP_IPC_EXPORT, ipc_export(fd, va, SZ_4K, &t->sig.key), 0, va, SZ_4K, 0);
+		t->sig.token = splitmix(&t->rng) | 1;
+		t->sig.used = true;
+		t->sig.written = false;
+		slot_publish(my_slot(t, SLOT_SIGNAL), t->sig.key, t->sig.dev, SZ_4K, SZ_4K, -1,
+			     t->sig.token);
+	} else if (!t->sig.written) {
+		fd = priv_fd(t, t->sig.dev);
+		s = stream_new(t, fd);
+		c = npu_value_cmd(NPU_OP_WRITE_VALUE, va, t->sig.token, 0);
+		run_ok(t, fd, s, &c, 1, __LINE__);
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+		t->sig.written = true;
+	} else if (!rnd(t, 3)) {
+		fd = priv_fd(t, t->sig.dev);
+		if (rnd(t, 2))
+			EXACT(t, OP_IPC_DESTROY, ipc_destroy(fd, t->sig.key), 0, t->sig.key, 0, 0);
+		dev_teardown(t, fd, va, t->sig.handle);
+		EXACT(t, OP_IPC_DESTROY, ipc_destroy(fd, t->sig.key), -ENOENT, t->sig.key, 0, 0);
+		t->sig.used = false;
+	}
+	seq_done(SEQ_IPC_SIGNAL);
+}
+
+/*
+ * Import another worker's signal and wait for its token: the wait passes
+ * (the token was or is written), times out (then a FORCE destroy ends
+ * it), or faults (revoked: -EIO once); nothing else may happen.
+ */
+static void v_ipc_wait(struct thr *t)
+{
+	struct npu_share_import imp = { .size = sizeof(imp) };
+	uint64_t va = t->pv[5];
+	struct share_slot sl;
+	struct npu_cmd c;
+	int fd, ret;
+	uint32_t s;
+
+	if (!slot_read(rnd_signal_slot(t), &sl) || sl.owner == getpid())
+		return;
+	fd = priv_fd(t, sl.dev);
+	imp.shareable = sl.name;
+	ret = npu_ioctl(fd, NPU_IOCTL_IPC_IMPORT, &imp);
+	/* dead, or another thread of this process holds an import of it */
+	ALLOW(t, OP_IPC_IMPORT, ret, sl.name, sl.owner, sl.dev, 0, -ENOENT, -EINVAL);
+	seq_done(SEQ_IPC_WAIT);
+	if (ret)
+		return;
+	if (imp.length != SZ_4K || imp.page_size != SZ_4K)
+		fail(t, __LINE__, "IPC_IMPORT of a signal: length %llu page size %llu",
+		     (unsigned long long)imp.length, (unsigned long long)imp.page_size);
+	EXACT(t, OP_RESERVE, npu_reserve(fd, va, SZ_4K), 0, va, SZ_4K, 0);
+	EXACT(t, OP_MAP, npu_map(fd, va, SZ_4K, imp.handle), 0, va, SZ_4K, imp.handle);
+	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va, SZ_4K, sl.dev, NPU_ACCESS_READ),
+	      0, va, SZ_4K, sl.dev);
+	s = stream_new(t, fd);
+	c = npu_value_cmd(NPU_OP_WAIT_VALUE, va, sl.token, NPU_WAIT_EQ);
+	EXACT(t, OP_SUBMIT, npu_submit(fd, s, &c, 1, NULL), 0, s, 1, 0);
+	ret = npu_sync(fd, s, 20 + (int)rnd(t, 200));
+	ALLOW(t, OP_SYNC, ret, s, sl.name, 0, 0, -ETIMEDOUT, -EIO);
+	if (!ret)
+		seq_done(SEQ_IPC_RELEASED);
+	else if (ret == -EIO)
+		EXACT(t, OP_SYNC, npu_sync(fd, s, -1), 0, s, sl.name, 1);
+	EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, ret == -ETIMEDOUT ?
+						     NPU_STREAM_DESTROY_FORCE : 0),
+	      0, s, 0, 0);
+	dev_teardown(t, fd, va, imp.handle);
 }
 
 /* Faults and refusals with exactly one right answer. */
@@ -2279,7 +2417,7 @@ static void v_dmabuf_import(struct thr *t)
 
 static void verified_op(struct thr *t)
 {
-	int r = rnd(t, 100);
+	int r = rnd(t, 110);
 
 	t->where = -1;
 	if (r < 20)
@@ -2302,8 +2440,12 @@ static void verified_op(struct thr *t)
 		v_peer_close(t);
 	else if (r < 98)
 		v_dmabuf_import(t);
-	else
+	else if (r < 100)
 		v_waits(t);
+	else if (r < 103)
+		v_ipc_signal(t);
+	else
+		v_ipc_wait(t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2388,7 +2530,7 @@ static void __attribute__((noreturn)) worker_main(int idx, int gen)
 		t->rng = splitmix(&s);
 		for (j = 0; j < MAX_DEVS; j++)
 			t->priv[j] = -1;
-		for (j = 0; j < 4; j++) {
+		for (j = 0; j < (int)(sizeof(t->pv) / sizeof(t->pv[0])); j++) {
 			t->pv[j] = npu_hole(SZ_8M, SZ_2M);
 			if (!t->pv[j])
 				fail(t, __LINE__, "no address space");
@@ -2400,7 +2542,7 @@ static void __attribute__((noreturn)) worker_main(int idx, int gen)
 			fail(t, __LINE__, "no memory");
 		/* What a killed predecessor published is stale: clear it. */
 		for (k = 0; k < SLOTS_PER_THREAD; k++)
-			slot_publish(my_slot(t, k), 0, 0, 0, 0, -1);
+			slot_publish(my_slot(t, k), 0, 0, 0, 0, -1, 0);
 	}
 	__atomic_store_n(&shm->tgids[idx], getpid(), __ATOMIC_RELAXED);
 	for (i = 0; i < cfg.threads; i++)
