@@ -463,12 +463,16 @@ ACL_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
-	acl_stream_put(s);
 	if (e->ex || (e->flags & ACL_EVENT_IPC))
 		ret = acl_errf(ACLI_ERTNOTSUPP, "events from aclrtCreateEventExWithFlag are not reset");
 	else if (!(e->flags & ACL_EVENT_SYNC_BITS))
 		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x have no synchronizing bit: it cannot be reset",
 			       e->flags);
+	/* the vendor's ToBeCaptured: no reset of an event the capture does not take, the capture going on */
+	else if (acl_stream_capture(s, NULL))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured: an event not made by aclrtCreateEventExWithFlag is not reset in it",
+			       s);
+	acl_stream_put(s);
 	if (!ret) {
 		/* the host forgets the record: later waits find nothing to wait for */
 		pthread_mutex_lock(&e->lock);

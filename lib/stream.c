@@ -364,7 +364,8 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 	return 0;
 }
 
-int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record)
+/* Append @e to what @s records (@e's references the recording's, even on failure). */
+static int acl_stream_capture_step(struct acl_stream *s, struct acl_capture_ext e)
 {
 	struct acl_capture_ext *v;
 	struct acl_capture *c;
@@ -386,11 +387,29 @@ int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool rec
 		}
 	}
 	if (!ret) {
-		acl_obj_hold(event);
-		c->ext[c->next++] = (struct acl_capture_ext){ .at = c->n, .record = record, .event = event };
+		e.at = c->n;
+		c->ext[c->next++] = e;
+		/* a task, for the fork and join checks (an event operation is none) */
+		if (e.host)
+			s->recorded++;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (ret && e.event)
+		acl_obj_put(e.event);
+	if (ret)
+		acl_host_step_free(e.host, false);
 	return ret;
+}
+
+int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record)
+{
+	acl_obj_hold(event);
+	return acl_stream_capture_step(s, (struct acl_capture_ext){ .record = record, .event = event });
+}
+
+int acl_stream_capture_host(struct acl_stream *s, struct acl_host_step *h)
+{
+	return acl_stream_capture_step(s, (struct acl_capture_ext){ .host = h });
 }
 
 /* Make room for one more switch in @s's recording (under s->lock). */
@@ -472,9 +491,11 @@ void acl_capture_free(struct acl_capture *cap)
 {
 	uint32_t i;
 
-	for (i = 0; i < cap->next; i++)
+	for (i = 0; i < cap->next; i++) {
 		if (cap->ext[i].event)
 			acl_obj_put(cap->ext[i].event);
+		acl_host_step_free(cap->ext[i].host, false);
+	}
 	for (i = 0; i < cap->nsw; i++)
 		acl_obj_put(cap->sw[i].list);
 	free(cap->ext);
@@ -497,17 +518,27 @@ int acl_stream_uncapturable(struct acl_stream *s)
 	return ret;
 }
 
-int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
+int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id, uint64_t *seq)
 {
+	uint64_t at = 0;
 	int ret;
 
 	pthread_mutex_lock(&s->lock);
 	if (s->capture)
 		ret = acl_stream_record_locked(s, cmds, n);
 	else
-		ret = acl_stream_submit_locked(s, cmds, n, NULL);
+		ret = acl_stream_submit_locked(s, cmds, n, &at);
+	if (id)
+		*id = s->id;
 	pthread_mutex_unlock(&s->lock);
+	if (seq)
+		*seq = at;
 	return ret;
+}
+
+int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
+{
+	return acl_stream_launch_at(s, cmds, n, NULL, NULL);
 }
 
 /*

@@ -41,11 +41,16 @@ struct acl_task_info {
 	uint32_t task;			/* the task's id */
 };
 
-/* An EXTERNAL event record or wait captured after the first @at commands. */
+/*
+ * A step a run takes on the host between the driver's models, recorded
+ * after the first @at commands: an EXTERNAL event record or wait, or a
+ * callback or host function (callback.c).
+ */
 struct acl_capture_ext {
 	uint32_t at;
 	bool record;
-	struct acl_obj *event;		/* the struct acl_event, held */
+	struct acl_obj *event;		/* the struct acl_event, held; or NULL */
+	struct acl_host_step *host;	/* else the callback or host function, owned */
 };
 
 /*
@@ -203,6 +208,8 @@ int acl_stream_enter(aclrtStream stream, unsigned int use, struct acl_stream **o
  * used): while @s captures they are recorded in its capture instead.
  */
 int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n);
+/* The same, queued on kernel stream *@id with seqno *@seq; *@seq 0 when recorded. */
+int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id, uint64_t *seq);
 
 /*
  * The submits below queue tasks no capture records (their seqno is used,
@@ -288,6 +295,12 @@ int acl_stream_uncapturable(struct acl_stream *s);
  * the commands recorded so far: 0, or the capture's failure.
  */
 int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record);
+/*
+ * A callback or host function @h (the recording's from now on, even on
+ * failure) in what @s records, after the commands recorded so far: 0, or
+ * the recording's failure.
+ */
+int acl_stream_capture_host(struct acl_stream *s, struct acl_host_step *h);
 /* Let go of what @cap holds (its commands, its events). */
 void acl_capture_free(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
