@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+#include "lib_child.h"
 #include "lib_util.h"
 
 #define N	1024		/* int32 elements of the buffers */
@@ -325,6 +326,116 @@ TEST(notify_record_releases_captured_wait)
 	ASSERT_ACL_OK(aclrtFree(x));
 	ASSERT_ACL_OK(aclrtFree(y));
 	ASSERT_ACL_OK(aclrtFree(z));
+}
+
+#define KEYLEN	65
+
+/* The importer's job: the key, its device. */
+struct ipc_job {
+	char key[KEYLEN];
+	int dev;
+};
+
+static void send_val(int fd, int v)
+{
+	if (write(fd, &v, sizeof(v)) != sizeof(v))
+		_exit(5);
+}
+
+static int recv_val(int fd)
+{
+	int v = -1;
+
+	return read(fd, &v, sizeof(v)) == sizeof(v) ? v : -1;
+}
+
+/*
+ * A child importing the test's notify and capturing one record of it
+ * (from another device through peer access when @dev is 1); each "go"
+ * runs the graph on another stream.
+ */
+static void capturing_importer(int rd, int wr, void *arg)
+{
+	aclrtStream s, run;
+	struct ipc_job j;
+	aclrtNotify n = NULL;
+	aclmdlRI m = NULL;
+	aclError r = aclInit(NULL);
+
+	(void)arg;
+	CK(r == ACL_SUCCESS || r == ACL_ERROR_REPEAT_INITIALIZE);
+	if (read(rd, &j, sizeof(j)) != (ssize_t)sizeof(j))
+		_exit(6);
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(j.dev));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&s));
+	CK_ACL(ACL_SUCCESS, aclrtCreateStream(&run));
+	CK_ACL(ACL_SUCCESS, aclrtNotifyImportByKey(&n, j.key, j.dev ? ACL_RT_NOTIFY_IMPORT_FLAG_ENABLE_PEER_ACCESS : 0));
+	CK_ACL(ACL_SUCCESS, aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	CK_ACL(ACL_SUCCESS, aclrtRecordNotify(n, s));
+	CK_ACL(ACL_SUCCESS, aclmdlRICaptureEnd(s, &m));
+	send_val(wr, 1);
+	while (recv_val(rd) == 1) {
+		CK_ACL(ACL_SUCCESS, aclmdlRIExecuteAsync(m, run));
+		CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(run));
+		send_val(wr, 1);
+	}
+	CK_ACL(ACL_SUCCESS, aclmdlRIDestroy(m));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyNotify(n));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyStream(s));
+	CK_ACL(ACL_SUCCESS, aclrtDestroyStream(run));
+	send_val(wr, 1);
+}
+
+/*
+ * An IPC-imported notify recorded in another process's graph (on this
+ * device, and from device 1 through peer access when there is one):
+ * each replay there releases one wait queued here, and only one.
+ */
+TEST(ipc_notify_record_in_graph)
+{
+	struct ipc_job j;
+	struct child c;
+	aclrtNotify nt;
+	aclrtStream s;
+	uint64_t *mark, v;
+	int dev, run;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mark, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	for (dev = 0; dev < 2; dev++) {
+		if (dev && !have_npu(1)) {
+			TH_LOG("no /dev/npu1: no record from another device");
+			break;
+		}
+		memset(&j, 0, sizeof(j));
+		j.dev = dev;
+		ASSERT_ACL_OK(aclrtSetDevice(0));
+		ASSERT_ACL_OK(aclrtMemset(mark, 8, 0, 8));
+		ASSERT_ACL_OK(aclrtCreateNotify(&nt, 0));
+		ASSERT_ACL_OK(aclrtNotifyGetExportKey(nt, j.key, KEYLEN,
+						      ACL_RT_NOTIFY_EXPORT_FLAG_DISABLE_PID_VALIDATION));
+		ASSERT_EQ(0, spawn(&c, capturing_importer, NULL));
+		ASSERT_EQ(sizeof(j), (size_t)write(c.wr, &j, sizeof(j)));
+		/* captured: nothing recorded yet */
+		ASSERT_EQ(1, recv_val(c.rd));
+		for (run = 1; run <= 3; run++) {
+			ASSERT_ACL_OK(aclrtWaitAndResetNotify(nt, s, 0));
+			ASSERT_ACL_OK(aclrtValueWrite(mark, run, 0, s));
+			EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s, 100));
+			send_val(c.wr, 1);
+			ASSERT_EQ(1, recv_val(c.rd));
+			ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+			ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+			EXPECT_EQ((uint64_t)run, v);
+		}
+		send_val(c.wr, 0);
+		EXPECT_EQ(1, recv_val(c.rd));
+		EXPECT_EQ(0, reap(&c));
+		ASSERT_ACL_OK(aclrtDestroyNotify(nt));
+	}
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtFree(mark));
 }
 
 /*
