@@ -132,7 +132,8 @@ static void acl_model_release(struct acl_obj *obj)
 		acl_stream_kill(m->exec, false);
 		acl_cbq_stop(m->exec);
 		acl_err_resume(&held);
-		acl_stream_free(m->exec);
+		/* a host step still to run holds it */
+		acl_stream_put(m->exec);
 	}
 	/* a bind that raced with the teardown: the stream records no more */
 	if (m->stream) {

@@ -81,6 +81,8 @@ static int acl_kstream_stop_on_fault(struct acl_device *dev, uint32_t id)
 	return acl_ioctl(dev->fd, NPU_IOCTL_STREAM_SET_MODE, &arg);
 }
 
+static void acl_stream_release(struct acl_obj *obj);
+
 static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
 {
 	struct acl_stream *s;
@@ -88,6 +90,9 @@ static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
+	/* an internal stream is counted too (its owner's reference), but never listed */
+	s->obj.refs = 1;
+	s->obj.release = acl_stream_release;
 	s->dev = dev;
 	s->serial = __atomic_add_fetch(&acl_stream_serial, 1, __ATOMIC_RELAXED);
 	s->res_limit[0] = s->res_limit[1] = -1;

@@ -167,7 +167,10 @@ void acl_stream_last_task(struct acl_task_ref *out);
 /* A user or default stream of @ctx: listed in it and in the handle table. */
 int acl_stream_create(struct acl_context *ctx, uint32_t flags, uint32_t priority, bool is_default,
 		      struct acl_stream **out);
-/* An internal stream of @dev. */
+/*
+ * An internal stream of @dev: its owner's reference, freed by
+ * acl_stream_free(), or by acl_stream_put() when others may hold it.
+ */
 int acl_stream_new(struct acl_device *dev, struct acl_stream **out);
 /* Destroy an internal stream's kernel stream (after its work unless @force). */
 int acl_stream_kill(struct acl_stream *s, bool force);

@@ -174,6 +174,90 @@ static void *report_main(void *arg)
 	return NULL;
 }
 
+/* A host-function thread of the test's: aclrtProcessHostFunc until told to stop. */
+static void *hostfunc_main(void *arg)
+{
+	struct reporter *r = arg;
+
+	while (!atomic_load(&r->stop)) {
+		aclError e = aclrtProcessHostFunc(20);
+
+		if (e == ACL_ERROR_RT_THREAD_SUBSCRIBE)
+			usleep(1000);
+		else if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT && !r->err)
+			r->err = e;
+	}
+	return NULL;
+}
+
+/*
+ * An explicit build (aclmdlRIBindStream) of a persistent stream whose
+ * host functions the test's own thread runs (aclrtSubscribeHostFunc):
+ * aclmdlRIExecute runs the model on its own stream, the host functions
+ * on that thread, in order with the device work, each run (the model's
+ * stream, counted, outlives the model while a host step holds it).
+ */
+TEST(host_funcs_in_a_build_on_the_applications_thread)
+{
+	int32_t *a, *c, *in, *out, host[N], back[N];
+	struct reporter rep = { 0 };
+	struct stage st;
+	aclrtStream ps;
+	aclmdlRI m;
+	int run, i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&a, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&c, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&in, N * 4));
+	ASSERT_ACL_OK(aclrtMallocHost((void **)&out, N * 4));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_EQ(0, pthread_create(&rep.tid, NULL, hostfunc_main, &rep));
+	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)rep.tid, ps));
+	st = (struct stage){ .in = in, .out = out };
+	slog.n = slog.bad = 0;
+
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(m, ps, 0));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(in, N * 4, a, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, ps));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(ps, hf_transform, &st));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(c, N * 4, out, N * 4, ACL_MEMCPY_HOST_TO_DEVICE, ps));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(ps, hf_mark, (void *)(intptr_t)2));
+	ASSERT_ACL_OK(aclmdlRIEndTask(m, ps));
+	ASSERT_ACL_OK(aclmdlRIBuildEnd(m, NULL));
+	ASSERT_ACL_OK(aclmdlRIUnbindStream(m, ps));
+	EXPECT_EQ(0, slog.n);
+
+	for (run = 0; run < RUNS; run++) {
+		st.expect = -5000 * (run + 1);
+		for (i = 0; i < N; i++)
+			host[i] = st.expect + i;
+		ASSERT_ACL_OK(aclrtMemcpy(a, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(aclmdlRIExecute(m, -1));
+		for (i = 0; i < N; i++)
+			host[i] = 3 * (st.expect + i) + 1;
+		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, c + 33, (N - 33) * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(0, memcmp(back, host + 33, (N - 33) * 4));
+	}
+	/* each host function held the model's stream until it returned: Execute waited for them */
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_EQ(0, slog.bad);
+	ASSERT_EQ(2 * RUNS, slog.n);
+	for (i = 0; i < slog.n; i++) {
+		EXPECT_EQ(i % 2 + 1, slog.order[i]);
+		EXPECT_TRUE(pthread_equal(slog.who[i], rep.tid));
+	}
+	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)rep.tid, ps));
+	atomic_store(&rep.stop, true);
+	pthread_join(rep.tid, NULL);
+	EXPECT_EQ(ACL_SUCCESS, rep.err);
+	ASSERT_ACL_OK(aclrtDestroyStream(ps));
+	ASSERT_ACL_OK(aclrtFree(a));
+	ASSERT_ACL_OK(aclrtFree(c));
+	ASSERT_ACL_OK(aclrtFreeHost(in));
+	ASSERT_ACL_OK(aclrtFreeHost(out));
+}
+
 /*
  * Callbacks: captured on a stream with a report thread, run by that
  * thread at each replay (on another stream), a BLOCK one before the
