@@ -591,6 +591,12 @@ static struct acl_capture_member *acl_capture_member_of(struct acl_capture *cap,
 	return NULL;
 }
 
+int acl_stream_plain_event(struct acl_stream *s)
+{
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured: an event not made by aclrtCreateEventExWithFlag is recorded or waited for in a capture only with the EXTERNAL flag (the capture goes on)",
+			s);
+}
+
 int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok, uint64_t *serial)
 {
 	struct acl_capture_member *mb;
@@ -615,8 +621,12 @@ int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok
 	pthread_mutex_lock(&s->lock);
 	if (!s->capture)
 		goto out;
-	if (s->capture->build || !ok) {
+	if (s->capture->build) {
 		ret = acl_stream_capture_refuse(s);
+		goto out;
+	}
+	if (!ok) {
+		ret = acl_stream_plain_event(s);
 		goto out;
 	}
 	ret = acl_stream_capture_valid_locked(s);

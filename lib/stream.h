@@ -265,10 +265,16 @@ int acl_stream_capture_switch(struct acl_stream *s, const struct npu_cmd *cmd, s
  * A DEFAULT record of @event on @s (@ok: an event a capture takes): if @s
  * captures, the record is the capture's (*@serial its serial, nothing to
  * queue; a forked stream's last record), else *@serial 0. Refused (207000)
- * on a bound stream, and for an event the capture does not take (the
- * capture invalidated).
+ * on a bound stream, and for an event the capture does not take
+ * (acl_stream_plain_event()).
  */
 int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok, uint64_t *serial);
+/*
+ * The vendor's refusal (ToBeCaptured, an event not of "new mode") of a
+ * DEFAULT record or wait of an aclrtCreateEvent event on the capturing
+ * stream @s: 207000, the capture going on, not invalidated.
+ */
+int acl_stream_plain_event(struct acl_stream *s);
 /*
  * A wait of @s for @event, recorded last in the capture @serial: @s joins
  * it if it records nothing (107031 for a default stream, 507000 for
