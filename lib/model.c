@@ -8,17 +8,23 @@
  *
  * While a stream captures, the tasks that can be recorded - copies and
  * memsets of device or registered host memory, 2D copies, MemsetD32,
- * value writes and waits, reduce and random tasks: they queue through
+ * value writes and waits, reduce and random tasks, notify records and
+ * waits, batch copies (one copy each): they queue through
  * acl_stream_launch() - are appended to the capture's command list
- * (stream.c) instead of being submitted; EXTERNAL event records and waits
- * are recorded between them (event.c); a stream that waits for an event
- * recorded in the capture joins it (stream.c: fork and join across
- * streams, their tasks in one list in launch order); every other task is refused
- * (207000) and invalidates the capture, and calls that would run on the
- * host now (pageable copies, callbacks, other event records and waits)
- * are refused before they do anything. CaptureEnd hands the list to the
- * driver, one model for the commands between two event operations, which
- * a run queues between the models' NPU_OP_MODEL commands.
+ * (stream.c) instead of being submitted; the host steps of a run are
+ * recorded between them: EXTERNAL event records and waits (event.c),
+ * host functions and callbacks (callback.c: struct acl_host_step); a
+ * stream that waits for an event recorded in the capture joins it
+ * (stream.c: fork and join across streams, their tasks in one list in
+ * launch order). A record, wait or reset of an aclrtCreateEvent event
+ * is the vendor's 207000, the capture going on; every other task is
+ * refused (207000) and invalidates the capture, and calls that would run
+ * on the host now (pageable copies, pool allocations) are refused before
+ * they do anything. CaptureEnd hands the list to the driver, one model
+ * for the commands between two host steps, and a run queues the models'
+ * NPU_OP_MODEL commands and the host steps in order on its stream (a
+ * host function as aclrtLaunchHostFunc would queue it there, run by the
+ * thread that ran the capturing stream's).
  *
  * The checks, their order and codes are the vendor's (acl layer:
  * src/acl/aclrt_impl/model_ri.cpp; runtime: api_c_standard_soc.cc,
