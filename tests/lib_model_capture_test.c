@@ -76,38 +76,121 @@ static void hf_mark(void *arg)
 	log_step((int)(intptr_t)arg);
 }
 
+/* A graph's buffers: device input a and output c, the stage between. */
+struct bufs {
+	int32_t *a, *c;
+	struct stage st;
+};
+
+static aclError bufs_make(struct bufs *b)
+{
+	aclError e;
+
+	memset(b, 0, sizeof(*b));
+	slog.n = slog.bad = 0;
+	e = aclrtMalloc((void **)&b->a, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY);
+	if (!e)
+		e = aclrtMalloc((void **)&b->c, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY);
+	if (!e)
+		e = aclrtMallocHost((void **)&b->st.in, N * 4);
+	if (!e)
+		e = aclrtMallocHost((void **)&b->st.out, N * 4);
+	return e ? e : aclrtMemset(b->c, N * 4, 0, N * 4);
+}
+
+static void bufs_free(struct bufs *b)
+{
+	aclrtFree(b->a);
+	aclrtFree(b->c);
+	aclrtFreeHost(b->st.in);
+	aclrtFreeHost(b->st.out);
+}
+
+/*
+ * The graph's tasks on @s: a -> in, step 1 (in -> out on the host),
+ * out -> c, step 2; the steps host functions, or (@block >= 0) callbacks,
+ * the first of them of @block's kind.
+ */
+static aclError launch_steps(aclrtStream s, struct bufs *b, int block)
+{
+	aclError e;
+
+	e = aclrtMemcpyAsync(b->st.in, N * 4, b->a, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, s);
+	if (!e)
+		e = block < 0 ? aclrtLaunchHostFunc(s, hf_transform, &b->st) :
+				aclrtLaunchCallback(hf_transform, &b->st, (aclrtCallbackBlockType)block, s);
+	if (!e)
+		e = aclrtMemcpyAsync(b->c, N * 4, b->st.out, N * 4, ACL_MEMCPY_HOST_TO_DEVICE, s);
+	if (!e)
+		e = block < 0 ? aclrtLaunchHostFunc(s, hf_mark, (void *)(intptr_t)2) :
+				aclrtLaunchCallback(hf_mark, (void *)(intptr_t)2, ACL_CALLBACK_NO_BLOCK, s);
+	return e;
+}
+
+/* The run's input, @expect + i, into a. */
+static aclError set_input(struct bufs *b, int32_t expect)
+{
+	int32_t host[N];
+	int i;
+
+	b->st.expect = expect;
+	for (i = 0; i < N; i++)
+		host[i] = expect + i;
+	return aclrtMemcpy(b->a, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+/* The first element of c from @off on that differs from the host model, or -1. */
+static int first_wrong(struct bufs *b, int off)
+{
+	int32_t back[N];
+	int i;
+
+	if (aclrtMemcpy(back, N * 4, b->c + off, (N - off) * 4, ACL_MEMCPY_DEVICE_TO_HOST))
+		return INT32_MAX;
+	for (i = 0; i < N - off; i++)
+		if (back[i] != 3 * (b->st.expect + off + i) + 1)
+			return off + i;
+	return -1;
+}
+
+/* Wait up to a second until @n steps were logged. */
+static int steps_reach(int n)
+{
+	int i, got = 0;
+
+	for (i = 0; i < 1000; i++) {
+		pthread_mutex_lock(&slog.lock);
+		got = slog.n;
+		pthread_mutex_unlock(&slog.lock);
+		if (got >= n)
+			break;
+		usleep(1000);
+	}
+	return got;
+}
+
 /*
  * A graph: dev a -> pinned in, host function 1 (in -> out on the host),
  * pinned out -> dev c, host function 2; replayed with new input each run
  * on another stream, the last on the stream that captured it: each run
  * both functions run once, in order, on the context's host-function
  * thread, host function 1 seeing the run's input, and c is the host
- * model of the whole buffer.
+ * model of the whole buffer (read back whole and from an offset).
  */
 TEST(host_funcs_between_device_work)
 {
-	int32_t *a, *c, *in, *out, host[N], back[N];
-	struct stage st;
 	aclrtStream gs, rs;
+	struct bufs b;
 	aclmdlRI m;
 	int run, i;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&a, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&c, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMallocHost((void **)&in, N * 4));
-	ASSERT_ACL_OK(aclrtMallocHost((void **)&out, N * 4));
-	ASSERT_ACL_OK(aclrtMemset(c, N * 4, 0, N * 4));
+	ASSERT_ACL_OK(bufs_make(&b));
 	ASSERT_ACL_OK(aclrtCreateStream(&gs));
 	ASSERT_ACL_OK(aclrtCreateStream(&rs));
-	st = (struct stage){ .in = in, .out = out };
-	slog.n = slog.bad = 0;
 
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(gs, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-	ASSERT_ACL_OK(aclrtMemcpyAsync(in, N * 4, a, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, gs));
-	ASSERT_ACL_OK(aclrtLaunchHostFunc(gs, hf_transform, &st));
-	ASSERT_ACL_OK(aclrtMemcpyAsync(c, N * 4, out, N * 4, ACL_MEMCPY_HOST_TO_DEVICE, gs));
-	ASSERT_ACL_OK(aclrtLaunchHostFunc(gs, hf_mark, (void *)(intptr_t)2));
+	ASSERT_ACL_OK(launch_steps(gs, &b, -1));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(gs));
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(gs, &m));
 	/* nothing ran at capture */
@@ -115,46 +198,30 @@ TEST(host_funcs_between_device_work)
 	EXPECT_EQ(0, slog.n);
 
 	for (run = 0; run <= RUNS; run++) {
-		st.expect = 1000 * (run + 1);
-		for (i = 0; i < N; i++)
-			host[i] = st.expect + i;
-		ASSERT_ACL_OK(aclrtMemcpy(a, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
-		/* the last run on the stream that captured it */
+		ASSERT_ACL_OK(set_input(&b, 1000 * (run + 1)));
 		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run < RUNS ? rs : gs));
 		ASSERT_ACL_OK(aclrtSynchronizeStream(run < RUNS ? rs : gs));
-		/* the host model of the whole buffer, read back from another offset */
-		for (i = 0; i < N; i++)
-			host[i] = 3 * (st.expect + i) + 1;
-		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, c + 100, (N - 100) * 4, ACL_MEMCPY_DEVICE_TO_HOST));
-		for (i = 0; i < N - 100; i++)
-			if (back[i] != host[100 + i]) {
-				EXPECT_EQ(host[100 + i], back[i]);
-				TH_LOG("run %d element %d", run, 100 + i);
-				break;
-			}
-		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, c, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
-		EXPECT_EQ(0, memcmp(back, host, N * 4));
+		EXPECT_EQ(-1, first_wrong(&b, 100));
+		EXPECT_EQ(-1, first_wrong(&b, 0));
 	}
 	EXPECT_EQ(0, slog.bad);
 	ASSERT_EQ(2 * (RUNS + 1), slog.n);
-	for (i = 0; i < slog.n; i++)
+	for (i = 0; i < slog.n; i++) {
 		EXPECT_EQ(i % 2 + 1, slog.order[i]);
-	/* the context's host-function thread ran them, not the test's */
-	for (i = 0; i < slog.n; i++)
+		/* the context's host-function thread ran them, not the test's */
 		EXPECT_FALSE(pthread_equal(slog.who[i], pthread_self()));
+	}
 
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	ASSERT_ACL_OK(aclrtDestroyStream(gs));
 	ASSERT_ACL_OK(aclrtDestroyStream(rs));
-	ASSERT_ACL_OK(aclrtFree(a));
-	ASSERT_ACL_OK(aclrtFree(c));
-	ASSERT_ACL_OK(aclrtFreeHost(in));
-	ASSERT_ACL_OK(aclrtFreeHost(out));
+	bufs_free(&b);
 }
 
-/* A report thread: aclrtProcessReport until told to stop. */
+/* A thread of the test's: aclrtProcessReport (aclrtProcessHostFunc) until told to stop. */
 struct reporter {
 	pthread_t tid;
+	bool hostfunc;
 	atomic_bool stop;
 	aclError err;
 };
@@ -164,7 +231,7 @@ static void *report_main(void *arg)
 	struct reporter *r = arg;
 
 	while (!atomic_load(&r->stop)) {
-		aclError e = aclrtProcessReport(20);
+		aclError e = r->hostfunc ? aclrtProcessHostFunc(20) : aclrtProcessReport(20);
 
 		if (e == ACL_ERROR_RT_THREAD_SUBSCRIBE)
 			usleep(1000);
@@ -174,20 +241,15 @@ static void *report_main(void *arg)
 	return NULL;
 }
 
-/* A host-function thread of the test's: aclrtProcessHostFunc until told to stop. */
-static void *hostfunc_main(void *arg)
+/* The first logged step not in order (1, 2, 1, 2 ...) or not run on @tid, or -1. */
+static int first_bad_step(pthread_t tid)
 {
-	struct reporter *r = arg;
+	int i;
 
-	while (!atomic_load(&r->stop)) {
-		aclError e = aclrtProcessHostFunc(20);
-
-		if (e == ACL_ERROR_RT_THREAD_SUBSCRIBE)
-			usleep(1000);
-		else if (e != ACL_SUCCESS && e != ACL_ERROR_RT_REPORT_TIMEOUT && !r->err)
-			r->err = e;
-	}
-	return NULL;
+	for (i = 0; i < slog.n; i++)
+		if (slog.order[i] != i % 2 + 1 || !pthread_equal(slog.who[i], tid))
+			return i;
+	return -1;
 }
 
 /*
@@ -199,63 +261,42 @@ static void *hostfunc_main(void *arg)
  */
 TEST(host_funcs_in_a_build_on_the_applications_thread)
 {
-	int32_t *a, *c, *in, *out, host[N], back[N];
-	struct reporter rep = { 0 };
-	struct stage st;
+	struct reporter rep = { .hostfunc = true };
 	aclrtStream ps;
+	struct bufs b;
 	aclmdlRI m;
-	int run, i;
+	int run;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&a, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&c, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMallocHost((void **)&in, N * 4));
-	ASSERT_ACL_OK(aclrtMallocHost((void **)&out, N * 4));
+	ASSERT_ACL_OK(bufs_make(&b));
 	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
-	ASSERT_EQ(0, pthread_create(&rep.tid, NULL, hostfunc_main, &rep));
+	ASSERT_EQ(0, pthread_create(&rep.tid, NULL, report_main, &rep));
 	ASSERT_ACL_OK(aclrtSubscribeHostFunc((uint64_t)rep.tid, ps));
-	st = (struct stage){ .in = in, .out = out };
-	slog.n = slog.bad = 0;
 
 	ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
 	ASSERT_ACL_OK(aclmdlRIBindStream(m, ps, 0));
-	ASSERT_ACL_OK(aclrtMemcpyAsync(in, N * 4, a, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, ps));
-	ASSERT_ACL_OK(aclrtLaunchHostFunc(ps, hf_transform, &st));
-	ASSERT_ACL_OK(aclrtMemcpyAsync(c, N * 4, out, N * 4, ACL_MEMCPY_HOST_TO_DEVICE, ps));
-	ASSERT_ACL_OK(aclrtLaunchHostFunc(ps, hf_mark, (void *)(intptr_t)2));
+	ASSERT_ACL_OK(launch_steps(ps, &b, -1));
 	ASSERT_ACL_OK(aclmdlRIEndTask(m, ps));
 	ASSERT_ACL_OK(aclmdlRIBuildEnd(m, NULL));
 	ASSERT_ACL_OK(aclmdlRIUnbindStream(m, ps));
 	EXPECT_EQ(0, slog.n);
 
 	for (run = 0; run < RUNS; run++) {
-		st.expect = -5000 * (run + 1);
-		for (i = 0; i < N; i++)
-			host[i] = st.expect + i;
-		ASSERT_ACL_OK(aclrtMemcpy(a, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(set_input(&b, -5000 * (run + 1)));
 		ASSERT_ACL_OK(aclmdlRIExecute(m, -1));
-		for (i = 0; i < N; i++)
-			host[i] = 3 * (st.expect + i) + 1;
-		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, c + 33, (N - 33) * 4, ACL_MEMCPY_DEVICE_TO_HOST));
-		EXPECT_EQ(0, memcmp(back, host + 33, (N - 33) * 4));
+		EXPECT_EQ(-1, first_wrong(&b, 33));
 	}
 	/* each host function held the model's stream until it returned: Execute waited for them */
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	EXPECT_EQ(0, slog.bad);
-	ASSERT_EQ(2 * RUNS, slog.n);
-	for (i = 0; i < slog.n; i++) {
-		EXPECT_EQ(i % 2 + 1, slog.order[i]);
-		EXPECT_TRUE(pthread_equal(slog.who[i], rep.tid));
-	}
+	EXPECT_EQ(2 * RUNS, slog.n);
+	EXPECT_EQ(-1, first_bad_step(rep.tid));
 	ASSERT_ACL_OK(aclrtUnSubscribeHostFunc((uint64_t)rep.tid, ps));
 	atomic_store(&rep.stop, true);
 	pthread_join(rep.tid, NULL);
 	EXPECT_EQ(ACL_SUCCESS, rep.err);
 	ASSERT_ACL_OK(aclrtDestroyStream(ps));
-	ASSERT_ACL_OK(aclrtFree(a));
-	ASSERT_ACL_OK(aclrtFree(c));
-	ASSERT_ACL_OK(aclrtFreeHost(in));
-	ASSERT_ACL_OK(aclrtFreeHost(out));
+	bufs_free(&b);
 }
 
 /*
@@ -266,72 +307,46 @@ TEST(host_funcs_in_a_build_on_the_applications_thread)
  */
 TEST(callbacks_run_by_the_report_thread)
 {
-	int32_t *a, *c, *in, *out, host[N], back[N];
 	struct reporter rep = { 0 };
-	struct stage st;
 	aclrtStream gs, rs, bare;
+	struct bufs b;
 	aclmdlRI m;
-	int run, i;
+	int run;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtMalloc((void **)&a, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&c, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
-	ASSERT_ACL_OK(aclrtMallocHost((void **)&in, N * 4));
-	ASSERT_ACL_OK(aclrtMallocHost((void **)&out, N * 4));
+	ASSERT_ACL_OK(bufs_make(&b));
 	ASSERT_ACL_OK(aclrtCreateStream(&gs));
 	ASSERT_ACL_OK(aclrtCreateStream(&rs));
 	ASSERT_ACL_OK(aclrtCreateStream(&bare));
 	ASSERT_EQ(0, pthread_create(&rep.tid, NULL, report_main, &rep));
 	ASSERT_ACL_OK(aclrtSubscribeReport((uint64_t)rep.tid, gs));
-	st = (struct stage){ .in = in, .out = out };
-	slog.n = slog.bad = 0;
 
 	/* no report thread: the vendor's 107015 before anything is captured */
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(bare, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_NO_CB_REG, aclrtLaunchCallback(hf_mark, NULL, ACL_CALLBACK_BLOCK, bare));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(bare));
-	ASSERT_ACL_OK(aclrtMemsetAsync(c, N * 4, 0, N * 4, bare));
+	ASSERT_ACL_OK(aclrtMemsetAsync(b.c, N * 4, 0, N * 4, bare));
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(bare, &m));
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(gs, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
-	ASSERT_ACL_OK(aclrtMemcpyAsync(in, N * 4, a, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, gs));
-	ASSERT_ACL_OK(aclrtLaunchCallback(hf_transform, &st, ACL_CALLBACK_BLOCK, gs));
-	ASSERT_ACL_OK(aclrtMemcpyAsync(c, N * 4, out, N * 4, ACL_MEMCPY_HOST_TO_DEVICE, gs));
-	ASSERT_ACL_OK(aclrtLaunchCallback(hf_mark, (void *)(intptr_t)2, ACL_CALLBACK_NO_BLOCK, gs));
+	ASSERT_ACL_OK(launch_steps(gs, &b, ACL_CALLBACK_BLOCK));
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(gs, &m));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(gs));
 	EXPECT_EQ(0, slog.n);
 
 	for (run = 0; run < RUNS; run++) {
-		st.expect = 7 * (run + 1);
-		for (i = 0; i < N; i++)
-			host[i] = st.expect + i;
-		ASSERT_ACL_OK(aclrtMemcpy(a, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(set_input(&b, 7 * (run + 1)));
 		/* rs has no report thread: the capture's runs them */
 		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
 		ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
-		for (i = 0; i < N; i++)
-			host[i] = 3 * (st.expect + i) + 1;
-		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, c + 7, (N - 7) * 4, ACL_MEMCPY_DEVICE_TO_HOST));
-		EXPECT_EQ(0, memcmp(back, host + 7, (N - 7) * 4));
-		/* the NO_BLOCK one need not have run yet: wait for it */
-		for (i = 0; i < 1000; i++) {
-			pthread_mutex_lock(&slog.lock);
-			bool done = slog.n >= 2 * (run + 1);
-
-			pthread_mutex_unlock(&slog.lock);
-			if (done)
-				break;
-			usleep(1000);
-		}
+		EXPECT_EQ(-1, first_wrong(&b, 7));
+		/* the NO_BLOCK one need not have run yet */
+		EXPECT_EQ(2 * (run + 1), steps_reach(2 * (run + 1)));
 	}
 	EXPECT_EQ(0, slog.bad);
-	ASSERT_EQ(2 * RUNS, slog.n);
-	for (i = 0; i < slog.n; i++) {
-		EXPECT_EQ(i % 2 + 1, slog.order[i]);
-		EXPECT_TRUE(pthread_equal(slog.who[i], rep.tid));
-	}
+	EXPECT_EQ(2 * RUNS, slog.n);
+	EXPECT_EQ(-1, first_bad_step(rep.tid));
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	ASSERT_ACL_OK(aclrtUnSubscribeReport((uint64_t)rep.tid, gs));
 	atomic_store(&rep.stop, true);
@@ -340,10 +355,7 @@ TEST(callbacks_run_by_the_report_thread)
 	ASSERT_ACL_OK(aclrtDestroyStream(gs));
 	ASSERT_ACL_OK(aclrtDestroyStream(rs));
 	ASSERT_ACL_OK(aclrtDestroyStream(bare));
-	ASSERT_ACL_OK(aclrtFree(a));
-	ASSERT_ACL_OK(aclrtFree(c));
-	ASSERT_ACL_OK(aclrtFreeHost(in));
-	ASSERT_ACL_OK(aclrtFreeHost(out));
+	bufs_free(&b);
 }
 
 /*
@@ -420,19 +432,6 @@ struct ipc_job {
 	int dev;
 };
 
-static void send_val(int fd, int v)
-{
-	if (write(fd, &v, sizeof(v)) != sizeof(v))
-		_exit(5);
-}
-
-static int recv_val(int fd)
-{
-	int v = -1;
-
-	return read(fd, &v, sizeof(v)) == sizeof(v) ? v : -1;
-}
-
 /*
  * A child importing the test's notify and capturing one record of it
  * (from another device through peer access when @dev is 1); each "go"
@@ -457,17 +456,17 @@ static void capturing_importer(int rd, int wr, void *arg)
 	CK_ACL(ACL_SUCCESS, aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
 	CK_ACL(ACL_SUCCESS, aclrtRecordNotify(n, s));
 	CK_ACL(ACL_SUCCESS, aclmdlRICaptureEnd(s, &m));
-	send_val(wr, 1);
-	while (recv_val(rd) == 1) {
+	put_u64(wr, 1);
+	while (get_u64(rd) == 1U) {
 		CK_ACL(ACL_SUCCESS, aclmdlRIExecuteAsync(m, run));
 		CK_ACL(ACL_SUCCESS, aclrtSynchronizeStream(run));
-		send_val(wr, 1);
+		put_u64(wr, 1);
 	}
 	CK_ACL(ACL_SUCCESS, aclmdlRIDestroy(m));
 	CK_ACL(ACL_SUCCESS, aclrtDestroyNotify(n));
 	CK_ACL(ACL_SUCCESS, aclrtDestroyStream(s));
 	CK_ACL(ACL_SUCCESS, aclrtDestroyStream(run));
-	send_val(wr, 1);
+	put_u64(wr, 1);
 }
 
 /*
@@ -502,19 +501,19 @@ TEST(ipc_notify_record_in_graph)
 		ASSERT_EQ(0, spawn(&c, capturing_importer, NULL));
 		ASSERT_EQ(sizeof(j), (size_t)write(c.wr, &j, sizeof(j)));
 		/* captured: nothing recorded yet */
-		ASSERT_EQ(1, recv_val(c.rd));
+		ASSERT_EQ(1U, get_u64(c.rd));
 		for (run = 1; run <= 3; run++) {
 			ASSERT_ACL_OK(aclrtWaitAndResetNotify(nt, s, 0));
 			ASSERT_ACL_OK(aclrtValueWrite(mark, run, 0, s));
 			EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclrtSynchronizeStreamWithTimeout(s, 100));
-			send_val(c.wr, 1);
-			ASSERT_EQ(1, recv_val(c.rd));
+			put_u64(c.wr, 1);
+			ASSERT_EQ(1U, get_u64(c.rd));
 			ASSERT_ACL_OK(aclrtSynchronizeStream(s));
 			ASSERT_ACL_OK(aclrtMemcpy(&v, 8, mark, 8, ACL_MEMCPY_DEVICE_TO_HOST));
 			EXPECT_EQ((uint64_t)run, v);
 		}
-		send_val(c.wr, 0);
-		EXPECT_EQ(1, recv_val(c.rd));
+		put_u64(c.wr, 0);
+		EXPECT_EQ(1U, get_u64(c.rd));
 		EXPECT_EQ(0, reap(&c));
 		ASSERT_ACL_OK(aclrtDestroyNotify(nt));
 	}
