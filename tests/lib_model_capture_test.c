@@ -302,8 +302,9 @@ TEST(host_funcs_in_a_build_on_the_applications_thread)
 /*
  * Callbacks: captured on a stream with a report thread, run by that
  * thread at each replay (on another stream), a BLOCK one before the
- * device work after it; without a report thread 107015 and the capture
- * goes on, as the vendor checks before it captures.
+ * device work after it; without a report thread 107015, and a host
+ * function on the report thread's stream 107011, the capture going on,
+ * as the vendor checks before it captures.
  */
 TEST(callbacks_run_by_the_report_thread)
 {
@@ -330,6 +331,9 @@ TEST(callbacks_run_by_the_report_thread)
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(gs, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	/* a host function on a stream of a report thread: the vendor's 107011 before it captures */
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SUBSCRIBE, aclrtLaunchHostFunc(gs, hf_mark, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(gs));
 	ASSERT_ACL_OK(launch_steps(gs, &b, ACL_CALLBACK_BLOCK));
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(gs, &m));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(gs));
