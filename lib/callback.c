@@ -79,6 +79,7 @@ struct acl_cb {
 	bool block;
 	enum acl_cb_kind kind;		/* whose runner takes it */
 	struct acl_stream *s;		/* holds a reference */
+	struct acl_reporter *rep;	/* a model's step: its runner (held), else NULL: the queue's */
 	uint32_t sid;			/* kernel stream it was queued on */
 	uint64_t prior;			/* seqno of the command before it */
 };
@@ -155,6 +156,15 @@ static void acl_reporter_put(struct acl_reporter *r)
 		acl_reporter_free(r);
 }
 
+/* Another reference to @r (the table's or a queue's keeps it alive meanwhile). */
+static struct acl_reporter *acl_reporter_hold(struct acl_reporter *r)
+{
+	pthread_mutex_lock(&acl_reporters_lock);
+	r->refs++;
+	pthread_mutex_unlock(&acl_reporters_lock);
+	return r;
+}
+
 /* Let the stream pass the gate of a blocking callback. */
 static void acl_cb_release(struct acl_cbq *q)
 {
@@ -171,6 +181,7 @@ static void acl_cb_release(struct acl_cbq *q)
 
 static void acl_cb_free(struct acl_cb *cb)
 {
+	acl_reporter_put(cb->rep);
 	acl_stream_put(cb->s);
 	free(cb);
 }
@@ -256,7 +267,7 @@ void acl_reporter_forget(struct acl_reporter *r)
  */
 static bool acl_cb_deliver_locked(struct acl_cbq *q, struct acl_cb *cb)
 {
-	struct acl_reporter *r = q->rep[cb->kind];
+	struct acl_reporter *r = cb->rep ?: q->rep[cb->kind];
 
 	if (!r)
 		return false;
@@ -375,9 +386,12 @@ static int acl_cbq_watch_locked(struct acl_stream *s, struct acl_cbq *q)
 	return 0;
 }
 
-/* Queue @fn in @s's order; the caller checked the subscription. */
+/*
+ * Queue @fn in @s's order; the caller checked the subscription, or named
+ * the runner @rep (held from now on by the callback), else NULL.
+ */
 static int acl_cb_queue(struct acl_stream *s, struct acl_cbq *q, aclrtCallback fn, void *arg,
-			bool block, enum acl_cb_kind kind)
+			bool block, enum acl_cb_kind kind, struct acl_reporter *rep)
 {
 	struct npu_cmd gate = { .op = NPU_OP_WAIT_STREAM };
 	struct acl_cb *cb;
@@ -390,6 +404,7 @@ static int acl_cb_queue(struct acl_stream *s, struct acl_cbq *q, aclrtCallback f
 	cb->arg = arg;
 	cb->block = block;
 	cb->kind = kind;
+	cb->rep = rep;
 	cb->s = s;
 	acl_obj_hold(&s->obj);
 
@@ -705,6 +720,65 @@ ACL_EXPORT aclError aclrtProcessHostFunc(int32_t timeout)
 	return acl_ret(__func__, ret);
 }
 
+/*
+ * A callback or host function recorded in a model (model.c runs it at
+ * each run of the model, in its place among the model's parts).
+ */
+struct acl_host_step {
+	aclrtCallback fn;
+	void *arg;
+	bool block;
+	enum acl_cb_kind kind;
+	struct acl_reporter *rep;	/* its runner, held; NULL: the context's host-function thread */
+};
+
+/*
+ * @fn on the recording stream @s, checked as a launch: a step of the
+ * model, run by the thread that runs @s's callbacks of @kind now (the
+ * vendor's capture subscribes its capture stream to that thread).
+ */
+static int acl_cb_record(struct acl_stream *s, struct acl_cbq *q, aclrtCallback fn, void *arg, bool block,
+			 enum acl_cb_kind kind)
+{
+	struct acl_host_step *h = calloc(1, sizeof(*h));
+	struct acl_reporter *r;
+
+	if (!h)
+		return acl_errf(-ENOMEM, "out of host memory");
+	*h = (struct acl_host_step){ .fn = fn, .arg = arg, .block = block, .kind = kind };
+	pthread_mutex_lock(&q->lock);
+	r = q->rep[kind];
+	if (r && !r->owned)
+		h->rep = acl_reporter_hold(r);
+	pthread_mutex_unlock(&q->lock);
+	return acl_stream_capture_host(s, h);
+}
+
+static int acl_hostfunc_reporter(struct acl_context *ctx, struct acl_reporter **out);
+
+int acl_host_step_queue(const struct acl_host_step *h, struct acl_stream *s)
+{
+	struct acl_reporter *r = h->rep;
+	struct acl_cbq *q;
+	int ret;
+
+	ret = acl_cbq_get(s, &q);
+	if (!ret && !r)
+		ret = acl_hostfunc_reporter(s->ctx, &r);
+	if (ret)
+		return ret;
+	return acl_cb_queue(s, q, h->fn, h->arg, h->block, h->kind, acl_reporter_hold(r));
+}
+
+void acl_host_step_free(struct acl_host_step *h, bool forget)
+{
+	if (!h)
+		return;
+	if (!forget)
+		acl_reporter_put(h->rep);
+	free(h);
+}
+
 ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtCallbackBlockType blockType,
 					aclrtStream stream)
 {
@@ -728,12 +802,6 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	/* the callback would run now, not at each run of the captured model */
-	ret = acl_stream_uncapturable(s);
-	if (ret) {
-		acl_stream_put(s);
-		goto out;
-	}
 	pthread_mutex_lock(&s->lock);
 	q = s->cbq;
 	pthread_mutex_unlock(&s->lock);
@@ -750,8 +818,11 @@ ACL_EXPORT aclError aclrtLaunchCallback(aclrtCallback fn, void *userData, aclrtC
 		ret = acl_errf(ACLI_ESTREAMSUB, "the stream runs aclrtLaunchHostFunc's functions: it takes no aclrtLaunchCallback");
 	else if (!ok)
 		ret = acl_errf(ACLI_ENOCBREG, "the stream has no report thread (aclrtSubscribeReport)");
+	/* captured: its report thread runs it at each run of the model */
+	else if (acl_stream_recording(s))
+		ret = acl_cb_record(s, q, fn, userData, blockType == ACL_CALLBACK_BLOCK, ACL_CB_REPORT);
 	else
-		ret = acl_cb_queue(s, q, fn, userData, blockType == ACL_CALLBACK_BLOCK, ACL_CB_REPORT);
+		ret = acl_cb_queue(s, q, fn, userData, blockType == ACL_CALLBACK_BLOCK, ACL_CB_REPORT, NULL);
 	acl_stream_put(s);
 out:
 	return acl_ret(__func__, ret);
@@ -799,10 +870,7 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 		ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	/* the function would run now, not at each run of the captured model */
-	ret = acl_stream_uncapturable(s);
-	if (!ret)
-		ret = acl_cbq_get(s, &q);
+	ret = acl_cbq_get(s, &q);
 	if (ret)
 		goto put;
 	/*
@@ -828,8 +896,11 @@ ACL_EXPORT aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, vo
 		if (ret)
 			break;
 	}
-	if (!ret)
-		ret = acl_cb_queue(s, q, (aclrtCallback)fn, args, true, ACL_CB_HOSTFUNC);
+	/* captured: the stream's host-function thread runs it at each run of the model */
+	if (!ret && acl_stream_recording(s))
+		ret = acl_cb_record(s, q, (aclrtCallback)fn, args, true, ACL_CB_HOSTFUNC);
+	else if (!ret)
+		ret = acl_cb_queue(s, q, (aclrtCallback)fn, args, true, ACL_CB_HOSTFUNC, NULL);
 put:
 	acl_stream_put(s);
 out:

@@ -13,7 +13,10 @@
 #ifndef LIBACL_CALLBACK_H
 #define LIBACL_CALLBACK_H
 
+#include <stdbool.h>
+
 struct acl_cbq;
+struct acl_host_step;
 struct acl_reporter;
 struct acl_stream;
 
@@ -27,6 +30,16 @@ void acl_cbq_stop(struct acl_stream *s);
 void acl_cbq_free(struct acl_cbq *q);
 /* After fork (no threads of the parent exist): free memory only. */
 void acl_cbq_forget(struct acl_cbq *q);
+
+/*
+ * A callback or host function a model recorded (aclrtLaunchCallback,
+ * aclrtLaunchHostFunc on a recording stream): queued on @s as its launch
+ * would queue it there, run by the thread that ran the recording stream's
+ * (the context's host-function thread when that was the context's).
+ */
+int acl_host_step_queue(const struct acl_host_step *h, struct acl_stream *s);
+/* Let go of @h (@forget: after fork, memory only). */
+void acl_host_step_free(struct acl_host_step *h, bool forget);
 
 /* Context teardown: end its host-function thread. */
 void acl_reporter_stop(struct acl_reporter *r);

@@ -268,6 +268,32 @@ static void acl_batch_append(struct npu_cmd *cmds, size_t *n, struct npu_copy_de
 	last->length++;
 }
 
+/*
+ * The batch's @n COPY_BATCH @cmds (their copies in @descs, in order) on
+ * the recording stream @s: one COPY each copy, all recorded at once.
+ */
+static int acl_batch_record(struct acl_stream *s, const struct npu_copy_desc *descs, const struct npu_cmd *cmds,
+			    size_t n)
+{
+	struct npu_cmd *one;
+	size_t i, k, total = 0;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		total += cmds[i].length;
+	one = calloc(total, sizeof(*one));
+	if (!one)
+		return acl_errf(-ENOMEM, "out of host memory for %zu copies", total);
+	for (i = 0, total = 0; i < n; i++)
+		for (k = 0; k < cmds[i].length; k++, total++)
+			one[total] = (struct npu_cmd){ .op = NPU_OP_COPY, .flags = cmds[i].flags,
+						       .dst = descs[total].dst, .src = descs[total].src,
+						       .length = descs[total].length };
+	ret = acl_stream_launch(s, one, (uint32_t)total);
+	free(one);
+	return ret;
+}
+
 /* @stream NULL: the synchronous form, on the current device @cur. */
 static int acl_batch_run(const struct acl_batch *b, struct acl_device *cur, struct acl_stream *stream)
 {
@@ -302,6 +328,11 @@ static int acl_batch_run(const struct acl_batch *b, struct acl_device *cur, stru
 	/* every copy the device reaches: one SUBMIT (asynchronous: one per COPY_BATCH) */
 	if (!ret && n && !stream)
 		ret = acl_cmds_sync(e, cmds, n);
+	/* recorded (a model has no COPY_BATCH): pageable memory refused before anything is */
+	if (!ret && stream && acl_stream_recording(stream)) {
+		ret = nstaged ? acl_capture_sync_step(stream) : acl_batch_record(stream, descs, cmds, n);
+		n = 0;
+	}
 	for (i = 0; !ret && stream && i < n; i++)
 		ret = acl_stream_submit(stream, &cmds[i], 1, NULL);
 	/* pageable memory: staged, after the stream's work, done on return */

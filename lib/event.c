@@ -347,7 +347,7 @@ int acl_event_record_on(struct acl_obj *event, struct acl_stream *s)
 /*
  * A DEFAULT record of @e on @s while @s captures: the capture's fork or
  * join point (stream.c), nothing queued, *@done true; CANN takes events of
- * aclrtCreateEventExWithFlag only (207000, the capture invalidated).
+ * aclrtCreateEventExWithFlag only (207000, the capture going on).
  */
 static int acl_event_capture_record(struct acl_event *e, struct acl_stream *s, bool *done)
 {
@@ -369,7 +369,7 @@ static int acl_event_capture_record(struct acl_event *e, struct acl_stream *s, b
  * way, @s joins it (stream.c), *@done true. On a capturing stream a wait
  * for a record outside the capture is CANN's 107024 (an event never
  * recorded: nothing to wait for), and an event not of
- * aclrtCreateEventExWithFlag 207000, the capture invalidated.
+ * aclrtCreateEventExWithFlag 207000, the capture going on.
  */
 static int acl_event_capture_wait(struct acl_event *e, struct acl_stream *s, bool *done)
 {
@@ -390,6 +390,8 @@ static int acl_event_capture_wait(struct acl_event *e, struct acl_stream *s, boo
 	}
 	if (!acl_stream_recording(s))
 		return 0;
+	if (!e->ex && acl_stream_capture(s, NULL))
+		return acl_stream_plain_event(s);
 	if (!e->ex || acl_stream_capture(s, NULL) != acl_stream_recording(s))
 		return acl_stream_uncapturable(s);
 	*done = true;
@@ -463,12 +465,16 @@ ACL_EXPORT aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
-	acl_stream_put(s);
 	if (e->ex || (e->flags & ACL_EVENT_IPC))
 		ret = acl_errf(ACLI_ERTNOTSUPP, "events from aclrtCreateEventExWithFlag are not reset");
 	else if (!(e->flags & ACL_EVENT_SYNC_BITS))
 		ret = acl_errf(ACLI_ERTNOTSUPP, "event flags %#x have no synchronizing bit: it cannot be reset",
 			       e->flags);
+	/* the vendor's ToBeCaptured: no reset of an event the capture does not take, the capture going on */
+	else if (acl_stream_capture(s, NULL))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured: an event not made by aclrtCreateEventExWithFlag is not reset in it",
+			       s);
+	acl_stream_put(s);
 	if (!ret) {
 		/* the host forgets the record: later waits find nothing to wait for */
 		pthread_mutex_lock(&e->lock);

@@ -8,17 +8,23 @@
  *
  * While a stream captures, the tasks that can be recorded - copies and
  * memsets of device or registered host memory, 2D copies, MemsetD32,
- * value writes and waits, reduce and random tasks: they queue through
+ * value writes and waits, reduce and random tasks, notify records and
+ * waits, batch copies (one copy each): they queue through
  * acl_stream_launch() - are appended to the capture's command list
- * (stream.c) instead of being submitted; EXTERNAL event records and waits
- * are recorded between them (event.c); a stream that waits for an event
- * recorded in the capture joins it (stream.c: fork and join across
- * streams, their tasks in one list in launch order); every other task is refused
- * (207000) and invalidates the capture, and calls that would run on the
- * host now (pageable copies, callbacks, other event records and waits)
- * are refused before they do anything. CaptureEnd hands the list to the
- * driver, one model for the commands between two event operations, which
- * a run queues between the models' NPU_OP_MODEL commands.
+ * (stream.c) instead of being submitted; the host steps of a run are
+ * recorded between them: EXTERNAL event records and waits (event.c),
+ * host functions and callbacks (callback.c: struct acl_host_step); a
+ * stream that waits for an event recorded in the capture joins it
+ * (stream.c: fork and join across streams, their tasks in one list in
+ * launch order). A record, wait or reset of an aclrtCreateEvent event
+ * is the vendor's 207000, the capture going on; every other task is
+ * refused (207000) and invalidates the capture, and calls that would run
+ * on the host now (pageable copies, pool allocations) are refused before
+ * they do anything. CaptureEnd hands the list to the driver, one model
+ * for the commands between two host steps, and a run queues the models'
+ * NPU_OP_MODEL commands and the host steps in order on its stream (a
+ * host function as aclrtLaunchHostFunc would queue it there, run by the
+ * thread that ran the capturing stream's).
  *
  * The checks, their order and codes are the vendor's (acl layer:
  * src/acl/aclrt_impl/model_ri.cpp; runtime: api_c_standard_soc.cc,
@@ -45,6 +51,7 @@
 #include <acl/acl.h>
 
 #include "acl_ioctl.h"
+#include "callback.h"
 #include "context.h"
 #include "device.h"
 #include "error.h"
@@ -65,14 +72,17 @@ enum acl_model_state {
 };
 
 /*
- * What a run does, in order: a driver model, or an EXTERNAL event record
- * or wait between two (the vendor's graphs record and wait the user's
- * event at each run: libacl queues them between the driver's models).
+ * What a run does, in order: a driver model, or a host step between two:
+ * an EXTERNAL event record or wait (the vendor's graphs record and wait
+ * the user's event at each run), a callback or a host function (the
+ * vendor's run on the host at each run); libacl queues them between the
+ * driver's models.
  */
 struct acl_model_part {
-	uint32_t kid;			/* the driver's model; 0: an event's part, or destroyed */
+	uint32_t kid;			/* the driver's model; 0: a host step, or destroyed */
 	bool record;			/* @event: a record, else a wait */
 	struct acl_obj *event;		/* the struct acl_event (held), or NULL */
+	struct acl_host_step *host;	/* the callback or host function (callback.c), or NULL */
 };
 
 /* A destroy callback (aclmdlRIDestroyRegisterCallback). */
@@ -122,9 +132,14 @@ static void acl_model_release(struct acl_obj *obj)
 
 		/* no aclmdlRIExecute is under way: it held a reference */
 		acl_err_hold(&held);
+		/* its callbacks (host steps) handed over first, as a stream's teardown does */
+		acl_stream_sync(m->exec, -1);
+		acl_cbq_drain(m->exec);
 		acl_stream_kill(m->exec, false);
+		acl_cbq_stop(m->exec);
 		acl_err_resume(&held);
-		acl_stream_free(m->exec);
+		/* a host step still to run holds it */
+		acl_stream_put(m->exec);
 	}
 	/* a bind that raced with the teardown: the stream records no more */
 	if (m->stream) {
@@ -133,9 +148,11 @@ static void acl_model_release(struct acl_obj *obj)
 	}
 	acl_ctx_put(m->ctx);
 	acl_capture_free(&m->cap);
-	for (i = 0; i < m->nparts; i++)
+	for (i = 0; i < m->nparts; i++) {
 		if (m->parts[i].event)
 			acl_obj_put(m->parts[i].event);
+		acl_host_step_free(m->parts[i].host, false);
+	}
 	free(m->parts);
 	free(m->name);
 	free(m->cbs);
@@ -340,12 +357,17 @@ static int acl_model_teardown(struct acl_model *m)
 static void acl_models_gone(struct acl_context *ctx, bool forget)
 {
 	struct acl_model *m, *n;
+	uint32_t i;
 
 	if (forget) {
 		list_for_each_entry_safe(m, n, &ctx->models, node) {
 			if (!list_empty(&m->cap_node))
 				__atomic_sub_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
 			/* the events went with the fork too */
+			for (i = 0; i < m->cap.next; i++)
+				acl_host_step_free(m->cap.ext[i].host, true);
+			for (i = 0; i < m->nparts; i++)
+				acl_host_step_free(m->parts[i].host, true);
 			free(m->cap.cmds);
 			free(m->cap.ext);
 			free(m->cap.sw);
@@ -602,9 +624,11 @@ static int acl_model_build(struct acl_model *m)
 		first = end;
 		if (!ret && i < cap->next) {
 			p[n].record = cap->ext[i].record;
-			/* the capture's reference is the part's now */
-			p[n++].event = cap->ext[i].event;
+			/* the capture's references are the part's now */
+			p[n].event = cap->ext[i].event;
+			p[n++].host = cap->ext[i].host;
 			cap->ext[i].event = NULL;
+			cap->ext[i].host = NULL;
 		}
 	}
 	free(tab);
@@ -770,7 +794,9 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 		pthread_mutex_lock(&m->lock);
 		part = m->parts[i];
 		pthread_mutex_unlock(&m->lock);
-		if (part.event && part.record) {
+		if (part.host) {
+			ret = acl_host_step_queue(part.host, s);
+		} else if (part.event && part.record) {
 			ret = acl_event_record_on(part.event, s);
 		} else if (part.event) {
 			ret = acl_event_wait_on(part.event, s, 0);

@@ -357,9 +357,12 @@ static int acl_notify_queue(aclrtNotify notify, aclrtStream stream, enum acl_not
 	ret = acl_notify_cmds_locked(n, s->dev, op, cmds, &count);
 	if (!ret)
 		ret = acl_notify_room_locked(n);
+	/* on a recording stream, recorded: the model sets (waits for) the flag at each run */
 	if (!ret)
-		ret = acl_stream_submit_at(s, cmds, count, &id, &seq);
-	if (!ret) {
+		ret = acl_stream_launch_at(s, cmds, count, &id, &seq);
+	if (!ret && !seq) {
+		acl_stream_put(s);
+	} else if (!ret) {
 		acl_notify_use_locked(n, s, id, seq);
 	} else {
 		acl_stream_put(s);

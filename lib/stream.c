@@ -81,6 +81,8 @@ static int acl_kstream_stop_on_fault(struct acl_device *dev, uint32_t id)
 	return acl_ioctl(dev->fd, NPU_IOCTL_STREAM_SET_MODE, &arg);
 }
 
+static void acl_stream_release(struct acl_obj *obj);
+
 static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
 {
 	struct acl_stream *s;
@@ -88,6 +90,9 @@ static struct acl_stream *acl_stream_alloc(struct acl_device *dev)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
+	/* an internal stream is counted too (its owner's reference), but never listed */
+	s->obj.refs = 1;
+	s->obj.release = acl_stream_release;
 	s->dev = dev;
 	s->serial = __atomic_add_fetch(&acl_stream_serial, 1, __ATOMIC_RELAXED);
 	s->res_limit[0] = s->res_limit[1] = -1;
@@ -310,10 +315,10 @@ void acl_stream_last_task(struct acl_task_ref *out)
 static int acl_stream_capture_refuse(struct acl_stream *s)
 {
 	if (s->capture->build)
-		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D copies, value writes and waits, reduce and random tasks, labels and label switches)",
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D and batch copies, value writes and waits, notifies, reduce and random tasks, host functions and callbacks, labels and label switches)",
 				s);
 	s->capture->invalid = true;
-	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D copies, value writes and waits, reduce and random tasks, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D and batch copies, value writes and waits, notifies, reduce and random tasks, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
 			s);
 }
 
@@ -364,7 +369,8 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 	return 0;
 }
 
-int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record)
+/* Append @e to what @s records (@e's references the recording's, even on failure). */
+static int acl_stream_capture_step(struct acl_stream *s, struct acl_capture_ext e)
 {
 	struct acl_capture_ext *v;
 	struct acl_capture *c;
@@ -386,11 +392,29 @@ int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool rec
 		}
 	}
 	if (!ret) {
-		acl_obj_hold(event);
-		c->ext[c->next++] = (struct acl_capture_ext){ .at = c->n, .record = record, .event = event };
+		e.at = c->n;
+		c->ext[c->next++] = e;
+		/* a task, for the fork and join checks (an event operation is none) */
+		if (e.host)
+			s->recorded++;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (ret && e.event)
+		acl_obj_put(e.event);
+	if (ret)
+		acl_host_step_free(e.host, false);
 	return ret;
+}
+
+int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record)
+{
+	acl_obj_hold(event);
+	return acl_stream_capture_step(s, (struct acl_capture_ext){ .record = record, .event = event });
+}
+
+int acl_stream_capture_host(struct acl_stream *s, struct acl_host_step *h)
+{
+	return acl_stream_capture_step(s, (struct acl_capture_ext){ .host = h });
 }
 
 /* Make room for one more switch in @s's recording (under s->lock). */
@@ -472,9 +496,11 @@ void acl_capture_free(struct acl_capture *cap)
 {
 	uint32_t i;
 
-	for (i = 0; i < cap->next; i++)
+	for (i = 0; i < cap->next; i++) {
 		if (cap->ext[i].event)
 			acl_obj_put(cap->ext[i].event);
+		acl_host_step_free(cap->ext[i].host, false);
+	}
 	for (i = 0; i < cap->nsw; i++)
 		acl_obj_put(cap->sw[i].list);
 	free(cap->ext);
@@ -497,17 +523,27 @@ int acl_stream_uncapturable(struct acl_stream *s)
 	return ret;
 }
 
-int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
+int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id, uint64_t *seq)
 {
+	uint64_t at = 0;
 	int ret;
 
 	pthread_mutex_lock(&s->lock);
 	if (s->capture)
 		ret = acl_stream_record_locked(s, cmds, n);
 	else
-		ret = acl_stream_submit_locked(s, cmds, n, NULL);
+		ret = acl_stream_submit_locked(s, cmds, n, &at);
+	if (id)
+		*id = s->id;
 	pthread_mutex_unlock(&s->lock);
+	if (seq)
+		*seq = at;
 	return ret;
+}
+
+int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n)
+{
+	return acl_stream_launch_at(s, cmds, n, NULL, NULL);
 }
 
 /*
@@ -555,6 +591,12 @@ static struct acl_capture_member *acl_capture_member_of(struct acl_capture *cap,
 	return NULL;
 }
 
+int acl_stream_plain_event(struct acl_stream *s)
+{
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured: an event not made by aclrtCreateEventExWithFlag is recorded or waited for in a capture only with the EXTERNAL flag (the capture goes on)",
+			s);
+}
+
 int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok, uint64_t *serial)
 {
 	struct acl_capture_member *mb;
@@ -579,8 +621,12 @@ int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok
 	pthread_mutex_lock(&s->lock);
 	if (!s->capture)
 		goto out;
-	if (s->capture->build || !ok) {
+	if (s->capture->build) {
 		ret = acl_stream_capture_refuse(s);
+		goto out;
+	}
+	if (!ok) {
+		ret = acl_stream_plain_event(s);
 		goto out;
 	}
 	ret = acl_stream_capture_valid_locked(s);

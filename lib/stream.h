@@ -41,11 +41,16 @@ struct acl_task_info {
 	uint32_t task;			/* the task's id */
 };
 
-/* An EXTERNAL event record or wait captured after the first @at commands. */
+/*
+ * A step a run takes on the host between the driver's models, recorded
+ * after the first @at commands: an EXTERNAL event record or wait, or a
+ * callback or host function (callback.c).
+ */
 struct acl_capture_ext {
 	uint32_t at;
 	bool record;
-	struct acl_obj *event;		/* the struct acl_event, held */
+	struct acl_obj *event;		/* the struct acl_event, held; or NULL */
+	struct acl_host_step *host;	/* else the callback or host function, owned */
 };
 
 /*
@@ -162,7 +167,10 @@ void acl_stream_last_task(struct acl_task_ref *out);
 /* A user or default stream of @ctx: listed in it and in the handle table. */
 int acl_stream_create(struct acl_context *ctx, uint32_t flags, uint32_t priority, bool is_default,
 		      struct acl_stream **out);
-/* An internal stream of @dev. */
+/*
+ * An internal stream of @dev: its owner's reference, freed by
+ * acl_stream_free(), or by acl_stream_put() when others may hold it.
+ */
 int acl_stream_new(struct acl_device *dev, struct acl_stream **out);
 /* Destroy an internal stream's kernel stream (after its work unless @force). */
 int acl_stream_kill(struct acl_stream *s, bool force);
@@ -203,6 +211,8 @@ int acl_stream_enter(aclrtStream stream, unsigned int use, struct acl_stream **o
  * used): while @s captures they are recorded in its capture instead.
  */
 int acl_stream_launch(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n);
+/* The same, queued on kernel stream *@id with seqno *@seq; *@seq 0 when recorded. */
+int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id, uint64_t *seq);
 
 /*
  * The submits below queue tasks no capture records (their seqno is used,
@@ -255,10 +265,16 @@ int acl_stream_capture_switch(struct acl_stream *s, const struct npu_cmd *cmd, s
  * A DEFAULT record of @event on @s (@ok: an event a capture takes): if @s
  * captures, the record is the capture's (*@serial its serial, nothing to
  * queue; a forked stream's last record), else *@serial 0. Refused (207000)
- * on a bound stream, and for an event the capture does not take (the
- * capture invalidated).
+ * on a bound stream, and for an event the capture does not take
+ * (acl_stream_plain_event()).
  */
 int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok, uint64_t *serial);
+/*
+ * The vendor's refusal (ToBeCaptured, an event not of "new mode") of a
+ * DEFAULT record or wait of an aclrtCreateEvent event on the capturing
+ * stream @s: 207000, the capture going on, not invalidated.
+ */
+int acl_stream_plain_event(struct acl_stream *s);
 /*
  * A wait of @s for @event, recorded last in the capture @serial: @s joins
  * it if it records nothing (107031 for a default stream, 507000 for
@@ -288,6 +304,12 @@ int acl_stream_uncapturable(struct acl_stream *s);
  * the commands recorded so far: 0, or the capture's failure.
  */
 int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool record);
+/*
+ * A callback or host function @h (the recording's from now on, even on
+ * failure) in what @s records, after the commands recorded so far: 0, or
+ * the recording's failure.
+ */
+int acl_stream_capture_host(struct acl_stream *s, struct acl_host_step *h);
 /* Let go of what @cap holds (its commands, its events). */
 void acl_capture_free(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
