@@ -208,7 +208,7 @@ static int acl_cond_inline(struct acl_cond_out *o, struct acl_model *sub)
 	int ret;
 
 	pthread_mutex_lock(&sc->lock);
-	ret = acl_cond_put(o, sc->cmds, sc->ncmds);
+	ret = sc->ncmds ? acl_cond_put(o, sc->cmds, sc->ncmds) : 0;
 	pthread_mutex_unlock(&sc->lock);
 	for (i = base; !ret && i < o->n; i++) {
 		uint32_t *t = (uint32_t *)(uintptr_t)o->v[i].value;
