@@ -650,25 +650,29 @@ static int acl_cond_task_add(const aclmdlRICondTaskParams *p, struct acl_cond_ha
 		if (ret)
 			break;
 	}
-	if (!ret)
+	if (!ret) {
+		/* complete before the placeholder is: a CaptureEnd may expand it at once */
+		pthread_mutex_lock(&c->lock);
+		h->type = p->type;
+		h->nsubs = p->size;
+		h->subs = subs;
+		pthread_mutex_unlock(&c->lock);
 		ret = acl_stream_launch(s, &ph, 1);
+	}
 	if (ret) {
+		pthread_mutex_lock(&c->lock);
+		h->used = false;
+		h->nsubs = 0;
+		h->subs = NULL;
+		pthread_mutex_unlock(&c->lock);
 		for (i = 0; i < n; i++) {
 			acl_model_drop(subs[i]);
 			acl_model_put(subs[i]);
 		}
 		free(subs);
 		memset(p->modelRIArray, 0, (size_t)p->size * sizeof(*p->modelRIArray));
-		pthread_mutex_lock(&c->lock);
-		h->used = false;
-		pthread_mutex_unlock(&c->lock);
 		return ret;
 	}
-	pthread_mutex_lock(&c->lock);
-	h->type = p->type;
-	h->nsubs = p->size;
-	h->subs = subs;
-	pthread_mutex_unlock(&c->lock);
 	for (i = 0; i < n; i++)
 		p->modelRIArray[i] = subs[i];
 	return 0;
