@@ -302,7 +302,8 @@ static int acl_model_kdestroy(struct acl_device *dev, uint32_t kid)
 /*
  * A model with condition tasks (model_cond.c) is destroyed: its queued
  * runs read its condition values, which go with it, so they end first
- * (an endless loop: aclmdlRIAbort before); then its sub-models go.
+ * (an endless loop: aclmdlRIAbort before; not in the context's teardown,
+ * which destroys the streams next); then its sub-models go.
  */
 static void acl_model_cond_teardown(struct acl_model *m)
 {
@@ -310,7 +311,8 @@ static void acl_model_cond_teardown(struct acl_model *m)
 	unsigned int i, n;
 
 	pthread_mutex_lock(&m->lock);
-	n = m->nruns;
+	/* the context's teardown: its streams go next, and the runs with them */
+	n = __atomic_load_n(&m->ctx->dying, __ATOMIC_ACQUIRE) ? 0 : m->nruns;
 	memcpy(runs, m->runs, n * sizeof(runs[0]));
 	for (i = 0; i < n; i++)
 		acl_obj_hold(&runs[i].s->obj);

@@ -511,7 +511,7 @@ TEST(nested)
 			EXPECT_EQ(v ? 0ULL : 1ULL, get_u64(icond));
 		}
 	}
-	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	/* the model, its sub-models and handles go with the context */
 	EXPECT_ACL_OK(aclrtFree(counter));
 	EXPECT_ACL_OK(aclrtFree(acc));
 	EXPECT_ACL_OK(aclrtFree(one));
@@ -610,15 +610,21 @@ TEST(abort_endless_while)
 		put_u64(acc, 0);
 		put_u64(after, 0);
 		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
-		usleep(100 * 1000);
-		/* still running, and counting */
+		/* it starts (within 10 s however slow the machine), and keeps counting */
+		a1 = 0;
+		for (int t = 0; t < 1000 && a1 < 3; t++) {
+			usleep(10 * 1000);
+			ASSERT_ACL_OK(aclrtMemcpy(&a1, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		}
+		EXPECT_GE(a1, 3);
+		a2 = a1;
+		for (int t = 0; t < 1000 && a2 == a1; t++) {
+			usleep(10 * 1000);
+			ASSERT_ACL_OK(aclrtMemcpy(&a2, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		}
+		EXPECT_GT(a2, a1);
 		ASSERT_ACL_OK(aclrtStreamQuery(run, &status));
 		EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, status);
-		ASSERT_ACL_OK(aclrtMemcpy(&a1, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
-		usleep(20 * 1000);
-		ASSERT_ACL_OK(aclrtMemcpy(&a2, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
-		EXPECT_GT(a1, 0);
-		EXPECT_GT(a2, a1);
 		if (how == 0)
 			ASSERT_ACL_OK(aclmdlRIAbort(m));
 		else
@@ -628,6 +634,8 @@ TEST(abort_endless_while)
 		usleep(20 * 1000);
 		ASSERT_ACL_OK(aclrtMemcpy(&a2, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
 		EXPECT_EQ(a1, a2);
+		ASSERT_ACL_OK(aclrtStreamQuery(run, &status));
+		EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, status);
 		/* the loop never left: the parent's write after it did not run */
 		EXPECT_EQ(0ULL, get_u64(after));
 		/* the stream takes new work */
