@@ -12,10 +12,13 @@
  * times with other values and checked against a host model of the whole
  * buffers, read back whole and at another offset and length; ASSIGN_DEFAULT
  * against flag 0; a WHILE inside an IF's branch; npu's limits; an endless
- * WHILE stopped by aclmdlRIAbort and by aclrtStreamAbort. Skips without
+ * WHILE stopped by aclmdlRIAbort and by aclrtStreamAbort; a destroy waits
+ * for a queued run, which reads the value it owns. Skips without
  * /dev/npu0.
  */
+#include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -650,6 +653,76 @@ TEST(abort_endless_while)
 	EXPECT_ACL_OK(aclrtFree(acc));
 	EXPECT_ACL_OK(aclrtFree(one));
 	EXPECT_ACL_OK(aclrtFree(after));
+	EXPECT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL_OK(aclrtDestroyStream(sub));
+	EXPECT_ACL_OK(aclrtDestroyStream(run));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+static void *open_gate(void *gate)
+{
+	uint64_t one = 1;
+
+	usleep(300 * 1000);
+	aclrtSetDevice(0);
+	aclrtMemcpy(gate, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+	return NULL;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * aclmdlRIDestroy of a graph with a condition task whose run is queued
+ * behind a wait: the run reads the value the model owns, so the destroy
+ * returns after it, which took its branch.
+ */
+TEST(destroy_waits_for_queued_run)
+{
+	aclrtStream s, sub, run;
+	aclmdlRICondHandle h;
+	aclmdlRI m, subs[2];
+	uint64_t *gate, *out;
+	pthread_t t;
+	double t0;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&sub));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&gate, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&out, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+	put_u64(gate, 0);
+	put_u64(out, 0);
+
+	m = capture_begin(s);
+	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
+	ASSERT_ACL_OK(aclmdlRIAddCondTask(params_of(h, ACL_MODEL_RI_COND_TYPE_IF, 2, subs), s, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_ACL_OK(aclrtValueWrite(out, 0x7E, 0, sub));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(sub, &subs[0]));
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, subs[1], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_ACL_OK(aclrtValueWrite(out, 0xEE, 0, sub));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(sub, &subs[1]));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+
+	ASSERT_ACL_OK(aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_EQ, run));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
+	ASSERT_EQ(0, pthread_create(&t, NULL, open_gate, gate));
+	t0 = now_s();
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_GE(now_s() - t0, 0.2);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(run));
+	EXPECT_EQ(0x7EULL, get_u64(out));
+	EXPECT_ACL_OK(aclrtFree(gate));
+	EXPECT_ACL_OK(aclrtFree(out));
 	EXPECT_ACL_OK(aclrtDestroyStream(s));
 	EXPECT_ACL_OK(aclrtDestroyStream(sub));
 	EXPECT_ACL_OK(aclrtDestroyStream(run));
