@@ -40,6 +40,17 @@ static uint64_t get_u64(const void *dev)
 	return v;
 }
 
+/* 8 bytes of device memory holding @v. */
+static void *dev_word(uint64_t v)
+{
+	void *p = NULL;
+
+	EXPECT_ACL_OK(aclrtMalloc(&p, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+	if (p)
+		put_u64(p, v);
+	return p;
+}
+
 /*
  * The device buffer @dev against the host model @want (LEN bytes): read
  * whole, and 300 bytes at offset 1000 into a buffer of another length.
@@ -350,13 +361,11 @@ TEST(while_task)
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	ASSERT_ACL_OK(aclrtCreateStream(&sub));
 	ASSERT_ACL_OK(aclrtCreateStream(&run));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&acc, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&minus_one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&done, 8, ACL_MEM_MALLOC_HUGE_FIRST));
-	put_u64(one, 1);
-	put_u64(minus_one, 0xFFFFFFFF);
+	counter = dev_word(0);
+	acc = dev_word(0);
+	one = dev_word(1);
+	minus_one = dev_word(0xFFFFFFFF);
+	done = dev_word(0);
 
 	m = capture_begin(s);
 	/* ASSIGN_DEFAULT 9: overwritten by the parent's copy before the loop */
@@ -474,12 +483,10 @@ TEST(nested)
 	ASSERT_ACL_OK(aclrtCreateStream(&sub));
 	ASSERT_ACL_OK(aclrtCreateStream(&sub2));
 	ASSERT_ACL_OK(aclrtCreateStream(&run));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&counter, 8, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&acc, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&minus_one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	put_u64(one, 1);
-	put_u64(minus_one, 0xFFFFFFFF);
+	counter = dev_word(0);
+	acc = dev_word(0);
+	one = dev_word(1);
+	minus_one = dev_word(0xFFFFFFFF);
 
 	m = capture_begin(s);
 	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 0, 0, &outer));
@@ -592,10 +599,9 @@ TEST(abort_endless_while)
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	ASSERT_ACL_OK(aclrtCreateStream(&sub));
 	ASSERT_ACL_OK(aclrtCreateStream(&run));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&acc, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&one, 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&after, 8, ACL_MEM_MALLOC_HUGE_FIRST));
-	put_u64(one, 1);
+	acc = dev_word(0);
+	one = dev_word(1);
+	after = dev_word(0);
 
 	m = capture_begin(s);
 	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
@@ -696,10 +702,8 @@ TEST(destroy_waits_for_queued_run)
 	ASSERT_ACL_OK(aclrtCreateStream(&s));
 	ASSERT_ACL_OK(aclrtCreateStream(&sub));
 	ASSERT_ACL_OK(aclrtCreateStream(&run));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&gate, 8, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc((void **)&out, 8, ACL_MEM_MALLOC_HUGE_FIRST));
-	put_u64(gate, 0);
-	put_u64(out, 0);
+	gate = dev_word(0);
+	out = dev_word(0);
 
 	m = capture_begin(s);
 	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
