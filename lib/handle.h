@@ -26,6 +26,7 @@ enum acl_obj_type {
 	ACL_OBJ_MODEL,			/* aclmdlRI: a model runtime instance (model.c) */
 	ACL_OBJ_LABEL,			/* aclrtLabel (label.c) */
 	ACL_OBJ_LABEL_LIST,		/* aclrtLabelList (label.c) */
+	ACL_OBJ_COND,			/* aclmdlRICondHandle (model_cond.c) */
 };
 
 struct acl_obj {

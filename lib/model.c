@@ -69,6 +69,17 @@ enum acl_model_state {
 	ACL_MODEL_BUILDING,		/* an explicit build: its bound stream records into @cap */
 	ACL_MODEL_READY,		/* captured: runs @parts (none: nothing was captured) */
 	ACL_MODEL_INVALID,		/* its capture ended without a model: it cannot run */
+	ACL_MODEL_IDLE,			/* a condition task's sub-model not captured yet */
+};
+
+/* The streams a model ran on last, for aclmdlRIAbort. */
+#define ACL_MODEL_RUNS	8
+
+/* A run of a model queued on stream @s (held): its last command, seqno @seq of kernel stream @sid. */
+struct acl_model_run_ref {
+	struct acl_stream *s;
+	uint32_t sid;
+	uint64_t seq;
 };
 
 /*
@@ -98,6 +109,7 @@ struct acl_model {
 	struct acl_context *ctx;	/* held; constant */
 	uint32_t id;			/* aclmdlRIGetId's: unique in the process; constant */
 	bool built;			/* made by aclmdlRIBuildBegin, not a capture; constant */
+	bool sub;			/* a condition task's sub-model (model_cond.c); constant */
 	/* while in ctx->captures, constant: */
 	aclmdlRICaptureMode mode;
 	pthread_t thread;		/* the thread that began the capture */
@@ -112,7 +124,12 @@ struct acl_model {
 	char *name;			/* aclmdlRISetName's, or NULL */
 	struct acl_model_cb *cbs;	/* sorted by function address, as the vendor's set */
 	unsigned int ncbs, cbs_cap;
+	void *cond;			/* model_cond.c's: condition handles, a sub-model's commands */
+	struct acl_model_run_ref runs[ACL_MODEL_RUNS];	/* the latest, one per stream */
+	unsigned int nruns;
 };
+
+static const struct acl_model_cond_ops *acl_cond_ops;	/* set once by model_cond.c */
 
 static uint32_t acl_model_serial;	/* atomic: the last id given */
 static unsigned int acl_captures;	/* atomic: captures under way in the process */
@@ -146,6 +163,10 @@ static void acl_model_release(struct acl_obj *obj)
 		acl_stream_capture_end(m->stream, &m->cap);
 		acl_stream_put(m->stream);
 	}
+	for (i = 0; i < m->nruns; i++)
+		acl_stream_put(m->runs[i].s);
+	if (m->cond)
+		acl_cond_ops->release(m->cond);
 	acl_ctx_put(m->ctx);
 	acl_capture_free(&m->cap);
 	for (i = 0; i < m->nparts; i++) {
@@ -160,16 +181,14 @@ static void acl_model_release(struct acl_obj *obj)
 	free(m);
 }
 
-/* The chip has ACL graphs (RT_FEATURE_MODEL_ACL_GRAPH), else 207000, recorded. */
-static int acl_graph_chip(void)
+int acl_graph_chip(void)
 {
 	if (acl_chip_features() & ACL_SOC_ACL_GRAPH)
 		return 0;
 	return acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no ACL graphs (the A2, A3 and 310P parts have them)"));
 }
 
-/* @modelRI as a live model, with a reference (acl_obj_put), or 107017. */
-static int acl_model_get(aclmdlRI modelRI, struct acl_model **out)
+int acl_model_get(aclmdlRI modelRI, struct acl_model **out)
 {
 	struct acl_model *m = (struct acl_model *)acl_obj_get(modelRI, ACL_OBJ_MODEL);
 
@@ -180,7 +199,7 @@ static int acl_model_get(aclmdlRI modelRI, struct acl_model **out)
 	return 0;
 }
 
-static void acl_model_put(struct acl_model *m)
+void acl_model_put(struct acl_model *m)
 {
 	acl_obj_put(&m->obj);
 }
@@ -198,8 +217,7 @@ static int acl_model_enter(aclmdlRI modelRI, struct acl_model **out)
 	return ret ? ret : acl_model_get(modelRI, out);
 }
 
-/* @m is of the current context: 107002 without one, 107004 if of another. */
-static int acl_model_current(struct acl_model *m)
+int acl_model_current(struct acl_model *m)
 {
 	struct acl_context *ctx;
 	int ret = acl_cur_ctx(&ctx);
@@ -210,6 +228,15 @@ static int acl_model_current(struct acl_model *m)
 		ret = acl_errf(ACLI_EMODELCTX, "model %p belongs to another context than the current one", m);
 	acl_ctx_put(ctx);
 	return ret;
+}
+
+/* A condition task's sub-model is run, destroyed, aborted by its parent only: 207000, as the vendor's. */
+static int acl_model_not_sub(struct acl_model *m, const char *what)
+{
+	if (!m->sub)
+		return 0;
+	return acl_errf(ACLI_ERTNOTSUPP, "model %p is a condition task's sub-model (aclmdlRIAddCondTask): it cannot be %s on its own, only as part of its parent",
+			m, what);
 }
 
 /* A captured graph takes no stream of the build API: 107000 (the vendor's "ACL Graph mode is not supported"). */
@@ -290,6 +317,33 @@ static int acl_model_kdestroy(struct acl_device *dev, uint32_t kid)
 }
 
 /*
+ * A model with condition tasks (model_cond.c) is destroyed: its queued
+ * runs read its condition values, which go with it, so they end first
+ * (an endless loop: aclmdlRIAbort before; not in the context's teardown,
+ * which destroys the streams next); then its sub-models go.
+ */
+static void acl_model_cond_teardown(struct acl_model *m)
+{
+	struct acl_model_run_ref runs[ACL_MODEL_RUNS];
+	unsigned int i, n;
+
+	pthread_mutex_lock(&m->lock);
+	/* the context's teardown: its streams go next, and the runs with them */
+	n = __atomic_load_n(&m->ctx->dying, __ATOMIC_ACQUIRE) ? 0 : m->nruns;
+	memcpy(runs, m->runs, n * sizeof(runs[0]));
+	for (i = 0; i < n; i++)
+		acl_obj_hold(&runs[i].s->obj);
+	pthread_mutex_unlock(&m->lock);
+	for (i = 0; i < n; i++) {
+		/* an error of the run stays for the stream's next synchronize */
+		acl_stream_reach(runs[i].s, runs[i].sid, runs[i].seq, -1);
+		acl_stream_put(runs[i].s);
+	}
+	acl_err_clear();
+	acl_cond_ops->teardown(m->cond);
+}
+
+/*
  * Destroy @m, unlisted from the handle table by the caller (whose
  * reference that was): the driver's model (queued runs finish), then the
  * destroy callbacks, on the calling thread, in the order of their
@@ -319,6 +373,8 @@ static int acl_model_teardown(struct acl_model *m)
 	pthread_mutex_unlock(&m->lock);
 	/* a build's stream is let go (a capture's ended before) */
 	acl_model_unbind(m);
+	if (m->cond)
+		acl_model_cond_teardown(m);
 	/* the driver's models go, one at a time; the parts stay for a run that has them */
 	for (i = 0;; i++) {
 		bool more;
@@ -347,6 +403,32 @@ static int acl_model_teardown(struct acl_model *m)
 	free(cbs);
 	acl_model_put(m);
 	return ret;
+}
+
+/* acl_model_drop() with @m's stream @s (held, or NULL) taken already. */
+static void acl_model_drop_held(struct acl_model *m, struct acl_stream *s)
+{
+	/* a capture under way ends: its stream goes next */
+	if (s) {
+		acl_stream_capture_end(s, &m->cap);
+		acl_model_uncapture(m, ACL_MODEL_INVALID);
+		acl_stream_put(s);
+	}
+	/* else an aclmdlRIDestroy of another thread has it */
+	if (acl_obj_del(&m->obj))
+		acl_model_teardown(m);
+}
+
+void acl_model_drop(struct acl_model *m)
+{
+	struct acl_stream *s;
+
+	pthread_mutex_lock(&m->ctx->lock);
+	s = m->stream;
+	if (s)
+		acl_obj_hold(&s->obj);
+	pthread_mutex_unlock(&m->ctx->lock);
+	acl_model_drop_held(m, s);
 }
 
 /*
@@ -400,15 +482,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		pthread_mutex_unlock(&ctx->lock);
 		if (!m)
 			break;
-		/* a capture under way ends: its stream goes next */
-		if (s) {
-			acl_stream_capture_end(s, &m->cap);
-			acl_model_uncapture(m, ACL_MODEL_INVALID);
-			acl_stream_put(s);
-		}
-		/* else an aclmdlRIDestroy of another thread has it */
-		if (acl_obj_del(&m->obj))
-			acl_model_teardown(m);
+		acl_model_drop_held(m, s);
 		acl_model_put(m);
 	}
 	acl_err_clear();
@@ -456,6 +530,63 @@ static int acl_model_new(struct acl_context *ctx, struct acl_stream *s, aclmdlRI
 	pthread_mutex_unlock(&ctx->lock);
 	*out = m;
 	return 0;
+}
+
+int acl_model_sub_new(struct acl_model *parent, struct acl_model **out)
+{
+	struct acl_model *m;
+	int ret = acl_model_new(parent->ctx, NULL, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, &m);
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&m->lock);
+	m->built = false;
+	m->cap.build = false;
+	m->sub = true;
+	m->state = ACL_MODEL_IDLE;
+	pthread_mutex_unlock(&m->lock);
+	acl_obj_add(&m->obj, ACL_OBJ_MODEL, acl_model_release);
+	/* the caller's, besides the table's */
+	acl_obj_hold(&m->obj);
+	*out = m;
+	return 0;
+}
+
+void *acl_model_cond(struct acl_model *m, void *set)
+{
+	void *cond;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->cond && set)
+		m->cond = set;
+	cond = m->cond;
+	pthread_mutex_unlock(&m->lock);
+	return cond;
+}
+
+bool acl_model_capturing(struct acl_model *m)
+{
+	bool capturing;
+
+	pthread_mutex_lock(&m->lock);
+	capturing = m->state == ACL_MODEL_CAPTURING;
+	pthread_mutex_unlock(&m->lock);
+	return capturing;
+}
+
+bool acl_model_built(struct acl_model *m)
+{
+	return m->built;
+}
+
+struct acl_model *acl_model_of_capture(struct acl_capture *cap)
+{
+	return cap && !cap->build ? container_of(cap, struct acl_model, cap) : NULL;
+}
+
+void acl_model_set_cond_ops(const struct acl_model_cond_ops *ops)
+{
+	__atomic_store_n(&acl_cond_ops, ops, __ATOMIC_RELEASE);
 }
 
 static int acl_capture_begin(struct acl_stream *s, aclmdlRICaptureMode mode)
@@ -512,6 +643,75 @@ ACL_EXPORT aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode
 		ret = acl_capture_begin(s, mode);
 		acl_stream_put(s);
 	}
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * aclmdlRICaptureToModelRIBegin after the handles: @s records into @m, a
+ * condition task's sub-model not captured yet. The vendor's order: the
+ * mode, then (StreamBeginCapture) a model captured already (107026: any
+ * but a fresh sub-model), then the stream.
+ */
+static int acl_capture_into(struct acl_stream *s, struct acl_model *m, aclmdlRICaptureMode mode)
+{
+	struct acl_context *ctx = m->ctx;
+	bool idle;
+	int ret;
+
+	if ((uint32_t)mode > ACL_MODEL_RI_CAPTURE_MODE_RELAXED)
+		return acl_errf(ACLI_ERTPARAM, "mode %d is not an aclmdlRICaptureMode (0..2)", (int)mode);
+	if (m->built)
+		return acl_errf(ACLI_ERTPARAM, "model %p is one of aclmdlRIBuildBegin, not a condition task's sub-model",
+				m);
+	ret = acl_model_current(m);
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&m->lock);
+	idle = m->sub && m->state == ACL_MODEL_IDLE;
+	if (idle)
+		m->state = ACL_MODEL_CAPTURING;	/* taken: a second begin finds it captured */
+	pthread_mutex_unlock(&m->lock);
+	if (!idle)
+		return acl_errf(ACLI_EMODELCAPTURED, "model %p is captured already (only a condition task's sub-model, once, is captured into)",
+				m);
+	ret = acl_capture_stream_check(s);
+	if (!ret)
+		ret = acl_cond_ops->begin(m->cond);
+	if (ret) {
+		acl_model_uncapture(m, ACL_MODEL_IDLE);
+		return ret;
+	}
+	m->mode = mode;
+	m->thread = pthread_self();
+	acl_obj_hold(&s->obj);
+	pthread_mutex_lock(&ctx->lock);
+	m->stream = s;
+	list_add_tail(&m->cap_node, &ctx->captures);
+	__atomic_add_fetch(&acl_captures, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&ctx->lock);
+	ret = acl_stream_capture_begin(s, &m->cap);
+	if (ret)
+		acl_model_uncapture(m, ACL_MODEL_IDLE);
+	return ret;
+}
+
+ACL_EXPORT aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode)
+{
+	struct acl_model *m = NULL;
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream, modelRI);
+	if (!ret)
+		ret = acl_capture_enter(stream, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_model_get(modelRI, &m);
+	if (!ret)
+		ret = acl_capture_into(s, m, mode);
+	if (m)
+		acl_model_put(m);
+	acl_stream_put(s);
 	return acl_ret(__func__, ret);
 }
 
@@ -675,6 +875,9 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 		ret = acl_capture_close(cap, true);
 	/* still CAPTURING for Destroy and ExecuteAsync until the driver has it */
 	acl_model_uncapture(m, ACL_MODEL_CAPTURING);
+	/* condition tasks inlined; a sub-model's commands are its parent's now */
+	if (!ret && m->cond)
+		ret = acl_cond_ops->end(m->cond, cap);
 	if (!ret && (cap->n || cap->next))
 		ret = acl_model_build(m);
 	/* the driver has the commands now, the parts the events */
@@ -782,11 +985,38 @@ int acl_capture_sync_step(struct acl_stream *s)
 }
 
 /* One run of @m on @s: its parts in order. */
+/* A run of @m was queued on @s up to seqno @seq of kernel stream @sid: aclmdlRIAbort's to stop. */
+static void acl_model_note_run(struct acl_model *m, struct acl_stream *s, uint32_t sid, uint64_t seq)
+{
+	struct acl_stream *old = NULL;
+	unsigned int i;
+
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; i < m->nruns && m->runs[i].s != s; i++)
+		;
+	if (i == m->nruns) {
+		/* the oldest stream drops out */
+		if (i == ACL_MODEL_RUNS) {
+			old = m->runs[0].s;
+			memmove(&m->runs[0], &m->runs[1], (ACL_MODEL_RUNS - 1) * sizeof(m->runs[0]));
+			i--;
+		} else {
+			m->nruns++;
+		}
+		acl_obj_hold(&s->obj);
+	}
+	m->runs[i] = (struct acl_model_run_ref){ .s = s, .sid = sid, .seq = seq };
+	pthread_mutex_unlock(&m->lock);
+	if (old)
+		acl_stream_put(old);
+}
+
 static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_MODEL };
 	struct acl_model_part part;
-	uint32_t i;
+	uint32_t i, sid = 0;
+	uint64_t seq = 0;
 	int ret = 0;
 
 	/* READY: @parts is set for good, their kids change under @lock */
@@ -802,9 +1032,11 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 			ret = acl_event_wait_on(part.event, s, 0);
 		} else {
 			cmd.src = part.kid;
-			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
+			ret = part.kid ? acl_stream_submit_at(s, &cmd, 1, &sid, &seq) : -ENOENT;
 			if (ret == -ENOENT)
 				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+			else if (!ret && s != m->exec)
+				acl_model_note_run(m, s, sid, seq);
 		}
 	}
 	return ret;
@@ -839,6 +1071,9 @@ ACL_EXPORT aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream)
 		ret = acl_model_get(modelRI, &m);
 	if (ret)
 		goto out;
+	ret = acl_model_not_sub(m, "executed");
+	if (ret)
+		goto put;
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto put;
@@ -1144,7 +1379,9 @@ ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	ret = acl_model_enter(modelRI, &m);
 	if (ret)
 		goto out;
-	ret = acl_model_current(m);
+	ret = acl_model_not_sub(m, "destroyed");
+	if (!ret)
+		ret = acl_model_current(m);
 	if (ret)
 		goto put;
 	pthread_mutex_lock(&m->lock);
@@ -1245,11 +1482,12 @@ static int acl_model_cb_enter(aclmdlRI modelRI, aclrtCallback func, struct acl_m
 		return ret;
 	if (!modelRI)
 		return acl_errf(ACLI_ERTPARAM, "modelRI must not be NULL");
-	if (!func) {
+	ret = acl_model_not_sub(*out, "given destroy callbacks");
+	if (!ret && !func)
+		ret = acl_errf(ACLI_ERTPARAM, "func must not be NULL");
+	if (ret)
 		acl_model_put(*out);
-		return acl_errf(ACLI_ERTPARAM, "func must not be NULL");
-	}
-	return 0;
+	return ret;
 }
 
 /* The slot of @fn in @m's callbacks, or where it would go (m->lock held). */
@@ -1316,6 +1554,61 @@ ACL_EXPORT aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCal
 		ret = acl_errf(ACLI_ERTPARAM, "func %p is not registered for model %p", (void *)(uintptr_t)func, m);
 	}
 	pthread_mutex_unlock(&m->lock);
+	acl_model_put(m);
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * aclmdlRIAbort: the runs of @modelRI queued or running now stop. npu's
+ * device stops a model's run only with its stream: each stream a run of
+ * it was queued on last (one per stream, the latest streams) that has
+ * not reached that run's end is aborted as aclrtStreamAbort does - what
+ * else was queued on it goes too - and the internal stream of
+ * aclmdlRIExecute with it. The vendor's order: the handle (NULL: 107000),
+ * a sub-model (207000), the context (107004).
+ */
+ACL_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI)
+{
+	struct acl_model_run_ref runs[ACL_MODEL_RUNS];
+	struct acl_stream *exec = NULL;
+	struct acl_model *m = NULL;
+	unsigned int i, n = 0;
+	int ret, err;
+
+	ret = acl_check_init();
+	if (!ret) {
+		acl_snap_gate();
+		ret = modelRI ? acl_model_get(modelRI, &m) : acl_errf(ACLI_ERTPARAM, "modelRI must not be NULL");
+	}
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_model_not_sub(m, "aborted");
+	if (!ret)
+		ret = acl_model_current(m);
+	if (ret)
+		goto put;
+	pthread_mutex_lock(&m->lock);
+	n = m->nruns;
+	memcpy(runs, m->runs, n * sizeof(runs[0]));
+	for (i = 0; i < n; i++)
+		acl_obj_hold(&runs[i].s->obj);
+	exec = m->exec;
+	pthread_mutex_unlock(&m->lock);
+	for (i = 0; i < n; i++) {
+		struct acl_stream *s = runs[i].s;
+
+		if (acl_stream_id(s) == runs[i].sid && !acl_stream_reached(s, runs[i].sid, runs[i].seq)) {
+			err = acl_stream_abort(s);
+			ret = ret ?: err;
+		}
+		acl_stream_put(s);
+	}
+	/* an aclmdlRIExecute under way holds a reference: the stream stays */
+	if (exec) {
+		err = acl_stream_abort(exec);
+		ret = ret ?: err;
+	}
+put:
 	acl_model_put(m);
 	return acl_ret(__func__, ret);
 }

@@ -2942,6 +2942,53 @@ ACL_FUNC_VISIBILITY aclError aclrtSwitchLabelByIndex(void *ptr, uint32_t maxValu
 						     aclrtStream stream);
 
 /*
+ * Condition tasks of a captured graph. A condition handle
+ * (aclmdlRICondHandleCreate, on a model being captured) owns a uint64_t
+ * of device memory, zero at first, freed with the model
+ * (aclmdlRICondHandleGetCondPtr gives its address); with
+ * ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT it is set to defaultLaunchValue
+ * at the start of every run of the graph, with flag 0 the application
+ * writes it. aclmdlRIAddCondTask (flags 0) records on a capturing stream
+ * a task that runs, by that value when it is reached, one of the
+ * sub-models it makes into params.modelRIArray: IF (size 1 or 2): [0]
+ * for a non-zero value, [1] (if given) for zero; WHILE (size 1): [0] as
+ * long as the value is non-zero, read again after each run of it;
+ * SWITCH (size >= 1): [value], none for a value past the array. Each
+ * sub-model is captured once, on another stream, between
+ * aclmdlRICaptureToModelRIBegin and aclmdlRICaptureEnd, before its
+ * parent's capture ends; it runs only as part of its parent. A run that
+ * does not end (a WHILE whose value stays non-zero) is stopped by
+ * aclmdlRIAbort (or aclrtStreamAbort of its stream).
+ */
+typedef void *aclmdlRICondHandle;
+
+typedef enum {
+	ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT = 1,
+} aclmdlRICondHandleFlag;
+
+typedef enum {
+	ACL_MODEL_RI_COND_TYPE_IF = 0,
+	ACL_MODEL_RI_COND_TYPE_WHILE = 1,
+	ACL_MODEL_RI_COND_TYPE_SWITCH = 2,
+} aclmdlRICondTaskType;
+
+typedef struct tagAclmdlRICondTaskParams {
+	aclmdlRICondHandle handle;	/* from aclmdlRICondHandleCreate */
+	aclmdlRICondTaskType type;
+	uint32_t size;			/* sub-models: IF 1 or 2, WHILE 1, SWITCH at least 1 */
+	aclmdlRI *modelRIArray;		/* out: the size sub-models */
+} aclmdlRICondTaskParams;
+
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleCreate(aclmdlRI modelRI, uint32_t defaultLaunchValue,
+						      aclmdlRICondHandleFlag flag, aclmdlRICondHandle *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICondHandleGetCondPtr(aclmdlRICondHandle handle, uint64_t **ptr);
+ACL_FUNC_VISIBILITY aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, uint32_t flags);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI,
+							   aclmdlRICaptureMode mode);
+/* The runs of modelRI under way stop (npu: with what else is queued on their streams). */
+ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
+
+/*
  * == Kernel launch (types for layout; kernels arrive with the AI-core work) ==
  *
  * libacl creates no function handles yet, so aclrtLaunchKernelWithHostArgs
