@@ -36,9 +36,9 @@
  * api_c_standard_soc.cc, feature/aclgraph/: api_error_aclgraph.cc,
  * v100/api_impl_aclgraph.cc, context_aclgraph.cc, cond_handle.cc,
  * aclgraph_cond_task.cc). npu's own limits (207000): a sub-model is
- * captured before its parent's capture ends and holds no EXTERNAL event
- * record or wait and no label switch; a graph with condition tasks has no
- * label switch.
+ * captured before its parent's capture ends and holds no host step (an EXTERNAL
+ * event record or wait, a host function or callback) and no label switch;
+ * a graph with condition tasks has no label switch.
  *
  * Locks: c->lock of one state at a time, never with m->lock or s->lock.
  */
@@ -347,7 +347,8 @@ static int acl_cond_end(void *arg, struct acl_capture *cap)
 			nph++;
 	if (c->parent && (cap->next || cap->nsw))
 		return acl_errf(ACLI_ERTNOTSUPP, "the sub-model %p of a condition task holds %s, which npu cannot make part of its parent",
-				(void *)c->m, cap->next ? "an EXTERNAL event record or wait" : "a label switch");
+				(void *)c->m, !cap->next ? "a label switch" : cap->ext[0].host ?
+				"a host function or callback" : "an EXTERNAL event record or wait");
 	if (nph && cap->nsw)
 		return acl_errf(ACLI_ERTNOTSUPP, "model %p holds both condition tasks and label switches, which npu cannot have in one graph",
 				(void *)c->m);

@@ -534,9 +534,19 @@ TEST(nested)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
-/* npu's limits: a parent ends after its sub-models; a sub-model holds no EXTERNAL event. */
+/* A host function that counts its runs. */
+static void host_count(void *arg)
+{
+	__atomic_add_fetch((int *)arg, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * npu's limits: a parent ends after its sub-models; a sub-model holds no
+ * host step (an EXTERNAL event, a host function).
+ */
 TEST(limits)
 {
+	int hosts = 0;
 	aclrtStream s, sub;
 	aclmdlRICondHandle h;
 	aclmdlRI m, subs[1], got;
@@ -574,6 +584,24 @@ TEST(limits)
 	EXPECT_EQ(m, got);
 	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, sub));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(sub));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+
+	/* a host function in a sub-model: the same */
+	m = capture_begin(s);
+	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 0, 0, &h));
+	ASSERT_ACL_OK(aclmdlRIAddCondTask(params_of(h, ACL_MODEL_RI_COND_TYPE_IF, 1, subs), s, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(sub, host_count, &hosts));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRICaptureEnd(sub, &got));
+	/* the parent's own host function around the task is kept */
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(s, host_count, &hosts));
+	got = NULL;
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &got));
+	EXPECT_EQ(m, got);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, sub));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, sub));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(sub));
+	EXPECT_EQ(2, hosts);
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	EXPECT_ACL_OK(aclrtDestroyEvent(ev));
 	EXPECT_ACL_OK(aclrtDestroyStream(s));
