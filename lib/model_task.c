@@ -327,6 +327,36 @@ static uint32_t acl_wait_flag(uint32_t cond)
 	return 0;
 }
 
+/*
+ * The start of the getters of a task: the runtime's NULL checks, task
+ * then @out (named @name), both 107000, then the handle (107017).
+ */
+static int acl_mtask_enter(aclmdlRITask task, const void *out, const char *name, struct acl_mtask **t)
+{
+	if (task && !out)
+		return acl_errf(ACLI_ERTPARAM, "%s must not be NULL", name);
+	return acl_mtask_get(task, t);
+}
+
+/* @fn(@t, @arg) with @t's table locked, its model there; then @t is put. */
+static int acl_mtask_locked(struct acl_mtask *t, int (*fn)(struct acl_mtask *t, void *arg), void *arg)
+{
+	int ret = acl_mtask_lock(t);
+
+	if (!ret) {
+		ret = fn(t, arg);
+		pthread_mutex_unlock(&t->tab->lock);
+	}
+	acl_obj_put(&t->obj);
+	return ret;
+}
+
+static int acl_mtask_get_type(struct acl_mtask *t, void *type)
+{
+	*(aclmdlRITaskType *)type = acl_mtask_type(t);
+	return 0;
+}
+
 ACL_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type)
 {
 	struct acl_mtask *t = NULL;
@@ -335,18 +365,10 @@ ACL_EXPORT aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *typ
 	ret = acl_check_init();
 	if (!ret)
 		ret = acl_mtask_chip();
-	if (!ret && task && !type)
-		ret = acl_errf(ACLI_ERTPARAM, "type must not be NULL");
 	if (!ret)
-		ret = acl_mtask_get(task, &t);
-	if (ret)
-		return acl_ret(__func__, ret);
-	ret = acl_mtask_lock(t);
-	if (!ret) {
-		*type = acl_mtask_type(t);
-		pthread_mutex_unlock(&t->tab->lock);
-	}
-	acl_obj_put(&t->obj);
+		ret = acl_mtask_enter(task, type, "type", &t);
+	if (!ret)
+		ret = acl_mtask_locked(t, acl_mtask_get_type, type);
 	return acl_ret(__func__, ret);
 }
 
@@ -356,10 +378,8 @@ ACL_EXPORT aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
 	int ret;
 
 	ret = acl_check_init();
-	if (!ret && task && !id)
-		ret = acl_errf(ACLI_ERTPARAM, "id must not be NULL");
 	if (!ret)
-		ret = acl_mtask_get(task, &t);
+		ret = acl_mtask_enter(task, id, "id", &t);
 	if (ret)
 		return acl_ret(__func__, ret);
 	if (t->tab->built)
@@ -371,9 +391,10 @@ ACL_EXPORT aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id)
 	return acl_ret(__func__, ret);
 }
 
-/* @t's parameters into @params (under tab->lock, open): 107000 for a DEFAULT task. */
-static int acl_mtask_params(struct acl_mtask *t, aclmdlRITaskParams *params)
+/* @t's parameters into @out (under tab->lock, open): 107000 for a DEFAULT task. */
+static int acl_mtask_params(struct acl_mtask *t, void *out)
 {
+	aclmdlRITaskParams *params = out;
 	aclmdlRITaskType type = acl_mtask_type(t);
 	const struct npu_cmd *cmd = acl_mtask_cmd(t);
 
@@ -411,18 +432,10 @@ ACL_EXPORT aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams 
 	int ret;
 
 	ret = acl_check_init();
-	if (!ret && task && !params)
-		ret = acl_errf(ACLI_ERTPARAM, "params must not be NULL");
 	if (!ret)
-		ret = acl_mtask_get(task, &t);
-	if (ret)
-		return acl_ret(__func__, ret);
-	ret = acl_mtask_lock(t);
-	if (!ret) {
-		ret = acl_mtask_params(t, params);
-		pthread_mutex_unlock(&t->tab->lock);
-	}
-	acl_obj_put(&t->obj);
+		ret = acl_mtask_enter(task, params, "params", &t);
+	if (!ret)
+		ret = acl_mtask_locked(t, acl_mtask_params, params);
 	return acl_ret(__func__, ret);
 }
 

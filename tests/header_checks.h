@@ -797,3 +797,25 @@ ACL_SA_EQ(ACL_MODEL_RI_CAPTURE_STATUS_NONE, 0);
 ACL_SA_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, 1);
 ACL_SA_EQ(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED, 2);
 ACL_SA_EQ(sizeof(aclmdlRICaptureStatus), 4);
+
+/* a model's tasks (vendor acl_rt.h) */
+ACL_SA_EQ(ACL_MODEL_RI_TASK_DEFAULT, 0);
+ACL_SA_EQ(ACL_MODEL_RI_TASK_KERNEL, 1);
+ACL_SA_EQ(ACL_MODEL_RI_TASK_EVENT_RECORD, 2);
+ACL_SA_EQ(ACL_MODEL_RI_TASK_EVENT_WAIT, 3);
+ACL_SA_EQ(ACL_MODEL_RI_TASK_EVENT_RESET, 4);
+ACL_SA_EQ(ACL_MODEL_RI_TASK_VALUE_WRITE, 5);
+ACL_SA_EQ(ACL_MODEL_RI_TASK_VALUE_WAIT, 6);
+ACL_SA_EQ(ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY, 0);
+ACL_SA_EQ(ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE, 1);
+ACL_SA_EQ(sizeof(aclmdlRIKernelTaskParams), 88);
+ACL_SA_EQ(offsetof(aclmdlRIKernelTaskParams, argsSize), 32);
+ACL_SA_EQ(offsetof(aclmdlRIKernelTaskParams, numBlocks), 40);
+ACL_SA_EQ(sizeof(aclmdlRIEventRecordTaskParams), 16);
+ACL_SA_EQ(sizeof(aclmdlRIValueWaitTaskParams), 24);
+ACL_SA_EQ(offsetof(aclmdlRIValueWaitTaskParams, flag), 16);
+ACL_SA_EQ(sizeof(aclmdlRITaskParams), 200);
+ACL_SA_EQ(offsetof(aclmdlRITaskParams, taskGrp), 16);
+ACL_SA_EQ(offsetof(aclmdlRITaskParams, opInfoSize), 32);
+ACL_SA_EQ(offsetof(aclmdlRITaskParams, valueWriteTaskParams), 72);
+ACL_SA_EQ(offsetof(aclmdlRITaskParams, eventWaitTaskParams.waitFlag), 84);

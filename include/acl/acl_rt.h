@@ -3092,6 +3092,10 @@ typedef struct aclmdlRITaskParams {
 	void *opInfoPtr;		/* NULL */
 	size_t opInfoSize;		/* 0 */
 	uint8_t rsv1[32];
+	/* anonymous, as CANN's (C11 and C++; GNU C takes it in C99 too) */
+#ifdef __GNUC__
+	__extension__
+#endif
 	union {
 		uint8_t rsv2[128];
 		struct aclmdlRIKernelTaskParams kernelTaskParams;
