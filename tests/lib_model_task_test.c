@@ -549,6 +549,129 @@ TEST(disable)
 	ASSERT_ACL_OK(aclrtFree(w));
 }
 
+/*
+ * A disabled task before a label: the switch's targets count only the
+ * commands kept. switch (idx) { 0: a = 0x11 (disabled); b = 0x22; 1: c = 0x33 }
+ */
+TEST(disable_before_label)
+{
+	aclmdlRITask t[4];
+	aclrtLabel lab[2];
+	aclrtLabelList list;
+	aclmdlRITaskType type;
+	uint32_t *idx, i;
+	aclrtStream st;
+	aclmdlRI m;
+	uint64_t *w;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&idx, 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStream(&st));
+	ASSERT_ACL_OK(aclrtCreateLabel(&lab[0]));
+	ASSERT_ACL_OK(aclrtCreateLabel(&lab[1]));
+	ASSERT_ACL_OK(aclrtCreateLabelList(lab, 2, &list));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtSwitchLabelByIndex(idx, 2, list, st));
+	ASSERT_ACL_OK(aclrtSetLabel(lab[0], st));
+	ASSERT_ACL_OK(aclrtValueWrite(w, 0x11, 0, st));
+	ASSERT_ACL_OK(aclrtValueWrite(w + 1, 0x22, 0, st));
+	ASSERT_ACL_OK(aclrtSetLabel(lab[1], st));
+	ASSERT_ACL_OK(aclrtValueWrite(w + 2, 0x33, 0, st));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(st, &m));
+	ASSERT_EQ(4U, model_tasks(m, t, 4));
+	/* the switch is a DEFAULT task: it is not disabled, and the model is FAULT then */
+	EXPECT_ACL_OK(aclmdlRITaskGetType(t[0], &type));
+	EXPECT_EQ(ACL_MODEL_RI_TASK_DEFAULT, type);
+	ASSERT_ACL_OK(aclmdlRITaskDisable(t[1]));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	for (i = 0; i < 2; i++) {
+		ASSERT_ACL_OK(aclrtMemset(w, 64, 0, 64));
+		ASSERT_ACL_OK(aclrtMemcpy(idx, 4, &i, 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(run_sync(m, st));
+		EXPECT_EQ(0U, read_u64(w));
+		EXPECT_EQ(i ? 0U : 0x22U, read_u64(w + 1));
+		EXPECT_EQ(0x33U, read_u64(w + 2));
+	}
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclmdlRITaskDisable(t[0]));
+	EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclmdlRIUpdate(m));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyLabelList(list));
+	ASSERT_ACL_OK(aclrtDestroyLabel(lab[0]));
+	ASSERT_ACL_OK(aclrtDestroyLabel(lab[1]));
+	ASSERT_ACL_OK(aclrtDestroyStream(st));
+	ASSERT_ACL_OK(aclrtFree(idx));
+	ASSERT_ACL_OK(aclrtFree(w));
+}
+
+/*
+ * A disabled EXTERNAL event wait: the run before the update waits for the
+ * event's record, held behind a value wait; the run after it does not.
+ */
+TEST(disable_event_wait)
+{
+	aclrtStreamStatus sst;
+	aclrtStream st, ext, gate;
+	aclmdlRITaskParams p;
+	aclmdlRITask t[2];
+	aclrtEvent ev;
+	aclmdlRI m;
+	uint64_t *w;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(w, 64, 0, 64));
+	ASSERT_ACL_OK(aclrtCreateStream(&st));
+	ASSERT_ACL_OK(aclrtCreateStream(&ext));
+	ASSERT_ACL_OK(aclrtCreateStream(&gate));
+	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&ev, ACL_EVENT_SYNC));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtStreamWaitEventWithFlag(st, ev, 0, ACL_EVENT_WAIT_EXTERNAL));
+	ASSERT_ACL_OK(aclrtValueWrite(w + 1, 6, 0, st));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(st, &m));
+	ASSERT_EQ(2U, model_tasks(m, t, 2));
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(t[0], &p));
+	EXPECT_EQ(ACL_MODEL_RI_TASK_EVENT_WAIT, p.type);
+	EXPECT_TRUE(p.eventWaitTaskParams.event == ev);
+	EXPECT_EQ(ACL_EVENT_WAIT_EXTERNAL, p.eventWaitTaskParams.waitFlag);
+	/* an event task does not become a value task on npu (the model stays updatable) */
+	memset(&p, 0, sizeof(p));
+	p.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+	p.valueWriteTaskParams.devAddr = w;
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRITaskSetParams(t[0], &p));
+
+	/* the record is held back: the run waits */
+	ASSERT_ACL_OK(aclrtValueWait(w, 1, 0, ext));
+	ASSERT_ACL_OK(aclrtRecordEvent(ev, ext));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, st));
+	usleep(100000);
+	ASSERT_ACL_OK(aclrtStreamQuery(st, &sst));
+	EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, sst);
+	ASSERT_ACL_OK(aclrtValueWrite(w, 1, 0, gate));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(st));
+	EXPECT_EQ(6U, read_u64(w + 1));
+
+	/* disabled: the next run does not wait for the record held back again */
+	ASSERT_ACL_OK(aclmdlRITaskDisable(t[0]));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	ASSERT_ACL_OK(aclrtMemset(w, 64, 0, 64));
+	ASSERT_ACL_OK(aclrtValueWait(w, 1, 0, ext));
+	ASSERT_ACL_OK(aclrtRecordEvent(ev, ext));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, st));
+	ASSERT_ACL_OK(aclrtSynchronizeStreamWithTimeout(st, 5000));
+	EXPECT_EQ(6U, read_u64(w + 1));
+	ASSERT_ACL_OK(aclrtStreamQuery(ext, &sst));
+	EXPECT_EQ(ACL_STREAM_STATUS_NOT_READY, sst);
+	ASSERT_ACL_OK(aclrtValueWrite(w, 1, 0, gate));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(ext));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyEvent(ev));
+	ASSERT_ACL_OK(aclrtDestroyStream(st));
+	ASSERT_ACL_OK(aclrtDestroyStream(ext));
+	ASSERT_ACL_OK(aclrtDestroyStream(gate));
+	ASSERT_ACL_OK(aclrtFree(w));
+}
+
 /* How often @needle occurs in @hay. */
 static unsigned int count_of(const char *hay, const char *needle)
 {
