@@ -338,6 +338,20 @@ TEST(update_value_write)
 	EXPECT_EQ(1U, read_u64(w));
 	EXPECT_EQ(1U, read_u64(w + 3));
 
+	/* a run on a stream destroyed since is over: the model changes */
+	{
+		aclrtStream tmp;
+
+		ASSERT_ACL_OK(aclrtCreateStream(&tmp));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, tmp));
+		ASSERT_ACL_OK(aclrtDestroyStream(tmp));
+		p.valueWriteTaskParams.value = 100;
+		ASSERT_ACL_OK(aclmdlRITaskSetParams(t[0], &p));
+		ASSERT_ACL_OK(aclmdlRIUpdate(m));
+		ASSERT_ACL_OK(run_sync(m, st));
+		EXPECT_EQ(100U, read_u64(w + 6));
+	}
+
 	/* bad parameters fail the change; the model takes no change nor update after (the vendor's FAULT) */
 	p.valueWriteTaskParams.devAddr = (char *)(w + 6) + 4;
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclmdlRITaskSetParams(t[0], &p));
@@ -348,7 +362,7 @@ TEST(update_value_write)
 	/* it still runs as last updated */
 	write_u64(w + 6, 0);
 	ASSERT_ACL_OK(run_sync(m, st));
-	EXPECT_EQ(99U, read_u64(w + 6));
+	EXPECT_EQ(100U, read_u64(w + 6));
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	ASSERT_ACL_OK(aclrtDestroyStream(st));
 	ASSERT_ACL_OK(aclrtFree(w));
