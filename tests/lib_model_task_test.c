@@ -12,6 +12,7 @@
  * leaves the model unupdatable; the JSON print's content. Skips without
  * /dev/npu0.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -683,6 +684,83 @@ TEST(disable_event_wait)
 	ASSERT_ACL_OK(aclrtDestroyStream(st));
 	ASSERT_ACL_OK(aclrtDestroyStream(ext));
 	ASSERT_ACL_OK(aclrtDestroyStream(gate));
+	ASSERT_ACL_OK(aclrtFree(w));
+}
+
+struct runner {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclrtStream s;
+	int runs;
+	aclError err;
+	int done;			/* atomic */
+};
+
+static void *runner_fn(void *arg)
+{
+	struct runner *r = arg;
+	int i;
+
+	if (aclrtSetCurrentContext(r->ctx))
+		return NULL;
+	for (i = 0; i < r->runs && !r->err; i++)
+		r->err = run_sync(r->m, r->s);
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/*
+ * Runs on another thread while this one changes and updates the model:
+ * every run succeeds (one racing an update takes the new driver model),
+ * every change and update succeeds or answers 107040 while a run is
+ * queued, and the last value taken is the one written at the end.
+ */
+TEST(update_while_running_threads)
+{
+	struct runner r = { .runs = 50 };
+	aclmdlRITaskParams p;
+	aclmdlRITask t[1];
+	uint64_t *w, last = 1;
+	unsigned int ok = 0, busy = 0, i;
+	pthread_t th;
+	aclError e;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStream(&r.s));
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&r.ctx));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(r.s, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtValueWrite(w, 1, 0, r.s));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(r.s, &r.m));
+	ASSERT_EQ(1U, model_tasks(r.m, t, 1));
+	ASSERT_EQ(0, pthread_create(&th, NULL, runner_fn, &r));
+	/* as long as the runs go on */
+	for (i = 2; i < 1000000 && !__atomic_load_n(&r.done, __ATOMIC_ACQUIRE); i++) {
+		memset(&p, 0, sizeof(p));
+		p.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+		p.valueWriteTaskParams.devAddr = w;
+		p.valueWriteTaskParams.value = i;
+		e = aclmdlRITaskSetParams(t[0], &p);
+		if (!e)
+			e = aclmdlRIUpdate(r.m);
+		if (e == ACL_ERROR_RT_MODEL_UPDATE_FAILED) {
+			busy++;
+			continue;
+		}
+		EXPECT_EQ(ACL_SUCCESS, e);
+		if (e)
+			break;
+		ok++;
+		last = i;
+	}
+	pthread_join(th, NULL);
+	EXPECT_EQ(ACL_SUCCESS, r.err);
+	TH_LOG("%u updates taken, %u refused while a run was queued", ok, busy);
+	EXPECT_TRUE(ok > 0);
+	ASSERT_ACL_OK(run_sync(r.m, r.s));
+	EXPECT_EQ(last, read_u64(w));
+	ASSERT_ACL_OK(aclmdlRIDestroy(r.m));
+	ASSERT_ACL_OK(aclrtDestroyStream(r.s));
 	ASSERT_ACL_OK(aclrtFree(w));
 }
 
