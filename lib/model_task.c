@@ -92,11 +92,12 @@ struct acl_mtab {
 	uint32_t nruns, runs_cap;
 };
 
-static struct acl_mtab_hooks acl_mtab_hooks;	/* model.c's; set before its first model */
+/* model.c's (atomic: set, always to the same, before its first model) */
+static const struct acl_mtab_hooks *acl_mtab_hooks;
 
 void acl_mtab_set_hooks(const struct acl_mtab_hooks *hooks)
 {
-	acl_mtab_hooks = *hooks;
+	__atomic_store_n(&acl_mtab_hooks, hooks, __ATOMIC_RELEASE);
 }
 
 static void acl_mtab_release(struct acl_obj *obj)
@@ -607,12 +608,14 @@ ACL_EXPORT aclError aclmdlRITaskDisable(aclmdlRITask task)
 /* The model behind @modelRI: its table (held) or NULL; NULL handle: 107000. */
 static int acl_mtab_lookup(aclmdlRI modelRI, struct acl_mtab **tab)
 {
+	const struct acl_mtab_hooks *hooks = __atomic_load_n(&acl_mtab_hooks, __ATOMIC_ACQUIRE);
 	int ret;
 
 	*tab = NULL;
-	if (modelRI && !acl_mtab_hooks.lookup)
+	/* no model was ever made: none is live */
+	if (modelRI && !hooks)
 		return acl_errf(ACLI_EHANDLE, "modelRI %p is not a live model runtime instance", modelRI);
-	ret = modelRI ? acl_mtab_hooks.lookup(modelRI, tab) : 0;
+	ret = modelRI ? hooks->lookup(modelRI, tab) : 0;
 	if (!ret && !modelRI)
 		ret = acl_errf(ACLI_ERTPARAM, "modelRI must not be NULL");
 	return ret;
@@ -634,7 +637,8 @@ static int acl_mtab_update(struct acl_mtab *tab)
 		return acl_errf(-ENOMEM, "out of host memory");
 	for (i = 0; i < tab->n; i++)
 		off[tab->tasks[i].ext ? tab->cap->n + tab->tasks[i].at : tab->tasks[i].at] = tab->tasks[i].off;
-	ret = acl_mtab_hooks.rebuild(tab->m, off);
+	/* a table exists: model.c set its hooks */
+	ret = __atomic_load_n(&acl_mtab_hooks, __ATOMIC_ACQUIRE)->rebuild(tab->m, off);
 	free(off);
 	/* the vendor's: a failed update leaves the model FAULT; it runs as before */
 	tab->status = ret ? ACL_MTAB_FAULT : ACL_MTAB_READY;

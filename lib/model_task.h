@@ -35,6 +35,7 @@ struct acl_mtab_hooks {
 	int (*rebuild)(struct acl_model *m, const bool *off);
 };
 
+/* @hooks (static, the same each time) are model.c's from now on. */
 void acl_mtab_set_hooks(const struct acl_mtab_hooks *hooks);
 
 /*
