@@ -164,23 +164,34 @@ struct acl_mtab *acl_mtab_new(struct acl_model *m, struct acl_capture *cap, stru
 	return tab;
 }
 
-/* The runs that ended leave @tab's list; their streams (up to @max) into @drop. */
-static uint32_t acl_mtab_prune(struct acl_mtab *tab, struct acl_stream **drop, uint32_t max)
-{
-	uint32_t i = 0, n = 0;
+#define ACL_MTAB_DROP	8		/* streams let go at a time, after tab->lock */
 
-	while (i < tab->nruns && n < max) {
+/*
+ * Is a run of @tab's model queued and not done (tab->lock held)? The runs
+ * that ended leave the list, their held streams into @drop (*@n of them,
+ * at most ACL_MTAB_DROP: the rest stay listed until the next look).
+ */
+static bool acl_mtab_busy(struct acl_mtab *tab, struct acl_stream **drop, uint32_t *n)
+{
+	bool busy = false;
+	uint32_t i = 0;
+
+	*n = 0;
+	while (i < tab->nruns) {
 		struct acl_mtab_run *r = &tab->runs[i];
 
-		if (acl_stream_reached(r->s, r->id, r->seq)) {
+		if (!acl_stream_reached(r->s, r->id, r->seq)) {
+			busy = true;
+			i++;
+		} else if (!r->held || *n < ACL_MTAB_DROP) {
 			if (r->held)
-				drop[n++] = r->s;
+				drop[(*n)++] = r->s;
 			*r = tab->runs[--tab->nruns];
 		} else {
 			i++;
 		}
 	}
-	return n;
+	return busy;
 }
 
 static void acl_mtab_drop(struct acl_stream **drop, uint32_t n)
@@ -191,7 +202,7 @@ static void acl_mtab_drop(struct acl_stream **drop, uint32_t n)
 
 void acl_mtab_ran(struct acl_mtab *tab, struct acl_stream *s, bool hold)
 {
-	struct acl_stream *drop[8];
+	struct acl_stream *drop[ACL_MTAB_DROP];
 	struct acl_mtab_run *v;
 	uint32_t i, n, id;
 	uint64_t seq;
@@ -200,7 +211,7 @@ void acl_mtab_ran(struct acl_mtab *tab, struct acl_stream *s, bool hold)
 		return;
 	acl_stream_point(s, &id, &seq);
 	pthread_mutex_lock(&tab->lock);
-	n = acl_mtab_prune(tab, drop, 8);
+	acl_mtab_busy(tab, drop, &n);
 	for (i = 0; i < tab->nruns && tab->runs[i].s != s; i++)
 		;
 	if (i == tab->nruns && !tab->closed && tab->nruns == tab->runs_cap) {
@@ -467,8 +478,7 @@ static int acl_mtab_changeable(struct acl_mtab *tab, struct acl_stream **drop, u
 {
 	if (tab->built)
 		return acl_errf(ACLI_ERTNOTSUPP, "model %u is of aclmdlRIBuildBegin: only a captured graph is updated", tab->id);
-	*ndrop = acl_mtab_prune(tab, drop, 8);
-	if (tab->nruns)
+	if (acl_mtab_busy(tab, drop, ndrop))
 		return acl_errf(ACLI_EMODELUPDATE, "model %u is queued to run and has not finished: synchronize its streams first",
 				tab->id);
 	if (tab->status == ACL_MTAB_FAULT)
@@ -545,7 +555,7 @@ static int acl_mtask_set(struct acl_mtask *t, const aclmdlRITaskParams *params)
  */
 static int acl_mtask_change(aclmdlRITask task, const aclmdlRITaskParams *params)
 {
-	struct acl_stream *drop[8];
+	struct acl_stream *drop[ACL_MTAB_DROP];
 	struct acl_mtask *t = NULL;
 	uint32_t ndrop = 0;
 	int ret;
@@ -647,7 +657,7 @@ static int acl_mtab_update(struct acl_mtab *tab)
 
 ACL_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI)
 {
-	struct acl_stream *drop[8];
+	struct acl_stream *drop[ACL_MTAB_DROP];
 	struct acl_mtab *tab = NULL;
 	uint32_t ndrop = 0;
 	int ret;
@@ -665,7 +675,7 @@ ACL_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI)
 		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed meanwhile", modelRI);
 	else if (tab->built)
 		ret = acl_errf(ACLI_ERTNOTSUPP, "model %p is of aclmdlRIBuildBegin: only a captured graph is updated", modelRI);
-	else if (tab->status != ACL_MTAB_READY && (ndrop = acl_mtab_prune(tab, drop, 8), tab->nruns))
+	else if (tab->status != ACL_MTAB_READY && acl_mtab_busy(tab, drop, &ndrop))
 		ret = acl_errf(ACLI_EMODELUPDATE, "model %p is queued to run and has not finished: synchronize its streams first",
 			       modelRI);
 	else

@@ -339,6 +339,29 @@ TEST(update_value_write)
 	EXPECT_EQ(1U, read_u64(w));
 	EXPECT_EQ(1U, read_u64(w + 3));
 
+	/* runs on many streams, all done: the model changes */
+	{
+		aclrtStream many[12];
+		unsigned int i;
+
+		/* all queued at once behind a gate (w[7]), then all done */
+		write_u64(w + 7, 0);
+		for (i = 0; i < 12; i++) {
+			ASSERT_ACL_OK(aclrtCreateStream(&many[i]));
+			ASSERT_ACL_OK(aclrtValueWait(w + 7, 1, ACL_STREAM_WAIT_VALUE_GEQ, many[i]));
+			ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, many[i]));
+		}
+		EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclmdlRITaskSetParams(t[0], &p));
+		write_u64(w + 7, 1);
+		for (i = 0; i < 12; i++)
+			ASSERT_ACL_OK(aclrtSynchronizeStream(many[i]));
+		p.valueWriteTaskParams.value = 98;
+		EXPECT_ACL_OK(aclmdlRITaskSetParams(t[0], &p));
+		EXPECT_ACL_OK(aclmdlRIUpdate(m));
+		for (i = 0; i < 12; i++)
+			ASSERT_ACL_OK(aclrtDestroyStream(many[i]));
+	}
+
 	/* a run on a stream destroyed since is over: the model changes */
 	{
 		aclrtStream tmp;
