@@ -141,6 +141,8 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ECAPIMPLICIT, ACL_ERROR_RT_STREAM_CAPTURE_IMPLICIT, "the default stream cannot join a capture" },
 		{ ACLI_ECAPCONFLICT, ACL_ERROR_STREAM_CAPTURE_CONFLICT,	"the stream belongs to another capture" },
 		{ ACLI_ECAPUNMATCHED, ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, "the capture was begun on another stream" },
+		{ ACLI_EARRAYSHORT, ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "the array is too short" },
+		{ ACLI_EMODELUPDATE, ACL_ERROR_RT_MODEL_UPDATE_FAILED, "the model cannot be updated" },
 	};
 	size_t i;
 

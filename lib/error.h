@@ -88,6 +88,9 @@ enum {
 	ACLI_ECAPIMPLICIT	= -(ACLI_ERR_BASE + 70),	/* the default stream joins a capture: 107031 */
 	ACLI_ECAPCONFLICT	= -(ACLI_ERR_BASE + 71),	/* a stream of another capture: 107032 */
 	ACLI_ECAPUNMATCHED	= -(ACLI_ERR_BASE + 72),	/* capture not begun on this stream: 107036 */
+	/* a model's tasks (model_task.c) */
+	ACLI_EARRAYSHORT	= -(ACLI_ERR_BASE + 73),	/* an output array too short: 107039 */
+	ACLI_EMODELUPDATE	= -(ACLI_ERR_BASE + 74),	/* the model cannot be updated now: 107040 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table of live API handles (contexts, streams, events, notifies,
- * allocator descriptions, memory pools, shared buffers, models, labels
- * and label lists).
+ * allocator descriptions, memory pools, shared buffers, models, labels,
+ * label lists, and a model's tasks and streams).
  *
  * A handle the caller passes in is only a number until the table says
  * what it is: every object is tagged with its type, looked up here, and
@@ -27,6 +27,8 @@ enum acl_obj_type {
 	ACL_OBJ_LABEL,			/* aclrtLabel (label.c) */
 	ACL_OBJ_LABEL_LIST,		/* aclrtLabelList (label.c) */
 	ACL_OBJ_COND,			/* aclmdlRICondHandle (model_cond.c) */
+	ACL_OBJ_MODEL_TASK,		/* aclmdlRITask: a task of a built model (model_task.c) */
+	ACL_OBJ_MODEL_STREAM,		/* the aclrtStream aclmdlRIGetStreams names (model_task.c) */
 };
 
 struct acl_obj {

@@ -39,8 +39,13 @@
  * persistent stream the same way; labels (label.c) are positions in the
  * recording and switches jumps the device takes.
  *
+ * A built model keeps its recording: its tasks (model_task.c) are
+ * inspected and changed there, and aclmdlRIUpdate makes new driver models
+ * of it (acl_model_rebuild).
+ *
  * Locks: ctx->lock (the context's models and captures) and m->lock are
- * never held together with s->lock, nor ctx->lock with m->lock.
+ * never held together with s->lock, nor ctx->lock with m->lock; a task
+ * table's lock (model_task.c) may be held around m->lock, never inside.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -60,6 +65,7 @@
 #include "label.h"
 #include "list.h"
 #include "model.h"
+#include "model_task.h"
 #include "query.h"
 #include "snapstate.h"
 #include "stream.h"
@@ -91,9 +97,10 @@ struct acl_model_run_ref {
  */
 struct acl_model_part {
 	uint32_t kid;			/* the driver's model; 0: a host step, or destroyed */
+	bool off;			/* its tasks were disabled (aclmdlRIUpdate): runs skip it */
 	bool record;			/* @event: a record, else a wait */
 	struct acl_obj *event;		/* the struct acl_event (held), or NULL */
-	struct acl_host_step *host;	/* the callback or host function (callback.c), or NULL */
+	struct acl_host_step *host;	/* the callback or host function (callback.c, the recording's), or NULL */
 };
 
 /* A destroy callback (aclmdlRIDestroyRegisterCallback). */
@@ -114,7 +121,9 @@ struct acl_model {
 	aclmdlRICaptureMode mode;
 	pthread_t thread;		/* the thread that began the capture */
 	struct acl_stream *stream;	/* the capturing or bound stream, held; under ctx->lock */
-	struct acl_capture cap;		/* what the stream records (stream.c, under its lock) */
+	struct acl_capture cap;		/* what the stream records (stream.c, under its lock);
+					 * once READY, the task table's (under its lock) */
+	struct acl_mtab *tasks;		/* the task table (model_task.c), set once when READY */
 	pthread_mutex_t lock;		/* protects the fields below */
 	enum acl_model_state state;
 	struct acl_model_part *parts;	/* set once when READY; their kids under @lock */
@@ -168,12 +177,11 @@ static void acl_model_release(struct acl_obj *obj)
 	if (m->cond)
 		acl_cond_ops->release(m->cond);
 	acl_ctx_put(m->ctx);
+	acl_mtab_put(m->tasks);
 	acl_capture_free(&m->cap);
-	for (i = 0; i < m->nparts; i++) {
+	for (i = 0; i < m->nparts; i++)
 		if (m->parts[i].event)
 			acl_obj_put(m->parts[i].event);
-		acl_host_step_free(m->parts[i].host, false);
-	}
 	free(m->parts);
 	free(m->name);
 	free(m->cbs);
@@ -203,6 +211,15 @@ void acl_model_put(struct acl_model *m)
 {
 	acl_obj_put(&m->obj);
 }
+
+static int acl_model_table(aclmdlRI modelRI, struct acl_mtab **tab);
+static int acl_model_rebuild(struct acl_model *m, const bool *off);
+
+/* What the task calls (model_task.c) ask of this file. */
+static const struct acl_mtab_hooks acl_model_task_hooks = {
+	.lookup = acl_model_table,
+	.rebuild = acl_model_rebuild,
+};
 
 /*
  * The start of the calls that change or run a model: the acl layer's
@@ -354,6 +371,7 @@ static int acl_model_teardown(struct acl_model *m)
 	struct acl_context *ctx = m->ctx;
 	struct acl_model_cb *cbs;
 	struct acl_err_held held;
+	struct acl_mtab *tab;
 	unsigned int n, i;
 	uint32_t kid;
 	int ret = 0;
@@ -366,11 +384,14 @@ static int acl_model_teardown(struct acl_model *m)
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_lock(&m->lock);
 	m->state = ACL_MODEL_INVALID;	/* first: a BindStream under way undoes itself */
+	tab = m->tasks;
 	cbs = m->cbs;
 	n = m->ncbs;
 	m->cbs = NULL;
 	m->ncbs = m->cbs_cap = 0;
 	pthread_mutex_unlock(&m->lock);
+	/* the task handles go first: no update makes new driver models now */
+	acl_mtab_close(tab);
 	/* a build's stream is let go (a capture's ended before) */
 	acl_model_unbind(m);
 	if (m->cond)
@@ -448,13 +469,12 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			/* the events went with the fork too */
 			for (i = 0; i < m->cap.next; i++)
 				acl_host_step_free(m->cap.ext[i].host, true);
-			for (i = 0; i < m->nparts; i++)
-				acl_host_step_free(m->parts[i].host, true);
 			free(m->cap.cmds);
 			free(m->cap.ext);
 			free(m->cap.sw);
 			free(m->cap.members);
 			acl_stream_free(m->exec);
+			acl_mtab_forget(m->tasks);
 			free(m->parts);
 			free(m->name);
 			free(m->cbs);
@@ -514,6 +534,7 @@ static int acl_model_new(struct acl_context *ctx, struct acl_stream *s, aclmdlRI
 		acl_obj_hold(&s->obj);
 	m->stream = s;
 	acl_ctx_set_models_hook(acl_models_gone);
+	acl_mtab_set_hooks(&acl_model_task_hooks);
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->dying) {
 		pthread_mutex_unlock(&ctx->lock);
@@ -742,14 +763,14 @@ ACL_EXPORT aclError aclmdlRICaptureGetInfo(aclrtStream stream, aclmdlRICaptureSt
 	return ACL_SUCCESS;
 }
 
-/* MODEL_CREATE of @n of @m's recorded commands from @first: its kid into *@kid. */
-static int acl_model_kcreate(struct acl_model *m, uint32_t first, uint32_t n, uint32_t *kid)
+/* MODEL_CREATE of the @n commands @cmds of @m: its kid into *@kid. */
+static int acl_model_kcreate(struct acl_model *m, const struct npu_cmd *cmds, uint32_t n, uint32_t *kid)
 {
 	struct npu_model_create arg = {
 		.size = sizeof(arg),
 		.count = n,
-		.cmd_size = sizeof(*m->cap.cmds),
-		.cmds = (uintptr_t)&m->cap.cmds[first],
+		.cmd_size = sizeof(*cmds),
+		.cmds = (uintptr_t)cmds,
 	};
 	int ret;
 
@@ -768,14 +789,16 @@ static int acl_model_kcreate(struct acl_model *m, uint32_t first, uint32_t n, ui
 
 /*
  * The targets of the label switches among the commands [@first, @end) of
- * @m's recording, one driver model: into @tab (@ntab entries left from
- * *@used), which the switch commands point at until MODEL_CREATE read them.
+ * @m's recording, one driver model: into @tab (from *@used on), which the
+ * switch commands point at until MODEL_CREATE read them. With @pos (tasks
+ * left out: the step of command @first + i is @pos[i]), they are steps
+ * among the commands kept.
  */
-static int acl_model_switches(struct acl_model *m, uint32_t first, uint32_t end, uint32_t *tab,
-			      size_t *used)
+static int acl_model_switches(struct acl_model *m, uint32_t first, uint32_t end, const uint32_t *pos,
+			      uint32_t *tab, size_t *used)
 {
 	struct acl_capture *cap = &m->cap;
-	uint32_t i;
+	uint32_t i, j;
 	int ret = 0;
 
 	for (i = 0; i < cap->nsw && !ret; i++) {
@@ -784,60 +807,189 @@ static int acl_model_switches(struct acl_model *m, uint32_t first, uint32_t end,
 		if (cap->sw[i].at < first || cap->sw[i].at >= end)
 			continue;
 		ret = acl_label_targets(cap->sw[i].list, cap->serial, first, end, cmd->length, &tab[*used]);
+		for (j = 0; pos && !ret && j < cmd->length; j++)
+			tab[*used + j] = pos[tab[*used + j]];
 		cmd->value = (uintptr_t)&tab[*used];
 		*used += cmd->length;
 	}
 	return ret;
 }
 
+/* Destroy the driver models of @p[0..@n) (on a failure: its message stays). */
+static void acl_model_parts_undo(struct acl_model *m, struct acl_model_part *p, uint32_t n)
+{
+	struct acl_err_held held;
+	uint32_t i;
+
+	acl_err_hold(&held);
+	for (i = 0; i < n; i++) {
+		if (p[i].kid)
+			acl_model_kdestroy(m->ctx->dev, p[i].kid);
+		p[i].kid = 0;
+	}
+	acl_err_resume(&held);
+}
+
 /*
- * @m's parts from its recording: the commands between two EXTERNAL event
- * operations are one driver model each; the events go over to the parts.
+ * @m's parts from its recording into @p (*@np of them): the commands
+ * between two host steps (EXTERNAL event operations, host functions,
+ * callbacks) are one driver model each, each host step a part of its own
+ * (the recording keeps the event or host function: the part borrows it).
+ * With @off (aclmdlRIUpdate) the commands it marks (@off[i] for command
+ * i), then the host steps (@off[n + j]), are
+ * left out, and a part left without any is off; the parts are the same.
+ * What was made is destroyed on a failure.
  */
-static int acl_model_build(struct acl_model *m)
+static int acl_model_parts(struct acl_model *m, const bool *off, struct acl_model_part *p, uint32_t *np)
 {
 	struct acl_capture *cap = &m->cap;
-	struct acl_model_part *p;
-	uint32_t first = 0, i, n = 0;
-	uint32_t *tab = NULL;
+	struct npu_cmd *kept = NULL;
+	uint32_t first = 0, i, j, k, n = 0;
+	uint32_t *tab = NULL, *pos = NULL;
 	size_t ntab = 0;
 	int ret = 0;
 
 	for (i = 0; i < cap->nsw; i++)
 		ntab += cap->cmds[cap->sw[i].at].length;
-	p = calloc(2 * cap->next + 1, sizeof(*p));
 	if (ntab)
 		tab = malloc(ntab * sizeof(*tab));
-	if (!p || (ntab && !tab)) {
-		free(p);
-		free(tab);
-		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
+	if (off) {
+		kept = malloc((cap->n + 1) * sizeof(*kept));
+		pos = malloc((cap->n + 1) * sizeof(*pos));
+	}
+	if ((ntab && !tab) || (off && (!kept || !pos))) {
+		ret = acl_errf(-ENOMEM, "out of host memory for model %p", m);
+		goto out;
 	}
 	ntab = 0;
 	for (i = 0; i <= cap->next && !ret; i++) {
 		uint32_t end = i < cap->next ? cap->ext[i].at : cap->n;
+		const struct npu_cmd *cmds = &cap->cmds[first];
+		uint32_t count = end - first;
 
-		if (end > first)
-			ret = acl_model_switches(m, first, end, tab, &ntab);
-		if (!ret && end > first)
-			ret = acl_model_kcreate(m, first, end - first, &p[n++].kid);
+		if (end > first) {
+			for (j = first, k = 0; off && j <= end; j++) {
+				pos[j - first] = k;
+				k += j < end && !off[j];
+			}
+			if (off)
+				count = pos[end - first];
+			ret = acl_model_switches(m, first, end, off ? pos : NULL, tab, &ntab);
+			for (j = first, k = 0; off && !ret && j < end; j++)
+				if (!off[j])
+					kept[k++] = cap->cmds[j];
+			if (off)
+				cmds = kept;
+			p[n].off = !count;
+			if (!ret && count)
+				ret = acl_model_kcreate(m, cmds, count, &p[n].kid);
+			n++;
+		}
 		first = end;
 		if (!ret && i < cap->next) {
 			p[n].record = cap->ext[i].record;
-			/* the capture's references are the part's now */
 			p[n].event = cap->ext[i].event;
-			p[n++].host = cap->ext[i].host;
-			cap->ext[i].event = NULL;
-			cap->ext[i].host = NULL;
+			p[n].host = cap->ext[i].host;
+			p[n++].off = off && off[cap->n + i];
 		}
 	}
+	if (ret)
+		acl_model_parts_undo(m, p, n);
+	*np = n;
+out:
+	free(kept);
+	free(pos);
 	free(tab);
-	/* the parts hold what was made, for the teardown to undo */
+	return ret;
+}
+
+/* @m's parts from its recording, at its build; the parts hold their events. */
+static int acl_model_build(struct acl_model *m)
+{
+	struct acl_model_part *p;
+	uint32_t i, n = 0;
+	int ret;
+
+	p = calloc(2 * m->cap.next + 1, sizeof(*p));
+	if (!p)
+		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
+	ret = acl_model_parts(m, NULL, p, &n);
+	for (i = 0; i < n; i++)
+		if (p[i].event)
+			acl_obj_hold(p[i].event);
 	pthread_mutex_lock(&m->lock);
 	m->parts = p;
 	m->nparts = n;
 	pthread_mutex_unlock(&m->lock);
 	return ret;
+}
+
+/* model_task.c's hook: aclmdlRIUpdate's new driver models. */
+static int acl_model_rebuild(struct acl_model *m, const bool *off)
+{
+	struct acl_model_part *p;
+	uint32_t i, n = 0, nparts;
+	bool ready;
+	int ret;
+
+	pthread_mutex_lock(&m->lock);
+	ready = m->state == ACL_MODEL_READY;
+	nparts = m->nparts;
+	pthread_mutex_unlock(&m->lock);
+	if (!ready)
+		return acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+	p = calloc(nparts + 1, sizeof(*p));
+	if (!p)
+		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
+	ret = acl_model_parts(m, off, p, &n);
+	if (!ret) {
+		/* the same parts: only their driver models change */
+		pthread_mutex_lock(&m->lock);
+		if (m->state != ACL_MODEL_READY || n != m->nparts) {
+			ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		} else {
+			for (i = 0; i < n; i++) {
+				uint32_t kid = m->parts[i].kid;
+
+				m->parts[i].kid = p[i].kid;
+				m->parts[i].off = p[i].off;
+				p[i].kid = kid;
+			}
+		}
+		pthread_mutex_unlock(&m->lock);
+		/* the old ones go (a queued run finishes with them), or the new ones */
+		acl_model_parts_undo(m, p, n);
+	}
+	free(p);
+	return ret;
+}
+
+/* model_task.c's hook: @modelRI's task table, held, or NULL when it has none. */
+static int acl_model_table(aclmdlRI modelRI, struct acl_mtab **tab)
+{
+	struct acl_model *m = NULL;
+	int ret = acl_model_get(modelRI, &m);
+
+	if (ret)
+		return ret;
+	pthread_mutex_lock(&m->lock);
+	*tab = m->tasks;
+	if (*tab)
+		acl_mtab_hold(*tab);
+	pthread_mutex_unlock(&m->lock);
+	acl_model_put(m);
+	return 0;
+}
+
+/* @m was made: it runs, and its recording is its task table's. */
+static void acl_model_ready(struct acl_model *m)
+{
+	struct acl_mtab *tab = acl_mtab_new(m, &m->cap, m->ctx, m->id, m->built);
+
+	pthread_mutex_lock(&m->lock);
+	m->tasks = tab;
+	m->state = ACL_MODEL_READY;
+	pthread_mutex_unlock(&m->lock);
 }
 
 /*
@@ -880,15 +1032,12 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 		ret = acl_cond_ops->end(m->cond, cap);
 	if (!ret && (cap->n || cap->next))
 		ret = acl_model_build(m);
-	/* the driver has the commands now, the parts the events */
-	acl_capture_free(cap);
 	if (!ret) {
-		pthread_mutex_lock(&m->lock);
-		m->state = ACL_MODEL_READY;
-		pthread_mutex_unlock(&m->lock);
+		acl_model_ready(m);
 		*out = m;
 		return 0;
 	}
+	acl_capture_free(cap);
 	*out = NULL;
 	if (acl_obj_del(&m->obj))
 		acl_model_teardown(m);
@@ -984,6 +1133,17 @@ int acl_capture_sync_step(struct acl_stream *s)
 	return ret ? ret : acl_stream_sync(s, -1);
 }
 
+/* Did part @i of @m get another driver model than @kid (aclmdlRIUpdate)? */
+static bool acl_model_rebuilt(struct acl_model *m, uint32_t i, uint32_t kid)
+{
+	bool changed;
+
+	pthread_mutex_lock(&m->lock);
+	changed = m->state == ACL_MODEL_READY && m->parts[i].kid != kid;
+	pthread_mutex_unlock(&m->lock);
+	return changed;
+}
+
 /* One run of @m on @s: its parts in order. */
 /* A run of @m was queued on @s up to seqno @seq of kernel stream @sid: aclmdlRIAbort's to stop. */
 static void acl_model_note_run(struct acl_model *m, struct acl_stream *s, uint32_t sid, uint64_t seq)
@@ -1017,13 +1177,16 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 	struct acl_model_part part;
 	uint32_t i, sid = 0;
 	uint64_t seq = 0;
+	bool own;
 	int ret = 0;
 
-	/* READY: @parts is set for good, their kids change under @lock */
+	/* READY: @parts is set for good, their kids and offs change under @lock */
 	for (i = 0; !ret && i < m->nparts; i++) {
 		pthread_mutex_lock(&m->lock);
 		part = m->parts[i];
 		pthread_mutex_unlock(&m->lock);
+		if (part.off)
+			continue;
 		if (part.host) {
 			ret = acl_host_step_queue(part.host, s);
 		} else if (part.event && part.record) {
@@ -1033,11 +1196,23 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 		} else {
 			cmd.src = part.kid;
 			ret = part.kid ? acl_stream_submit_at(s, &cmd, 1, &sid, &seq) : -ENOENT;
-			if (ret == -ENOENT)
+			if (ret == -ENOENT && acl_model_rebuilt(m, i, part.kid)) {
+				/* an aclmdlRIUpdate made it anew meanwhile: the new one */
+				i--;
+				ret = 0;
+			} else if (ret == -ENOENT) {
 				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
-			else if (!ret && s != m->exec)
+			} else if (!ret && s != m->exec) {
 				acl_model_note_run(m, s, sid, seq);
+			}
 		}
+	}
+	/* what the task calls must not change while it runs (aclmdlRIExecute's stream is @m's own) */
+	if (i) {
+		pthread_mutex_lock(&m->lock);
+		own = s == m->exec;
+		pthread_mutex_unlock(&m->lock);
+		acl_mtab_ran(m->tasks, s, !own);
 	}
 	return ret;
 }
@@ -1353,13 +1528,11 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 	/* the bound stream takes no more (ended): the recording is the model's */
 	if (m->cap.n || m->cap.next)
 		ret = acl_model_build(m);
-	acl_capture_free(&m->cap);
 	/* a failed build leaves the model unusable, as the vendor's load does */
-	if (!ret) {
-		pthread_mutex_lock(&m->lock);
-		m->state = ACL_MODEL_READY;
-		pthread_mutex_unlock(&m->lock);
-	}
+	if (!ret)
+		acl_model_ready(m);
+	else
+		acl_capture_free(&m->cap);
 put:
 	acl_model_put(m);
 	return acl_ret(__func__, ret);

@@ -277,6 +277,22 @@ TEST_F_TIMEOUT(chip, ascend310b1_no_acl_graphs, 120)
 	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRICaptureThreadExchangeMode(&mode));
 	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_MODE_RELAXED, mode);
+	/* the task calls that check the chip: before their handles (none of these is one) */
+	{
+		aclmdlRITaskType type;
+		uint32_t n = 0;
+
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIGetStreams((aclmdlRI)s, NULL, &n));
+		EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIGetTasksByStream(s, NULL, &n));
+		EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRITaskGetType((aclmdlRITask)s, &type));
+		EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRIDebugJsonPrint((aclmdlRI)s, "/tmp/m.json", 0));
+		EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		/* not the chip's: no task handle */
+		EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRITaskGetSeqId((aclmdlRITask)s, &n));
+	}
 	/* nothing forbids synchronous copies, and nothing is captured */
 	EXPECT_ACL_OK(aclrtSynchronizeStream(s));
 	ASSERT_ACL_OK(aclrtDestroyStream(s));

@@ -3067,6 +3067,116 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
 ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
 
 /*
+ * == Tasks of a model runtime instance: inspection and update ==
+ *
+ * A built model's tasks (aclmdlRIGetStreams, then aclmdlRIGetTasksByStream
+ * on each stream it names) are handles that live as long as the model.
+ * Types: copies, memsets, reduce, random and label switches are
+ * ACL_MODEL_RI_TASK_DEFAULT; EXTERNAL event records and waits are
+ * EVENT_RECORD and EVENT_WAIT; value writes and waits VALUE_WRITE and
+ * VALUE_WAIT. A captured model's value writes and waits take new
+ * parameters (aclmdlRITaskSetParams: a write or a wait again, of either
+ * kind) and may be disabled (aclmdlRITaskDisable; any task but a DEFAULT
+ * one); aclmdlRIUpdate makes the changes the model's from its next run.
+ * None of this while a run of the model is queued and unfinished
+ * (ACL_ERROR_RT_MODEL_UPDATE_FAILED). aclmdlRIDebugJsonPrint writes the
+ * model's streams and tasks as JSON to path (lib/README.md has the schema);
+ * aclmdlRIDebugPrint logs them.
+ */
+typedef enum aclmdlRITaskType {
+	ACL_MODEL_RI_TASK_DEFAULT,
+	ACL_MODEL_RI_TASK_KERNEL,
+	ACL_MODEL_RI_TASK_EVENT_RECORD,
+	ACL_MODEL_RI_TASK_EVENT_WAIT,
+	ACL_MODEL_RI_TASK_EVENT_RESET,
+	ACL_MODEL_RI_TASK_VALUE_WRITE,
+	ACL_MODEL_RI_TASK_VALUE_WAIT,
+} aclmdlRITaskType;
+
+typedef struct aclmdlRIKernelTaskParams {
+	aclrtFuncHandle funcHandle;
+	aclrtLaunchKernelCfg *cfg;
+	void *args;
+	uint32_t isHostArgs;
+	size_t argsSize;
+	uint32_t numBlocks;
+	uint32_t rsv[10];
+} aclmdlRIKernelTaskParams;
+
+typedef struct aclmdlRIEventRecordTaskParams {
+	aclrtEvent event;
+	uint32_t eventFlag;		/* the event's aclrtCreateEventWithFlag flag */
+	uint32_t recordFlag;		/* ACL_EVENT_RECORD_DEFAULT or _EXTERNAL */
+} aclmdlRIEventRecordTaskParams;
+
+typedef struct aclmdlRIEventWaitTaskParams {
+	aclrtEvent event;
+	uint32_t eventFlag;		/* the event's aclrtCreateEventWithFlag flag */
+	uint32_t waitFlag;		/* ACL_EVENT_WAIT_DEFAULT or _EXTERNAL */
+} aclmdlRIEventWaitTaskParams;
+
+typedef struct aclmdlRIEventResetTaskParams {
+	aclrtEvent event;
+	uint32_t eventFlag;
+	uint32_t resetFlag;
+} aclmdlRIEventResetTaskParams;
+
+typedef struct aclmdlRIValueWriteTaskParams {
+	void *devAddr;
+	uint64_t value;
+} aclmdlRIValueWriteTaskParams;
+
+typedef struct aclmdlRIValueWaitTaskParams {
+	void *devAddr;
+	uint64_t value;
+	uint32_t flag;			/* ACL_STREAM_WAIT_VALUE_*, as aclrtValueWait takes */
+} aclmdlRIValueWaitTaskParams;
+
+typedef struct aclmdlRITaskParams {
+	aclmdlRITaskType type;
+	uint32_t rsv0[3];
+	aclrtTaskGrp taskGrp;		/* NULL */
+	void *opInfoPtr;		/* NULL */
+	size_t opInfoSize;		/* 0 */
+	uint8_t rsv1[32];
+	/* anonymous, as CANN's (C11 and C++; GNU C takes it in C99 too) */
+#ifdef __GNUC__
+	__extension__
+#endif
+	union {
+		uint8_t rsv2[128];
+		struct aclmdlRIKernelTaskParams kernelTaskParams;
+		struct aclmdlRIEventRecordTaskParams eventRecordTaskParams;
+		struct aclmdlRIEventWaitTaskParams eventWaitTaskParams;
+		struct aclmdlRIEventResetTaskParams eventResetTaskParams;
+		struct aclmdlRIValueWriteTaskParams valueWriteTaskParams;
+		struct aclmdlRIValueWaitTaskParams valueWaitTaskParams;
+	};
+} aclmdlRITaskParams;
+
+/* aclmdlRIDebugJsonPrint's flags */
+#define ACL_MDLRI_DEBUG_JSON_PRINT_SUMMARY 0x0UL
+#define ACL_MDLRI_DEBUG_JSON_PRINT_VERBOSE 0x1UL
+
+/* streams NULL: *numStreams gets the count; else up to *numStreams filled, the rest NULL */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetStreams(aclmdlRI modelRI, aclrtStream *streams, uint32_t *numStreams);
+/* tasks NULL: *numTasks gets the count; else up to *numTasks filled, the rest NULL */
+ACL_FUNC_VISIBILITY aclError aclmdlRIGetTasksByStream(aclrtStream stream, aclmdlRITask *tasks, uint32_t *numTasks);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITaskType *type);
+/* the task's place among the model's tasks, from 0, in launch order */
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params);
+/* for kernel tasks, which npu has none of yet */
+ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
+							    aclrtLaunchKernelAttrValue *attrValue);
+ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUpdate(aclmdlRI modelRI);
+ACL_DEPRECATED_MESSAGE("aclmdlRIDebugPrint is deprecated, use aclmdlRIDebugJsonPrint instead")
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugPrint(aclmdlRI modelRI);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDebugJsonPrint(aclmdlRI modelRI, const char *path, uint32_t flags);
+
+/*
  * == Task exceptions and device task abort ==
  *
  * A task exception is a command of a stream that failed on the device:

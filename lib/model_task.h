@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The task table of a built model runtime instance (model_task.c), for
+ * model.c: the aclmdlRITask handles of its recording, their changes
+ * (aclmdlRITaskSetParams, aclmdlRITaskDisable) and aclmdlRIUpdate, which
+ * has model.c make the driver models anew through a hook.
+ */
+#ifndef LIBACL_MODEL_TASK_H
+#define LIBACL_MODEL_TASK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <acl/acl.h>
+
+struct acl_capture;
+struct acl_context;
+struct acl_model;
+struct acl_mtab;
+struct acl_stream;
+
+/* What model_task.c asks of model.c (set by model.c: no call back into it). */
+struct acl_mtab_hooks {
+	/*
+	 * @modelRI's task table, held (acl_mtab_put), or NULL when it has
+	 * none (not built, or built without one); ACLI_EHANDLE (107017) for a
+	 * handle that is no live model.
+	 */
+	int (*lookup)(aclmdlRI modelRI, struct acl_mtab **tab);
+	/*
+	 * New driver models for @m's recording, its commands and then its
+	 * EXTERNAL event operations marked in @off left out; the old ones go
+	 * (a queued run finishes with them). Called under the table's lock.
+	 */
+	int (*rebuild)(struct acl_model *m, const bool *off);
+};
+
+/* @hooks (static, the same each time) are model.c's from now on. */
+void acl_mtab_set_hooks(const struct acl_mtab_hooks *hooks);
+
+/*
+ * The task table of @m, whose recording @cap (m->cap) is the table's from
+ * now on: its tasks, in launch order, become handles. NULL when out of
+ * memory (the model has no tasks to show then). @m, @cap and @ctx stay
+ * valid until acl_mtab_close().
+ */
+struct acl_mtab *acl_mtab_new(struct acl_model *m, struct acl_capture *cap, struct acl_context *ctx,
+			      uint32_t id, bool built);
+void acl_mtab_hold(struct acl_mtab *tab);
+/* NULL is no table. */
+void acl_mtab_put(struct acl_mtab *tab);
+/* The model goes (aclmdlRIDestroy): its task handles go, and the table stops using it. */
+void acl_mtab_close(struct acl_mtab *tab);
+/* After fork: free @tab without a word to the handle table. */
+void acl_mtab_forget(struct acl_mtab *tab);
+/*
+ * The model was queued on @s up to its last seqno: no change until that
+ * ran. @hold: the table holds @s meanwhile; else @s is the model's own
+ * (aclmdlRIExecute's), which lives until the table is closed.
+ */
+void acl_mtab_ran(struct acl_mtab *tab, struct acl_stream *s, bool hold);
+
+#endif /* LIBACL_MODEL_TASK_H */
