@@ -78,12 +78,17 @@ enum acl_model_state {
 	ACL_MODEL_IDLE,			/* a condition task's sub-model not captured yet */
 };
 
-/* The streams a model ran on last, for aclmdlRIAbort. */
-#define ACL_MODEL_RUNS	8
+/* Streams let go at a time, after m->lock; the rest at a later look. */
+#define ACL_MODEL_DROP	8
 
-/* A run of a model queued on stream @s (held): its last command, seqno @seq of kernel stream @sid. */
+/*
+ * A run of a model queued on stream @s, one per stream (its latest): its
+ * last step, seqno @seq of kernel stream @sid. @s is held unless it is
+ * the model's own (aclmdlRIExecute's), which lives as long as the model.
+ */
 struct acl_model_run_ref {
 	struct acl_stream *s;
+	bool held;
 	uint32_t sid;
 	uint64_t seq;
 };
@@ -134,8 +139,8 @@ struct acl_model {
 	struct acl_model_cb *cbs;	/* sorted by function address, as the vendor's set */
 	unsigned int ncbs, cbs_cap;
 	void *cond;			/* model_cond.c's: condition handles, a sub-model's commands */
-	struct acl_model_run_ref runs[ACL_MODEL_RUNS];	/* the latest, one per stream */
-	unsigned int nruns;
+	struct acl_model_run_ref *runs;	/* queued and maybe not done: aclmdlRIAbort, the */
+	unsigned int nruns, runs_cap;	/* task changes and a condition model's destroy wait */
 };
 
 static const struct acl_model_cond_ops *acl_cond_ops;	/* set once by model_cond.c */
@@ -173,7 +178,9 @@ static void acl_model_release(struct acl_obj *obj)
 		acl_stream_put(m->stream);
 	}
 	for (i = 0; i < m->nruns; i++)
-		acl_stream_put(m->runs[i].s);
+		if (m->runs[i].held)
+			acl_stream_put(m->runs[i].s);
+	free(m->runs);
 	if (m->cond)
 		acl_cond_ops->release(m->cond);
 	acl_ctx_put(m->ctx);
@@ -216,9 +223,12 @@ static int acl_model_table(aclmdlRI modelRI, struct acl_mtab **tab);
 static int acl_model_rebuild(struct acl_model *m, const bool *off);
 
 /* What the task calls (model_task.c) ask of this file. */
+static bool acl_model_busy(struct acl_model *m);
+
 static const struct acl_mtab_hooks acl_model_task_hooks = {
 	.lookup = acl_model_table,
 	.rebuild = acl_model_rebuild,
+	.busy = acl_model_busy,
 };
 
 /*
@@ -334,6 +344,117 @@ static int acl_model_kdestroy(struct acl_device *dev, uint32_t kid)
 }
 
 /*
+ * Forget the runs of @m that reached their end (m->lock held): their held
+ * streams into @drop (*@n of them, at most ACL_MODEL_DROP: the rest stay
+ * listed until the next look). Whether a run is still to end.
+ */
+static bool acl_model_runs_prune(struct acl_model *m, struct acl_stream **drop, unsigned int *n)
+{
+	bool busy = false;
+	unsigned int i = 0;
+
+	*n = 0;
+	while (i < m->nruns) {
+		struct acl_model_run_ref *r = &m->runs[i];
+
+		if (!acl_stream_reached(r->s, r->sid, r->seq)) {
+			busy = true;
+			i++;
+		} else if (!r->held || *n < ACL_MODEL_DROP) {
+			if (r->held)
+				drop[(*n)++] = r->s;
+			*r = m->runs[--m->nruns];
+		} else {
+			i++;
+		}
+	}
+	return busy;
+}
+
+static void acl_model_runs_drop(struct acl_stream **drop, unsigned int n)
+{
+	while (n)
+		acl_stream_put(drop[--n]);
+}
+
+/*
+ * A run of @m was queued on @s, up to the stream's last seqno: it is
+ * listed (@s held unless it is @m's own) until it reached its end. A run
+ * not listed for want of memory is not waited for by a destroy, stopped
+ * by an abort, nor does it hold a change back.
+ */
+static void acl_model_note_run(struct acl_model *m, struct acl_stream *s)
+{
+	struct acl_stream *drop[ACL_MODEL_DROP];
+	struct acl_model_run_ref *v;
+	unsigned int i, n;
+	uint32_t sid;
+	uint64_t seq;
+
+	acl_stream_point(s, &sid, &seq);
+	pthread_mutex_lock(&m->lock);
+	acl_model_runs_prune(m, drop, &n);
+	for (i = 0; i < m->nruns && m->runs[i].s != s; i++)
+		;
+	if (i == m->nruns && m->nruns == m->runs_cap) {
+		v = realloc(m->runs, (m->runs_cap ? 2 * m->runs_cap : 4) * sizeof(*v));
+		if (v) {
+			m->runs = v;
+			m->runs_cap = m->runs_cap ? 2 * m->runs_cap : 4;
+		}
+	}
+	if (i < m->nruns) {
+		m->runs[i].sid = sid;
+		m->runs[i].seq = seq;
+	} else if (m->nruns < m->runs_cap) {
+		bool own = s == m->exec;
+
+		if (!own)
+			acl_obj_hold(&s->obj);
+		m->runs[m->nruns++] = (struct acl_model_run_ref){ .s = s, .held = !own, .sid = sid, .seq = seq };
+	}
+	pthread_mutex_unlock(&m->lock);
+	acl_model_runs_drop(drop, n);
+}
+
+/* The runs of @m still to end (*@n of them, each stream held), or NULL. */
+static struct acl_model_run_ref *acl_model_runs(struct acl_model *m, unsigned int *n)
+{
+	struct acl_stream *drop[ACL_MODEL_DROP];
+	struct acl_model_run_ref *runs = NULL;
+	unsigned int i, ndrop;
+
+	*n = 0;
+	pthread_mutex_lock(&m->lock);
+	acl_model_runs_prune(m, drop, &ndrop);
+	if (m->nruns)
+		runs = malloc(m->nruns * sizeof(*runs));
+	if (runs) {
+		*n = m->nruns;
+		memcpy(runs, m->runs, *n * sizeof(*runs));
+		for (i = 0; i < *n; i++)
+			acl_obj_hold(&runs[i].s->obj);
+	}
+	pthread_mutex_unlock(&m->lock);
+	acl_model_runs_drop(drop, ndrop);
+	return runs;
+}
+
+/* model_task.c's hook: is a run of @m queued and not done? */
+static bool acl_model_busy(struct acl_model *m)
+{
+	struct acl_stream *drop[ACL_MODEL_DROP];
+	unsigned int n;
+	bool busy;
+
+	pthread_mutex_lock(&m->lock);
+	busy = acl_model_runs_prune(m, drop, &n);
+	pthread_mutex_unlock(&m->lock);
+	acl_model_runs_drop(drop, n);
+	return busy;
+}
+
+/*
  * A model with condition tasks (model_cond.c) is destroyed: its queued
  * runs read its condition values, which go with it, so they end first
  * (an endless loop: aclmdlRIAbort before; not in the context's teardown,
@@ -341,21 +462,18 @@ static int acl_model_kdestroy(struct acl_device *dev, uint32_t kid)
  */
 static void acl_model_cond_teardown(struct acl_model *m)
 {
-	struct acl_model_run_ref runs[ACL_MODEL_RUNS];
-	unsigned int i, n;
+	struct acl_model_run_ref *runs = NULL;
+	unsigned int i, n = 0;
 
-	pthread_mutex_lock(&m->lock);
 	/* the context's teardown: its streams go next, and the runs with them */
-	n = __atomic_load_n(&m->ctx->dying, __ATOMIC_ACQUIRE) ? 0 : m->nruns;
-	memcpy(runs, m->runs, n * sizeof(runs[0]));
-	for (i = 0; i < n; i++)
-		acl_obj_hold(&runs[i].s->obj);
-	pthread_mutex_unlock(&m->lock);
+	if (!__atomic_load_n(&m->ctx->dying, __ATOMIC_ACQUIRE))
+		runs = acl_model_runs(m, &n);
 	for (i = 0; i < n; i++) {
 		/* an error of the run stays for the stream's next synchronize */
 		acl_stream_reach(runs[i].s, runs[i].sid, runs[i].seq, -1);
 		acl_stream_put(runs[i].s);
 	}
+	free(runs);
 	acl_err_clear();
 	acl_cond_ops->teardown(m->cond);
 }
@@ -476,6 +594,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			acl_stream_free(m->exec);
 			acl_mtab_forget(m->tasks);
 			free(m->parts);
+			free(m->runs);
 			free(m->name);
 			free(m->cbs);
 			pthread_mutex_destroy(&m->lock);
@@ -1145,39 +1264,11 @@ static bool acl_model_rebuilt(struct acl_model *m, uint32_t i, uint32_t kid)
 }
 
 /* One run of @m on @s: its parts in order. */
-/* A run of @m was queued on @s up to seqno @seq of kernel stream @sid: aclmdlRIAbort's to stop. */
-static void acl_model_note_run(struct acl_model *m, struct acl_stream *s, uint32_t sid, uint64_t seq)
-{
-	struct acl_stream *old = NULL;
-	unsigned int i;
-
-	pthread_mutex_lock(&m->lock);
-	for (i = 0; i < m->nruns && m->runs[i].s != s; i++)
-		;
-	if (i == m->nruns) {
-		/* the oldest stream drops out */
-		if (i == ACL_MODEL_RUNS) {
-			old = m->runs[0].s;
-			memmove(&m->runs[0], &m->runs[1], (ACL_MODEL_RUNS - 1) * sizeof(m->runs[0]));
-			i--;
-		} else {
-			m->nruns++;
-		}
-		acl_obj_hold(&s->obj);
-	}
-	m->runs[i] = (struct acl_model_run_ref){ .s = s, .sid = sid, .seq = seq };
-	pthread_mutex_unlock(&m->lock);
-	if (old)
-		acl_stream_put(old);
-}
-
 static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_MODEL };
 	struct acl_model_part part;
-	uint32_t i, sid = 0;
-	uint64_t seq = 0;
-	bool own;
+	uint32_t i;
 	int ret = 0;
 
 	/* READY: @parts is set for good, their kids and offs change under @lock */
@@ -1195,25 +1286,19 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 			ret = acl_event_wait_on(part.event, s, 0);
 		} else {
 			cmd.src = part.kid;
-			ret = part.kid ? acl_stream_submit_at(s, &cmd, 1, &sid, &seq) : -ENOENT;
+			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
 			if (ret == -ENOENT && acl_model_rebuilt(m, i, part.kid)) {
 				/* an aclmdlRIUpdate made it anew meanwhile: the new one */
 				i--;
 				ret = 0;
 			} else if (ret == -ENOENT) {
 				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
-			} else if (!ret && s != m->exec) {
-				acl_model_note_run(m, s, sid, seq);
 			}
 		}
 	}
-	/* what the task calls must not change while it runs (aclmdlRIExecute's stream is @m's own) */
-	if (i) {
-		pthread_mutex_lock(&m->lock);
-		own = s == m->exec;
-		pthread_mutex_unlock(&m->lock);
-		acl_mtab_ran(m->tasks, s, !own);
-	}
+	/* what was queued runs: a destroy, an abort and the task calls know */
+	if (i)
+		acl_model_note_run(m, s);
 	return ret;
 }
 
@@ -1734,15 +1819,15 @@ ACL_EXPORT aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI, aclrtCal
 /*
  * aclmdlRIAbort: the runs of @modelRI queued or running now stop. npu's
  * device stops a model's run only with its stream: each stream a run of
- * it was queued on last (one per stream, the latest streams) that has
- * not reached that run's end is aborted as aclrtStreamAbort does - what
+ * it is queued on and has not reached that run's end is aborted as
+ * aclrtStreamAbort does - what
  * else was queued on it goes too - and the internal stream of
  * aclmdlRIExecute with it. The vendor's order: the handle (NULL: 107000),
  * a sub-model (207000), the context (107004).
  */
 ACL_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI)
 {
-	struct acl_model_run_ref runs[ACL_MODEL_RUNS];
+	struct acl_model_run_ref *runs = NULL;
 	struct acl_stream *exec = NULL;
 	struct acl_model *m = NULL;
 	unsigned int i, n = 0;
@@ -1760,22 +1845,21 @@ ACL_EXPORT aclError aclmdlRIAbort(aclmdlRI modelRI)
 		ret = acl_model_current(m);
 	if (ret)
 		goto put;
+	runs = acl_model_runs(m, &n);
 	pthread_mutex_lock(&m->lock);
-	n = m->nruns;
-	memcpy(runs, m->runs, n * sizeof(runs[0]));
-	for (i = 0; i < n; i++)
-		acl_obj_hold(&runs[i].s->obj);
 	exec = m->exec;
 	pthread_mutex_unlock(&m->lock);
 	for (i = 0; i < n; i++) {
 		struct acl_stream *s = runs[i].s;
 
-		if (acl_stream_id(s) == runs[i].sid && !acl_stream_reached(s, runs[i].sid, runs[i].seq)) {
+		if (s != exec && acl_stream_id(s) == runs[i].sid &&
+		    !acl_stream_reached(s, runs[i].sid, runs[i].seq)) {
 			err = acl_stream_abort(s);
 			ret = ret ?: err;
 		}
 		acl_stream_put(s);
 	}
+	free(runs);
 	/* an aclmdlRIExecute under way holds a reference: the stream stays */
 	if (exec) {
 		err = acl_stream_abort(exec);

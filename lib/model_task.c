@@ -69,14 +69,6 @@ struct acl_mtask {
 	bool off;			/* disabled (aclmdlRITaskDisable); under tab->lock */
 };
 
-/* A stream the model was queued on, up to seqno @seq of kernel stream @id. */
-struct acl_mtab_run {
-	struct acl_stream *s;		/* held if @held */
-	bool held;
-	uint32_t id;
-	uint64_t seq;
-};
-
 struct acl_mtab {
 	struct acl_obj obj;		/* first: the model's stream (ACL_OBJ_MODEL_STREAM) */
 	uint32_t id;			/* the model's aclmdlRIGetId; constant */
@@ -90,8 +82,6 @@ struct acl_mtab {
 	struct acl_capture *cap;	/* the model's recording */
 	struct acl_context *ctx;	/* the model's context */
 	enum acl_mtab_status status;
-	struct acl_mtab_run *runs;
-	uint32_t nruns, runs_cap;
 };
 
 /* model.c's (atomic: set, always to the same, before its first model) */
@@ -107,7 +97,6 @@ static void acl_mtab_release(struct acl_obj *obj)
 	struct acl_mtab *tab = (struct acl_mtab *)obj;
 
 	free(tab->tasks);
-	free(tab->runs);
 	pthread_mutex_destroy(&tab->lock);
 	free(tab);
 }
@@ -169,93 +158,22 @@ struct acl_mtab *acl_mtab_new(struct acl_model *m, struct acl_capture *cap, stru
 	return tab;
 }
 
-#define ACL_MTAB_DROP	8		/* streams let go at a time, after tab->lock */
-
-/*
- * Is a run of @tab's model queued and not done (tab->lock held)? The runs
- * that ended leave the list, their held streams into @drop (*@n of them,
- * at most ACL_MTAB_DROP: the rest stay listed until the next look).
- */
-static bool acl_mtab_busy(struct acl_mtab *tab, struct acl_stream **drop, uint32_t *n)
+/* Is a run of @tab's model queued and not done (tab->lock held, open)? */
+static bool acl_mtab_busy(struct acl_mtab *tab)
 {
-	bool busy = false;
-	uint32_t i = 0;
-
-	*n = 0;
-	while (i < tab->nruns) {
-		struct acl_mtab_run *r = &tab->runs[i];
-
-		if (!acl_stream_reached(r->s, r->id, r->seq)) {
-			busy = true;
-			i++;
-		} else if (!r->held || *n < ACL_MTAB_DROP) {
-			if (r->held)
-				drop[(*n)++] = r->s;
-			*r = tab->runs[--tab->nruns];
-		} else {
-			i++;
-		}
-	}
-	return busy;
-}
-
-static void acl_mtab_drop(struct acl_stream **drop, uint32_t n)
-{
-	while (n)
-		acl_stream_put(drop[--n]);
-}
-
-void acl_mtab_ran(struct acl_mtab *tab, struct acl_stream *s, bool hold)
-{
-	struct acl_stream *drop[ACL_MTAB_DROP];
-	struct acl_mtab_run *v;
-	uint32_t i, n, id;
-	uint64_t seq;
-
-	if (!tab)
-		return;
-	acl_stream_point(s, &id, &seq);
-	pthread_mutex_lock(&tab->lock);
-	acl_mtab_busy(tab, drop, &n);
-	for (i = 0; i < tab->nruns && tab->runs[i].s != s; i++)
-		;
-	if (i == tab->nruns && !tab->closed && tab->nruns == tab->runs_cap) {
-		v = realloc(tab->runs, (tab->runs_cap ? 2 * tab->runs_cap : 4) * sizeof(*v));
-		if (v) {
-			tab->runs = v;
-			tab->runs_cap = tab->runs_cap ? 2 * tab->runs_cap : 4;
-		}
-	}
-	if (i < tab->nruns) {
-		tab->runs[i].id = id;
-		tab->runs[i].seq = seq;
-	} else if (!tab->closed && tab->nruns < tab->runs_cap) {
-		if (hold)
-			acl_obj_hold(&s->obj);
-		tab->runs[tab->nruns++] = (struct acl_mtab_run){ .s = s, .held = hold, .id = id, .seq = seq };
-	}
-	pthread_mutex_unlock(&tab->lock);
-	acl_mtab_drop(drop, n);
+	/* a table exists: model.c set its hooks */
+	return __atomic_load_n(&acl_mtab_hooks, __ATOMIC_ACQUIRE)->busy(tab->m);
 }
 
 void acl_mtab_close(struct acl_mtab *tab)
 {
-	struct acl_mtab_run *runs;
-	uint32_t i, n;
+	uint32_t i;
 
 	if (!tab)
 		return;
 	pthread_mutex_lock(&tab->lock);
 	tab->closed = true;
-	runs = tab->runs;
-	n = tab->nruns;
-	tab->runs = NULL;
-	tab->nruns = tab->runs_cap = 0;
 	pthread_mutex_unlock(&tab->lock);
-	for (i = 0; i < n; i++)
-		if (runs[i].held)
-			acl_stream_put(runs[i].s);
-	free(runs);
 	for (i = 0; i < tab->n; i++)
 		if (acl_obj_del(&tab->tasks[i].obj))
 			acl_obj_put(&tab->tasks[i].obj);
@@ -268,7 +186,6 @@ void acl_mtab_forget(struct acl_mtab *tab)
 	if (!tab)
 		return;
 	free(tab->tasks);
-	free(tab->runs);
 	pthread_mutex_destroy(&tab->lock);
 	free(tab);
 }
@@ -482,11 +399,11 @@ ACL_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
  * CheckCaptureModelForUpdate: a captured graph's (207000), not FAULT nor
  * queued to run and not done (107040).
  */
-static int acl_mtab_changeable(struct acl_mtab *tab, struct acl_stream **drop, uint32_t *ndrop)
+static int acl_mtab_changeable(struct acl_mtab *tab)
 {
 	if (tab->built)
 		return acl_errf(ACLI_ERTNOTSUPP, "model %u is of aclmdlRIBuildBegin: only a captured graph is updated", tab->id);
-	if (acl_mtab_busy(tab, drop, ndrop))
+	if (acl_mtab_busy(tab))
 		return acl_errf(ACLI_EMODELUPDATE, "model %u is queued to run and has not finished: synchronize its streams first",
 				tab->id);
 	if (tab->status == ACL_MTAB_FAULT)
@@ -563,9 +480,7 @@ static int acl_mtask_set(struct acl_mtask *t, const aclmdlRITaskParams *params)
  */
 static int acl_mtask_change(aclmdlRITask task, const aclmdlRITaskParams *params)
 {
-	struct acl_stream *drop[ACL_MTAB_DROP];
 	struct acl_mtask *t = NULL;
-	uint32_t ndrop = 0;
 	int ret;
 
 	ret = acl_mtask_get(task, &t);
@@ -574,7 +489,7 @@ static int acl_mtask_change(aclmdlRITask task, const aclmdlRITaskParams *params)
 	ret = acl_mtask_lock(t);
 	if (ret)
 		goto put;
-	ret = acl_mtab_changeable(t->tab, drop, &ndrop);
+	ret = acl_mtab_changeable(t->tab);
 	if (ret)
 		goto unlock;
 	t->tab->status = ACL_MTAB_UPDATING;
@@ -595,7 +510,6 @@ static int acl_mtask_change(aclmdlRITask task, const aclmdlRITaskParams *params)
 	}
 unlock:
 	pthread_mutex_unlock(&t->tab->lock);
-	acl_mtab_drop(drop, ndrop);
 put:
 	acl_obj_put(&t->obj);
 	return ret;
@@ -669,9 +583,7 @@ static int acl_mtab_update(struct acl_mtab *tab)
 
 ACL_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI)
 {
-	struct acl_stream *drop[ACL_MTAB_DROP];
 	struct acl_mtab *tab = NULL;
-	uint32_t ndrop = 0;
 	int ret;
 
 	ret = acl_check_init();
@@ -687,13 +599,12 @@ ACL_EXPORT aclError aclmdlRIUpdate(aclmdlRI modelRI)
 		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed meanwhile", modelRI);
 	else if (tab->built)
 		ret = acl_errf(ACLI_ERTNOTSUPP, "model %p is of aclmdlRIBuildBegin: only a captured graph is updated", modelRI);
-	else if (tab->status != ACL_MTAB_READY && acl_mtab_busy(tab, drop, &ndrop))
+	else if (tab->status != ACL_MTAB_READY && acl_mtab_busy(tab))
 		ret = acl_errf(ACLI_EMODELUPDATE, "model %p is queued to run and has not finished: synchronize its streams first",
 			       modelRI);
 	else
 		ret = acl_mtab_update(tab);
 	pthread_mutex_unlock(&tab->lock);
-	acl_mtab_drop(drop, ndrop);
 	acl_mtab_put(tab);
 	return acl_ret(__func__, ret);
 }

@@ -33,6 +33,8 @@ struct acl_mtab_hooks {
 	 * (a queued run finishes with them). Called under the table's lock.
 	 */
 	int (*rebuild)(struct acl_model *m, const bool *off);
+	/* Is a run of @m queued and not done? (no change of its tasks then) */
+	bool (*busy)(struct acl_model *m);
 };
 
 /* @hooks (static, the same each time) are model.c's from now on. */
@@ -53,11 +55,5 @@ void acl_mtab_put(struct acl_mtab *tab);
 void acl_mtab_close(struct acl_mtab *tab);
 /* After fork: free @tab without a word to the handle table. */
 void acl_mtab_forget(struct acl_mtab *tab);
-/*
- * The model was queued on @s up to its last seqno: no change until that
- * ran. @hold: the table holds @s meanwhile; else @s is the model's own
- * (aclmdlRIExecute's), which lives until the table is closed.
- */
-void acl_mtab_ran(struct acl_mtab *tab, struct acl_stream *s, bool hold);
 
 #endif /* LIBACL_MODEL_TASK_H */
