@@ -398,8 +398,10 @@ static int acl_cb_queue(struct acl_stream *s, struct acl_cbq *q, aclrtCallback f
 	int ret;
 
 	cb = calloc(1, sizeof(*cb));
-	if (!cb)
+	if (!cb) {
+		acl_reporter_put(rep);
 		return acl_errf(-ENOMEM, "out of host memory");
+	}
 	cb->fn = fn;
 	cb->arg = arg;
 	cb->block = block;

@@ -258,6 +258,7 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 		pthread_mutex_unlock(&ctx->lock);
 		return acl_errf(ACLI_ECTXRELEASE, "context %p is being destroyed by another thread", ctx);
 	}
+	__atomic_store_n(&ctx->dying_force, force, __ATOMIC_RELAXED);
 	__atomic_store_n(&ctx->dying, true, __ATOMIC_RELEASE);
 	/* after dying is set: a thread that sees the new epoch sees it dying */
 	__atomic_add_fetch(&acl_ctx_epoch, 1, __ATOMIC_RELEASE);

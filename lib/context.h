@@ -45,6 +45,7 @@ struct acl_context {
 	struct list_head captures;	/* acl_model.cap_node: the models being captured */
 	struct acl_stream *default_stream;	/* constant while the context lives */
 	bool dying;			/* being destroyed */
+	bool dying_force;		/* ... with force: its streams are killed (set before @dying) */
 	int sticky;			/* atomic: task error latched by a STOP-mode stream */
 	struct acl_reporter *hostfunc;	/* aclrtLaunchHostFunc's thread, made on first use */
 	/* aclrtCtxSetSysParamOpt (sysparam.c): values, then bit N of the mask (atomic) */

@@ -44,14 +44,17 @@
  * of it (acl_model_rebuild).
  *
  * Locks: ctx->lock (the context's models and captures) and m->lock are
- * never held together with s->lock, nor ctx->lock with m->lock; a task
- * table's lock (model_task.c) may be held around m->lock, never inside.
+ * never held together with s->lock, nor ctx->lock with m->lock - except
+ * that a stream a run was queued on is polled under m->lock (its lock is
+ * taken on a fault), never the other way round; a task table's lock
+ * (model_task.c) may be held around m->lock, never inside.
  */
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <acl/acl.h>
 
@@ -141,6 +144,7 @@ struct acl_model {
 	void *cond;			/* model_cond.c's: condition handles, a sub-model's commands */
 	struct acl_model_run_ref *runs;	/* queued and maybe not done: aclmdlRIAbort, the */
 	unsigned int nruns, runs_cap;	/* task changes and a condition model's destroy wait */
+	unsigned int launching;		/* runs being queued, not listed yet */
 };
 
 static const struct acl_model_cond_ops *acl_cond_ops;	/* set once by model_cond.c */
@@ -378,32 +382,38 @@ static void acl_model_runs_drop(struct acl_stream **drop, unsigned int n)
 }
 
 /*
- * A run of @m was queued on @s, up to the stream's last seqno: it is
- * listed (@s held unless it is @m's own) until it reached its end. A run
- * not listed for want of memory is not waited for by a destroy, stopped
- * by an abort, nor does it hold a change back.
+ * The launch of a run of @m on @s ends (acl_model_run() raised
+ * m->launching); if it @queued anything, up to the stream's last seqno,
+ * the run is listed (@s held unless it is @m's own) until it reached its
+ * end. A run not listed for want of memory is not waited for by a
+ * destroy, stopped by an abort, nor does it hold a change back.
  */
-static void acl_model_note_run(struct acl_model *m, struct acl_stream *s)
+static void acl_model_note_run(struct acl_model *m, struct acl_stream *s, bool queued)
 {
 	struct acl_stream *drop[ACL_MODEL_DROP];
 	struct acl_model_run_ref *v;
+	struct acl_err_held held;
 	unsigned int i, n;
 	uint32_t sid;
 	uint64_t seq;
 
 	acl_stream_point(s, &sid, &seq);
+	/* the polls must not take the run's own failure message */
+	acl_err_hold(&held);
 	pthread_mutex_lock(&m->lock);
 	acl_model_runs_prune(m, drop, &n);
-	for (i = 0; i < m->nruns && m->runs[i].s != s; i++)
+	for (i = 0; queued && i < m->nruns && m->runs[i].s != s; i++)
 		;
-	if (i == m->nruns && m->nruns == m->runs_cap) {
+	if (queued && i == m->nruns && m->nruns == m->runs_cap) {
 		v = realloc(m->runs, (m->runs_cap ? 2 * m->runs_cap : 4) * sizeof(*v));
 		if (v) {
 			m->runs = v;
 			m->runs_cap = m->runs_cap ? 2 * m->runs_cap : 4;
 		}
 	}
-	if (i < m->nruns) {
+	if (!queued) {
+		/* nothing to list */
+	} else if (i < m->nruns) {
 		m->runs[i].sid = sid;
 		m->runs[i].seq = seq;
 	} else if (m->nruns < m->runs_cap) {
@@ -413,8 +423,10 @@ static void acl_model_note_run(struct acl_model *m, struct acl_stream *s)
 			acl_obj_hold(&s->obj);
 		m->runs[m->nruns++] = (struct acl_model_run_ref){ .s = s, .held = !own, .sid = sid, .seq = seq };
 	}
+	m->launching--;
 	pthread_mutex_unlock(&m->lock);
 	acl_model_runs_drop(drop, n);
+	acl_err_resume(&held);
 }
 
 /* The runs of @m still to end (*@n of them, each stream held), or NULL. */
@@ -440,17 +452,23 @@ static struct acl_model_run_ref *acl_model_runs(struct acl_model *m, unsigned in
 	return runs;
 }
 
-/* model_task.c's hook: is a run of @m queued and not done? */
+/*
+ * model_task.c's hook, under its table's lock: is a run of @m being
+ * queued, or queued and not done? (Only polls: no stream is let go here.)
+ */
 static bool acl_model_busy(struct acl_model *m)
 {
-	struct acl_stream *drop[ACL_MODEL_DROP];
-	unsigned int n;
-	bool busy;
+	struct acl_err_held held;
+	bool busy = false;
+	unsigned int i;
 
+	acl_err_hold(&held);
 	pthread_mutex_lock(&m->lock);
-	busy = acl_model_runs_prune(m, drop, &n);
+	busy = m->launching;
+	for (i = 0; !busy && i < m->nruns; i++)
+		busy = !acl_stream_reached(m->runs[i].s, m->runs[i].sid, m->runs[i].seq);
 	pthread_mutex_unlock(&m->lock);
-	acl_model_runs_drop(drop, n);
+	acl_err_resume(&held);
 	return busy;
 }
 
@@ -465,8 +483,16 @@ static void acl_model_cond_teardown(struct acl_model *m)
 	struct acl_model_run_ref *runs = NULL;
 	unsigned int i, n = 0;
 
-	/* the context's teardown: its streams go next, and the runs with them */
-	if (!__atomic_load_n(&m->ctx->dying, __ATOMIC_ACQUIRE))
+	/* a launch under way (the model is no longer READY: no new one) lists its run */
+	pthread_mutex_lock(&m->lock);
+	while (m->launching) {
+		pthread_mutex_unlock(&m->lock);
+		usleep(1000);
+		pthread_mutex_lock(&m->lock);
+	}
+	pthread_mutex_unlock(&m->lock);
+	/* a forced context teardown: its streams are killed next, and the runs with them */
+	if (!__atomic_load_n(&m->ctx->dying_force, __ATOMIC_ACQUIRE))
 		runs = acl_model_runs(m, &n);
 	for (i = 0; i < n; i++) {
 		/* an error of the run stays for the stream's next synchronize */
@@ -591,7 +617,9 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			free(m->cap.ext);
 			free(m->cap.sw);
 			free(m->cap.members);
-			acl_stream_free(m->exec);
+			/* its callback queue's locks may be held by a thread that did not fork */
+			if (m->exec)
+				acl_stream_forget(m->exec);
 			acl_mtab_forget(m->tasks);
 			free(m->parts);
 			free(m->runs);
@@ -1064,7 +1092,11 @@ static int acl_model_rebuild(struct acl_model *m, const bool *off)
 	if (!ret) {
 		/* the same parts: only their driver models change */
 		pthread_mutex_lock(&m->lock);
-		if (m->state != ACL_MODEL_READY || n != m->nparts) {
+		if (m->launching) {
+			/* a run being queued takes the parts one by one: all old or all new */
+			ret = acl_errf(ACLI_EMODELUPDATE, "model %p is being queued to run by another thread: synchronize its streams first",
+				       m);
+		} else if (m->state != ACL_MODEL_READY || n != m->nparts) {
 			ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
 		} else {
 			for (i = 0; i < n; i++) {
@@ -1252,17 +1284,6 @@ int acl_capture_sync_step(struct acl_stream *s)
 	return ret ? ret : acl_stream_sync(s, -1);
 }
 
-/* Did part @i of @m get another driver model than @kid (aclmdlRIUpdate)? */
-static bool acl_model_rebuilt(struct acl_model *m, uint32_t i, uint32_t kid)
-{
-	bool changed;
-
-	pthread_mutex_lock(&m->lock);
-	changed = m->state == ACL_MODEL_READY && m->parts[i].kid != kid;
-	pthread_mutex_unlock(&m->lock);
-	return changed;
-}
-
 /* One run of @m on @s: its parts in order. */
 static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 {
@@ -1271,6 +1292,15 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 	uint32_t i;
 	int ret = 0;
 
+	/* until it is listed, a launch holds an update and a destroy's wait back */
+	pthread_mutex_lock(&m->lock);
+	if (m->state != ACL_MODEL_READY)
+		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+	else
+		m->launching++;
+	pthread_mutex_unlock(&m->lock);
+	if (ret)
+		return ret;
 	/* READY: @parts is set for good, their kids and offs change under @lock */
 	for (i = 0; !ret && i < m->nparts; i++) {
 		pthread_mutex_lock(&m->lock);
@@ -1287,18 +1317,13 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 		} else {
 			cmd.src = part.kid;
 			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
-			if (ret == -ENOENT && acl_model_rebuilt(m, i, part.kid)) {
-				/* an aclmdlRIUpdate made it anew meanwhile: the new one */
-				i--;
-				ret = 0;
-			} else if (ret == -ENOENT) {
+			/* no update changes the parts while a launch is under way */
+			if (ret == -ENOENT)
 				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
-			}
 		}
 	}
 	/* what was queued runs: a destroy, an abort and the task calls know */
-	if (i)
-		acl_model_note_run(m, s);
+	acl_model_note_run(m, s, i);
 	return ret;
 }
 

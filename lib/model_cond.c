@@ -288,6 +288,9 @@ static int acl_cond_defaults(struct acl_cond *c, struct acl_cond_out *o)
 		struct acl_cond_handle *h = c->handles[i];
 		struct npu_cmd w = { .op = NPU_OP_WRITE_VALUE, .dst = h->va, .value = h->def };
 
+		/* a handle of a sub-model whose capture failed has no page any more */
+		if (!h->va)
+			continue;
 		if (h->assign)
 			ret = acl_cond_put(o, &w, 1);
 		for (k = 0; !ret && h->used && k < h->nsubs; k++)

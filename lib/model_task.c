@@ -8,9 +8,10 @@
  * aclmdlRITaskDisable, aclmdlRIUpdate).
  *
  * A model keeps its recording once built (model.c): the commands its
- * stream or streams recorded, with the EXTERNAL event records and waits
- * between them. Its task table lists them in launch order, an event
- * operation before the command it was recorded in front of, each an
+ * stream or streams recorded, with the host steps between them (EXTERNAL
+ * event records and waits, host functions and callbacks). Its task table
+ * lists them in launch order, a host step before the command it was
+ * recorded in front of, each an
  * aclmdlRITask handle; a task's sequence id is its place in that order,
  * from 0, as the vendor numbers a captured model's tasks. npu runs a
  * model as one sequence (a capture across streams is one list), so a
@@ -29,8 +30,8 @@
  *
  * Locks: tab->lock protects the table and, while the table is open (its
  * model not destroyed), the model's recording; model.c's m->lock and a
- * stream's lock may be taken inside it, never around it. Streams are let
- * go outside it.
+ * stream's lock may be taken inside it, never around it. No stream is let
+ * go under it (model.c's busy hook only polls).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -576,8 +577,11 @@ static int acl_mtab_update(struct acl_mtab *tab)
 	/* a table exists: model.c set its hooks */
 	ret = __atomic_load_n(&acl_mtab_hooks, __ATOMIC_ACQUIRE)->rebuild(tab->m, off);
 	free(off);
-	/* the vendor's: a failed update leaves the model FAULT; it runs as before */
-	tab->status = ret ? ACL_MTAB_FAULT : ACL_MTAB_READY;
+	/*
+	 * the vendor's: a failed update leaves the model FAULT; it runs as
+	 * before. A run being queued meanwhile (107040) is no failure of it.
+	 */
+	tab->status = ret == ACLI_EMODELUPDATE ? ACL_MTAB_UPDATING : ret ? ACL_MTAB_FAULT : ACL_MTAB_READY;
 	return ret;
 }
 

@@ -694,6 +694,64 @@ TEST(abort_endless_while)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
+/* aclmdlRIAbort stops an endless WHILE running on many streams at once, every one. */
+TEST(abort_on_many_streams)
+{
+	enum { NRUN = 11 };
+	aclrtStream s, sub, run[NRUN];
+	aclrtStreamStatus status;
+	aclmdlRICondHandle h;
+	aclmdlRI m, body[1];
+	int32_t *acc, *one, a1, a2;
+	uint64_t *cond;
+	int i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&sub));
+	for (i = 0; i < NRUN; i++)
+		ASSERT_ACL_OK(aclrtCreateStream(&run[i]));
+	acc = dev_word(0);
+	one = dev_word(1);
+	m = capture_begin(s);
+	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
+	ASSERT_ACL_OK(aclmdlRICondHandleGetCondPtr(h, &cond));
+	ASSERT_ACL_OK(aclmdlRIAddCondTask(params_of(h, ACL_MODEL_RI_COND_TYPE_WHILE, 1, body), s, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, body[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_ACL_OK(aclrtReduceAsync(acc, one, 4, ACL_RT_MEMCPY_SDMA_AUTOMATIC_SUM, ACL_INT32, sub, NULL));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(sub, &body[0]));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+
+	for (i = 0; i < NRUN; i++)
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run[i]));
+	a1 = 0;
+	for (int t = 0; t < 1000 && a1 < 3 * NRUN; t++) {
+		usleep(10 * 1000);
+		ASSERT_ACL_OK(aclrtMemcpy(&a1, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	}
+	EXPECT_GE(a1, 3 * NRUN);
+	ASSERT_ACL_OK(aclmdlRIAbort(m));
+	/* each stream's run stopped, the first ones too */
+	for (i = 0; i < NRUN; i++) {
+		EXPECT_ACL_OK(aclrtSynchronizeStreamWithTimeout(run[i], 10000));
+		ASSERT_ACL_OK(aclrtStreamQuery(run[i], &status));
+		EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, status);
+	}
+	ASSERT_ACL_OK(aclrtMemcpy(&a1, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	usleep(20 * 1000);
+	ASSERT_ACL_OK(aclrtMemcpy(&a2, 4, acc, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(a1, a2);
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_ACL_OK(aclrtFree(acc));
+	EXPECT_ACL_OK(aclrtFree(one));
+	EXPECT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL_OK(aclrtDestroyStream(sub));
+	for (i = 0; i < NRUN; i++)
+		EXPECT_ACL_OK(aclrtDestroyStream(run[i]));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
 static void *open_gate(void *gate)
 {
 	uint64_t one = 1;
