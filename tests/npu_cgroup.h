@@ -62,6 +62,20 @@ static inline long long memcg_slack(void)
 }
 
 /*
+ * memory.current less the cgroup's file pages, which reclaim may take
+ * back at any moment (a debug kernel's guest runs short of memory): what
+ * the cgroup holds for good. memory.stat's figure lags by up to a slack,
+ * so a difference of two readings is off by at most twice the slack.
+ */
+static inline long long cg_current_unfiled(const char *cg)
+{
+	long long cur = cg_read(cg, "memory.current", NULL);
+	long long file = cg_read(cg, "memory.stat", "file");
+
+	return cur < 0 || file < 0 ? -1 : cur - file;
+}
+
+/*
  * Move the calling process into a new memory cgroup of its own, named
  * @prefix-PID, its path into @cg: 0, 1 if the system has no cgroup2
  * memory controller (the caller skips), or -errno.

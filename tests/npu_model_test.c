@@ -690,7 +690,8 @@ TEST_F(mdl, switch_loops_on_device)
 TEST_F(mdl, switch_tables_charged_and_capped)
 {
 	enum { N = 16, LEN = 1 << 20 };
-	const long long slack = memcg_slack();
+	/* file pages left out: reclaim may take them meanwhile (a debug-kernel run once saw memory.current 1.75 MiB short) */
+	const long long slack = 2 * memcg_slack();
 	static struct npu_cmd cmds[N];
 	static uint32_t table[LEN];
 	long long base, used;
@@ -713,17 +714,17 @@ TEST_F(mdl, switch_tables_charged_and_capped)
 	/* N models of one full table each; the user's table is charged already */
 	memset(table, 0, sizeof(table));
 	cmds[0] = switch_cmd(self->va, table, LEN);
-	base = cg_read(cg, "memory.current", NULL);
+	base = cg_current_unfiled(cg);
 	ASSERT_LE(0, base);
 	for (i = 0; i < N; i++)
 		ASSERT_EQ(0, model_create(self->fd, cmds, 1, NULL));
-	used = cg_read(cg, "memory.current", NULL) - base;
+	used = cg_current_unfiled(cg) - base;
 	TH_LOG("%d SWITCH tables of %d entries: memcg +%lld KiB", N, LEN, used >> 10);
 	EXPECT_LE(N * 4LL * SZ_1M - slack, used);
 	/* closing the file frees them */
 	close(self->fd);
 	self->fd = npu_open(0);
-	EXPECT_GE(base + slack, cg_read(cg, "memory.current", NULL));
+	EXPECT_GE(base + slack, cg_current_unfiled(cg));
 	EXPECT_EQ(0, cg_leave(cg));
 }
 
