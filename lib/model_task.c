@@ -48,7 +48,6 @@
 #include "error.h"
 #include "event.h"
 #include "handle.h"
-#include "mm.h"
 #include "model_task.h"
 #include "query.h"
 #include "snapstate.h"
@@ -247,24 +246,6 @@ static aclmdlRITaskType acl_mtask_type(const struct acl_mtask *t)
 	return ACL_MODEL_RI_TASK_DEFAULT;
 }
 
-/* The NPU_WAIT_* of each ACL_STREAM_WAIT_VALUE_*, as aclrtValueWait maps them. */
-static const uint32_t acl_wait_conds[] = {
-	[ACL_STREAM_WAIT_VALUE_GEQ] = NPU_WAIT_GEQ,
-	[ACL_STREAM_WAIT_VALUE_EQ] = NPU_WAIT_EQ,
-	[ACL_STREAM_WAIT_VALUE_AND] = NPU_WAIT_AND,
-	[ACL_STREAM_WAIT_VALUE_NOR] = NPU_WAIT_NOR,
-};
-
-static uint32_t acl_wait_flag(uint32_t cond)
-{
-	uint32_t i;
-
-	for (i = 0; i < sizeof(acl_wait_conds) / sizeof(acl_wait_conds[0]); i++)
-		if (acl_wait_conds[i] == cond)
-			return i;
-	return 0;
-}
-
 /*
  * The start of the getters of a task: the runtime's NULL checks, task
  * then @out (named @name), both 107000, then the handle (107017).
@@ -415,23 +396,10 @@ static int acl_mtab_changeable(struct acl_mtab *tab)
 /* @devAddr for a value write (@write) or wait of @tab's model: its command flags, or 107000. */
 static int acl_mtask_addr(struct acl_mtab *tab, void *devAddr, bool write, uint32_t *flags)
 {
-	struct acl_mem_info q;
-	int ret;
-
 	*flags = 0;
 	if (!devAddr || ((uintptr_t)devAddr & 7))
 		return acl_errf(ACLI_ERTPARAM, "devAddr %p must be a non-NULL, 8-byte aligned address", devAddr);
-	ret = acl_mm_query(tab->ctx->dev, (uintptr_t)devAddr, &q);
-	if (ret)
-		return ret;
-	if (q.kind == NPU_ADDR_DEVICE)
-		return 0;
-	if (q.kind == NPU_ADDR_HOST && write) {
-		*flags = NPU_CMD_DST_HOST;
-		return 0;
-	}
-	return acl_errf(ACLI_ERTPARAM, "devAddr %p is not device memory of device %d%s", devAddr, tab->ctx->dev->id,
-			write ? " nor registered host memory" : "");
+	return acl_value_addr(tab->ctx->dev, devAddr, write, ACLI_ERTPARAM, flags);
 }
 
 /* @t becomes the value write or wait @params says (under tab->lock, open, UPDATING). */
@@ -466,7 +434,7 @@ static int acl_mtask_set(struct acl_mtask *t, const aclmdlRITaskParams *params)
 		*cmd = (struct npu_cmd){ .op = NPU_OP_WRITE_VALUE, .flags = flags, .dst = (uintptr_t)addr,
 					 .value = params->valueWriteTaskParams.value };
 	} else {
-		*cmd = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE, .flags = acl_wait_conds[params->valueWaitTaskParams.flag],
+		*cmd = (struct npu_cmd){ .op = NPU_OP_WAIT_VALUE, .flags = acl_wait_cond(params->valueWaitTaskParams.flag),
 					 .src = (uintptr_t)addr, .value = params->valueWaitTaskParams.value };
 	}
 	/* new parameters: it runs again */

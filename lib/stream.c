@@ -1961,12 +1961,35 @@ ACL_EXPORT aclError aclrtStreamStop(aclrtStream stream)
 
 /* Stream memory operations */
 
-static int acl_value_addr(struct acl_stream *s, void *devAddr, uint32_t *cmd_flags, bool host_ok)
+/* The NPU_WAIT_* of each ACL_STREAM_WAIT_VALUE_* (0..ACL_STREAM_WAIT_VALUE_NOR). */
+static const uint32_t acl_wait_conds[] = {
+	[ACL_STREAM_WAIT_VALUE_GEQ] = NPU_WAIT_GEQ,
+	[ACL_STREAM_WAIT_VALUE_EQ] = NPU_WAIT_EQ,
+	[ACL_STREAM_WAIT_VALUE_AND] = NPU_WAIT_AND,
+	[ACL_STREAM_WAIT_VALUE_NOR] = NPU_WAIT_NOR,
+};
+
+uint32_t acl_wait_cond(uint32_t flag)
+{
+	return acl_wait_conds[flag];
+}
+
+uint32_t acl_wait_flag(uint32_t cond)
+{
+	uint32_t i;
+
+	for (i = 0; i < sizeof(acl_wait_conds) / sizeof(acl_wait_conds[0]); i++)
+		if (acl_wait_conds[i] == cond)
+			return i;
+	return 0;
+}
+
+int acl_value_addr(struct acl_device *dev, void *devAddr, bool host_ok, int err, uint32_t *cmd_flags)
 {
 	struct acl_mem_info q;
 	int ret;
 
-	ret = acl_mm_query(s->dev, (uintptr_t)devAddr, &q);
+	ret = acl_mm_query(dev, (uintptr_t)devAddr, &q);
 	if (ret)
 		return ret;
 	if (q.kind == NPU_ADDR_DEVICE)
@@ -1975,7 +1998,7 @@ static int acl_value_addr(struct acl_stream *s, void *devAddr, uint32_t *cmd_fla
 		*cmd_flags = NPU_CMD_DST_HOST;
 		return 0;
 	}
-	return acl_errf(-EINVAL, "devAddr %p is not device memory of device %d%s", devAddr, s->dev->id,
+	return acl_errf(err, "devAddr %p is not device memory of device %d%s", devAddr, dev->id,
 			host_ok ? " nor registered host memory" : "");
 }
 
@@ -1999,7 +2022,7 @@ ACL_EXPORT aclError aclrtValueWrite(void *devAddr, uint64_t value, uint32_t flag
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	ret = acl_value_addr(s, devAddr, &cmd.flags, true);
+	ret = acl_value_addr(s->dev, devAddr, true, -EINVAL, &cmd.flags);
 	cmd.dst = (uintptr_t)devAddr;
 	if (!ret)
 		ret = acl_stream_launch(s, &cmd, 1);
@@ -2010,12 +2033,6 @@ out:
 
 ACL_EXPORT aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag, aclrtStream stream)
 {
-	static const uint32_t cond[] = {
-		[ACL_STREAM_WAIT_VALUE_GEQ] = NPU_WAIT_GEQ,
-		[ACL_STREAM_WAIT_VALUE_EQ] = NPU_WAIT_EQ,
-		[ACL_STREAM_WAIT_VALUE_AND] = NPU_WAIT_AND,
-		[ACL_STREAM_WAIT_VALUE_NOR] = NPU_WAIT_NOR,
-	};
 	struct npu_cmd cmd = { .op = NPU_OP_WAIT_VALUE, .value = value };
 	struct acl_stream *s;
 	uint32_t host = 0;
@@ -2036,8 +2053,8 @@ ACL_EXPORT aclError aclrtValueWait(void *devAddr, uint64_t value, uint32_t flag,
 	if (ret)
 		goto out;
 	/* the device polls a device address: no host operand for WAIT_VALUE */
-	ret = acl_value_addr(s, devAddr, &host, false);
-	cmd.flags = cond[flag];
+	ret = acl_value_addr(s->dev, devAddr, false, -EINVAL, &host);
+	cmd.flags = acl_wait_cond(flag);
 	cmd.src = (uintptr_t)devAddr;
 	if (!ret)
 		ret = acl_stream_launch(s, &cmd, 1);

@@ -399,4 +399,17 @@ int64_t acl_now_ms(void);
  */
 int acl_dev_drain_until(struct acl_device *dev, int64_t deadline);
 
+/*
+ * Value writes and waits (aclrtValueWrite, aclrtValueWait, a model task's
+ * new parameters): the NPU_WAIT_* of an ACL_STREAM_WAIT_VALUE_* @flag
+ * (at most ACL_STREAM_WAIT_VALUE_NOR), and back.
+ */
+uint32_t acl_wait_cond(uint32_t flag);
+uint32_t acl_wait_flag(uint32_t cond);
+/*
+ * @devAddr is device memory of @dev, or with @host_ok registered host
+ * memory (*@cmd_flags NPU_CMD_DST_HOST then): 0, else @err with a message.
+ */
+int acl_value_addr(struct acl_device *dev, void *devAddr, bool host_ok, int err, uint32_t *cmd_flags);
+
 #endif /* LIBACL_STREAM_H */
