@@ -886,6 +886,30 @@ TEST_F(move, next_access_waits_for_the_move)
 	free(src);
 }
 
+/*
+ * A move right behind one whose copy is still pending: the exporter
+ * copies in order (the second waits for the first's fence), so the bytes
+ * arrive and no old page is written after it was left.
+ */
+TEST_F(move, move_behind_a_pending_copy)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	struct npu_texp_stat st;
+
+	ASSERT_NONNULL(src);
+	fill(src, BUF_LEN, 23);
+	ASSERT_EQ(0, move_write(self, 0, src, BUF_LEN));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 300));
+	ASSERT_EQ(0, texp_move(self->texp, self->dfd, 0, 0));
+	ASSERT_EQ(0, move_read(self, self->va));
+	EXPECT_EQ(-1, diff_at(self->model, self->host, BUF_LEN));
+	EXPECT_EQ(-1, texp_check(self->texp, self->dfd, self->model));
+	ASSERT_EQ(0, texp_stat(self->texp, self->dfd, &st));
+	EXPECT_EQ(2U, st.moves);
+	EXPECT_EQ(0ULL, st.stale);
+	free(src);
+}
+
 struct mover {
 	int texp, dfd, moves, err;
 };

@@ -13,7 +13,7 @@
  * before it returns - and copies the bytes over, at once or from a work
  * item behind a fence of the reservation (DMA_RESV_USAGE_KERNEL), as a
  * GPU's copy engine would: an importer that maps the buffer again must
- * wait for it. The pages moved away from are filled with a poison byte
+ * wait for it, and so does the next move. The pages moved away from are filled with a poison byte
  * and kept, so a device access through a stale translation shows as a
  * changed poison (NPU_TEXP_STAT).
  *
@@ -281,6 +281,27 @@ static struct dma_buf *texp_get(int fd)
 	return dmabuf;
 }
 
+/*
+ * Lock @dmabuf's reservation after every move's copy: the bytes are where
+ * the pages say. Return: 0 locked, or an error unlocked.
+ */
+static int texp_lock_settled(struct dma_buf *dmabuf)
+{
+	long left;
+	int ret;
+
+	ret = dma_resv_lock_interruptible(dmabuf->resv, NULL);
+	if (ret)
+		return ret;
+	left = dma_resv_wait_timeout(dmabuf->resv, DMA_RESV_USAGE_KERNEL, true,
+				     MAX_SCHEDULE_TIMEOUT);
+	if (left <= 0) {
+		dma_resv_unlock(dmabuf->resv);
+		return left ? left : -ETIMEDOUT;
+	}
+	return 0;
+}
+
 static int texp_move(struct npu_texp_move __user *uarg)
 {
 	struct texp_fence *fence = NULL;
@@ -307,7 +328,13 @@ static int texp_move(struct npu_texp_move __user *uarg)
 	if (!old || !pages || (args.delay_ms && !fence))
 		goto free;
 
-	dma_resv_lock(dmabuf->resv, NULL);
+	/*
+	 * Moves copy in order, as a copy engine's queue would: this one
+	 * starts from where the last one's bytes are, not where they will be.
+	 */
+	ret = texp_lock_settled(dmabuf);
+	if (ret)
+		goto free;
 	if (fence) {
 		ret = dma_resv_reserve_fences(dmabuf->resv, 1);
 		if (ret) {
@@ -353,27 +380,6 @@ free:
 	kfree(old);
 	dma_buf_put(dmabuf);
 	return ret;
-}
-
-/*
- * Lock @dmabuf's reservation after every move's copy: the bytes are where
- * the pages say. Return: 0 locked, or an error unlocked.
- */
-static int texp_lock_settled(struct dma_buf *dmabuf)
-{
-	long left;
-	int ret;
-
-	ret = dma_resv_lock_interruptible(dmabuf->resv, NULL);
-	if (ret)
-		return ret;
-	left = dma_resv_wait_timeout(dmabuf->resv, DMA_RESV_USAGE_KERNEL, true,
-				     MAX_SCHEDULE_TIMEOUT);
-	if (left <= 0) {
-		dma_resv_unlock(dmabuf->resv);
-		return left ? left : -ETIMEDOUT;
-	}
-	return 0;
 }
 
 /*
