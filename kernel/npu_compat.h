@@ -128,8 +128,10 @@ static inline void npu_mm_add_shmem(struct mm_struct *mm, long pages)
 #include <linux/mm.h>
 #ifdef NPU_HAVE_VM_FLAGS_CLEAR
 #define npu_vm_flags_clear(vma, flags)	vm_flags_clear(vma, flags)
+#define npu_vm_flags_set(vma, flags)	vm_flags_set(vma, flags)
 #else
 #define npu_vm_flags_clear(vma, flags)	((vma)->vm_flags &= ~(flags))
+#define npu_vm_flags_set(vma, flags)	((vma)->vm_flags |= (flags))
 #endif
 
 #endif /* __NPU_COMPAT_H__ */

@@ -204,7 +204,7 @@ static int npu_dma_translate(struct npu_stream *stream,
 }
 
 /* The host physical address behind DMA address @addr, as the IOMMU sees it. */
-static phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr)
+phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr)
 {
 	phys_addr_t phys = npu->domain ? iommu_iova_to_phys(npu->domain, addr) :
 					 dma_to_phys(npu->dma_dev, addr);

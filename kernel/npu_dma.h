@@ -9,6 +9,7 @@
 #include <linux/types.h>
 
 struct npu_context;
+struct npu_device;
 struct npu_host_reg;
 struct npu_job;
 struct npu_stream;
@@ -78,6 +79,7 @@ int npu_dma_move(struct npu_stream *stream, struct npu_job *job,
 		 const struct npu_dma_operand *src,
 		 const struct npu_dma_shape *shape, npu_dma_fn fn, void *arg,
 		 u64 *budget);
+phys_addr_t npu_dma_host_phys(struct npu_device *npu, u64 addr);
 int npu_dma_fault(struct npu_stream *stream, u64 addr, bool host, bool write,
 		  const char *why);
 

@@ -26,6 +26,7 @@
 #include <uapi/npu.h>
 #include <uapi/npu_netlink.h>
 
+#include "npu_aperture.h"
 #include "npu_devmem.h"
 #include "npu_dmabuf.h"
 #include "npu_dmabuf_import.h"
@@ -255,6 +256,7 @@ union npu_ioctl_buf {
 	struct npu_mem_repair repair;
 	struct npu_model_create_args model_create;
 	struct npu_model_destroy model_destroy;
+	struct npu_aperture_open_args aperture_open;
 };
 
 /* Errors of one ioctl that come with outputs, at most. */
@@ -400,6 +402,9 @@ static const struct npu_ioctl_op npu_ioctl_ops[] = {
 			    npu_model_create_finish),
 	NPU_IOCTL_OP(NPU_IOCTL_MODEL_DESTROY, npu_model_destroy_ioctl,
 		     struct npu_model_destroy, __reserved, false),
+	NPU_IOCTL_OP_FINISH(NPU_IOCTL_APERTURE_OPEN, npu_aperture_open_ioctl,
+			    struct npu_aperture_open, __reserved, true,
+			    npu_aperture_open_finish),
 };
 
 static long npu_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
@@ -573,6 +578,7 @@ static void npu_context_free(struct kref *ref)
 {
 	struct npu_context *ctx = container_of(ref, struct npu_context, ref);
 
+	npu_aperture_free(ctx);
 	npu_engine_user_put(ctx->engine_user);
 	mem_cgroup_put(ctx->memcg);
 	put_pid(ctx->pid);
@@ -1019,10 +1025,13 @@ static int __init npu_init(void)
 	ret = npu_engine_init();
 	if (ret)
 		return ret;
+	ret = npu_aperture_init();
+	if (ret)
+		goto engine_exit;
 	if (carrier) {
 		ret = pci_register_driver(&npu_carrier_driver);
 		if (ret)
-			goto engine_exit;
+			goto aperture_exit;
 	}
 	for (i = 0; i < num_devices; i++) {
 		npu_devices[i] = npu_device_create(i, npu_mem_sizes[i]);
@@ -1044,6 +1053,8 @@ destroy:
 		pci_unregister_driver(&npu_carrier_driver);
 	npu_destroy_devices();
 	npu_put_carriers();
+aperture_exit:
+	npu_aperture_exit();
 engine_exit:
 	npu_engine_exit();
 	return ret;
@@ -1060,6 +1071,7 @@ static void __exit npu_exit(void)
 	npu_engine_exit();
 	npu_destroy_devices();
 	npu_put_carriers();
+	npu_aperture_exit();
 }
 
 module_init(npu_init);

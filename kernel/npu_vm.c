@@ -32,6 +32,7 @@
 #include <uapi/npu.h>
 
 #include "npu_devmem.h"
+#include "npu_dma.h"
 #include "npu_dmabuf_import.h"
 #include "npu_drv.h"
 #include "npu_host.h"
@@ -49,6 +50,18 @@ static unsigned long max_mappings = 65536;
 module_param(max_mappings, ulong, 0644);
 MODULE_PARM_DESC(max_mappings,
 		 "Device VA mappings per context (of device memory, registrations and mirrors) past which MAP refuses (default 65536)");
+
+/*
+ * CPU mappings of [@start, +@size) through the aperture (every process's;
+ * @size 0: all of them) go: the next CPU access translates again. Under
+ * @vm's lock for writing, after the change of the translation.
+ */
+static void npu_vm_cpu_zap_locked(struct npu_vm *vm, u64 start, u64 size)
+{
+	lockdep_assert_held_write(&vm->lock);
+	if (vm->cpu_mapping)
+		unmap_mapping_range(vm->cpu_mapping, start, size, 1);
+}
 
 int npu_vm_init(struct npu_vm *vm, unsigned int device)
 {
@@ -69,6 +82,8 @@ void npu_vm_kill(struct npu_vm *vm)
 {
 	down_write(&vm->lock);
 	WRITE_ONCE(vm->dead, true);
+	/* the whole aperture: a CPU access faults from here on too */
+	npu_vm_cpu_zap_locked(vm, 0, 0);
 	up_write(&vm->lock);
 }
 
@@ -192,6 +207,7 @@ static void npu_mapping_remove_locked(struct npu_vm *vm, struct npu_mapping *map
 		trace_npu_va_unmap(vm, map);
 	if (!map->mirror)
 		npu_pt_unmap(&vm->pt, map->start, map->size);
+	npu_vm_cpu_zap_locked(vm, map->start, map->size);
 	if (map->handle && map->handle->import)
 		list_del_init(&map->import_node);
 	mtree_erase(&vm->mappings, map->start);
@@ -347,7 +363,8 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 		return write ? "no write access" : "no read access";
 	}
 	xl->mirrored = walk.mirror;
-	if (walk.attrs & NPU_PT_REVOCABLE) {
+	xl->revocable = walk.attrs & NPU_PT_REVOCABLE;
+	if (xl->revocable) {
 		struct npu_mapping *map = mtree_load(&vm->mappings, va);
 
 		if (map && map->handle && map->handle->import) {
@@ -660,6 +677,7 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		map->access = args->access;
 		npu_pt_protect(&vm->pt, map->start, map->size,
 			       npu_access_attrs(args->access));
+		npu_vm_cpu_zap_locked(vm, map->start, map->size);
 	}
 	trace_npu_va_set_access(vm, args->addr, args->length, args->device,
 				args->access);
@@ -1006,6 +1024,118 @@ void npu_vm_import_invalidate(struct npu_vm *vm, struct npu_import *imp)
 		smp_store_release(&vm->mirror_seq, vm->mirror_seq + 1);
 	}
 	up_write(&vm->mirror_lock);
+}
+
+/* ---- the aperture: CPU accesses ---------------------------------------- */
+
+/**
+ * npu_vm_cpu_attach() - from now on, translations that change take their
+ *	pages out of the aperture's @mapping too
+ * @vm: the VA space
+ * @mapping: the address space every aperture file of the context shares
+ */
+void npu_vm_cpu_attach(struct npu_vm *vm, struct address_space *mapping)
+{
+	down_write(&vm->lock);
+	vm->cpu_mapping = mapping;
+	up_write(&vm->lock);
+}
+
+/*
+ * Translate a CPU access at @va as the engine's own: writable if a write
+ * is allowed (and the CPU mapping may write), else for reading if @write
+ * is not asked. Return: NULL with *@writable, or why it faults.
+ */
+static const char *npu_vm_cpu_translate_locked(struct npu_vm *vm, u64 va,
+					       bool write, bool may_write,
+					       bool *writable,
+					       struct npu_vm_xlate *xl)
+{
+	const char *why = "no write access";
+
+	*writable = false;
+	if (may_write) {
+		why = npu_vm_translate_locked(vm, va, vm->device, 0, true, xl);
+		*writable = !why;
+	}
+	if (why && !write && !xl->fault && !xl->refault)
+		why = npu_vm_translate_locked(vm, va, vm->device, 0, false, xl);
+	/* Not through the aperture yet: what may be taken back at any time. */
+	if (!why && (xl->mirrored || xl->revocable))
+		why = "not reachable through the aperture";
+	return why;
+}
+
+/**
+ * npu_vm_cpu_fault() - a CPU access through the aperture (DOC: npu
+ *	aperture): map the page the device's engine would reach there
+ * @vm: the VA space
+ * @npu: its device
+ * @memcg: charged for a device page the access backs
+ * @vmf: the fault; the aperture maps device VA v at CPU VA v
+ * @mkwrite: a write to a page mapped read-only (vm_ops->pfn_mkwrite):
+ *	only say whether it may go on
+ *
+ * The page is mapped under @vm's lock, so a change of the translation
+ * after it takes it out again (npu_vm_cpu_zap_locked()).
+ *
+ * Return: VM_FAULT_NOPAGE (or 0 for @mkwrite) when the access may go on,
+ * else VM_FAULT_SIGBUS (VM_FAULT_HWPOISON for a device page with an
+ * uncorrectable error, VM_FAULT_OOM when it cannot be backed).
+ */
+vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
+			    struct mem_cgroup *memcg, struct vm_fault *vmf,
+			    bool mkwrite)
+{
+	struct vm_area_struct *vma = vmf->vma;
+	bool write = mkwrite || (vmf->flags & FAULT_FLAG_WRITE);
+	u64 va = (u64)vmf->pgoff << PAGE_SHIFT;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	struct mem_cgroup *old_memcg;
+	struct npu_vm_xlate xl = {};
+	unsigned long pfn;
+	bool writable;
+	struct page *page;
+	u64 span;
+
+	down_read(&vm->lock);
+	if (vm->dead ||
+	    npu_vm_cpu_translate_locked(vm, va, write,
+					vma->vm_flags & VM_WRITE, &writable,
+					&xl))
+		goto unlock;
+	if (mkwrite) {
+		ret = writable ? 0 : VM_FAULT_SIGBUS;
+		goto unlock;
+	}
+	if (xl.system) {
+		pfn = PHYS_PFN(npu_dma_host_phys(npu, xl.addr));
+		if (!pfn)
+			goto unlock;
+	} else {
+		ret = VM_FAULT_HWPOISON;
+		if (!npu_devmem_clean_len(npu->mem, xl.addr, PAGE_SIZE))
+			goto unlock;
+		/* the first access backs the page, as the engine's write does */
+		old_memcg = set_active_memcg(memcg);
+		page = npu_devmem_page(npu->mem, xl.addr, true, xl.huge, &span);
+		set_active_memcg(old_memcg);
+		ret = VM_FAULT_OOM;
+		if (IS_ERR(page))
+			goto unlock;
+		pfn = page_to_pfn(page);
+	}
+	ret = vmf_insert_pfn_prot(vma, vmf->address & PAGE_MASK, pfn,
+				  writable ? vm_get_page_prot(vma->vm_flags) :
+					     vma->vm_page_prot);
+unlock:
+	up_read(&vm->lock);
+	/* what a failed translation asked for: not through the aperture */
+	if (xl.fault)
+		npu_mirror_put(xl.fault);
+	if (xl.refault)
+		npu_handle_put(xl.refault);
+	return ret;
 }
 
 /* ---- mirrors ----------------------------------------------------------- */

@@ -9,6 +9,7 @@
 #include <linux/dma-mapping.h>
 #include <linux/list.h>
 #include <linux/maple_tree.h>
+#include <linux/mm_types.h>
 #include <linux/rwsem.h>
 #include <linux/types.h>
 
@@ -20,7 +21,10 @@
 #define NPU_VA_START		SZ_2M
 #define NPU_VA_END		BIT_ULL(47)
 
+struct address_space;
+struct mem_cgroup;
 struct npu_context;
+struct npu_device;
 struct npu_handle;
 struct npu_host_reg;
 struct npu_import;
@@ -106,6 +110,12 @@ struct npu_mapping {
  * @nr_reservations: VA_RESERVE reservations, within max_reservations
  * @nr_mappings: mappings of every kind; MAP refuses past max_mappings
  * @nr_host_regs: host registrations
+ * @cpu_mapping: the aperture's (npu_aperture.c) address space, or NULL
+ *	before the first APERTURE_OPEN; set once under @lock. Whatever
+ *	removes or narrows a translation takes its pages out of it under
+ *	@lock too (npu_vm_cpu_zap_locked()), and npu_vm_cpu_fault() maps
+ *	pages into it under @lock, so no CPU mapping outlives its
+ *	translation.
  *
  * The counts change under @lock and are read without it (fdinfo, netlink).
  */
@@ -124,6 +134,7 @@ struct npu_vm {
 	unsigned long nr_reservations;
 	unsigned long nr_mappings;
 	unsigned long nr_host_regs;
+	struct address_space *cpu_mapping;
 };
 
 /**
@@ -133,6 +144,8 @@ struct npu_vm {
  * @system: host memory: a MAPPED registration
  * @huge: device memory mapped by a 2 MiB or larger leaf, whose handle
  *	owns whole 2 MiB backing pages
+ * @revocable: an IPC import's entry, good only while its exporter keeps
+ *	the memory (checked at each translation)
  * @mirrored: through a faulted-in mirror entry: valid only while the VA
  *	space's @mirror_seq is still @seq (npu_vm_mirror_hold())
  * @seq: the VA space's @mirror_seq, read before the walk
@@ -147,6 +160,7 @@ struct npu_vm_xlate {
 	u64 left;
 	bool system;
 	bool huge;
+	bool revocable;
 	bool mirrored;
 	u64 seq;
 	struct npu_mirror *fault;
@@ -179,6 +193,12 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 				    unsigned int device, unsigned long peers,
 				    bool write, struct npu_vm_xlate *xl);
 bool npu_vm_mirror_hold(struct npu_vm *vm, u64 seq);
+
+/* The aperture: CPU accesses through the device's translation */
+void npu_vm_cpu_attach(struct npu_vm *vm, struct address_space *mapping);
+vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
+			    struct mem_cgroup *memcg, struct vm_fault *vmf,
+			    bool mkwrite);
 void npu_vm_mirror_unhold(struct npu_vm *vm);
 
 /* Host registrations */

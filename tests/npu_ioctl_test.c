@@ -226,7 +226,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, NPU_CMD_BASE - 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd,
-				     _IO(NPU_TYPE, NPU_CMD_MODEL_DESTROY + 1),
+				     _IO(NPU_TYPE, NPU_CMD_APERTURE_OPEN + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),
@@ -306,7 +306,8 @@ TEST_F(dev, bad_user_pointer_is_efault)
 	X(MEM_REPAIR,	   npu_mem_repair,	repaired,   NORSV, FLAGS,   b_mem_repair) \
 	X(DMABUF_IMPORT,   npu_dmabuf_import,	page_size,  NORSV, FLAGS,   b_dmabuf_import) \
 	X(MODEL_CREATE,	   npu_model_create,	__reserved, RSV,   FLAGS,   b_model_create) \
-	X(MODEL_DESTROY,   npu_model_destroy,	__reserved, RSV,   FLAGS,   b_model_destroy)
+	X(MODEL_DESTROY,   npu_model_destroy,	__reserved, RSV,   FLAGS,   b_model_destroy) \
+	X(APERTURE_OPEN,   npu_aperture_open,	__reserved, RSV,   FLAGS,   b_none)
 
 /* What the builders share: made once per test, outlives the contexts. */
 struct len_env {

@@ -62,7 +62,8 @@
 	X(npu_copy_desc,	 24, 8)			\
 	X(npu_random,		 56, 8)			\
 	X(npu_model_create,	 32, 8)			\
-	X(npu_model_destroy,	 16, 4)
+	X(npu_model_destroy,	 16, 4)			\
+	X(npu_aperture_open,	 16, 4)
 
 /*
  * Every ioctl: its nr, its struct, the last field of the first release
@@ -105,7 +106,8 @@
 	X(MEM_REPAIR,		0x9e, npu_mem_repair,		repaired,	 32) \
 	X(DMABUF_IMPORT,	0x9f, npu_dmabuf_import,	page_size,	 32) \
 	X(MODEL_CREATE,		0xa0, npu_model_create,		__reserved,	 32) \
-	X(MODEL_DESTROY,	0xa1, npu_model_destroy,	__reserved,	 16)
+	X(MODEL_DESTROY,	0xa1, npu_model_destroy,	__reserved,	 16) \
+	X(APERTURE_OPEN,	0xa2, npu_aperture_open,	__reserved,	 16)
 
 /* Every field of every struct, in declaration order: offset and size. */
 #define NPU_FIELDS(X) \
@@ -299,7 +301,11 @@
 	X(npu_model_destroy, size,                 0,   4) \
 	X(npu_model_destroy, model,                4,   4) \
 	X(npu_model_destroy, flags,                8,   4) \
-	X(npu_model_destroy, __reserved,          12,   4)
+	X(npu_model_destroy, __reserved,          12,   4) \
+	X(npu_aperture_open, size,                 0,   4) \
+	X(npu_aperture_open, flags,                4,   4) \
+	X(npu_aperture_open, fd,                   8,   4) \
+	X(npu_aperture_open, __reserved,          12,   4)
 
 /*
  * Every constant but the ioctl numbers (NPU_IOCTLS above), with its value.
@@ -390,7 +396,9 @@
 	X(NPU_MIRROR_POPULATE,		0x1)			\
 	X(NPU_MIRROR_FLAGS_MASK,	0x1)			\
 	X(NPU_DMABUF_IMPORT_READONLY,	0x1)			\
-	X(NPU_DMABUF_IMPORT_FLAGS_MASK,	0x1)
+	X(NPU_DMABUF_IMPORT_FLAGS_MASK,	0x1)			\
+	X(NPU_APERTURE_CLOEXEC,		0x1)			\
+	X(NPU_APERTURE_FLAGS_MASK,	0x1)
 
 /* The flags masks: __u32, as the fields they check. */
 #define NPU_MASKS(X)						\
@@ -401,7 +409,8 @@
 	X(NPU_STREAM_MODE_MASK)					\
 	X(NPU_DMABUF_FLAGS_MASK)				\
 	X(NPU_MIRROR_FLAGS_MASK)				\
-	X(NPU_DMABUF_IMPORT_FLAGS_MASK)
+	X(NPU_DMABUF_IMPORT_FLAGS_MASK)				\
+	X(NPU_APERTURE_FLAGS_MASK)
 
 /* ---- the same, at compile time -------------------------------------- */
 

@@ -223,10 +223,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.10.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.11.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010a00	/* 1.10.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010b00	/* 1.11.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -290,6 +290,8 @@
  *	(since 1.10)
  * @NPU_CMD_MODEL_DESTROY: NPU_IOCTL_MODEL_DESTROY,
  *	struct npu_model_destroy (since 1.10)
+ * @NPU_CMD_APERTURE_OPEN: NPU_IOCTL_APERTURE_OPEN,
+ *	struct npu_aperture_open (since 1.11)
  *
  * Numbers are assigned in this order, without gaps, and never reused. The
  * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
@@ -330,6 +332,7 @@ enum npu_cmd_nr {
 	NPU_CMD_DMABUF_IMPORT,		/* since 1.7 */
 	NPU_CMD_MODEL_CREATE,		/* since 1.10 */
 	NPU_CMD_MODEL_DESTROY,		/* since 1.10 */
+	NPU_CMD_APERTURE_OPEN,		/* since 1.11 */
 };
 
 /**
@@ -2302,5 +2305,80 @@ struct npu_model_destroy {
 };
 
 #define NPU_IOCTL_MODEL_DESTROY	_IO(NPU_TYPE, NPU_CMD_MODEL_DESTROY)
+
+/**
+ * DOC: npu aperture
+ *
+ * The aperture (since 1.11) is the context's device VA space seen by a
+ * CPU, as a GPU's BAR aperture shows its VRAM: APERTURE_OPEN answers a
+ * file descriptor that any process holding it may mmap() (MAP_SHARED
+ * only), but only at the identity: the mapping's file offset must be its
+ * own address, so device VA v is CPU VA v. That is where the simulated
+ * device's AI cores run kernels: a kernel dereferences a device pointer
+ * and reaches exactly what the device's engine would.
+ *
+ * Every CPU access goes through the translation and the rights checks of
+ * the device's own engine: a page is mapped on its first access (a fault
+ * backs a device page not yet written, as a write of the engine does, and
+ * charges it to the context's memory cgroup), read-only where the
+ * mapping's access (SET_ACCESS) grants only reads, writable once a write
+ * is allowed. What the engine could not reach, the CPU cannot either: an
+ * unmapped VA, a write without the right, a device page with an
+ * uncorrectable error (BUS_MCEERR_AR where the kernel handles memory
+ * failures), the VA space of a context that shut down - each is SIGBUS
+ * at that address, and nothing is touched. Mapped pages follow every
+ * change: an UNMAP, a SET_ACCESS, a HOST_UNREGISTER (and so a MEM_FREE's
+ * last mapping, the context's shutdown) takes them out of every aperture
+ * mapping before it returns, so the next access translates again. A page
+ * that turns bad while a CPU has it mapped stays reachable until then
+ * (1.11).
+ *
+ * Through the aperture a CPU reaches device memory of the context
+ * (MEM_ALLOC, SHARE_IMPORT) and host memory registered with a device VA
+ * (NPU_HOST_MAPPED). Not yet (SIGBUS, as an access the device cannot
+ * make): IPC-imported memory, dma-buf imports, mirrors and peers' memory.
+ *
+ * The file holds the context, not its memory: after the context shuts
+ * down (its process exits, it is closed, the carrier goes) every access
+ * is SIGBUS. A context has at most 16 aperture files at a time (each
+ * counts until its last fd and mapping are gone). mremap() cannot move
+ * an aperture mapping (-EINVAL) nor grow it; fork() copies it like any
+ * shared mapping, and core dumps leave it out.
+ */
+
+/**
+ * enum npu_aperture_flags - APERTURE_OPEN's flags (since 1.11)
+ * @NPU_APERTURE_CLOEXEC: the new fd is close-on-exec
+ */
+enum npu_aperture_flags {
+	NPU_APERTURE_CLOEXEC	= 1U << 0,
+};
+
+#define NPU_APERTURE_FLAGS_MASK	((__u32)NPU_APERTURE_CLOEXEC)
+
+/**
+ * struct npu_aperture_open - NPU_IOCTL_APERTURE_OPEN: a file of the
+ *	context's device VA space for CPUs (since 1.11; DOC: npu aperture)
+ * @size: sizeof(struct npu_aperture_open)
+ * @flags: NPU_APERTURE_* bits (enum npu_aperture_flags)
+ * @fd: out, a new file descriptor of the aperture
+ * @__reserved: must be 0
+ *
+ * The fd enters the caller's table only once the struct is written back.
+ *
+ * Errors (beyond the common ones):
+ *
+ * * %-EINVAL: unknown @flags or @__reserved not 0.
+ * * %-ENOSPC: the context has 16 aperture files.
+ * * %-EMFILE: no free fd.
+ */
+struct npu_aperture_open {
+	__u32 size;
+	__u32 flags;
+	__s32 fd;
+	__u32 __reserved;
+};
+
+#define NPU_IOCTL_APERTURE_OPEN	_IO(NPU_TYPE, NPU_CMD_APERTURE_OPEN)
 
 #endif /* _UAPI_NPU_H */

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu_aperture_test: the aperture (APERTURE_OPEN, since 1.11) - a
+ * context's device VA space mapped for the CPU at the identity. The CPU
+ * reaches exactly what the device's engine reaches: bytes the engine
+ * wrote read back through the aperture and the other way round, checked
+ * against a model of the whole buffer at other offsets and lengths than
+ * they were written, for 4 KiB and 2 MiB pages; registered host memory
+ * through its device VA; and SIGBUS, with nothing touched, for what the
+ * engine would fault on - an unmapped VA, a write without the right, a
+ * mapping gone (UNMAP, HOST_UNREGISTER, SET_ACCESS after the page was
+ * mapped), a context shut down, a poisoned page - and the ioctl's and
+ * mmap's bad input.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "npu_nl_util.h"
+#include "npu_util.h"
+
+#define BUF_LEN		(4 * SZ_2M)
+
+static int aperture_open(int fd, uint32_t flags, int *afd)
+{
+	struct npu_aperture_open a = { .size = sizeof(a), .flags = flags, .fd = -1 };
+	int ret = npu_ioctl(fd, NPU_IOCTL_APERTURE_OPEN, &a);
+
+	if (!ret)
+		*afd = a.fd;
+	return ret;
+}
+
+/* Map the aperture at device VA [@va, +@len) (the identity). */
+static void *aperture_map(int afd, uint64_t va, uint64_t len, int prot)
+{
+	return mmap((void *)(uintptr_t)va, len, prot, MAP_SHARED | MAP_FIXED,
+		    afd, (off_t)va);
+}
+
+/* ---- accesses that may fault ------------------------------------------- */
+
+static sigjmp_buf probe_env;
+static volatile sig_atomic_t probe_code;
+static void *volatile probe_addr;
+
+static void probe_handler(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	probe_code = sig == SIGBUS ? si->si_code : -sig;
+	probe_addr = si->si_addr;
+	siglongjmp(probe_env, 1);
+}
+
+static void probe_arm(void)
+{
+	struct sigaction sa = { .sa_sigaction = probe_handler, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+	sigaction(SIGSEGV, &sa, NULL);
+}
+
+/*
+ * Read (or write @v to) the byte at @p: 0, or the SIGBUS si_code (the
+ * negated signal for another), with the faulting address checked.
+ */
+static int probe(volatile unsigned char *p, bool write, unsigned char v,
+		 unsigned char *out)
+{
+	probe_code = 0;
+	probe_addr = NULL;
+	if (sigsetjmp(probe_env, 1)) {
+		if (probe_addr != (void *)p)
+			return -1000;
+		return probe_code;
+	}
+	if (write)
+		*p = v;
+	else if (out)
+		*out = *p;
+	else
+		(void)*p;
+	return 0;
+}
+
+#define FAULTS(p, w)	(probe((p), (w), 0x5a, NULL) == BUS_ADRERR)
+
+/* ---- the fixture: device memory mapped RW, a host buffer, the aperture -- */
+
+FIXTURE(ap) {
+	int fd, afd;
+	uint32_t stream;
+	uint64_t va;
+	unsigned char *host;	/* registered, for the engine's copies */
+	unsigned char *model;	/* what the device memory holds */
+	unsigned char *cpu;	/* the aperture at va */
+};
+
+FIXTURE_VARIANT(ap) {
+	uint64_t page;
+};
+
+FIXTURE_VARIANT_ADD(ap, p4k) { .page = NPU_PAGE_4K };
+FIXTURE_VARIANT_ADD(ap, p2m) { .page = NPU_PAGE_2M };
+
+FIXTURE_SETUP(ap)
+{
+	probe_arm();
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &self->stream));
+	self->va = npu_map_new_rw(self->fd, BUF_LEN, variant->page, 0);
+	ASSERT_NE(0, self->va);
+	self->host = npu_host_mem(BUF_LEN);
+	ASSERT_NONNULL(self->host);
+	ASSERT_EQ(0, npu_register(self->fd, self->host, BUF_LEN, 0, 0));
+	self->model = calloc(1, BUF_LEN);
+	ASSERT_NONNULL(self->model);
+	ASSERT_EQ(0, aperture_open(self->fd, NPU_APERTURE_CLOEXEC, &self->afd));
+	self->cpu = aperture_map(self->afd, self->va, BUF_LEN,
+				 PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)self->va, self->cpu);
+}
+
+FIXTURE_TEARDOWN(ap)
+{
+	munmap(self->cpu, BUF_LEN);
+	close(self->afd);
+	close(self->fd);
+	free(self->model);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 131 + seed * 29 + (i >> 12));
+}
+
+/* The engine writes [@off, +@n) from @src; the model follows. */
+static int engine_write(FIXTURE_DATA(ap) *self, uint64_t off,
+			const unsigned char *src, uint64_t n)
+{
+	memcpy(self->model + off, src + off, n);
+	return npu_dev_write(self->fd, self->stream, self->va, self->host, off,
+			     src, n);
+}
+
+/* The engine reads back all of the buffer: -1 if it is the model. */
+static long long engine_check(FIXTURE_DATA(ap) *self)
+{
+	if (npu_dev_read(self->fd, self->stream, self->va, self->host, 0,
+			 BUF_LEN))
+		return -2;
+	return memcmp(self->host, self->model, BUF_LEN) ? 0 : -1;
+}
+
+/*
+ * The engine's bytes show through the aperture and the CPU's reach the
+ * engine: written at odd offsets and lengths, read back whole.
+ */
+TEST_F(ap, engine_and_cpu_see_the_same_bytes)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	const uint64_t offs[] = { 0, 4095, SZ_2M - 7, 3 * SZ_2M + 12345 };
+	unsigned int i;
+
+	ASSERT_NONNULL(src);
+	/* never-written memory reads as zeros through either */
+	EXPECT_EQ(-1, npu_check_byte(self->cpu, BUF_LEN, 0));
+	for (i = 0; i < 4; i++) {
+		fill(src, BUF_LEN, i + 1);
+		ASSERT_EQ(0, engine_write(self, offs[i], src, SZ_2M / 3 + i * 4099));
+		EXPECT_EQ(0, memcmp(self->cpu, self->model, BUF_LEN));
+	}
+	for (i = 0; i < 4; i++) {
+		uint64_t off = offs[3 - i] + 17, n = SZ_2M / 5 + i * 333;
+
+		fill(self->model + off, n, 40 + i);
+		memcpy(self->cpu + off, self->model + off, n);
+		EXPECT_EQ(-1, engine_check(self));
+	}
+	free(src);
+}
+
+/* An access outside every mapping is SIGBUS, in the middle and at the ends. */
+TEST_F(ap, unmapped_is_sigbus)
+{
+	uint64_t hole = npu_hole(2 * SZ_2M, SZ_2M);
+	unsigned char *p;
+	int afd2;
+
+	ASSERT_NE(0, hole);
+	ASSERT_EQ(0, npu_reserve(self->fd, hole, 2 * SZ_2M));
+	p = aperture_map(self->afd, hole, 2 * SZ_2M, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)hole, p);
+	EXPECT_TRUE(FAULTS(p, false));
+	EXPECT_TRUE(FAULTS(p + SZ_2M + 1, true));
+	EXPECT_TRUE(FAULTS(p + 2 * SZ_2M - 1, false));
+	/*
+	 * A second file of the same context reaches the same memory: it
+	 * takes the place of the fixture's mapping over the first 2 MiB.
+	 */
+	self->cpu[5] = 77;
+	self->model[5] = 77;
+	ASSERT_EQ(0, aperture_open(self->fd, 0, &afd2));
+	ASSERT_EQ(0, munmap(p, 2 * SZ_2M));
+	p = aperture_map(afd2, self->va, SZ_2M, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)self->va, p);
+	EXPECT_EQ(77, p[5]);
+	p[6] = 78;
+	self->model[6] = 78;
+	close(afd2);	/* the mapping holds the file */
+	EXPECT_EQ(-1, engine_check(self));
+}
+
+/*
+ * SET_ACCESS read-only: reads go on, a write is SIGBUS and changes
+ * nothing, whether the page was mapped writable before or not; back to
+ * read-write, the write goes through.
+ */
+TEST_F(ap, rights_follow_set_access)
+{
+	unsigned char v = 0;
+
+	self->cpu[100] = 1;		/* mapped writable */
+	self->model[100] = 1;
+	(void)self->cpu[SZ_2M + 100];	/* mapped, maybe read-only */
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0,
+				    NPU_ACCESS_READ));
+	EXPECT_EQ(0, probe(self->cpu + 100, false, 0, &v));
+	EXPECT_EQ(1, v);
+	EXPECT_TRUE(FAULTS(self->cpu + 100, true));
+	EXPECT_TRUE(FAULTS(self->cpu + SZ_2M + 100, true));
+	EXPECT_TRUE(FAULTS(self->cpu + 3 * SZ_2M, true));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0,
+				    NPU_ACCESS_READWRITE));
+	EXPECT_EQ(-1, engine_check(self));
+	EXPECT_EQ(0, probe(self->cpu + 100, true, 9, NULL));
+	self->model[100] = 9;
+	EXPECT_EQ(-1, engine_check(self));
+	/* the CPU's own protection comes first: SIGSEGV, not SIGBUS */
+	EXPECT_EQ(0, mprotect(self->cpu, SZ_2M, PROT_READ));
+	EXPECT_EQ(-SIGSEGV, probe(self->cpu + 8, true, 1, NULL));
+	EXPECT_EQ(0, mprotect(self->cpu, SZ_2M, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(0, probe(self->cpu + 8, true, 1, NULL));
+}
+
+/* UNMAP takes the pages out of the aperture: the next access is SIGBUS. */
+TEST_F(ap, unmap_takes_the_pages_away)
+{
+	unsigned char v = 0;
+	uint32_t h;
+
+	self->cpu[SZ_2M + 3] = 0x42;
+	ASSERT_EQ(0, npu_unmap(self->fd, self->va));
+	EXPECT_TRUE(FAULTS(self->cpu + SZ_2M + 3, false));
+	EXPECT_TRUE(FAULTS(self->cpu, true));
+	/* new memory mapped there: the CPU sees it, not the old bytes */
+	ASSERT_EQ(0, npu_alloc(self->fd, BUF_LEN, variant->page, &h));
+	ASSERT_EQ(0, npu_map(self->fd, self->va, BUF_LEN, h));
+	ASSERT_EQ(0, npu_free(self->fd, h));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0,
+				    NPU_ACCESS_READWRITE));
+	EXPECT_EQ(0, probe(self->cpu + SZ_2M + 3, false, 0, &v));
+	EXPECT_EQ(0, v);
+}
+
+/*
+ * Host memory registered with a device VA: the aperture reaches the host
+ * pages themselves (zero copy), until HOST_UNREGISTER.
+ */
+TEST_F(ap, registered_host_memory)
+{
+	unsigned char *h = npu_host_mem(3 * SZ_4K);
+	uint64_t dva = npu_hole(3 * SZ_4K, SZ_4K);
+	unsigned char *p;
+
+	ASSERT_NONNULL(h);
+	ASSERT_NE(0, dva);
+	memset(h, 0x11, 3 * SZ_4K);
+	ASSERT_EQ(0, npu_register(self->fd, h, 3 * SZ_4K, NPU_HOST_MAPPED, dva));
+	p = aperture_map(self->afd, dva, 3 * SZ_4K, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)dva, p);
+	EXPECT_EQ(0x11, p[SZ_4K + 9]);
+	p[2 * SZ_4K + 1] = 0x99;
+	EXPECT_EQ(0x99, h[2 * SZ_4K + 1]);
+	h[7] = 0x33;
+	EXPECT_EQ(0x33, p[7]);
+	ASSERT_EQ(0, npu_unregister(self->fd, h));
+	EXPECT_TRUE(FAULTS(p + 7, false));
+	EXPECT_EQ(0x33, h[7]);
+	munmap(p, 3 * SZ_4K);
+	munmap(h, 3 * SZ_4K);
+}
+
+/* A read-only registration is read-only through the aperture too. */
+TEST_F(ap, readonly_registration)
+{
+	unsigned char *h = npu_host_mem(SZ_4K);
+	uint64_t dva = npu_hole(SZ_4K, SZ_4K);
+	unsigned char *p, v = 0;
+
+	ASSERT_NONNULL(h);
+	memset(h, 0x21, SZ_4K);
+	ASSERT_EQ(0, npu_register(self->fd, h, SZ_4K,
+				  NPU_HOST_MAPPED | NPU_HOST_READONLY, dva));
+	p = aperture_map(self->afd, dva, SZ_4K, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)dva, p);
+	EXPECT_EQ(0, probe(p + 1, false, 0, &v));
+	EXPECT_EQ(0x21, v);
+	EXPECT_TRUE(FAULTS(p + 1, true));
+	EXPECT_EQ(0x21, h[1]);
+	munmap(p, SZ_4K);
+	ASSERT_EQ(0, npu_unregister(self->fd, h));
+	munmap(h, SZ_4K);
+}
+
+/*
+ * The context shuts down (its file closed): every access through the
+ * aperture, which outlives it, is SIGBUS.
+ */
+TEST_F(ap, closed_context_is_sigbus)
+{
+	self->cpu[10] = 1;
+	close(self->fd);
+	self->fd = -1;
+	EXPECT_TRUE(FAULTS(self->cpu + 10, false));
+	EXPECT_TRUE(FAULTS(self->cpu + 3 * SZ_2M, true));
+}
+
+/*
+ * Another process (a child after fork, through the inherited fd) maps the
+ * aperture and reaches the same memory; the parent's UNMAP takes the
+ * child's pages away too.
+ */
+TEST_F(ap, another_process_maps_it)
+{
+	int to_child[2], to_parent[2];
+	char c = 0;
+	pid_t pid;
+	int status;
+
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	self->cpu[SZ_2M] = 0x61;
+	self->model[SZ_2M] = 0x61;
+	ASSERT_EQ(0, munmap(self->cpu, BUF_LEN));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned char *p = aperture_map(self->afd, self->va, BUF_LEN,
+						PROT_READ | PROT_WRITE);
+		int bad = p == MAP_FAILED || p[SZ_2M] != 0x61;
+
+		if (!bad)
+			p[SZ_2M + 1] = 0x62;
+		c = bad ? 'x' : 'w';
+		if (write(to_parent[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
+			_exit(2);
+		probe_arm();
+		_exit(bad ? 3 : FAULTS(p + SZ_2M, false) ? 0 : 4);
+	}
+	ASSERT_EQ(1, read(to_parent[0], &c, 1));
+	EXPECT_EQ('w', c);
+	self->model[SZ_2M + 1] = 0x62;
+	EXPECT_EQ(-1, engine_check(self));
+	ASSERT_EQ(0, npu_unmap(self->fd, self->va));
+	ASSERT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	self->cpu = aperture_map(self->afd, self->va, BUF_LEN, PROT_READ);
+	ASSERT_NE(MAP_FAILED, self->cpu);
+}
+
+/*
+ * A device page with an uncorrectable error: SIGBUS with BUS_MCEERR_AR
+ * (BUS_ADRERR on a kernel without memory-failure handling) at the CPU's
+ * first access, the other pages go on.
+ */
+TEST_F(ap, poisoned_page)
+{
+	unsigned char *src = malloc(BUF_LEN);
+	unsigned char v = 0;
+
+	ASSERT_NONNULL(src);
+	fill(src, BUF_LEN, 3);
+	ASSERT_EQ(0, engine_write(self, SZ_2M, src, 2 * SZ_4K));
+	ASSERT_EQ(0, npu_poison(0, getpid(), self->va + SZ_2M + SZ_4K));
+	/* BUS_MCEERR_AR needs CONFIG_MEMORY_FAILURE (not the debug kernel's) */
+	EXPECT_EQ(access("/proc/sys/vm/memory_failure_early_kill", F_OK) ?
+		  BUS_ADRERR : BUS_MCEERR_AR,
+		  probe(self->cpu + SZ_2M + SZ_4K + 5, false, 0, NULL));
+	EXPECT_EQ(0, probe(self->cpu + SZ_2M + 5, false, 0, &v));
+	EXPECT_EQ(self->model[SZ_2M + 5], v);
+	free(src);
+}
+
+/* ---- bad input ---------------------------------------------------------- */
+
+TEST(bad_input)
+{
+	struct npu_aperture_open a = { .size = sizeof(a) };
+	int fd = npu_open(0), afd, i, fds[16];
+	uint64_t va = npu_hole(2 * SZ_2M, SZ_2M);
+	void *p;
+
+	ASSERT_LE(0, fd);
+	ASSERT_NE(0, va);
+	a.flags = ~NPU_APERTURE_FLAGS_MASK;
+	EXPECT_EQ(-EINVAL, npu_ioctl(fd, NPU_IOCTL_APERTURE_OPEN, &a));
+	a.flags = 0;
+	a.__reserved = 1;
+	EXPECT_EQ(-EINVAL, npu_ioctl(fd, NPU_IOCTL_APERTURE_OPEN, &a));
+	a.__reserved = 0;
+	a.size = 8;
+	EXPECT_EQ(-EINVAL, npu_ioctl(fd, NPU_IOCTL_APERTURE_OPEN, &a));
+	/* CLOEXEC asked or not */
+	ASSERT_EQ(0, aperture_open(fd, 0, &afd));
+	EXPECT_EQ(0, fcntl(afd, F_GETFD) & FD_CLOEXEC);
+	/* not at the identity, private, outside the VA window */
+	EXPECT_EQ(MAP_FAILED, mmap((void *)(uintptr_t)va, SZ_2M, PROT_READ,
+				   MAP_SHARED | MAP_FIXED, afd, va + SZ_2M));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap((void *)(uintptr_t)va, SZ_2M, PROT_READ,
+				   MAP_PRIVATE | MAP_FIXED, afd, va));
+	EXPECT_EQ(EINVAL, errno);
+	EXPECT_EQ(MAP_FAILED, mmap(NULL, SZ_4K, PROT_READ, MAP_SHARED, afd, 0));
+	/* mremap cannot move it off the identity */
+	p = aperture_map(afd, va, SZ_2M, PROT_READ);
+	ASSERT_EQ((void *)(uintptr_t)va, p);
+	EXPECT_EQ(MAP_FAILED, mremap(p, SZ_2M, SZ_2M, MREMAP_MAYMOVE | MREMAP_FIXED,
+				     (void *)(uintptr_t)(va + SZ_2M)));
+	EXPECT_EQ(MAP_FAILED, mremap(p, SZ_2M, 2 * SZ_2M, 0));
+	munmap(p, SZ_2M);
+	/* read-only, nor read: reading the file is not how */
+	EXPECT_EQ(-1, read(afd, &i, sizeof(i)));
+	/* the cap: 16 files at a time, a closed one makes room */
+	for (i = 0; i < 15; i++)
+		ASSERT_EQ(0, aperture_open(fd, NPU_APERTURE_CLOEXEC, &fds[i]));
+	EXPECT_EQ(-ENOSPC, aperture_open(fd, 0, &fds[15]));
+	close(fds[0]);
+	EXPECT_EQ(0, aperture_open(fd, 0, &fds[0]));
+	for (i = 0; i < 15; i++)
+		close(fds[i]);
+	close(afd);
+	/* another process cannot open one of this context */
+	if (!fork()) {
+		int x;
+
+		_exit(aperture_open(fd, 0, &x) == -EPERM ? 0 : 1);
+	} else {
+		int status;
+
+		wait(&status);
+		EXPECT_EQ(0, WEXITSTATUS(status));
+	}
+	close(fd);
+}
+
+TEST_HARNESS_MAIN
