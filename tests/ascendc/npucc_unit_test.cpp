@@ -304,9 +304,13 @@ TEST(misaligned_datacopy_traps)
 	bool t;
 	std::string m = trap_of([&] { copy_count((GM_ADDR)src.data(), 16); }, &t);
 	CHECK(!t, "32 bytes: trapped '%s'", m.c_str());
-	m = trap_of([&] { copy_count((GM_ADDR)src.data(), 15); }, &t);
-	CHECK(t && m.find("DataCopy") != std::string::npos && m.find("multiple of 32") != std::string::npos,
-	      "trapped %d '%s'", t, m.c_str());
+	m = trap_of([&] { copy_count((GM_ADDR)src.data(), 48); }, &t);
+	CHECK(!t, "96 bytes: trapped '%s'", m.c_str());
+	for (uint32_t count : {15u, 8u, 24u, 1u}) {
+		m = trap_of([&] { copy_count((GM_ADDR)src.data(), count); }, &t);
+		CHECK(t && m.find("DataCopy") != std::string::npos && m.find("multiple of 32") != std::string::npos,
+		      "%u halves: trapped %d '%s'", count, t, m.c_str());
+	}
 	/* a UB address off the 32-byte grid */
 	m = trap_of([&] {
 		TPipe pipe;

@@ -12,6 +12,7 @@ namespace ns {
 void host(int *x, void *s);
 }
 std::vector<std::vector<int>> nested_templates;
+std::vector<std::vector<std::vector<int>>> triple; // '>>>' outside a launch is no launch
 int f(int a, int b);
 
 void host(int *x, void *s, int n)
@@ -27,6 +28,8 @@ void host(int *x, void *s, int n)
                                     nullptr,
                                     s>>>(x, 3.0f));
     if (n) { L<<<8, nullptr, s>>>(); }
+    K<<<static_cast<uint32_t>(n), nullptr, s>>>(x, (float)std::vector<std::vector<int>>().size());
+    auto lambda = [&]() { return ns::sub::K<<<1, nullptr, s>>>(x, 0.0f); };
     ns::host(x, s);
-    (void)r;
+    (void)r, (void)lambda;
 }
