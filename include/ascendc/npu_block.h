@@ -36,6 +36,7 @@
 #define NPU_ASCENDC_NPU_BLOCK_H
 
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -94,6 +95,24 @@ struct npu_block_ctx {
  * GetBlockNum() 1, and only NPU_CPU_DEBUG builds have a unified buffer.
  */
 extern __thread struct npu_block_ctx *npu_block_current;
+
+/*
+ * A runner's setup of block idx of num: ub (NPU_UB_SIZE bytes, 32-byte
+ * aligned) and the dump area (dump may be NULL); everything else zero.
+ */
+static inline void npu_block_ctx_init(struct npu_block_ctx *ctx, uint32_t idx, uint32_t num, void *ub,
+				      char *dump, uint32_t dump_size)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->size = (uint32_t)sizeof(*ctx);
+	ctx->version = NPU_BLOCK_CTX_VERSION;
+	ctx->blk_idx = idx;
+	ctx->blk_num = num;
+	ctx->ub = ub;
+	ctx->ub_size = NPU_UB_SIZE;
+	ctx->dump = dump;
+	ctx->dump_size = dump ? dump_size : 0;
+}
 
 /* The dump area's records: first, next (NULL at the end of dump_used). */
 static inline const struct npu_rec *npu_rec_first(const struct npu_block_ctx *ctx)

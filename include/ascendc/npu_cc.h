@@ -277,13 +277,8 @@ template <class... P, class... A> inline void cpu_run(uint32_t blockDim, void (*
 	struct npu_block_ctx *saved = npu_block_current;
 	void *ub = std::aligned_alloc(64, NPU_UB_SIZE);
 	for (uint32_t b = 0; b < blockDim; b++) {
-		struct npu_block_ctx ctx = {};
-		ctx.size = sizeof(ctx);
-		ctx.version = NPU_BLOCK_CTX_VERSION;
-		ctx.blk_idx = b;
-		ctx.blk_num = blockDim;
-		ctx.ub = ub;
-		ctx.ub_size = NPU_UB_SIZE;
+		struct npu_block_ctx ctx;
+		npu_block_ctx_init(&ctx, b, blockDim, ub, nullptr, 0);
 		npu_block_current = &ctx;
 		k(convert<P>(a)...);
 	}

@@ -153,15 +153,8 @@ int aclrtLaunchKernelWithHostArgs(void *funcHandle, uint32_t numBlocks, void *st
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGILL, &sa, &old);
 	for (uint32_t b = 0; b < numBlocks && !ret; b++) {
-		struct npu_block_ctx ctx = {0};
-		ctx.size = sizeof(ctx);
-		ctx.version = NPU_BLOCK_CTX_VERSION;
-		ctx.blk_idx = b;
-		ctx.blk_num = numBlocks;
-		ctx.ub = ub;
-		ctx.ub_size = NPU_UB_SIZE;
-		ctx.dump = dump;
-		ctx.dump_size = sizeof(dump);
+		struct npu_block_ctx ctx;
+		npu_block_ctx_init(&ctx, b, numBlocks, ub, dump, sizeof(dump));
 		npu_block_current = &ctx;
 		if (sigsetjmp(trap_env, 1) == 0) {
 			f->entry(npucc_stub.args);

@@ -34,33 +34,19 @@ extern "C" void mixed_op(float f, int32_t i, GM_ADDR p, half h, uint8_t c, doubl
 
 /* ---- reference arithmetic ------------------------------------------------ */
 
-static uint32_t f2u(float f)
+/* the bits of a value as another type of the same size */
+template <class To, class From> static To bits(From v)
 {
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return u;
+	static_assert(sizeof(To) == sizeof(From), "sizes");
+	To t;
+	memcpy(&t, &v, sizeof(t));
+	return t;
 }
 
-static float u2f(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static uint16_t h2u(half h)
-{
-	uint16_t u;
-	memcpy(&u, &h, 2);
-	return u;
-}
-
-static half u2h(uint16_t u)
-{
-	half h;
-	memcpy(&h, &u, 2);
-	return h;
-}
+static uint32_t f2u(float f) { return bits<uint32_t>(f); }
+static float u2f(uint32_t u) { return bits<float>(u); }
+static uint16_t h2u(half h) { return bits<uint16_t>(h); }
+static half u2h(uint16_t u) { return bits<half>(u); }
 
 /* binary16 -> binary32, exactly, by fields */
 static float ref_h2f(uint16_t h)
@@ -121,14 +107,7 @@ struct block {
 	explicit block(uint32_t idx = 0, uint32_t num = 1, uint32_t dump_size = 4096) : dump(dump_size)
 	{
 		ub = std::aligned_alloc(64, NPU_UB_SIZE);
-		ctx.size = sizeof(ctx);
-		ctx.version = NPU_BLOCK_CTX_VERSION;
-		ctx.blk_idx = idx;
-		ctx.blk_num = num;
-		ctx.ub = ub;
-		ctx.ub_size = NPU_UB_SIZE;
-		ctx.dump = dump_size ? dump.data() : nullptr;
-		ctx.dump_size = dump_size;
+		npu_block_ctx_init(&ctx, idx, num, ub, dump_size ? dump.data() : nullptr, dump_size);
 		npu_block_current = &ctx;
 	}
 	~block()
