@@ -86,7 +86,8 @@ asm(".macro trap\n\tud2\n.endm");
 
 /* The block context's weak default (npu_block.h: the runner's wins). */
 extern "C" {
-__attribute__((weak)) __thread struct npu_block_ctx *npu_block_current = nullptr;
+/* default visibility even under -fvisibility=hidden: the runner must be able to interpose it */
+__attribute__((weak, visibility("default"))) __thread struct npu_block_ctx *npu_block_current = nullptr;
 }
 
 namespace npu_cc {

@@ -94,7 +94,7 @@ struct npu_block_ctx {
  * The running block's context on this thread, or NULL: then GetBlockIdx() is 0,
  * GetBlockNum() 1, and only NPU_CPU_DEBUG builds have a unified buffer.
  */
-extern __thread struct npu_block_ctx *npu_block_current;
+extern __attribute__((visibility("default"))) __thread struct npu_block_ctx *npu_block_current;
 
 /*
  * A runner's setup of block idx of num: ub (NPU_UB_SIZE bytes, 32-byte
