@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 #include "kernel_operator.h"
@@ -29,6 +30,7 @@ extern "C" void deque_empty();
 extern "C" void inc_op(uint32_t *x);
 extern "C" void trap_op();
 extern "C" void write_op(int *devPtr, int value);
+extern "C" void hello_op();
 extern "C" void axpy_op(float *a, float *b, float *d, float alpha, uint32_t n);
 extern "C" void mixed_op(float f, int32_t i, GM_ADDR p, half h, uint8_t c, double d, int64_t l, uint64_t *out);
 
@@ -246,6 +248,25 @@ TEST(printf_records)
 		CHECK(r.size() == 2 && r[1] == "line 1 1.500000\n", "%zu records", r.size());
 		CHECK(blk.ctx.flags & NPU_BLOCK_DUMP_LOST, "flags %#x", blk.ctx.flags);
 	}
+}
+
+TEST(cpu_debug_printf_to_stdout)
+{
+	/* no dump area in NPU_CPU_DEBUG: the text goes to stdout, block after block */
+	int p[2];
+	CHECK(pipe(p) == 0, "pipe");
+	std::fflush(stdout);
+	int saved = dup(1);
+	dup2(p[1], 1);
+	npu_cc::cpu_run(2, hello_op);
+	std::fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(p[1]);
+	char buf[128] = {};
+	ssize_t n = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	CHECK(n > 0 && std::string(buf) == "Hello World\nHello World\n", "stdout '%s'", buf);
 }
 
 static std::string trap_of(const std::function<void()> &f, bool *trapped)
