@@ -71,6 +71,8 @@ help:
 	@echo "  tests       every tests/*.c into build/tests/"
 	@echo "  vendor-examples  the vendor's runtime examples (hicann/runtime, NPU_VENDOR_RUNTIME=checkout"
 	@echo "              or git dir, else a clone) built against libacl into build/tests/vendor/"
+	@echo "  npucc-check  host-only checks of npu-cc and kernel_operator.h (tools/npucc-check;"
+	@echo "              the vendor's kernel sources from NPU_VENDOR_RUNTIME, else skipped)"
 	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3, libkmod), libdcmi into build/lib/"
 	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, libdcmi, its header and dcmi.pc,"
 	@echo "              the udev rule, a modprobe.d"

@@ -26,6 +26,13 @@ $(NPU_SMI): $(NPU_SMI_SRCS) tools/npu_smi.h tools/npu_nl.h include/uapi/npu.h \
 
 include tools/dcmi/dcmi.mk
 
+# The AI-core toolchain's host-only checks (tools/npucc-check: npu-cc's
+# rewrite goldens, kernel sources built both ways, the CPU-debug and the
+# host-launch tests under build/npucc/); make check runs it.
+.PHONY: npucc-check
+npucc-check:
+	@tools/npucc-check
+
 # tests/npu_smi_test, npu_kmod_test and dcmi_api_test run them in the guest
 # (tools/vm-run puts build/tools/* into /usr/bin, build/lib/* into /usr/lib).
 tests: tools

@@ -1,0 +1,4 @@
+void host(void *s)
+{
+    auto r = K<<<1, nullptr, s>>>;
+}

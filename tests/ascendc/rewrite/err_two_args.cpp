@@ -1,0 +1,4 @@
+void host(int *x, void *s)
+{
+    K<<<1, s>>>(x);
+}
