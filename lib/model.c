@@ -134,6 +134,7 @@ struct acl_model {
 	struct acl_mtab *tasks;		/* the task table (model_task.c), set once when READY */
 	pthread_mutex_t lock;		/* protects the fields below */
 	enum acl_model_state state;
+	bool destroyed;			/* its teardown began: a build finishing now undoes itself */
 	struct acl_model_part *parts;	/* set once when READY; their kids under @lock */
 	uint32_t nparts;
 	struct acl_stream *exec;	/* aclmdlRIExecute's internal stream, made at its first call,
@@ -528,6 +529,7 @@ static int acl_model_teardown(struct acl_model *m)
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_lock(&m->lock);
 	m->state = ACL_MODEL_INVALID;	/* first: a BindStream under way undoes itself */
+	m->destroyed = true;		/* and a build under way (acl_model_build, acl_model_ready) */
 	tab = m->tasks;
 	cbs = m->cbs;
 	n = m->ncbs;
@@ -1050,24 +1052,44 @@ out:
 	return ret;
 }
 
-/* @m's parts from its recording, at its build; the parts hold their events. */
+/* The answer of a build step that found @m destroyed by another thread. */
+static int acl_model_overtaken(struct acl_model *m)
+{
+	return acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+}
+
+/*
+ * @m's parts from its recording, at its build; the parts hold their
+ * events. A teardown that began meanwhile (another thread's
+ * aclmdlRIDestroy) has looked at the parts already: the driver models
+ * made go here, not with the context (107017).
+ */
 static int acl_model_build(struct acl_model *m)
 {
 	struct acl_model_part *p;
 	uint32_t i, n = 0;
+	bool gone;
 	int ret;
 
 	p = calloc(2 * m->cap.next + 1, sizeof(*p));
 	if (!p)
 		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
 	ret = acl_model_parts(m, NULL, p, &n);
+	pthread_mutex_lock(&m->lock);
+	gone = m->destroyed;
+	if (!gone) {
+		m->parts = p;
+		m->nparts = n;
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (gone) {
+		acl_model_parts_undo(m, p, n);
+		free(p);
+		return ret ?: acl_model_overtaken(m);
+	}
 	for (i = 0; i < n; i++)
 		if (p[i].event)
 			acl_obj_hold(p[i].event);
-	pthread_mutex_lock(&m->lock);
-	m->parts = p;
-	m->nparts = n;
-	pthread_mutex_unlock(&m->lock);
 	return ret;
 }
 
@@ -1084,7 +1106,7 @@ static int acl_model_rebuild(struct acl_model *m, const bool *off)
 	nparts = m->nparts;
 	pthread_mutex_unlock(&m->lock);
 	if (!ready)
-		return acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		return acl_model_overtaken(m);
 	p = calloc(nparts + 1, sizeof(*p));
 	if (!p)
 		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
@@ -1097,7 +1119,7 @@ static int acl_model_rebuild(struct acl_model *m, const bool *off)
 			ret = acl_errf(ACLI_EMODELUPDATE, "model %p is being queued to run by another thread: synchronize its streams first",
 				       m);
 		} else if (m->state != ACL_MODEL_READY || n != m->nparts) {
-			ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+			ret = acl_model_overtaken(m);
 		} else {
 			for (i = 0; i < n; i++) {
 				uint32_t kid = m->parts[i].kid;
@@ -1132,15 +1154,25 @@ static int acl_model_table(aclmdlRI modelRI, struct acl_mtab **tab)
 	return 0;
 }
 
-/* @m was made: it runs, and its recording is its task table's. */
-static void acl_model_ready(struct acl_model *m)
+/*
+ * @m was made: it runs, and its recording is its task table's; unless a
+ * teardown began meanwhile, which did not see the table (107017).
+ */
+static int acl_model_ready(struct acl_model *m)
 {
 	struct acl_mtab *tab = acl_mtab_new(m, &m->cap, m->ctx, m->id, m->built);
+	bool gone;
 
 	pthread_mutex_lock(&m->lock);
 	m->tasks = tab;
-	m->state = ACL_MODEL_READY;
+	gone = m->destroyed;
+	if (!gone)
+		m->state = ACL_MODEL_READY;
 	pthread_mutex_unlock(&m->lock);
+	if (!gone)
+		return 0;
+	acl_mtab_close(tab);
+	return acl_model_overtaken(m);
 }
 
 /*
@@ -1183,8 +1215,9 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 		ret = acl_cond_ops->end(m->cond, cap);
 	if (!ret && (cap->n || cap->next))
 		ret = acl_model_build(m);
+	if (!ret)
+		ret = acl_model_ready(m);
 	if (!ret) {
-		acl_model_ready(m);
 		*out = m;
 		return 0;
 	}
@@ -1295,7 +1328,7 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 	/* until it is listed, a launch holds an update and a destroy's wait back */
 	pthread_mutex_lock(&m->lock);
 	if (m->state != ACL_MODEL_READY)
-		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		ret = acl_model_overtaken(m);
 	else
 		m->launching++;
 	pthread_mutex_unlock(&m->lock);
@@ -1319,7 +1352,7 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
 			/* no update changes the parts while a launch is under way */
 			if (ret == -ENOENT)
-				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+				ret = acl_model_overtaken(m);
 		}
 	}
 	/* what was queued runs: a destroy, an abort and the task calls know */
@@ -1543,7 +1576,7 @@ ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 	} else if (!acl_model_building(m)) {
 		/* destroyed or built meanwhile: its teardown may have missed this stream */
 		acl_model_unbind(m);
-		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		ret = acl_model_overtaken(m);
 	}
 out:
 	if (s)
@@ -1640,8 +1673,8 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 		ret = acl_model_build(m);
 	/* a failed build leaves the model unusable, as the vendor's load does */
 	if (!ret)
-		acl_model_ready(m);
-	else
+		ret = acl_model_ready(m);
+	if (ret)
 		acl_capture_free(&m->cap);
 put:
 	acl_model_put(m);
