@@ -623,6 +623,8 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			if (m->exec)
 				acl_stream_forget(m->exec);
 			acl_mtab_forget(m->tasks);
+			if (m->cond)
+				acl_cond_ops->forget(m->cond);
 			free(m->parts);
 			free(m->runs);
 			free(m->name);
