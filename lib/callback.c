@@ -87,6 +87,14 @@ struct acl_cb {
 static pthread_mutex_t acl_reporters_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct list_head acl_reporters = LIST_HEAD_INIT(acl_reporters);
 
+/* The stream whose callback or host function the calling thread runs now, or NULL. */
+static __thread const struct acl_stream *acl_cb_stream;
+
+bool acl_cb_running(const struct acl_stream *s)
+{
+	return s && acl_cb_stream == s;
+}
+
 static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned, bool hostfunc)
 {
 	struct acl_reporter *r = calloc(1, sizeof(*r));
@@ -189,6 +197,7 @@ static void acl_cb_free(struct acl_cb *cb)
 /* Run what is ready on @r, in order; 0 if something ran. */
 static int acl_reporter_run(struct acl_reporter *r, int32_t timeout_ms)
 {
+	const struct acl_stream *prev;
 	struct list_head todo;
 	struct timespec ts;
 	struct acl_cb *cb, *n;
@@ -220,7 +229,10 @@ static int acl_reporter_run(struct acl_reporter *r, int32_t timeout_ms)
 		return -ETIMEDOUT;
 	list_for_each_entry_safe(cb, n, &todo, node) {
 		list_del(&cb->node);
+		prev = acl_cb_stream;
+		acl_cb_stream = cb->s;
 		cb->fn(cb->arg);
+		acl_cb_stream = prev;
 		if (cb->block)
 			acl_cb_release(cb->s->cbq);
 		acl_cb_free(cb);

@@ -30,6 +30,12 @@ void acl_cbq_stop(struct acl_stream *s);
 void acl_cbq_free(struct acl_cbq *q);
 /* After fork (no threads of the parent exist): free memory only. */
 void acl_cbq_forget(struct acl_cbq *q);
+/*
+ * Is the calling thread running a callback or host function queued on
+ * @s (the stream waits for it to return, so the thread must not wait for
+ * the stream)?
+ */
+bool acl_cb_running(const struct acl_stream *s);
 
 /*
  * A callback or host function a model recorded (aclrtLaunchCallback,

@@ -158,25 +158,127 @@ static __thread aclmdlRICaptureMode acl_cap_xmode = ACL_MODEL_RI_CAPTURE_MODE_GL
 
 static const char *const acl_cap_modes[] = { "GLOBAL", "THREAD_LOCAL", "RELAXED" };
 
+/*
+ * aclmdlRIExecute's internal streams whose model went while a host step
+ * of a run on them was running on the thread that let the model go: each
+ * is torn down by a thread of its own once its work is done. A context's
+ * teardown waits for its own (acl_models_gone()).
+ */
+struct acl_exec_reaper {
+	struct list_head node;		/* in acl_reapers; under acl_reapers_lock */
+	struct acl_context *ctx;	/* not held: its teardown waits for this */
+	struct acl_stream *s;		/* the model's reference */
+};
+
+static pthread_mutex_t acl_reapers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t acl_reapers_cond = PTHREAD_COND_INITIALIZER;	/* one left the list */
+static struct list_head acl_reapers = LIST_HEAD_INIT(acl_reapers);
+
+/*
+ * Tear down @s, a model's internal stream: its work done and its callbacks
+ * (host steps) handed over first, as any stream's teardown; a host step
+ * still to run holds it past this.
+ */
+static void acl_exec_stream_close(struct acl_stream *s)
+{
+	struct acl_err_held held;
+
+	acl_err_hold(&held);
+	acl_stream_teardown(s, false);
+	acl_err_resume(&held);
+}
+
+static void *acl_exec_reaper_main(void *arg)
+{
+	struct acl_exec_reaper *r = arg;
+
+	acl_exec_stream_close(r->s);
+	acl_err_clear();
+	pthread_mutex_lock(&acl_reapers_lock);
+	list_del(&r->node);
+	free(r);
+	pthread_cond_broadcast(&acl_reapers_cond);
+	pthread_mutex_unlock(&acl_reapers_lock);
+	return NULL;
+}
+
+/*
+ * @m's internal stream goes with it. Released by a host step of a run on
+ * that stream (an aclmdlRIDestroy in a host function after aclmdlRIExecute
+ * gave up waiting), the stream cannot finish before this thread returns
+ * to it: another thread tears it down, and the run goes on, as the
+ * vendor's does after its model's destroy. Without a thread for it, the
+ * rest of the run is dropped (a forced teardown) rather than waited for
+ * forever.
+ */
+static void acl_model_exec_close(struct acl_model *m)
+{
+	struct acl_exec_reaper *r;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int err = -1;
+
+	if (!acl_cb_running(m->exec)) {
+		acl_exec_stream_close(m->exec);
+		return;
+	}
+	r = malloc(sizeof(*r));
+	if (r) {
+		*r = (struct acl_exec_reaper){ .ctx = m->ctx, .s = m->exec };
+		pthread_mutex_lock(&acl_reapers_lock);
+		list_add_tail(&r->node, &acl_reapers);
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&tid, &attr, acl_exec_reaper_main, r);
+		pthread_attr_destroy(&attr);
+		if (err)
+			list_del(&r->node);
+		pthread_mutex_unlock(&acl_reapers_lock);
+	}
+	if (!err)
+		return;
+	free(r);
+	acl_stream_teardown(m->exec, true);
+	acl_err_clear();
+}
+
+/* A context goes: its internal streams being torn down are gone first. */
+static void acl_exec_reapers_wait(struct acl_context *ctx)
+{
+	struct acl_exec_reaper *r;
+	bool busy;
+
+	pthread_mutex_lock(&acl_reapers_lock);
+	do {
+		busy = false;
+		list_for_each_entry(r, &acl_reapers, node)
+			busy |= r->ctx == ctx;
+		if (busy)
+			pthread_cond_wait(&acl_reapers_cond, &acl_reapers_lock);
+	} while (busy);
+	pthread_mutex_unlock(&acl_reapers_lock);
+}
+
+/* After fork: the parent's reapers are no threads of the child. */
+static void acl_exec_reapers_forget(void)
+{
+	struct acl_exec_reaper *r, *n;
+
+	list_for_each_entry_safe(r, n, &acl_reapers, node)
+		free(r);
+	list_init(&acl_reapers);
+	pthread_mutex_init(&acl_reapers_lock, NULL);
+	pthread_cond_init(&acl_reapers_cond, NULL);
+}
+
 static void acl_model_release(struct acl_obj *obj)
 {
 	struct acl_model *m = (struct acl_model *)obj;
 	uint32_t i;
 
-	if (m->exec) {
-		struct acl_err_held held;
-
-		/* no aclmdlRIExecute is under way: it held a reference */
-		acl_err_hold(&held);
-		/* its callbacks (host steps) handed over first, as a stream's teardown does */
-		acl_stream_sync(m->exec, -1);
-		acl_cbq_drain(m->exec);
-		acl_stream_kill(m->exec, false);
-		acl_cbq_stop(m->exec);
-		acl_err_resume(&held);
-		/* a host step still to run holds it */
-		acl_stream_put(m->exec);
-	}
+	/* no aclmdlRIExecute is under way: it held a reference */
+	if (m->exec)
+		acl_model_exec_close(m);
 	/* a bind that raced with the teardown: the stream records no more */
 	if (m->stream) {
 		acl_stream_capture_end(m->stream, &m->cap);
@@ -635,6 +737,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		list_init(&ctx->models);
 		list_init(&ctx->captures);
 		acl_captures_forget();
+		acl_exec_reapers_forget();
 		return;
 	}
 	for (;;) {
@@ -656,6 +759,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		acl_model_drop_held(m, s);
 		acl_model_put(m);
 	}
+	acl_exec_reapers_wait(ctx);
 	acl_err_clear();
 }
 

@@ -9,12 +9,15 @@
  * and checked against a host model of the whole buffer, read back at
  * another offset and length; and the vendor's refusals with their codes
  * (aclrtResetEvent in a capture: 207000, the capture going on; a
- * callback on a stream without a report thread: 107015, likewise).
+ * callback on a stream without a report thread: 107015, likewise); an
+ * aclmdlRIDestroy from a host function of the model's own run, after
+ * aclmdlRIExecute's timeout, returns without waiting for that run.
  * Skips without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "lib_child.h"
 #include "lib_util.h"
@@ -297,6 +300,95 @@ TEST(host_funcs_in_a_build_on_the_applications_thread)
 	EXPECT_EQ(ACL_SUCCESS, rep.err);
 	ASSERT_ACL_OK(aclrtDestroyStream(ps));
 	bufs_free(&b);
+}
+
+/* A host step that destroys its own model once the test says so (after aclmdlRIExecute gave up). */
+struct self_destroy {
+	aclrtContext ctx;
+	aclmdlRI m;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool go, done;
+	aclError ret;
+};
+
+static void hf_self_destroy(void *arg)
+{
+	struct self_destroy *d = arg;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->go)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+	pthread_mutex_lock(&d->lock);
+	d->done = true;
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/*
+ * aclmdlRIDestroy from a host function of the model's own run, started by
+ * aclmdlRIExecute, which gave up waiting (its timeout): as the vendor's
+ * destroy of a model that is not a captured graph, it does not wait for
+ * the run - it returns at once (the run cannot end before the host
+ * function returns), and the rest of the run, queued already, completes:
+ * the device work after the host function is done, each byte of it.
+ */
+TEST(destroy_from_own_host_func_after_execute_timeout)
+{
+	struct self_destroy d = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	uint8_t *dev, back[4096];
+	struct timespec ts;
+	aclrtStream ps;
+	int i, tries;
+	bool done;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&d.ctx));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, sizeof(back), ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(dev, sizeof(back), 0, sizeof(back)));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&d.m, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(d.m, ps, 0));
+	ASSERT_ACL_OK(aclrtMemsetAsync(dev, 1000, 0x11, 1000, ps));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(ps, hf_self_destroy, &d));
+	ASSERT_ACL_OK(aclrtMemsetAsync(dev + 1000, 3000, 0x22, 3000, ps));
+	ASSERT_ACL_OK(aclmdlRIEndTask(d.m, ps));
+	ASSERT_ACL_OK(aclmdlRIBuildEnd(d.m, NULL));
+	ASSERT_ACL_OK(aclmdlRIUnbindStream(d.m, ps));
+
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclmdlRIExecute(d.m, 100));
+	pthread_mutex_lock(&d.lock);
+	d.go = true;
+	pthread_cond_broadcast(&d.cond);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	while (!d.done && !pthread_cond_timedwait(&d.cond, &d.lock, &ts))
+		;
+	done = d.done;
+	pthread_mutex_unlock(&d.lock);
+	/* not done: the destroy waits for the run, which waits for the host function that called it */
+	ASSERT_TRUE(done);
+	EXPECT_EQ(ACL_SUCCESS, d.ret);
+	/* the rest of the run completes */
+	for (tries = 0; tries < 5000; tries++) {
+		ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), dev, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+		if (back[sizeof(back) - 1] == 0x22)
+			break;
+		usleep(1000);
+	}
+	for (i = 0; i < (int)sizeof(back); i++)
+		ASSERT_EQ(i < 1000 ? 0x11 : i < 4000 ? 0x22 : 0, back[i]);
+	ASSERT_ACL_OK(aclrtMemcpy(back, 100, dev + 950, 100, ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(i < 50 ? 0x11 : 0x22, back[i]);
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIDestroy(d.m));
+	ASSERT_ACL_OK(aclrtSynchronizeDevice());
+	ASSERT_ACL_OK(aclrtDestroyStream(ps));
+	ASSERT_ACL_OK(aclrtFree(dev));
 }
 
 /*
