@@ -741,6 +741,7 @@ ACL_EXPORT aclError aclrtProcessHostFunc(int32_t timeout)
 struct acl_host_step {
 	aclrtCallback fn;
 	void *arg;
+	void (*release)(void *arg);	/* the library's own step: frees @arg with the step */
 	bool block;
 	enum acl_cb_kind kind;
 	struct acl_reporter *rep;	/* its runner, held; NULL: the context's host-function thread */
@@ -768,6 +769,20 @@ static int acl_cb_record(struct acl_stream *s, struct acl_cbq *q, aclrtCallback 
 	return acl_stream_capture_host(s, h);
 }
 
+int acl_host_step_record(struct acl_stream *s, aclrtCallback fn, void *arg, void (*release)(void *arg))
+{
+	struct acl_host_step *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		release(arg);
+		return acl_errf(-ENOMEM, "out of host memory");
+	}
+	*h = (struct acl_host_step){
+		.fn = fn, .arg = arg, .release = release, .block = true, .kind = ACL_CB_HOSTFUNC,
+	};
+	return acl_stream_capture_host(s, h);
+}
+
 static int acl_hostfunc_reporter(struct acl_context *ctx, struct acl_reporter **out);
 
 int acl_host_step_queue(const struct acl_host_step *h, struct acl_stream *s)
@@ -790,6 +805,8 @@ void acl_host_step_free(struct acl_host_step *h, bool forget)
 		return;
 	if (!forget)
 		acl_reporter_put(h->rep);
+	if (h->release)
+		h->release(h->arg);
 	free(h);
 }
 

@@ -46,6 +46,14 @@ bool acl_cb_running(const struct acl_stream *s);
 int acl_host_step_queue(const struct acl_host_step *h, struct acl_stream *s);
 /* Let go of @h (@forget: after fork, memory only). */
 void acl_host_step_free(struct acl_host_step *h, bool forget);
+/*
+ * A host step of the library's own on the recording stream @s: @fn(@arg)
+ * at each run of the model, on the context's host-function thread,
+ * holding the executing stream until it returned; @arg is the
+ * recording's from now on, freed by @release with it (at once on a
+ * failure).
+ */
+int acl_host_step_record(struct acl_stream *s, aclrtCallback fn, void *arg, void (*release)(void *arg));
 
 /* Context teardown: end its host-function thread. */
 void acl_reporter_stop(struct acl_reporter *r);

@@ -9,18 +9,21 @@
  * While a stream captures, the tasks that can be recorded - copies and
  * memsets of device or registered host memory, 2D copies, MemsetD32,
  * value writes and waits, reduce and random tasks, notify records and
- * waits, batch copies (one copy each): they queue through
- * acl_stream_launch() - are appended to the capture's command list
- * (stream.c) instead of being submitted; the host steps of a run are
- * recorded between them: EXTERNAL event records and waits (event.c),
- * host functions and callbacks (callback.c: struct acl_host_step); a
+ * waits, batch copies (one copy each), CMO tasks, prefetches, profiling
+ * markers: they queue through acl_stream_launch() - are appended to the
+ * capture's command list (stream.c) instead of being submitted; the host
+ * steps of a run are recorded between them: EXTERNAL event records and
+ * waits (event.c), host functions and callbacks (callback.c: struct
+ * acl_host_step), the library's own for the tasks whose engine reads
+ * their operands from device memory (copy.c: descriptor copies); a
  * stream that waits for an event recorded in the capture joins it
  * (stream.c: fork and join across streams, their tasks in one list in
  * launch order). A record, wait or reset of an aclrtCreateEvent event
- * is the vendor's 207000, the capture going on; every other task is
- * refused (207000) and invalidates the capture, and calls that would run
- * on the host now (pageable copies, pool allocations) are refused before
- * they do anything. CaptureEnd hands the list to the driver, one model
+ * is the vendor's 207000, the capture going on; pool allocations act on
+ * the pool at the call (mempool.c); every other task is refused (207000)
+ * and invalidates the capture, and calls that would run on the host now
+ * (pageable copies) are refused before they do anything. CaptureEnd hands
+ * the list to the driver, one model
  * for the commands between two host steps, and a run queues the models'
  * NPU_OP_MODEL commands and the host steps in order on its stream (a
  * host function as aclrtLaunchHostFunc would queue it there, run by the
