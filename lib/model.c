@@ -1765,7 +1765,9 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 	pthread_mutex_unlock(&m->ctx->lock);
 	ended = s && acl_stream_capture_ended(s, &m->cap);
 	pthread_mutex_lock(&m->lock);
-	if (m->state != ACL_MODEL_BUILDING)
+	if (m->destroyed)
+		ret = acl_model_overtaken(m);
+	else if (m->state != ACL_MODEL_BUILDING)
 		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already", m);
 	else if (!s)
 		ret = acl_errf(ACLI_ESTREAMMODEL, "model %p has no stream: bind one first (aclmdlRIBindStream)", m);
