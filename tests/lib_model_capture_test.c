@@ -11,7 +11,10 @@
  * (aclrtResetEvent in a capture: 207000, the capture going on; a
  * callback on a stream without a report thread: 107015, likewise); an
  * aclmdlRIDestroy from a host function of the model's own run, after
- * aclmdlRIExecute's timeout, returns without waiting for that run.
+ * aclmdlRIExecute's timeout, returns without waiting for that run; CMO
+ * tasks, profiling markers and managed prefetches recorded (a run after
+ * their memory was freed faults); descriptor and offset copies reading
+ * their descriptor and pointers at each run, changed between runs.
  * Skips without /dev/npu0.
  */
 #include <pthread.h>
