@@ -579,6 +579,27 @@ static bool acl_model_busy(struct acl_model *m)
 }
 
 /*
+ * Is a run of @m queued on a stream whose callback or host function the
+ * calling thread runs now, and not done? (It cannot end before this
+ * thread returns to it.)
+ */
+static bool acl_model_runs_here(struct acl_model *m)
+{
+	struct acl_err_held held;
+	bool here = false;
+	unsigned int i;
+
+	acl_err_hold(&held);
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; !here && i < m->nruns; i++)
+		here = acl_cb_running(m->runs[i].s) &&
+		       !acl_stream_reached(m->runs[i].s, m->runs[i].sid, m->runs[i].seq);
+	pthread_mutex_unlock(&m->lock);
+	acl_err_resume(&held);
+	return here;
+}
+
+/*
  * A model with condition tasks (model_cond.c) is destroyed: its queued
  * runs read its condition values, which go with it, so they end first
  * (an endless loop: aclmdlRIAbort before; not in the context's teardown,
@@ -1816,6 +1837,10 @@ ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	pthread_mutex_unlock(&m->lock);
 	if (capturing)
 		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured: end the capture first (aclmdlRICaptureEnd)",
+			       m);
+	/* its destroy waits for its runs (their values go with it): not for the one calling it */
+	else if (acl_model_cond(m, NULL) && acl_model_runs_here(m))
+		ret = acl_errf(ACLI_EMODELRUNNING, "model %p has condition tasks and this host function or callback is a step of a run of it that is not done: the destroy would wait for that run, which waits for this call to return; the model stays (destroy it after the run)",
 			       m);
 	else if (!acl_obj_del(&m->obj))
 		ret = acl_errf(ACLI_EHANDLE, "model %p is being destroyed by another thread", m);
