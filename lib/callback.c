@@ -87,6 +87,14 @@ struct acl_cb {
 static pthread_mutex_t acl_reporters_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct list_head acl_reporters = LIST_HEAD_INIT(acl_reporters);
 
+/* The stream whose callback or host function the calling thread runs now, or NULL. */
+static __thread const struct acl_stream *acl_cb_stream;
+
+bool acl_cb_running(const struct acl_stream *s)
+{
+	return s && acl_cb_stream == s;
+}
+
 static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned, bool hostfunc)
 {
 	struct acl_reporter *r = calloc(1, sizeof(*r));
@@ -189,6 +197,7 @@ static void acl_cb_free(struct acl_cb *cb)
 /* Run what is ready on @r, in order; 0 if something ran. */
 static int acl_reporter_run(struct acl_reporter *r, int32_t timeout_ms)
 {
+	const struct acl_stream *prev;
 	struct list_head todo;
 	struct timespec ts;
 	struct acl_cb *cb, *n;
@@ -220,7 +229,10 @@ static int acl_reporter_run(struct acl_reporter *r, int32_t timeout_ms)
 		return -ETIMEDOUT;
 	list_for_each_entry_safe(cb, n, &todo, node) {
 		list_del(&cb->node);
+		prev = acl_cb_stream;
+		acl_cb_stream = cb->s;
 		cb->fn(cb->arg);
+		acl_cb_stream = prev;
 		if (cb->block)
 			acl_cb_release(cb->s->cbq);
 		acl_cb_free(cb);
@@ -729,6 +741,7 @@ ACL_EXPORT aclError aclrtProcessHostFunc(int32_t timeout)
 struct acl_host_step {
 	aclrtCallback fn;
 	void *arg;
+	void (*release)(void *arg);	/* the library's own step: frees @arg with the step */
 	bool block;
 	enum acl_cb_kind kind;
 	struct acl_reporter *rep;	/* its runner, held; NULL: the context's host-function thread */
@@ -756,6 +769,20 @@ static int acl_cb_record(struct acl_stream *s, struct acl_cbq *q, aclrtCallback 
 	return acl_stream_capture_host(s, h);
 }
 
+int acl_host_step_record(struct acl_stream *s, aclrtCallback fn, void *arg, void (*release)(void *arg))
+{
+	struct acl_host_step *h = calloc(1, sizeof(*h));
+
+	if (!h) {
+		release(arg);
+		return acl_errf(-ENOMEM, "out of host memory");
+	}
+	*h = (struct acl_host_step){
+		.fn = fn, .arg = arg, .release = release, .block = true, .kind = ACL_CB_HOSTFUNC,
+	};
+	return acl_stream_capture_host(s, h);
+}
+
 static int acl_hostfunc_reporter(struct acl_context *ctx, struct acl_reporter **out);
 
 int acl_host_step_queue(const struct acl_host_step *h, struct acl_stream *s)
@@ -778,6 +805,8 @@ void acl_host_step_free(struct acl_host_step *h, bool forget)
 		return;
 	if (!forget)
 		acl_reporter_put(h->rep);
+	if (h->release)
+		h->release(h->arg);
 	free(h);
 }
 

@@ -30,6 +30,12 @@ void acl_cbq_stop(struct acl_stream *s);
 void acl_cbq_free(struct acl_cbq *q);
 /* After fork (no threads of the parent exist): free memory only. */
 void acl_cbq_forget(struct acl_cbq *q);
+/*
+ * Is the calling thread running a callback or host function queued on
+ * @s (the stream waits for it to return, so the thread must not wait for
+ * the stream)?
+ */
+bool acl_cb_running(const struct acl_stream *s);
 
 /*
  * A callback or host function a model recorded (aclrtLaunchCallback,
@@ -40,6 +46,14 @@ void acl_cbq_forget(struct acl_cbq *q);
 int acl_host_step_queue(const struct acl_host_step *h, struct acl_stream *s);
 /* Let go of @h (@forget: after fork, memory only). */
 void acl_host_step_free(struct acl_host_step *h, bool forget);
+/*
+ * A host step of the library's own on the recording stream @s: @fn(@arg)
+ * at each run of the model, on the context's host-function thread,
+ * holding the executing stream until it returned; @arg is the
+ * recording's from now on, freed by @release with it (at once on a
+ * failure).
+ */
+int acl_host_step_record(struct acl_stream *s, aclrtCallback fn, void *arg, void (*release)(void *arg));
 
 /* Context teardown: end its host-function thread. */
 void acl_reporter_stop(struct acl_reporter *r);

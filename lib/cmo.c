@@ -11,7 +11,10 @@
  * device's MMU in stream order, so an address the device cannot reach
  * faults at the stream's synchronize as the vendor's SDMA task would. The
  * descriptor form reads its descriptor when the stream gets there
- * (copy.h: acl_stream_read()), as the engine does.
+ * (copy.h: acl_stream_deferred()), as the engine does. On a stream being
+ * captured (or bound to a model being built) both are recorded, as the
+ * vendor's are: the command, or the descriptor's read at each run; the
+ * barrier calls are not yet (refused, the capture invalidated).
  *
  * The checks and codes are CANN's (runtime api_c_standard_soc.cc
  * rtCmoAsync/rtCmoAddrTaskLaunch, api_c_memory.cc rtsCmoAsyncWithBarrier/
@@ -176,11 +179,24 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+/* The descriptor at *@arg, read when the engine gets there, and its task. */
+static int acl_cmo_desc_task(struct acl_device *dev, struct acl_stream *s, const void *arg)
+{
+	const void *desc = *(const void *const *)arg;
+	struct acl_cmo_desc d;
+	int ret;
+
+	ret = acl_read_at(dev, s, desc, &d, sizeof(d));
+	/* a descriptor of no bytes is no work */
+	if (!ret && d.len_inner)
+		ret = acl_touch_at(dev, s, (const void *)(uintptr_t)d.src, d.len_inner);
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, aclrtStream stream,
 					  const void *reserve)
 {
 	struct acl_stream *s = NULL;
-	struct acl_cmo_desc d;
 	int ret;
 
 	/* no acl-layer checks: every answer is the runtime's */
@@ -203,10 +219,7 @@ ACL_EXPORT aclError aclrtCmoAsyncWithDesc(void *cmoDesc, aclrtCmoType cmoType, a
 	s = NULL;
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (!ret)
-		ret = acl_stream_read(s, cmoDesc, &d, sizeof(d));
-	/* a descriptor of no bytes is no work */
-	if (!ret && d.len_inner)
-		ret = acl_stream_touch(s, (const void *)(uintptr_t)d.src, d.len_inner);
+		ret = acl_stream_deferred(s, acl_cmo_desc_task, &cmoDesc, sizeof(cmoDesc));
 out:
 	if (s)
 		acl_stream_put(s);

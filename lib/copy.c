@@ -18,6 +18,7 @@
  * DMA of the other runs.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
@@ -28,6 +29,7 @@
 #include <acl/acl.h>
 
 #include "acl_ioctl.h"
+#include "callback.h"
 #include "context.h"
 #include "copy.h"
 #include "device.h"
@@ -999,44 +1001,43 @@ static bool acl_side_reached(struct acl_device *e, const struct acl_side *sd)
 	       (sd->kind == ACL_SIDE_PEER && acl_peer_enabled(e, sd->owner));
 }
 
-/* A PREFETCH of [@p, +@len) on @s: the device translates it in stream order. */
-int acl_stream_touch(struct acl_stream *s, const void *p, size_t len)
+/* @cmd queued on @s (recorded, on a recording stream), or, @s NULL, run on @dev's copy stream now. */
+static int acl_cmd_at(struct acl_device *dev, struct acl_stream *s, struct npu_cmd *cmd)
+{
+	return s ? acl_stream_launch(s, cmd, 1) : acl_cmd_sync(dev, cmd);
+}
+
+int acl_touch_at(struct acl_device *dev, struct acl_stream *s, const void *p, size_t len)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_PREFETCH, .dst = (uintptr_t)p, .length = len };
 
-	return acl_stream_submit(s, &cmd, 1, NULL);
+	return acl_cmd_at(dev, s, &cmd);
 }
 
-int acl_stream_read(struct acl_stream *s, const void *addr, void *buf, size_t len)
+int acl_stream_touch(struct acl_stream *s, const void *p, size_t len)
+{
+	return acl_touch_at(s->dev, s, p, len);
+}
+
+int acl_read_at(struct acl_device *dev, struct acl_stream *s, const void *addr, void *buf, size_t len)
 {
 	const struct acl_shape sh = { .dpitch = len, .spitch = len, .width = len, .height = 1 };
 	struct acl_side sd;
-	uint32_t id;
-	uint64_t seq;
 	int ret;
 
-	/* the host reads it now: a capture would not read it again at each run */
-	ret = acl_stream_uncapturable(s);
-	if (ret)
-		return ret;
-	/* the engine reads it when the stream gets here: after the earlier work */
-	acl_stream_point(s, &id, &seq);
-	ret = acl_stream_reach(s, id, seq, -1);
-	if (ret && ret != -ENOENT)
-		return ret;
-	if (!acl_classify(s->dev, addr, len, false, "the address", &sd) && acl_side_reached(s->dev, &sd)) {
-		ret = acl_copy_shape(s->dev, NULL, buf, addr, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_D2H);
+	if (!acl_classify(dev, addr, len, false, "the address", &sd) && acl_side_reached(dev, &sd)) {
+		ret = acl_copy_shape(dev, NULL, buf, addr, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_D2H);
 		/* a mapping without read access: the engine's read faults (below) */
 		if (ret != ACLI_ETASKFAULT)
 			return ret;
 	}
 	acl_err_clear();
 	/* what the engine's read would fault on: a command that faults as it would */
-	ret = acl_stream_touch(s, addr, len);
+	ret = acl_touch_at(dev, s, addr, len);
 	return ret ? ret : 1;
 }
 
-int acl_stream_copy_va(struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len)
+int acl_copy_va_at(struct acl_device *dev, struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len)
 {
 	const struct acl_shape sh = { .dpitch = len, .spitch = len, .width = len, .height = 1 };
 	struct npu_cmd cmd = { .op = NPU_OP_COPY, .dst = dst, .src = src, .length = len };
@@ -1044,14 +1045,56 @@ int acl_stream_copy_va(struct acl_stream *s, uint64_t dst, uint64_t src, uint64_
 	const void *sp = (const void *)(uintptr_t)src;
 	struct acl_side ds, ss;
 
-	if (!acl_classify_pair(s->dev, d, len, &ds, sp, len, &ss) &&
+	if (!acl_classify_pair(dev, d, len, &ds, sp, len, &ss) &&
 	    (ds.kind == ACL_SIDE_PEER || ss.kind == ACL_SIDE_PEER) &&
-	    acl_side_reached(s->dev, &ds) && acl_side_reached(s->dev, &ss))
+	    acl_side_reached(dev, &ds) && acl_side_reached(dev, &ss))
 		/* another device's memory: the peer operand, as aclrtMemcpyAsync has it */
-		return acl_copy_shape(s->dev, s, d, sp, &sh, ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_DIR_D2D);
+		return acl_copy_shape(dev, s, d, sp, &sh, ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_DIR_D2D);
 	acl_err_clear();
-	/* device VAs of the stream's device: the engine translates them when it runs */
-	return acl_stream_submit(s, &cmd, 1, NULL);
+	/* device VAs of the device: the engine translates them when it runs */
+	return acl_cmd_at(dev, s, &cmd);
+}
+
+/* A deferred task recorded in a model: its work at each run, and what it needs. */
+struct acl_deferred {
+	struct acl_device *dev;
+	int (*run)(struct acl_device *dev, struct acl_stream *s, const void *arg);
+	max_align_t arg[];
+};
+
+static void acl_deferred_step(void *p)
+{
+	struct acl_deferred *t = p;
+
+	/* npu's: a failure here is the host step's, not the executing stream's task error */
+	t->run(t->dev, NULL, t->arg);
+	acl_err_clear();
+}
+
+int acl_stream_deferred(struct acl_stream *s, int (*run)(struct acl_device *dev, struct acl_stream *s, const void *arg),
+			const void *arg, size_t size)
+{
+	struct acl_deferred *t;
+	uint32_t id;
+	uint64_t seq;
+	int ret;
+
+	if (acl_stream_recording(s)) {
+		t = malloc(sizeof(*t) + size);
+		if (!t)
+			return acl_errf(-ENOMEM, "out of host memory");
+		t->dev = s->dev;
+		t->run = run;
+		memcpy(t->arg, arg, size);
+		return acl_host_step_record(s, acl_deferred_step, t, free);
+	}
+	/* the engine reads them when the stream gets here: after the earlier work */
+	acl_stream_point(s, &id, &seq);
+	ret = acl_stream_reach(s, id, seq, -1);
+	if (ret && ret != -ENOENT)
+		return ret;
+	acl_err_clear();
+	return run(s->dev, s, arg);
 }
 
 /* @stream NULL: synchronous copy on @cur's choice of device; else queued on @stream. */

@@ -123,22 +123,37 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
  * them (a copy descriptor, a pointer): the driver has no such command, so
  * the library reads them when the stream gets there.
  *
- * acl_stream_read(): waits for @s's earlier work (a task error stays for
- * the next synchronize), then reads @len bytes at @addr into @buf as @s's
- * device reads them. An address the device cannot translate is what the
- * engine's read would fault on: a PREFETCH of it is queued instead, which
- * faults in stream order, and 1 is returned (nothing read).
+ * acl_stream_deferred(): @run(@dev, @s, @arg) reads the operands
+ * (acl_read_at()) and queues the work (acl_copy_va_at(), acl_touch_at())
+ * on @s, called once @s's earlier work is done (a task error stays for the
+ * next synchronize). On a stream that records a model, at each run of the
+ * model instead, as a host step of it (callback.c): @run gets NULL for
+ * @s and does the work on @dev's internal copy stream before the run goes
+ * on; @arg (@size bytes) is copied into the recording.
  */
-int acl_stream_read(struct acl_stream *s, const void *addr, void *buf, size_t len);
+int acl_stream_deferred(struct acl_stream *s, int (*run)(struct acl_device *dev, struct acl_stream *s, const void *arg),
+			const void *arg, size_t size);
 /*
- * Queue a copy of @len bytes between device addresses on @s, translated by
- * its device when it runs (an address it cannot translate faults then);
- * another device's memory with peer access is the peer operand.
+ * Read @len bytes at @addr into @buf as @dev's engine reads them. An
+ * address the device cannot translate is what the engine's read would
+ * fault on: a PREFETCH of it (acl_touch_at()) instead, and 1 (nothing read).
  */
-int acl_stream_copy_va(struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len);
+int acl_read_at(struct acl_device *dev, struct acl_stream *s, const void *addr, void *buf, size_t len);
+/*
+ * A copy of @len bytes between device addresses, translated by @dev when
+ * it runs (an address it cannot translate faults then); another device's
+ * memory with peer access is the peer operand.
+ */
+int acl_copy_va_at(struct acl_device *dev, struct acl_stream *s, uint64_t dst, uint64_t src, uint64_t len);
+/*
+ * A PREFETCH of [@p, +@len): translated (or faulting) by @dev. The *_at
+ * calls queue on @s (recorded, on a recording stream), or, with @s NULL,
+ * run on @dev's internal copy stream and return its result.
+ */
+int acl_touch_at(struct acl_device *dev, struct acl_stream *s, const void *p, size_t len);
 /* aclrtReduceAsync's command on @s: NPU_OP_REDUCE with @op_flags (NPU_REDUCE_*). */
 int acl_stream_reduce(struct acl_stream *s, void *dst, const void *src, uint64_t len, uint32_t op_flags);
-/* Queue a PREFETCH of [@p, +@len) on @s: translated (or faulting) in stream order. */
+/* Queue a PREFETCH of [@p, +@len) on @s: translated (or faulting) in stream order (recorded, on a recording stream). */
 int acl_stream_touch(struct acl_stream *s, const void *p, size_t len);
 
 #endif /* LIBACL_COPY_H */

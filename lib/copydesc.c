@@ -8,12 +8,14 @@
  * CANN's STARS engine reads the descriptor or the pointers when it runs
  * the task (the SDMA's pointer mode). The driver has no command that does,
  * so the library reads them at the same point of the stream: it waits
- * for the stream's earlier work, reads them through the device
- * (acl_stream_read()), and queues the copy, which the device translates
- * when it runs (acl_stream_copy_va()). Whatever the stream, or a stream or
+ * for the stream's earlier work (acl_stream_deferred()), reads them
+ * through the device (acl_read_at()), and queues the copy, which the
+ * device translates when it runs (acl_copy_va_at()). Whatever the stream, or a stream or
  * host it waited for, wrote there before is what is read; the call returns
  * once the earlier work is done. An address the device cannot read faults
- * in stream order, as the engine's read would.
+ * in stream order, as the engine's read would. On a stream that records a
+ * model the same happens at each run of the model, a host step of it
+ * (acl_stream_deferred()).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -140,10 +142,22 @@ out:
 	return acl_ret(__func__, ret);
 }
 
+/* The descriptor at *@arg, read when the engine gets there, and its copy. */
+static int acl_desc_copy(struct acl_device *dev, struct acl_stream *s, const void *arg)
+{
+	const void *desc = *(const void *const *)arg;
+	struct acl_memcpy_desc d;
+	int ret;
+
+	ret = acl_read_at(dev, s, desc, &d, sizeof(d));
+	if (!ret)
+		ret = acl_copy_va_at(dev, s, d.dst, d.src, d.len ? d.len : ACL_D2D_MAX);
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, aclrtStream stream)
 {
 	struct acl_stream *s = NULL;
-	struct acl_memcpy_desc d;
 	int ret;
 
 	ret = acl_enter(NULL, desc);
@@ -164,21 +178,43 @@ ACL_EXPORT aclError aclrtMemcpyAsyncWithDesc(void *desc, aclrtMemcpyKind kind, a
 	s = NULL;
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (!ret)
-		ret = acl_stream_read(s, desc, &d, sizeof(d));
-	if (!ret)
-		ret = acl_stream_copy_va(s, d.dst, d.src, d.len ? d.len : ACL_D2D_MAX);
+		ret = acl_stream_deferred(s, acl_desc_copy, &desc, sizeof(desc));
 out:
 	if (s)
 		acl_stream_put(s);
 	return acl_ret(__func__, ret);
 }
 
+/* aclrtMemcpyAsyncWithOffset's operands: two pointers in device memory, their offsets. */
+struct acl_offset_copy {
+	void **dst;
+	const void **src;
+	uint64_t doff, soff, count;
+};
+
+/* The base addresses at @arg's pointers, read when the engine gets there, and the copy between them. */
+static int acl_offset_copy(struct acl_device *dev, struct acl_stream *s, const void *arg)
+{
+	const struct acl_offset_copy *c = arg;
+	uint64_t dbase, sbase;
+	int ret;
+
+	ret = acl_read_at(dev, s, c->dst, &dbase, sizeof(dbase));
+	if (!ret)
+		ret = acl_read_at(dev, s, c->src, &sbase, sizeof(sbase));
+	if (!ret)
+		ret = acl_copy_va_at(dev, s, dbase + c->doff, sbase + c->soff, c->count);
+	return ret;
+}
+
 ACL_EXPORT aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_t dstDataOffset, const void **src,
 					       size_t count, size_t srcDataOffset, aclrtMemcpyKind kind,
 					       aclrtStream stream)
 {
+	struct acl_offset_copy c = {
+		.dst = dst, .src = src, .doff = dstDataOffset, .soff = srcDataOffset, .count = count,
+	};
 	struct acl_stream *s = NULL;
-	uint64_t dbase, sbase;
 	int ret;
 
 	if (!count)
@@ -213,11 +249,7 @@ ACL_EXPORT aclError aclrtMemcpyAsyncWithOffset(void **dst, size_t destMax, size_
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	/* the base addresses: pointers in device memory, read when the stream gets here */
 	if (!ret)
-		ret = acl_stream_read(s, dst, &dbase, sizeof(dbase));
-	if (!ret)
-		ret = acl_stream_read(s, src, &sbase, sizeof(sbase));
-	if (!ret)
-		ret = acl_stream_copy_va(s, dbase + dstDataOffset, sbase + srcDataOffset, count);
+		ret = acl_stream_deferred(s, acl_offset_copy, &c, sizeof(c));
 out:
 	if (s)
 		acl_stream_put(s);

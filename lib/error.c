@@ -143,6 +143,7 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ECAPUNMATCHED, ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED, "the capture was begun on another stream" },
 		{ ACLI_EARRAYSHORT, ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "the array is too short" },
 		{ ACLI_EMODELUPDATE, ACL_ERROR_RT_MODEL_UPDATE_FAILED, "the model cannot be updated" },
+		{ ACLI_EMODELRUNNING, ACL_ERROR_RT_MODEL_RUNNING,	"the model is still running" },
 	};
 	size_t i;
 

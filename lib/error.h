@@ -91,6 +91,7 @@ enum {
 	/* a model's tasks (model_task.c) */
 	ACLI_EARRAYSHORT	= -(ACLI_ERR_BASE + 73),	/* an output array too short: 107039 */
 	ACLI_EMODELUPDATE	= -(ACLI_ERR_BASE + 74),	/* the model cannot be updated now: 107040 */
+	ACLI_EMODELRUNNING	= -(ACLI_ERR_BASE + 75),	/* the model's run is not done: 107037 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

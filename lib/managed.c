@@ -27,6 +27,7 @@
 #include <acl/acl.h>
 
 #include "context.h"
+#include "copy.h"
 #include "device.h"
 #include "error.h"
 #include "list.h"
@@ -479,12 +480,8 @@ static int acl_managed_prefetch(struct acl_stream *s, const void *ptr, size_t si
 	pthread_mutex_unlock(&acl_managed_lock);
 	if (!ret && location.type == ACL_MEM_LOCATIONTYPE_DEVICE) {
 		uint64_t start = addr & ~4095ULL;
-		struct npu_cmd cmd = {
-			.op = NPU_OP_PREFETCH, .dst = start,
-			.length = acl_round_up(addr + size, 4096) - start,
-		};
 
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		ret = acl_stream_touch(s, (const void *)(uintptr_t)start, acl_round_up(addr + size, 4096) - start);
 	}
 	return ret;
 }

@@ -199,6 +199,9 @@ static bool acl_seg_settled(struct acl_seg *g)
 /* May @s take cached @g without waiting, by @pool's rules? */
 static bool acl_seg_reusable(struct acl_pool *pool, struct acl_seg *g, struct acl_stream *s)
 {
+	/* for a model (recording @s), whose runs are queued anywhere, later: a free that is done */
+	if (acl_stream_recording(s) && !acl_seg_settled(g))
+		return false;
 	/* the vendor's single-stream reuse: the free is before it in stream order */
 	if (g->s == s)
 		return true;
@@ -657,12 +660,15 @@ static int acl_pool_alloc_locked(struct acl_pool *pool, uint64_t len, struct acl
 		/* device memory is out: what the pool caches and no one uses goes first */
 		acl_pool_release_idle(pool, 0);
 	}
-	g = pool->reuse[ACL_REUSE_INTERNAL] ? acl_seg_fit(pool, ACL_SEG_CACHED, len, NULL) : NULL;
+	/* a model records no wait for another stream's free: its runs would not need one */
+	g = pool->reuse[ACL_REUSE_INTERNAL] && !acl_stream_recording(s) ?
+		    acl_seg_fit(pool, ACL_SEG_CACHED, len, NULL) : NULL;
 	if (!g)
-		return acl_errf(ACLI_EINTERNAL, "no %llu bytes left in the pool (size %llu, %llu allocated, %llu cached)",
+		return acl_errf(ACLI_EINTERNAL, "no %llu bytes left in the pool (size %llu, %llu allocated, %llu cached%s)",
 				(unsigned long long)len, (unsigned long long)pool->size,
 				(unsigned long long)pool->used,
-				(unsigned long long)(pool->reserved - pool->used));
+				(unsigned long long)(pool->reserved - pool->used),
+				acl_stream_recording(s) ? ", none of it free for a model's capture yet" : "");
 	if (g->s != s && !acl_seg_settled(g)) {
 		/* the vendor's internal dependency: @s waits for the free */
 		cmd.src = g->sid;
@@ -695,10 +701,6 @@ ACL_EXPORT aclError aclrtMemPoolMallocAsync(void **ptr, size_t size, aclrtMemPoo
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	/* a pool's segments follow the stream's seqnos, which a capture does not advance */
-	ret = acl_stream_uncapturable(s);
-	if (ret)
-		goto put;
 	if (size > UINT64_MAX - (ACL_CHUNK - 1)) {
 		ret = acl_errf(ACLI_ERTPARAM, "size %zu overflows when rounded up to 2 MiB", size);
 		goto put;
@@ -796,17 +798,18 @@ ACL_EXPORT aclError aclrtMemPoolFreeAsync(void *ptr, aclrtStream stream)
 	ret = acl_stream_resolve(stream, ACL_STREAM_OWN, &s);
 	if (ret)
 		goto out;
-	ret = acl_stream_uncapturable(s);
-	if (ret) {
-		acl_stream_put(s);
-		goto out;
-	}
 	pthread_mutex_lock(&acl_pool_lock);
 	pool = acl_pool_holding_locked((uintptr_t)ptr);
 	if (pool)
 		ret = acl_pool_free_locked(pool, (uintptr_t)ptr, s);
 	pthread_mutex_unlock(&acl_pool_lock);
+	/*
+	 * Not the pool's: the vendor's free in a host function, which a
+	 * model would run at each run (a second free): not captured
+	 */
 	if (!pool)
+		ret = acl_stream_uncapturable(s);
+	if (!pool && !ret)
 		ret = acl_pool_free_plain(ptr, s);
 	acl_stream_put(s);
 out:

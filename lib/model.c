@@ -9,18 +9,21 @@
  * While a stream captures, the tasks that can be recorded - copies and
  * memsets of device or registered host memory, 2D copies, MemsetD32,
  * value writes and waits, reduce and random tasks, notify records and
- * waits, batch copies (one copy each): they queue through
- * acl_stream_launch() - are appended to the capture's command list
- * (stream.c) instead of being submitted; the host steps of a run are
- * recorded between them: EXTERNAL event records and waits (event.c),
- * host functions and callbacks (callback.c: struct acl_host_step); a
+ * waits, batch copies (one copy each), CMO tasks, prefetches, profiling
+ * markers: they queue through acl_stream_launch() - are appended to the
+ * capture's command list (stream.c) instead of being submitted; the host
+ * steps of a run are recorded between them: EXTERNAL event records and
+ * waits (event.c), host functions and callbacks (callback.c: struct
+ * acl_host_step), the library's own for the tasks whose engine reads
+ * their operands from device memory (copy.c: descriptor copies); a
  * stream that waits for an event recorded in the capture joins it
  * (stream.c: fork and join across streams, their tasks in one list in
  * launch order). A record, wait or reset of an aclrtCreateEvent event
- * is the vendor's 207000, the capture going on; every other task is
- * refused (207000) and invalidates the capture, and calls that would run
- * on the host now (pageable copies, pool allocations) are refused before
- * they do anything. CaptureEnd hands the list to the driver, one model
+ * is the vendor's 207000, the capture going on; pool allocations act on
+ * the pool at the call (mempool.c); every other task is refused (207000)
+ * and invalidates the capture, and calls that would run on the host now
+ * (pageable copies) are refused before they do anything. CaptureEnd hands
+ * the list to the driver, one model
  * for the commands between two host steps, and a run queues the models'
  * NPU_OP_MODEL commands and the host steps in order on its stream (a
  * host function as aclrtLaunchHostFunc would queue it there, run by the
@@ -134,6 +137,7 @@ struct acl_model {
 	struct acl_mtab *tasks;		/* the task table (model_task.c), set once when READY */
 	pthread_mutex_t lock;		/* protects the fields below */
 	enum acl_model_state state;
+	bool destroyed;			/* its teardown began: a build finishing now undoes itself */
 	struct acl_model_part *parts;	/* set once when READY; their kids under @lock */
 	uint32_t nparts;
 	struct acl_stream *exec;	/* aclmdlRIExecute's internal stream, made at its first call,
@@ -157,25 +161,127 @@ static __thread aclmdlRICaptureMode acl_cap_xmode = ACL_MODEL_RI_CAPTURE_MODE_GL
 
 static const char *const acl_cap_modes[] = { "GLOBAL", "THREAD_LOCAL", "RELAXED" };
 
+/*
+ * aclmdlRIExecute's internal streams whose model went while a host step
+ * of a run on them was running on the thread that let the model go: each
+ * is torn down by a thread of its own once its work is done. A context's
+ * teardown waits for its own (acl_models_gone()).
+ */
+struct acl_exec_reaper {
+	struct list_head node;		/* in acl_reapers; under acl_reapers_lock */
+	struct acl_context *ctx;	/* not held: its teardown waits for this */
+	struct acl_stream *s;		/* the model's reference */
+};
+
+static pthread_mutex_t acl_reapers_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t acl_reapers_cond = PTHREAD_COND_INITIALIZER;	/* one left the list */
+static struct list_head acl_reapers = LIST_HEAD_INIT(acl_reapers);
+
+/*
+ * Tear down @s, a model's internal stream: its work done and its callbacks
+ * (host steps) handed over first, as any stream's teardown; a host step
+ * still to run holds it past this.
+ */
+static void acl_exec_stream_close(struct acl_stream *s)
+{
+	struct acl_err_held held;
+
+	acl_err_hold(&held);
+	acl_stream_teardown(s, false);
+	acl_err_resume(&held);
+}
+
+static void *acl_exec_reaper_main(void *arg)
+{
+	struct acl_exec_reaper *r = arg;
+
+	acl_exec_stream_close(r->s);
+	acl_err_clear();
+	pthread_mutex_lock(&acl_reapers_lock);
+	list_del(&r->node);
+	free(r);
+	pthread_cond_broadcast(&acl_reapers_cond);
+	pthread_mutex_unlock(&acl_reapers_lock);
+	return NULL;
+}
+
+/*
+ * @m's internal stream goes with it. Released by a host step of a run on
+ * that stream (an aclmdlRIDestroy in a host function after aclmdlRIExecute
+ * gave up waiting), the stream cannot finish before this thread returns
+ * to it: another thread tears it down, and the run goes on, as the
+ * vendor's does after its model's destroy. Without a thread for it, the
+ * rest of the run is dropped (a forced teardown) rather than waited for
+ * forever.
+ */
+static void acl_model_exec_close(struct acl_model *m)
+{
+	struct acl_exec_reaper *r;
+	pthread_attr_t attr;
+	pthread_t tid;
+	int err = -1;
+
+	if (!acl_cb_running(m->exec)) {
+		acl_exec_stream_close(m->exec);
+		return;
+	}
+	r = malloc(sizeof(*r));
+	if (r) {
+		*r = (struct acl_exec_reaper){ .ctx = m->ctx, .s = m->exec };
+		pthread_mutex_lock(&acl_reapers_lock);
+		list_add_tail(&r->node, &acl_reapers);
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&tid, &attr, acl_exec_reaper_main, r);
+		pthread_attr_destroy(&attr);
+		if (err)
+			list_del(&r->node);
+		pthread_mutex_unlock(&acl_reapers_lock);
+	}
+	if (!err)
+		return;
+	free(r);
+	acl_stream_teardown(m->exec, true);
+	acl_err_clear();
+}
+
+/* A context goes: its internal streams being torn down are gone first. */
+static void acl_exec_reapers_wait(struct acl_context *ctx)
+{
+	struct acl_exec_reaper *r;
+	bool busy;
+
+	pthread_mutex_lock(&acl_reapers_lock);
+	do {
+		busy = false;
+		list_for_each_entry(r, &acl_reapers, node)
+			busy |= r->ctx == ctx;
+		if (busy)
+			pthread_cond_wait(&acl_reapers_cond, &acl_reapers_lock);
+	} while (busy);
+	pthread_mutex_unlock(&acl_reapers_lock);
+}
+
+/* After fork: the parent's reapers are no threads of the child. */
+static void acl_exec_reapers_forget(void)
+{
+	struct acl_exec_reaper *r, *n;
+
+	list_for_each_entry_safe(r, n, &acl_reapers, node)
+		free(r);
+	list_init(&acl_reapers);
+	pthread_mutex_init(&acl_reapers_lock, NULL);
+	pthread_cond_init(&acl_reapers_cond, NULL);
+}
+
 static void acl_model_release(struct acl_obj *obj)
 {
 	struct acl_model *m = (struct acl_model *)obj;
 	uint32_t i;
 
-	if (m->exec) {
-		struct acl_err_held held;
-
-		/* no aclmdlRIExecute is under way: it held a reference */
-		acl_err_hold(&held);
-		/* its callbacks (host steps) handed over first, as a stream's teardown does */
-		acl_stream_sync(m->exec, -1);
-		acl_cbq_drain(m->exec);
-		acl_stream_kill(m->exec, false);
-		acl_cbq_stop(m->exec);
-		acl_err_resume(&held);
-		/* a host step still to run holds it */
-		acl_stream_put(m->exec);
-	}
+	/* no aclmdlRIExecute is under way: it held a reference */
+	if (m->exec)
+		acl_model_exec_close(m);
 	/* a bind that raced with the teardown: the stream records no more */
 	if (m->stream) {
 		acl_stream_capture_end(m->stream, &m->cap);
@@ -473,6 +579,27 @@ static bool acl_model_busy(struct acl_model *m)
 }
 
 /*
+ * Is a run of @m queued on a stream whose callback or host function the
+ * calling thread runs now, and not done? (It cannot end before this
+ * thread returns to it.)
+ */
+static bool acl_model_runs_here(struct acl_model *m)
+{
+	struct acl_err_held held;
+	bool here = false;
+	unsigned int i;
+
+	acl_err_hold(&held);
+	pthread_mutex_lock(&m->lock);
+	for (i = 0; !here && i < m->nruns; i++)
+		here = acl_cb_running(m->runs[i].s) &&
+		       !acl_stream_reached(m->runs[i].s, m->runs[i].sid, m->runs[i].seq);
+	pthread_mutex_unlock(&m->lock);
+	acl_err_resume(&held);
+	return here;
+}
+
+/*
  * A model with condition tasks (model_cond.c) is destroyed: its queued
  * runs read its condition values, which go with it, so they end first
  * (an endless loop: aclmdlRIAbort before; not in the context's teardown,
@@ -528,6 +655,7 @@ static int acl_model_teardown(struct acl_model *m)
 	pthread_mutex_unlock(&ctx->lock);
 	pthread_mutex_lock(&m->lock);
 	m->state = ACL_MODEL_INVALID;	/* first: a BindStream under way undoes itself */
+	m->destroyed = true;		/* and a build under way (acl_model_build, acl_model_ready) */
 	tab = m->tasks;
 	cbs = m->cbs;
 	n = m->ncbs;
@@ -621,6 +749,8 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			if (m->exec)
 				acl_stream_forget(m->exec);
 			acl_mtab_forget(m->tasks);
+			if (m->cond)
+				acl_cond_ops->forget(m->cond);
 			free(m->parts);
 			free(m->runs);
 			free(m->name);
@@ -631,6 +761,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		list_init(&ctx->models);
 		list_init(&ctx->captures);
 		acl_captures_forget();
+		acl_exec_reapers_forget();
 		return;
 	}
 	for (;;) {
@@ -652,6 +783,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		acl_model_drop_held(m, s);
 		acl_model_put(m);
 	}
+	acl_exec_reapers_wait(ctx);
 	acl_err_clear();
 }
 
@@ -1050,24 +1182,44 @@ out:
 	return ret;
 }
 
-/* @m's parts from its recording, at its build; the parts hold their events. */
+/* The answer of a build step that found @m destroyed by another thread. */
+static int acl_model_overtaken(struct acl_model *m)
+{
+	return acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+}
+
+/*
+ * @m's parts from its recording, at its build; the parts hold their
+ * events. A teardown that began meanwhile (another thread's
+ * aclmdlRIDestroy) has looked at the parts already: the driver models
+ * made go here, not with the context (107017).
+ */
 static int acl_model_build(struct acl_model *m)
 {
 	struct acl_model_part *p;
 	uint32_t i, n = 0;
+	bool gone;
 	int ret;
 
 	p = calloc(2 * m->cap.next + 1, sizeof(*p));
 	if (!p)
 		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
 	ret = acl_model_parts(m, NULL, p, &n);
+	pthread_mutex_lock(&m->lock);
+	gone = m->destroyed;
+	if (!gone) {
+		m->parts = p;
+		m->nparts = n;
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (gone) {
+		acl_model_parts_undo(m, p, n);
+		free(p);
+		return ret ?: acl_model_overtaken(m);
+	}
 	for (i = 0; i < n; i++)
 		if (p[i].event)
 			acl_obj_hold(p[i].event);
-	pthread_mutex_lock(&m->lock);
-	m->parts = p;
-	m->nparts = n;
-	pthread_mutex_unlock(&m->lock);
 	return ret;
 }
 
@@ -1084,7 +1236,7 @@ static int acl_model_rebuild(struct acl_model *m, const bool *off)
 	nparts = m->nparts;
 	pthread_mutex_unlock(&m->lock);
 	if (!ready)
-		return acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		return acl_model_overtaken(m);
 	p = calloc(nparts + 1, sizeof(*p));
 	if (!p)
 		return acl_errf(-ENOMEM, "out of host memory for model %p", m);
@@ -1097,7 +1249,7 @@ static int acl_model_rebuild(struct acl_model *m, const bool *off)
 			ret = acl_errf(ACLI_EMODELUPDATE, "model %p is being queued to run by another thread: synchronize its streams first",
 				       m);
 		} else if (m->state != ACL_MODEL_READY || n != m->nparts) {
-			ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+			ret = acl_model_overtaken(m);
 		} else {
 			for (i = 0; i < n; i++) {
 				uint32_t kid = m->parts[i].kid;
@@ -1132,15 +1284,25 @@ static int acl_model_table(aclmdlRI modelRI, struct acl_mtab **tab)
 	return 0;
 }
 
-/* @m was made: it runs, and its recording is its task table's. */
-static void acl_model_ready(struct acl_model *m)
+/*
+ * @m was made: it runs, and its recording is its task table's; unless a
+ * teardown began meanwhile, which did not see the table (107017).
+ */
+static int acl_model_ready(struct acl_model *m)
 {
 	struct acl_mtab *tab = acl_mtab_new(m, &m->cap, m->ctx, m->id, m->built);
+	bool gone;
 
 	pthread_mutex_lock(&m->lock);
 	m->tasks = tab;
-	m->state = ACL_MODEL_READY;
+	gone = m->destroyed;
+	if (!gone)
+		m->state = ACL_MODEL_READY;
 	pthread_mutex_unlock(&m->lock);
+	if (!gone)
+		return 0;
+	acl_mtab_close(tab);
+	return acl_model_overtaken(m);
 }
 
 /*
@@ -1183,8 +1345,9 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 		ret = acl_cond_ops->end(m->cond, cap);
 	if (!ret && (cap->n || cap->next))
 		ret = acl_model_build(m);
+	if (!ret)
+		ret = acl_model_ready(m);
 	if (!ret) {
-		acl_model_ready(m);
 		*out = m;
 		return 0;
 	}
@@ -1295,7 +1458,7 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 	/* until it is listed, a launch holds an update and a destroy's wait back */
 	pthread_mutex_lock(&m->lock);
 	if (m->state != ACL_MODEL_READY)
-		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		ret = acl_model_overtaken(m);
 	else
 		m->launching++;
 	pthread_mutex_unlock(&m->lock);
@@ -1319,7 +1482,7 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
 			/* no update changes the parts while a launch is under way */
 			if (ret == -ENOENT)
-				ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+				ret = acl_model_overtaken(m);
 		}
 	}
 	/* what was queued runs: a destroy, an abort and the task calls know */
@@ -1543,7 +1706,7 @@ ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 	} else if (!acl_model_building(m)) {
 		/* destroyed or built meanwhile: its teardown may have missed this stream */
 		acl_model_unbind(m);
-		ret = acl_errf(ACLI_EHANDLE, "model %p was destroyed by another thread meanwhile", m);
+		ret = acl_model_overtaken(m);
 	}
 out:
 	if (s)
@@ -1623,7 +1786,9 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 	pthread_mutex_unlock(&m->ctx->lock);
 	ended = s && acl_stream_capture_ended(s, &m->cap);
 	pthread_mutex_lock(&m->lock);
-	if (m->state != ACL_MODEL_BUILDING)
+	if (m->destroyed)
+		ret = acl_model_overtaken(m);
+	else if (m->state != ACL_MODEL_BUILDING)
 		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already", m);
 	else if (!s)
 		ret = acl_errf(ACLI_ESTREAMMODEL, "model %p has no stream: bind one first (aclmdlRIBindStream)", m);
@@ -1640,8 +1805,8 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 		ret = acl_model_build(m);
 	/* a failed build leaves the model unusable, as the vendor's load does */
 	if (!ret)
-		acl_model_ready(m);
-	else
+		ret = acl_model_ready(m);
+	if (ret)
 		acl_capture_free(&m->cap);
 put:
 	acl_model_put(m);
@@ -1672,6 +1837,10 @@ ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	pthread_mutex_unlock(&m->lock);
 	if (capturing)
 		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured: end the capture first (aclmdlRICaptureEnd)",
+			       m);
+	/* its destroy waits for its runs (their values go with it): not for the one calling it */
+	else if (acl_model_cond(m, NULL) && acl_model_runs_here(m))
+		ret = acl_errf(ACLI_EMODELRUNNING, "model %p has condition tasks and this host function or callback is a step of a run of it that is not done: the destroy would wait for that run, which waits for this call to return; the model stays (destroy it after the run)",
 			       m);
 	else if (!acl_obj_del(&m->obj))
 		ret = acl_errf(ACLI_EHANDLE, "model %p is being destroyed by another thread", m);

@@ -66,6 +66,8 @@ struct acl_model_cond_ops {
 	void (*teardown)(void *cond);
 	/* Its last reference went. */
 	void (*release)(void *cond);
+	/* After fork: free the parent's state in the child (host memory only). */
+	void (*forget)(void *cond);
 };
 void acl_model_set_cond_ops(const struct acl_model_cond_ops *ops);
 /* @m's condition state; if it has none, @set (NULL: none) becomes it. */

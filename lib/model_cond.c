@@ -425,6 +425,19 @@ static void acl_cond_teardown(void *arg)
 	acl_err_clear();
 }
 
+/* Free @c's own memory, its handles let go already. */
+static void acl_cond_free(struct acl_cond *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->ntabs; i++)
+		free(c->tabs[i]);
+	free(c->tabs);
+	free(c->handles);
+	free(c->cmds);
+	free(c);
+}
+
 /* model.c's: the last reference to the model went. */
 static void acl_cond_release(void *arg)
 {
@@ -439,13 +452,27 @@ static void acl_cond_release(void *arg)
 		free(h->subs);
 		acl_obj_put(&h->obj);
 	}
-	for (i = 0; i < c->ntabs; i++)
-		free(c->tabs[i]);
-	free(c->tabs);
-	free(c->handles);
-	free(c->cmds);
 	pthread_mutex_destroy(&c->lock);
-	free(c);
+	acl_cond_free(c);
+}
+
+/*
+ * model.c's, in a forked child: the parent's state, host memory only.
+ * The handle table was reset and the sub-models are the context's list's
+ * to free (each with its own state), so nothing is counted down: the
+ * handles are freed as they are; @c->lock may be held by a thread that
+ * did not fork, so it is not touched.
+ */
+static void acl_cond_forget(void *arg)
+{
+	struct acl_cond *c = arg;
+	uint32_t i;
+
+	for (i = 0; i < c->nhandles; i++) {
+		free(c->handles[i]->subs);
+		free(c->handles[i]);
+	}
+	acl_cond_free(c);
 }
 
 static const struct acl_model_cond_ops acl_cond_ops = {
@@ -453,6 +480,7 @@ static const struct acl_model_cond_ops acl_cond_ops = {
 	.end = acl_cond_end,
 	.teardown = acl_cond_teardown,
 	.release = acl_cond_release,
+	.forget = acl_cond_forget,
 };
 
 /* @handle as a live condition handle, with a reference (acl_obj_put), or 107017. */

@@ -679,6 +679,8 @@ static const char *acl_mtask_name(const struct acl_mtask *t)
 		[NPU_OP_REDUCE] = "REDUCE_ASYNC",
 		[NPU_OP_RANDOM] = "RANDOM_NUM",
 		[NPU_OP_SWITCH] = "LABEL_SWITCH",
+		[NPU_OP_PREFETCH] = "CMO",
+		[NPU_OP_TIMESTAMP] = "PROFILER_TRACE_EX",
 	};
 	const struct npu_cmd *cmd = acl_mtask_cmd(t);
 

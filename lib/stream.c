@@ -315,10 +315,10 @@ void acl_stream_last_task(struct acl_task_ref *out)
 static int acl_stream_capture_refuse(struct acl_stream *s)
 {
 	if (s->capture->build)
-		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D and batch copies, value writes and waits, notifies, reduce and random tasks, host functions and callbacks, labels and label switches)",
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, labels and label switches)",
 				s);
 	s->capture->invalid = true;
-	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D and batch copies, value writes and waits, notifies, reduce and random tasks, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
 			s);
 }
 

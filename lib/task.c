@@ -226,7 +226,8 @@ ACL_EXPORT aclError aclrtProfTrace(void *userdata, int32_t length, aclrtStream s
 		ret = acl_errf(ACLI_ENOEVENTRES, "no device word left for the profiling marker");
 	if (!ret) {
 		cmd.dst = (uintptr_t)word;
-		ret = acl_stream_submit(s, &cmd, 1, NULL);
+		/* on a recording stream: the marker at each run of the model (the vendor's too) */
+		ret = acl_stream_launch(s, &cmd, 1);
 	}
 	acl_stream_put(s);
 out:

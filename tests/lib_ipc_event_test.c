@@ -40,15 +40,10 @@ struct opener {
 /* npu fdinfo value @key of this process's file of /dev/npu@dev; -1 if none. */
 static long long fdinfo_of(int dev, const char *key)
 {
-	char node[32], path[64];
-	int fd;
+	char node[32];
 
 	snprintf(node, sizeof(node), "/dev/npu%d", dev);
-	fd = npu_proc_dev_fd(node, -1);
-	if (fd < 0)
-		return -1;
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	return npu_file_value_at(AT_FDCWD, path, key, ':');
+	return npu_proc_fdinfo(node, key);
 }
 
 static bool dev_open(int dev)

@@ -5,7 +5,8 @@
  * them, allocations that hold data, reuse after a free in stream order
  * (one stream, event dependencies, opportunistic, internal dependencies),
  * release at synchronize and trim (device memory really returned),
- * destroy, and CANN's codes of bad inputs. Needs /dev/npu0.
+ * destroy, and CANN's codes of bad inputs; allocations and frees in a
+ * stream capture, replayed. Needs /dev/npu0.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -613,6 +614,98 @@ TEST(destroy_and_reset_give_memory_back)
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemPoolGetAttr(pool, ACL_RT_MEM_POOL_ATTR_USED_MEM_CURRENT, &before));
 	ASSERT_ACL_OK(aclrtDestroyStream(s));
 	ASSERT_ACL_OK(aclFinalize());
+}
+
+#define CAP_N	4096	/* int32 elements of the capture's buffers */
+
+/*
+ * Pool allocations and frees on a capturing stream, as the vendor's
+ * (api_impl_soma.cc MemPoolMallocAsync / MemPoolFreeAsync: the pool's
+ * host side at the call, its AICPU task, which maps and unmaps, is what
+ * the graph records): the allocation is made at the call and the free
+ * gives it back at the call (the pool's counts say so), npu's device
+ * work between them is recorded, and each replay runs it on the same
+ * address with new input. A capture takes only memory whose free is done
+ * (its runs are queued later, on any stream): not the capturing stream's
+ * own free still queued. A free of aclrtMalloc memory (no pool's), which
+ * the vendor would free again at each run, is refused (207000) and
+ * invalidates the capture.
+ */
+TEST(capture)
+{
+	aclrtMemPoolProps p = props_for(0, 64 * MiB);
+	int32_t *in, *out, *plain, host[CAP_N], back[CAP_N];
+	void *a = NULL, *q = NULL;
+	aclmdlRICaptureStatus st;
+	aclrtStream s, run;
+	aclrtMemPool pool;
+	struct gate g;
+	aclmdlRI m;
+	int r, i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	ASSERT_ACL_OK(aclrtMemPoolCreate(&pool, &p));
+	keep_all(pool);
+	ASSERT_ACL_OK(aclrtMalloc((void **)&in, sizeof(host), ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&out, sizeof(host), ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&plain, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+
+	/* the stream's own free, still queued behind a gate */
+	gate_init(&g);
+	ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&q, CHUNK, pool, s));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(s, gate_wait, &g));
+	ASSERT_ACL_OK(aclrtMemPoolFreeAsync(q, s));
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtMemPoolMallocAsync(&a, CHUNK, pool, s));
+	ASSERT_NONNULL(a);
+	EXPECT_NE(q, a);
+	EXPECT_EQ(CHUNK, USED(pool));
+	EXPECT_EQ(2 * CHUNK, RESERVED(pool));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(a, sizeof(host), in, sizeof(host), ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(out, sizeof(host), a, sizeof(host), ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtMemPoolFreeAsync(a, s));
+	EXPECT_EQ(0, USED(pool));
+	/* bad input is refused before anything is done, the capture going on */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemPoolFreeAsync(a, s));
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s, &st, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, st);
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+	gate_open(&g);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+
+	for (r = 0; r < 4; r++) {
+		for (i = 0; i < CAP_N; i++)
+			host[i] = r * 1000003 + 7 * i;
+		ASSERT_ACL_OK(aclrtMemcpy(in, sizeof(host), host, sizeof(host), ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, r & 1 ? run : s));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(r & 1 ? run : s));
+		ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), out, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < CAP_N; i++)
+			ASSERT_EQ(host[i], back[i]);
+		ASSERT_ACL_OK(aclrtMemcpy(back, 400, out + 1234, 400, ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < 100; i++)
+			ASSERT_EQ(host[1234 + i], back[i]);
+	}
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+
+	/* a free of no pool's memory: refused, the capture invalidated; the memory stays */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtMemPoolFreeAsync(plain, s));
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(s, &st, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED, st);
+	m = (aclmdlRI)1;
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, aclmdlRICaptureEnd(s, &m));
+	EXPECT_NULL(m);
+
+	ASSERT_ACL_OK(aclrtFree(plain));
+	ASSERT_ACL_OK(aclrtFree(in));
+	ASSERT_ACL_OK(aclrtFree(out));
+	ASSERT_ACL_OK(aclrtMemPoolDestroy(pool));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtDestroyStream(run));
 }
 
 TEST_HARNESS_MAIN

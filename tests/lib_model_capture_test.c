@@ -9,12 +9,18 @@
  * and checked against a host model of the whole buffer, read back at
  * another offset and length; and the vendor's refusals with their codes
  * (aclrtResetEvent in a capture: 207000, the capture going on; a
- * callback on a stream without a report thread: 107015, likewise).
+ * callback on a stream without a report thread: 107015, likewise); an
+ * aclmdlRIDestroy from a host function of the model's own run, after
+ * aclmdlRIExecute's timeout, returns without waiting for that run; CMO
+ * tasks, profiling markers and managed prefetches recorded (a run after
+ * their memory was freed faults); descriptor and offset copies reading
+ * their descriptor and pointers at each run, changed between runs.
  * Skips without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "lib_child.h"
 #include "lib_util.h"
@@ -297,6 +303,95 @@ TEST(host_funcs_in_a_build_on_the_applications_thread)
 	EXPECT_EQ(ACL_SUCCESS, rep.err);
 	ASSERT_ACL_OK(aclrtDestroyStream(ps));
 	bufs_free(&b);
+}
+
+/* A host step that destroys its own model once the test says so (after aclmdlRIExecute gave up). */
+struct self_destroy {
+	aclrtContext ctx;
+	aclmdlRI m;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool go, done;
+	aclError ret;
+};
+
+static void hf_self_destroy(void *arg)
+{
+	struct self_destroy *d = arg;
+
+	pthread_mutex_lock(&d->lock);
+	while (!d->go)
+		pthread_cond_wait(&d->cond, &d->lock);
+	pthread_mutex_unlock(&d->lock);
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+	pthread_mutex_lock(&d->lock);
+	d->done = true;
+	pthread_cond_broadcast(&d->cond);
+	pthread_mutex_unlock(&d->lock);
+}
+
+/*
+ * aclmdlRIDestroy from a host function of the model's own run, started by
+ * aclmdlRIExecute, which gave up waiting (its timeout): as the vendor's
+ * destroy of a model that is not a captured graph, it does not wait for
+ * the run - it returns at once (the run cannot end before the host
+ * function returns), and the rest of the run, queued already, completes:
+ * the device work after the host function is done, each byte of it.
+ */
+TEST(destroy_from_own_host_func_after_execute_timeout)
+{
+	struct self_destroy d = { .lock = PTHREAD_MUTEX_INITIALIZER, .cond = PTHREAD_COND_INITIALIZER };
+	uint8_t *dev, back[4096];
+	struct timespec ts;
+	aclrtStream ps;
+	int i, tries;
+	bool done;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&d.ctx));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, sizeof(back), ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(dev, sizeof(back), 0, sizeof(back)));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&d.m, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(d.m, ps, 0));
+	ASSERT_ACL_OK(aclrtMemsetAsync(dev, 1000, 0x11, 1000, ps));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(ps, hf_self_destroy, &d));
+	ASSERT_ACL_OK(aclrtMemsetAsync(dev + 1000, 3000, 0x22, 3000, ps));
+	ASSERT_ACL_OK(aclmdlRIEndTask(d.m, ps));
+	ASSERT_ACL_OK(aclmdlRIBuildEnd(d.m, NULL));
+	ASSERT_ACL_OK(aclmdlRIUnbindStream(d.m, ps));
+
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, aclmdlRIExecute(d.m, 100));
+	pthread_mutex_lock(&d.lock);
+	d.go = true;
+	pthread_cond_broadcast(&d.cond);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 10;
+	while (!d.done && !pthread_cond_timedwait(&d.cond, &d.lock, &ts))
+		;
+	done = d.done;
+	pthread_mutex_unlock(&d.lock);
+	/* not done: the destroy waits for the run, which waits for the host function that called it */
+	ASSERT_TRUE(done);
+	EXPECT_EQ(ACL_SUCCESS, d.ret);
+	/* the rest of the run completes */
+	for (tries = 0; tries < 5000; tries++) {
+		ASSERT_ACL_OK(aclrtMemcpy(back, sizeof(back), dev, sizeof(back), ACL_MEMCPY_DEVICE_TO_HOST));
+		if (back[sizeof(back) - 1] == 0x22)
+			break;
+		usleep(1000);
+	}
+	for (i = 0; i < (int)sizeof(back); i++)
+		ASSERT_EQ(i < 1000 ? 0x11 : i < 4000 ? 0x22 : 0, back[i]);
+	ASSERT_ACL_OK(aclrtMemcpy(back, 100, dev + 950, 100, ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < 100; i++)
+		ASSERT_EQ(i < 50 ? 0x11 : 0x22, back[i]);
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIDestroy(d.m));
+	ASSERT_ACL_OK(aclrtSynchronizeDevice());
+	ASSERT_ACL_OK(aclrtDestroyStream(ps));
+	ASSERT_ACL_OK(aclrtFree(dev));
 }
 
 /*
@@ -640,6 +735,195 @@ TEST(reset_event_in_capture)
 	ASSERT_ACL_OK(aclrtDestroyStream(s));
 	ASSERT_ACL_OK(aclrtDestroyStream(o));
 	ASSERT_ACL_OK(aclrtFree(d));
+}
+
+/* The tasks of @m's one stream (aclmdlRIGetStreams, aclmdlRIGetTasksByStream), or -1. */
+static int task_count(aclmdlRI m)
+{
+	aclmdlRITask tasks[64];
+	uint32_t ns = 1, nt = 64;
+	aclrtStream ms;
+
+	if (aclmdlRIGetStreams(m, &ms, &ns) || ns != 1 || aclmdlRIGetTasksByStream(ms, tasks, &nt))
+		return -1;
+	return (int)nt;
+}
+
+/*
+ * CMO tasks (aclrtCmoAsync), profiling markers (aclrtProfTrace) and
+ * managed-memory prefetches to the device are recorded, as the vendor's
+ * capture records every task its stream allocates (stream.cc
+ * Stream::AllocTask, AllocCaptureTask): the capture goes on, the model
+ * lists them, and each run does them - a run after the memory a CMO task
+ * or a prefetch names was freed faults, as the task itself would; the
+ * copies between them see new input at each run.
+ */
+TEST(cmo_trace_and_prefetch_recorded)
+{
+	aclrtMemManagedLocation dev0 = { .type = ACL_MEM_LOCATIONTYPE_DEVICE, .id = 0 };
+	int32_t *a, *c, *cmo, host[N], back[N];
+	char marker[16] = "trace";
+	aclrtStream s, run;
+	void *managed;
+	aclmdlRI m;
+	int r, i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&a, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&c, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&cmo, 8192, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemAllocManaged(&managed, 8192, ACL_RT_MEM_ATTACH_GLOBAL));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtCmoAsync(cmo, 8192, ACL_RT_CMO_TYPE_PREFETCH, s));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(c, N * 4, a, N * 4, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtProfTrace(marker, 4, s));
+	ASSERT_ACL_OK(aclrtMemManagedPrefetchAsync(managed, 8192, dev0, 0, s));
+	ASSERT_ACL_OK(aclrtCmoAsync(cmo + 1024, 4096, ACL_RT_CMO_TYPE_WRITEBACK, s));
+	/* a bad argument is refused before anything is recorded, the capture going on */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtProfTrace(marker, 0, s));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtCmoAsync(cmo, 0, ACL_RT_CMO_TYPE_PREFETCH, s));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+	EXPECT_EQ(5, task_count(m));
+
+	for (r = 0; r < RUNS; r++) {
+		for (i = 0; i < N; i++)
+			host[i] = r * 7919 + i;
+		ASSERT_ACL_OK(aclrtMemcpy(a, N * 4, host, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, r & 1 ? run : s));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(r & 1 ? run : s));
+		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, c, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < N; i++)
+			ASSERT_EQ(host[i], back[i]);
+		ASSERT_ACL_OK(aclrtMemcpy(back, 40, c + 500, 40, ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < 10; i++)
+			ASSERT_EQ(host[500 + i], back[i]);
+	}
+	/* each run does the CMO task: the memory it names gone, the run faults */
+	ASSERT_ACL_OK(aclrtFree(cmo));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(run));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+
+	/* and the prefetch */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtMemManagedPrefetchAsync(managed, 8192, dev0, 0, s));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(run));
+	ASSERT_ACL_OK(aclrtFree(managed));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(run));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtDestroyStream(run));
+	ASSERT_ACL_OK(aclrtFree(a));
+	ASSERT_ACL_OK(aclrtFree(c));
+}
+
+/*
+ * Descriptor copies (aclrtMemcpyAsyncWithDesc, aclrtMemcpyAsyncWithOffset)
+ * are recorded, as the vendor's (MemcpyAsyncPtr allocates its task on the
+ * capturing stream), and read their descriptor or pointers at each run,
+ * where the run gets there: each run copies the descriptor in from an
+ * image the test changes between runs (another source, destination and
+ * length each time), and points the offset copy's pointers elsewhere; the
+ * destination is checked whole against a host model after each run.
+ */
+TEST(descriptor_copies_read_at_each_run)
+{
+	int32_t *srcs[2], *dst, *desc, *image, *out2, host[2][N], model[N], model2[N], back[N];
+	void **dptr, **sptr, *p;
+	aclrtStream s, run;
+	aclmdlRI m;
+	int r, i, k;
+
+	NEED_DEVICE();
+	for (k = 0; k < 2; k++)
+		ASSERT_ACL_OK(aclrtMalloc((void **)&srcs[k], N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&dst, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&out2, N * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&desc, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&image, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&dptr, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&sptr, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(dst, N * 4, 0, N * 4));
+	ASSERT_ACL_OK(aclrtMemset(out2, N * 4, 0, N * 4));
+	memset(model, 0, sizeof(model));
+	memset(model2, 0, sizeof(model2));
+	p = out2;
+	ASSERT_ACL_OK(aclrtMemcpy(dptr, 8, &p, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(s, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(desc, 64, image, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+	ASSERT_ACL_OK(aclrtMemcpyAsyncWithOffset(dptr, N * 4, 40, (const void **)sptr, 400, 8,
+						 ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+	/* refused before anything is recorded, the capture going on */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyAsyncWithDesc(host, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtMemcpyAsyncWithDesc(desc, ACL_MEMCPY_DEVICE_TO_DEVICE, s));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemcpyAsyncWithOffset(dptr, 8, 4, (const void **)sptr, 8, 0,
+									  ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, s));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+	EXPECT_EQ(3, task_count(m));
+	/* nothing ran at capture */
+	ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, out2, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < N; i++)
+		ASSERT_EQ(0, back[i]);
+
+	for (r = 0; r < RUNS; r++) {
+		int k = r & 1, from = 16 * r, to = 100 + 32 * r, n = 64 + 50 * r;
+
+		for (i = 0; i < N; i++) {
+			host[0][i] = r * 100000 + i;
+			host[1][i] = -r * 100000 - i;
+		}
+		ASSERT_ACL_OK(aclrtMemcpy(srcs[0], N * 4, host[0], N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(aclrtMemcpy(srcs[1], N * 4, host[1], N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+		/* the descriptor this run copies in: from srcs[k] + from to dst + to, n elements */
+		ASSERT_ACL_OK(aclrtSetMemcpyDesc(image, ACL_MEMCPY_INNER_DEVICE_TO_DEVICE, srcs[k] + from, dst + to,
+						 (size_t)n * 4, NULL));
+		/* the offset copy's source: the other buffer */
+		p = srcs[!k];
+		ASSERT_ACL_OK(aclrtMemcpy(sptr, 8, &p, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+		for (i = 0; i < n; i++)
+			model[to + i] = host[k][from + i];
+		for (i = 0; i < 100; i++)
+			model2[10 + i] = host[!k][2 + i];
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, r & 1 ? run : s));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(r & 1 ? run : s));
+		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, dst, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < N; i++)
+			ASSERT_EQ(model[i], back[i]);
+		ASSERT_ACL_OK(aclrtMemcpy(back, 80, dst + to + 3, 80, ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < 20; i++)
+			ASSERT_EQ(model[to + 3 + i], back[i]);
+		ASSERT_ACL_OK(aclrtMemcpy(back, N * 4, out2, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+		for (i = 0; i < N; i++)
+			ASSERT_EQ(model2[i], back[i]);
+	}
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	ASSERT_ACL_OK(aclrtDestroyStream(run));
+	for (k = 0; k < 2; k++)
+		ASSERT_ACL_OK(aclrtFree(srcs[k]));
+	ASSERT_ACL_OK(aclrtFree(dst));
+	ASSERT_ACL_OK(aclrtFree(out2));
+	ASSERT_ACL_OK(aclrtFree(desc));
+	ASSERT_ACL_OK(aclrtFree(image));
+	ASSERT_ACL_OK(aclrtFree(dptr));
+	ASSERT_ACL_OK(aclrtFree(sptr));
 }
 
 TEST_HARNESS_MAIN

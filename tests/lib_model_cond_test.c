@@ -13,13 +13,17 @@
  * buffers, read back whole and at another offset and length; ASSIGN_DEFAULT
  * against flag 0; a WHILE inside an IF's branch; npu's limits; an endless
  * WHILE stopped by aclmdlRIAbort and by aclrtStreamAbort; a destroy waits
- * for a queued run, which reads the value it owns. Skips without
- * /dev/npu0.
+ * for a queued run, which reads the value it owns, and refuses from a
+ * host function of that run (107037); a forked child frees
+ * its copy of the parent's condition state (counted by malloc). Skips
+ * without /dev/npu0.
  */
+#include <malloc.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <time.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib_util.h"
@@ -816,6 +820,161 @@ TEST(destroy_waits_for_queued_run)
 	EXPECT_ACL_OK(aclrtDestroyStream(s));
 	EXPECT_ACL_OK(aclrtDestroyStream(sub));
 	EXPECT_ACL_OK(aclrtDestroyStream(run));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* A host function of a graph's run that destroys the graph: its answer. */
+struct self_destroy {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclError ret;
+	int calls;
+};
+
+static void hf_destroy_own(void *arg)
+{
+	struct self_destroy *d = arg;
+
+	d->calls++;
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+}
+
+/*
+ * aclmdlRIDestroy of a graph with a condition task from a host function
+ * of its own run: the destroy waits for the graph's queued runs (their
+ * values go with it), and this one cannot end before the host function
+ * returns - the vendor's destroy polls its running graph for 10 s and
+ * answers ACL_ERROR_RT_MODEL_RUNNING, the model staying; so does
+ * libacl's, at once. The run then completes (its branch and the work
+ * after the host function), and the model is destroyed after it.
+ */
+TEST(destroy_from_own_run_refused)
+{
+	struct self_destroy d = { 0 };
+	aclrtStream s, sub, run;
+	aclmdlRICondHandle h;
+	aclmdlRI subs[1];
+	uint64_t *out, *after;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&d.ctx));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&sub));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	out = dev_word(0);
+	after = dev_word(0);
+
+	d.m = capture_begin(s);
+	ASSERT_ACL_OK(aclmdlRICondHandleCreate(d.m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
+	ASSERT_ACL_OK(aclmdlRIAddCondTask(params_of(h, ACL_MODEL_RI_COND_TYPE_IF, 1, subs), s, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_ACL_OK(aclrtValueWrite(out, 0x7E, 0, sub));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(sub, &subs[0]));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(s, hf_destroy_own, &d));
+	ASSERT_ACL_OK(aclrtValueWrite(after, 0xAF, 0, s));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &d.m));
+
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(run));
+	EXPECT_EQ(1, d.calls);
+	EXPECT_EQ(ACL_ERROR_RT_MODEL_RUNNING, d.ret);
+	EXPECT_EQ(0x7EULL, get_u64(out));
+	EXPECT_EQ(0xAFULL, get_u64(after));
+	/* it stayed: it runs again, and goes now */
+	put_u64(after, 0);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(run));
+	EXPECT_EQ(2, d.calls);
+	EXPECT_EQ(ACL_ERROR_RT_MODEL_RUNNING, d.ret);
+	EXPECT_EQ(0xAFULL, get_u64(after));
+	ASSERT_ACL_OK(aclmdlRIDestroy(d.m));
+	EXPECT_ACL_OK(aclrtFree(out));
+	EXPECT_ACL_OK(aclrtFree(after));
+	EXPECT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL_OK(aclrtDestroyStream(sub));
+	EXPECT_ACL_OK(aclrtDestroyStream(run));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* Bytes of host memory malloc has handed out and not got back. */
+static size_t heap_in_use(void)
+{
+	struct mallinfo2 mi = mallinfo2();
+
+	return mi.uordblks + mi.hblkhd;
+}
+
+#define FORK_CMDS	40000	/* the sub-model's commands: 64 bytes each in its condition state */
+
+/*
+ * After fork the child has none of the parent's models (the driver's are
+ * the parent's file's): it frees its copy of their host state, the
+ * condition state included - here a sub-model's commands, kept for its
+ * parent (2.5 MB), which the child's heap no longer holds. The parent's
+ * capture goes on and its graph runs.
+ */
+TEST(fork_child_frees_condition_state)
+{
+	aclrtStream s, sub;
+	aclmdlRICondHandle h;
+	aclmdlRI m, subs[1];
+	size_t before, after, grown;
+	uint8_t *out, want[LEN];
+	int i, status;
+	pid_t pid;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&sub));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&out, LEN, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(out, LEN, 0, LEN));
+
+	m = capture_begin(s);
+	ASSERT_ACL_OK(aclmdlRICondHandleCreate(m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
+	ASSERT_ACL_OK(aclmdlRIAddCondTask(params_of(h, ACL_MODEL_RI_COND_TYPE_IF, 1, subs), s, 0));
+	before = heap_in_use();
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	for (i = 0; i < FORK_CMDS; i++)
+		ASSERT_ACL_OK(aclrtMemsetAsync(out + i % 64, 1, (int32_t)(i & 0xFF), 1, sub));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(sub, &subs[0]));
+	after = heap_in_use();
+	grown = after - before;
+	ASSERT_GE(grown, (size_t)FORK_CMDS * 64);
+
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* the fork handlers ran: the parent's models are gone from the child's heap */
+		size_t now = heap_in_use();
+
+		if (now > after || after - now < grown * 3 / 4) {
+			printf("# child: %zu bytes in use, %zu before the fork: the %zu of the sub-model's commands are still held\n",
+			       now, after, grown);
+			fflush(stdout);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* the parent's capture goes on: each run writes the last value of each byte */
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &m));
+	memset(want, 0, sizeof(want));
+	for (i = 0; i < FORK_CMDS; i++)
+		want[i % 64] = (uint8_t)(i & 0xFF);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, sub));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(sub));
+	EXPECT_EQ(0, check_buf(out, want));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_ACL_OK(aclrtFree(out));
+	EXPECT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL_OK(aclrtDestroyStream(sub));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }

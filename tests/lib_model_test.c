@@ -10,11 +10,15 @@
  * names was freed faults and the process goes on; replays on several
  * streams, stream-ordered; a destroy while a replay is queued; an empty
  * capture; models going with their context and not into a fork child;
- * threads capturing and replaying at once. Skips without /dev/npu0.
+ * threads capturing and replaying at once; aclmdlRIBuildEnd racing
+ * aclmdlRIDestroy leaves no driver model behind. Skips without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <acl/acl_rt_memory_soma.h>
 
 #include "lib_util.h"
 
@@ -574,9 +578,13 @@ TEST(refusals_leave_nothing_queued)
 	attr_v.userCustomTag = 9;
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURED, aclrtSetStreamAttribute(s, ACL_STREAM_ATTR_USER_CUSTOM_TAG, &attr_v));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, status_of(s, NULL));
-	/* a profiling trace: refused, the capture invalidated, not the last error */
+	/*
+	 * a stream-ordered free of aclrtMalloc memory (no pool's), which the
+	 * vendor would free again at each run: refused, the capture
+	 * invalidated, not the last error; the memory stays
+	 */
 	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
-	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtProfTrace(&calls, 4, s));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtMemPoolFreeAsync(dev2, s));
 	EXPECT_EQ(ACL_SUCCESS, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_INVALIDATED, status_of(s, NULL));
 	/* then every task is refused as invalidated */
@@ -1027,6 +1035,80 @@ TEST(threads)
 		pthread_join(th[k], NULL);
 		EXPECT_EQ(0, a[k].bad);
 	}
+}
+
+/* aclmdlRIBuildEnd of a model on another thread, which reports its answer. */
+struct build_end_arg {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclError ret;
+};
+
+static void *build_end_fn(void *arg)
+{
+	struct build_end_arg *b = arg;
+
+	b->ret = aclrtSetCurrentContext(b->ctx);
+	if (!b->ret)
+		b->ret = aclmdlRIBuildEnd(b->m, NULL);
+	return NULL;
+}
+
+#define RACE_CMDS	20000	/* a build MODEL_CREATE takes a while to check */
+
+/*
+ * aclmdlRIBuildEnd racing aclmdlRIDestroy of the same model on another
+ * thread, the destroy landing at several points of the build (while the
+ * driver makes the model, mostly): whichever wins, no driver model is
+ * left behind (npu-models in the file's fdinfo) - a build the destroy
+ * overtook destroys what it made and answers 107017 - and the handle is
+ * gone after both.
+ */
+TEST(build_end_racing_destroy)
+{
+	struct build_end_arg b;
+	long long models;
+	aclrtStream ps;
+	pthread_t t;
+	char *dev;
+	int k, i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&b.ctx));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&dev, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
+	models = npu_proc_fdinfo("/dev/npu0", "npu-models");
+	ASSERT_LE(0, models);
+	for (k = 0; k < 8; k++) {
+		ASSERT_ACL_OK(aclmdlRIBuildBegin(&b.m, 0));
+		ASSERT_ACL_OK(aclmdlRIBindStream(b.m, ps, 0));
+		for (i = 0; i < RACE_CMDS; i++)
+			ASSERT_ACL_OK(aclrtMemsetAsync(dev + i % 4096, 1, i & 0xFF, 1, ps));
+		ASSERT_ACL_OK(aclmdlRIEndTask(b.m, ps));
+		ASSERT_EQ(0, pthread_create(&t, NULL, build_end_fn, &b));
+		/* the last time the build ends first */
+		if (k == 7)
+			ASSERT_EQ(0, pthread_join(t, NULL));
+		else
+			usleep(k * 300);
+		EXPECT_ACL_OK(aclmdlRIDestroy(b.m));
+		if (k != 7)
+			ASSERT_EQ(0, pthread_join(t, NULL));
+		/* built before the destroy, or overtaken by it */
+		if (k == 7 || b.ret != ACL_SUCCESS)
+			EXPECT_EQ(k == 7 ? ACL_SUCCESS : ACL_ERROR_RT_INVALID_HANDLE, b.ret);
+		if (k == 7)
+			printf("# destroy after the build: aclmdlRIBuildEnd %d\n", b.ret);
+		else
+			printf("# destroy after %d us: aclmdlRIBuildEnd %d\n", k * 300, b.ret);
+		EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRIDestroy(b.m));
+		EXPECT_EQ(models, npu_proc_fdinfo("/dev/npu0", "npu-models"));
+		/* the stream was let go: it runs its tasks again */
+		ASSERT_ACL_OK(aclrtMemsetAsync(dev, 4096, 0, 4096, ps));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(ps));
+	}
+	ASSERT_ACL_OK(aclrtDestroyStream(ps));
+	ASSERT_ACL_OK(aclrtFree(dev));
 }
 
 /*

@@ -78,4 +78,16 @@ static inline long long npu_proc_submits(int fd)
 	return npu_file_value_at(AT_FDCWD, path, "npu-submits", ':');
 }
 
+/* The value of @key in the fdinfo of this process's (libacl's) file on @dev, or -1. */
+static inline long long npu_proc_fdinfo(const char *dev, const char *key)
+{
+	char path[64];
+	int fd = npu_proc_dev_fd(dev, -1);
+
+	if (fd < 0)
+		return -1;
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return npu_file_value_at(AT_FDCWD, path, key, ':');
+}
+
 #endif /* NPU_PROC_H */

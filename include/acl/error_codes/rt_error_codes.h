@@ -48,6 +48,7 @@
 #define ACL_ERROR_STREAM_TASK_GROUP_STATUS		107033
 #define ACL_ERROR_STREAM_TASK_GROUP_INTR		107034
 #define ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED		107036	/* the capture was begun on another stream */
+#define ACL_ERROR_RT_MODEL_RUNNING			107037	/* the model is still running */
 #define ACL_ERROR_RT_STREAM_CAPTURE_WRONG_THREAD	107038
 #define ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY		107039	/* an output array too short */
 #define ACL_ERROR_RT_MODEL_UPDATE_FAILED		107040	/* a model cannot be updated now */
