@@ -144,6 +144,9 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_EARRAYSHORT, ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY, "the array is too short" },
 		{ ACLI_EMODELUPDATE, ACL_ERROR_RT_MODEL_UPDATE_FAILED, "the model cannot be updated" },
 		{ ACLI_EMODELRUNNING, ACL_ERROR_RT_MODEL_RUNNING,	"the model is still running" },
+		{ ACLI_ETASKGRPSTATUS, ACL_ERROR_STREAM_TASK_GROUP_STATUS, "the stream's task group state does not allow it" },
+		{ ACLI_ETASKGRPINTR, ACL_ERROR_STREAM_TASK_GROUP_INTR, "a task of another stream interrupted a task group" },
+		{ ACLI_ETASKTYPE, ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "a task group takes no task of this kind" },
 	};
 	size_t i;
 

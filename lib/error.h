@@ -92,6 +92,10 @@ enum {
 	ACLI_EARRAYSHORT	= -(ACLI_ERR_BASE + 73),	/* an output array too short: 107039 */
 	ACLI_EMODELUPDATE	= -(ACLI_ERR_BASE + 74),	/* the model cannot be updated now: 107040 */
 	ACLI_EMODELRUNNING	= -(ACLI_ERR_BASE + 75),	/* the model's run is not done: 107037 */
+	/* task groups (model_group.c) */
+	ACLI_ETASKGRPSTATUS	= -(ACLI_ERR_BASE + 76),	/* a stream's task group state: 107033 */
+	ACLI_ETASKGRPINTR	= -(ACLI_ERR_BASE + 77),	/* a task interrupted an open group: 107034 */
+	ACLI_ETASKTYPE		= -(ACLI_ERR_BASE + 78),	/* a task kind a group cannot take: 507009 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -29,6 +29,7 @@ enum acl_obj_type {
 	ACL_OBJ_COND,			/* aclmdlRICondHandle (model_cond.c) */
 	ACL_OBJ_MODEL_TASK,		/* aclmdlRITask: a task of a built model (model_task.c) */
 	ACL_OBJ_MODEL_STREAM,		/* the aclrtStream aclmdlRIGetStreams names (model_task.c) */
+	ACL_OBJ_TASK_GRP,		/* aclrtTaskGrp: a task group of a capture (model_group.c) */
 };
 
 struct acl_obj {

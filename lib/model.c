@@ -71,6 +71,7 @@
 #include "label.h"
 #include "list.h"
 #include "model.h"
+#include "model_group.h"
 #include "model_task.h"
 #include "query.h"
 #include "snapstate.h"
@@ -662,8 +663,9 @@ static int acl_model_teardown(struct acl_model *m)
 	m->cbs = NULL;
 	m->ncbs = m->cbs_cap = 0;
 	pthread_mutex_unlock(&m->lock);
-	/* the task handles go first: no update makes new driver models now */
+	/* the task and task group handles go first: no update makes new driver models now */
 	acl_mtab_close(tab);
+	acl_grps_close(&m->cap);
 	/* a build's stream is let go (a capture's ended before) */
 	acl_model_unbind(m);
 	if (m->cond)
@@ -751,6 +753,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			acl_mtab_forget(m->tasks);
 			if (m->cond)
 				acl_cond_ops->forget(m->cond);
+			acl_grps_forget(&m->cap);
 			free(m->parts);
 			free(m->runs);
 			free(m->name);
@@ -1334,6 +1337,10 @@ static int acl_capture_end(struct acl_stream *s, aclmdlRI *out)
 	}
 	if (cap->invalid)
 		ret = acl_errf(ACLI_ECAPINVALID, "the capture of stream %p was invalidated by a task it could not record (see that task's failure): its model is destroyed",
+			       s);
+	/* the vendor's CheckCaptureModelValidity: a task group left open (its stream's ends with the capture) */
+	else if (__atomic_load_n(&cap->grp_open, __ATOMIC_ACQUIRE))
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "a task group of the capture of stream %p is still open (aclmdlRICaptureTaskGrpEnd): its model is destroyed",
 			       s);
 	/* the streams that joined leave it, joined back or not */
 	else

@@ -173,6 +173,7 @@ int acl_stream_create(struct acl_context *ctx, uint32_t flags, uint32_t priority
 
 int acl_stream_teardown(struct acl_stream *s, bool force)
 {
+	struct acl_task_grp *grp;
 	uint32_t id;
 	int ret;
 
@@ -180,7 +181,15 @@ int acl_stream_teardown(struct acl_stream *s, bool force)
 	pthread_mutex_lock(&s->lock);
 	__atomic_store_n(&s->dead, true, __ATOMIC_RELEASE);
 	id = s->id;
+	/* a group it updated can be updated by another stream again */
+	grp = s->grp_upd;
+	s->grp_upd = NULL;
+	s->grp = ACL_GRP_NONE;
 	pthread_mutex_unlock(&s->lock);
+	if (grp) {
+		__atomic_store_n(&grp->updating, false, __ATOMIC_RELEASE);
+		acl_obj_put(&grp->obj);
+	}
 	if (force) {
 		acl_cbq_drop(s);
 	} else {
@@ -334,6 +343,117 @@ static int acl_stream_capture_valid_locked(struct acl_stream *s)
 			s);
 }
 
+/*
+ * Task groups at a task of @s (under s->lock), the vendor's AllocTask,
+ * PackingTaskGroup and IsTaskGroupBreak: a stream updating a group takes
+ * only kernel launches (they replace the group's tasks), anything else is
+ * 507009; while a group is open in @s's capture, a task of @s joins it
+ * (kernel launches only: 507009 for the rest) and a task of another of
+ * its streams interrupts it (107034). A refusal invalidates the capture,
+ * and GrpEnd answers it.
+ */
+static int acl_stream_grp_gate_locked(struct acl_stream *s)
+{
+	struct acl_capture *c = s->capture;
+	int err;
+
+	if (s->grp == ACL_GRP_UPDATE)
+		return acl_errf(ACLI_ETASKTYPE, "stream %p updates a task group (aclmdlRICaptureTaskUpdateBegin): only kernel launches, which replace the group's tasks, are taken until aclmdlRICaptureTaskUpdateEnd",
+				s);
+	if (!c || c->build || (s->grp != ACL_GRP_SAMPLE && !__atomic_load_n(&c->grp_open, __ATOMIC_ACQUIRE)))
+		return 0;
+	/*
+	 * Kernel launches (they come with the AI cores) are the group's: the
+	 * command they record, c->n, is appended to the open group's tasks
+	 * here; nothing npu records today is one.
+	 */
+	if (s->grp == ACL_GRP_SAMPLE)
+		err = acl_errf(ACLI_ETASKTYPE, "stream %p records a task group (aclmdlRICaptureTaskGrpBegin), which takes kernel launches only: the capture is invalidated",
+			       s);
+	else
+		err = acl_errf(ACLI_ETASKGRPINTR, "a task group is open on another stream of the capture of stream %p: its tasks go on that stream until aclmdlRICaptureTaskGrpEnd; the capture is invalidated",
+			       s);
+	c->invalid = true;
+	__atomic_store_n(&c->grp_err, err, __ATOMIC_RELEASE);
+	return err;
+}
+
+int acl_stream_grp_begin(struct acl_stream *s)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->grp != ACL_GRP_NONE)
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "stream %p %s a task group already", s,
+			       s->grp == ACL_GRP_SAMPLE ? "records" : "updates");
+	else if (!s->capture || s->capture->build)
+		ret = acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
+	if (!ret) {
+		s->grp = ACL_GRP_SAMPLE;
+		__atomic_add_fetch(&s->capture->grp_open, 1, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_grp_end(struct acl_stream *s, int *err)
+{
+	struct acl_capture *c;
+	int ret = 0;
+
+	*err = 0;
+	pthread_mutex_lock(&s->lock);
+	c = s->capture;
+	if (s->grp != ACL_GRP_SAMPLE)
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "stream %p records no task group (aclmdlRICaptureTaskGrpBegin)", s);
+	else if (!c || c->build)
+		ret = acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
+	if (!ret) {
+		s->grp = ACL_GRP_NONE;
+		__atomic_sub_fetch(&c->grp_open, 1, __ATOMIC_RELEASE);
+		*err = __atomic_load_n(&c->grp_err, __ATOMIC_ACQUIRE);
+		if (!*err && c->invalid)
+			*err = ACLI_ECAPINVALID;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->grp != ACL_GRP_NONE) {
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "stream %p %s a task group already", s,
+			       s->grp == ACL_GRP_SAMPLE ? "records" : "updates");
+	} else {
+		acl_obj_hold(&g->obj);
+		g->updated = 0;
+		s->grp_upd = g;
+		s->grp = ACL_GRP_UPDATE;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g)
+{
+	int ret = 0;
+
+	*g = NULL;
+	pthread_mutex_lock(&s->lock);
+	if (s->grp != ACL_GRP_UPDATE) {
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "stream %p updates no task group (aclmdlRICaptureTaskUpdateBegin)", s);
+	} else {
+		*g = s->grp_upd;
+		s->grp_upd = NULL;
+		s->grp = ACL_GRP_NONE;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
 /* Record @n commands in @s's capture (under s->lock). */
 static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n)
 {
@@ -343,6 +463,8 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 	int ret;
 
 	ret = acl_stream_capture_valid_locked(s);
+	if (!ret)
+		ret = acl_stream_grp_gate_locked(s);
 	if (ret)
 		return ret;
 	if (n > NPU_MODEL_MAX_CMDS - c->n) {
@@ -380,6 +502,8 @@ static int acl_stream_capture_step(struct acl_stream *s, struct acl_capture_ext 
 	c = s->capture;
 	ret = c ? acl_stream_capture_valid_locked(s) :
 		  acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
+	if (!ret)
+		ret = acl_stream_grp_gate_locked(s);
 	if (!ret && c->next == c->ext_cap) {
 		v = realloc(c->ext, (c->ext_cap ? 2 * c->ext_cap : 4) * sizeof(*v));
 		if (v) {
@@ -519,6 +643,8 @@ int acl_stream_uncapturable(struct acl_stream *s)
 	pthread_mutex_lock(&s->lock);
 	if (s->capture)
 		ret = acl_stream_capture_refuse(s);
+	else if (s->grp == ACL_GRP_UPDATE)
+		ret = acl_stream_grp_gate_locked(s);
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -630,6 +756,8 @@ int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok
 		goto out;
 	}
 	ret = acl_stream_capture_valid_locked(s);
+	if (!ret)
+		ret = acl_stream_grp_gate_locked(s);
 	if (ret)
 		goto out;
 	mb = acl_capture_member_of(s->capture, s);
@@ -771,8 +899,12 @@ int acl_capture_close(struct acl_capture *cap, bool check)
 	cap->nmembers = cap->members_cap = 0;
 	for (i = 0; i < n; i++) {
 		pthread_mutex_lock(&members[i].s->lock);
-		if (members[i].s->capture == cap)
+		if (members[i].s->capture == cap) {
 			members[i].s->capture = NULL;
+			/* a group left open ends with the capture (CaptureEnd answered 107033) */
+			if (members[i].s->grp == ACL_GRP_SAMPLE)
+				members[i].s->grp = ACL_GRP_NONE;
+		}
 		pthread_mutex_unlock(&members[i].s->lock);
 	}
 	pthread_mutex_unlock(&acl_cap_lock);
@@ -801,8 +933,11 @@ struct acl_capture *acl_stream_capture_end(struct acl_stream *s, const struct ac
 	cur = s->capture;
 	if (cur && (cap ? cur != cap : cur->build))
 		cur = NULL;
-	if (cur)
+	if (cur) {
 		s->capture = NULL;
+		if (s->grp == ACL_GRP_SAMPLE)
+			s->grp = ACL_GRP_NONE;
+	}
 	pthread_mutex_unlock(&s->lock);
 	return cur;
 }
@@ -869,6 +1004,8 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 
 	if (s->capture)
 		return acl_stream_capture_refuse(s);
+	if (s->grp == ACL_GRP_UPDATE)
+		return acl_stream_grp_gate_locked(s);
 	/* CANN: an aborting device's contexts fail with that first */
 	ret = s->ctx ? acl_dev_aborting(s->dev) : 0;
 	if (!ret)

@@ -81,6 +81,31 @@ struct acl_capture_switch {
  * (aclmdlRICaptureBegin) or bound to a model being built (@build:
  * aclmdlRIBindStream).
  */
+/*
+ * Task groups (model_group.c): a stream records one (SAMPLE, while it is
+ * captured: aclmdlRICaptureTaskGrpBegin to End) or updates one (UPDATE,
+ * a stream not captured: aclmdlRICaptureTaskUpdateBegin to End).
+ */
+enum acl_grp_state {
+	ACL_GRP_NONE,
+	ACL_GRP_SAMPLE,
+	ACL_GRP_UPDATE,
+};
+
+/*
+ * A task group of a capture (aclrtTaskGrp, made by GrpEnd): the tasks
+ * recorded in it, which the vendor lets be kernel launches only - npu has
+ * none yet, so @ntasks is 0. Listed in its capture (@next, under
+ * model_group.c's lock) until its model is destroyed.
+ */
+struct acl_task_grp {
+	struct acl_obj obj;		/* first: the aclrtTaskGrp is the object */
+	struct acl_task_grp *next;
+	uint32_t ntasks;		/* constant */
+	bool updating;			/* a stream updates it (atomic) */
+	uint32_t updated;		/* tasks replaced in the update under way; under the updater's lock */
+};
+
 struct acl_capture {
 	struct npu_cmd *cmds;
 	uint32_t n, cap;
@@ -97,6 +122,10 @@ struct acl_capture {
 	uint32_t nmembers, members_cap;
 	bool ended;			/* aclmdlRIEndTask: it takes no more tasks */
 	bool invalid;			/* a task was refused: the capture ends with 507903 */
+	/* task groups (model_group.c): */
+	unsigned int grp_open;		/* streams recording a group now (atomic) */
+	int grp_err;			/* a task a group refused (atomic): GrpEnd's answer from then on */
+	struct acl_task_grp *grps;	/* its groups (GrpEnd's), under model_group.c's lock */
 };
 
 struct acl_stream {
@@ -132,6 +161,8 @@ struct acl_stream {
 	void *allocator;		/* aclrtAllocatorRegister's copy (allocator.c); freed with it */
 	struct acl_capture *capture;	/* recording into it (aclmdlRICaptureBegin), else NULL */
 	uint64_t recorded;		/* tasks it recorded into captures, ever */
+	enum acl_grp_state grp;		/* its task group state (model_group.c) */
+	struct acl_task_grp *grp_upd;	/* UPDATE: the group it updates, held */
 };
 
 /*
@@ -293,6 +324,19 @@ int acl_capture_close(struct acl_capture *cap, bool check);
 void acl_captures_forget(void);
 /* aclmdlRIEndTask: @s's recording into @cap takes no more tasks; 507000 if not @cap, or ended already. */
 int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap);
+/*
+ * Task group state changes (model_group.c's), each under s->lock:
+ * NONE to SAMPLE for a captured stream (ACLI_ENOTCAPTURED if it is not,
+ * ACLI_ETASKGRPSTATUS if not NONE); SAMPLE to NONE, *@err the answer of
+ * the group's end (a task it refused, else 507903 if the capture was
+ * invalidated, else 0); NONE to UPDATE of @g (held from now on); UPDATE
+ * to NONE, the group it updated into *@g (the caller's reference).
+ */
+int acl_stream_grp_begin(struct acl_stream *s);
+int acl_stream_grp_end(struct acl_stream *s, int *err);
+int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g);
+int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g);
+
 /*
  * For a task no capture records, refused before it does anything: while
  * @s captures, ACLI_ERTNOTSUPP and the capture is invalidated; else 0.

@@ -2989,6 +2989,24 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, a
 ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
 
 /*
+ * Task groups: the tasks a capturing stream records between
+ * aclmdlRICaptureTaskGrpBegin and aclmdlRICaptureTaskGrpEnd (its handle,
+ * valid until the model is destroyed) are replaced later by as many of
+ * the same kinds that a stream not captured launches between
+ * aclmdlRICaptureTaskUpdateBegin and aclmdlRICaptureTaskUpdateEnd. A
+ * group takes kernel launches only (as CANN's): npu has none yet, so a
+ * group holds no task - any other task on its stream while it is open is
+ * ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, on another stream of its capture
+ * ACL_ERROR_STREAM_TASK_GROUP_INTR, both invalidating the capture; an
+ * update window refuses every task (ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT).
+ * State errors are ACL_ERROR_STREAM_TASK_GROUP_STATUS.
+ */
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle);
+ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
+
+/*
  * == Kernel launch (types for layout; kernels arrive with the AI-core work) ==
  *
  * libacl creates no function handles yet, so aclrtLaunchKernelWithHostArgs

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Task groups of a capture: aclmdlRICaptureTaskGrpBegin and
+ * aclmdlRICaptureTaskGrpEnd mark tasks of a capturing stream as a group
+ * (its aclrtTaskGrp handle), whose tasks a stream that is not captured
+ * later replaces between aclmdlRICaptureTaskUpdateBegin and
+ * aclmdlRICaptureTaskUpdateEnd, as many and of the same kinds.
+ *
+ * As the vendor's (acl layer src/acl/aclrt_impl/model_ri.cpp; runtime
+ * api_c_standard_soc.cc and api_c_stream.cc rtsStream*TaskGrp/Update,
+ * feature/aclgraph/api_error_aclgraph.cc, v100/api_impl_aclgraph.cc,
+ * context_aclgraph.cc Context::Stream*TaskGrp/Update, stream.cc
+ * PackingTaskGroup, UpdateTask, AllocTask, IsTaskGroupBreak): a group
+ * takes kernel launches only (capture_adapt_v100.cc
+ * TaskTypeIsSupportTaskGroup: AI core and vector core kernels). npu has
+ * no kernel launch yet, so a group holds no task: any task of its stream
+ * while it is open is refused with 507009 and one of another stream of
+ * its capture with 107034, either invalidating the capture (stream.c's
+ * gate); an update window refuses every task with 507009. The state of
+ * each stream is stream.c's (struct acl_stream grp, under its lock);
+ * the groups are their capture's and go with their model
+ * (aclmdlRIDestroy), as the vendor's CaptureModel taskGroupList_.
+ *
+ * Locks: acl_grp_lock protects the capture lists of groups and is taken
+ * around a stream's lock, never inside it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include <acl/acl.h>
+
+#include "context.h"
+#include "device.h"
+#include "error.h"
+#include "handle.h"
+#include "model_group.h"
+#include "query.h"
+#include "snapstate.h"
+#include "stream.h"
+
+static pthread_mutex_t acl_grp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void acl_grp_release(struct acl_obj *obj)
+{
+	free(obj);
+}
+
+void acl_grps_close(struct acl_capture *cap)
+{
+	struct acl_task_grp *g;
+
+	pthread_mutex_lock(&acl_grp_lock);
+	g = cap->grps;
+	cap->grps = NULL;
+	pthread_mutex_unlock(&acl_grp_lock);
+	while (g) {
+		struct acl_task_grp *next = g->next;
+
+		if (acl_obj_del(&g->obj))
+			acl_obj_put(&g->obj);
+		g = next;
+	}
+}
+
+void acl_grps_forget(struct acl_capture *cap)
+{
+	struct acl_task_grp *g = cap->grps;
+
+	/* the lock may be held by a thread that did not fork */
+	pthread_mutex_init(&acl_grp_lock, NULL);
+	cap->grps = NULL;
+	while (g) {
+		struct acl_task_grp *next = g->next;
+
+		free(g);
+		g = next;
+	}
+}
+
+/*
+ * The start of the four calls after the acl layer's NULL checks: the
+ * vendor's GLOBAL_STATE_WAIT_IF_LOCKED, the chip (207000, recorded), then
+ * the stream's handle (107017).
+ */
+static int acl_grp_enter(aclrtStream stream, struct acl_stream **s)
+{
+	acl_snap_gate();
+	if (!(acl_chip_features() & ACL_SOC_ACL_GRAPH))
+		return acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip has no ACL graphs (the A2, A3 and 310P parts have them)"));
+	return acl_stream_resolve(stream, ACL_STREAM_USE, s);
+}
+
+/* GrpBegin and GrpEnd: @s must be captured (107029), of the current context (107002, 107003). */
+static int acl_grp_captured(struct acl_stream *s)
+{
+	if (!acl_stream_capture(s, NULL))
+		return acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
+	return acl_stream_current(s);
+}
+
+/*
+ * UpdateBegin and UpdateEnd: @s must be a stream of single operators, not
+ * captured (107027) nor a model's (a stream bound to a model being built:
+ * 107005), of the current context.
+ */
+static int acl_grp_updater(struct acl_stream *s)
+{
+	if (acl_stream_capture(s, NULL))
+		return acl_errf(ACLI_ESTREAMCAPTURED, "stream %p is being captured: a task group is updated on a stream that is not",
+				s);
+	if (acl_stream_recording(s))
+		return acl_errf(ACLI_ESTREAMMODEL, "stream %p is bound to a model (aclmdlRIBindStream): a task group is updated on a stream of single operators",
+				s);
+	return acl_stream_current(s);
+}
+
+ACL_EXPORT aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream)
+{
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream);
+	if (!ret)
+		ret = acl_grp_enter(stream, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_grp_captured(s);
+	if (!ret)
+		ret = acl_stream_grp_begin(s);
+	acl_stream_put(s);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle)
+{
+	struct acl_capture *cap;
+	struct acl_task_grp *g;
+	struct acl_stream *s;
+	int ret, err = 0;
+
+	ret = acl_enter(NULL, stream, handle);
+	if (!ret)
+		ret = acl_grp_enter(stream, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_grp_captured(s);
+	if (ret)
+		goto out;
+	*handle = NULL;
+	g = calloc(1, sizeof(*g));
+	if (!g) {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto out;
+	}
+	/* the capture's list under acl_grp_lock: no model teardown takes it meanwhile */
+	pthread_mutex_lock(&acl_grp_lock);
+	ret = acl_stream_grp_end(s, &err);
+	cap = acl_stream_capture(s, NULL);
+	if (!ret && !err && cap) {
+		/* kernel launches will be its tasks: g->ntasks of them */
+		acl_obj_add(&g->obj, ACL_OBJ_TASK_GRP, acl_grp_release);
+		g->next = cap->grps;
+		cap->grps = g;
+		*handle = g;
+		g = NULL;
+	}
+	pthread_mutex_unlock(&acl_grp_lock);
+	free(g);
+	/* the vendor's: the group is dropped, and the reason its capture failed is the answer */
+	if (!ret && err == ACLI_ECAPINVALID)
+		ret = acl_errf(err, "the capture of stream %p was invalidated: the task group is dropped", s);
+	else if (!ret && err)
+		ret = acl_errf(err, "a task of the task group of stream %p was refused (see that task's failure): the group is dropped",
+			       s);
+out:
+	acl_stream_put(s);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
+{
+	struct acl_task_grp *g;
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream, handle);
+	if (!ret)
+		ret = acl_grp_enter(stream, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_grp_updater(s);
+	if (ret)
+		goto out;
+	/* the vendor takes the handle as it is; npu answers one of a destroyed model */
+	g = (struct acl_task_grp *)acl_obj_get(handle, ACL_OBJ_TASK_GRP);
+	if (!g) {
+		ret = acl_errf(ACLI_EHANDLE, "handle %p is not a live task group (aclmdlRICaptureTaskGrpEnd; its model destroyed?)",
+			       handle);
+		goto out;
+	}
+	pthread_mutex_lock(&acl_grp_lock);
+	if (__atomic_load_n(&g->updating, __ATOMIC_ACQUIRE)) {
+		/* the vendor checks the stream's state first: the same 107033 */
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "task group %p is being updated (by this or another stream)", g);
+	} else {
+		ret = acl_stream_grp_update(s, g);
+	}
+	if (!ret)
+		__atomic_store_n(&g->updating, true, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&acl_grp_lock);
+	acl_obj_put(&g->obj);
+out:
+	acl_stream_put(s);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
+{
+	struct acl_task_grp *g = NULL;
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_enter(NULL, stream);
+	if (!ret)
+		ret = acl_grp_enter(stream, &s);
+	if (ret)
+		return acl_ret(__func__, ret);
+	ret = acl_grp_updater(s);
+	if (!ret)
+		ret = acl_stream_grp_update_end(s, &g);
+	acl_stream_put(s);
+	if (!g)
+		return acl_ret(__func__, ret);
+	/* the vendor's RT_ERROR_STREAM_TASKGRP_UPDATE: fewer tasks than the group's (the window ends anyway) */
+	if (g->updated != g->ntasks)
+		ret = acl_errf(ACLI_EINTERNAL, "task group %p has %u tasks, of which %u were updated", g, g->ntasks,
+			       g->updated);
+	__atomic_store_n(&g->updating, false, __ATOMIC_RELEASE);
+	acl_obj_put(&g->obj);
+	return acl_ret(__func__, ret);
+}
