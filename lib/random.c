@@ -15,7 +15,11 @@
  * when the task runs. A randomParaAddr receives the two parameters at the
  * call, as the vendor writes them (synchronously, not in stream order).
  * The vendor's acl layer also overwrites the caller's dataType with the
- * runtime's type code; npu leaves the caller's struct alone.
+ * runtime's type code; npu leaves the caller's struct alone. On a stream
+ * that records (a capture, a model being built) the command's parameter
+ * struct is copied by the recording (stream.c), which owns it: the driver
+ * reads it when it makes the model, at the capture's end and again at each
+ * aclmdlRIUpdate or aclrtTaskUpdateAsync.
  */
 #include <errno.h>
 #include <stdint.h>
