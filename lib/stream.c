@@ -462,7 +462,7 @@ int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g)
  * targets are model.c's, made at each build; host memory a copy or a
  * value task reaches is a registration, looked up when it runs).
  */
-static size_t acl_cmd_host_operand(const struct npu_cmd *cmd)
+size_t acl_cmd_host_operand(const struct npu_cmd *cmd)
 {
 	return cmd->op == NPU_OP_RANDOM ? cmd->value : 0;
 }

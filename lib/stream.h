@@ -363,6 +363,11 @@ int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool rec
 int acl_stream_capture_host(struct acl_stream *s, struct acl_host_step *h);
 /* Let go of what @cap holds (its commands, its events). */
 void acl_capture_free(struct acl_capture *cap);
+/*
+ * The host memory at @cmd->src the driver reads when it makes a model of
+ * @cmd (MODEL_CREATE): its size, 0 if none (a recording owns a copy).
+ */
+size_t acl_cmd_host_operand(const struct npu_cmd *cmd);
 /* Free the host memory @cap's commands point at (acl_capture_free's; after fork alone). */
 void acl_capture_free_owned(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
