@@ -746,6 +746,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			free(m->cap.cmds);
 			free(m->cap.ext);
 			free(m->cap.sw);
+			acl_capture_free_owned(&m->cap);
 			free(m->cap.members);
 			/* its callback queue's locks may be held by a thread that did not fork */
 			if (m->exec)

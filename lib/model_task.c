@@ -526,17 +526,13 @@ static int acl_mtab_lookup(aclmdlRI modelRI, struct acl_mtab **tab)
 	return ret;
 }
 
-/* aclmdlRIUpdate of @tab: the changes become the model's (tab->lock held, open). */
-static int acl_mtab_update(struct acl_mtab *tab)
+/* New driver models of @tab's recording, its disabled tasks left out (tab->lock held, open). */
+static int acl_mtab_rebuild(struct acl_mtab *tab)
 {
 	bool *off;
 	uint32_t i;
 	int ret;
 
-	if (tab->status == ACL_MTAB_READY)
-		return 0;
-	if (tab->status != ACL_MTAB_UPDATING)
-		return acl_errf(ACLI_EMODELUPDATE, "model %u cannot be updated: a change of its tasks failed", tab->id);
 	off = calloc(tab->cap->n + tab->cap->next + 1, sizeof(*off));
 	if (!off)
 		return acl_errf(-ENOMEM, "out of host memory");
@@ -545,11 +541,103 @@ static int acl_mtab_update(struct acl_mtab *tab)
 	/* a table exists: model.c set its hooks */
 	ret = __atomic_load_n(&acl_mtab_hooks, __ATOMIC_ACQUIRE)->rebuild(tab->m, off);
 	free(off);
+	return ret;
+}
+
+/* aclmdlRIUpdate of @tab: the changes become the model's (tab->lock held, open). */
+static int acl_mtab_update(struct acl_mtab *tab)
+{
+	int ret;
+
+	if (tab->status == ACL_MTAB_READY)
+		return 0;
+	if (tab->status != ACL_MTAB_UPDATING)
+		return acl_errf(ACLI_EMODELUPDATE, "model %u cannot be updated: a change of its tasks failed", tab->id);
+	ret = acl_mtab_rebuild(tab);
 	/*
 	 * the vendor's: a failed update leaves the model FAULT; it runs as
 	 * before. A run being queued meanwhile (107040) is no failure of it.
 	 */
 	tab->status = ret == ACLI_EMODELUPDATE ? ACL_MTAB_UPDATING : ret ? ACL_MTAB_FAULT : ACL_MTAB_READY;
+	return ret;
+}
+
+int acl_mtab_of_stream(aclrtStream stream, struct acl_mtab **tab)
+{
+	struct acl_obj *other;
+
+	*tab = (struct acl_mtab *)acl_obj_get(stream, ACL_OBJ_MODEL_STREAM);
+	if (*tab)
+		return 0;
+	other = acl_obj_get(stream, ACL_OBJ_STREAM);
+	if (!other)
+		return acl_errf(ACLI_EHANDLE, "stream %p is not a live stream", stream);
+	acl_obj_put(other);
+	return 0;
+}
+
+/* Task @id of @tab: its command, if one of @op, into *@cmd; else 107000 (tab->lock held, open). */
+static int acl_mtab_cmd_of(struct acl_mtab *tab, uint32_t id, uint32_t op, struct npu_cmd **cmd)
+{
+	if (id >= tab->n)
+		return acl_errf(ACLI_ERTPARAM, "taskId %u: the model's stream has %u tasks (aclmdlRIGetTasksByStream)",
+				id, tab->n);
+	*cmd = acl_mtask_cmd(&tab->tasks[id]);
+	if (!*cmd || (*cmd)->op != op)
+		return acl_errf(ACLI_ERTPARAM, "task %u of the model's stream is not a random-number task, the one kind updated",
+				id);
+	return 0;
+}
+
+int acl_mtab_patch(struct acl_mtab *tab, uint32_t id, uint32_t op, int (*fn)(struct npu_cmd *cmd, void *arg),
+		   void *arg)
+{
+	struct npu_cmd *cmd = NULL, old;
+	void *saved = NULL;
+	size_t size;
+	int ret;
+
+	if (!tab)
+		return acl_errf(ACLI_ERTPARAM, "taskStream is no model's stream (aclmdlRIGetStreams names them)");
+	pthread_mutex_lock(&tab->lock);
+	if (tab->closed) {
+		ret = acl_errf(ACLI_EHANDLE, "model %u of taskStream was destroyed meanwhile", tab->id);
+		goto unlock;
+	}
+	ret = acl_mtab_cmd_of(tab, id, op, &cmd);
+	if (ret || !fn)
+		goto unlock;
+	if (acl_mtab_busy(tab)) {
+		ret = acl_errf(ACLI_EMODELUPDATE, "model %u is queued to run and has not finished: synchronize its streams first",
+			       tab->id);
+		goto unlock;
+	}
+	if (tab->status != ACL_MTAB_READY) {
+		ret = acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
+			       tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
+		goto unlock;
+	}
+	size = acl_cmd_host_operand(cmd);
+	saved = size ? malloc(size) : NULL;
+	if (size && !saved) {
+		ret = acl_errf(-ENOMEM, "out of host memory");
+		goto unlock;
+	}
+	old = *cmd;
+	if (size)
+		memcpy(saved, (const void *)(uintptr_t)cmd->src, size);
+	ret = fn(cmd, arg);
+	if (!ret)
+		ret = acl_mtab_rebuild(tab);
+	if (ret) {
+		/* the model runs as before: its recording says so again */
+		*cmd = old;
+		if (size)
+			memcpy((void *)(uintptr_t)cmd->src, saved, size);
+	}
+	free(saved);
+unlock:
+	pthread_mutex_unlock(&tab->lock);
 	return ret;
 }
 

@@ -3,7 +3,8 @@
  * The task table of a built model runtime instance (model_task.c), for
  * model.c: the aclmdlRITask handles of its recording, their changes
  * (aclmdlRITaskSetParams, aclmdlRITaskDisable) and aclmdlRIUpdate, which
- * has model.c make the driver models anew through a hook.
+ * has model.c make the driver models anew through a hook; for random.c,
+ * aclrtTaskUpdateAsync's patch of a recorded random-number task.
  */
 #ifndef LIBACL_MODEL_TASK_H
 #define LIBACL_MODEL_TASK_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include <acl/acl.h>
+#include <uapi/npu.h>
 
 struct acl_capture;
 struct acl_context;
@@ -55,5 +57,23 @@ void acl_mtab_put(struct acl_mtab *tab);
 void acl_mtab_close(struct acl_mtab *tab);
 /* After fork: free @tab without a word to the handle table. */
 void acl_mtab_forget(struct acl_mtab *tab);
+
+/*
+ * aclrtTaskUpdateAsync's target @stream (not NULL): a model's stream, its
+ * table into *@tab (held, acl_mtab_put), or a live aclrtStream (*@tab
+ * NULL); else 107017.
+ */
+int acl_mtab_of_stream(aclrtStream stream, struct acl_mtab **tab);
+/*
+ * Task @id of @tab (NULL: the target was no model's stream, 107000) is a
+ * command of @op (else 107000); with @fn, @fn(its command, @arg) changes
+ * it (the command and its host operand: not its op nor where the operand
+ * is) and the model's driver models are made anew, which the runs queued
+ * from then on run. Refused (107040) while a run of the model is queued
+ * and not done, or changes of its tasks wait for aclmdlRIUpdate. On a
+ * failure the command is as it was.
+ */
+int acl_mtab_patch(struct acl_mtab *tab, uint32_t id, uint32_t op, int (*fn)(struct npu_cmd *cmd, void *arg),
+		   void *arg);
 
 #endif /* LIBACL_MODEL_TASK_H */

@@ -44,7 +44,11 @@
  * pid lists across servers (their driver's SET_PID_POD); the 910B, 910_93
  * and 310P (CHIP_DC) parts captured graphs (RT_FEATURE_MODEL_ACL_GRAPH,
  * aclmdlRICapture*); the 910B and 910_93 parts IPC events
- * (RT_FEATURE_IPC_EVENT). The simulated chip is 910B-class. A name not listed has no platform file: the
+ * (RT_FEATURE_IPC_EVENT); the 910B and 910_93 parts the update of a
+ * model's random-number task (RT_FEATURE_TASK_DSA_UPDATE), they and the
+ * 310P parts that of an AI-core task
+ * (RT_FEATURE_MODEL_UPDATE_SQE_TILING_KEY), aclrtTaskUpdateAsync. The
+ * simulated chip is 910B-class. A name not listed has no platform file: the
  * simulated chip's figures and features for the device queries, and no
  * attributes.
  */
@@ -56,11 +60,13 @@ static const struct acl_soc_part {
 	unsigned int feat;
 } acl_soc_parts[] = {
 #define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY | \
-		 ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT)
+		 ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT | ACL_SOC_DSA_UPDATE | \
+		 ACL_SOC_TILING_UPDATE)
 #define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE | \
-		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT)
-/* the 310P parts (CHIP_DC): IPC notifies and ACL graphs */
-#define P310	(ACL_SOC_IPC_NOTIFY | ACL_SOC_ACL_GRAPH)
+		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT | \
+		 ACL_SOC_DSA_UPDATE | ACL_SOC_TILING_UPDATE)
+/* the 310P parts (CHIP_DC): IPC notifies, ACL graphs, the AI-core task update */
+#define P310	(ACL_SOC_IPC_NOTIFY | ACL_SOC_ACL_GRAPH | ACL_SOC_TILING_UPDATE)
 	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend031", 3004, 4LL << 20, 4, 0 },
 	{ "Ascend035", 3505, 0, 0, 0 },

@@ -15,7 +15,11 @@
  * when the task runs. A randomParaAddr receives the two parameters at the
  * call, as the vendor writes them (synchronously, not in stream order).
  * The vendor's acl layer also overwrites the caller's dataType with the
- * runtime's type code; npu leaves the caller's struct alone.
+ * runtime's type code; npu leaves the caller's struct alone. On a stream
+ * that records (a capture, a model being built) the command's parameter
+ * struct is copied by the recording (stream.c), which owns it: the driver
+ * reads it when it makes the model, at the capture's end and again at each
+ * aclmdlRIUpdate or aclrtTaskUpdateAsync.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -26,7 +30,10 @@
 #include "context.h"
 #include "copy.h"
 #include "error.h"
+#include "model.h"
+#include "model_task.h"
 #include "query.h"
+#include "snapstate.h"
 #include "stream.h"
 
 /* The acl types the task takes (the acl layer's map), as the engine's */
@@ -162,5 +169,217 @@ ACL_EXPORT aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, 
 	}
 	acl_stream_put(s);
 out:
+	return acl_ret(__func__, ret);
+}
+
+/* What an update takes of an aclrtRandomNumTaskInfo, read before the task is patched. */
+struct acl_random_upd {
+	__u64 result, counter, seed, count;
+	__u32 flags;			/* NPU_RANDOM_SEED_ADDR, NPU_RANDOM_COUNT_ADDR */
+	__u64 para;			/* randomParaAddr: 0, or where the parameters are */
+	__u64 at[2];			/* the 16 bytes there now */
+};
+
+/* @cmd, a recorded NPU_OP_RANDOM, takes @arg's update (model_task.c's patch). */
+static int acl_random_patch(struct npu_cmd *cmd, void *arg)
+{
+	const struct acl_random_upd *u = arg;
+	struct npu_random *r = (struct npu_random *)(uintptr_t)cmd->src;
+	const __u32 addr[2] = { NPU_RANDOM_PARAM0_ADDR, NPU_RANDOM_PARAM1_ADDR };
+	int i, n = r->func == NPU_RANDOM_DROPOUT ? 1 : 2;
+
+	cmd->dst = u->result;
+	r->counter = u->counter;
+	r->seed = u->seed;
+	r->count = u->count;
+	r->flags = (r->flags & ~(NPU_RANDOM_SEED_ADDR | NPU_RANDOM_COUNT_ADDR)) | u->flags;
+	/*
+	 * The vendor's task reads its two parameters at randomParaAddr when it
+	 * runs: a value there is read then (by address here); an address
+	 * there is the one now (the engine reads a parameter's address once).
+	 */
+	for (i = 0; u->para && i < n; i++) {
+		if (r->flags & addr[i]) {
+			r->param[i] = u->at[i];
+		} else {
+			r->param[i] = u->para + 8 * (uint64_t)i;
+			r->flags |= addr[i];
+		}
+	}
+	return 0;
+}
+
+/* The update's aclrtRandomNumTaskInfo at @src (device memory), after @s's earlier work, into @u. */
+static int acl_random_upd_read(struct acl_stream *s, const void *src, struct acl_random_upd *u)
+{
+	const struct acl_shape sh = { .dpitch = sizeof(aclrtRandomNumTaskInfo),
+				      .spitch = sizeof(aclrtRandomNumTaskInfo),
+				      .width = sizeof(aclrtRandomNumTaskInfo), .height = 1 };
+	const struct acl_shape para = { .dpitch = 16, .spitch = 16, .width = 16, .height = 1 };
+	aclrtRandomNumTaskInfo t;
+	int ret;
+
+	ret = acl_capture_sync_step(s);
+	if (!ret)
+		ret = acl_copy_shape(s->dev, NULL, &t, src, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_ALL);
+	if (ret)
+		return ret;
+	*u = (struct acl_random_upd){ .result = (uintptr_t)t.randomResultAddr,
+				      .counter = (uintptr_t)t.randomCounterAddr,
+				      .para = (uintptr_t)t.randomParaAddr };
+	if (!t.randomCounterAddr)
+		return acl_errf(ACLI_ERTPARAM, "the update's randomCounterAddr must not be NULL");
+	if (!t.randomResultAddr)
+		return acl_errf(ACLI_ERTPARAM, "the update's randomResultAddr must not be NULL");
+	ret = acl_random_value(&t.randomSeed, "randomSeed", sizeof(uint64_t), NPU_RANDOM_SEED_ADDR, &u->flags,
+			       &u->seed);
+	if (!ret)
+		ret = acl_random_value(&t.randomNum, "randomNum", sizeof(uint64_t), NPU_RANDOM_COUNT_ADDR, &u->flags,
+				       &u->count);
+	if (!ret && u->para)
+		ret = acl_copy_shape(s->dev, NULL, u->at, t.randomParaAddr, &para, ACL_MEMCPY_DEVICE_TO_HOST,
+				     ACL_DIR_ALL);
+	return ret;
+}
+
+/*
+ * The exec stream's checks (api_impl.cc LaunchSqeUpdateTask), after a
+ * current context: a model's stream or one bound to a model being built
+ * 107000, a capturing one 107027, one of another context 107003.
+ * @exec_tab: execStream was a model's stream.
+ */
+static int acl_task_upd_exec(aclrtStream execStream, bool exec_tab, struct acl_stream **out)
+{
+	struct acl_context *ctx;
+	struct acl_stream *s;
+	int ret;
+
+	ret = acl_cur_ctx(&ctx);
+	if (ret)
+		return ret;
+	acl_ctx_put(ctx);
+	if (exec_tab)
+		return acl_errf(ACLI_ERTPARAM, "execStream %p is a model's stream: the update runs on a stream of no model",
+				execStream);
+	ret = acl_stream_resolve(execStream, ACL_STREAM_USE, &s);
+	if (ret)
+		return ret;
+	if (acl_stream_recording(s) && !acl_stream_capture(s, NULL))
+		ret = acl_errf(ACLI_ERTPARAM, "execStream %p is bound to a model: the update runs on a stream of no model",
+			       execStream);
+	else if (acl_stream_capture(s, NULL))
+		ret = acl_errf(ACLI_ESTREAMCAPTURED, "execStream %p is being captured: the update cannot be", execStream);
+	else
+		ret = acl_stream_current(s);
+	if (ret)
+		acl_stream_put(s);
+	else
+		*out = s;
+	return ret;
+}
+
+/* ACL_RT_UPDATE_RANDOM_TASK: the vendor's rtsLaunchUpdateTask, LaunchSqeUpdateTask. */
+static int acl_task_upd_random(aclrtStream taskStream, uint32_t taskId, const aclrtRandomTaskUpdateAttr *a,
+			       aclrtStream execStream)
+{
+	struct acl_mtab *tab = NULL, *etab = NULL;
+	struct acl_random_upd u;
+	struct acl_stream *s = NULL;
+	int ret;
+
+	if (!taskStream)
+		return acl_errf(ACLI_ERTPARAM, "taskStream must not be NULL");
+	ret = acl_mtab_of_stream(taskStream, &tab);
+	if (!ret && !(acl_chip_features() & ACL_SOC_DSA_UPDATE))
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip cannot update a random-number task (the A2 and A3 parts can)"));
+	if (!ret && execStream)
+		ret = acl_mtab_of_stream(execStream, &etab);
+	if (!ret && !a->srcAddr)
+		ret = acl_errf(ACLI_ERTPARAM, "info->val.randomTaskAttr.srcAddr must not be NULL");
+	if (!ret && a->size != sizeof(aclrtRandomNumTaskInfo))
+		ret = acl_errf(ACLI_ERTPARAM, "info->val.randomTaskAttr.size %zu must be sizeof(aclrtRandomNumTaskInfo), %zu",
+			       a->size, sizeof(aclrtRandomNumTaskInfo));
+	if (!ret)
+		ret = acl_task_upd_exec(execStream, etab != NULL, &s);
+	/* the target: a model's stream, its task a random-number task */
+	if (!ret)
+		ret = acl_mtab_patch(tab, taskId, NPU_OP_RANDOM, NULL, NULL);
+	if (!ret)
+		ret = acl_random_upd_read(s, a->srcAddr, &u);
+	if (!ret)
+		ret = acl_mtab_patch(tab, taskId, NPU_OP_RANDOM, acl_random_patch, &u);
+	if (s)
+		acl_stream_put(s);
+	acl_mtab_put(etab);
+	acl_mtab_put(tab);
+	return ret;
+}
+
+/*
+ * ACL_RT_UPDATE_AIC_AIV_TASK: the vendor's rtModelTaskUpdate checks (the
+ * streams' handles, NULLs, the chip, both streams a model's); npu loads no
+ * kernel binaries, so no binHandle is a live one (107017).
+ */
+static int acl_task_upd_aic(aclrtStream taskStream, const aclrtAicAivTaskUpdateAttr *a, aclrtStream execStream)
+{
+	struct acl_mtab *tab = NULL, *etab = NULL;
+	struct acl_stream *s = NULL;
+	int ret = 0;
+
+	if (taskStream)
+		ret = acl_mtab_of_stream(taskStream, &tab);
+	if (!ret && execStream)
+		ret = acl_mtab_of_stream(execStream, &etab);
+	if (!ret && !taskStream)
+		ret = acl_errf(ACLI_ERTPARAM, "taskStream must not be NULL");
+	else if (!ret && !execStream)
+		ret = acl_errf(ACLI_ERTPARAM, "execStream must not be NULL");
+	else if (!ret && !a->funcEntryAddr)
+		ret = acl_errf(ACLI_ERTPARAM, "info->val.aicAivTaskAttr.funcEntryAddr must not be NULL");
+	else if (!ret && !a->blockDimAddr)
+		ret = acl_errf(ACLI_ERTPARAM, "info->val.aicAivTaskAttr.blockDimAddr must not be NULL");
+	else if (!ret && !a->binHandle)
+		ret = acl_errf(ACLI_ERTPARAM, "info->val.aicAivTaskAttr.binHandle must not be NULL");
+	else if (!ret && !(acl_chip_features() & ACL_SOC_TILING_UPDATE))
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP, "the chip cannot update an AI-core task (the A2, A3 and 310P parts can)"));
+	/* bound: a model's stream, or a stream bound to a model being built */
+	if (!ret && !etab) {
+		ret = acl_stream_resolve(execStream, ACL_STREAM_USE, &s);
+		if (!ret && (!acl_stream_recording(s) || acl_stream_capture(s, NULL)))
+			ret = acl_errf(ACLI_ESTREAMMODEL, "execStream %p is bound to no model", execStream);
+		if (s)
+			acl_stream_put(s);
+	}
+	if (!ret && !tab)
+		ret = acl_errf(ACLI_ESTREAMMODEL, "taskStream %p is no model's stream", taskStream);
+	if (!ret)
+		ret = acl_errf(ACLI_EHANDLE, "binHandle %p is no loaded kernel binary: npu loads none (no task is an AI-core task)",
+			       a->binHandle);
+	acl_mtab_put(etab);
+	acl_mtab_put(tab);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
+					 aclrtStream execStream)
+{
+	int ret;
+
+	ret = acl_enter(NULL, info);
+	if (!ret)
+		acl_snap_gate();
+	if (ret)
+		return acl_ret(__func__, ret);
+	switch ((int)info->id) {
+	case ACL_RT_UPDATE_RANDOM_TASK:
+		ret = acl_task_upd_random(taskStream, taskId, &info->val.randomTaskAttr, execStream);
+		break;
+	case ACL_RT_UPDATE_AIC_AIV_TASK:
+		ret = acl_task_upd_aic(taskStream, &info->val.aicAivTaskAttr, execStream);
+		break;
+	default:
+		ret = acl_errf(ACLI_ERTPARAM, "info->id %d must be ACL_RT_UPDATE_RANDOM_TASK (1) or ACL_RT_UPDATE_AIC_AIV_TASK (2)",
+			       (int)info->id);
+	}
 	return acl_ret(__func__, ret);
 }

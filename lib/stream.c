@@ -454,12 +454,66 @@ int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g)
 	return ret;
 }
 
+/*
+ * The host memory at @cmd->src the driver reads when it makes a model of
+ * @cmd (MODEL_CREATE): its size, 0 if none. A random task's parameters
+ * are the one such operand a recording holds (a model takes no
+ * COPY_BATCH: a batch is recorded as its copies; a label switch's
+ * targets are model.c's, made at each build; host memory a copy or a
+ * value task reaches is a registration, looked up when it runs).
+ */
+size_t acl_cmd_host_operand(const struct npu_cmd *cmd)
+{
+	return cmd->op == NPU_OP_RANDOM ? cmd->value : 0;
+}
+
+/*
+ * The recorded @cmd (@c's) points at a copy of its host operand that @c
+ * owns: the caller's (a local of the call that recorded it) is gone when
+ * the model is made, and again when it is made anew.
+ */
+static int acl_capture_own(struct acl_capture *c, struct npu_cmd *cmd)
+{
+	size_t size = acl_cmd_host_operand(cmd);
+	uint32_t cap;
+	void **v, *p;
+
+	if (!size)
+		return 0;
+	if (c->nowned == c->owned_cap) {
+		cap = c->owned_cap ? 2 * c->owned_cap : 4;
+		v = realloc(c->owned, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		c->owned = v;
+		c->owned_cap = cap;
+	}
+	p = malloc(size);
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, (const void *)(uintptr_t)cmd->src, size);
+	cmd->src = (uintptr_t)p;
+	c->owned[c->nowned++] = p;
+	return 0;
+}
+
+void acl_capture_free_owned(struct acl_capture *cap)
+{
+	uint32_t i;
+
+	for (i = 0; i < cap->nowned; i++)
+		free(cap->owned[i]);
+	free(cap->owned);
+	cap->owned = NULL;
+	cap->nowned = cap->owned_cap = 0;
+}
+
 /* Record @n commands in @s's capture (under s->lock). */
 static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n)
 {
 	struct acl_capture *c = s->capture;
 	struct npu_cmd *v;
-	uint32_t cap;
+	uint32_t cap, i;
 	int ret;
 
 	ret = acl_stream_capture_valid_locked(s);
@@ -486,6 +540,14 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 		c->cap = cap;
 	}
 	memcpy(&c->cmds[c->n], cmds, (size_t)n * sizeof(*cmds));
+	for (i = 0; i < n; i++) {
+		if (acl_capture_own(c, &c->cmds[c->n + i])) {
+			/* the copies made so far stay the recording's, freed with it */
+			c->invalid = true;
+			return acl_errf(-ENOMEM, "out of host memory for the capture of stream %p: the capture is invalidated",
+					s);
+		}
+	}
 	c->n += n;
 	s->recorded++;
 	return 0;
@@ -627,6 +689,7 @@ void acl_capture_free(struct acl_capture *cap)
 	}
 	for (i = 0; i < cap->nsw; i++)
 		acl_obj_put(cap->sw[i].list);
+	acl_capture_free_owned(cap);
 	free(cap->ext);
 	free(cap->cmds);
 	free(cap->sw);

@@ -113,6 +113,13 @@ struct acl_capture {
 	uint32_t next, ext_cap;
 	struct acl_capture_switch *sw;
 	uint32_t nsw, sw_cap;
+	/*
+	 * Host memory recorded commands point at, which the driver reads
+	 * when it makes a model of them (MODEL_CREATE, again at each
+	 * aclmdlRIUpdate): the recording's own copies, freed with it.
+	 */
+	void **owned;
+	uint32_t nowned, owned_cap;
 	uint64_t serial;		/* unique in the process: labels and events name it; set at begin */
 	bool build;			/* an explicit build's, not a capture; constant */
 	/* a capture's, under acl_cap_lock (stream.c) while it is live: */
@@ -356,6 +363,13 @@ int acl_stream_capture_ext(struct acl_stream *s, struct acl_obj *event, bool rec
 int acl_stream_capture_host(struct acl_stream *s, struct acl_host_step *h);
 /* Let go of what @cap holds (its commands, its events). */
 void acl_capture_free(struct acl_capture *cap);
+/*
+ * The host memory at @cmd->src the driver reads when it makes a model of
+ * @cmd (MODEL_CREATE): its size, 0 if none (a recording owns a copy).
+ */
+size_t acl_cmd_host_operand(const struct npu_cmd *cmd);
+/* Free the host memory @cap's commands point at (acl_capture_free's; after fork alone). */
+void acl_capture_free_owned(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
 int acl_stream_not_capturing(struct acl_stream *s, const char *what);
 

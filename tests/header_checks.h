@@ -259,6 +259,20 @@ ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomSeed), 64);
 ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, randomNum), 80);
 ACL_SA_EQ(offsetof(aclrtRandomNumTaskInfo, rsv), 96);
 
+/* aclrtTaskUpdateAsync's update, as measured on the vendor's header (x86-64) */
+ACL_SA_EQ(ACL_RT_UPDATE_RANDOM_TASK, 1);
+ACL_SA_EQ(ACL_RT_UPDATE_AIC_AIV_TASK, 2);
+ACL_SA_EQ(sizeof(aclrtRandomTaskUpdateAttr), 32);
+ACL_SA_EQ(offsetof(aclrtRandomTaskUpdateAttr, size), 8);
+ACL_SA_EQ(offsetof(aclrtRandomTaskUpdateAttr, rsv), 16);
+ACL_SA_EQ(sizeof(aclrtAicAivTaskUpdateAttr), 40);
+ACL_SA_EQ(offsetof(aclrtAicAivTaskUpdateAttr, funcEntryAddr), 8);
+ACL_SA_EQ(offsetof(aclrtAicAivTaskUpdateAttr, blockDimAddr), 16);
+ACL_SA_EQ(offsetof(aclrtAicAivTaskUpdateAttr, rsv), 24);
+ACL_SA_EQ(sizeof(aclrtUpdateTaskAttrVal), 40);
+ACL_SA_EQ(sizeof(aclrtTaskUpdateInfo), 48);
+ACL_SA_EQ(offsetof(aclrtTaskUpdateInfo, val), 8);
+
 /* locations, VMM */
 ACL_SA_EQ(ACL_MEM_LOCATION_TYPE_HOST, 0);
 ACL_SA_EQ(ACL_MEM_LOCATION_TYPE_DEVICE, 1);

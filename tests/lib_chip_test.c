@@ -16,6 +16,7 @@
  *   importers as aclrtIpcMemSetImportPid does, and whose entries for
  *   other servers fail (the simulated super pod is one server).
  *
+ * The 310B class has no task update either (aclrtTaskUpdateAsync: 207000).
  * What the other chips answer (207000) is in lib_cmo_test and
  * lib_mem3_test. Needs root, npu.ko (/lib/npu or $NPU_KO) and /dev/npu0.
  */
@@ -196,6 +197,33 @@ TEST_F_TIMEOUT(chip, ascend310b1_profile, 120)
 		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtRandomNumAsync(&t, NULL, NULL));
 		EXPECT_LAST(ACL_SUCCESS);
 		ASSERT_ACL_OK(aclrtFree(out));
+	}
+	/*
+	 * No task update (RT_FEATURE_TASK_DSA_UPDATE, _MODEL_UPDATE_SQE_TILING_KEY):
+	 * after the target's NULL and handle checks (the AI-core one's after
+	 * all its NULL checks), recorded as the last error
+	 */
+	{
+		aclrtTaskUpdateInfo info;
+		aclrtStream s;
+		int bogus;
+
+		ASSERT_ACL_OK(aclrtCreateStream(&s));
+		memset(&info, 0, sizeof(info));
+		info.id = ACL_RT_UPDATE_RANDOM_TASK;
+		EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(NULL, 0, &info, s));
+		EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync((aclrtStream)&bogus, 0, &info, s));
+		(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtTaskUpdateAsync(s, 0, &info, s));
+		EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		info.id = ACL_RT_UPDATE_AIC_AIV_TASK;
+		EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(s, 0, &info, s));
+		info.val.aicAivTaskAttr.binHandle = &bogus;
+		info.val.aicAivTaskAttr.funcEntryAddr = &bogus;
+		info.val.aicAivTaskAttr.blockDimAddr = &bogus;
+		EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtTaskUpdateAsync(s, 0, &info, s));
+		EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+		ASSERT_ACL_OK(aclrtDestroyStream(s));
 	}
 }
 

@@ -4,50 +4,15 @@
  * order, with nothing queued; the vendor example's sequence of tasks on
  * one counter; reproducibility from seed and counter; values given by
  * address read in stream order; randomParaAddr; what the device cannot
- * reach faults. (The draws bit for bit: npu_random_test.) Skips without
- * /dev/npu0.
+ * reach faults; tasks captured into a graph, replayed and rebuilt. (The
+ * draws bit for bit: npu_random_test.) Skips without /dev/npu0.
  */
 #include <math.h>
 #include <stdint.h>
 
 #include "float_bits.h"
 #include "lib_util.h"
-
-#define UNIFORM	ACL_RT_RANDOM_NUM_FUNC_TYPE_UNIFORM_DIS
-#define NORMAL	ACL_RT_RANDOM_NUM_FUNC_TYPE_NORMAL_DIS
-#define TNORMAL	ACL_RT_RANDOM_NUM_FUNC_TYPE_TRUNCATED_NORMAL_DIS
-#define DROPOUT	ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK
-
-static void para(aclrtRandomParaInfo *p, uint64_t v, uint8_t size)
-{
-	memset(p, 0, sizeof(*p));
-	memcpy(p->valueOrAddr, &v, 8);
-	p->size = size;
-}
-
-static void para_addr(aclrtRandomParaInfo *p, const void *addr)
-{
-	para(p, (uintptr_t)addr, 8);
-	p->isAddr = 1;
-}
-
-static aclrtRandomNumTaskInfo task(aclDataType t, aclrtRandomNumFuncType f, uint64_t p0, uint64_t p1,
-				   uint8_t size, uint64_t seed, uint64_t num, void *out, void *ctr)
-{
-	aclrtRandomNumTaskInfo ti;
-
-	memset(&ti, 0, sizeof(ti));
-	ti.dataType = t;
-	ti.randomNumFuncParaInfo.funcType = f;
-	para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.min, p0, size);
-	if (f != DROPOUT)
-		para(&ti.randomNumFuncParaInfo.paramInfo.uniformDisInfo.max, p1, size);
-	para(&ti.randomSeed, seed, 8);
-	para(&ti.randomNum, num, 8);
-	ti.randomResultAddr = out;
-	ti.randomCounterAddr = ctr;
-	return ti;
-}
+#include "lib_random.h"
 
 static void get_counter(const void *ctr, uint64_t c[2])
 {
@@ -397,6 +362,132 @@ TEST(wrapping_counter_refused)
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtRandomNumAsync(&t, NULL, NULL));
 	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
 	ASSERT_ACL_OK(aclrtFree(out));
+}
+
+#define RN	1000	/* values of a captured task */
+#define RUNS	3
+
+/* The two tasks of a graph on @s, uniform then normal, on counter @ctr into @u and @n. */
+static aclError two_tasks(aclrtStream s, float *u, float *n, void *ctr)
+{
+	aclrtRandomNumTaskInfo t = task(ACL_FLOAT, UNIFORM, f32_bits(-2.0f), f32_bits(5.0f), 4, 777, RN, u, ctr);
+	aclError e = aclrtRandomNumAsync(&t, s, NULL);
+
+	if (!e) {
+		t = task(ACL_FLOAT, NORMAL, f32_bits(1.0f), f32_bits(3.0f), 4, 4242, RN, n, ctr);
+		e = aclrtRandomNumAsync(&t, s, NULL);
+	}
+	return e;
+}
+
+/* Overwrite the stack below the caller's frame: what the calls before left there is gone. */
+static void __attribute__((noinline)) scribble_stack(void)
+{
+	volatile unsigned char buf[16384];
+	size_t i;
+
+	for (i = 0; i < sizeof(buf); i++)
+		buf[i] = 0xa5;
+}
+
+/* @dev (@len bytes) equals @ref on the device; the run named in a failure. */
+static int same_on_device(const void *dev, const void *ref, size_t len, int run)
+{
+	static char a[RN * 4], b[RN * 4];
+
+	if (aclrtMemcpy(a, sizeof(a), dev, len, ACL_MEMCPY_DEVICE_TO_HOST) ||
+	    aclrtMemcpy(b, sizeof(b), ref, len, ACL_MEMCPY_DEVICE_TO_HOST))
+		return 0;
+	if (!memcmp(a, b, len))
+		return 1;
+	fprintf(stderr, "# run %d: the graph's numbers differ from the fresh task's\n", run);
+	return 0;
+}
+
+/*
+ * Random tasks captured into a graph (issue 23): each replay draws what
+ * the same tasks launched anew draw, on a counter of their own started
+ * alike - the counter moves on with each replay as with each launch (the
+ * vendor's: the task reads and stores it when it runs). The parameters
+ * are the recording's own: the stack the calls left them on is
+ * overwritten before the capture ends, and again before aclmdlRIUpdate
+ * makes the driver models anew (a value write of the graph changed).
+ */
+TEST(captured_tasks_replay)
+{
+	float *mu, *mn, *fu, *fn;
+	aclmdlRITaskParams p;
+	aclmdlRITask tasks[4];
+	aclrtStream gs, rs, ms;
+	uint64_t c[2], d[2], *flag;
+	uint32_t n;
+	char *mctr, *fctr;
+	aclmdlRI m;
+	int run;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mu, RN * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mn, RN * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&fu, RN * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&fn, RN * 4, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&mctr, 16, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&fctr, 16, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc((void **)&flag, 8, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(mctr, 16, 0, 16));
+	ASSERT_ACL_OK(aclrtMemset(fctr, 16, 0, 16));
+	ASSERT_ACL_OK(aclrtMemset(mu, RN * 4, 0, RN * 4));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&rs));
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(gs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(two_tasks(gs, mu, mn, mctr));
+	ASSERT_ACL_OK(aclrtValueWrite(flag, 1, 0, gs));
+	scribble_stack();
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(gs, &m));
+	/* nothing ran at capture */
+	get_counter(mctr, c);
+	EXPECT_EQ(0, c[0]);
+
+	for (run = 0; run < 2 * RUNS; run++) {
+		if (run == RUNS) {
+			ms = NULL;
+			n = 1;
+			ASSERT_ACL_OK(aclmdlRIGetStreams(m, &ms, &n));
+			n = 4;
+			ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, tasks, &n));
+			ASSERT_EQ(3, n);
+			memset(&p, 0, sizeof(p));
+			p.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+			p.valueWriteTaskParams.devAddr = flag;
+			p.valueWriteTaskParams.value = 2;
+			ASSERT_ACL_OK(aclmdlRITaskSetParams(tasks[2], &p));
+			scribble_stack();
+			ASSERT_ACL_OK(aclmdlRIUpdate(m));
+		}
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
+		ASSERT_ACL_OK(two_tasks(rs, fu, fn, fctr));
+		ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
+		EXPECT_TRUE(same_on_device(mu, fu, RN * 4, run));
+		EXPECT_TRUE(same_on_device(mn, fn, RN * 4, run));
+		get_counter(mctr, c);
+		get_counter(fctr, d);
+		EXPECT_EQ(2 * RN * (uint64_t)(run + 1), c[0]);
+		EXPECT_EQ(d[0], c[0]);
+		EXPECT_EQ(d[1], c[1]);
+		ASSERT_ACL_OK(aclrtMemcpy(c, 8, flag, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(run < RUNS ? 1 : 2, c[0]);
+	}
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(rs));
+	ASSERT_ACL_OK(aclrtFree(mu));
+	ASSERT_ACL_OK(aclrtFree(mn));
+	ASSERT_ACL_OK(aclrtFree(fu));
+	ASSERT_ACL_OK(aclrtFree(fn));
+	ASSERT_ACL_OK(aclrtFree(mctr));
+	ASSERT_ACL_OK(aclrtFree(fctr));
+	ASSERT_ACL_OK(aclrtFree(flag));
 }
 
 TEST_HARNESS_MAIN

@@ -1606,6 +1606,64 @@ typedef struct {
  */
 ACL_FUNC_VISIBILITY aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo *taskInfo, const aclrtStream stream,
 						 void *reserve);
+
+/* What aclrtTaskUpdateAsync updates: a random-number task, an AI-core (AIC/AIV) kernel task. */
+typedef enum {
+	ACL_RT_UPDATE_RANDOM_TASK = 1,
+	ACL_RT_UPDATE_AIC_AIV_TASK,
+} aclrtUpdateTaskAttrId;
+
+/*
+ * A random-number task's update: srcAddr device memory holding an
+ * aclrtRandomNumTaskInfo (size its sizeof) when the update runs.
+ */
+typedef struct {
+	void *srcAddr;
+	size_t size;
+	uint32_t rsv[4];
+} aclrtRandomTaskUpdateAttr;
+
+/* An AI-core task's update (npu records no kernel tasks: none is one). */
+typedef struct {
+	void *binHandle;	/* program handle */
+	void *funcEntryAddr;
+	void *blockDimAddr;
+	uint32_t rsv[4];
+} aclrtAicAivTaskUpdateAttr;
+
+typedef union {
+	aclrtRandomTaskUpdateAttr randomTaskAttr;
+	aclrtAicAivTaskUpdateAttr aicAivTaskAttr;
+} aclrtUpdateTaskAttrVal;
+
+typedef struct {
+	aclrtUpdateTaskAttrId id;
+	aclrtUpdateTaskAttrVal val;
+} aclrtTaskUpdateInfo;
+
+/*
+ * Updates task taskId of taskStream, a model's stream (aclmdlRIGetStreams;
+ * taskId the task's place in aclmdlRIGetTasksByStream's order, a captured
+ * graph's sequence id), on execStream (NULL: the default stream). For
+ * ACL_RT_UPDATE_RANDOM_TASK, a random-number task takes randomResultAddr,
+ * randomCounterAddr, randomSeed, randomNum and, when not NULL,
+ * randomParaAddr (its two parameters read there, 8 bytes each, when the
+ * task runs) of the aclrtRandomNumTaskInfo at
+ * info->val.randomTaskAttr.srcAddr (device memory, size its sizeof); the
+ * rest of the task stays. The vendor's checks and codes; the A2 and A3
+ * chips and the simulated one have the update (others:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT). npu's deviation: the vendor's update
+ * runs in stream order on execStream (an AICPU kernel); npu's is
+ * synchronous - it waits for execStream's earlier work, reads the struct
+ * and makes the model anew before it returns, so the runs queued from
+ * then on take the update, and a run of the model queued and not done
+ * refuses it (ACL_ERROR_RT_MODEL_UPDATE_FAILED), as do changes of its
+ * tasks aclmdlRIUpdate has not taken. ACL_RT_UPDATE_AIC_AIV_TASK: the
+ * vendor's checks, then npu has no kernel binaries
+ * (ACL_ERROR_RT_INVALID_HANDLE). lib/README.md has the details.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
+						  aclrtStream execStream);
 /*
  * Sets count bytes to (uint8_t)value. Device, managed and registered memory:
  * by the device (in stream order for the async form); another device's
