@@ -13,10 +13,12 @@
  * /dev/npu0.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib_util.h"
@@ -871,6 +873,305 @@ TEST(update_while_running_threads)
 	EXPECT_EQ(last, read_u64(w));
 	ASSERT_ACL_OK(aclmdlRIDestroy(r.m));
 	ASSERT_ACL_OK(aclrtDestroyStream(r.s));
+	ASSERT_ACL_OK(aclrtFree(w));
+}
+
+/*
+ * aclmdlRIBindStream on a model whose task table is live: a built model
+ * (bound stream still there, or unbound after the build) 507000, a
+ * captured graph 107000; neither takes the stream (it runs its tasks
+ * itself), and the model's recording - what its tasks show, change and
+ * run - is as it was.
+ */
+TEST(bind_after_build_keeps_the_tasks)
+{
+	aclrtStream bs1, bs2, st;
+	aclmdlRITaskParams p;
+	aclmdlRITask t[3] = { NULL }, ct[1] = { NULL };
+	aclmdlRI m, cm;
+	uint64_t *w;
+	uint32_t i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc((void **)&w, 64, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(w, 64, 0, 64));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&bs1, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&bs2, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(aclrtCreateStream(&st));
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(m, bs1, 0));
+	ASSERT_ACL_OK(aclrtValueWrite(w, 11, 0, bs1));
+	ASSERT_ACL_OK(aclrtValueWrite(w + 1, 22, 0, bs1));
+	ASSERT_ACL_OK(aclmdlRIEndTask(m, bs1));
+	ASSERT_ACL_OK(aclmdlRIBuildEnd(m, NULL));
+	ASSERT_EQ(2U, model_tasks(m, t, 3));
+
+	/* its stream still bound, then unbound: no stream is taken */
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIBindStream(m, bs2, 0));
+	ASSERT_ACL_OK(aclmdlRIUnbindStream(m, bs1));
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIBindStream(m, bs2, 0));
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIBindStream(m, bs1, 0x7FFFFFFF));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclmdlRIUnbindStream(m, bs2));
+	EXPECT_ACL(ACL_ERROR_RT_INTERNAL_ERROR, aclmdlRIEndTask(m, bs2));
+	/* the streams run their own tasks */
+	ASSERT_ACL_OK(aclrtValueWrite(w + 2, 33, 0, bs2));
+	ASSERT_ACL_OK(aclrtValueWrite(w + 3, 44, 0, bs1));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(bs2));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(bs1));
+	EXPECT_EQ(33U, read_u64(w + 2));
+	EXPECT_EQ(44U, read_u64(w + 3));
+
+	/* the tasks are the recording's still */
+	for (i = 0; i < 2; i++) {
+		memset(&p, 0xa5, sizeof(p));
+		EXPECT_ACL_OK(aclmdlRITaskGetParams(t[i], &p));
+		EXPECT_EQ(ACL_MODEL_RI_TASK_VALUE_WRITE, p.type);
+		EXPECT_TRUE(p.valueWriteTaskParams.devAddr == (void *)(w + i));
+		EXPECT_EQ(11U * (i + 1), p.valueWriteTaskParams.value);
+	}
+	ASSERT_ACL_OK(aclrtMemset(w, 16, 0, 16));
+	EXPECT_ACL_OK(aclmdlRIExecute(m, -1));
+	EXPECT_EQ(11U, read_u64(w));
+	EXPECT_EQ(22U, read_u64(w + 1));
+
+	/* a captured graph: 107000, and its tasks still change and update */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtValueWrite(w + 4, 55, 0, st));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(st, &cm));
+	ASSERT_EQ(1U, model_tasks(cm, ct, 1));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclmdlRIBindStream(cm, bs2, 0));
+	memset(&p, 0xa5, sizeof(p));
+	EXPECT_ACL_OK(aclmdlRITaskGetParams(ct[0], &p));
+	EXPECT_TRUE(p.valueWriteTaskParams.devAddr == (void *)(w + 4));
+	EXPECT_EQ(55U, p.valueWriteTaskParams.value);
+	p.valueWriteTaskParams.value = 66;
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(ct[0], &p));
+	EXPECT_ACL_OK(aclmdlRIUpdate(cm));
+	ASSERT_ACL_OK(run_sync(cm, st));
+	EXPECT_EQ(66U, read_u64(w + 4));
+
+	ASSERT_ACL_OK(aclmdlRIDestroy(cm));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRITaskGetParams(t[0], &p));
+	ASSERT_ACL_OK(aclrtDestroyStream(st));
+	ASSERT_ACL_OK(aclrtDestroyStream(bs2));
+	ASSERT_ACL_OK(aclrtDestroyStream(bs1));
+	ASSERT_ACL_OK(aclrtFree(w));
+}
+
+#define BINDERS		6	/* more threads than the machine's CPUs: they are preempted anywhere */
+#define BIND_ROUNDS	150
+#define BIND_SECONDS	5	/* or as many rounds as fit in this time */
+#define BIND_WRITES	8
+
+struct binder {
+	aclrtContext ctx;
+	aclrtStream s;			/* persistent, its own */
+	aclmdlRI m;			/* this round's */
+	unsigned int *spinning;		/* atomic: binders in their loop */
+	aclError ret;			/* binder_fn: the first answer other than 207000 */
+	unsigned long tries;
+	unsigned long binds;		/* rebinder_fn: binds that succeeded */
+	aclError odd;			/* rebinder_fn: an answer of neither kind, or 0 */
+};
+
+/* BINDERS binders of the current context into @b, each with a persistent stream. */
+static aclError binders_new(struct binder *b, unsigned int *spinning)
+{
+	aclrtContext ctx;
+	aclError ret;
+	unsigned int i;
+
+	ret = aclrtGetCurrentContext(&ctx);
+	for (i = 0; !ret && i < BINDERS; i++) {
+		memset(&b[i], 0, sizeof(b[i]));
+		b[i].ctx = ctx;
+		b[i].spinning = spinning;
+		ret = aclrtCreateStreamWithConfig(&b[i].s, 0, ACL_STREAM_PERSISTENT);
+	}
+	return ret;
+}
+
+/* Start @fn on each binder of @b for model @m; back once they all spin. */
+static int binders_start(struct binder *b, pthread_t *th, aclmdlRI m, void *(*fn)(void *))
+{
+	unsigned int i;
+
+	__atomic_store_n(b[0].spinning, 0, __ATOMIC_RELEASE);
+	for (i = 0; i < BINDERS; i++) {
+		b[i].m = m;
+		b[i].tries = 0;
+		if (pthread_create(&th[i], NULL, fn, &b[i]))
+			return -1;
+	}
+	while (__atomic_load_n(b[0].spinning, __ATOMIC_ACQUIRE) < BINDERS)
+		sched_yield();
+	return 0;
+}
+
+/* Bind this round's model as long as its build stream holds it (207000). */
+static void *binder_fn(void *arg)
+{
+	struct binder *b = arg;
+
+	b->ret = aclrtSetCurrentContext(b->ctx);
+	if (b->ret)
+		return NULL;
+	__atomic_add_fetch(b->spinning, 1, __ATOMIC_RELEASE);
+	do {
+		b->ret = aclmdlRIBindStream(b->m, b->s, 0);
+		b->tries++;
+	} while (b->ret == ACL_ERROR_RT_FEATURE_NOT_SUPPORT && b->tries < 100000000UL);
+	return NULL;
+}
+
+/*
+ * Threads bind streams to a model being built while this one ends the
+ * build and unbinds its stream: a bind that checked the model before the
+ * build ended and takes it after the unbind must not make the recording -
+ * which the built model's tasks show - anew. Every bind answers 507000
+ * (built already), the tasks keep their parameters, the model runs them.
+ */
+TEST_TIMEOUT(bind_racing_build_end, 120)
+{
+	struct binder b[BINDERS];
+	unsigned int spinning, round, i, bad = 0;
+	aclmdlRITask t[BIND_WRITES + 1];
+	pthread_t th[BINDERS];
+	aclmdlRITaskParams p;
+	struct timespec t0, now;
+	aclrtStream bs;
+	uint64_t *w;
+	aclmdlRI m;
+
+	NEED_DEVICE();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_ACL_OK(aclrtMalloc((void **)&w, 8 * BIND_WRITES, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&bs, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(binders_new(b, &spinning));
+	for (round = 0; round < BIND_ROUNDS; round++) {
+		ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
+		ASSERT_ACL_OK(aclmdlRIBindStream(m, bs, 0));
+		for (i = 0; i < BIND_WRITES; i++)
+			ASSERT_ACL_OK(aclrtValueWrite(w + i, round * 100 + i + 1, 0, bs));
+		ASSERT_ACL_OK(aclmdlRIEndTask(m, bs));
+		ASSERT_EQ(0, binders_start(b, th, m, binder_fn));
+		ASSERT_ACL_OK(aclmdlRIBuildEnd(m, NULL));
+		ASSERT_ACL_OK(aclmdlRIUnbindStream(m, bs));
+		for (i = 0; i < BINDERS; i++) {
+			pthread_join(th[i], NULL);
+			EXPECT_EQ(ACL_ERROR_RT_INTERNAL_ERROR, b[i].ret);
+			bad += b[i].ret != ACL_ERROR_RT_INTERNAL_ERROR;
+		}
+		/* the recording the tasks show is the build's */
+		ASSERT_EQ(BIND_WRITES, model_tasks(m, t, BIND_WRITES + 1));
+		for (i = 0; i < BIND_WRITES; i++) {
+			memset(&p, 0xa5, sizeof(p));
+			EXPECT_ACL_OK(aclmdlRITaskGetParams(t[i], &p));
+			EXPECT_TRUE(p.valueWriteTaskParams.devAddr == (void *)(w + i));
+			EXPECT_EQ(round * 100 + i + 1, p.valueWriteTaskParams.value);
+			bad += p.valueWriteTaskParams.value != round * 100 + i + 1;
+		}
+		ASSERT_ACL_OK(aclrtMemset(w, 8 * BIND_WRITES, 0, 8 * BIND_WRITES));
+		ASSERT_ACL_OK(aclmdlRIExecute(m, -1));
+		for (i = 0; i < BIND_WRITES; i++)
+			EXPECT_EQ(round * 100 + i + 1, read_u64(w + i));
+		ASSERT_ACL_OK(aclmdlRIDestroy(m));
+		/* no binder's stream was left bound or recording */
+		for (i = 0; i < BINDERS; i++) {
+			EXPECT_ACL_OK(aclrtValueWrite(w, 7, 0, b[i].s));
+			EXPECT_ACL_OK(aclrtSynchronizeStream(b[i].s));
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (bad || now.tv_sec - t0.tv_sec >= BIND_SECONDS)
+			break;
+	}
+	TH_LOG("%u rounds", round < BIND_ROUNDS ? round + 1 : round);
+	for (i = 0; i < BINDERS; i++)
+		ASSERT_ACL_OK(aclrtDestroyStream(b[i].s));
+	ASSERT_ACL_OK(aclrtDestroyStream(bs));
+	ASSERT_ACL_OK(aclrtFree(w));
+}
+
+/* Bind and unbind this round's model until it is gone (107017). */
+static void *rebinder_fn(void *arg)
+{
+	struct binder *b = arg;
+	unsigned long n;
+	aclError ret;
+
+	if (aclrtSetCurrentContext(b->ctx))
+		return NULL;
+	__atomic_add_fetch(b->spinning, 1, __ATOMIC_RELEASE);
+	for (n = 0; n < 100000000UL; n++) {
+		/* 207000: another stream is bound now; 507000: the destroy began (no longer BUILDING) */
+		ret = aclmdlRIBindStream(b->m, b->s, 0);
+		if (ret == ACL_ERROR_RT_INVALID_HANDLE)
+			break;
+		if (ret != ACL_SUCCESS && ret != ACL_ERROR_RT_FEATURE_NOT_SUPPORT &&
+		    ret != ACL_ERROR_RT_INTERNAL_ERROR && !b->odd)
+			b->odd = ret;
+		if (ret)
+			continue;
+		b->binds++;
+		/* 107005: the destroy let the stream go first */
+		ret = aclmdlRIUnbindStream(b->m, b->s);
+		if (ret == ACL_ERROR_RT_INVALID_HANDLE)
+			break;
+		if (ret != ACL_SUCCESS && ret != ACL_ERROR_RT_STREAM_MODEL && !b->odd)
+			b->odd = ret;
+	}
+	return NULL;
+}
+
+/*
+ * Threads bind and unbind streams of their own to a model being built
+ * while this one destroys it: a bind whose stream the destroy let go
+ * before it began to record must not record into the model after all.
+ * Every stream runs its own tasks afterwards.
+ */
+TEST_TIMEOUT(bind_racing_destroy, 120)
+{
+	struct binder b[BINDERS];
+	unsigned int spinning, round, i, bad = 0;
+	pthread_t th[BINDERS];
+	struct timespec t0, now;
+	unsigned long binds = 0;
+	uint64_t *w;
+
+	NEED_DEVICE();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ASSERT_ACL_OK(aclrtMalloc((void **)&w, 8 * BINDERS, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(binders_new(b, &spinning));
+	for (round = 0; round < BIND_ROUNDS; round++) {
+		aclmdlRI m;
+
+		ASSERT_ACL_OK(aclmdlRIBuildBegin(&m, 0));
+		ASSERT_EQ(0, binders_start(b, th, m, rebinder_fn));
+		usleep(round % 7 * 100);
+		ASSERT_ACL_OK(aclmdlRIDestroy(m));
+		for (i = 0; i < BINDERS; i++) {
+			pthread_join(th[i], NULL);
+			EXPECT_EQ(ACL_SUCCESS, b[i].odd);
+			bad += b[i].odd != ACL_SUCCESS;
+		}
+		/* no stream records into the destroyed model: each runs its own task */
+		ASSERT_ACL_OK(aclrtMemset(w, 8 * BINDERS, 0, 8 * BINDERS));
+		for (i = 0; i < BINDERS; i++) {
+			EXPECT_ACL_OK(aclrtValueWrite(w + i, round + 1, 0, b[i].s));
+			EXPECT_ACL_OK(aclrtSynchronizeStream(b[i].s));
+			EXPECT_EQ(round + 1, read_u64(w + i));
+			bad += read_u64(w + i) != round + 1;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (bad || now.tv_sec - t0.tv_sec >= BIND_SECONDS)
+			break;
+	}
+	for (i = 0; i < BINDERS; i++)
+		binds += b[i].binds;
+	TH_LOG("%u rounds, %lu binds", round < BIND_ROUNDS ? round + 1 : round, binds);
+	for (i = 0; i < BINDERS; i++)
+		ASSERT_ACL_OK(aclrtDestroyStream(b[i].s));
 	ASSERT_ACL_OK(aclrtFree(w));
 }
 
