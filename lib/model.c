@@ -134,11 +134,13 @@ struct acl_model {
 	pthread_t thread;		/* the thread that began the capture */
 	struct acl_stream *stream;	/* the capturing or bound stream, held; under ctx->lock */
 	struct acl_capture cap;		/* what the stream records (stream.c, under its lock);
-					 * once READY, the task table's (under its lock) */
+					 * once READY, the task table's (under its lock): made
+					 * anew only while BUILDING (BindStream after an unbind) */
 	struct acl_mtab *tasks;		/* the task table (model_task.c), set once when READY */
 	pthread_mutex_t lock;		/* protects the fields below */
 	enum acl_model_state state;
 	bool destroyed;			/* its teardown began: a build finishing now undoes itself */
+	uint32_t binds;			/* aclmdlRIBindStream made the recording anew this often */
 	struct acl_model_part *parts;	/* set once when READY; their kids under @lock */
 	uint32_t nparts;
 	struct acl_stream *exec;	/* aclmdlRIExecute's internal stream, made at its first call,
@@ -1669,11 +1671,41 @@ static bool acl_model_building(struct acl_model *m)
 	return building;
 }
 
+/* Has @m's teardown begun (under m->lock)? */
+static bool acl_model_gone(struct acl_model *m)
+{
+	bool gone;
+
+	pthread_mutex_lock(&m->lock);
+	gone = m->destroyed;
+	pthread_mutex_unlock(&m->lock);
+	return gone;
+}
+
+/*
+ * aclmdlRIBindStream's undo: @s (held by the caller) leaves @m if it is
+ * still its stream, and records into @m no more in any case (a teardown
+ * may have taken it from @m before it began to).
+ */
+static void acl_model_unclaim(struct acl_model *m, struct acl_stream *s)
+{
+	bool mine;
+
+	pthread_mutex_lock(&m->ctx->lock);
+	mine = m->stream == s;
+	if (mine)
+		m->stream = NULL;
+	pthread_mutex_unlock(&m->ctx->lock);
+	acl_stream_capture_end(s, &m->cap);
+	if (mine)
+		acl_stream_put(s);
+}
+
 ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
 {
 	struct acl_stream *s = NULL;
 	struct acl_model *m = NULL;
-	bool taken;
+	bool taken, building, gone, mine;
 	int ret;
 
 	ret = acl_enter(NULL, modelRI);
@@ -1702,6 +1734,24 @@ ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 		ret = acl_errf(ACLI_ERTNOTSUPP, "model %p has a stream bound already: npu's models have one stream", m);
 		goto out;
 	}
+	/*
+	 * The check above was before the stream was taken: the model may have
+	 * been built (and its stream unbound) or destroyed meanwhile. Its
+	 * recording is made anew only while it is still being built; a
+	 * BuildEnd that looked at the stream before this does not build it.
+	 */
+	pthread_mutex_lock(&m->lock);
+	building = m->state == ACL_MODEL_BUILDING;
+	gone = m->destroyed;
+	if (building)
+		m->binds++;
+	pthread_mutex_unlock(&m->lock);
+	if (!building) {
+		acl_model_unclaim(m, s);
+		ret = gone ? acl_model_overtaken(m) :
+		      acl_errf(ACLI_EINTERNAL, "model %p was built meanwhile (aclmdlRIBuildEnd): it takes no more streams", m);
+		goto out;
+	}
 	/* a rebind after an unbind records anew */
 	acl_capture_free(&m->cap);
 	m->cap.ended = false;
@@ -1710,11 +1760,18 @@ ACL_EXPORT aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uin
 		/* bound or captured meanwhile by another thread */
 		if (!acl_stream_capture(s, NULL))
 			ret = acl_errf(ACLI_ESTREAMMODEL, "stream %p was bound to another model meanwhile", s);
-		acl_model_unbind(m);
-	} else if (!acl_model_building(m)) {
-		/* destroyed or built meanwhile: its teardown may have missed this stream */
-		acl_model_unbind(m);
-		ret = acl_model_overtaken(m);
+		acl_model_unclaim(m, s);
+	} else {
+		/* a teardown or an unbind may have let the stream go before it recorded */
+		pthread_mutex_lock(&m->ctx->lock);
+		mine = m->stream == s;
+		pthread_mutex_unlock(&m->ctx->lock);
+		gone = acl_model_gone(m);
+		if (gone || !mine) {
+			acl_model_unclaim(m, s);
+			ret = gone ? acl_model_overtaken(m) :
+			      acl_errf(ACLI_ESTREAMMODEL, "stream %p was unbound from model %p by another thread meanwhile", s, m);
+		}
 	}
 out:
 	if (s)
@@ -1779,6 +1836,7 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 {
 	struct acl_stream *s;
 	struct acl_model *m = NULL;
+	uint32_t binds;
 	bool ended;
 	int ret;
 
@@ -1789,6 +1847,10 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 		ret = acl_build_enter(modelRI, &m);
 	if (ret)
 		return acl_ret(__func__, ret);
+	/* a bind from now on (after an unbind) records anew: not the recording looked at here */
+	pthread_mutex_lock(&m->lock);
+	binds = m->binds;
+	pthread_mutex_unlock(&m->lock);
 	pthread_mutex_lock(&m->ctx->lock);
 	s = m->stream;
 	pthread_mutex_unlock(&m->ctx->lock);
@@ -1800,9 +1862,9 @@ ACL_EXPORT aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve)
 		ret = acl_errf(ACLI_EINTERNAL, "model %p is built already", m);
 	else if (!s)
 		ret = acl_errf(ACLI_ESTREAMMODEL, "model %p has no stream: bind one first (aclmdlRIBindStream)", m);
-	else if (!ended)
-		ret = acl_errf(ACLI_EMODELEXEC, "the tasks of model %p were not ended: call aclmdlRIEndTask on its stream first",
-			       m);
+	else if (!ended || m->binds != binds)
+		ret = acl_errf(ACLI_EMODELEXEC, "the tasks of model %p were not ended: call aclmdlRIEndTask on its stream first%s",
+			       m, ended ? " (a stream was bound to it anew meanwhile)" : "");
 	else
 		m->state = ACL_MODEL_INVALID;	/* taken: another BuildEnd finds it built */
 	pthread_mutex_unlock(&m->lock);

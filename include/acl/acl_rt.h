@@ -2973,7 +2973,9 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIDestroyUnregisterCallback(aclmdlRI modelRI,
  * for another) are recorded, not run, up to aclmdlRIEndTask on that
  * stream; aclmdlRIBuildEnd (reserve NULL) makes the model, which
  * aclmdlRIExecuteAsync or aclmdlRIExecute (synchronous: timeout in ms,
- * -1 for none) runs. npu binds one stream to a model.
+ * -1 for none) runs. npu binds one stream to a model, and none once it
+ * is built (507000; the vendor adds one to a built model): a built
+ * model's tasks are those it was built with until aclmdlRIDestroy.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
 ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
