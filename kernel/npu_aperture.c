@@ -81,12 +81,14 @@ static const struct vm_operations_struct npu_aperture_vm_ops = {
 
 static int npu_aperture_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	if (!(vma->vm_flags & VM_SHARED))
+	/* shared, and never code: nothing runs from device memory */
+	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EINVAL;
 	/* device VA v at CPU VA v, inside the window every VA lies in */
 	if (vma->vm_pgoff != vma->vm_start >> PAGE_SHIFT ||
 	    vma->vm_start < NPU_VA_START || vma->vm_end > NPU_VA_END)
 		return -EINVAL;
+	npu_vm_flags_clear(vma, VM_MAYEXEC);
 	npu_vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = file->private_data;
 	vma->vm_ops = &npu_aperture_vm_ops;

@@ -430,14 +430,19 @@ TEST(bad_input)
 				   MAP_PRIVATE | MAP_FIXED, afd, va));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, SZ_4K, PROT_READ, MAP_SHARED, afd, 0));
+	/* never code, not even later */
+	EXPECT_EQ(MAP_FAILED, aperture_map(afd, va, SZ_2M, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EINVAL, errno);
 	/* mremap cannot move it off the identity */
 	p = aperture_map(afd, va, SZ_2M, PROT_READ);
 	ASSERT_EQ((void *)(uintptr_t)va, p);
 	EXPECT_EQ(MAP_FAILED, mremap(p, SZ_2M, SZ_2M, MREMAP_MAYMOVE | MREMAP_FIXED,
 				     (void *)(uintptr_t)(va + SZ_2M)));
 	EXPECT_EQ(MAP_FAILED, mremap(p, SZ_2M, 2 * SZ_2M, 0));
+	EXPECT_EQ(-1, mprotect(p, SZ_2M, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
 	munmap(p, SZ_2M);
-	/* read-only, nor read: reading the file is not how */
+	/* the file has no read(): mmap() is the way in */
 	EXPECT_EQ(-1, read(afd, &i, sizeof(i)));
 	/* the cap: 16 files at a time, a closed one makes room */
 	for (i = 0; i < 15; i++)

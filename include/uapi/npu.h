@@ -2312,8 +2312,8 @@ struct npu_model_destroy {
  * The aperture (since 1.11) is the context's device VA space seen by a
  * CPU, as a GPU's BAR aperture shows its VRAM: APERTURE_OPEN answers a
  * file descriptor that any process holding it may mmap() (MAP_SHARED
- * only), but only at the identity: the mapping's file offset must be its
- * own address, so device VA v is CPU VA v. That is where the simulated
+ * only, never PROT_EXEC), but only at the identity: the mapping's file
+ * offset must be its own address, so device VA v is CPU VA v. That is where the simulated
  * device's AI cores run kernels: a kernel dereferences a device pointer
  * and reaches exactly what the device's engine would.
  *
