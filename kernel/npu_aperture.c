@@ -59,7 +59,7 @@ static vm_fault_t npu_aperture_fault(struct vm_fault *vmf)
 	return npu_vm_cpu_fault(&ctx->vm, ctx->npu, ctx->memcg, vmf, false);
 }
 
-/* A write to a page mapped read-only: allowed only if the right is there. */
+/* A write to a page mapped read-only: mapped again, if the right is there. */
 static vm_fault_t npu_aperture_pfn_mkwrite(struct vm_fault *vmf)
 {
 	struct npu_context *ctx = vmf->vma->vm_private_data;
@@ -81,12 +81,14 @@ static const struct vm_operations_struct npu_aperture_vm_ops = {
 
 static int npu_aperture_mmap(struct file *file, struct vm_area_struct *vma)
 {
-	if (!(vma->vm_flags & VM_SHARED))
+	/* shared, and never code: nothing runs from device memory */
+	if (!(vma->vm_flags & VM_SHARED) || (vma->vm_flags & VM_EXEC))
 		return -EINVAL;
 	/* device VA v at CPU VA v, inside the window every VA lies in */
 	if (vma->vm_pgoff != vma->vm_start >> PAGE_SHIFT ||
 	    vma->vm_start < NPU_VA_START || vma->vm_end > NPU_VA_END)
 		return -EINVAL;
+	npu_vm_flags_clear(vma, VM_MAYEXEC);
 	npu_vm_flags_set(vma, VM_PFNMAP | VM_IO | VM_DONTEXPAND | VM_DONTDUMP);
 	vma->vm_private_data = file->private_data;
 	vma->vm_ops = &npu_aperture_vm_ops;
@@ -109,23 +111,22 @@ static const struct file_operations npu_aperture_fops = {
 	.llseek = noop_llseek,
 };
 
-/* The context's inode, made at its first aperture. */
+/*
+ * The context's inode, made at its first aperture: attached to the VA
+ * space, under its lock, before any file of it exists.
+ */
 static struct inode *npu_aperture_inode(struct npu_context *ctx)
 {
-	struct inode *inode = READ_ONCE(ctx->aperture);
-	struct inode *old;
+	struct inode *inode = npu_vm_cpu_inode(&ctx->vm), *mine;
 
 	if (inode)
 		return inode;
-	inode = alloc_anon_inode(npu_aperture_mnt->mnt_sb);
-	if (IS_ERR(inode))
-		return inode;
-	old = cmpxchg(&ctx->aperture, NULL, inode);
-	if (old) {
-		iput(inode);
-		return old;
-	}
-	npu_vm_cpu_attach(&ctx->vm, inode->i_mapping);
+	mine = alloc_anon_inode(npu_aperture_mnt->mnt_sb);
+	if (IS_ERR(mine))
+		return mine;
+	inode = npu_vm_cpu_attach(&ctx->vm, mine);
+	if (inode != mine)
+		iput(mine);
 	return inode;
 }
 
@@ -192,8 +193,10 @@ void npu_aperture_open_finish(struct npu_context *ctx, void *arg, int ret)
 /* The context is freed: its files and mappings are gone, so is the inode. */
 void npu_aperture_free(struct npu_context *ctx)
 {
-	if (ctx->aperture)
-		iput(ctx->aperture);
+	struct inode *inode = npu_vm_cpu_inode(&ctx->vm);
+
+	if (inode)
+		iput(inode);
 }
 
 int npu_aperture_init(void)

@@ -122,9 +122,6 @@ struct npu_device {
  * @nr_dmabufs: dma-bufs exported from this context (DMABUF_EXPORT) that
  *	are not yet released, within max_dmabufs; each holds a reference
  *	to the context
- * @aperture: the inode every aperture file of the context shares
- *	(npu_aperture.c), made at the first APERTURE_OPEN (cmpxchg), freed
- *	with the context
  * @nr_apertures: aperture files not yet released; each holds a
  *	reference to the context
  * @host_pinned: bytes of host memory pinned by the registrations
@@ -175,7 +172,6 @@ struct npu_context {
 	atomic_long_t nr_exported;
 	atomic_long_t nr_ipc_keys;
 	atomic_long_t nr_dmabufs;
-	struct inode *aperture;
 	atomic_long_t nr_apertures;
 	atomic64_t host_pinned;
 	atomic64_t host_memlock;

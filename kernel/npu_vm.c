@@ -59,8 +59,8 @@ MODULE_PARM_DESC(max_mappings,
 static void npu_vm_cpu_zap_locked(struct npu_vm *vm, u64 start, u64 size)
 {
 	lockdep_assert_held_write(&vm->lock);
-	if (vm->cpu_mapping)
-		unmap_mapping_range(vm->cpu_mapping, start, size, 1);
+	if (vm->cpu_inode)
+		unmap_mapping_range(vm->cpu_inode->i_mapping, start, size, 1);
 }
 
 int npu_vm_init(struct npu_vm *vm, unsigned int device)
@@ -1029,16 +1029,38 @@ void npu_vm_import_invalidate(struct npu_vm *vm, struct npu_import *imp)
 /* ---- the aperture: CPU accesses ---------------------------------------- */
 
 /**
- * npu_vm_cpu_attach() - from now on, translations that change take their
- *	pages out of the aperture's @mapping too
+ * npu_vm_cpu_inode() - the aperture's inode, or NULL before the first
  * @vm: the VA space
- * @mapping: the address space every aperture file of the context shares
  */
-void npu_vm_cpu_attach(struct npu_vm *vm, struct address_space *mapping)
+struct inode *npu_vm_cpu_inode(struct npu_vm *vm)
+{
+	struct inode *inode;
+
+	down_read(&vm->lock);
+	inode = vm->cpu_inode;
+	up_read(&vm->lock);
+	return inode;
+}
+
+/**
+ * npu_vm_cpu_attach() - make @inode the aperture's, unless one is already:
+ *	from now on, translations that change take their pages out of its
+ *	mapping
+ * @vm: the VA space
+ * @inode: a new inode; the VA space takes over its reference if it
+ *	becomes the aperture's
+ *
+ * Return: the aperture's inode: @inode, or the one there was (the caller
+ * then puts @inode).
+ */
+struct inode *npu_vm_cpu_attach(struct npu_vm *vm, struct inode *inode)
 {
 	down_write(&vm->lock);
-	vm->cpu_mapping = mapping;
+	if (!vm->cpu_inode)
+		vm->cpu_inode = inode;
+	inode = vm->cpu_inode;
 	up_write(&vm->lock);
+	return inode;
 }
 
 /*
@@ -1073,15 +1095,20 @@ static const char *npu_vm_cpu_translate_locked(struct npu_vm *vm, u64 va,
  * @npu: its device
  * @memcg: charged for a device page the access backs
  * @vmf: the fault; the aperture maps device VA v at CPU VA v
- * @mkwrite: a write to a page mapped read-only (vm_ops->pfn_mkwrite):
- *	only say whether it may go on
+ * @mkwrite: a write to a page mapped read-only (vm_ops->pfn_mkwrite)
  *
  * The page is mapped under @vm's lock, so a change of the translation
- * after it takes it out again (npu_vm_cpu_zap_locked()).
+ * after it takes it out again (npu_vm_cpu_zap_locked()). A write to a page mapped
+ * read-only is allowed only by taking that page out under the lock, so
+ * that the retried write maps it again, writable, with the rights of
+ * that moment (a read-only PTE made writable later by the core mm could
+ * be a newer one than the rights were checked for).
  *
- * Return: VM_FAULT_NOPAGE (or 0 for @mkwrite) when the access may go on,
- * else VM_FAULT_SIGBUS (VM_FAULT_HWPOISON for a device page with an
- * uncorrectable error, VM_FAULT_OOM when it cannot be backed).
+ * Return: VM_FAULT_NOPAGE when the access may go (again), else
+ * VM_FAULT_SIGBUS (VM_FAULT_HWPOISON for a device page with an
+ * uncorrectable error). A device page that cannot be backed (no memory,
+ * the memory cgroup at its limit) is SIGBUS too, as for the engine: a
+ * fault, never a reason to retry or to OOM-kill.
  */
 vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 			    struct mem_cgroup *memcg, struct vm_fault *vmf,
@@ -1089,6 +1116,7 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 {
 	struct vm_area_struct *vma = vmf->vma;
 	bool write = mkwrite || (vmf->flags & FAULT_FLAG_WRITE);
+	unsigned long addr = vmf->address & PAGE_MASK;
 	u64 va = (u64)vmf->pgoff << PAGE_SHIFT;
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct mem_cgroup *old_memcg;
@@ -1099,13 +1127,15 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 	u64 span;
 
 	down_read(&vm->lock);
-	if (vm->dead ||
+	if (vm->dead || !vm->cpu_inode ||
+	    vma->vm_file->f_mapping != vm->cpu_inode->i_mapping ||
 	    npu_vm_cpu_translate_locked(vm, va, write,
 					vma->vm_flags & VM_WRITE, &writable,
 					&xl))
 		goto unlock;
 	if (mkwrite) {
-		ret = writable ? 0 : VM_FAULT_SIGBUS;
+		zap_vma_ptes(vma, addr, PAGE_SIZE);
+		ret = VM_FAULT_NOPAGE;
 		goto unlock;
 	}
 	if (xl.system) {
@@ -1116,16 +1146,21 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 		ret = VM_FAULT_HWPOISON;
 		if (!npu_devmem_clean_len(npu->mem, xl.addr, PAGE_SIZE))
 			goto unlock;
-		/* the first access backs the page, as the engine's write does */
+		/*
+		 * Backed even for a read, charged as the engine's first
+		 * write is: the zero page the engine reads instead would
+		 * stay mapped when the engine's write backs the page later.
+		 */
 		old_memcg = set_active_memcg(memcg);
 		page = npu_devmem_page(npu->mem, xl.addr, true, xl.huge, &span);
 		set_active_memcg(old_memcg);
-		ret = VM_FAULT_OOM;
+		ret = VM_FAULT_SIGBUS;
 		if (IS_ERR(page))
 			goto unlock;
 		pfn = page_to_pfn(page);
 	}
-	ret = vmf_insert_pfn_prot(vma, vmf->address & PAGE_MASK, pfn,
+	/* the mapping's own protection: write-protected (pfn_mkwrite) */
+	ret = vmf_insert_pfn_prot(vma, addr, pfn,
 				  writable ? vm_get_page_prot(vma->vm_flags) :
 					     vma->vm_page_prot);
 unlock:

@@ -21,7 +21,7 @@
 #define NPU_VA_START		SZ_2M
 #define NPU_VA_END		BIT_ULL(47)
 
-struct address_space;
+struct inode;
 struct mem_cgroup;
 struct npu_context;
 struct npu_device;
@@ -110,12 +110,13 @@ struct npu_mapping {
  * @nr_reservations: VA_RESERVE reservations, within max_reservations
  * @nr_mappings: mappings of every kind; MAP refuses past max_mappings
  * @nr_host_regs: host registrations
- * @cpu_mapping: the aperture's (npu_aperture.c) address space, or NULL
- *	before the first APERTURE_OPEN; set once under @lock. Whatever
- *	removes or narrows a translation takes its pages out of it under
- *	@lock too (npu_vm_cpu_zap_locked()), and npu_vm_cpu_fault() maps
- *	pages into it under @lock, so no CPU mapping outlives its
- *	translation.
+ * @cpu_inode: the inode every aperture file (npu_aperture.c) of the
+ *	context shares, or NULL before the first APERTURE_OPEN; set once
+ *	under @lock, before any file of it exists, and held (a reference)
+ *	until the context is freed. Whatever removes or narrows a
+ *	translation takes its pages out of the inode's mapping under @lock
+ *	too (npu_vm_cpu_zap_locked()), and npu_vm_cpu_fault() maps pages
+ *	into it under @lock, so no CPU mapping outlives its translation.
  *
  * The counts change under @lock and are read without it (fdinfo, netlink).
  */
@@ -134,7 +135,7 @@ struct npu_vm {
 	unsigned long nr_reservations;
 	unsigned long nr_mappings;
 	unsigned long nr_host_regs;
-	struct address_space *cpu_mapping;
+	struct inode *cpu_inode;
 };
 
 /**
@@ -195,7 +196,8 @@ const char *npu_vm_translate_locked(struct npu_vm *vm, u64 va,
 bool npu_vm_mirror_hold(struct npu_vm *vm, u64 seq);
 
 /* The aperture: CPU accesses through the device's translation */
-void npu_vm_cpu_attach(struct npu_vm *vm, struct address_space *mapping);
+struct inode *npu_vm_cpu_inode(struct npu_vm *vm);
+struct inode *npu_vm_cpu_attach(struct npu_vm *vm, struct inode *inode);
 vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 			    struct mem_cgroup *memcg, struct vm_fault *vmf,
 			    bool mkwrite);

@@ -333,12 +333,14 @@ TEST_F(ap, closed_context_is_sigbus)
 }
 
 /*
- * Another process (a child after fork, through the inherited fd) maps the
- * aperture and reaches the same memory; the parent's UNMAP takes the
- * child's pages away too.
+ * Another process reaches the same memory: a child after fork through the
+ * mapping it inherited (its PTEs copied) and through one it makes itself
+ * from the inherited fd; the parent's UNMAP takes the child's pages away
+ * too, both kinds.
  */
 TEST_F(ap, another_process_maps_it)
 {
+	unsigned char *half = self->cpu + BUF_LEN / 2;
 	int to_child[2], to_parent[2];
 	char c = 0;
 	pid_t pid;
@@ -346,35 +348,104 @@ TEST_F(ap, another_process_maps_it)
 
 	ASSERT_EQ(0, pipe(to_child));
 	ASSERT_EQ(0, pipe(to_parent));
-	self->cpu[SZ_2M] = 0x61;
+	self->cpu[SZ_2M] = 0x61;		/* mapped before the fork */
 	self->model[SZ_2M] = 0x61;
-	ASSERT_EQ(0, munmap(self->cpu, BUF_LEN));
+	half[5] = 0x71;
+	self->model[BUF_LEN / 2 + 5] = 0x71;
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		unsigned char *p = aperture_map(self->afd, self->va, BUF_LEN,
-						PROT_READ | PROT_WRITE);
-		int bad = p == MAP_FAILED || p[SZ_2M] != 0x61;
+		unsigned char *p;
+		int bad;
 
-		if (!bad)
-			p[SZ_2M + 1] = 0x62;
+		/* the second half mapped anew from the fd */
+		munmap(half, BUF_LEN / 2);
+		p = aperture_map(self->afd, self->va + BUF_LEN / 2, BUF_LEN / 2,
+				 PROT_READ | PROT_WRITE);
+		bad = p != half || self->cpu[SZ_2M] != 0x61 || half[5] != 0x71;
+		if (!bad) {
+			self->cpu[SZ_2M + 1] = 0x62;
+			half[6] = 0x72;
+		}
 		c = bad ? 'x' : 'w';
 		if (write(to_parent[1], &c, 1) != 1 || read(to_child[0], &c, 1) != 1)
 			_exit(2);
-		probe_arm();
-		_exit(bad ? 3 : FAULTS(p + SZ_2M, false) ? 0 : 4);
+		if (bad)
+			_exit(3);
+		_exit(FAULTS(self->cpu + SZ_2M, false) && FAULTS(half + 5, true) ?
+		      0 : 4);
 	}
 	ASSERT_EQ(1, read(to_parent[0], &c, 1));
 	EXPECT_EQ('w', c);
 	self->model[SZ_2M + 1] = 0x62;
+	self->model[BUF_LEN / 2 + 6] = 0x72;
 	EXPECT_EQ(-1, engine_check(self));
 	ASSERT_EQ(0, npu_unmap(self->fd, self->va));
 	ASSERT_EQ(1, write(to_child[1], &c, 1));
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	self->cpu = aperture_map(self->afd, self->va, BUF_LEN, PROT_READ);
-	ASSERT_NE(MAP_FAILED, self->cpu);
+}
+
+/*
+ * A page never written, read by the CPU first: zeros, then the engine's
+ * bytes once it writes there, and the CPU's write lands where the engine
+ * reads it.
+ */
+TEST_F(ap, write_after_read_of_an_unwritten_page)
+{
+	unsigned char v = 1, src[64];
+
+	EXPECT_EQ(0, probe(self->cpu + 2 * SZ_2M + 77, false, 0, &v));
+	EXPECT_EQ(0, v);
+	memset(src, 0x2b, sizeof(src));
+	memcpy(self->model + 2 * SZ_2M + 64, src, sizeof(src));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(self->va + 2 * SZ_2M + 64, ptr64(src),
+					  sizeof(src), NPU_CMD_SRC_USER)));
+	EXPECT_EQ(0x2b, self->cpu[2 * SZ_2M + 77]);
+	EXPECT_EQ(0, probe(self->cpu + 2 * SZ_2M + 78, true, 0x3c, NULL));
+	self->model[2 * SZ_2M + 78] = 0x3c;
+	EXPECT_EQ(-1, engine_check(self));
+	EXPECT_EQ(0x3c, self->cpu[2 * SZ_2M + 78]);
+	/* a page read only, then made read-only: the write is SIGBUS */
+	EXPECT_EQ(0, probe(self->cpu + 3 * SZ_2M + 77, false, 0, &v));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0,
+				    NPU_ACCESS_READ));
+	EXPECT_TRUE(FAULTS(self->cpu + 3 * SZ_2M + 78, true));
+	EXPECT_EQ(-1, engine_check(self));
+}
+
+/*
+ * A mirror (the process's own memory at its own address) is not reached
+ * through the aperture yet: SIGBUS, in a child that maps the aperture
+ * over its copy of that range.
+ */
+TEST_F(ap, mirror_not_reachable)
+{
+	unsigned char *m = npu_host_mem(SZ_2M);
+	struct npu_mirror_map mm = { .size = sizeof(mm) };
+	pid_t pid;
+	int status;
+
+	ASSERT_NONNULL(m);
+	m[0] = 5;
+	mm.addr = ptr64(m);
+	mm.length = SZ_2M;
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MIRROR_MAP, &mm));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		unsigned char *p = aperture_map(self->afd, ptr64(m), SZ_2M,
+						PROT_READ | PROT_WRITE);
+
+		_exit(p == m && FAULTS(p, false) ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(5, m[0]);
+	munmap(m, SZ_2M);
 }
 
 /*
@@ -430,14 +501,20 @@ TEST(bad_input)
 				   MAP_PRIVATE | MAP_FIXED, afd, va));
 	EXPECT_EQ(EINVAL, errno);
 	EXPECT_EQ(MAP_FAILED, mmap(NULL, SZ_4K, PROT_READ, MAP_SHARED, afd, 0));
+	EXPECT_EQ(EINVAL, errno);
+	/* never code, not even later */
+	EXPECT_EQ(MAP_FAILED, aperture_map(afd, va, SZ_2M, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EINVAL, errno);
 	/* mremap cannot move it off the identity */
 	p = aperture_map(afd, va, SZ_2M, PROT_READ);
 	ASSERT_EQ((void *)(uintptr_t)va, p);
 	EXPECT_EQ(MAP_FAILED, mremap(p, SZ_2M, SZ_2M, MREMAP_MAYMOVE | MREMAP_FIXED,
 				     (void *)(uintptr_t)(va + SZ_2M)));
 	EXPECT_EQ(MAP_FAILED, mremap(p, SZ_2M, 2 * SZ_2M, 0));
+	EXPECT_EQ(-1, mprotect(p, SZ_2M, PROT_READ | PROT_EXEC));
+	EXPECT_EQ(EACCES, errno);
 	munmap(p, SZ_2M);
-	/* read-only, nor read: reading the file is not how */
+	/* the file has no read(): mmap() is the way in */
 	EXPECT_EQ(-1, read(afd, &i, sizeof(i)));
 	/* the cap: 16 files at a time, a closed one makes room */
 	for (i = 0; i < 15; i++)

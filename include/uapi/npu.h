@@ -2312,31 +2312,35 @@ struct npu_model_destroy {
  * The aperture (since 1.11) is the context's device VA space seen by a
  * CPU, as a GPU's BAR aperture shows its VRAM: APERTURE_OPEN answers a
  * file descriptor that any process holding it may mmap() (MAP_SHARED
- * only), but only at the identity: the mapping's file offset must be its
- * own address, so device VA v is CPU VA v. That is where the simulated
- * device's AI cores run kernels: a kernel dereferences a device pointer
- * and reaches exactly what the device's engine would.
+ * only, never PROT_EXEC), but only at the identity: the mapping's file
+ * offset must be its own address, so device VA v is CPU VA v. That is
+ * where the simulated device's AI cores run kernels: a kernel
+ * dereferences a device pointer and reaches exactly what the device's
+ * engine would.
  *
  * Every CPU access goes through the translation and the rights checks of
- * the device's own engine: a page is mapped on its first access (a fault
- * backs a device page not yet written, as a write of the engine does, and
- * charges it to the context's memory cgroup), read-only where the
- * mapping's access (SET_ACCESS) grants only reads, writable once a write
- * is allowed. What the engine could not reach, the CPU cannot either: an
- * unmapped VA, a write without the right, a device page with an
- * uncorrectable error (BUS_MCEERR_AR where the kernel handles memory
- * failures), the VA space of a context that shut down - each is SIGBUS
- * at that address, and nothing is touched. Mapped pages follow every
- * change: an UNMAP, a SET_ACCESS, a HOST_UNREGISTER (and so a MEM_FREE's
- * last mapping, the context's shutdown) takes them out of every aperture
- * mapping before it returns, so the next access translates again. A page
- * that turns bad while a CPU has it mapped stays reachable until then
- * (1.11).
+ * the device's own engine. A page is mapped at its first access:
+ * read-only where the mapping's access (SET_ACCESS) grants only reads,
+ * writable where writes are allowed. The first access to a device page
+ * never written backs it, a read too (it reads zeros), and charges it to
+ * the context's memory cgroup, as the engine's first write does. What
+ * the engine could not reach, the CPU cannot either: an unmapped VA, a
+ * write without the right, a device page with an uncorrectable error
+ * (BUS_MCEERR_AR where the kernel handles memory failures), a device
+ * page no memory can back, the VA space of a context that shut down -
+ * each is SIGBUS at that address, and nothing is touched. Mapped pages
+ * follow every change: an UNMAP, a SET_ACCESS, a HOST_UNREGISTER (and so
+ * a MEM_FREE's last mapping, the context's shutdown) takes them out of
+ * every aperture mapping before it returns, so the next access
+ * translates again. A page that turns bad while a CPU has it mapped
+ * stays reachable until then (1.11).
  *
  * Through the aperture a CPU reaches device memory of the context
- * (MEM_ALLOC, SHARE_IMPORT) and host memory registered with a device VA
- * (NPU_HOST_MAPPED). Not yet (SIGBUS, as an access the device cannot
- * make): IPC-imported memory, dma-buf imports, mirrors and peers' memory.
+ * (MEM_ALLOC, SHARE_IMPORT, and a DMABUF_IMPORT of an npu dma-buf of the
+ * same device, which is that memory) and host memory registered with a
+ * device VA (NPU_HOST_MAPPED). Not yet (SIGBUS, as an access the device
+ * cannot make): IPC-imported memory, other drivers' dma-bufs, mirrors and
+ * peers' memory.
  *
  * The file holds the context, not its memory: after the context shuts
  * down (its process exits, it is closed, the carrier goes) every access
