@@ -263,8 +263,12 @@ static void acl_exec_reapers_wait(struct acl_context *ctx)
 	pthread_mutex_unlock(&acl_reapers_lock);
 }
 
-/* After fork: the parent's reapers are no threads of the child. */
-static void acl_exec_reapers_forget(void)
+/*
+ * After fork (lifecycle.c's child handler, whether or not a model
+ * exists): the parent's reapers are no threads of the child, and the
+ * lock may have been held by a thread that did not fork.
+ */
+void acl_exec_reapers_forget(void)
 {
 	struct acl_exec_reaper *r, *n;
 
@@ -765,7 +769,6 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		list_init(&ctx->models);
 		list_init(&ctx->captures);
 		acl_captures_forget();
-		acl_exec_reapers_forget();
 		return;
 	}
 	for (;;) {

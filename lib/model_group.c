@@ -63,12 +63,16 @@ void acl_grps_close(struct acl_capture *cap)
 	}
 }
 
+/* After fork (lifecycle.c's child handler): a thread that did not fork may have held it. */
+void acl_grps_atfork_child(void)
+{
+	pthread_mutex_init(&acl_grp_lock, NULL);
+}
+
 void acl_grps_forget(struct acl_capture *cap)
 {
 	struct acl_task_grp *g = cap->grps;
 
-	/* the lock may be held by a thread that did not fork */
-	pthread_mutex_init(&acl_grp_lock, NULL);
 	cap->grps = NULL;
 	while (g) {
 		struct acl_task_grp *next = g->next;
