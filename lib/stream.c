@@ -396,12 +396,13 @@ int acl_stream_grp_begin(struct acl_stream *s)
 	return ret;
 }
 
-int acl_stream_grp_end(struct acl_stream *s, int *err)
+int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap)
 {
 	struct acl_capture *c;
 	int ret = 0;
 
 	*err = 0;
+	*cap = NULL;
 	pthread_mutex_lock(&s->lock);
 	c = s->capture;
 	if (s->grp != ACL_GRP_SAMPLE)
@@ -414,6 +415,7 @@ int acl_stream_grp_end(struct acl_stream *s, int *err)
 		*err = __atomic_load_n(&c->grp_err, __ATOMIC_ACQUIRE);
 		if (!*err && c->invalid)
 			*err = ACLI_ECAPINVALID;
+		*cap = c;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
@@ -421,13 +423,20 @@ int acl_stream_grp_end(struct acl_stream *s, int *err)
 
 int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g)
 {
+	bool idle = false;
 	int ret = 0;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->grp != ACL_GRP_NONE) {
+	/* a destroyed stream would hold @g, and its update window, for good */
+	if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE))
+		ret = acl_errf(ACLI_EHANDLE, "stream %p is being destroyed", s);
+	else if (s->grp != ACL_GRP_NONE)
 		ret = acl_errf(ACLI_ETASKGRPSTATUS, "stream %p %s a task group already", s,
 			       s->grp == ACL_GRP_SAMPLE ? "records" : "updates");
-	} else {
+	/* set under s->lock: the stream's teardown or UpdateEnd, which clear it, see it set */
+	else if (!__atomic_compare_exchange_n(&g->updating, &idle, true, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "task group %p is being updated (by this or another stream)", g);
+	if (!ret) {
 		acl_obj_hold(&g->obj);
 		g->updated = 0;
 		s->grp_upd = g;

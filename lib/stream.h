@@ -336,11 +336,15 @@ int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap);
  * NONE to SAMPLE for a captured stream (ACLI_ENOTCAPTURED if it is not,
  * ACLI_ETASKGRPSTATUS if not NONE); SAMPLE to NONE, *@err the answer of
  * the group's end (a task it refused, else 507903 if the capture was
- * invalidated, else 0); NONE to UPDATE of @g (held from now on); UPDATE
- * to NONE, the group it updated into *@g (the caller's reference).
+ * invalidated, else 0) and *@cap the capture the group is of (read under
+ * the same lock); NONE to UPDATE of @g (held from now on, g->updating
+ * set; ACLI_EHANDLE for a stream being destroyed, ACLI_ETASKGRPSTATUS if
+ * @s is not NONE or @g is updated already); UPDATE to NONE, the group it
+ * updated into *@g (the caller's reference; the caller clears
+ * g->updating).
  */
 int acl_stream_grp_begin(struct acl_stream *s);
-int acl_stream_grp_end(struct acl_stream *s, int *err);
+int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap);
 int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g);
 int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g);
 
