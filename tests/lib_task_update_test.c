@@ -4,7 +4,8 @@
  * updated from an aclrtRandomNumTaskInfo in device memory: the replays
  * after it draw what a task launched anew with the new result, counter,
  * seed, count and parameter address draws, the old result untouched;
- * updates in a row; a built model's task; and the vendor's codes for bad
+ * updates in a row (randomParaAddr twice: parameters as captured, by
+ * value); a built model's task; and the vendor's codes for bad
  * input in its order (the chips without the update: lib_chip_test).
  * Skips without /dev/npu0.
  */
@@ -417,6 +418,95 @@ TEST(update_and_replay)
 	aclrtFree(flag);
 	aclrtFree(src);
 	aclrtFree(para);
+}
+
+/*
+ * A task captured with its parameters by value, updated with
+ * randomParaAddr twice in a row: each update's parameters are read at its
+ * own randomParaAddr as values (the task's nature as captured), never a
+ * value there taken as an address; an update without randomParaAddr
+ * after them keeps the last one's.
+ */
+TEST(para_addr_twice)
+{
+	char *o, *c, *f, *fc, *copy, *src, *p1, *p2;
+	aclrtRandomNumTaskInfo t, ref;
+	aclrtTaskUpdateInfo info;
+	aclrtStream gs, rs, ms;
+	uint32_t prm[4] = { 0 };
+	uint64_t *flag;
+	aclmdlRI m;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(o = dev_zero(RN * 4));
+	ASSERT_NONNULL(f = dev_zero(RN * 4));
+	ASSERT_NONNULL(c = dev_zero(16));
+	ASSERT_NONNULL(fc = dev_zero(16));
+	ASSERT_NONNULL(copy = dev_zero(64));
+	ASSERT_NONNULL(flag = dev_zero(8));
+	ASSERT_NONNULL(src = dev_zero(sizeof(t)));
+	ASSERT_NONNULL(p1 = dev_zero(16));
+	ASSERT_NONNULL(p2 = dev_zero(16));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&rs));
+	ASSERT_ACL_OK(capture_graph(gs, o, c, copy, flag, &m));
+	ASSERT_NONNULL(ms = model_stream(m));
+
+	/* first update: [10, 20) at p1 */
+	prm[0] = f32_bits(10.0f);
+	prm[2] = f32_bits(20.0f);
+	ASSERT_ACL_OK(aclrtMemcpy(p1, 16, prm, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+	t = task(ACL_FLOAT, UNIFORM, 0, 0, 4, 4242, RN, o, c);
+	t.randomParaAddr = p1;
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, rs));
+	ASSERT_ACL_OK(aclrtMemset(c, 16, 0, 16));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
+	ref = task(ACL_FLOAT, UNIFORM, f32_bits(10.0f), f32_bits(20.0f), 4, 4242, RN, f, fc);
+	ASSERT_ACL_OK(fresh(&ref, rs));
+	EXPECT_TRUE(dev_same(o, f, RN * 4));
+
+	/* second update: [30, 40) at p2, values again (p1 changed: not read any more) */
+	prm[0] = f32_bits(30.0f);
+	prm[2] = f32_bits(40.0f);
+	ASSERT_ACL_OK(aclrtMemcpy(p2, 16, prm, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+	t.randomParaAddr = p2;
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, rs));
+	ASSERT_ACL_OK(aclrtMemset(p1, 16, 0, 16));
+	ASSERT_ACL_OK(aclrtMemset(o, RN * 4, 0, RN * 4));
+	ASSERT_ACL_OK(aclrtMemset(c, 16, 0, 16));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(rs));
+	ASSERT_ACL_OK(aclrtMemset(fc, 16, 0, 16));
+	ref = task(ACL_FLOAT, UNIFORM, f32_bits(30.0f), f32_bits(40.0f), 4, 4242, RN, f, fc);
+	ASSERT_ACL_OK(fresh(&ref, rs));
+	EXPECT_TRUE(dev_same(o, f, RN * 4));
+	EXPECT_EQ(RN, dev_u64(c));
+
+	/* an update without randomParaAddr: the parameters stay p2's */
+	t.randomParaAddr = NULL;
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, rs));
+	ASSERT_ACL_OK(aclrtMemset(o, RN * 4, 0, RN * 4));
+	ASSERT_ACL_OK(aclrtMemset(c, 16, 0, 16));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(rs));
+	EXPECT_TRUE(dev_same(o, f, RN * 4));
+
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(rs));
+	aclrtFree(o);
+	aclrtFree(f);
+	aclrtFree(c);
+	aclrtFree(fc);
+	aclrtFree(copy);
+	aclrtFree(flag);
+	aclrtFree(src);
+	aclrtFree(p1);
+	aclrtFree(p2);
 }
 
 /* A built model's random task (aclmdlRIBuildBegin, BindStream): its model stream names it as well. */
