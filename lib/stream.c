@@ -479,7 +479,8 @@ size_t acl_cmd_host_operand(const struct npu_cmd *cmd)
 /*
  * The recorded @cmd (@c's) points at a copy of its host operand that @c
  * owns: the caller's (a local of the call that recorded it) is gone when
- * the model is made, and again when it is made anew.
+ * the model is made, and again when it is made anew. ACL_OPERAND_NOTE
+ * zeroed bytes follow it.
  */
 static int acl_capture_own(struct acl_capture *c, struct npu_cmd *cmd)
 {
@@ -497,7 +498,7 @@ static int acl_capture_own(struct acl_capture *c, struct npu_cmd *cmd)
 		c->owned = v;
 		c->owned_cap = cap;
 	}
-	p = malloc(size);
+	p = calloc(1, size + ACL_OPERAND_NOTE);
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, (const void *)(uintptr_t)cmd->src, size);

@@ -372,6 +372,13 @@ void acl_capture_free(struct acl_capture *cap);
  * @cmd (MODEL_CREATE): its size, 0 if none (a recording owns a copy).
  */
 size_t acl_cmd_host_operand(const struct npu_cmd *cmd);
+/*
+ * A recording's copy of a host operand is followed by this many bytes,
+ * zeroed when it is recorded, that the driver never reads: the notes of
+ * the code that patches the command (random.c: the parameters' nature as
+ * recorded). A patch that fails leaves them as the patch made them.
+ */
+#define ACL_OPERAND_NOTE	8
 /* Free the host memory @cap's commands point at (acl_capture_free's; after fork alone). */
 void acl_capture_free_owned(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
