@@ -5,7 +5,8 @@
  * after it draw what a task launched anew with the new result, counter,
  * seed, count and parameter address draws, the old result untouched;
  * updates in a row (randomParaAddr twice: parameters as captured, by
- * value); a built model's task; and the vendor's codes for bad
+ * value); the exec stream's task errors and a capture elsewhere
+ * left alone; a built model's task; and the vendor's codes for bad
  * input in its order (the chips without the update: lib_chip_test).
  * Skips without /dev/npu0.
  */
@@ -507,6 +508,70 @@ TEST(para_addr_twice)
 	aclrtFree(src);
 	aclrtFree(p1);
 	aclrtFree(p2);
+}
+
+/*
+ * The update reads its struct after the exec stream's earlier work, but
+ * is no synchronize: a task error of that work stays the stream's (the
+ * next synchronize answers it), and a global capture of another stream
+ * does not refuse it (no synchronous call).
+ */
+TEST(update_keeps_exec_errors)
+{
+	char *o, *c, *f, *fc, *copy, *src;
+	aclrtRandomNumTaskInfo t, bad;
+	aclrtTaskUpdateInfo info;
+	aclrtStream gs, es, cs, ms;
+	uint64_t *flag;
+	aclmdlRI m, cm = NULL;
+	void *res;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(o = dev_zero(RN * 4));
+	ASSERT_NONNULL(f = dev_zero(RN * 4));
+	ASSERT_NONNULL(c = dev_zero(16));
+	ASSERT_NONNULL(fc = dev_zero(16));
+	ASSERT_NONNULL(copy = dev_zero(64));
+	ASSERT_NONNULL(flag = dev_zero(8));
+	ASSERT_NONNULL(src = dev_zero(sizeof(t)));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&res, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&es));
+	ASSERT_ACL_OK(aclrtCreateStream(&cs));
+	ASSERT_ACL_OK(capture_graph(gs, o, c, copy, flag, &m));
+	ASSERT_NONNULL(ms = model_stream(m));
+	t = task(ACL_FLOAT, UNIFORM, f32_bits(1.0f), f32_bits(2.0f), 4, 5, RN, f, fc);
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+
+	/* a task of es faults (its counter where nothing is mapped) before the update */
+	bad = task(ACL_FLOAT, UNIFORM, f32_bits(1.0f), f32_bits(2.0f), 4, 5, 16, o, res);
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtRandomNumAsync(&bad, es, NULL));
+	EXPECT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, es));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(es));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(es));
+
+	/* a global capture of another stream meanwhile */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	EXPECT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, es));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(cs, &cm));
+	if (cm)
+		ASSERT_ACL_OK(aclmdlRIDestroy(cm));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(es));
+
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(es));
+	ASSERT_ACL_OK(aclrtDestroyStream(cs));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(res));
+	aclrtFree(o);
+	aclrtFree(f);
+	aclrtFree(c);
+	aclrtFree(fc);
+	aclrtFree(copy);
+	aclrtFree(flag);
+	aclrtFree(src);
 }
 
 /* A built model's random task (aclmdlRIBuildBegin, BindStream): its model stream names it as well. */
