@@ -232,11 +232,21 @@ static int acl_random_upd_read(struct acl_stream *s, const void *src, struct acl
 				      .width = sizeof(aclrtRandomNumTaskInfo), .height = 1 };
 	const struct acl_shape para = { .dpitch = 16, .spitch = 16, .width = 16, .height = 1 };
 	aclrtRandomNumTaskInfo t;
+	uint32_t id;
+	uint64_t seq;
 	int ret;
 
-	ret = acl_capture_sync_step(s);
-	if (!ret)
-		ret = acl_copy_shape(s->dev, NULL, &t, src, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_ALL);
+	/*
+	 * After @s's earlier work, as acl_stream_deferred() waits: no
+	 * synchronize (a task error stays @s's for the next one), and none a
+	 * capture mode forbids (the exec stream records nothing: checked).
+	 */
+	acl_stream_point(s, &id, &seq);
+	ret = acl_stream_reach(s, id, seq, -1);
+	if (ret && ret != -ENOENT)
+		return ret;
+	acl_err_clear();
+	ret = acl_copy_shape(s->dev, NULL, &t, src, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_ALL);
 	if (ret)
 		return ret;
 	*u = (struct acl_random_upd){ .result = (uintptr_t)t.randomResultAddr,
