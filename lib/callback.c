@@ -95,6 +95,11 @@ bool acl_cb_in_callback(void)
 	return acl_cb_stream != NULL;
 }
 
+struct acl_stream *acl_cb_current(void)
+{
+	return (struct acl_stream *)acl_cb_stream;
+}
+
 static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned, bool hostfunc)
 {
 	struct acl_reporter *r = calloc(1, sizeof(*r));

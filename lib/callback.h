@@ -38,6 +38,8 @@ void acl_cbq_forget(struct acl_cbq *q);
  * queued behind the caller itself.
  */
 bool acl_cb_in_callback(void);
+/* The stream whose callback, host function or host step the calling thread runs now, or NULL. */
+struct acl_stream *acl_cb_current(void);
 
 /*
  * A callback or host function a model recorded (aclrtLaunchCallback,

@@ -1485,6 +1485,15 @@ static int acl_stream_reach_as(struct acl_stream *s, uint32_t id, uint64_t seq, 
 	return ret;
 }
 
+void acl_stream_keep_fault(struct acl_stream *s, int err)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->fault)
+		s->fault = err;
+	pthread_mutex_unlock(&s->lock);
+	acl_stream_task_error(s, err);
+}
+
 int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)
 {
 	return acl_stream_reach_as(s, id, seq, timeout_ms, true);

@@ -410,6 +410,13 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
  * fault's exception callbacks are called in it: the caller holds no lock.
  */
 int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms);
+/*
+ * A task error @err (ACLI_ETASKFAULT, ACLI_EMEMUCE, ACLI_ETASKTIMEOUT) of
+ * work @s ran outside its kernel stream (a host step): kept for @s's next
+ * synchronize, as a fault a query saw (one at a time), latched for the
+ * context in STOP mode.
+ */
+void acl_stream_keep_fault(struct acl_stream *s, int err);
 /* Has it, now? For any caller: a fault's exception waits for the next synchronize. */
 bool acl_stream_reached(struct acl_stream *s, uint32_t id, uint64_t seq);
 
