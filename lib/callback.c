@@ -90,9 +90,14 @@ static struct list_head acl_reporters = LIST_HEAD_INIT(acl_reporters);
 /* The stream whose callback or host function the calling thread runs now, or NULL. */
 static __thread const struct acl_stream *acl_cb_stream;
 
-bool acl_cb_running(const struct acl_stream *s)
+bool acl_cb_in_callback(void)
 {
-	return s && acl_cb_stream == s;
+	return acl_cb_stream != NULL;
+}
+
+struct acl_stream *acl_cb_current(void)
+{
+	return (struct acl_stream *)acl_cb_stream;
 }
 
 static struct acl_reporter *acl_reporter_new(pthread_t tid, bool owned, bool hostfunc)

@@ -31,11 +31,15 @@ void acl_cbq_free(struct acl_cbq *q);
 /* After fork (no threads of the parent exist): free memory only. */
 void acl_cbq_forget(struct acl_cbq *q);
 /*
- * Is the calling thread running a callback or host function queued on
- * @s (the stream waits for it to return, so the thread must not wait for
- * the stream)?
+ * Is the calling thread running a callback, host function or host step
+ * (of any stream)? Then it must not wait for a stream's work: host steps
+ * of every stream of a context run on its one host-function thread (and
+ * a report thread serves several streams), so the work waited for may be
+ * queued behind the caller itself.
  */
-bool acl_cb_running(const struct acl_stream *s);
+bool acl_cb_in_callback(void);
+/* The stream whose callback, host function or host step the calling thread runs now, or NULL. */
+struct acl_stream *acl_cb_current(void);
 
 /*
  * A callback or host function a model recorded (aclrtLaunchCallback,

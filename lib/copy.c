@@ -1062,13 +1062,23 @@ struct acl_deferred {
 	max_align_t arg[];
 };
 
+/*
+ * A failure of the work (a fault of the copy on the internal copy stream,
+ * an operand the engine could not use) is a task error of the stream
+ * that runs the model, as the engine's task would fail there: its next
+ * synchronize answers it (no exception callback: the fault was the copy
+ * stream's, whose kernel log names it).
+ */
 static void acl_deferred_step(void *p)
 {
 	struct acl_deferred *t = p;
+	struct acl_stream *s = acl_cb_current();
+	int ret;
 
-	/* npu's: a failure here is the host step's, not the executing stream's task error */
-	t->run(t->dev, NULL, t->arg);
+	ret = t->run(t->dev, NULL, t->arg);
 	acl_err_clear();
+	if (ret && s)
+		acl_stream_keep_fault(s, ret == ACLI_EMEMUCE || ret == ACLI_ETASKTIMEOUT ? ret : ACLI_ETASKFAULT);
 }
 
 int acl_stream_deferred(struct acl_stream *s, int (*run)(struct acl_device *dev, struct acl_stream *s, const void *arg),

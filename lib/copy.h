@@ -129,7 +129,9 @@ int acl_copy_shape(struct acl_device *cur, struct acl_stream *stream, void *dst,
  * next synchronize). On a stream that records a model, at each run of the
  * model instead, as a host step of it (callback.c): @run gets NULL for
  * @s and does the work on @dev's internal copy stream before the run goes
- * on; @arg (@size bytes) is copied into the recording.
+ * on; @arg (@size bytes) is copied into the recording. A failure there
+ * is a task error of the stream running the model (its next synchronize
+ * answers it; acl_stream_keep_fault()).
  */
 int acl_stream_deferred(struct acl_stream *s, int (*run)(struct acl_device *dev, struct acl_stream *s, const void *arg),
 			const void *arg, size_t size);

@@ -52,6 +52,8 @@
 #include "mbuf.h"
 #include "mempool.h"
 #include "mm.h"
+#include "model.h"
+#include "model_group.h"
 #include "notify.h"
 #include "slots.h"
 #include "snapstate.h"
@@ -309,6 +311,8 @@ static void acl_atfork_child(void)
 	acl_notifies_forget();
 	acl_reporters_forget();
 	acl_stream_state_forget();
+	acl_grps_atfork_child();
+	acl_exec_reapers_forget();
 	for (i = 0; i < ACL_MAX_DEVICES; i++) {
 		struct acl_device *dev = acl_dev_slot(i);
 

@@ -746,6 +746,11 @@ static int acl_pool_free_locked(struct acl_pool *pool, uint64_t addr, struct acl
 				(unsigned long long)addr);
 	g->state = ACL_SEG_CACHED;
 	acl_seg_stream(g, s);
+	/*
+	 * On a recording stream the point is the stream's before the
+	 * recording: settled at once, though every replay writes the memory
+	 * (the vendor's FreeToMemPool at the call; lib/README.md).
+	 */
 	acl_stream_point(s, &g->sid, &g->seq);
 	acl_pool_count(pool, -(int64_t)g->len, 0);
 	acl_pool_coalesce(pool);

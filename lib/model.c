@@ -209,10 +209,11 @@ static void *acl_exec_reaper_main(void *arg)
 }
 
 /*
- * @m's internal stream goes with it. Released by a host step of a run on
- * that stream (an aclmdlRIDestroy in a host function after aclmdlRIExecute
- * gave up waiting), the stream cannot finish before this thread returns
- * to it: another thread tears it down, and the run goes on, as the
+ * @m's internal stream goes with it. Released in a callback or host
+ * function (of any stream: an aclmdlRIDestroy in a host function after
+ * aclmdlRIExecute gave up waiting), the stream may not finish before this
+ * thread returns - a host step of its run is queued on this thread, the
+ * context's one host-function thread: another thread tears it down, and the run goes on, as the
  * vendor's does after its model's destroy. Without a thread for it, the
  * rest of the run is dropped (a forced teardown) rather than waited for
  * forever.
@@ -224,7 +225,7 @@ static void acl_model_exec_close(struct acl_model *m)
 	pthread_t tid;
 	int err = -1;
 
-	if (!acl_cb_running(m->exec)) {
+	if (!acl_cb_in_callback()) {
 		acl_exec_stream_close(m->exec);
 		return;
 	}
@@ -265,8 +266,12 @@ static void acl_exec_reapers_wait(struct acl_context *ctx)
 	pthread_mutex_unlock(&acl_reapers_lock);
 }
 
-/* After fork: the parent's reapers are no threads of the child. */
-static void acl_exec_reapers_forget(void)
+/*
+ * After fork (lifecycle.c's child handler, whether or not a model
+ * exists): the parent's reapers are no threads of the child, and the
+ * lock may have been held by a thread that did not fork.
+ */
+void acl_exec_reapers_forget(void)
 {
 	struct acl_exec_reaper *r, *n;
 
@@ -582,9 +587,10 @@ static bool acl_model_busy(struct acl_model *m)
 }
 
 /*
- * Is a run of @m queued on a stream whose callback or host function the
- * calling thread runs now, and not done? (It cannot end before this
- * thread returns to it.)
+ * Is the calling thread in a callback or host function (of any stream)
+ * while a run of @m is queued and not done? The run may not end before
+ * this thread returns: a host step of it waits for this very thread, the
+ * context's one host-function thread (or the report thread it runs on).
  */
 static bool acl_model_runs_here(struct acl_model *m)
 {
@@ -592,11 +598,12 @@ static bool acl_model_runs_here(struct acl_model *m)
 	bool here = false;
 	unsigned int i;
 
+	if (!acl_cb_in_callback())
+		return false;
 	acl_err_hold(&held);
 	pthread_mutex_lock(&m->lock);
 	for (i = 0; !here && i < m->nruns; i++)
-		here = acl_cb_running(m->runs[i].s) &&
-		       !acl_stream_reached(m->runs[i].s, m->runs[i].sid, m->runs[i].seq);
+		here = !acl_stream_reached(m->runs[i].s, m->runs[i].sid, m->runs[i].seq);
 	pthread_mutex_unlock(&m->lock);
 	acl_err_resume(&held);
 	return here;
@@ -767,7 +774,6 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 		list_init(&ctx->models);
 		list_init(&ctx->captures);
 		acl_captures_forget();
-		acl_exec_reapers_forget();
 		return;
 	}
 	for (;;) {
@@ -1908,9 +1914,9 @@ ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	if (capturing)
 		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured: end the capture first (aclmdlRICaptureEnd)",
 			       m);
-	/* its destroy waits for its runs (their values go with it): not for the one calling it */
+	/* its destroy waits for its runs (their values go with it): not in a callback, which they may wait for */
 	else if (acl_model_cond(m, NULL) && acl_model_runs_here(m))
-		ret = acl_errf(ACLI_EMODELRUNNING, "model %p has condition tasks and this host function or callback is a step of a run of it that is not done: the destroy would wait for that run, which waits for this call to return; the model stays (destroy it after the run)",
+		ret = acl_errf(ACLI_EMODELRUNNING, "model %p has condition tasks and a run of it is not done: the destroy would wait for that run from a host function or callback, which the run may wait for (its own steps, or host steps behind it on the same thread); the model stays (destroy it after the run)",
 			       m);
 	else if (!acl_obj_del(&m->obj))
 		ret = acl_errf(ACLI_EHANDLE, "model %p is being destroyed by another thread", m);

@@ -33,6 +33,8 @@ int acl_capture_sync_step(struct acl_stream *s);
 int acl_graph_chip(void);
 
 /* @modelRI as a live model, with a reference (acl_model_put), or 107017. */
+/* After fork: forget the reaper threads of internal streams, reset their lock. */
+void acl_exec_reapers_forget(void);
 int acl_model_get(aclmdlRI modelRI, struct acl_model **out);
 void acl_model_put(struct acl_model *m);
 /* @m is of the current context: 107002 without one, 107004 if of another. */

@@ -63,12 +63,16 @@ void acl_grps_close(struct acl_capture *cap)
 	}
 }
 
+/* After fork (lifecycle.c's child handler): a thread that did not fork may have held it. */
+void acl_grps_atfork_child(void)
+{
+	pthread_mutex_init(&acl_grp_lock, NULL);
+}
+
 void acl_grps_forget(struct acl_capture *cap)
 {
 	struct acl_task_grp *g = cap->grps;
 
-	/* the lock may be held by a thread that did not fork */
-	pthread_mutex_init(&acl_grp_lock, NULL);
 	cap->grps = NULL;
 	while (g) {
 		struct acl_task_grp *next = g->next;
@@ -153,11 +157,15 @@ ACL_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *
 		ret = acl_errf(-ENOMEM, "out of host memory");
 		goto out;
 	}
-	/* the capture's list under acl_grp_lock: no model teardown takes it meanwhile */
+	/*
+	 * The capture's list under acl_grp_lock: no model teardown takes it
+	 * meanwhile. The capture is the one the group ends in, read under
+	 * s->lock with the state change (a capture ended since is still its
+	 * model's, which drops the groups under acl_grp_lock when destroyed).
+	 */
 	pthread_mutex_lock(&acl_grp_lock);
-	ret = acl_stream_grp_end(s, &err);
-	cap = acl_stream_capture(s, NULL);
-	if (!ret && !err && cap) {
+	ret = acl_stream_grp_end(s, &err, &cap);
+	if (!ret && !err) {
 		/* kernel launches will be its tasks: g->ntasks of them */
 		acl_obj_add(&g->obj, ACL_OBJ_TASK_GRP, acl_grp_release);
 		g->next = cap->grps;
@@ -199,16 +207,8 @@ ACL_EXPORT aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTask
 			       handle);
 		goto out;
 	}
-	pthread_mutex_lock(&acl_grp_lock);
-	if (__atomic_load_n(&g->updating, __ATOMIC_ACQUIRE)) {
-		/* the vendor checks the stream's state first: the same 107033 */
-		ret = acl_errf(ACLI_ETASKGRPSTATUS, "task group %p is being updated (by this or another stream)", g);
-	} else {
-		ret = acl_stream_grp_update(s, g);
-	}
-	if (!ret)
-		__atomic_store_n(&g->updating, true, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&acl_grp_lock);
+	/* the vendor checks the stream's state first, then the group's: the same 107033 */
+	ret = acl_stream_grp_update(s, g);
 	acl_obj_put(&g->obj);
 out:
 	acl_stream_put(s);
@@ -232,7 +232,13 @@ ACL_EXPORT aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream)
 	acl_stream_put(s);
 	if (!g)
 		return acl_ret(__func__, ret);
-	/* the vendor's RT_ERROR_STREAM_TASKGRP_UPDATE: fewer tasks than the group's (the window ends anyway) */
+	/*
+	 * The vendor's RT_ERROR_STREAM_TASKGRP_UPDATE (context_aclgraph.cc
+	 * StreamEndTaskUpdate): fewer tasks than the group's (the window
+	 * ends anyway). errcode_manage.cc maps it to
+	 * ACL_ERROR_RT_INTERNAL_ERROR, 507000: ACLI_EINTERNAL, not the
+	 * driver's 507899 (ACLI_EDRVERR).
+	 */
 	if (g->updated != g->ntasks)
 		ret = acl_errf(ACLI_EINTERNAL, "task group %p has %u tasks, of which %u were updated", g, g->ntasks,
 			       g->updated);

@@ -180,14 +180,28 @@ struct acl_random_upd {
 	__u64 at[2];			/* the 16 bytes there now */
 };
 
+/*
+ * The note after a recorded task's struct npu_random (ACL_OPERAND_NOTE
+ * bytes, zeroed when recorded): ACL_RANDOM_NOTE_SET and the
+ * NPU_RANDOM_PARAM*_ADDR flags the task was recorded with, once a patch
+ * took them. A patch with randomParaAddr sets those flags for every
+ * task, so they no longer tell a parameter recorded by value from one
+ * recorded by address.
+ */
+#define ACL_RANDOM_NOTE_SET	(1U << 31)
+
 /* @cmd, a recorded NPU_OP_RANDOM, takes @arg's update (model_task.c's patch). */
 static int acl_random_patch(struct npu_cmd *cmd, void *arg)
 {
 	const struct acl_random_upd *u = arg;
 	struct npu_random *r = (struct npu_random *)(uintptr_t)cmd->src;
 	const __u32 addr[2] = { NPU_RANDOM_PARAM0_ADDR, NPU_RANDOM_PARAM1_ADDR };
+	__u32 *note = (__u32 *)((char *)r + cmd->value);
 	int i, n = r->func == NPU_RANDOM_DROPOUT ? 1 : 2;
 
+	_Static_assert(ACL_OPERAND_NOTE >= sizeof(*note), "the note fits");
+	if (!(*note & ACL_RANDOM_NOTE_SET))
+		*note = ACL_RANDOM_NOTE_SET | (r->flags & (addr[0] | addr[1]));
 	cmd->dst = u->result;
 	r->counter = u->counter;
 	r->seed = u->seed;
@@ -197,14 +211,15 @@ static int acl_random_patch(struct npu_cmd *cmd, void *arg)
 	 * The vendor's task reads its two parameters at randomParaAddr when it
 	 * runs: a value there is read then (by address here); an address
 	 * there is the one now (the engine reads a parameter's address once).
+	 * Which of the two is the task's as recorded (the note), not as an
+	 * earlier update left it.
 	 */
 	for (i = 0; u->para && i < n; i++) {
-		if (r->flags & addr[i]) {
+		if (*note & addr[i])
 			r->param[i] = u->at[i];
-		} else {
+		else
 			r->param[i] = u->para + 8 * (uint64_t)i;
-			r->flags |= addr[i];
-		}
+		r->flags |= addr[i];
 	}
 	return 0;
 }
@@ -217,11 +232,21 @@ static int acl_random_upd_read(struct acl_stream *s, const void *src, struct acl
 				      .width = sizeof(aclrtRandomNumTaskInfo), .height = 1 };
 	const struct acl_shape para = { .dpitch = 16, .spitch = 16, .width = 16, .height = 1 };
 	aclrtRandomNumTaskInfo t;
+	uint32_t id;
+	uint64_t seq;
 	int ret;
 
-	ret = acl_capture_sync_step(s);
-	if (!ret)
-		ret = acl_copy_shape(s->dev, NULL, &t, src, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_ALL);
+	/*
+	 * After @s's earlier work, as acl_stream_deferred() waits: no
+	 * synchronize (a task error stays @s's for the next one), and none a
+	 * capture mode forbids (the exec stream records nothing: checked).
+	 */
+	acl_stream_point(s, &id, &seq);
+	ret = acl_stream_reach(s, id, seq, -1);
+	if (ret && ret != -ENOENT)
+		return ret;
+	acl_err_clear();
+	ret = acl_copy_shape(s->dev, NULL, &t, src, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_ALL);
 	if (ret)
 		return ret;
 	*u = (struct acl_random_upd){ .result = (uintptr_t)t.randomResultAddr,

@@ -396,12 +396,13 @@ int acl_stream_grp_begin(struct acl_stream *s)
 	return ret;
 }
 
-int acl_stream_grp_end(struct acl_stream *s, int *err)
+int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap)
 {
 	struct acl_capture *c;
 	int ret = 0;
 
 	*err = 0;
+	*cap = NULL;
 	pthread_mutex_lock(&s->lock);
 	c = s->capture;
 	if (s->grp != ACL_GRP_SAMPLE)
@@ -414,6 +415,7 @@ int acl_stream_grp_end(struct acl_stream *s, int *err)
 		*err = __atomic_load_n(&c->grp_err, __ATOMIC_ACQUIRE);
 		if (!*err && c->invalid)
 			*err = ACLI_ECAPINVALID;
+		*cap = c;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
@@ -421,13 +423,20 @@ int acl_stream_grp_end(struct acl_stream *s, int *err)
 
 int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g)
 {
+	bool idle = false;
 	int ret = 0;
 
 	pthread_mutex_lock(&s->lock);
-	if (s->grp != ACL_GRP_NONE) {
+	/* a destroyed stream would hold @g, and its update window, for good */
+	if (__atomic_load_n(&s->dead, __ATOMIC_ACQUIRE))
+		ret = acl_errf(ACLI_EHANDLE, "stream %p is being destroyed", s);
+	else if (s->grp != ACL_GRP_NONE)
 		ret = acl_errf(ACLI_ETASKGRPSTATUS, "stream %p %s a task group already", s,
 			       s->grp == ACL_GRP_SAMPLE ? "records" : "updates");
-	} else {
+	/* set under s->lock: the stream's teardown or UpdateEnd, which clear it, see it set */
+	else if (!__atomic_compare_exchange_n(&g->updating, &idle, true, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		ret = acl_errf(ACLI_ETASKGRPSTATUS, "task group %p is being updated (by this or another stream)", g);
+	if (!ret) {
 		acl_obj_hold(&g->obj);
 		g->updated = 0;
 		s->grp_upd = g;
@@ -470,7 +479,8 @@ size_t acl_cmd_host_operand(const struct npu_cmd *cmd)
 /*
  * The recorded @cmd (@c's) points at a copy of its host operand that @c
  * owns: the caller's (a local of the call that recorded it) is gone when
- * the model is made, and again when it is made anew.
+ * the model is made, and again when it is made anew. ACL_OPERAND_NOTE
+ * zeroed bytes follow it.
  */
 static int acl_capture_own(struct acl_capture *c, struct npu_cmd *cmd)
 {
@@ -488,7 +498,7 @@ static int acl_capture_own(struct acl_capture *c, struct npu_cmd *cmd)
 		c->owned = v;
 		c->owned_cap = cap;
 	}
-	p = malloc(size);
+	p = calloc(1, size + ACL_OPERAND_NOTE);
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, (const void *)(uintptr_t)cmd->src, size);
@@ -1473,6 +1483,15 @@ static int acl_stream_reach_as(struct acl_stream *s, uint32_t id, uint64_t seq, 
 		ret = 0;
 	}
 	return ret;
+}
+
+void acl_stream_keep_fault(struct acl_stream *s, int err)
+{
+	pthread_mutex_lock(&s->lock);
+	if (!s->fault)
+		s->fault = err;
+	pthread_mutex_unlock(&s->lock);
+	acl_stream_task_error(s, err);
 }
 
 int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)

@@ -336,11 +336,15 @@ int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap);
  * NONE to SAMPLE for a captured stream (ACLI_ENOTCAPTURED if it is not,
  * ACLI_ETASKGRPSTATUS if not NONE); SAMPLE to NONE, *@err the answer of
  * the group's end (a task it refused, else 507903 if the capture was
- * invalidated, else 0); NONE to UPDATE of @g (held from now on); UPDATE
- * to NONE, the group it updated into *@g (the caller's reference).
+ * invalidated, else 0) and *@cap the capture the group is of (read under
+ * the same lock); NONE to UPDATE of @g (held from now on, g->updating
+ * set; ACLI_EHANDLE for a stream being destroyed, ACLI_ETASKGRPSTATUS if
+ * @s is not NONE or @g is updated already); UPDATE to NONE, the group it
+ * updated into *@g (the caller's reference; the caller clears
+ * g->updating).
  */
 int acl_stream_grp_begin(struct acl_stream *s);
-int acl_stream_grp_end(struct acl_stream *s, int *err);
+int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap);
 int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g);
 int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g);
 
@@ -368,6 +372,13 @@ void acl_capture_free(struct acl_capture *cap);
  * @cmd (MODEL_CREATE): its size, 0 if none (a recording owns a copy).
  */
 size_t acl_cmd_host_operand(const struct npu_cmd *cmd);
+/*
+ * A recording's copy of a host operand is followed by this many bytes,
+ * zeroed when it is recorded, that the driver never reads: the notes of
+ * the code that patches the command (random.c: the parameters' nature as
+ * recorded). A patch that fails leaves them as the patch made them.
+ */
+#define ACL_OPERAND_NOTE	8
 /* Free the host memory @cap's commands point at (acl_capture_free's; after fork alone). */
 void acl_capture_free_owned(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
@@ -399,6 +410,13 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
  * fault's exception callbacks are called in it: the caller holds no lock.
  */
 int acl_stream_reach(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms);
+/*
+ * A task error @err (ACLI_ETASKFAULT, ACLI_EMEMUCE, ACLI_ETASKTIMEOUT) of
+ * work @s ran outside its kernel stream (a host step): kept for @s's next
+ * synchronize, as a fault a query saw (one at a time), latched for the
+ * context in STOP mode.
+ */
+void acl_stream_keep_fault(struct acl_stream *s, int err);
 /* Has it, now? For any caller: a fault's exception waits for the next synchronize. */
 bool acl_stream_reached(struct acl_stream *s, uint32_t id, uint64_t seq);
 

@@ -572,6 +572,48 @@ TEST(desc_faults_in_stream_order)
 	ASSERT_ACL_OK(aclFinalize());
 }
 
+/*
+ * A descriptor copy recorded in a graph runs as a host step of each
+ * replay: what the device cannot reach there is a task error of the
+ * stream that runs the graph (its next synchronize answers it, once),
+ * as the copy's fault is on a plain stream; the rest of the run goes on.
+ */
+TEST(desc_fault_in_graph_is_stream_error)
+{
+	void *desc, *buf, *res;
+	aclrtStream cs, rs;
+	uint64_t v = 0;
+	aclmdlRI m = NULL;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&cs));
+	ASSERT_ACL_OK(aclrtCreateStream(&rs));
+	ASSERT_ACL_OK(aclrtMalloc(&desc, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMalloc(&buf, 4096, ACL_MEM_MALLOC_NORMAL_ONLY));
+	ASSERT_ACL_OK(aclrtMemset(buf, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&res, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtSetMemcpyDesc(desc, INNER, res, buf, 64, NULL));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	ASSERT_ACL_OK(aclrtMemcpyAsyncWithDesc(desc, INNER, cs));
+	ASSERT_ACL_OK(aclrtMemsetAsync((char *)buf + 1024, 8, 7, 8, cs));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(cs, &m));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(rs));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
+	/* the later task ran */
+	ASSERT_ACL_OK(aclrtMemcpy(&v, 8, (char *)buf + 1024, 8, D2H));
+	EXPECT_EQ(0x0707070707070707ULL, v);
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(cs));
+	ASSERT_ACL_OK(aclrtDestroyStream(rs));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(res));
+	ASSERT_ACL_OK(aclrtFree(desc));
+	ASSERT_ACL_OK(aclrtFree(buf));
+	ASSERT_ACL_OK(aclFinalize());
+}
+
 /* ------------------------------------------------------------------ */
 /* aclrtMemcpyAsyncWithOffset                                          */
 /* ------------------------------------------------------------------ */

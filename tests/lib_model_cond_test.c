@@ -900,6 +900,84 @@ TEST(destroy_from_own_run_refused)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
+/* A host function of another stream that destroys a graph once its run is queued. */
+struct other_destroy {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclError ret;
+	int go;			/* atomic: the graph's run is queued */
+};
+
+static void hf_noop(void *arg)
+{
+	(void)arg;
+}
+
+static void hf_destroy_other(void *arg)
+{
+	struct other_destroy *d = arg;
+	int i;
+
+	for (i = 0; i < 5000 && !__atomic_load_n(&d->go, __ATOMIC_ACQUIRE); i++)
+		usleep(1000);
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+}
+
+/*
+ * The same from a host function of ANOTHER stream: the context's one
+ * host-function thread runs it, and the graph's run has a host step
+ * queued behind it on that thread - the destroy cannot wait for the run
+ * here either: ACL_ERROR_RT_MODEL_RUNNING, not a hang. The run completes
+ * once the host function returned.
+ */
+TEST(destroy_from_other_stream_hostfunc_refused)
+{
+	struct other_destroy d = { 0 };
+	aclrtStream s, sub, run, other;
+	aclmdlRICondHandle h;
+	aclmdlRI subs[1];
+	uint64_t *out, *after;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&d.ctx));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtCreateStream(&sub));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	ASSERT_ACL_OK(aclrtCreateStream(&other));
+	out = dev_word(0);
+	after = dev_word(0);
+
+	d.m = capture_begin(s);
+	ASSERT_ACL_OK(aclmdlRICondHandleCreate(d.m, 1, ACL_MODEL_RI_COND_HANDLE_ASSIGN_DEFAULT, &h));
+	ASSERT_ACL_OK(aclmdlRIAddCondTask(params_of(h, ACL_MODEL_RI_COND_TYPE_IF, 1, subs), s, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureToModelRIBegin(sub, subs[0], ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL));
+	ASSERT_ACL_OK(aclrtValueWrite(out, 0x7E, 0, sub));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(sub, &subs[0]));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(s, hf_noop, NULL));
+	ASSERT_ACL_OK(aclrtValueWrite(after, 0xAF, 0, s));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &d.m));
+
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(other, hf_destroy_other, &d));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	__atomic_store_n(&d.go, 1, __ATOMIC_RELEASE);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(other));
+	EXPECT_EQ(ACL_ERROR_RT_MODEL_RUNNING, d.ret);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(run));
+	EXPECT_EQ(0x7EULL, get_u64(out));
+	EXPECT_EQ(0xAFULL, get_u64(after));
+	ASSERT_ACL_OK(aclmdlRIDestroy(d.m));
+	EXPECT_ACL_OK(aclrtFree(out));
+	EXPECT_ACL_OK(aclrtFree(after));
+	EXPECT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL_OK(aclrtDestroyStream(sub));
+	EXPECT_ACL_OK(aclrtDestroyStream(run));
+	EXPECT_ACL_OK(aclrtDestroyStream(other));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
 /* Bytes of host memory malloc has handed out and not got back. */
 static size_t heap_in_use(void)
 {

@@ -4,7 +4,9 @@
  * updated from an aclrtRandomNumTaskInfo in device memory: the replays
  * after it draw what a task launched anew with the new result, counter,
  * seed, count and parameter address draws, the old result untouched;
- * updates in a row; a built model's task; and the vendor's codes for bad
+ * updates in a row (randomParaAddr twice: parameters as captured, by
+ * value); the exec stream's task errors and a capture elsewhere
+ * left alone; a built model's task; and the vendor's codes for bad
  * input in its order (the chips without the update: lib_chip_test).
  * Skips without /dev/npu0.
  */
@@ -417,6 +419,159 @@ TEST(update_and_replay)
 	aclrtFree(flag);
 	aclrtFree(src);
 	aclrtFree(para);
+}
+
+/*
+ * A task captured with its parameters by value, updated with
+ * randomParaAddr twice in a row: each update's parameters are read at its
+ * own randomParaAddr as values (the task's nature as captured), never a
+ * value there taken as an address; an update without randomParaAddr
+ * after them keeps the last one's.
+ */
+TEST(para_addr_twice)
+{
+	char *o, *c, *f, *fc, *copy, *src, *p1, *p2;
+	aclrtRandomNumTaskInfo t, ref;
+	aclrtTaskUpdateInfo info;
+	aclrtStream gs, rs, ms;
+	uint32_t prm[4] = { 0 };
+	uint64_t *flag;
+	aclmdlRI m;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(o = dev_zero(RN * 4));
+	ASSERT_NONNULL(f = dev_zero(RN * 4));
+	ASSERT_NONNULL(c = dev_zero(16));
+	ASSERT_NONNULL(fc = dev_zero(16));
+	ASSERT_NONNULL(copy = dev_zero(64));
+	ASSERT_NONNULL(flag = dev_zero(8));
+	ASSERT_NONNULL(src = dev_zero(sizeof(t)));
+	ASSERT_NONNULL(p1 = dev_zero(16));
+	ASSERT_NONNULL(p2 = dev_zero(16));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&rs));
+	ASSERT_ACL_OK(capture_graph(gs, o, c, copy, flag, &m));
+	ASSERT_NONNULL(ms = model_stream(m));
+
+	/* first update: [10, 20) at p1 */
+	prm[0] = f32_bits(10.0f);
+	prm[2] = f32_bits(20.0f);
+	ASSERT_ACL_OK(aclrtMemcpy(p1, 16, prm, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+	t = task(ACL_FLOAT, UNIFORM, 0, 0, 4, 4242, RN, o, c);
+	t.randomParaAddr = p1;
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, rs));
+	ASSERT_ACL_OK(aclrtMemset(c, 16, 0, 16));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
+	ref = task(ACL_FLOAT, UNIFORM, f32_bits(10.0f), f32_bits(20.0f), 4, 4242, RN, f, fc);
+	ASSERT_ACL_OK(fresh(&ref, rs));
+	EXPECT_TRUE(dev_same(o, f, RN * 4));
+
+	/* second update: [30, 40) at p2, values again (p1 changed: not read any more) */
+	prm[0] = f32_bits(30.0f);
+	prm[2] = f32_bits(40.0f);
+	ASSERT_ACL_OK(aclrtMemcpy(p2, 16, prm, 16, ACL_MEMCPY_HOST_TO_DEVICE));
+	t.randomParaAddr = p2;
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, rs));
+	ASSERT_ACL_OK(aclrtMemset(p1, 16, 0, 16));
+	ASSERT_ACL_OK(aclrtMemset(o, RN * 4, 0, RN * 4));
+	ASSERT_ACL_OK(aclrtMemset(c, 16, 0, 16));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(rs));
+	ASSERT_ACL_OK(aclrtMemset(fc, 16, 0, 16));
+	ref = task(ACL_FLOAT, UNIFORM, f32_bits(30.0f), f32_bits(40.0f), 4, 4242, RN, f, fc);
+	ASSERT_ACL_OK(fresh(&ref, rs));
+	EXPECT_TRUE(dev_same(o, f, RN * 4));
+	EXPECT_EQ(RN, dev_u64(c));
+
+	/* an update without randomParaAddr: the parameters stay p2's */
+	t.randomParaAddr = NULL;
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, rs));
+	ASSERT_ACL_OK(aclrtMemset(o, RN * 4, 0, RN * 4));
+	ASSERT_ACL_OK(aclrtMemset(c, 16, 0, 16));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(rs));
+	EXPECT_TRUE(dev_same(o, f, RN * 4));
+
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(rs));
+	aclrtFree(o);
+	aclrtFree(f);
+	aclrtFree(c);
+	aclrtFree(fc);
+	aclrtFree(copy);
+	aclrtFree(flag);
+	aclrtFree(src);
+	aclrtFree(p1);
+	aclrtFree(p2);
+}
+
+/*
+ * The update reads its struct after the exec stream's earlier work, but
+ * is no synchronize: a task error of that work stays the stream's (the
+ * next synchronize answers it), and a global capture of another stream
+ * does not refuse it (no synchronous call).
+ */
+TEST(update_keeps_exec_errors)
+{
+	char *o, *c, *f, *fc, *copy, *src;
+	aclrtRandomNumTaskInfo t, bad;
+	aclrtTaskUpdateInfo info;
+	aclrtStream gs, es, cs, ms;
+	uint64_t *flag;
+	aclmdlRI m, cm = NULL;
+	void *res;
+
+	NEED_DEVICE();
+	ASSERT_NONNULL(o = dev_zero(RN * 4));
+	ASSERT_NONNULL(f = dev_zero(RN * 4));
+	ASSERT_NONNULL(c = dev_zero(16));
+	ASSERT_NONNULL(fc = dev_zero(16));
+	ASSERT_NONNULL(copy = dev_zero(64));
+	ASSERT_NONNULL(flag = dev_zero(8));
+	ASSERT_NONNULL(src = dev_zero(sizeof(t)));
+	ASSERT_ACL_OK(aclrtReserveMemAddress(&res, 2 * MiB, 0, NULL, 0));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&es));
+	ASSERT_ACL_OK(aclrtCreateStream(&cs));
+	ASSERT_ACL_OK(capture_graph(gs, o, c, copy, flag, &m));
+	ASSERT_NONNULL(ms = model_stream(m));
+	t = task(ACL_FLOAT, UNIFORM, f32_bits(1.0f), f32_bits(2.0f), 4, 5, RN, f, fc);
+	ASSERT_ACL_OK(put_update(src, &t, &info));
+
+	/* a task of es faults (its counter where nothing is mapped) before the update */
+	bad = task(ACL_FLOAT, UNIFORM, f32_bits(1.0f), f32_bits(2.0f), 4, 5, 16, o, res);
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtRandomNumAsync(&bad, es, NULL));
+	EXPECT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, es));
+	EXPECT_ACL(ACL_ERROR_RT_FAILURE, aclrtSynchronizeStream(es));
+	npu_expect_dma_faults(false);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(es));
+
+	/* a global capture of another stream meanwhile */
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(cs, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	EXPECT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, es));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(cs, &cm));
+	if (cm)
+		ASSERT_ACL_OK(aclmdlRIDestroy(cm));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(es));
+
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(es));
+	ASSERT_ACL_OK(aclrtDestroyStream(cs));
+	ASSERT_ACL_OK(aclrtReleaseMemAddress(res));
+	aclrtFree(o);
+	aclrtFree(f);
+	aclrtFree(c);
+	aclrtFree(fc);
+	aclrtFree(copy);
+	aclrtFree(flag);
+	aclrtFree(src);
 }
 
 /* A built model's random task (aclmdlRIBuildBegin, BindStream): its model stream names it as well. */

@@ -1654,7 +1654,8 @@ typedef struct {
  * chips and the simulated one have the update (others:
  * ACL_ERROR_RT_FEATURE_NOT_SUPPORT). npu's deviation: the vendor's update
  * runs in stream order on execStream (an AICPU kernel); npu's is
- * synchronous - it waits for execStream's earlier work, reads the struct
+ * synchronous - it waits for execStream's earlier work (a task error of
+ * it stays for execStream's next synchronize), reads the struct
  * and makes the model anew before it returns, so the runs queued from
  * then on take the update, and a run of the model queued and not done
  * refuses it (ACL_ERROR_RT_MODEL_UPDATE_FAILED), as do changes of its
