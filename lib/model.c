@@ -602,6 +602,8 @@ static bool acl_model_runs_here(struct acl_model *m)
 		return false;
 	acl_err_hold(&held);
 	pthread_mutex_lock(&m->lock);
+	/* a run being queued may have reached this step before it is listed */
+	here = m->launching;
 	for (i = 0; !here && i < m->nruns; i++)
 		here = !acl_stream_reached(m->runs[i].s, m->runs[i].sid, m->runs[i].seq);
 	pthread_mutex_unlock(&m->lock);
