@@ -905,6 +905,7 @@ struct other_destroy {
 	aclrtContext ctx;
 	aclmdlRI m;
 	aclError ret;
+	int started;		/* atomic: the host function holds the thread */
 	int go;			/* atomic: the graph's run is queued */
 };
 
@@ -918,6 +919,7 @@ static void hf_destroy_other(void *arg)
 	struct other_destroy *d = arg;
 	int i;
 
+	__atomic_store_n(&d->started, 1, __ATOMIC_RELEASE);
 	for (i = 0; i < 5000 && !__atomic_load_n(&d->go, __ATOMIC_ACQUIRE); i++)
 		usleep(1000);
 	d->ret = aclrtSetCurrentContext(d->ctx);
@@ -960,6 +962,9 @@ TEST(destroy_from_other_stream_hostfunc_refused)
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(s, &d.m));
 
 	ASSERT_ACL_OK(aclrtLaunchHostFunc(other, hf_destroy_other, &d));
+	/* the host-function thread runs it before the run's step arrives */
+	while (!__atomic_load_n(&d.started, __ATOMIC_ACQUIRE))
+		usleep(1000);
 	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
 	__atomic_store_n(&d.go, 1, __ATOMIC_RELEASE);
 	ASSERT_ACL_OK(aclrtSynchronizeStream(other));
