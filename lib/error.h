@@ -96,6 +96,8 @@ enum {
 	ACLI_ETASKGRPSTATUS	= -(ACLI_ERR_BASE + 76),	/* a stream's task group state: 107033 */
 	ACLI_ETASKGRPINTR	= -(ACLI_ERR_BASE + 77),	/* a task interrupted an open group: 107034 */
 	ACLI_ETASKTYPE		= -(ACLI_ERR_BASE + 78),	/* a task kind a group cannot take: 507009 */
+	/* compute groups (group.c) */
+	ACLI_EGROUPNOTCREATE	= -(ACLI_ERR_BASE + 79),	/* no such group on the device: 107014 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -2664,6 +2664,56 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t out
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
 
 /*
+ * The same status under the newer names: aclrtGetFloatOverflowStatus and
+ * aclrtResetFloatOverflowStatus are the two calls above, except that a
+ * NULL outputAddr is the runtime's ACL_ERROR_RT_PARAM_INVALID.
+ * aclrtCtxGetFloatOverflowAddr answers the device address of the current
+ * context's status (the words kernels set; made on first use).
+ * aclrtNpuGetFloatOverFlowStatus and aclrtNpuClearFloatOverFlowStatus are
+ * the device's float status tasks, on the 910B class only
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT elsewhere); they read and clear the
+ * same per-context status, whatever checkMode says.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
+							     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+
+/*
+ * == Compute groups ==
+ *
+ * Only the 310P class has them; elsewhere (the simulated chip's 910B
+ * class) every call is ACL_ERROR_RT_FEATURE_NOT_SUPPORT after its NULL
+ * checks (ACL_ERROR_INVALID_PARAM). Where they exist, the simulated device
+ * has none configured: the count is 0, aclrtCreateGroupInfo answers NULL,
+ * a group id in [0, 3] is ACL_ERROR_RT_GROUP_NOT_CREATE (outside it
+ * ACL_ERROR_RT_PARAM_INVALID), every groupIndex ACL_ERROR_INVALID_PARAM.
+ * aclrtDestroyGroupInfo refuses an array libacl did not make
+ * (ACL_ERROR_INVALID_PARAM) where CANN would free it.
+ */
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+typedef enum aclrtGroupAttr {
+	ACL_GROUP_AICORE_INT,
+	ACL_GROUP_AIV_INT,
+	ACL_GROUP_AIC_INT,
+	ACL_GROUP_SDMANUM_INT,
+	ACL_GROUP_ASQNUM_INT,
+	ACL_GROUP_GROUPID_INT,
+} aclrtGroupAttr;
+
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex,
+						     aclrtGroupAttr attr, void *attrValue, size_t valueLen,
+						     size_t *paramRetSize);
+
+/*
  * Process-wide options (aclSysParamOpt, acl_base_rt.h): Get answers 0 for
  * an option never set; values outside the option's range:
  * ACL_ERROR_RT_PARAM_INVALID; an option outside 0..3:
