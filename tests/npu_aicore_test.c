@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * npu_aicore_test: npu-aicore, the AI-core executor (aicore/), started
+ * the way libacl starts it (lib/aicore_proto.h): its address space is the
+ * device context's. The test plays libacl on a raw device file: it opens
+ * the aperture, spawns the executor, reserves the ranges the executor
+ * reports, hands it an arena, and then asks it to read and write device
+ * VAs (PEEK, POKE):
+ * - bytes the engine wrote read back in the executor, and the executor's
+ *   writes reach the engine, at other offsets and lengths, for 4 KiB and
+ *   2 MiB pages;
+ * - host memory registered MAPPED: the executor writes the host pages
+ *   themselves through the device VA (zero copy);
+ * - what the device cannot reach faults in the executor, which reports
+ *   it and goes on: an unmapped device VA, a read-only mapping written,
+ *   a mapping removed after it was touched, the test's own heap and stack
+ *   (host memory the device was never given);
+ * - every address the executor itself uses was reserved here, so device
+ *   VAs reserved afterwards never meet it, and what it maps after the
+ *   handshake lies in the arena;
+ * - it exits when the socket closes, and a malformed request is refused.
+ */
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "npu_util.h"
+#include "../lib/aicore_proto.h"
+
+#ifndef MAP_FIXED_NOREPLACE
+#define MAP_FIXED_NOREPLACE 0x100000
+#endif
+
+#define BUF_LEN		(4 * SZ_2M)
+#define TRIES		8
+
+extern char **environ;
+
+struct executor {
+	pid_t pid;
+	int sock;
+	struct acl_aicore_hello hello;	/* the ranges reserved for it */
+	uint64_t arena;
+	uint64_t covered;
+};
+
+static const char *executor_path(char *buf, size_t len)
+{
+	const char *env = getenv("NPU_AICORE");
+	char self[PATH_MAX - 32];
+	ssize_t n;
+
+	if (env)
+		return env;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = 0;
+		*strrchr(self, '/') = 0;
+		snprintf(buf, len, "%s/../lib/npu/npu-aicore", self);
+		if (!access(buf, X_OK))
+			return buf;
+	}
+	return "/usr/lib/npu/npu-aicore";
+}
+
+static void reserved_release(struct executor *ex, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		munmap((void *)(uintptr_t)ex->hello.ranges[i].start,
+		       ex->hello.ranges[i].end - ex->hello.ranges[i].start);
+}
+
+/* One spawn and handshake: 0, -EAGAIN (a range is ours: spawn again) or another error. */
+static int executor_try(struct executor *ex, int afd)
+{
+	struct acl_aicore_arena arena = { .type = ACL_AICORE_ARENA, .len = ACL_AICORE_ARENA_LEN };
+	struct acl_aicore_ready ready;
+	posix_spawn_file_actions_t fa;
+	char path[PATH_MAX];
+	char *argv[] = { (char *)"npu-aicore", NULL };
+	int sv[2], status, ret;
+	unsigned int i;
+	void *p;
+
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, afd, ACL_AICORE_FD_APERTURE);
+	posix_spawn_file_actions_adddup2(&fa, sv[1], ACL_AICORE_FD_SOCKET);
+	ret = -posix_spawn(&ex->pid, executor_path(path, sizeof(path)), &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(sv[1]);
+	ex->sock = sv[0];
+	if (ret) {
+		close(sv[0]);
+		return ret;
+	}
+	if (recv(ex->sock, &ex->hello, sizeof(ex->hello), 0) != sizeof(ex->hello) ||
+	    ex->hello.type != ACL_AICORE_HELLO || ex->hello.version != ACL_AICORE_VERSION ||
+	    ex->hello.nranges > ACL_AICORE_RANGES_MAX) {
+		ret = -EPROTO;
+		goto kill;
+	}
+	for (i = 0; i < ex->hello.nranges; i++) {
+		uint64_t start = ex->hello.ranges[i].start, len = ex->hello.ranges[i].end - start;
+
+		p = mmap((void *)(uintptr_t)start, len, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+		if (p != (void *)(uintptr_t)start) {
+			if (p != MAP_FAILED)
+				munmap(p, len);
+			reserved_release(ex, i);
+			arena.type = ACL_AICORE_EXIT;
+			send(ex->sock, &arena, sizeof(arena), MSG_NOSIGNAL);
+			ret = -EAGAIN;
+			goto reap;
+		}
+	}
+	p = mmap(NULL, ACL_AICORE_ARENA_LEN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED) {
+		ret = -ENOMEM;
+		goto release;
+	}
+	ex->arena = arena.start = (uint64_t)(uintptr_t)p;
+	if (send(ex->sock, &arena, sizeof(arena), MSG_NOSIGNAL) != sizeof(arena) ||
+	    recv(ex->sock, &ready, sizeof(ready), 0) != sizeof(ready) || ready.type != ACL_AICORE_READY) {
+		ret = -EPROTO;
+	} else {
+		ret = ready.status;
+		ex->covered = ready.covered;
+	}
+	if (!ret)
+		return 0;
+	munmap(p, ACL_AICORE_ARENA_LEN);
+release:
+	reserved_release(ex, ex->hello.nranges);
+kill:
+	kill(ex->pid, SIGKILL);
+reap:
+	close(ex->sock);
+	waitpid(ex->pid, &status, 0);
+	return ret;
+}
+
+static int executor_start(struct executor *ex, int afd)
+{
+	int i, ret = -EAGAIN;
+
+	for (i = 0; i < TRIES && ret == -EAGAIN; i++)
+		ret = executor_try(ex, afd);
+	return ret;
+}
+
+/* Close the socket: the executor exits by itself; its exit status. */
+static int executor_stop(struct executor *ex)
+{
+	int status = -1;
+
+	close(ex->sock);
+	if (waitpid(ex->pid, &status, 0) != ex->pid)
+		return -1;
+	reserved_release(ex, ex->hello.nranges);
+	munmap((void *)(uintptr_t)ex->arena, ACL_AICORE_ARENA_LEN);
+	return status;
+}
+
+/* PEEK (@write false) or POKE @len bytes at device VA @va through the executor. */
+static int executor_access(struct executor *ex, uint64_t va, void *buf, uint32_t len, bool write,
+			   struct acl_aicore_result *res)
+{
+	struct acl_aicore_access req = {
+		.type = write ? ACL_AICORE_POKE : ACL_AICORE_PEEK, .len = len, .addr = va,
+	};
+
+	if (write)
+		memcpy(req.data, buf, len);
+	if (send(ex->sock, &req, sizeof(req), MSG_NOSIGNAL) != sizeof(req) ||
+	    recv(ex->sock, res, sizeof(*res), 0) != sizeof(*res) || res->type != ACL_AICORE_RESULT)
+		return -EPROTO;
+	if (!res->status && !write)
+		memcpy(buf, res->data, len);
+	return res->status;
+}
+
+/* Does an access at @va fault in the executor (-EFAULT with SIGBUS at @va)? */
+static bool executor_faults(struct executor *ex, uint64_t va, bool write)
+{
+	struct acl_aicore_result res;
+	unsigned char b = 0x5a;
+
+	return executor_access(ex, va, &b, 1, write, &res) == -EFAULT &&
+	       res.signo == SIGBUS && res.fault_addr == va;
+}
+
+FIXTURE(ex) {
+	int fd, afd;
+	uint32_t stream;
+	uint64_t va;
+	unsigned char *host;	/* registered, for the engine's copies */
+	unsigned char *model;	/* what the device memory holds */
+	struct executor ex;
+};
+
+FIXTURE_VARIANT(ex) {
+	uint64_t page;
+};
+
+FIXTURE_VARIANT_ADD(ex, p4k) { .page = NPU_PAGE_4K };
+FIXTURE_VARIANT_ADD(ex, p2m) { .page = NPU_PAGE_2M };
+
+FIXTURE_SETUP(ex)
+{
+	struct npu_aperture_open a = { .size = sizeof(a), .flags = NPU_APERTURE_CLOEXEC, .fd = -1 };
+
+	self->fd = npu_open(0);
+	ASSERT_LE(0, self->fd);
+	ASSERT_EQ(0, npu_stream_create(self->fd, &self->stream));
+	self->va = npu_map_new_rw(self->fd, BUF_LEN, variant->page, 0);
+	ASSERT_NE(0, self->va);
+	self->host = npu_host_mem(BUF_LEN);
+	ASSERT_NONNULL(self->host);
+	ASSERT_EQ(0, npu_register(self->fd, self->host, BUF_LEN, 0, 0));
+	self->model = calloc(1, BUF_LEN);
+	ASSERT_NONNULL(self->model);
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_APERTURE_OPEN, &a));
+	self->afd = a.fd;
+	ASSERT_EQ(0, executor_start(&self->ex, self->afd));
+}
+
+FIXTURE_TEARDOWN(ex)
+{
+	int status = executor_stop(&self->ex);
+
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(self->afd);
+	close(self->fd);
+	free(self->model);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned int seed)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)(i * 131 + seed * 29 + (i >> 12));
+}
+
+/*
+ * The engine's bytes read back in the executor, and the executor's writes
+ * reach the engine: at odd offsets and lengths, the whole buffer checked
+ * against the model.
+ */
+TEST_F(ex, executor_and_engine_see_the_same_bytes)
+{
+	static const uint64_t offs[] = { 0, 4093, SZ_2M - 7, SZ_2M + 4096 * 3 + 1, BUF_LEN - 256 };
+	static unsigned char src[BUF_LEN];
+	struct acl_aicore_result res;
+	unsigned char buf[ACL_AICORE_DATA_MAX];
+	unsigned int i;
+
+	fill(src, BUF_LEN, 1);
+	memcpy(self->model, src, BUF_LEN);
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, src, BUF_LEN));
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		uint32_t len = (uint32_t)(ACL_AICORE_DATA_MAX - i * 37);
+
+		ASSERT_EQ(0, executor_access(&self->ex, self->va + offs[i], buf, len, false, &res));
+		EXPECT_EQ(0, memcmp(buf, self->model + offs[i], len));
+	}
+	/* writes at other offsets and lengths than the reads */
+	for (i = 0; i < sizeof(offs) / sizeof(offs[0]); i++) {
+		uint64_t off = offs[i] ? offs[i] - 100 : 3;
+		uint32_t len = 100 + i * 29;
+
+		fill(buf, len, 7 + i);
+		memcpy(self->model + off, buf, len);
+		ASSERT_EQ(0, executor_access(&self->ex, self->va + off, buf, len, true, &res));
+	}
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 0, BUF_LEN));
+	EXPECT_EQ(0, memcmp(self->host, self->model, BUF_LEN));
+}
+
+/* MAPPED host memory: the executor writes the host pages through the device VA. */
+TEST_F(ex, mapped_registration_is_zero_copy)
+{
+	struct acl_aicore_result res;
+	unsigned char *h = npu_host_mem(3 * SZ_4K);
+	uint64_t dva = npu_hole(3 * SZ_4K, SZ_4K);
+	unsigned char buf[64];
+
+	ASSERT_NONNULL(h);
+	ASSERT_NE(0, dva);
+	memset(h, 0x11, 3 * SZ_4K);
+	ASSERT_EQ(0, npu_register(self->fd, h, 3 * SZ_4K, NPU_HOST_MAPPED, dva));
+	ASSERT_EQ(0, executor_access(&self->ex, dva + SZ_4K - 8, buf, 16, false, &res));
+	EXPECT_EQ(-1, npu_check_byte(buf, 16, 0x11));
+	memset(buf, 0x77, sizeof(buf));
+	ASSERT_EQ(0, executor_access(&self->ex, dva + 2 * SZ_4K + 5, buf, 40, true, &res));
+	EXPECT_EQ(-1, npu_check_byte(h + 2 * SZ_4K + 5, 40, 0x77));
+	EXPECT_EQ(0x11, h[2 * SZ_4K + 4]);
+	EXPECT_EQ(0x11, h[2 * SZ_4K + 45]);
+	ASSERT_EQ(0, npu_unregister(self->fd, h));
+	/* gone from the device: gone from the executor, the host pages untouched */
+	EXPECT_TRUE(executor_faults(&self->ex, dva + 2 * SZ_4K + 5, true));
+	EXPECT_EQ(0x77, h[2 * SZ_4K + 5]);
+	munmap(h, 3 * SZ_4K);
+}
+
+/*
+ * What the device cannot reach faults in the executor, which reports the
+ * fault and serves the next request; nothing is written.
+ */
+TEST_F(ex, unreachable_memory_faults_and_the_executor_goes_on)
+{
+	struct acl_aicore_result res;
+	unsigned char stack_byte = 0x42, buf[8];
+	unsigned char *heap = malloc(64);
+	uint64_t hole = npu_hole(SZ_2M, SZ_2M);
+
+	ASSERT_NONNULL(heap);
+	heap[0] = 0x24;
+	ASSERT_NE(0, hole);
+	/* a device VA reserved by no one, the test's heap and stack */
+	EXPECT_TRUE(executor_faults(&self->ex, hole + 100, false));
+	EXPECT_EQ(-EFAULT, executor_access(&self->ex, (uintptr_t)heap, buf, 1, true, &res));
+	EXPECT_EQ(-EFAULT, executor_access(&self->ex, (uintptr_t)&stack_byte, buf, 1, true, &res));
+	EXPECT_EQ(0x24, heap[0]);
+	EXPECT_EQ(0x42, stack_byte);
+	/* read-only: reads work, writes fault */
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0, NPU_ACCESS_READ));
+	EXPECT_EQ(0, executor_access(&self->ex, self->va + 5, buf, 8, false, &res));
+	EXPECT_TRUE(executor_faults(&self->ex, self->va + 5, true));
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0, NPU_ACCESS_READWRITE));
+	memset(buf, 0x3c, sizeof(buf));
+	EXPECT_EQ(0, executor_access(&self->ex, self->va + 5, buf, 8, true, &res));
+	/* unmapped after the executor touched it */
+	ASSERT_EQ(0, npu_unmap(self->fd, self->va));
+	EXPECT_TRUE(executor_faults(&self->ex, self->va + 5, false));
+	free(heap);
+	munmap((void *)(uintptr_t)hole, SZ_2M);
+}
+
+/*
+ * The executor's own ranges are this process's reservations, so a device
+ * VA reserved after the handshake is never one of them; all of the rest
+ * of the window but the arena is aperture.
+ */
+TEST_F(ex, own_ranges_are_reserved_here)
+{
+	uint64_t window = ACL_AICORE_VA_END - ACL_AICORE_VA_START, own = 0;
+	unsigned int i;
+	uint64_t va;
+
+	ASSERT_LT(0u, self->ex.hello.nranges);
+	for (i = 0; i < self->ex.hello.nranges; i++) {
+		const struct acl_aicore_range *r = &self->ex.hello.ranges[i];
+		void *p;
+
+		ASSERT_LT(r->start, r->end);
+		if (i)
+			ASSERT_LT(self->ex.hello.ranges[i - 1].end, r->start);
+		/* still held here: a fixed mapping there is refused */
+		p = mmap((void *)(uintptr_t)r->start, SZ_4K, PROT_NONE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		EXPECT_EQ(MAP_FAILED, p);
+		if (p != MAP_FAILED)
+			munmap(p, SZ_4K);
+		if (r->end > ACL_AICORE_VA_START)
+			own += r->end - (r->start > ACL_AICORE_VA_START ? r->start : ACL_AICORE_VA_START);
+	}
+	EXPECT_EQ(window - own - ACL_AICORE_ARENA_LEN, self->ex.covered);
+	for (i = 0; i < 64; i++) {
+		unsigned int j;
+
+		va = npu_reserve_new(self->fd, SZ_2M, SZ_2M);
+		ASSERT_NE(0, va);
+		for (j = 0; j < self->ex.hello.nranges; j++)
+			EXPECT_TRUE(va + SZ_2M <= self->ex.hello.ranges[j].start ||
+				    va >= self->ex.hello.ranges[j].end);
+		ASSERT_EQ(0, npu_release(self->fd, va));
+		munmap((void *)(uintptr_t)va, SZ_2M);
+	}
+}
+
+/*
+ * The executor's address space after the handshake: every mapping in the
+ * window is one of its own ranges, the arena, or the aperture.
+ */
+TEST_F(ex, executor_sees_only_its_ranges_the_arena_and_the_aperture)
+{
+	char path[64], line[512];
+	unsigned int aperture = 0, i;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)self->ex.pid);
+	f = fopen(path, "r");
+	ASSERT_NONNULL(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		bool inside = false;
+
+		ASSERT_EQ(2, sscanf(line, "%llx-%llx", &start, &end));
+		if (start >= ACL_AICORE_VA_END || end <= ACL_AICORE_VA_START)
+			continue;
+		if (strstr(line, "[npu_aperture]")) {
+			aperture++;
+			continue;
+		}
+		for (i = 0; i < self->ex.hello.nranges; i++)
+			inside |= start >= self->ex.hello.ranges[i].start && end <= self->ex.hello.ranges[i].end;
+		inside |= start >= self->ex.arena && end <= self->ex.arena + ACL_AICORE_ARENA_LEN;
+		EXPECT_TRUE(inside);
+		if (!inside)
+			printf("# outside: %s", line);
+	}
+	fclose(f);
+	EXPECT_LT(0u, aperture);
+}
+
+/* A malformed request is refused and the executor serves the next. */
+TEST_F(ex, bad_requests)
+{
+	struct acl_aicore_access req = { .type = ACL_AICORE_PEEK, .len = 0, .addr = self->va };
+	struct acl_aicore_result res;
+	unsigned char buf[4];
+
+	ASSERT_EQ((ssize_t)sizeof(req), send(self->ex.sock, &req, sizeof(req), 0));
+	ASSERT_EQ((ssize_t)sizeof(res), recv(self->ex.sock, &res, sizeof(res), 0));
+	EXPECT_EQ(-EINVAL, res.status);
+	req.len = ACL_AICORE_DATA_MAX + 1;
+	ASSERT_EQ((ssize_t)sizeof(req), send(self->ex.sock, &req, sizeof(req), 0));
+	ASSERT_EQ((ssize_t)sizeof(res), recv(self->ex.sock, &res, sizeof(res), 0));
+	EXPECT_EQ(-EINVAL, res.status);
+	req.type = 99;
+	req.len = 4;
+	ASSERT_EQ((ssize_t)sizeof(req), send(self->ex.sock, &req, sizeof(req), 0));
+	ASSERT_EQ((ssize_t)sizeof(res), recv(self->ex.sock, &res, sizeof(res), 0));
+	EXPECT_EQ(-EINVAL, res.status);
+	/* short */
+	ASSERT_EQ(8, send(self->ex.sock, &req, 8, 0));
+	ASSERT_EQ((ssize_t)sizeof(res), recv(self->ex.sock, &res, sizeof(res), 0));
+	EXPECT_EQ(-EINVAL, res.status);
+	EXPECT_EQ(0, executor_access(&self->ex, self->va, buf, 4, false, &res));
+}
+
+/* Started by hand, without its descriptors, it refuses to run. */
+TEST(not_started_by_libacl)
+{
+	char path[PATH_MAX];
+	const char *exe = executor_path(path, sizeof(path));
+	int status, null;
+	pid_t pid;
+
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		close(3);
+		close(4);
+		null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		execl(exe, "npu-aicore", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(2, WEXITSTATUS(status));
+}
+
+TEST_HARNESS_MAIN
