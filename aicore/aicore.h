@@ -25,15 +25,34 @@ bool aicore_ranges_within(const struct acl_aicore_range *now, unsigned int n_now
 int aicore_cover(int aperture, const struct acl_aicore_range *own, unsigned int n_own,
 		 uint64_t arena, uint64_t arena_len, uint64_t *covered);
 
+/* A fault caught in guarded code: its signal, si_code and address. */
+struct aicore_fault {
+	int32_t signo, code;
+	uint64_t addr;
+};
+
+/* Catch SIGBUS, SIGSEGV and SIGILL for guarded code; this thread's alternate stack. */
+int aicore_guard_init(void);
+
+/* The alternate signal stack of a new thread that runs guarded code. */
+int aicore_guard_thread(void);
+
+/* Run @fn(@arg); a fault in it ends it: -EFAULT and *@fault. */
+int aicore_guarded(void (*fn)(void *arg), void *arg, struct aicore_fault *fault);
+
 /*
  * Read (@write false) or write @len bytes at device VA @addr through the
- * aperture, a byte at a time; a fault is caught: -EFAULT with its signal,
- * si_code and address.
+ * aperture, a byte at a time, guarded.
  */
-int aicore_access(uint64_t addr, uint8_t *buf, uint32_t len, bool write,
-		  int32_t *signo, int32_t *code, uint64_t *fault_addr);
+int aicore_access(uint64_t addr, uint8_t *buf, uint32_t len, bool write, struct aicore_fault *fault);
 
-/* Catch SIGBUS and SIGSEGV for aicore_access(). */
-int aicore_guard_init(void);
+/* Device binaries (binary.c): dlopen()ed from the fd libacl sent. */
+int aicore_binary_load(uint32_t id, int fd);
+int aicore_binary_unload(uint32_t id);
+void *aicore_binary_entry(uint32_t id, const char *entry);
+
+/* The cores (cores.c): @n core threads, then one kernel at a time. */
+int aicore_cores_start(uint32_t n);
+void aicore_run(const struct acl_aicore_run *run, struct acl_aicore_run_result *res);
 
 #endif /* NPU_AICORE_H */

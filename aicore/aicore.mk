@@ -4,9 +4,9 @@
 
 AICORE		:= $(LIB_OUT)/npu/npu-aicore
 AICORE_SRCS	:= $(wildcard aicore/*.c)
-AICORE_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -pthread -D_GNU_SOURCE -Ilib -Iaicore
+AICORE_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -pthread -D_GNU_SOURCE -Iinclude -Ilib -Iaicore
 
-$(AICORE): $(AICORE_SRCS) $(wildcard aicore/*.h) lib/aicore_proto.h aicore/aicore.mk
+$(AICORE): $(AICORE_SRCS) $(wildcard aicore/*.h) lib/aicore_proto.h include/ascendc/npu_block.h aicore/aicore.mk
 	@mkdir -p $(@D)
 	$(CC) $(AICORE_CFLAGS) -o $@ $(AICORE_SRCS) -rdynamic -ldl
 

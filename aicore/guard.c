@@ -1,67 +1,105 @@
 // SPDX-License-Identifier: MIT
 /*
- * Guarded accesses to device VAs: a fault through the aperture (SIGBUS:
- * the device cannot reach the address; SIGSEGV: no mapping at all) is
- * caught and reported, and the executor goes on, as a device reports a
- * task's fault and keeps running.
+ * Guarded execution: a fault in device code or in an access to device VAs
+ * (SIGBUS: the aperture refused the address, the device cannot reach it;
+ * SIGSEGV: nothing mapped there, or a stack overflow; SIGILL: a trap,
+ * asm("trap") or a check of kernel_operator.h) is caught on the thread
+ * that made it and reported, and the executor goes on, as a device
+ * reports a task's fault and keeps running. The handlers run on an
+ * alternate stack, so a kernel that overflows its stack is caught too.
  */
 #include <errno.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "aicore.h"
 
+#define AICORE_ALTSTACK	(64 << 10)
+
 static __thread sigjmp_buf *aicore_guard_env;
-static __thread volatile int32_t aicore_guard_signo, aicore_guard_code;
-static __thread volatile uint64_t aicore_guard_addr;
+static __thread struct aicore_fault aicore_guard_fault;
 
 static void aicore_guard_handler(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
 	if (!aicore_guard_env) {
-		/* not in a guarded access: a bug of the executor itself */
+		/* not in guarded code: a bug of the executor itself */
 		signal(sig, SIG_DFL);
 		raise(sig);
 		return;
 	}
-	aicore_guard_signo = sig;
-	aicore_guard_code = si->si_code;
-	aicore_guard_addr = (uint64_t)(uintptr_t)si->si_addr;
+	aicore_guard_fault.signo = sig;
+	aicore_guard_fault.code = si->si_code;
+	aicore_guard_fault.addr = (uint64_t)(uintptr_t)si->si_addr;
 	siglongjmp(*aicore_guard_env, 1);
 }
 
 int aicore_guard_init(void)
 {
-	struct sigaction sa = { .sa_sigaction = aicore_guard_handler, .sa_flags = SA_SIGINFO };
+	struct sigaction sa = { .sa_sigaction = aicore_guard_handler, .sa_flags = SA_SIGINFO | SA_ONSTACK };
 
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGBUS, &sa, NULL) || sigaction(SIGSEGV, &sa, NULL))
+	if (sigaction(SIGBUS, &sa, NULL) || sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &sa, NULL))
 		return -errno;
+	return aicore_guard_thread();
+}
+
+int aicore_guard_thread(void)
+{
+	stack_t ss = { .ss_size = AICORE_ALTSTACK };
+
+	ss.ss_sp = malloc(AICORE_ALTSTACK);
+	if (!ss.ss_sp)
+		return -ENOMEM;
+	if (sigaltstack(&ss, NULL)) {
+		free(ss.ss_sp);
+		return -errno;
+	}
 	return 0;
 }
 
-int aicore_access(uint64_t addr, uint8_t *buf, uint32_t len, bool write,
-		  int32_t *signo, int32_t *code, uint64_t *fault_addr)
+int aicore_guarded(void (*fn)(void *arg), void *arg, struct aicore_fault *fault)
 {
-	volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)addr;
 	sigjmp_buf env;
-	uint32_t i;
 
 	if (sigsetjmp(env, 1)) {
 		aicore_guard_env = NULL;
-		*signo = aicore_guard_signo;
-		*code = aicore_guard_code;
-		*fault_addr = aicore_guard_addr;
+		*fault = aicore_guard_fault;
 		return -EFAULT;
 	}
 	aicore_guard_env = &env;
-	for (i = 0; i < len; i++) {
-		if (write)
-			p[i] = buf[i];
-		else
-			buf[i] = p[i];
-	}
+	fn(arg);
 	aicore_guard_env = NULL;
 	return 0;
+}
+
+struct aicore_copy {
+	volatile uint8_t *dev;
+	uint8_t *buf;
+	uint32_t len;
+	bool write;
+};
+
+static void aicore_copy_bytes(void *arg)
+{
+	struct aicore_copy *c = arg;
+	uint32_t i;
+
+	for (i = 0; i < c->len; i++) {
+		if (c->write)
+			c->dev[i] = c->buf[i];
+		else
+			c->buf[i] = c->dev[i];
+	}
+}
+
+int aicore_access(uint64_t addr, uint8_t *buf, uint32_t len, bool write, struct aicore_fault *fault)
+{
+	struct aicore_copy c = {
+		.dev = (volatile uint8_t *)(uintptr_t)addr, .buf = buf, .len = len, .write = write,
+	};
+
+	return aicore_guarded(aicore_copy_bytes, &c, fault);
 }

@@ -94,34 +94,117 @@ static int aicore_handshake(void)
 	if (!ret)
 		ret = aicore_cover(ACL_AICORE_FD_APERTURE, aicore_hello.ranges, aicore_hello.nranges,
 				   arena.start, arena.len, &ready.covered);
+	/* from here on, whatever is mapped lands in the arena: the core threads' stacks too */
+	if (!ret)
+		ret = aicore_cores_start(arena.cores);
 	ready.status = ret;
 	if (aicore_send(&ready, sizeof(ready)))
 		return -EIO;
 	return ret;
 }
 
+/* One message and, with LOAD, the fd it carries (-1 if none). */
+static ssize_t aicore_recv_fd(void *buf, size_t len, int *fd)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1, .msg_control = &ctl, .msg_controllen = sizeof(ctl),
+	};
+	struct cmsghdr *c;
+	ssize_t n;
+
+	*fd = -1;
+	do
+		n = recvmsg(ACL_AICORE_FD_SOCKET, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	for (c = n > 0 ? CMSG_FIRSTHDR(&msg) : NULL; c; c = CMSG_NXTHDR(&msg, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(int)))
+			memcpy(fd, CMSG_DATA(c), sizeof(int));
+	return n < 0 ? -errno : n;
+}
+
+static int aicore_peek_poke(const struct acl_aicore_access *req, ssize_t got, struct acl_aicore_result *res)
+{
+	struct aicore_fault fault = { 0 };
+
+	if (got != sizeof(*req) || !req->len || req->len > ACL_AICORE_DATA_MAX)
+		return -EINVAL;
+	if (req->type == ACL_AICORE_POKE)
+		memcpy(res->data, req->data, req->len);
+	res->status = aicore_access(req->addr, res->data, req->len, req->type == ACL_AICORE_POKE, &fault);
+	res->signo = fault.signo;
+	res->code = fault.code;
+	res->fault_addr = fault.addr;
+	res->len = res->status ? 0 : req->len;
+	return res->status;
+}
+
+static int aicore_binary_msg(const struct acl_aicore_binary *req, ssize_t got, int fd)
+{
+	int ret;
+
+	if (got != sizeof(*req))
+		ret = -EINVAL;
+	else if (req->type == ACL_AICORE_UNLOAD)
+		ret = fd < 0 ? aicore_binary_unload(req->id) : -EINVAL;
+	else if (fd < 0)
+		ret = -EBADF;
+	else
+		ret = aicore_binary_load(req->id, fd);
+	if (ret && fd >= 0)
+		close(fd);
+	return ret;
+}
+
 static void aicore_serve(void)
 {
-	static struct acl_aicore_access req;
+	static union {
+		uint32_t type;
+		struct acl_aicore_access access;
+		struct acl_aicore_binary binary;
+		struct acl_aicore_run run;
+	} req;
+	static struct acl_aicore_run_result run_res;
 	static struct acl_aicore_result res;
 	ssize_t got;
+	int fd;
 
 	for (;;) {
-		got = aicore_recv(&req, sizeof(req));
+		memset(&req, 0, sizeof(req));
+		got = aicore_recv_fd(&req, sizeof(req), &fd);
 		if (got <= 0)
 			return;
+		if (got >= (ssize_t)sizeof(req.type) && req.type == ACL_AICORE_RUN) {
+			if (fd >= 0)
+				close(fd);
+			if (got != sizeof(req.run)) {
+				memset(&run_res, 0, sizeof(run_res));
+				run_res.type = ACL_AICORE_RUN_RESULT;
+				run_res.status = -EINVAL;
+			} else {
+				aicore_run(&req.run, &run_res);
+			}
+			if (aicore_send(&run_res, sizeof(run_res)))
+				return;
+			continue;
+		}
 		memset(&res, 0, sizeof(res));
 		res.type = ACL_AICORE_RESULT;
-		if (got != sizeof(req) || (req.type != ACL_AICORE_PEEK && req.type != ACL_AICORE_POKE) ||
-		    !req.len || req.len > ACL_AICORE_DATA_MAX) {
+		if (got < (ssize_t)sizeof(req.type))
 			res.status = -EINVAL;
-		} else {
-			if (req.type == ACL_AICORE_POKE)
-				memcpy(res.data, req.data, req.len);
-			res.status = aicore_access(req.addr, res.data, req.len, req.type == ACL_AICORE_POKE,
-						   &res.signo, &res.code, &res.fault_addr);
-			res.len = res.status ? 0 : req.len;
-		}
+		else if (req.type == ACL_AICORE_PEEK || req.type == ACL_AICORE_POKE)
+			res.status = aicore_peek_poke(&req.access, fd < 0 ? got : -1, &res);
+		else if (req.type == ACL_AICORE_LOAD || req.type == ACL_AICORE_UNLOAD)
+			res.status = aicore_binary_msg(&req.binary, got, fd);
+		else
+			res.status = -EINVAL;
+		if (fd >= 0 && req.type != ACL_AICORE_LOAD && req.type != ACL_AICORE_UNLOAD)
+			close(fd);
 		if (aicore_send(&res, sizeof(res)))
 			return;
 	}

@@ -22,10 +22,12 @@
  */
 #include <spawn.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "harness.h"
 #include "npu_util.h"
+#include "../include/ascendc/npu_block.h"
 #include "../lib/aicore_proto.h"
 
 #ifndef MAP_FIXED_NOREPLACE
@@ -34,6 +36,8 @@
 
 #define BUF_LEN		(4 * SZ_2M)
 #define TRIES		8
+#define CORES		8
+#define KERNELS		"aicore_kernels.npubin"
 
 extern char **environ;
 
@@ -76,7 +80,9 @@ static void reserved_release(struct executor *ex, unsigned int n)
 /* One spawn and handshake: 0, -EAGAIN (a range is ours: spawn again) or another error. */
 static int executor_try(struct executor *ex, int afd)
 {
-	struct acl_aicore_arena arena = { .type = ACL_AICORE_ARENA, .len = ACL_AICORE_ARENA_LEN };
+	struct acl_aicore_arena arena = {
+		.type = ACL_AICORE_ARENA, .cores = CORES, .len = ACL_AICORE_ARENA_LEN,
+	};
 	struct acl_aicore_ready ready;
 	posix_spawn_file_actions_t fa;
 	char path[PATH_MAX];
@@ -193,6 +199,73 @@ static bool executor_faults(struct executor *ex, uint64_t va, bool write)
 
 	return executor_access(ex, va, &b, 1, write, &res) == -EFAULT &&
 	       res.signo == SIGBUS && res.fault_addr == va;
+}
+
+/* The test kernels' binary (tests/tests.mk), beside this program. */
+static int kernels_fd(void)
+{
+	char self[PATH_MAX - 32], path[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n <= 0)
+		return -1;
+	self[n] = 0;
+	*strrchr(self, '/') = 0;
+	snprintf(path, sizeof(path), "%s/%s", self, KERNELS);
+	return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+/* LOAD binary @id from @fd (-1: none) or UNLOAD it (@load false): the RESULT status. */
+static int executor_binary(struct executor *ex, uint32_t id, int fd, bool load)
+{
+	struct acl_aicore_binary req = { .type = load ? ACL_AICORE_LOAD : ACL_AICORE_UNLOAD, .id = id };
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct acl_aicore_result res;
+
+	if (fd >= 0) {
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = &ctl;
+		msg.msg_controllen = sizeof(ctl);
+		CMSG_FIRSTHDR(&msg)->cmsg_level = SOL_SOCKET;
+		CMSG_FIRSTHDR(&msg)->cmsg_type = SCM_RIGHTS;
+		CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof(int));
+	}
+	if (sendmsg(ex->sock, &msg, MSG_NOSIGNAL) != sizeof(req) ||
+	    recv(ex->sock, &res, sizeof(res), 0) != sizeof(res) || res.type != ACL_AICORE_RESULT)
+		return -EPROTO;
+	return res.status;
+}
+
+/*
+ * RUN @entry of binary @id over @block_dim blocks, the parameters @args
+ * (one 8-byte slot each) stored at @args_va: the RUN_RESULT status.
+ */
+static int executor_run(struct executor *ex, uint32_t id, const char *entry, uint32_t block_dim,
+			uint64_t args_va, const uint64_t *args, uint32_t nargs, uint64_t dump_va,
+			uint32_t dump_size, struct acl_aicore_run_result *res)
+{
+	static struct acl_aicore_run req;
+
+	memset(&req, 0, sizeof(req));
+	req.type = ACL_AICORE_RUN;
+	req.id = id;
+	snprintf(req.entry, sizeof(req.entry), "__npu_entry_%s", entry);
+	req.block_dim = block_dim;
+	req.args_va = args_va;
+	req.args_len = nargs * 8;
+	memcpy(req.args, args, nargs * 8);
+	req.dump_va = dump_va;
+	req.dump_size = dump_size;
+	if (send(ex->sock, &req, sizeof(req), MSG_NOSIGNAL) != sizeof(req) ||
+	    recv(ex->sock, res, sizeof(*res), 0) != sizeof(*res) || res->type != ACL_AICORE_RUN_RESULT)
+		return -EPROTO;
+	return res->status;
 }
 
 FIXTURE(ex) {
@@ -418,6 +491,227 @@ TEST_F(ex, executor_sees_only_its_ranges_the_arena_and_the_aperture)
 	}
 	fclose(f);
 	EXPECT_LT(0u, aperture);
+}
+
+/* ---- kernels ------------------------------------------------------------- */
+
+#define ARGS_OFF	(BUF_LEN - SZ_4K)	/* where the tests put a launch's argument block */
+#define DUMP_OFF	(BUF_LEN - SZ_2M)	/* and the blocks' printf records */
+
+/* Load the test kernels as binary 0. */
+#define LOAD_KERNELS(ex) do {							\
+	int __kfd = kernels_fd();						\
+										\
+	ASSERT_LE(0, __kfd);							\
+	ASSERT_EQ(0, executor_binary((ex), 0, __kfd, true));			\
+	close(__kfd);								\
+} while (0)
+
+/*
+ * A kernel's blocks write device memory through their device pointers:
+ * the engine reads exactly the blocks' writes and the argument block, the
+ * rest of the buffer as it was.
+ */
+TEST_F(ex, kernel_writes_device_memory)
+{
+	static unsigned char src[BUF_LEN];
+	struct acl_aicore_run_result res;
+	uint64_t args[2] = { self->va + 4096 + 12, 0x5a5a1234 };
+	unsigned int b;
+
+	LOAD_KERNELS(&self->ex);
+	fill(src, BUF_LEN, 3);
+	memcpy(self->model, src, BUF_LEN);
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, src, BUF_LEN));
+	ASSERT_EQ(0, executor_run(&self->ex, 0, "write_op", 6, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(6u, res.blocks_run);
+	for (b = 0; b < 6; b++)
+		memcpy(self->model + 4096 + 12 + b * 4, &args[1], 4);
+	memcpy(self->model + ARGS_OFF, args, sizeof(args));
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 0, BUF_LEN));
+	EXPECT_EQ(0, memcmp(self->host, self->model, BUF_LEN));
+}
+
+/* The vendor's vector style (TPipe, TQue, DataCopy, Add) over device memory, 4 blocks. */
+TEST_F(ex, vector_kernel_over_device_memory)
+{
+	const uint32_t n = 4 * 2048;
+	struct acl_aicore_run_result res;
+	static float x[8192], y[8192], z[8192];
+	uint64_t args[5] = { self->va, self->va + SZ_2M / 2, self->va + SZ_2M, n, 4 };
+	uint32_t i;
+
+	LOAD_KERNELS(&self->ex);
+	for (i = 0; i < n; i++) {
+		x[i] = (float)i * 0.5f;
+		y[i] = 1000.0f - (float)i;
+	}
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)x - 0,
+				   n * 4));
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, SZ_2M / 2,
+				   (unsigned char *)y - SZ_2M / 2, n * 4));
+	ASSERT_EQ(0, executor_run(&self->ex, 0, "vec_add_float", 4, self->va + ARGS_OFF, args, 5, 0, 0, &res));
+	EXPECT_EQ(4u, res.blocks_run);
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, SZ_2M, n * 4));
+	memcpy(z, self->host + SZ_2M, n * 4);
+	for (i = 0; i < n; i++)
+		if (z[i] != x[i] + y[i])
+			break;
+	EXPECT_EQ(n, i);
+}
+
+/* A kernel writes MAPPED host memory through its device VA: the host pages themselves. */
+TEST_F(ex, kernel_writes_mapped_host_memory)
+{
+	struct acl_aicore_run_result res;
+	int *h = npu_host_mem(SZ_4K);
+	uint64_t dva = npu_hole(SZ_4K, SZ_4K);
+	uint64_t args[2] = { dva + 64, 77 };
+	unsigned int i;
+
+	ASSERT_NONNULL(h);
+	memset(h, 0, SZ_4K);
+	ASSERT_EQ(0, npu_register(self->fd, h, SZ_4K, NPU_HOST_MAPPED, dva));
+	LOAD_KERNELS(&self->ex);
+	ASSERT_EQ(0, executor_run(&self->ex, 0, "write_op", 3, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	for (i = 0; i < SZ_4K / 4; i++)
+		EXPECT_EQ(i >= 16 && i < 19 ? 77 : 0, h[i]);
+	ASSERT_EQ(0, npu_unregister(self->fd, h));
+	munmap(h, SZ_4K);
+}
+
+/*
+ * Blocks run on the cores at the same time: 8 blocks that wait for each
+ * other at a barrier in device memory complete, each on its own core.
+ */
+TEST_F(ex, blocks_spread_over_the_cores)
+{
+	struct acl_aicore_run_result res;
+	uint64_t args[2] = { self->va, self->va + 64 };
+	uint32_t cores[CORES], zero[CORES + 16] = { 0 };
+	unsigned int i, j;
+
+	LOAD_KERNELS(&self->ex);
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0,
+				   (unsigned char *)zero, sizeof(zero)));
+	ASSERT_EQ(0, executor_run(&self->ex, 0, "barrier_op", CORES, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ((uint32_t)CORES, res.blocks_run);
+	EXPECT_EQ((uint32_t)CORES, res.cores_used);
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 64, sizeof(cores)));
+	memcpy(cores, self->host + 64, sizeof(cores));
+	for (i = 0; i < CORES; i++) {
+		EXPECT_LT(cores[i], (uint32_t)CORES);
+		for (j = 0; j < i; j++)
+			EXPECT_NE(cores[j], cores[i]);
+	}
+}
+
+/*
+ * A kernel touching memory the device cannot reach faults as that
+ * kernel's failure (signal, address, block); nothing is written, and the
+ * next kernel runs.
+ */
+TEST_F(ex, kernel_fault_is_reported_and_the_executor_goes_on)
+{
+	struct acl_aicore_run_result res;
+	uint64_t hole = npu_hole(SZ_2M, SZ_2M);
+	uint64_t args[2] = { hole + 8, 5 };
+	int on_heap = 0;
+
+	ASSERT_NE(0, hole);
+	LOAD_KERNELS(&self->ex);
+	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "write_op", 4, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(SIGBUS, res.signo);
+	EXPECT_LT(res.block, 4u);
+	EXPECT_EQ(hole + 8 + 4 * res.block, res.fault_addr);
+	/* this process's own memory is not the device's */
+	args[0] = (uintptr_t)&on_heap;
+	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(0, on_heap);
+	/* a read-only mapping is not written */
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0, NPU_ACCESS_READ));
+	args[0] = self->va + 256;
+	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(SIGBUS, res.signo);
+	EXPECT_EQ(self->va + ARGS_OFF, res.fault_addr);	/* the argument block could not be stored */
+	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0, NPU_ACCESS_READWRITE));
+	EXPECT_EQ(0, executor_run(&self->ex, 0, "write_op", 2, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	munmap((void *)(uintptr_t)hole, SZ_2M);
+}
+
+/* Traps: asm("trap") and kernel_operator.h's checks, with its reason. */
+TEST_F(ex, traps)
+{
+	struct acl_aicore_run_result res;
+	uint64_t args[1] = { 1 << 20 };
+
+	LOAD_KERNELS(&self->ex);
+	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "trap_op", 3, self->va + ARGS_OFF, NULL, 0, 0, 0, &res));
+	EXPECT_EQ(SIGILL, res.signo);
+	EXPECT_EQ(0u, res.blocks_run);
+	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "ub_overflow", 1, self->va + ARGS_OFF, args, 1, 0, 0, &res));
+	EXPECT_EQ(SIGILL, res.signo);
+	EXPECT_NE(0, res.trap_msg[0]);
+	args[0] = 1024;
+	EXPECT_EQ(0, executor_run(&self->ex, 0, "ub_overflow", 1, self->va + ARGS_OFF, args, 1, 0, 0, &res));
+}
+
+/* printf records land in each block's dump area in device memory. */
+TEST_F(ex, printf_records_in_device_memory)
+{
+	struct acl_aicore_run_result res;
+	uint64_t args[2] = { self->va, 7 };
+	const uint32_t size = 4096;
+	const struct npu_rec *rec;
+	const char *want = "Source data: 7 of 2\n";
+	uint32_t head[2];
+	unsigned int b;
+
+	LOAD_KERNELS(&self->ex);
+	ASSERT_EQ(0, executor_run(&self->ex, 0, "write_op", 2, self->va + ARGS_OFF, args, 2,
+				  self->va + DUMP_OFF, size, &res));
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, DUMP_OFF, 2 * size));
+	for (b = 0; b < 2; b++) {
+		const unsigned char *area = self->host + DUMP_OFF + b * size;
+
+		memcpy(head, area, sizeof(head));
+		ASSERT_EQ(sizeof(*rec) + ((strlen(want) + 7) & ~7ul), head[0]);
+		rec = (const struct npu_rec *)(area + 8);
+		EXPECT_EQ(NPU_REC_PRINTF, rec->kind);
+		EXPECT_EQ(b, rec->blk_idx);
+		ASSERT_EQ(strlen(want), rec->len);
+		EXPECT_EQ(0, memcmp(rec + 1, want, rec->len));
+	}
+}
+
+/* The binary and launch requests' bad input. */
+TEST_F(ex, bad_kernel_requests)
+{
+	struct acl_aicore_run_result res;
+	uint64_t args[2] = { self->va, 1 };
+	int fd = kernels_fd(), junk;
+
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(-EBADF, executor_binary(&self->ex, 0, -1, true));
+	EXPECT_EQ(-EINVAL, executor_binary(&self->ex, ACL_AICORE_BINARIES, fd, true));
+	EXPECT_EQ(-ENOENT, executor_binary(&self->ex, 1, -1, false));
+	ASSERT_EQ(0, executor_binary(&self->ex, 1, fd, true));
+	EXPECT_EQ(-EEXIST, executor_binary(&self->ex, 1, fd, true));
+	/* not an ELF */
+	junk = memfd_create("junk", MFD_CLOEXEC);
+	ASSERT_LE(0, junk);
+	ASSERT_EQ(5, write(junk, "hello", 5));
+	EXPECT_EQ(-ENOEXEC, executor_binary(&self->ex, 2, junk, true));
+	close(junk);
+	EXPECT_EQ(-ENOENT, executor_run(&self->ex, 1, "no_such_kernel", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(-ENOENT, executor_run(&self->ex, 2, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(-EINVAL, executor_run(&self->ex, 1, "write_op", 0, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(-EINVAL, executor_run(&self->ex, 1, "write_op", 1, self->va + ARGS_OFF, args, 2,
+					self->va + DUMP_OFF, 8, &res));
+	EXPECT_EQ(0, executor_run(&self->ex, 1, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	ASSERT_EQ(0, executor_binary(&self->ex, 1, -1, false));
+	EXPECT_EQ(-ENOENT, executor_run(&self->ex, 1, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	close(fd);
 }
 
 /* A malformed request is refused and the executor serves the next. */
