@@ -492,13 +492,12 @@ static void npu_kernel_wait_fill(struct npu_kernel_wait *w,
 
 /*
  * WAIT failed to hand @l out: back at the head of the queue, if still
- * taken. Called with the lock held, which it drops.
+ * taken; if cancelled meanwhile, forgotten (onto @drop, for the caller).
  */
 static void npu_kernel_untake_locked(struct npu_kernels *ks,
-				     struct npu_launch *l)
+				     struct npu_launch *l,
+				     struct list_head *drop)
 {
-	LIST_HEAD(drop);
-
 	if (l->state == NPU_LAUNCH_TAKEN) {
 		l->state = NPU_LAUNCH_QUEUED;
 		l->taker = NULL;
@@ -507,10 +506,8 @@ static void npu_kernel_untake_locked(struct npu_kernels *ks,
 		/* the executor never knew it: no event, no DONE */
 		l->state = NPU_LAUNCH_OVER;
 		ks->nr_cancelled--;
-		list_move_tail(&l->node, &drop);
+		list_move_tail(&l->node, drop);
 	}
-	spin_unlock(&ks->lock);
-	npu_launch_put_list(&drop);
 }
 
 /*
@@ -538,8 +535,10 @@ static int npu_kernel_take(struct npu_kernels *ks, struct file *file,
 	}
 	l = list_first_entry_or_null(&ks->queue, struct npu_launch, node);
 	if (!l) {
+		bool closed = ks->closed;
+
 		spin_unlock(&ks->lock);
-		return ks->closed ? -EPIPE : 0;
+		return closed ? -EPIPE : 0;
 	}
 	copy = l->args && !(l->k.flags & NPU_KERNEL_ARGS_DEVICE);
 	if (copy && l->k.args_len > w->args_buf_len) {
@@ -553,8 +552,12 @@ static int npu_kernel_take(struct npu_kernels *ks, struct file *file,
 	spin_unlock(&ks->lock);
 	if (copy && copy_to_user(u64_to_user_ptr(w->args_buf), l->args->data,
 				 l->k.args_len)) {
+		LIST_HEAD(drop);
+
 		spin_lock(&ks->lock);
-		npu_kernel_untake_locked(ks, l);
+		npu_kernel_untake_locked(ks, l, &drop);
+		spin_unlock(&ks->lock);
+		npu_launch_put_list(&drop);
 		npu_launch_put(l);
 		return -EFAULT;
 	}
@@ -614,13 +617,14 @@ static struct npu_launch *npu_kernel_find_locked(struct npu_kernels *ks,
 static void npu_kernel_untake_id(struct npu_kernels *ks, u64 id)
 {
 	struct npu_launch *l;
+	LIST_HEAD(drop);
 
 	spin_lock(&ks->lock);
 	l = npu_kernel_find_locked(ks, id);
 	if (l)
-		npu_kernel_untake_locked(ks, l);
-	else
-		spin_unlock(&ks->lock);
+		npu_kernel_untake_locked(ks, l, &drop);
+	spin_unlock(&ks->lock);
+	npu_launch_put_list(&drop);
 }
 
 static int npu_kernel_done_ioctl(struct npu_context *ctx,
