@@ -35,6 +35,7 @@
 #include "npu_kernel.h"
 #include "npu_netlink.h"
 #include "npu_stream.h"
+#include "npu_trace.h"
 
 /*
  * Bytes of argument blobs a context may hold at once: its queued
@@ -405,6 +406,8 @@ static int npu_kernel_launch(struct npu_stream *stream, struct npu_job *job)
 	spin_unlock(&ks->lock);
 	kj->launch = l;
 	atomic64_inc(&ks->launches);
+	trace_npu_kernel_launch(stream, l->id, l->seqno, l->k.func,
+				l->k.block_dim);
 	wake_up_all(&ks->wq);
 	if (kj->timed) {
 		unsigned long now = jiffies;
@@ -658,6 +661,8 @@ static int npu_kernel_done_ioctl(struct npu_context *ctx,
 	l->fault_addr = d->fault_addr;
 	l->fault_flags = fault ? d->fault_flags | NPU_FAULT_AICORE : 0;
 	spin_unlock(&ks->lock);
+	trace_npu_kernel_done(l->stream, l->id, l->seqno, l->ret, l->fault_addr,
+			      l->fault_flags, d->busy_ns);
 	atomic64_add(d->busy_ns, &ks->busy_ns);
 	npu_engine_kick(&l->stream->sched);
 	npu_launch_put(l);
@@ -771,8 +776,11 @@ void npu_kernel_release_file(struct npu_context *ctx, struct file *file)
 		}
 	}
 	spin_unlock(&ks->lock);
-	list_for_each_entry(l, &failed, node)
+	list_for_each_entry(l, &failed, node) {
+		trace_npu_kernel_done(l->stream, l->id, l->seqno, l->ret, 0,
+				      l->fault_flags, 0);
 		npu_engine_kick(&l->stream->sched);
+	}
 	npu_launch_put_list(&failed);
 	npu_launch_put_list(&drop);
 }
