@@ -29,6 +29,7 @@ int aicore_cover(int aperture, const struct acl_aicore_range *own, unsigned int 
 struct aicore_fault {
 	int32_t signo, code;
 	uint64_t addr;
+	bool write;			/* a page fault of a write */
 };
 
 /* Catch SIGBUS, SIGSEGV and SIGILL for guarded code; this thread's alternate stack. */
@@ -46,13 +47,42 @@ int aicore_guarded(void (*fn)(void *arg), void *arg, struct aicore_fault *fault)
  */
 int aicore_access(uint64_t addr, uint8_t *buf, uint32_t len, bool write, struct aicore_fault *fault);
 
+/* A kernel's entry: called once per block with the argument block's device VA. */
+typedef void (*aicore_entry_fn)(const void *args);
+
 /* Device binaries (binary.c): dlopen()ed from the fd libacl sent. */
-int aicore_binary_load(uint32_t id, int fd);
+int aicore_binary_load(const struct acl_aicore_load *req, int fd);
 int aicore_binary_unload(uint32_t id);
-void *aicore_binary_entry(uint32_t id, const char *entry);
+/* The entry of token @func (id << 32 | index), held until aicore_binary_put(); NULL if none. */
+aicore_entry_fn aicore_binary_get(uint64_t func);
+void aicore_binary_put(uint64_t func);
+
+/* One kernel launch, as the driver hands it over. */
+struct aicore_launch {
+	aicore_entry_fn entry;
+	uint32_t block_dim;
+	uint32_t sat_mode;		/* NPU_SAT_* */
+	const void *args;		/* the blob to store at args_va, or NULL (already there) */
+	uint32_t args_len;
+	uint32_t dump_size;
+	uint64_t args_va, dump_va, overflow_va;
+};
+
+/* How it went. */
+struct aicore_outcome {
+	int status;			/* 0, or -EFAULT: fault (block, fault) */
+	struct aicore_fault fault;
+	uint32_t block;			/* the block that faulted; UINT32_MAX: storing the blob */
+	uint32_t overflow;		/* NPU_OVF_* bits the blocks set */
+	uint32_t blocks_run;
+	uint64_t busy_ns;		/* core time of the blocks */
+};
 
 /* The cores (cores.c): @n core threads, then one kernel at a time. */
 int aicore_cores_start(uint32_t n);
-void aicore_run(const struct acl_aicore_run *run, struct acl_aicore_run_result *res);
+void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out);
+
+/* The driver's jobs (jobs.c): a thread that takes, runs and reports them. */
+int aicore_jobs_start(void);
 
 #endif /* NPU_AICORE_H */

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <ascendc/npu_block.h>
 
@@ -31,11 +32,10 @@ static struct aicore_cores {
 	uint32_t ncores;
 	uint64_t gen;			/* bumped for each kernel */
 	uint32_t busy;			/* cores not yet done with gen */
-	const struct acl_aicore_run *run;
-	void (*entry)(const void *args);
+	const struct aicore_launch *launch;
 	uint32_t next;			/* the next block to start */
 	bool failed;
-	struct acl_aicore_run_result *res;
+	struct aicore_outcome *out;
 } aicore_cores = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.start = PTHREAD_COND_INITIALIZER,
@@ -43,7 +43,7 @@ static struct aicore_cores {
 };
 
 struct aicore_call {
-	void (*entry)(const void *args);
+	aicore_entry_fn entry;
 	uint64_t args_va;
 };
 
@@ -54,21 +54,30 @@ static void aicore_call_entry(void *arg)
 	c->entry((const void *)(uintptr_t)c->args_va);
 }
 
+static uint64_t aicore_thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void aicore_block(struct aicore_cores *k, uint32_t core, void *ub, uint32_t b)
 {
-	const struct acl_aicore_run *run = k->run;
-	struct aicore_call call = { .entry = k->entry, .args_va = run->args_va };
-	uint64_t area = run->dump_va ? run->dump_va + (uint64_t)b * run->dump_size : 0;
+	const struct aicore_launch *l = k->launch;
+	struct aicore_call call = { .entry = l->entry, .args_va = l->args_va };
+	uint64_t area = l->dump_va ? l->dump_va + (uint64_t)b * l->dump_size : 0, t0;
 	struct aicore_dump_head head;
 	struct npu_block_ctx ctx;
 	struct aicore_fault fault, hf;
 	int ret;
 
-	npu_block_ctx_init(&ctx, b, run->block_dim, ub,
+	npu_block_ctx_init(&ctx, b, l->block_dim, ub,
 			   area ? (char *)(uintptr_t)(area + sizeof(head)) : NULL,
-			   area ? run->dump_size - (uint32_t)sizeof(head) : 0);
+			   area ? l->dump_size - (uint32_t)sizeof(head) : 0);
 	ctx.core_id = core;
-	ctx.sat_mode = run->sat_mode;
+	ctx.sat_mode = l->sat_mode;
+	t0 = aicore_thread_ns();
 	npu_block_current = &ctx;
 	ret = aicore_guarded(aicore_call_entry, &call, &fault);
 	npu_block_current = NULL;
@@ -82,18 +91,15 @@ static void aicore_block(struct aicore_cores *k, uint32_t core, void *ub, uint32
 		}
 	}
 	pthread_mutex_lock(&k->lock);
-	k->res->overflow |= ctx.overflow;
+	k->out->busy_ns += aicore_thread_ns() - t0;
+	k->out->overflow |= ctx.overflow;
 	if (!ret) {
-		k->res->blocks_run++;
+		k->out->blocks_run++;
 	} else if (!k->failed) {
 		k->failed = true;
-		k->res->status = ret;
-		k->res->signo = fault.signo;
-		k->res->code = fault.code;
-		k->res->fault_addr = fault.addr;
-		k->res->block = b;
-		memcpy(k->res->trap_msg, ctx.trap_msg, sizeof(k->res->trap_msg));
-		k->res->trap_msg[sizeof(k->res->trap_msg) - 1] = 0;
+		k->out->status = ret;
+		k->out->fault = fault;
+		k->out->block = b;
 	}
 	pthread_mutex_unlock(&k->lock);
 }
@@ -103,7 +109,6 @@ static void *aicore_core(void *arg)
 	struct aicore_cores *k = &aicore_cores;
 	uint32_t core = (uint32_t)(uintptr_t)arg, b;
 	uint64_t seen = 0;
-	bool ran;
 	void *ub;
 
 	ub = aligned_alloc(32, NPU_UB_SIZE);
@@ -114,16 +119,12 @@ static void *aicore_core(void *arg)
 		while (k->gen == seen)
 			pthread_cond_wait(&k->start, &k->lock);
 		seen = k->gen;
-		ran = false;
-		while (!k->failed && k->next < k->run->block_dim) {
+		while (!k->failed && k->next < k->launch->block_dim) {
 			b = k->next++;
 			pthread_mutex_unlock(&k->lock);
 			aicore_block(k, core, ub, b);
-			ran = true;
 			pthread_mutex_lock(&k->lock);
 		}
-		if (ran)
-			k->res->cores_used++;
 		if (!--k->busy)
 			pthread_cond_signal(&k->done);
 	}
@@ -135,7 +136,7 @@ int aicore_cores_start(uint32_t n)
 	pthread_attr_t attr;
 	pthread_t t;
 	uint32_t i;
-	int ret;
+	int ret = 0;
 
 	if (!n)
 		return -EINVAL;
@@ -153,41 +154,23 @@ int aicore_cores_start(uint32_t n)
 	return aicore_cores.ncores ? 0 : ret;
 }
 
-void aicore_run(const struct acl_aicore_run *run, struct acl_aicore_run_result *res)
+void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
 {
 	struct aicore_cores *k = &aicore_cores;
-	struct aicore_fault fault;
-	void *entry;
 
-	memset(res, 0, sizeof(*res));
-	res->type = ACL_AICORE_RUN_RESULT;
-	if (!run->block_dim || run->args_len > ACL_AICORE_ARGS_MAX ||
-	    !memchr(run->entry, 0, sizeof(run->entry)) ||
-	    (run->dump_va && run->dump_size <= sizeof(struct aicore_dump_head))) {
-		res->status = -EINVAL;
-		return;
-	}
-	entry = aicore_binary_entry(run->id, run->entry);
-	if (!entry) {
-		res->status = -ENOENT;
-		return;
-	}
+	memset(out, 0, sizeof(*out));
 	/* the argument block goes to device memory first, as the device's launch puts it there */
-	if (run->args_len &&
-	    aicore_access(run->args_va, (uint8_t *)run->args, run->args_len, true, &fault)) {
-		res->status = -EFAULT;
-		res->signo = fault.signo;
-		res->code = fault.code;
-		res->fault_addr = fault.addr;
-		res->block = UINT32_MAX;
+	if (l->args && l->args_len &&
+	    aicore_access(l->args_va, (uint8_t *)l->args, l->args_len, true, &out->fault)) {
+		out->status = -EFAULT;
+		out->block = UINT32_MAX;
 		return;
 	}
 	pthread_mutex_lock(&k->lock);
-	k->run = run;
-	k->entry = (void (*)(const void *))entry;
+	k->launch = l;
 	k->next = 0;
 	k->failed = false;
-	k->res = res;
+	k->out = out;
 	k->busy = k->ncores;
 	k->gen++;
 	pthread_cond_broadcast(&k->start);

@@ -13,17 +13,21 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "aicore.h"
+
+#define AICORE_TRAP_PAGE_FAULT	14	/* x86 #PF: the error code's bit 1 is a write */
 
 #define AICORE_ALTSTACK	(64 << 10)
 
 static __thread sigjmp_buf *aicore_guard_env;
 static __thread struct aicore_fault aicore_guard_fault;
 
-static void aicore_guard_handler(int sig, siginfo_t *si, void *uc)
+static void aicore_guard_handler(int sig, siginfo_t *si, void *ucv)
 {
-	(void)uc;
+	ucontext_t *uc = ucv;
+
 	if (!aicore_guard_env) {
 		/* not in guarded code: a bug of the executor itself */
 		signal(sig, SIG_DFL);
@@ -33,6 +37,13 @@ static void aicore_guard_handler(int sig, siginfo_t *si, void *uc)
 	aicore_guard_fault.signo = sig;
 	aicore_guard_fault.code = si->si_code;
 	aicore_guard_fault.addr = (uint64_t)(uintptr_t)si->si_addr;
+	aicore_guard_fault.write = false;
+#if defined(__x86_64__)
+	if (sig != SIGILL && uc->uc_mcontext.gregs[REG_TRAPNO] == AICORE_TRAP_PAGE_FAULT)
+		aicore_guard_fault.write = uc->uc_mcontext.gregs[REG_ERR] & 2;
+#else
+	(void)uc;
+#endif
 	siglongjmp(*aicore_guard_env, 1);
 }
 

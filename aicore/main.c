@@ -97,6 +97,8 @@ static int aicore_handshake(void)
 	/* from here on, whatever is mapped lands in the arena: the core threads' stacks too */
 	if (!ret)
 		ret = aicore_cores_start(arena.cores);
+	if (!ret)
+		ret = aicore_jobs_start();
 	ready.status = ret;
 	if (aicore_send(&ready, sizeof(ready)))
 		return -EIO;
@@ -144,18 +146,20 @@ static int aicore_peek_poke(const struct acl_aicore_access *req, ssize_t got, st
 	return res->status;
 }
 
-static int aicore_binary_msg(const struct acl_aicore_binary *req, ssize_t got, int fd)
+static int aicore_binary_msg(const void *req, ssize_t got, int fd)
 {
+	const struct acl_aicore_load *load = req;
+	const struct acl_aicore_binary *unload = req;
 	int ret;
 
-	if (got != sizeof(*req))
+	if (load->type == ACL_AICORE_UNLOAD)
+		ret = got != sizeof(*unload) || fd >= 0 ? -EINVAL : aicore_binary_unload(unload->id);
+	else if (got != sizeof(*load))
 		ret = -EINVAL;
-	else if (req->type == ACL_AICORE_UNLOAD)
-		ret = fd < 0 ? aicore_binary_unload(req->id) : -EINVAL;
 	else if (fd < 0)
 		ret = -EBADF;
 	else
-		ret = aicore_binary_load(req->id, fd);
+		ret = aicore_binary_load(load, fd);
 	if (ret && fd >= 0)
 		close(fd);
 	return ret;
@@ -167,9 +171,8 @@ static void aicore_serve(void)
 		uint32_t type;
 		struct acl_aicore_access access;
 		struct acl_aicore_binary binary;
-		struct acl_aicore_run run;
+		struct acl_aicore_load load;
 	} req;
-	static struct acl_aicore_run_result run_res;
 	static struct acl_aicore_result res;
 	ssize_t got;
 	int fd;
@@ -179,31 +182,19 @@ static void aicore_serve(void)
 		got = aicore_recv_fd(&req, sizeof(req), &fd);
 		if (got <= 0)
 			return;
-		if (got >= (ssize_t)sizeof(req.type) && req.type == ACL_AICORE_RUN) {
-			if (fd >= 0)
-				close(fd);
-			if (got != sizeof(req.run)) {
-				memset(&run_res, 0, sizeof(run_res));
-				run_res.type = ACL_AICORE_RUN_RESULT;
-				run_res.status = -EINVAL;
-			} else {
-				aicore_run(&req.run, &run_res);
-			}
-			if (aicore_send(&run_res, sizeof(run_res)))
-				return;
-			continue;
-		}
 		memset(&res, 0, sizeof(res));
 		res.type = ACL_AICORE_RESULT;
-		if (got < (ssize_t)sizeof(req.type))
+		if (got < (ssize_t)sizeof(req.type)) {
 			res.status = -EINVAL;
-		else if (req.type == ACL_AICORE_PEEK || req.type == ACL_AICORE_POKE)
+		} else if (req.type == ACL_AICORE_LOAD || req.type == ACL_AICORE_UNLOAD) {
+			res.status = aicore_binary_msg(&req, got, fd);
+			fd = -1;
+		} else if (req.type == ACL_AICORE_PEEK || req.type == ACL_AICORE_POKE) {
 			res.status = aicore_peek_poke(&req.access, fd < 0 ? got : -1, &res);
-		else if (req.type == ACL_AICORE_LOAD || req.type == ACL_AICORE_UNLOAD)
-			res.status = aicore_binary_msg(&req.binary, got, fd);
-		else
+		} else {
 			res.status = -EINVAL;
-		if (fd >= 0 && req.type != ACL_AICORE_LOAD && req.type != ACL_AICORE_UNLOAD)
+		}
+		if (fd >= 0)
 			close(fd);
 		if (aicore_send(&res, sizeof(res)))
 			return;

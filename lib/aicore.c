@@ -232,14 +232,14 @@ static int acl_aicore_lock(struct acl_device *dev, struct acl_aicore **out)
 	return 0;
 }
 
-static int acl_aicore_binary_req(struct acl_device *dev, uint32_t id, int fd)
+/* One request and its RESULT, with @fd passed along if it is not -1. */
+static int acl_aicore_request(struct acl_device *dev, const void *req, size_t len, int fd)
 {
-	struct acl_aicore_binary req = { .type = fd >= 0 ? ACL_AICORE_LOAD : ACL_AICORE_UNLOAD, .id = id };
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} ctl;
-	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
+	struct iovec iov = { .iov_base = (void *)req, .iov_len = len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct acl_aicore_result res;
 	struct acl_aicore *ex;
@@ -257,24 +257,49 @@ static int acl_aicore_binary_req(struct acl_device *dev, uint32_t id, int fd)
 	ret = acl_aicore_lock(dev, &ex);
 	if (ret)
 		return ret;
-	if (sendmsg(ex->sock, &msg, MSG_NOSIGNAL) != sizeof(req))
+	if (sendmsg(ex->sock, &msg, MSG_NOSIGNAL) != (ssize_t)len)
 		ret = acl_errf(ACLI_EDEVSETUP, "the AI-core executor of pid %d is gone", (int)ex->pid);
 	else
 		ret = acl_aicore_recv(ex, &res, sizeof(res), ACL_AICORE_RESULT);
 	pthread_mutex_unlock(&ex->lock);
-	if (!ret && res.status)
-		ret = acl_errf(res.status, "the AI-core executor refused binary %u: %s", id, strerror(-res.status));
-	return ret;
+	return ret ? ret : res.status;
 }
 
-int acl_aicore_load(struct acl_device *dev, uint32_t id, int fd)
+int acl_aicore_load(struct acl_device *dev, uint32_t id, int fd, const char *const *entries, uint32_t n)
 {
-	return acl_aicore_binary_req(dev, id, fd);
+	struct acl_aicore_load *req;
+	uint32_t i;
+	int ret;
+
+	if (id >= ACL_AICORE_BINARIES || !n || n > ACL_AICORE_ENTRIES)
+		return acl_errf(-EINVAL, "binary %u with %u kernels: the executor takes ids below %u and 1..%u kernels",
+				id, n, ACL_AICORE_BINARIES, ACL_AICORE_ENTRIES);
+	req = calloc(1, sizeof(*req));
+	if (!req)
+		return -ENOMEM;
+	req->type = ACL_AICORE_LOAD;
+	req->id = id;
+	req->nentries = n;
+	for (i = 0; i < n; i++)
+		snprintf(req->entries[i], sizeof(req->entries[i]), "%s", entries[i]);
+	ret = acl_aicore_request(dev, req, sizeof(*req), fd);
+	free(req);
+	if (ret > -ACLI_ERR_BASE && ret < 0)
+		ret = acl_errf(ret, "the AI-core executor cannot load binary %u: %s", id, strerror(-ret));
+	return ret;
 }
 
 int acl_aicore_unload(struct acl_device *dev, uint32_t id)
 {
-	return acl_aicore_binary_req(dev, id, -1);
+	struct acl_aicore_binary req = { .type = ACL_AICORE_UNLOAD, .id = id };
+	struct acl_aicore *ex = &acl_aicores[dev->id];
+	bool running;
+
+	/* nothing to unload from an executor that never started or is gone */
+	pthread_mutex_lock(&ex->lock);
+	running = ex->pid && ex->gen == __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
+	pthread_mutex_unlock(&ex->lock);
+	return running ? acl_aicore_request(dev, &req, sizeof(req), -1) : 0;
 }
 
 void acl_aicore_stop(struct acl_device *dev, bool in_child)

@@ -13,9 +13,10 @@ struct acl_device;
 
 /*
  * Load the device binary in @fd (a memfd the executor keeps) as binary @id
- * of @dev's executor, starting the executor if it is not running.
+ * of @dev's executor, starting the executor if it is not running; kernel
+ * i of a launch's token (@id << 32 | i) is the entry symbol @entries[i].
  */
-int acl_aicore_load(struct acl_device *dev, uint32_t id, int fd);
+int acl_aicore_load(struct acl_device *dev, uint32_t id, int fd, const char *const *entries, uint32_t n);
 int acl_aicore_unload(struct acl_device *dev, uint32_t id);
 
 /*

@@ -21,9 +21,16 @@
  * After READY, libacl may send PEEK or POKE (a guarded read or write of
  * device VAs through the aperture: the executor's own check of its view of
  * device memory) and gets RESULT; LOAD (a device binary, as a memfd in
- * SCM_RIGHTS; an id libacl chooses) and UNLOAD, answered by RESULT; RUN (a
- * kernel's blocks over the cores), answered by RUN_RESULT. The executor
- * exits on EOF.
+ * SCM_RIGHTS, with an id libacl chooses and the entry symbols of its
+ * kernels) and UNLOAD, answered by RESULT. Kernels themselves come from
+ * the driver: the executor takes them with APERTURE_KERNEL_WAIT on the
+ * aperture, whose @func token is (binary id << 32 | entry index), runs
+ * them and reports APERTURE_KERNEL_DONE (uapi: DOC: npu kernel launches).
+ * The executor exits on EOF, or when the context shuts down.
+ *
+ * A block's dump area (struct npu_kernel's dump_va + block * dump_size)
+ * starts with two u32, the bytes of complete records after them and the
+ * block's NPU_BLOCK_* flags, then its records (include/ascendc/npu_block.h).
  */
 #ifndef LIBACL_AICORE_PROTO_H
 #define LIBACL_AICORE_PROTO_H
@@ -52,14 +59,11 @@ enum acl_aicore_type {
 	ACL_AICORE_RESULT,
 	ACL_AICORE_LOAD,
 	ACL_AICORE_UNLOAD,
-	ACL_AICORE_RUN,
-	ACL_AICORE_RUN_RESULT,
 };
 
-#define ACL_AICORE_BINARIES	256		/* binary ids 0 .. 255 */
+#define ACL_AICORE_BINARIES	4096		/* binary ids 0 .. 4095 */
 #define ACL_AICORE_ENTRY_MAX	160		/* npu_fatbin.h's NPU_KREC_ENTRY_MAX */
-#define ACL_AICORE_ARGS_MAX	4096
-#define ACL_AICORE_TRAP_MAX	256
+#define ACL_AICORE_ENTRIES	256		/* kernels of one binary */
 
 struct acl_aicore_range {
 	uint64_t start, end;
@@ -103,41 +107,19 @@ struct acl_aicore_result {
 	uint8_t data[ACL_AICORE_DATA_MAX];
 };
 
-/* LOAD (with the binary's fd) and UNLOAD */
+/* UNLOAD */
 struct acl_aicore_binary {
-	uint32_t type;
+	uint32_t type;			/* ACL_AICORE_UNLOAD */
 	uint32_t id;			/* < ACL_AICORE_BINARIES */
 };
 
-/*
- * RUN: block_dim calls of the binary's entry, spread over the cores; the
- * argument block is stored at args_va (device memory) first and each call
- * gets args_va. Block i's printf records go to dump_va + i * dump_size
- * when dump_va is not 0.
- */
-struct acl_aicore_run {
-	uint32_t type;			/* ACL_AICORE_RUN */
-	uint32_t id;			/* a loaded binary */
-	char entry[ACL_AICORE_ENTRY_MAX];	/* its entry symbol, NUL-terminated */
-	uint32_t block_dim;		/* >= 1 */
-	uint32_t sat_mode;		/* NPU_SAT_* */
-	uint64_t args_va;
-	uint32_t args_len;		/* <= ACL_AICORE_ARGS_MAX */
-	uint32_t dump_size;
-	uint64_t dump_va;
-	uint8_t args[ACL_AICORE_ARGS_MAX];
-};
-
-struct acl_aicore_run_result {
-	uint32_t type;			/* ACL_AICORE_RUN_RESULT */
-	int32_t status;			/* 0; -EFAULT: a block faulted or trapped; -EINVAL, -ENOENT */
-	int32_t signo, code;		/* the first fault's signal (SIGILL: a trap) and si_code */
-	uint64_t fault_addr;
-	uint32_t block;			/* the block that faulted */
-	uint32_t overflow;		/* NPU_OVF_* bits the blocks set */
-	uint32_t blocks_run;		/* blocks that ran to their end */
-	uint32_t cores_used;		/* distinct core threads that ran blocks */
-	char trap_msg[ACL_AICORE_TRAP_MAX];	/* kernel_operator.h's reason for a trap */
+/* LOAD, with the binary's fd: entry i is the function of token (id << 32 | i) */
+struct acl_aicore_load {
+	uint32_t type;			/* ACL_AICORE_LOAD */
+	uint32_t id;			/* < ACL_AICORE_BINARIES */
+	uint32_t nentries;		/* 1 .. ACL_AICORE_ENTRIES */
+	uint32_t pad;
+	char entries[ACL_AICORE_ENTRIES][ACL_AICORE_ENTRY_MAX];	/* NUL-terminated */
 };
 
 #endif /* LIBACL_AICORE_PROTO_H */

@@ -215,10 +215,19 @@ static int kernels_fd(void)
 	return open(path, O_RDONLY | O_CLOEXEC);
 }
 
-/* LOAD binary @id from @fd (-1: none) or UNLOAD it (@load false): the RESULT status. */
-static int executor_binary(struct executor *ex, uint32_t id, int fd, bool load)
+/* The test kernels, in the order of the LOAD's entries: a launch's token is (0 << 32 | index). */
+static const char *const kernel_names[] = { "write_op", "vec_add_float", "barrier_op", "trap_op", "ub_overflow" };
+enum { K_WRITE, K_VEC_ADD, K_BARRIER, K_TRAP, K_UB_OVERFLOW, K_COUNT };
+
+/*
+ * LOAD binary @id from @fd (-1: none) with the entries of @names (the
+ * test kernels if NULL), or UNLOAD it (@load false): the RESULT status.
+ */
+static int executor_binary(struct executor *ex, uint32_t id, int fd, bool load, const char *const *names,
+			   unsigned int n)
 {
-	struct acl_aicore_binary req = { .type = load ? ACL_AICORE_LOAD : ACL_AICORE_UNLOAD, .id = id };
+	static struct acl_aicore_load req;
+	struct acl_aicore_binary unload = { .type = ACL_AICORE_UNLOAD, .id = id };
 	union {
 		struct cmsghdr h;
 		char buf[CMSG_SPACE(sizeof(int))];
@@ -226,7 +235,22 @@ static int executor_binary(struct executor *ex, uint32_t id, int fd, bool load)
 	struct iovec iov = { .iov_base = &req, .iov_len = sizeof(req) };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct acl_aicore_result res;
+	unsigned int i;
 
+	memset(&req, 0, sizeof(req));
+	req.type = ACL_AICORE_LOAD;
+	req.id = id;
+	if (!names) {
+		names = kernel_names;
+		n = K_COUNT;
+	}
+	req.nentries = n;
+	for (i = 0; i < n; i++)
+		snprintf(req.entries[i], sizeof(req.entries[i]), "__npu_entry_%s", names[i]);
+	if (!load) {
+		iov.iov_base = &unload;
+		iov.iov_len = sizeof(unload);
+	}
 	if (fd >= 0) {
 		memset(&ctl, 0, sizeof(ctl));
 		msg.msg_control = &ctl;
@@ -236,36 +260,10 @@ static int executor_binary(struct executor *ex, uint32_t id, int fd, bool load)
 		CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof(int));
 	}
-	if (sendmsg(ex->sock, &msg, MSG_NOSIGNAL) != sizeof(req) ||
+	if (sendmsg(ex->sock, &msg, MSG_NOSIGNAL) != (ssize_t)iov.iov_len ||
 	    recv(ex->sock, &res, sizeof(res), 0) != sizeof(res) || res.type != ACL_AICORE_RESULT)
 		return -EPROTO;
 	return res.status;
-}
-
-/*
- * RUN @entry of binary @id over @block_dim blocks, the parameters @args
- * (one 8-byte slot each) stored at @args_va: the RUN_RESULT status.
- */
-static int executor_run(struct executor *ex, uint32_t id, const char *entry, uint32_t block_dim,
-			uint64_t args_va, const uint64_t *args, uint32_t nargs, uint64_t dump_va,
-			uint32_t dump_size, struct acl_aicore_run_result *res)
-{
-	static struct acl_aicore_run req;
-
-	memset(&req, 0, sizeof(req));
-	req.type = ACL_AICORE_RUN;
-	req.id = id;
-	snprintf(req.entry, sizeof(req.entry), "__npu_entry_%s", entry);
-	req.block_dim = block_dim;
-	req.args_va = args_va;
-	req.args_len = nargs * 8;
-	memcpy(req.args, args, nargs * 8);
-	req.dump_va = dump_va;
-	req.dump_size = dump_size;
-	if (send(ex->sock, &req, sizeof(req), MSG_NOSIGNAL) != sizeof(req) ||
-	    recv(ex->sock, res, sizeof(*res), 0) != sizeof(*res) || res->type != ACL_AICORE_RUN_RESULT)
-		return -EPROTO;
-	return res->status;
 }
 
 FIXTURE(ex) {
@@ -305,9 +303,17 @@ FIXTURE_SETUP(ex)
 
 FIXTURE_TEARDOWN(ex)
 {
-	int status = executor_stop(&self->ex);
+	int status = 0;
 
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	if (self->ex.pid > 0) {
+		status = executor_stop(&self->ex);
+		EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	} else {
+		/* reaped by the test */
+		close(self->ex.sock);
+		reserved_release(&self->ex, self->ex.hello.nranges);
+		munmap((void *)(uintptr_t)self->ex.arena, ACL_AICORE_ARENA_LEN);
+	}
 	close(self->afd);
 	close(self->fd);
 	free(self->model);
@@ -503,19 +509,51 @@ TEST_F(ex, executor_sees_only_its_ranges_the_arena_and_the_aperture)
 	int __kfd = kernels_fd();						\
 										\
 	ASSERT_LE(0, __kfd);							\
-	ASSERT_EQ(0, executor_binary((ex), 0, __kfd, true));			\
+	ASSERT_EQ(0, executor_binary((ex), 0, __kfd, true, NULL, 0));		\
 	close(__kfd);								\
 } while (0)
 
 /*
+ * Launch test kernel @k over @block_dim blocks with the parameters @args
+ * (one 8-byte slot each, stored at ARGS_OFF) on the fixture's stream, as
+ * libacl does (NPU_OP_KERNEL), and wait: STREAM_SYNC's result, *@sync its
+ * fault outputs.
+ */
+static int launch(FIXTURE_DATA(ex) *self, unsigned int k, uint32_t block_dim, const uint64_t *args,
+		  uint32_t nargs, uint64_t dump_va, uint32_t dump_size, struct npu_stream_sync *sync)
+{
+	struct npu_kernel kern = {
+		.func = k, .block_dim = block_dim, .args_len = nargs * 8, .args = ptr64(args),
+		.args_va = self->va + ARGS_OFF, .dump_va = dump_va, .dump_size = dump_size,
+		.sat_mode = NPU_KERNEL_SAT_INFNAN,
+	};
+	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
+	int ret;
+
+	if (!nargs) {
+		kern.args = 0;
+		kern.args_va = 0;
+	}
+	ret = npu_submit(self->fd, self->stream, &cmd, 1, NULL);
+	if (ret)
+		return ret;
+	memset(sync, 0, sizeof(*sync));
+	sync->size = sizeof(*sync);
+	sync->stream = self->stream;
+	sync->timeout_ms = 60000;
+	return npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, sync);
+}
+
+/*
  * A kernel's blocks write device memory through their device pointers:
  * the engine reads exactly the blocks' writes and the argument block, the
- * rest of the buffer as it was.
+ * rest of the buffer as it was; the launch is ordered with the stream's
+ * copies before and after it.
  */
 TEST_F(ex, kernel_writes_device_memory)
 {
 	static unsigned char src[BUF_LEN];
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	uint64_t args[2] = { self->va + 4096 + 12, 0x5a5a1234 };
 	unsigned int b;
 
@@ -523,8 +561,7 @@ TEST_F(ex, kernel_writes_device_memory)
 	fill(src, BUF_LEN, 3);
 	memcpy(self->model, src, BUF_LEN);
 	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, src, BUF_LEN));
-	ASSERT_EQ(0, executor_run(&self->ex, 0, "write_op", 6, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(6u, res.blocks_run);
+	ASSERT_EQ(0, launch(self, K_WRITE, 6, args, 2, 0, 0, &sync));
 	for (b = 0; b < 6; b++)
 		memcpy(self->model + 4096 + 12 + b * 4, &args[1], 4);
 	memcpy(self->model + ARGS_OFF, args, sizeof(args));
@@ -536,7 +573,7 @@ TEST_F(ex, kernel_writes_device_memory)
 TEST_F(ex, vector_kernel_over_device_memory)
 {
 	const uint32_t n = 4 * 2048;
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	static float x[8192], y[8192], z[8192];
 	uint64_t args[5] = { self->va, self->va + SZ_2M / 2, self->va + SZ_2M, n, 4 };
 	uint32_t i;
@@ -546,12 +583,10 @@ TEST_F(ex, vector_kernel_over_device_memory)
 		x[i] = (float)i * 0.5f;
 		y[i] = 1000.0f - (float)i;
 	}
-	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)x - 0,
-				   n * 4));
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)x, n * 4));
 	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, SZ_2M / 2,
 				   (unsigned char *)y - SZ_2M / 2, n * 4));
-	ASSERT_EQ(0, executor_run(&self->ex, 0, "vec_add_float", 4, self->va + ARGS_OFF, args, 5, 0, 0, &res));
-	EXPECT_EQ(4u, res.blocks_run);
+	ASSERT_EQ(0, launch(self, K_VEC_ADD, 4, args, 5, 0, 0, &sync));
 	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, SZ_2M, n * 4));
 	memcpy(z, self->host + SZ_2M, n * 4);
 	for (i = 0; i < n; i++)
@@ -563,7 +598,7 @@ TEST_F(ex, vector_kernel_over_device_memory)
 /* A kernel writes MAPPED host memory through its device VA: the host pages themselves. */
 TEST_F(ex, kernel_writes_mapped_host_memory)
 {
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	int *h = npu_host_mem(SZ_4K);
 	uint64_t dva = npu_hole(SZ_4K, SZ_4K);
 	uint64_t args[2] = { dva + 64, 77 };
@@ -573,7 +608,7 @@ TEST_F(ex, kernel_writes_mapped_host_memory)
 	memset(h, 0, SZ_4K);
 	ASSERT_EQ(0, npu_register(self->fd, h, SZ_4K, NPU_HOST_MAPPED, dva));
 	LOAD_KERNELS(&self->ex);
-	ASSERT_EQ(0, executor_run(&self->ex, 0, "write_op", 3, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	ASSERT_EQ(0, launch(self, K_WRITE, 3, args, 2, 0, 0, &sync));
 	for (i = 0; i < SZ_4K / 4; i++)
 		EXPECT_EQ(i >= 16 && i < 19 ? 77 : 0, h[i]);
 	ASSERT_EQ(0, npu_unregister(self->fd, h));
@@ -582,11 +617,12 @@ TEST_F(ex, kernel_writes_mapped_host_memory)
 
 /*
  * Blocks run on the cores at the same time: 8 blocks that wait for each
- * other at a barrier in device memory complete, each on its own core.
+ * other at a barrier in device memory complete (they would trap), each on
+ * its own core.
  */
 TEST_F(ex, blocks_spread_over_the_cores)
 {
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	uint64_t args[2] = { self->va, self->va + 64 };
 	uint32_t cores[CORES], zero[CORES + 16] = { 0 };
 	unsigned int i, j;
@@ -594,9 +630,7 @@ TEST_F(ex, blocks_spread_over_the_cores)
 	LOAD_KERNELS(&self->ex);
 	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0,
 				   (unsigned char *)zero, sizeof(zero)));
-	ASSERT_EQ(0, executor_run(&self->ex, 0, "barrier_op", CORES, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ((uint32_t)CORES, res.blocks_run);
-	EXPECT_EQ((uint32_t)CORES, res.cores_used);
+	ASSERT_EQ(0, launch(self, K_BARRIER, CORES, args, 2, 0, 0, &sync));
 	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 64, sizeof(cores)));
 	memcpy(cores, self->host + 64, sizeof(cores));
 	for (i = 0; i < CORES; i++) {
@@ -607,59 +641,68 @@ TEST_F(ex, blocks_spread_over_the_cores)
 }
 
 /*
- * A kernel touching memory the device cannot reach faults as that
- * kernel's failure (signal, address, block); nothing is written, and the
- * next kernel runs.
+ * A kernel touching memory the device cannot reach fails as that launch:
+ * STREAM_SYNC's -EIO with the address and NPU_FAULT_AICORE (| WRITE);
+ * nothing is written, and the next launch runs.
  */
-TEST_F(ex, kernel_fault_is_reported_and_the_executor_goes_on)
+TEST_F(ex, kernel_fault_is_the_launch_s_error)
 {
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	uint64_t hole = npu_hole(SZ_2M, SZ_2M);
 	uint64_t args[2] = { hole + 8, 5 };
-	int on_heap = 0;
+	int on_stack = 0;
 
+	npu_expect_dma_faults(true);
 	ASSERT_NE(0, hole);
 	LOAD_KERNELS(&self->ex);
-	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "write_op", 4, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(SIGBUS, res.signo);
-	EXPECT_LT(res.block, 4u);
-	EXPECT_EQ(hole + 8 + 4 * res.block, res.fault_addr);
+	EXPECT_EQ(-EIO, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(hole + 8, sync.fault_addr);
+	EXPECT_EQ(NPU_FAULT_AICORE | NPU_FAULT_WRITE, sync.fault_flags);
+	EXPECT_EQ((uint32_t)gettid(), sync.error_tid);
 	/* this process's own memory is not the device's */
-	args[0] = (uintptr_t)&on_heap;
-	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(0, on_heap);
-	/* a read-only mapping is not written */
+	args[0] = (uintptr_t)&on_stack;
+	EXPECT_EQ(-EIO, launch(self, K_WRITE, 2, args, 2, 0, 0, &sync));
+	EXPECT_EQ(0, on_stack);
+	/* a read-only mapping is not written: not even the argument block */
 	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0, NPU_ACCESS_READ));
 	args[0] = self->va + 256;
-	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(SIGBUS, res.signo);
-	EXPECT_EQ(self->va + ARGS_OFF, res.fault_addr);	/* the argument block could not be stored */
+	EXPECT_EQ(-EIO, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(self->va + ARGS_OFF, sync.fault_addr);
+	EXPECT_EQ(NPU_FAULT_AICORE | NPU_FAULT_WRITE, sync.fault_flags);
 	ASSERT_EQ(0, npu_set_access(self->fd, self->va, BUF_LEN, 0, NPU_ACCESS_READWRITE));
-	EXPECT_EQ(0, executor_run(&self->ex, 0, "write_op", 2, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	EXPECT_EQ(0, launch(self, K_WRITE, 2, args, 2, 0, 0, &sync));
 	munmap((void *)(uintptr_t)hole, SZ_2M);
 }
 
-/* Traps: asm("trap") and kernel_operator.h's checks, with its reason. */
+/* Traps, asm("trap") and kernel_operator.h's checks: NPU_FAULT_TRAP, and the reason in the dump area. */
 TEST_F(ex, traps)
 {
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	uint64_t args[1] = { 1 << 20 };
+	const struct npu_rec *rec;
+	uint32_t head[2];
 
+	npu_expect_dma_faults(true);
 	LOAD_KERNELS(&self->ex);
-	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "trap_op", 3, self->va + ARGS_OFF, NULL, 0, 0, 0, &res));
-	EXPECT_EQ(SIGILL, res.signo);
-	EXPECT_EQ(0u, res.blocks_run);
-	EXPECT_EQ(-EFAULT, executor_run(&self->ex, 0, "ub_overflow", 1, self->va + ARGS_OFF, args, 1, 0, 0, &res));
-	EXPECT_EQ(SIGILL, res.signo);
-	EXPECT_NE(0, res.trap_msg[0]);
+	EXPECT_EQ(-EIO, launch(self, K_TRAP, 3, NULL, 0, 0, 0, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE | NPU_FAULT_TRAP, sync.fault_flags);
+	EXPECT_EQ(0u, sync.fault_addr);
+	EXPECT_EQ(-EIO, launch(self, K_UB_OVERFLOW, 1, args, 1, self->va + DUMP_OFF, 4096, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE | NPU_FAULT_TRAP, sync.fault_flags);
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, DUMP_OFF, 4096));
+	memcpy(head, self->host + DUMP_OFF, sizeof(head));
+	ASSERT_LT(sizeof(*rec), head[0]);
+	rec = (const struct npu_rec *)(self->host + DUMP_OFF + 8);
+	EXPECT_EQ(NPU_REC_TRAP, rec->kind);
+	EXPECT_LT(0u, rec->len);
 	args[0] = 1024;
-	EXPECT_EQ(0, executor_run(&self->ex, 0, "ub_overflow", 1, self->va + ARGS_OFF, args, 1, 0, 0, &res));
+	EXPECT_EQ(0, launch(self, K_UB_OVERFLOW, 1, args, 1, 0, 0, &sync));
 }
 
 /* printf records land in each block's dump area in device memory. */
 TEST_F(ex, printf_records_in_device_memory)
 {
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	uint64_t args[2] = { self->va, 7 };
 	const uint32_t size = 4096;
 	const struct npu_rec *rec;
@@ -668,8 +711,7 @@ TEST_F(ex, printf_records_in_device_memory)
 	unsigned int b;
 
 	LOAD_KERNELS(&self->ex);
-	ASSERT_EQ(0, executor_run(&self->ex, 0, "write_op", 2, self->va + ARGS_OFF, args, 2,
-				  self->va + DUMP_OFF, size, &res));
+	ASSERT_EQ(0, launch(self, K_WRITE, 2, args, 2, self->va + DUMP_OFF, size, &sync));
 	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, DUMP_OFF, 2 * size));
 	for (b = 0; b < 2; b++) {
 		const unsigned char *area = self->host + DUMP_OFF + b * size;
@@ -684,33 +726,72 @@ TEST_F(ex, printf_records_in_device_memory)
 	}
 }
 
-/* The binary and launch requests' bad input. */
-TEST_F(ex, bad_kernel_requests)
+/* A token no loaded binary has fails its launch; unloading takes a binary's kernels away. */
+TEST_F(ex, unknown_and_unloaded_kernels_fail)
 {
-	struct acl_aicore_run_result res;
+	struct npu_stream_sync sync;
 	uint64_t args[2] = { self->va, 1 };
+
+	npu_expect_dma_faults(true);
+	LOAD_KERNELS(&self->ex);
+	EXPECT_EQ(0, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(-EIO, launch(self, K_COUNT, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
+	ASSERT_EQ(0, executor_binary(&self->ex, 0, -1, false, NULL, 0));
+	EXPECT_EQ(-EIO, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
+}
+
+/* The executor's end: a stream's launch fails instead of waiting for good. */
+TEST_F(ex, executor_killed_with_a_launch_queued)
+{
+	struct npu_stream_sync sync;
+	uint64_t args[2] = { self->va, 1 };
+	int status;
+
+	LOAD_KERNELS(&self->ex);
+	kill(self->ex.pid, SIGKILL);
+	ASSERT_EQ(self->ex.pid, waitpid(self->ex.pid, &status, 0));
+	/* queued with nobody to take it: it waits, and the stream's other work with it */
+	EXPECT_EQ(-ETIMEDOUT, ({
+		struct npu_kernel kern = { .func = K_WRITE, .block_dim = 1, .args_len = 16, .args = ptr64(args),
+					   .args_va = self->va + ARGS_OFF, .timeout_ms = 300 };
+		struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
+		int r = npu_submit(self->fd, self->stream, &cmd, 1, NULL);
+
+		r ? r : npu_sync(self->fd, self->stream, 100);
+	}));
+	/* the launch's own limit ends it */
+	memset(&sync, 0, sizeof(sync));
+	sync.size = sizeof(sync);
+	sync.stream = self->stream;
+	sync.timeout_ms = 10000;
+	EXPECT_EQ(-ETIME, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+	/* the teardown's stop finds it gone */
+	self->ex.pid = -1;
+}
+
+/* The binary requests' bad input. */
+TEST_F(ex, bad_binary_requests)
+{
+	static const char *const missing[] = { "write_op", "no_such_kernel" };
 	int fd = kernels_fd(), junk;
 
 	ASSERT_LE(0, fd);
-	EXPECT_EQ(-EBADF, executor_binary(&self->ex, 0, -1, true));
-	EXPECT_EQ(-EINVAL, executor_binary(&self->ex, ACL_AICORE_BINARIES, fd, true));
-	EXPECT_EQ(-ENOENT, executor_binary(&self->ex, 1, -1, false));
-	ASSERT_EQ(0, executor_binary(&self->ex, 1, fd, true));
-	EXPECT_EQ(-EEXIST, executor_binary(&self->ex, 1, fd, true));
+	EXPECT_EQ(-EBADF, executor_binary(&self->ex, 0, -1, true, NULL, 0));
+	EXPECT_EQ(-EINVAL, executor_binary(&self->ex, ACL_AICORE_BINARIES, fd, true, NULL, 0));
+	EXPECT_EQ(-EINVAL, executor_binary(&self->ex, 1, fd, true, missing, 0));
+	EXPECT_EQ(-ENOENT, executor_binary(&self->ex, 1, fd, true, missing, 2));
+	EXPECT_EQ(-ENOENT, executor_binary(&self->ex, 1, -1, false, NULL, 0));
+	ASSERT_EQ(0, executor_binary(&self->ex, 1, fd, true, NULL, 0));
+	EXPECT_EQ(-EEXIST, executor_binary(&self->ex, 1, fd, true, NULL, 0));
 	/* not an ELF */
 	junk = memfd_create("junk", MFD_CLOEXEC);
 	ASSERT_LE(0, junk);
 	ASSERT_EQ(5, write(junk, "hello", 5));
-	EXPECT_EQ(-ENOEXEC, executor_binary(&self->ex, 2, junk, true));
+	EXPECT_EQ(-ENOEXEC, executor_binary(&self->ex, 2, junk, true, NULL, 0));
 	close(junk);
-	EXPECT_EQ(-ENOENT, executor_run(&self->ex, 1, "no_such_kernel", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(-ENOENT, executor_run(&self->ex, 2, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(-EINVAL, executor_run(&self->ex, 1, "write_op", 0, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	EXPECT_EQ(-EINVAL, executor_run(&self->ex, 1, "write_op", 1, self->va + ARGS_OFF, args, 2,
-					self->va + DUMP_OFF, 8, &res));
-	EXPECT_EQ(0, executor_run(&self->ex, 1, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
-	ASSERT_EQ(0, executor_binary(&self->ex, 1, -1, false));
-	EXPECT_EQ(-ENOENT, executor_run(&self->ex, 1, "write_op", 1, self->va + ARGS_OFF, args, 2, 0, 0, &res));
+	ASSERT_EQ(0, executor_binary(&self->ex, 1, -1, false, NULL, 0));
 	close(fd);
 }
 
