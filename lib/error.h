@@ -96,6 +96,9 @@ enum {
 	ACLI_ETASKGRPSTATUS	= -(ACLI_ERR_BASE + 76),	/* a stream's task group state: 107033 */
 	ACLI_ETASKGRPINTR	= -(ACLI_ERR_BASE + 77),	/* a task interrupted an open group: 107034 */
 	ACLI_ETASKTYPE		= -(ACLI_ERR_BASE + 78),	/* a task kind a group cannot take: 507009 */
+	/* device binaries and kernel functions (binary.c, function.c) */
+	ACLI_ESYMBOL		= -(ACLI_ERR_BASE + 79),	/* no such global in a binary: 107042 */
+	ACLI_EDEVFUNC		= -(ACLI_ERR_BASE + 80),	/* no kernel for a symbol: 107044 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))
