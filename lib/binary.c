@@ -89,7 +89,7 @@ int acl_kfunc_get(const void *p, struct acl_kfunc **out)
 {
 	*out = (struct acl_kfunc *)acl_obj_get(p, ACL_OBJ_FUNCTION);
 	if (!*out)
-		return acl_errf(ACLI_EHANDLE, "funcHandle %p is not a function of a loaded binary", p);
+		return acl_errf(ACLI_EHANDLE, "funcHandle %p is not a function handle of libacl (of no loaded binary)", p);
 	return 0;
 }
 
