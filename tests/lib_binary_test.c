@@ -11,7 +11,7 @@
  * vendor's codes; names, parameters and entry addresses against the
  * kernels' signatures and the dynamic linker's view of the same file; the
  * device image read back; damaged binaries the test makes; unload,
- * context destroy and reset end the handles; no device memory leaks
+ * context destroy, reset, aclFinalize and fork end the handles; no device memory leaks
  * over load/unload; loads, lookups and unloads from several threads.
  * Skips without /dev/npu0.
  */
@@ -543,6 +543,49 @@ TEST(unload_and_context_end)
 	ASSERT_ACL_OK(aclInit(NULL));
 	ASSERT_ACL_OK(aclrtSetDevice(0));
 	expect_gone(h, f);
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* After fork the child holds none of the parent's binaries; it loads its own; the parent's stay. */
+TEST(fork_child)
+{
+	aclrtFuncHandle f, cf;
+	aclrtBinHandle h, ch;
+	void *a;
+	size_t n;
+	int status;
+	pid_t pid;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
+	fflush(stdout);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		int bad = 0;
+
+		bad |= (aclrtBinaryGetFunction(h, "add_op", &cf) != ACL_ERROR_RT_INVALID_HANDLE) << 0;
+		bad |= (aclrtFunctionGetParamCount(f, &n) != ACL_ERROR_RT_INVALID_HANDLE) << 1;
+		bad |= (aclrtBinaryUnLoad(h) != ACL_ERROR_RT_INVALID_HANDLE) << 2;
+		bad |= (aclrtSetDevice(0) != ACL_SUCCESS) << 3;
+		bad |= (aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &ch) != ACL_SUCCESS) << 4;
+		bad |= (aclrtBinaryGetFunction(ch, "mixed_op", &cf) != ACL_SUCCESS) << 5;
+		bad |= (aclrtFunctionGetParamCount(cf, &n) != ACL_SUCCESS || n != 4) << 6;
+		bad |= (aclrtBinaryUnLoad(ch) != ACL_SUCCESS) << 7;
+		bad |= (aclFinalize() != ACL_SUCCESS) << 8;
+		if (bad)
+			printf("# child: %#x\n", bad);
+		fflush(stdout);
+		_exit(!!bad);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	ASSERT_ACL_OK(aclrtFunctionGetParamCount(f, &n));
+	EXPECT_EQ(4U, n);
+	ASSERT_ACL_OK(aclrtBinaryGetDevAddress(h, &a, &n));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
