@@ -126,6 +126,26 @@ TEST(create_and_load_bad_input)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
+/* A load needs a current context (its device gets the image); a bad binary is refused first. */
+TEST(no_current_context)
+{
+	aclrtFuncHandle f;
+	aclrtBinHandle h;
+	aclrtBinary d;
+
+	if (!have_npu(0))
+		SKIP(return, "no /dev/npu0 (npu.ko not loaded)");
+	ASSERT_ACL_OK(aclInit(NULL));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	d = aclrtCreateBinary(kern_start, KERN_LEN);
+	ASSERT_NONNULL(d);
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtBinaryLoad(d, &h));
+	ASSERT_ACL_OK(aclrtDestroyBinary(d));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtGetFuncBySymbol((void *)lib_binary_launch_add, &f));
+	EXPECT_ACL(RT_PARAM, aclrtBinaryLoadFromData(kern_start, 40, NULL, &h));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
 TEST(load_options)
 {
 	aclrtBinaryLoadOption op[2];
