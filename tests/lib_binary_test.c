@@ -23,6 +23,7 @@
 
 #include <ascendc/npu_fatbin.h>
 
+#include "lib_child.h"
 #include "lib_util.h"
 
 /* the linked device binary, embedded (lib/lib.mk passes its path) */
@@ -567,45 +568,49 @@ TEST(unload_and_context_end)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
+/* The forked child's view of the parent's binary h and function f. */
+struct fork_args {
+	aclrtBinHandle h;
+	aclrtFuncHandle f;
+};
+
+static void fork_child_fn(int rd, int wr, void *arg)
+{
+	struct fork_args *a = arg;
+	aclrtFuncHandle cf;
+	aclrtBinHandle ch;
+	size_t n;
+
+	(void)rd, (void)wr;
+	CK_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtBinaryGetFunction(a->h, "add_op", &cf));
+	CK_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtFunctionGetParamCount(a->f, &n));
+	CK_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtBinaryUnLoad(a->h));
+	CK_ACL(ACL_SUCCESS, aclrtSetDevice(0));
+	CK_ACL(ACL_SUCCESS, aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &ch));
+	CK_ACL(ACL_SUCCESS, aclrtBinaryGetFunction(ch, "mixed_op", &cf));
+	CK_ACL(ACL_SUCCESS, aclrtFunctionGetParamCount(cf, &n));
+	CK(n == 4);
+	CK_ACL(ACL_SUCCESS, aclrtBinaryUnLoad(ch));
+	CK_ACL(ACL_SUCCESS, aclFinalize());
+}
+
 /* After fork the child holds none of the parent's binaries; it loads its own; the parent's stay. */
 TEST(fork_child)
 {
-	aclrtFuncHandle f, cf;
-	aclrtBinHandle h, ch;
-	void *a;
+	struct fork_args a;
+	struct child c;
 	size_t n;
-	int status;
-	pid_t pid;
+	void *p;
 
 	NEED_DEVICE();
-	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
-	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
-	fflush(stdout);
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (!pid) {
-		int bad = 0;
-
-		bad |= (aclrtBinaryGetFunction(h, "add_op", &cf) != ACL_ERROR_RT_INVALID_HANDLE) << 0;
-		bad |= (aclrtFunctionGetParamCount(f, &n) != ACL_ERROR_RT_INVALID_HANDLE) << 1;
-		bad |= (aclrtBinaryUnLoad(h) != ACL_ERROR_RT_INVALID_HANDLE) << 2;
-		bad |= (aclrtSetDevice(0) != ACL_SUCCESS) << 3;
-		bad |= (aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &ch) != ACL_SUCCESS) << 4;
-		bad |= (aclrtBinaryGetFunction(ch, "mixed_op", &cf) != ACL_SUCCESS) << 5;
-		bad |= (aclrtFunctionGetParamCount(cf, &n) != ACL_SUCCESS || n != 4) << 6;
-		bad |= (aclrtBinaryUnLoad(ch) != ACL_SUCCESS) << 7;
-		bad |= (aclFinalize() != ACL_SUCCESS) << 8;
-		if (bad)
-			printf("# child: %#x\n", bad);
-		fflush(stdout);
-		_exit(!!bad);
-	}
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	ASSERT_ACL_OK(aclrtFunctionGetParamCount(f, &n));
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &a.h));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(a.h, "add_op", &a.f));
+	ASSERT_EQ(0, spawn(&c, fork_child_fn, &a));
+	EXPECT_EQ(0, reap(&c));
+	ASSERT_ACL_OK(aclrtFunctionGetParamCount(a.f, &n));
 	EXPECT_EQ(4U, n);
-	ASSERT_ACL_OK(aclrtBinaryGetDevAddress(h, &a, &n));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclrtBinaryGetDevAddress(a.h, &p, &n));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(a.h));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
