@@ -98,6 +98,9 @@ enum {
 	ACLI_ETASKTYPE		= -(ACLI_ERR_BASE + 78),	/* a task kind a group cannot take: 507009 */
 	/* compute groups (group.c) */
 	ACLI_EGROUPNOTCREATE	= -(ACLI_ERR_BASE + 79),	/* no such group on the device: 107014 */
+	/* device binaries and kernel functions (binary.c, function.c) */
+	ACLI_ESYMBOL		= -(ACLI_ERR_BASE + 80),	/* no such global in a binary: 107042 */
+	ACLI_EDEVFUNC		= -(ACLI_ERR_BASE + 81),	/* no kernel for a symbol: 107044 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel launches. The simulated chip gets its AI cores (binaries,
- * function handles, launches) with the AI-core work; until then libacl
- * creates no function handle, so every handle a caller passes is one it
- * does not know: CANN's answer for that is ACL_ERROR_RT_INVALID_HANDLE
- * (107017, the last error set; src/runtime/api/api_c_kernel.cc). CANN
- * reads a magic number at the handle's address to tell; libacl keeps its
- * handles in a table and never reads the caller's pointer.
+ * Kernel launches. The function handles are those of binary.c's loaded
+ * binaries (anything else is ACL_ERROR_RT_INVALID_HANDLE, 107017, the
+ * last error set, as CANN's api_c_kernel.cc answers: CANN reads a magic
+ * number at the handle's address to tell, libacl looks it up in its table
+ * and never reads the caller's pointer). The simulated chip has no
+ * executor for its AI cores yet: a launch of a valid function answers
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT (recorded as the last error).
  */
 #include <errno.h>
 
 #include <acl/acl.h>
 
+#include "binary.h"
 #include "context.h"
 #include "device.h"
 #include "error.h"
@@ -25,6 +26,7 @@ ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 						  size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
 						  size_t placeHolderNum)
 {
+	struct acl_kfunc *f;
 	int ret;
 
 	(void)numBlocks, (void)stream, (void)cfg, (void)argsSize, (void)placeHolderArray, (void)placeHolderNum;
@@ -33,8 +35,13 @@ ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 	else if (!hostArgs)
 		ret = acl_errf(-EINVAL, "hostArgs must not be NULL");
 	else
-		ret = acl_errf(ACLI_EHANDLE, "funcHandle %p is not a function handle of libacl (it has no kernel binaries yet)",
-			       funcHandle);
+		ret = acl_kfunc_get(funcHandle, &f);
+	if (!ret) {
+		ret = acl_setlast(acl_errf(ACLI_ERTNOTSUPP,
+					   "kernel %s cannot run: the simulated chip has no AI-core executor yet",
+					   f->name));
+		acl_kfunc_put(f);
+	}
 	return acl_ret(__func__, ret);
 }
 

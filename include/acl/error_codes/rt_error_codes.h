@@ -55,6 +55,8 @@
 #define ACL_ERROR_RT_INSUFFICIENT_INPUT_ARRAY		107039	/* an output array too short */
 #define ACL_ERROR_RT_MODEL_UPDATE_FAILED		107040	/* a model cannot be updated now */
 #define ACL_ERROR_RT_CAPTURE_MODE_BLOCK_ASYNC		107041
+#define ACL_ERROR_RT_SYMBOL_NOT_FOUND			107042	/* no such global in the binary */
+#define ACL_ERROR_RT_INVALID_DEVICE_FUNCTION		107044	/* no kernel for that symbol */
 
 #define ACL_ERROR_RT_FEATURE_NOT_SUPPORT		207000
 #define ACL_ERROR_RT_MEMORY_ALLOCATION			207001	/* out of memory only */
