@@ -627,6 +627,51 @@ TEST_F(kt, ioctls_refused)
 	EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
 }
 
+/* max_kernel_args caps the blobs a context holds: SUBMIT's -ENOMEM past it. */
+TEST_F(kt, args_cap)
+{
+	struct npu_kernel k = kernel_of(self->blob, BLOB_LEN, self->va, 1), km = k;
+	long long old = npu_param_get("max_kernel_args");
+	struct npu_kernel_wait w;
+	uint32_t model;
+	struct npu_cmd c = kernel_cmd(&km);
+	struct npu_model_create mc = { .size = sizeof(mc), .count = 1,
+				       .cmd_size = sizeof(c), .cmds = ptr64(&c) };
+
+	ASSERT_LT(0, old);
+	ASSERT_EQ(0, npu_param_set("max_kernel_args", BLOB_LEN + BLOB_LEN / 2));
+	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, NULL));
+	EXPECT_EQ(-ENOMEM, submit_kernel(self->fd, self->s1, &k, NULL));
+	EXPECT_EQ(-ENOMEM, npu_ioctl(self->fd, NPU_IOCTL_MODEL_CREATE, &mc));
+	/* a launch without a blob holds none */
+	k.args_len = 0;
+	k.args = 0;
+	k.args_va = 0;
+	EXPECT_EQ(0, submit_kernel(self->fd, self->s1, &k, NULL));
+	/* the first one's completion gives its bytes back (either may come first) */
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	ASSERT_EQ(0, npu_sync(self->fd, self->s0, 5000));
+	ASSERT_EQ(0, npu_sync(self->fd, self->s1, 5000));
+	EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MODEL_CREATE, &mc));
+	model = mc.model;
+	/* the model holds its blob */
+	k = kernel_of(self->blob, BLOB_LEN, self->va, 1);
+	EXPECT_EQ(-ENOMEM, submit_kernel(self->fd, self->s0, &k, NULL));
+	{
+		struct npu_model_destroy d = { .size = sizeof(d), .model = model };
+
+		EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MODEL_DESTROY, &d));
+	}
+	EXPECT_EQ(0, submit_kernel(self->fd, self->s0, &k, NULL));
+	EXPECT_EQ(0, npu_param_set("max_kernel_args", old));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
+}
+
 /* ARGS_DEVICE: the blob is in device memory already; nothing is copied. */
 TEST_F(kt, args_device)
 {
