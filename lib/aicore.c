@@ -52,6 +52,8 @@ struct acl_aicore {
 	unsigned int nresv;
 	struct acl_aicore_range resv[ACL_AICORE_RANGES_MAX];
 	uint64_t arena;
+	/* binary ids given out (acl_aicore_load): bit i of ids[i / 64] */
+	uint64_t ids[ACL_AICORE_BINARIES / 64];
 };
 
 static struct acl_aicore acl_aicores[ACL_MAX_DEVICES] = {
@@ -265,27 +267,60 @@ static int acl_aicore_request(struct acl_device *dev, const void *req, size_t le
 	return ret ? ret : res.status;
 }
 
-int acl_aicore_load(struct acl_device *dev, uint32_t id, int fd, const char *const *entries, uint32_t n)
+/* A free binary id of @ex, marked used: -ENOSPC if none. */
+static int acl_aicore_id_get(struct acl_aicore *ex, uint32_t *id)
 {
+	uint32_t i;
+
+	for (i = 0; i < ACL_AICORE_BINARIES; i++) {
+		if (!(ex->ids[i / 64] & (1ULL << (i % 64)))) {
+			ex->ids[i / 64] |= 1ULL << (i % 64);
+			*id = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static void acl_aicore_id_put(struct acl_aicore *ex, uint32_t id)
+{
+	ex->ids[id / 64] &= ~(1ULL << (id % 64));
+}
+
+int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id)
+{
+	struct acl_aicore *ex = &acl_aicores[dev->id];
 	struct acl_aicore_load *req;
 	uint32_t i;
 	int ret;
 
-	if (id >= ACL_AICORE_BINARIES || !n || n > ACL_AICORE_ENTRIES)
-		return acl_errf(-EINVAL, "binary %u with %u kernels: the executor takes ids below %u and 1..%u kernels",
-				id, n, ACL_AICORE_BINARIES, ACL_AICORE_ENTRIES);
+	if (!n || n > ACL_AICORE_ENTRIES)
+		return acl_errf(-EINVAL, "a binary of %u kernels: the executor takes 1..%u", n, ACL_AICORE_ENTRIES);
 	req = calloc(1, sizeof(*req));
 	if (!req)
 		return -ENOMEM;
+	pthread_mutex_lock(&ex->lock);
+	ret = acl_aicore_id_get(ex, id);
+	pthread_mutex_unlock(&ex->lock);
+	if (ret) {
+		free(req);
+		return acl_errf(ACLI_ERESALLOC, "device %d's executor holds %u binaries already", dev->id,
+				ACL_AICORE_BINARIES);
+	}
 	req->type = ACL_AICORE_LOAD;
-	req->id = id;
+	req->id = *id;
 	req->nentries = n;
 	for (i = 0; i < n; i++)
 		snprintf(req->entries[i], sizeof(req->entries[i]), "%s", entries[i]);
 	ret = acl_aicore_request(dev, req, sizeof(*req), fd);
 	free(req);
 	if (ret > -ACLI_ERR_BASE && ret < 0)
-		ret = acl_errf(ret, "the AI-core executor cannot load binary %u: %s", id, strerror(-ret));
+		ret = acl_errf(ret, "the AI-core executor cannot load the binary: %s", strerror(-ret));
+	if (ret) {
+		pthread_mutex_lock(&ex->lock);
+		acl_aicore_id_put(ex, *id);
+		pthread_mutex_unlock(&ex->lock);
+	}
 	return ret;
 }
 
@@ -294,12 +329,19 @@ int acl_aicore_unload(struct acl_device *dev, uint32_t id)
 	struct acl_aicore_binary req = { .type = ACL_AICORE_UNLOAD, .id = id };
 	struct acl_aicore *ex = &acl_aicores[dev->id];
 	bool running;
+	int ret = 0;
 
-	/* nothing to unload from an executor that never started or is gone */
+	/* nothing to unload from an executor that is gone: the ids went with it */
 	pthread_mutex_lock(&ex->lock);
 	running = ex->pid && ex->gen == __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&ex->lock);
-	return running ? acl_aicore_request(dev, &req, sizeof(req), -1) : 0;
+	if (running)
+		ret = acl_aicore_request(dev, &req, sizeof(req), -1);
+	pthread_mutex_lock(&ex->lock);
+	if (running)
+		acl_aicore_id_put(ex, id);
+	pthread_mutex_unlock(&ex->lock);
+	return ret;
 }
 
 void acl_aicore_stop(struct acl_device *dev, bool in_child)
@@ -312,6 +354,7 @@ void acl_aicore_stop(struct acl_device *dev, bool in_child)
 		if (ex->pid)
 			close(ex->sock);
 		ex->pid = 0;
+		memset(ex->ids, 0, sizeof(ex->ids));
 		return;
 	}
 	pthread_mutex_lock(&ex->lock);
@@ -321,5 +364,6 @@ void acl_aicore_stop(struct acl_device *dev, bool in_child)
 		munmap((void *)(uintptr_t)ex->arena, ACL_AICORE_ARENA_LEN);
 		ex->nresv = 0;
 	}
+	memset(ex->ids, 0, sizeof(ex->ids));
 	pthread_mutex_unlock(&ex->lock);
 }

@@ -12,11 +12,12 @@
 struct acl_device;
 
 /*
- * Load the device binary in @fd (a memfd the executor keeps) as binary @id
- * of @dev's executor, starting the executor if it is not running; kernel
- * i of a launch's token (@id << 32 | i) is the entry symbol @entries[i].
+ * Load the device binary in @fd (the executor keeps a copy of the fd) into
+ * @dev's executor, starting the executor if it is not running: *@id is its
+ * binary id there, and kernel i of a launch's token (*@id << 32 | i) is
+ * the entry symbol @entries[i].
  */
-int acl_aicore_load(struct acl_device *dev, uint32_t id, int fd, const char *const *entries, uint32_t n);
+int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id);
 int acl_aicore_unload(struct acl_device *dev, uint32_t id);
 
 /*

@@ -34,6 +34,7 @@
 
 #include <acl/acl.h>
 
+#include "aicore.h"
 #include "binary.h"
 #include "context.h"
 #include "copy.h"
@@ -116,6 +117,7 @@ bool acl_kfunc_exc_callback(struct acl_kfunc *f, aclrtOpExceptionCallback *cb, v
  */
 static void acl_binary_end(struct acl_binary *b)
 {
+	int32_t id;
 	uint32_t i;
 
 	list_del(&b->node);
@@ -123,6 +125,13 @@ static void acl_binary_end(struct acl_binary *b)
 		if (acl_obj_del(&b->funcs[i].obj))
 			acl_obj_put(&b->funcs[i].obj);
 	__atomic_store_n(&b->loaded, false, __ATOMIC_RELEASE);
+	/* the executor waits for its kernels that run; launches not yet taken then fail */
+	pthread_mutex_lock(&b->lock);
+	id = b->aicore_id;
+	b->aicore_id = -1;
+	pthread_mutex_unlock(&b->lock);
+	if (id >= 0 && acl_aicore_unload(b->dev, (uint32_t)id))
+		acl_err_clear();
 	/* the application may have freed it with aclrtFree: nothing to say then */
 	if (acl_mm_free(b->dev, b->dev_addr, ACL_REGION_MALLOC))
 		acl_err_clear();
@@ -197,6 +206,7 @@ static int acl_binary_load(const void *img, size_t len, aclrtBinHandle *out)
 	b->size = len;
 	memcpy(b->soc, info.soc, sizeof(b->soc));
 	pthread_mutex_init(&b->lock, NULL);
+	b->aicore_id = -1;
 	list_init(&b->node);
 	b->nfuncs = info.nfuncs;
 	memcpy(b->funcs, info.funcs, (size_t)info.nfuncs * sizeof(b->funcs[0]));

@@ -71,7 +71,8 @@ struct acl_binary {
 	size_t size;			/* bytes of the image; constant */
 	uint64_t dev_addr;		/* its copy in device memory (4 KiB pages); constant */
 	char soc[NPU_NOTE_SOC_MAX];	/* the note's soc_version */
-	pthread_mutex_t lock;		/* protects the callback */
+	pthread_mutex_t lock;		/* protects the callback and aicore_id */
+	int32_t aicore_id;		/* its id in the device's executor; -1 until its first launch */
 	aclrtOpExceptionCallback exc_cb;	/* aclrtBinarySetExceptionCallback's, or NULL */
 	void *exc_data;
 	uint32_t nfuncs;		/* constant */

@@ -98,6 +98,9 @@ int acl_enter_dev(struct acl_device **devp);
 /* Does the calling thread's current context equal @ctx? */
 bool acl_ctx_is_current(const struct acl_context *ctx);
 
+/* @ctx's overflow status words (overflow.c), made on first use: where kernels set their bits. */
+int acl_ovf_words(struct acl_context *ctx, uint64_t **out);
+
 /* Make @ctx the calling thread's current context. */
 void acl_ctx_make_current(struct acl_context *ctx);
 /* The calling thread has no current context any more if it was @ctx. */

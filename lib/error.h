@@ -101,6 +101,9 @@ enum {
 	/* device binaries and kernel functions (binary.c, function.c) */
 	ACLI_ESYMBOL		= -(ACLI_ERR_BASE + 80),	/* no such global in a binary: 107042 */
 	ACLI_EDEVFUNC		= -(ACLI_ERR_BASE + 81),	/* no kernel for a symbol: 107044 */
+	/* kernels (kernel.c) */
+	ACLI_EAICORE		= -(ACLI_ERR_BASE + 82),	/* a kernel faulted on an AI core: 507015 */
+	ACLI_EAICORETRAP	= -(ACLI_ERR_BASE + 83),	/* a kernel trapped: 507016 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

@@ -29,7 +29,7 @@
 #define ACL_OVF_SIZE	(ACL_CTX_OVF_WORDS * sizeof(uint64_t))
 
 /* The status words of @ctx, made on first use. */
-static int acl_ovf_words(struct acl_context *ctx, uint64_t **out)
+int acl_ovf_words(struct acl_context *ctx, uint64_t **out)
 {
 	struct acl_device *dev = ctx->dev;
 	unsigned int gen;

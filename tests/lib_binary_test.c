@@ -615,41 +615,122 @@ TEST(fork_child)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
+/* add_op's argument block: three pointers and n, each in an 8-byte slot */
+struct add_args {
+	void *x, *y, *z;
+	uint64_t n;
+};
+
+/*
+ * Kernels run on the device's AI cores over device memory: through
+ * aclrtLaunchKernelWithHostArgs, and through a host object's <<<>>>
+ * (which loads its embedded image from data first), in stream order with
+ * the copies around them; bad input gets the vendor's codes.
+ */
 TEST(launch)
 {
+	enum { N = 4096 };
+	static float hx[N], hy[N], hz[N];
+	struct add_args a = { .n = N };
 	char args[32] = { 0 };
+	aclrtStream stream;
 	aclrtFuncHandle f;
 	aclrtBinHandle h;
 	const void *img;
 	size_t len;
-	int local;
+	int local, i;
 
 	NEED_DEVICE();
+	for (i = 0; i < N; i++) {
+		hx[i] = (float)i;
+		hy[i] = 0.25f * (float)i + 3.0f;
+	}
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&a.x, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.y, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.z, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemcpy(a.x, N * 4, hx, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(a.y, N * 4, hy, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
 	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
 	EXPECT_ACL(BAD_PARAM, aclrtLaunchKernelWithHostArgs(NULL, 1, NULL, NULL, args, sizeof(args), NULL, 0));
 	EXPECT_ACL(BAD_PARAM, aclrtLaunchKernelWithHostArgs(f, 1, NULL, NULL, NULL, sizeof(args), NULL, 0));
 	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithHostArgs(&local, 1, NULL, NULL, args, sizeof(args), NULL, 0));
 	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithHostArgs(h, 1, NULL, NULL, args, sizeof(args), NULL, 0));
-	/* no AI-core executor yet */
-	EXPECT_ACL_MSG(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-		       aclrtLaunchKernelWithHostArgs(f, 1, NULL, NULL, args, sizeof(args), NULL, 0),
-		       "kernel add_op cannot run");
-	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetLastError(ACL_RT_THREAD_LEVEL));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 0, stream, NULL, &a, sizeof(a), NULL, 0));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, 64 * 1024 + 1, NULL, 0));
 
-	/* the host object's <<<>>>: it loads its embedded image from data, then launches */
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0));
+	ASSERT_ACL_OK(aclrtMemcpyAsync(hz, N * 4, a.z, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	for (i = 0; i < N && hz[i] == hx[i] + hy[i]; i++)
+		;
+	EXPECT_EQ(N, i);
+
+	/* the host object's <<<>>>: its own image, loaded from data, on the default stream */
 	img = lib_binary_image(&len);
 	EXPECT_GT(len, 0U);
 	EXPECT_EQ(0, memcmp(img, "\177ELF", 4));
-	EXPECT_ACL_MSG(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, lib_binary_launch_add(args, args, args, 1, NULL),
-		       "aclrtLaunchKernelWithHostArgs: kernel add_op cannot run");
-	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, lib_binary_launch_add(args, args, args, 1, NULL));
-	/* the same image, loaded again by the test */
-	ASSERT_ACL_OK(aclrtBinaryLoadFromData(img, len, NULL, &h));
-	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
-	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "noarg_op", &f));
+	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
+	EXPECT_EQ(ACL_SUCCESS, lib_binary_launch_add(a.y, a.y, a.z, N, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtMemcpy(hz, N * 4, a.z, N * 4, ACL_MEMCPY_DEVICE_TO_HOST));
+	for (i = 0; i < N && hz[i] == hy[i] + hy[i]; i++)
+		;
+	EXPECT_EQ(N, i);
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	/* an unloaded binary's function is no handle */
+	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(a.x));
+	ASSERT_ACL_OK(aclrtFree(a.y));
+	ASSERT_ACL_OK(aclrtFree(a.z));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * A kernel that touches memory the device does not have is an AI-core
+ * exception of its stream (507015), the application's memory untouched,
+ * and the stream goes on.
+ */
+TEST(launch_fault)
+{
+	static float host_z[16];
+	struct add_args a = { .n = 16 };
+	aclrtStream stream;
+	aclrtFuncHandle f;
+	aclrtBinHandle h;
+	float hz[16];
+
+	NEED_DEVICE();
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&a.x, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.y, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(a.x, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(a.y, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
+	/* the application's own memory: not the device's */
+	a.z = host_z;
+	host_z[3] = 42.0f;
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0));
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(stream));
+	EXPECT_EQ(42.0f, host_z[3]);
+	/* the stream goes on */
+	ASSERT_ACL_OK(aclrtMalloc(&a.z, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(a.x, 4096, 0x3f, 4096));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	ASSERT_ACL_OK(aclrtMemcpy(hz, sizeof(hz), a.z, sizeof(hz), ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(hz, (unsigned char[64]){ [0 ... 63] = 0x3f }, sizeof(hz)));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(a.x));
+	ASSERT_ACL_OK(aclrtFree(a.y));
+	ASSERT_ACL_OK(aclrtFree(a.z));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
