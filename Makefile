@@ -31,6 +31,7 @@ endif
 
 ifneq ($(wildcard lib/lib.mk),)
 include lib/lib.mk
+include aicore/aicore.mk
 else
 .PHONY: lib
 lib:

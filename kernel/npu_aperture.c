@@ -32,6 +32,7 @@
 #include "npu_aperture.h"
 #include "npu_compat.h"
 #include "npu_drv.h"
+#include "npu_kernel.h"
 #include "npu_vm.h"
 
 #define NPU_APERTURE_MAGIC	0x6e707561	/* "npua" */
@@ -99,15 +100,32 @@ static int npu_aperture_release(struct inode *inode, struct file *file)
 {
 	struct npu_context *ctx = file->private_data;
 
+	npu_kernel_release_file(ctx, file);
 	atomic_long_dec(&ctx->nr_apertures);
 	npu_context_put(ctx);
 	return 0;
+}
+
+/* The executor's protocol (DOC: npu kernel launches): npu_kernel.c. */
+static long npu_aperture_ioctl(struct file *file, unsigned int cmd,
+			       unsigned long arg)
+{
+	return npu_kernel_ioctl(file->private_data, file, cmd,
+				(void __user *)arg);
+}
+
+static __poll_t npu_aperture_poll(struct file *file, poll_table *wait)
+{
+	return npu_kernel_poll(file->private_data, file, wait);
 }
 
 static const struct file_operations npu_aperture_fops = {
 	.owner = THIS_MODULE,
 	.mmap = npu_aperture_mmap,
 	.release = npu_aperture_release,
+	.unlocked_ioctl = npu_aperture_ioctl,
+	.compat_ioctl = compat_ptr_ioctl,
+	.poll = npu_aperture_poll,
 	.llseek = noop_llseek,
 };
 

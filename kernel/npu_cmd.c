@@ -25,6 +25,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_kernel.h"
 #include "npu_model.h"
 #include "npu_random.h"
 #include "npu_reduce.h"
@@ -996,6 +997,7 @@ static const struct npu_op npu_ops[] = {
 	[NPU_OP_REDUCE] = { "reduce", npu_check_reduce, npu_run_reduce },
 	[NPU_OP_RANDOM] = { "random", npu_check_random, npu_run_random },
 	[NPU_OP_MODEL] = { "model", npu_model_check, npu_model_run },
+	[NPU_OP_KERNEL] = { "kernel", npu_kernel_check, npu_kernel_run },
 };
 
 static const struct npu_op *npu_op(u32 op)
@@ -1116,6 +1118,7 @@ u64 npu_job_bytes(const struct npu_job *job)
 		return job->random->out_len;
 	case NPU_OP_WAIT_STREAM:
 	case NPU_OP_MODEL:
+	case NPU_OP_KERNEL:
 		return 0;
 	default:
 		return sizeof(u64);
@@ -1135,6 +1138,8 @@ void npu_job_release(struct npu_job *job)
 {
 	kfree(job->random);
 	job->random = NULL;
+	npu_kernel_job_free(job->kernel);
+	job->kernel = NULL;
 	if (job->wait)
 		npu_stream_put(job->wait);
 	if (job->peer)
@@ -1167,6 +1172,8 @@ void npu_job_release_host(struct npu_job *job)
 
 	npu_model_run_free(job->model);
 	job->model = NULL;
+	/* a model's step: its task is the run's, the launch and blob the step's */
+	npu_kernel_job_end(job->kernel);
 	for (i = 0; job->batch && i < job->batch->n; i++) {
 		if (job->batch->copy[i].dst_reg)
 			npu_host_reg_put(job->batch->copy[i].dst_reg);

@@ -14,6 +14,7 @@
 struct npu_context;
 struct npu_copy_batch;
 struct npu_host_reg;
+struct npu_kernel_job;
 struct npu_model_run;
 struct npu_random_job;
 struct npu_stream;
@@ -35,6 +36,7 @@ struct npu_stream;
  * @batch: a COPY_BATCH's copies, read at SUBMIT
  * @random: a RANDOM's task, read at SUBMIT, and its progress
  * @model: a MODEL's run: the model and where the run is in it
+ * @kernel: a KERNEL's task, read at SUBMIT, and its launch
  * @weight: commands it counts as against max_queued: 1, or a
  *	COPY_BATCH's copies
  * @tid: the thread that submitted it, by its id in its own pid namespace
@@ -60,6 +62,7 @@ struct npu_job {
 	struct npu_copy_batch *batch;
 	struct npu_random_job *random;
 	struct npu_model_run *model;
+	struct npu_kernel_job *kernel;
 	u32 weight;
 	pid_t tid;
 	struct npu_stream *wait;

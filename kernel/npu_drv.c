@@ -479,6 +479,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 		/* Peer copies from other contexts stop reaching this one. */
 		npu_vm_kill(&ctx->vm);
 		npu_streams_release(ctx);
+		npu_kernels_shutdown(ctx);
 		npu_models_release(ctx);
 		npu_imports_release(ctx);
 		npu_mirror_release(ctx);
@@ -522,6 +523,7 @@ static int npu_open(struct inode *inode, struct file *file)
 	spin_lock_init(&ctx->rss_lock);
 	init_waitqueue_head(&ctx->host_wq);
 	init_waitqueue_head(&ctx->queue_wq);
+	npu_kernels_init(ctx);
 	npu_objs_init(&ctx->objs);
 	ctx->engine_user = npu_engine_user_get(ctx->uid);
 	if (!ctx->engine_user) {
@@ -578,6 +580,7 @@ static void npu_context_free(struct kref *ref)
 {
 	struct npu_context *ctx = container_of(ref, struct npu_context, ref);
 
+	npu_kernels_free(ctx);
 	npu_aperture_free(ctx);
 	npu_engine_user_put(ctx->engine_user);
 	mem_cgroup_put(ctx->memcg);
@@ -694,8 +697,10 @@ static void npu_device_unplug(struct npu_device *npu)
 	 */
 	mutex_lock(&npu->ctx_lock);
 	WRITE_ONCE(npu->unplugged, true);
-	list_for_each_entry(ctx, &npu->contexts, node)
+	list_for_each_entry(ctx, &npu->contexts, node) {
 		npu_streams_abort(ctx);
+		npu_kernels_wake(ctx);
+	}
 	mutex_unlock(&npu->ctx_lock);
 	synchronize_srcu(&npu->unplug_srcu);
 
@@ -740,8 +745,10 @@ int npu_device_reset(struct npu_device *npu)
 		lost++;
 	}
 	/* The flag first: a stream published meanwhile stops either way. */
-	list_for_each_entry(ctx, &npu->contexts, node)
+	list_for_each_entry(ctx, &npu->contexts, node) {
 		npu_streams_abort(ctx);
+		npu_kernels_wake(ctx);
+	}
 	npu->reset_lost = lost;
 	mutex_unlock(&npu->ctx_lock);
 	dev_info(npu->misc.this_device, "reset: %u context(s) lost\n", lost);

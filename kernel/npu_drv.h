@@ -22,6 +22,7 @@
 
 #include "npu_compat.h"
 #include "npu_engine.h"
+#include "npu_kernel.h"
 #include "npu_obj.h"
 #include "npu_vm.h"
 
@@ -187,6 +188,7 @@ struct npu_context {
 	wait_queue_head_t host_wq;
 	unsigned long peers;
 	bool lost;
+	struct npu_kernels kernels;
 };
 
 unsigned int npu_device_count(void);

@@ -41,6 +41,8 @@ void npu_context_usage(struct npu_context *ctx, struct npu_context_usage *u)
 	u->queued = atomic_long_read(&ctx->queued);
 	u->submits = atomic64_read(&ctx->submits);
 	u->faults = atomic64_read(&ctx->faults);
+	u->launches = atomic64_read(&ctx->kernels.launches);
+	u->aicore_busy_ns = atomic64_read(&ctx->kernels.busy_ns);
 	u->exports = atomic_long_read(&ctx->nr_exported);
 	u->dmabufs = atomic_long_read(&ctx->nr_dmabufs);
 	u->mappings = READ_ONCE(ctx->vm.nr_mappings);
@@ -89,4 +91,6 @@ void npu_show_fdinfo(struct seq_file *m, struct file *file)
 	seq_printf(m, "npu-dmabufs:\t%lu\n", u.dmabufs);
 	seq_printf(m, "npu-commands-queued:\t%lu\n", u.queued);
 	seq_printf(m, "npu-submits:\t%llu\n", u.submits);
+	seq_printf(m, "npu-kernel-launches:\t%llu\n", u.launches);
+	seq_printf(m, "npu-aicore-busy-ns:\t%llu\n", u.aicore_busy_ns);
 }

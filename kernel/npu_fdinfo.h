@@ -31,6 +31,8 @@ struct seq_file;
  * @queued: commands submitted and not yet finished
  * @submits: SUBMIT ioctls since open (npu_context.submits)
  * @faults: DMA faults of its streams since open or a counters reset
+ * @launches: kernel launches its streams queued since open
+ * @aicore_busy_ns: AI core time its executor reported (KERNEL_DONE)
  * @shut: the context shut down (mm gone, carrier unplugged): it holds no
  *	host memory and runs no command any more
  */
@@ -50,6 +52,8 @@ struct npu_context_usage {
 	unsigned long queued;
 	u64 submits;
 	u64 faults;
+	u64 launches;
+	u64 aicore_busy_ns;
 	bool shut;
 };
 

@@ -30,6 +30,7 @@
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
+#include "npu_kernel.h"
 #include "npu_model.h"
 #include "npu_obj.h"
 #include "npu_stream.h"
@@ -42,6 +43,7 @@
  * @src_span: the same for a host source
  * @peer: a peer operand's context (a reference), or NULL
  * @random: a RANDOM's task as read and checked, or NULL
+ * @kernel: a KERNEL's task as read and checked (its argument blob), or NULL
  * @targets: a SWITCH's step indexes (@cmd.length of them), or NULL
  */
 struct npu_model_step {
@@ -50,6 +52,7 @@ struct npu_model_step {
 	u64 src_span;
 	struct npu_context *peer;
 	struct npu_random_job *random;
+	struct npu_kernel_job *kernel;
 	u32 *targets;
 };
 
@@ -57,12 +60,14 @@ struct npu_model_step {
  * struct npu_model - a list of commands the device keeps
  * @ref: held by the context's table and by each run
  * @random: some step is a RANDOM: a run needs a task of its own
+ * @kernel: some step is a KERNEL: the same
  * @count: steps
  * @step: the steps, constant after MODEL_CREATE
  */
 struct npu_model {
 	struct kref ref;
 	bool random;
+	bool kernel;
 	u32 count;
 	struct npu_model_step step[] __counted_by(count);
 };
@@ -74,6 +79,7 @@ struct npu_model {
  * @started: @sub is step @next
  * @sub: step @next as a command: its progress and its host registrations
  * @random: where a RANDOM step's task is copied for the run, or NULL
+ * @kernel: where a KERNEL step's task is copied for the run, or NULL
  */
 struct npu_model_run {
 	struct npu_model *model;
@@ -81,6 +87,7 @@ struct npu_model_run {
 	bool started;
 	struct npu_job sub;
 	struct npu_random_job *random;
+	struct npu_kernel_job *kernel;
 };
 
 static void npu_model_free(struct kref *ref)
@@ -92,6 +99,7 @@ static void npu_model_free(struct kref *ref)
 		if (model->step[i].peer)
 			npu_context_put(model->step[i].peer);
 		kfree(model->step[i].random);
+		npu_kernel_job_free(model->step[i].kernel);
 		kvfree(model->step[i].targets);
 		/* Every put may sleep; a big model is a long loop. */
 		if (!(i % 64))
@@ -172,6 +180,7 @@ static int npu_model_step_init(struct npu_context *ctx,
 		step->src_span = job.src_span;
 		swap(step->peer, job.peer);
 		swap(step->random, job.random);
+		swap(step->kernel, job.kernel);
 	}
 	npu_job_release(&job);
 	npu_job_release_host(&job);
@@ -217,6 +226,7 @@ int npu_model_create_ioctl(struct npu_context *ctx, void *arg)
 		if (ret)
 			goto fail;
 		model->random |= !!model->step[i].random;
+		model->kernel |= !!model->step[i].kernel;
 		/* A long list is a long loop: preemptible, and killable. */
 		if (!(i % 32)) {
 			cond_resched();
@@ -304,6 +314,11 @@ int npu_model_check(struct npu_context *ctx, struct npu_stream *stream,
 		if (!run->random)
 			return -ENOMEM;
 	}
+	if (model->kernel) {
+		run->kernel = npu_kernel_job_alloc();
+		if (!run->kernel)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -334,6 +349,10 @@ static int npu_model_step_start(struct npu_stream *stream,
 	if (step->random) {
 		npu_random_job_copy(run->random, step->random);
 		sub->random = run->random;
+	}
+	if (step->kernel) {
+		npu_kernel_job_copy(run->kernel, step->kernel);
+		sub->kernel = run->kernel;
 	}
 	run->started = true;
 	if (cmd->flags & NPU_CMD_DST_HOST) {
@@ -384,6 +403,8 @@ int npu_model_run(struct npu_stream *stream, struct npu_job *job, u64 *budget)
 			if (!*budget)
 				return NPU_RUN_YIELD;
 			ret = npu_model_step_start(stream, run);
+			/* a launch names the run's command */
+			run->sub.seqno = job->seqno;
 			if (ret)
 				return ret;
 		}
@@ -413,5 +434,6 @@ void npu_model_run_free(struct npu_model_run *run)
 	if (run->model)
 		npu_model_put(run->model);
 	kfree(run->random);
+	kfree(run->kernel);
 	kfree(run);
 }

@@ -291,6 +291,63 @@ TRACE_EVENT(npu_dma_fault,
 		      __entry->write ? "write" : "read", __entry->reason)
 );
 
+/* A kernel launch is on the context's kernel queue: the executor may take it. */
+TRACE_EVENT(npu_kernel_launch,
+	    TP_PROTO(const struct npu_stream *stream, u64 job, u64 seqno,
+		     u64 func, u32 block_dim),
+	    TP_ARGS(stream, job, seqno, func, block_dim),
+	    TP_STRUCT__entry(__field(u32, device)
+			     __field(pid_t, pid)
+			     __field(u32, stream)
+			     __field(u64, seqno)
+			     __field(u64, job)
+			     __field(u64, func)
+			     __field(u32, block_dim)),
+	    TP_fast_assign(__entry->device = stream->ctx->npu->index;
+			   __entry->pid = stream->ctx->tgid;
+			   __entry->stream = stream->id;
+			   __entry->seqno = seqno;
+			   __entry->job = job;
+			   __entry->func = func;
+			   __entry->block_dim = block_dim;),
+	    TP_printk("npu%u pid=%d stream=%u seqno=%llu job=%llu func=%#llx blocks=%u",
+		      __entry->device, __entry->pid, __entry->stream,
+		      __entry->seqno, __entry->job, __entry->func,
+		      __entry->block_dim)
+);
+
+/*
+ * A taken launch is over: its DONE came (result 0, -EIO, -EHWPOISON) or
+ * the file that took it was released (-EIO, flags NPU_FAULT_AICORE).
+ */
+TRACE_EVENT(npu_kernel_done,
+	    TP_PROTO(const struct npu_stream *stream, u64 job, u64 seqno,
+		     int result, u64 addr, u32 flags, u64 busy_ns),
+	    TP_ARGS(stream, job, seqno, result, addr, flags, busy_ns),
+	    TP_STRUCT__entry(__field(u32, device)
+			     __field(pid_t, pid)
+			     __field(u32, stream)
+			     __field(u64, seqno)
+			     __field(u64, job)
+			     __field(int, result)
+			     __field(u64, addr)
+			     __field(u32, flags)
+			     __field(u64, busy_ns)),
+	    TP_fast_assign(__entry->device = stream->ctx->npu->index;
+			   __entry->pid = stream->ctx->tgid;
+			   __entry->stream = stream->id;
+			   __entry->seqno = seqno;
+			   __entry->job = job;
+			   __entry->result = result;
+			   __entry->addr = addr;
+			   __entry->flags = flags;
+			   __entry->busy_ns = busy_ns;),
+	    TP_printk("npu%u pid=%d stream=%u seqno=%llu job=%llu result=%d addr=%#llx flags=%#x busy_ns=%llu",
+		      __entry->device, __entry->pid, __entry->stream,
+		      __entry->seqno, __entry->job, __entry->result,
+		      __entry->addr, __entry->flags, __entry->busy_ns)
+);
+
 #endif /* __NPU_TRACE_H__ */
 
 /* Out of tree: Kbuild puts this directory on the include path. */

@@ -213,6 +213,7 @@ int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out)
 	list_init(&ctx->events);
 	list_init(&ctx->models);
 	list_init(&ctx->captures);
+	list_init(&ctx->binaries);
 	ret = acl_stream_create(ctx, 0, 0, true, &ctx->default_stream);
 	if (ret) {
 		pthread_mutex_destroy(&ctx->lock);
@@ -227,18 +228,18 @@ int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out)
 	return 0;
 }
 
-static void (*acl_ctx_models_hook)(struct acl_context *ctx, bool forget);
+static void (*acl_ctx_hooks[ACL_CTX_HOOKS])(struct acl_context *ctx, bool forget);
 
-void acl_ctx_set_models_hook(void (*fn)(struct acl_context *ctx, bool forget))
+void acl_ctx_set_hook(enum acl_ctx_hook which, void (*fn)(struct acl_context *ctx, bool forget))
 {
-	__atomic_store_n(&acl_ctx_models_hook, fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&acl_ctx_hooks[which], fn, __ATOMIC_RELEASE);
 }
 
-/* The context's models go (model.c's hook, set with the first model). */
-static void acl_ctx_models_gone(struct acl_context *ctx, bool forget)
+/* The context's objects of a file above go (its hook, set with its first object). */
+static void acl_ctx_hook_run(enum acl_ctx_hook which, struct acl_context *ctx, bool forget)
 {
 	void (*fn)(struct acl_context *ctx, bool forget) =
-		__atomic_load_n(&acl_ctx_models_hook, __ATOMIC_ACQUIRE);
+		__atomic_load_n(&acl_ctx_hooks[which], __ATOMIC_ACQUIRE);
 
 	if (fn)
 		fn(ctx, forget);
@@ -265,7 +266,7 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 	pthread_mutex_unlock(&ctx->lock);
 
 	/* first: a capture ends with them, and their queued runs finish with the streams */
-	acl_ctx_models_gone(ctx, false);
+	acl_ctx_hook_run(ACL_CTX_HOOK_MODELS, ctx, false);
 	for (;;) {
 		pthread_mutex_lock(&ctx->lock);
 		s = list_empty(&ctx->streams) ? NULL :
@@ -291,6 +292,8 @@ int acl_ctx_destroy(struct acl_context *ctx, bool force)
 			break;
 		acl_event_teardown(e);
 	}
+	/* after the streams: no queued work of theirs uses an image any more */
+	acl_ctx_hook_run(ACL_CTX_HOOK_BINARIES, ctx, false);
 	pthread_mutex_lock(&ctx->lock);
 	r = ctx->hostfunc;
 	ctx->hostfunc = NULL;
@@ -319,7 +322,8 @@ void acl_ctxs_forget(struct acl_device *dev)
 
 	acl_ctx_select(NULL);
 	list_for_each_entry_safe(ctx, cn, &dev->contexts, node) {
-		acl_ctx_models_gone(ctx, true);
+		acl_ctx_hook_run(ACL_CTX_HOOK_MODELS, ctx, true);
+		acl_ctx_hook_run(ACL_CTX_HOOK_BINARIES, ctx, true);
 		list_for_each_entry_safe(s, sn, &ctx->streams, node)
 			acl_stream_forget(s);
 		list_for_each_entry_safe(e, en, &ctx->events, node)

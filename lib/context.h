@@ -38,11 +38,12 @@ struct acl_context {
 	bool primary;			/* constant */
 	uint64_t serial;		/* constant, unique: thread-local references check it */
 	struct list_head node;		/* in dev->contexts; under dev->lock */
-	pthread_mutex_t lock;		/* protects streams, events, models, captures, dying, hostfunc */
+	pthread_mutex_t lock;		/* protects streams, events, models, captures, binaries, dying, hostfunc */
 	struct list_head streams;	/* acl_stream.node, the default stream first */
 	struct list_head events;	/* acl_event.node */
 	struct list_head models;	/* acl_model.node (model.c) */
 	struct list_head captures;	/* acl_model.cap_node: the models being captured */
+	struct list_head binaries;	/* acl_binary.node (binary.c): the device binaries loaded in it */
 	struct acl_stream *default_stream;	/* constant while the context lives */
 	bool dying;			/* being destroyed */
 	bool dying_force;		/* ... with force: its streams are killed (set before @dying) */
@@ -97,6 +98,9 @@ int acl_enter_dev(struct acl_device **devp);
 /* Does the calling thread's current context equal @ctx? */
 bool acl_ctx_is_current(const struct acl_context *ctx);
 
+/* @ctx's overflow status words (overflow.c), made on first use: where kernels set their bits. */
+int acl_ovf_words(struct acl_context *ctx, uint64_t **out);
+
 /* Make @ctx the calling thread's current context. */
 void acl_ctx_make_current(struct acl_context *ctx);
 /* The calling thread has no current context any more if it was @ctx. */
@@ -129,11 +133,17 @@ int acl_ctx_new(struct acl_device *dev, bool primary, struct acl_context **out);
 int acl_ctx_destroy(struct acl_context *ctx, bool force);
 
 /*
- * How a context's models go (model.c hands it down with its first model,
- * so that this file does not call up): at its destroy, before its
- * streams; after fork (@forget), the library objects only.
+ * How a context's objects of the files above go (each file hands its hook
+ * down with its first object, so that this file does not call up): at
+ * the context's destroy, the models before its streams, the binaries
+ * after them; after fork (@forget), the library objects only.
  */
-void acl_ctx_set_models_hook(void (*fn)(struct acl_context *ctx, bool forget));
+enum acl_ctx_hook {
+	ACL_CTX_HOOK_MODELS,		/* model.c */
+	ACL_CTX_HOOK_BINARIES,		/* binary.c */
+	ACL_CTX_HOOKS,
+};
+void acl_ctx_set_hook(enum acl_ctx_hook which, void (*fn)(struct acl_context *ctx, bool forget));
 
 /* Forget every context of @dev without touching the driver (after fork). */
 void acl_ctxs_forget(struct acl_device *dev);

@@ -147,6 +147,11 @@ static aclError acl_code_of(int err, const char **what)
 		{ ACLI_ETASKGRPSTATUS, ACL_ERROR_STREAM_TASK_GROUP_STATUS, "the stream's task group state does not allow it" },
 		{ ACLI_ETASKGRPINTR, ACL_ERROR_STREAM_TASK_GROUP_INTR, "a task of another stream interrupted a task group" },
 		{ ACLI_ETASKTYPE, ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, "a task group takes no task of this kind" },
+		{ ACLI_EGROUPNOTCREATE, ACL_ERROR_RT_GROUP_NOT_CREATE, "no such compute group on the device" },
+		{ ACLI_ESYMBOL,	ACL_ERROR_RT_SYMBOL_NOT_FOUND,		"the binary has no such global symbol" },
+		{ ACLI_EDEVFUNC, ACL_ERROR_RT_INVALID_DEVICE_FUNCTION,	"no kernel function for that symbol" },
+		{ ACLI_EAICORE, ACL_ERROR_RT_AICORE_EXCEPTION,	"a kernel faulted on an AI core" },
+		{ ACLI_EAICORETRAP, ACL_ERROR_RT_AICORE_TRAP_EXCEPTION,	"a kernel trapped on an AI core" },
 	};
 	size_t i;
 

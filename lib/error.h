@@ -96,6 +96,14 @@ enum {
 	ACLI_ETASKGRPSTATUS	= -(ACLI_ERR_BASE + 76),	/* a stream's task group state: 107033 */
 	ACLI_ETASKGRPINTR	= -(ACLI_ERR_BASE + 77),	/* a task interrupted an open group: 107034 */
 	ACLI_ETASKTYPE		= -(ACLI_ERR_BASE + 78),	/* a task kind a group cannot take: 507009 */
+	/* compute groups (group.c) */
+	ACLI_EGROUPNOTCREATE	= -(ACLI_ERR_BASE + 79),	/* no such group on the device: 107014 */
+	/* device binaries and kernel functions (binary.c, function.c) */
+	ACLI_ESYMBOL		= -(ACLI_ERR_BASE + 80),	/* no such global in a binary: 107042 */
+	ACLI_EDEVFUNC		= -(ACLI_ERR_BASE + 81),	/* no kernel for a symbol: 107044 */
+	/* kernels (kernel.c) */
+	ACLI_EAICORE		= -(ACLI_ERR_BASE + 82),	/* a kernel faulted on an AI core: 507015 */
+	ACLI_EAICORETRAP	= -(ACLI_ERR_BASE + 83),	/* a kernel trapped: 507016 */
 };
 
 #define __acl_printf(a, b) __attribute__((format(printf, a, b)))

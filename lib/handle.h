@@ -2,7 +2,8 @@
 /*
  * The table of live API handles (contexts, streams, events, notifies,
  * allocator descriptions, memory pools, shared buffers, models, labels,
- * label lists, and a model's tasks and streams).
+ * label lists, a model's tasks and streams, device binaries and their
+ * kernel functions).
  *
  * A handle the caller passes in is only a number until the table says
  * what it is: every object is tagged with its type, looked up here, and
@@ -30,6 +31,9 @@ enum acl_obj_type {
 	ACL_OBJ_MODEL_TASK,		/* aclmdlRITask: a task of a built model (model_task.c) */
 	ACL_OBJ_MODEL_STREAM,		/* the aclrtStream aclmdlRIGetStreams names (model_task.c) */
 	ACL_OBJ_TASK_GRP,		/* aclrtTaskGrp: a task group of a capture (model_group.c) */
+	ACL_OBJ_BINARY_DESC,		/* aclrtBinary: aclrtCreateBinary's description (binary.c) */
+	ACL_OBJ_BINARY,			/* aclrtBinHandle: a loaded device binary (binary.c) */
+	ACL_OBJ_FUNCTION,		/* aclrtFuncHandle: a kernel of a loaded binary (binary.c) */
 };
 
 struct acl_obj {

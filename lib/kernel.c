@@ -1,40 +1,284 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel launches. The simulated chip gets its AI cores (binaries,
- * function handles, launches) with the AI-core work; until then libacl
- * creates no function handle, so every handle a caller passes is one it
- * does not know: CANN's answer for that is ACL_ERROR_RT_INVALID_HANDLE
- * (107017, the last error set; src/runtime/api/api_c_kernel.cc). CANN
- * reads a magic number at the handle's address to tell; libacl keeps its
- * handles in a table and never reads the caller's pointer.
+ * Kernel launches. The function handles are those of binary.c's loaded
+ * binaries (anything else is ACL_ERROR_RT_INVALID_HANDLE, 107017, the
+ * last error set, as CANN's api_c_kernel.cc answers: CANN reads a magic
+ * number at the handle's address to tell, libacl looks it up in its table
+ * and never reads the caller's pointer).
+ *
+ * A launch is a stream command, NPU_OP_KERNEL (uapi: DOC: npu kernel
+ * launches), run by the device's AI-core executor (aicore.c): at a
+ * binary's first launch its image goes to the executor (a memfd) with its
+ * kernels' entry symbols, and a launch's token is (the binary's id there
+ * << 32 | the kernel's index). The argument block (the caller's host
+ * arguments, placeholders patched with their device addresses) goes with
+ * the command; the executor stores it in the stream's argument ring, in
+ * device memory, where the kernel reads it, as the device's launch does.
+ * A range of the ring is used again once the launch that had it
+ * completed. The kernel runs with the process's saturation mode and sets
+ * the context's overflow status.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <acl/acl.h>
 
+#include "aicore.h"
+#include "binary.h"
 #include "context.h"
 #include "device.h"
 #include "error.h"
+#include "mm.h"
 #include "slots.h"
+#include "stream.h"
+#include "sysparam.h"
+
+/* Bytes of a stream's argument ring: 4 blocks of the largest. */
+#define ACL_KARGS_RING		(4 * NPU_KERNEL_MAX_ARGS)
+#define ACL_KARGS_ALIGN		64
 
 /* Each device's inter-core synchronisation word, kept while it is open. */
 static struct acl_slot_kept acl_sync_words[ACL_MAX_DEVICES];
+
+/* @b in its device's executor: its id there, loaded at its first launch. */
+static int acl_binary_aicore(struct acl_binary *b, uint32_t *id)
+{
+	const char **entries = NULL;
+	uint32_t i;
+	int fd = -1, ret = 0;
+
+	pthread_mutex_lock(&b->lock);
+	if (b->aicore_id >= 0) {
+		*id = (uint32_t)b->aicore_id;
+		goto out;
+	}
+	if (!__atomic_load_n(&b->loaded, __ATOMIC_ACQUIRE)) {
+		ret = acl_errf(ACLI_EHANDLE, "the kernel's binary was unloaded");
+		goto out;
+	}
+	entries = calloc(b->nfuncs, sizeof(*entries));
+	fd = memfd_create("npu-binary", MFD_CLOEXEC);
+	if (!entries || fd < 0) {
+		ret = acl_errf(-ENOMEM, "no memory to hand the binary to the AI-core executor");
+		goto out;
+	}
+	if (write(fd, b->image, b->size) != (ssize_t)b->size) {
+		ret = acl_errf(-ENOMEM, "cannot write the binary for the AI-core executor: %s", strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < b->nfuncs; i++)
+		entries[i] = b->funcs[i].entry;
+	ret = acl_aicore_load(b->dev, fd, entries, b->nfuncs, id);
+	if (!ret)
+		b->aicore_id = (int32_t)*id;
+out:
+	pthread_mutex_unlock(&b->lock);
+	if (fd >= 0)
+		close(fd);
+	free(entries);
+	return ret;
+}
+
+/* The ring of @s, made at its first launch. */
+static int acl_kargs_of(struct acl_stream *s, struct acl_kargs **out)
+{
+	struct acl_kargs *r;
+	int ret;
+
+	pthread_mutex_lock(&s->lock);
+	r = s->kargs;
+	pthread_mutex_unlock(&s->lock);
+	if (r) {
+		*out = r;
+		return 0;
+	}
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	pthread_mutex_init(&r->lock, NULL);
+	r->dev = s->dev;
+	r->gen = __atomic_load_n(&s->dev->gen, __ATOMIC_ACQUIRE);
+	ret = acl_mm_alloc(s->dev, ACL_KARGS_RING, NPU_PAGE_4K, &r->va);
+	if (ret) {
+		free(r);
+		return ret;
+	}
+	pthread_mutex_lock(&s->lock);
+	if (!s->kargs) {
+		s->kargs = r;
+		r = NULL;
+	}
+	*out = s->kargs;
+	pthread_mutex_unlock(&s->lock);
+	/* another launch was first */
+	if (r) {
+		acl_mm_free(s->dev, r->va, ACL_REGION_MALLOC);
+		free(r);
+	}
+	return 0;
+}
+
+/*
+ * A range of @len bytes of @r for the next launch on @s (r->lock held):
+ * the launches that used it before must have completed (their errors are
+ * kept for the stream's next synchronize).
+ */
+static int acl_kargs_take_locked(struct acl_stream *s, struct acl_kargs *r, uint32_t len, uint32_t *off)
+{
+	int ret;
+
+	if (r->head + len > ACL_KARGS_RING)
+		r->head = 0;
+	while (r->n) {
+		uint32_t o = r->slot[r->first].off, l = r->slot[r->first].len;
+
+		/* ranges are handed out in ring order: only the oldest can be in the way */
+		if (r->n < ACL_KARGS_SLOTS && (o >= r->head + len || o + l <= r->head))
+			break;
+		ret = acl_stream_reach(s, r->slot[r->first].id, r->slot[r->first].seq, -1);
+		if (ret && ret != -ENOENT)
+			return ret;
+		r->first = (r->first + 1) % ACL_KARGS_SLOTS;
+		r->n--;
+	}
+	*off = r->head;
+	r->head += len;
+	return 0;
+}
+
+/* Record that the launch with seqno @seq of kernel stream @id uses [@off, +@len) of @r. */
+static void acl_kargs_used_locked(struct acl_kargs *r, uint32_t off, uint32_t len, uint32_t id, uint64_t seq)
+{
+	uint32_t i = (r->first + r->n) % ACL_KARGS_SLOTS;
+
+	r->slot[i].off = off;
+	r->slot[i].len = len;
+	r->slot[i].id = id;
+	r->slot[i].seq = seq;
+	r->n++;
+}
+
+/* The launch attributes npu acts on: the timeout (ms, 0: none). */
+static int acl_launch_cfg(const aclrtLaunchKernelCfg *cfg, uint32_t *timeout_ms)
+{
+	size_t i;
+
+	*timeout_ms = 0;
+	if (!cfg)
+		return 0;
+	if (cfg->numAttrs && !cfg->attrs)
+		return acl_errf(-EINVAL, "cfg->attrs must not be NULL with %zu attributes", cfg->numAttrs);
+	for (i = 0; i < cfg->numAttrs; i++) {
+		if (cfg->attrs[i].id == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT)
+			*timeout_ms = (uint32_t)cfg->attrs[i].value.timeout * 1000;
+		else if (cfg->attrs[i].id == ACL_RT_LAUNCH_KERNEL_ATTR_TIMEOUT_US)
+			*timeout_ms = (uint32_t)((cfg->attrs[i].value.timeoutUs.timeoutLow +
+						  ((uint64_t)cfg->attrs[i].value.timeoutUs.timeoutHigh << 32) + 999) / 1000);
+	}
+	return 0;
+}
+
+/*
+ * Launch @f over @blocks blocks on @s with the argument block @args
+ * (@len bytes), its @nph placeholders patched with the device addresses
+ * of their data in it.
+ */
+static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s, const aclrtLaunchKernelCfg *cfg,
+		      const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph)
+{
+	struct npu_kernel k = { .block_dim = blocks, .core_type = NPU_KERNEL_CORE_VECTOR };
+	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
+	struct acl_kargs *r = NULL;
+	uint32_t id, sid, off = 0;
+	uint64_t *ovf, seq;
+	uint8_t *blob = NULL;
+	size_t i;
+	int ret;
+
+	if (!blocks || blocks > NPU_KERNEL_MAX_BLOCKS)
+		return acl_errf(ACLI_ERTPARAM, "numBlocks %u is not in [1, %u]", blocks, NPU_KERNEL_MAX_BLOCKS);
+	if (len > NPU_KERNEL_MAX_ARGS)
+		return acl_errf(ACLI_ERTPARAM, "argsSize %zu is over %u bytes", len, NPU_KERNEL_MAX_ARGS);
+	if (s->dev != f->bin->dev)
+		return acl_errf(ACLI_ESTREAMCTX, "the stream is of device %d, the kernel's binary of device %d",
+				s->dev->id, f->bin->dev->id);
+	ret = acl_launch_cfg(cfg, &k.timeout_ms);
+	if (!ret)
+		ret = acl_stream_not_capturing(s, "launching a kernel on");
+	if (!ret)
+		ret = acl_binary_aicore(f->bin, &id);
+	if (!ret && len)
+		ret = acl_kargs_of(s, &r);
+	if (!ret && s->ctx)
+		ret = acl_ovf_words(s->ctx, &ovf);
+	if (ret)
+		return ret;
+	k.func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
+	k.sat_mode = acl_sat_mode() == ACL_RT_OVERFLOW_MODE_INFNAN ? NPU_KERNEL_SAT_INFNAN : NPU_KERNEL_SAT_SATURATION;
+	k.overflow_va = s->ctx ? (uintptr_t)ovf : 0;
+	if (!len)
+		return acl_stream_submit(s, &cmd, 1, NULL);
+	blob = malloc(len);
+	if (!blob)
+		return -ENOMEM;
+	memcpy(blob, args, len);
+	pthread_mutex_lock(&r->lock);
+	ret = acl_kargs_take_locked(s, r, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)), &off);
+	if (ret)
+		goto unlock;
+	/* a placeholder's slot gets the device address of its data, as the device's launch writes it */
+	for (i = 0; i < nph; i++) {
+		uint64_t addr = r->va + off + ph[i].dataOffset;
+
+		if ((uint64_t)ph[i].addrOffset + sizeof(addr) > len || ph[i].dataOffset > len) {
+			ret = acl_errf(ACLI_ERTPARAM, "placeholder %zu (addrOffset %u, dataOffset %u) is outside the %zu bytes of arguments",
+				       i, ph[i].addrOffset, ph[i].dataOffset, len);
+			goto unlock;
+		}
+		memcpy(blob + ph[i].addrOffset, &addr, sizeof(addr));
+	}
+	k.args = (uintptr_t)blob;
+	k.args_len = (uint32_t)len;
+	k.args_va = r->va + off;
+	ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
+	if (!ret)
+		acl_kargs_used_locked(r, off, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)),
+				      sid, seq);
+unlock:
+	pthread_mutex_unlock(&r->lock);
+	free(blob);
+	return ret;
+}
 
 ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
 						  aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
 						  size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
 						  size_t placeHolderNum)
 {
+	struct acl_stream *s = NULL;
+	struct acl_kfunc *f = NULL;
 	int ret;
 
-	(void)numBlocks, (void)stream, (void)cfg, (void)argsSize, (void)placeHolderArray, (void)placeHolderNum;
 	if (!funcHandle)
 		ret = acl_errf(-EINVAL, "funcHandle must not be NULL");
 	else if (!hostArgs)
 		ret = acl_errf(-EINVAL, "hostArgs must not be NULL");
+	else if (placeHolderNum && !placeHolderArray)
+		ret = acl_errf(-EINVAL, "placeHolderArray must not be NULL with %zu placeholders", placeHolderNum);
 	else
-		ret = acl_errf(ACLI_EHANDLE, "funcHandle %p is not a function handle of libacl (it has no kernel binaries yet)",
-			       funcHandle);
+		ret = acl_kfunc_get(funcHandle, &f);
+	if (!ret)
+		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
+	if (!ret)
+		ret = acl_launch(f, numBlocks, s, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+	if (s)
+		acl_stream_put(s);
+	if (f)
+		acl_kfunc_put(f);
 	return acl_ret(__func__, ret);
 }
 

@@ -41,7 +41,7 @@ LIB_CFLAGS	:= -std=gnu11 -O2 -g $(LIB_WARN) -fPIC -fvisibility=hidden -pthread \
 LIB_SRCS	:= $(wildcard lib/*.c)
 LIB_OBJS	:= $(patsubst lib/%.c,$(LIB_OUT)/obj/%.o,$(LIB_SRCS))
 ACL_HDRS	:= $(wildcard include/acl/*.h include/acl/error_codes/*.h)
-LIB_HDRS	:= $(wildcard lib/*.h) $(ACL_HDRS) include/uapi/npu.h
+LIB_HDRS	:= $(wildcard lib/*.h) $(ACL_HDRS) include/uapi/npu.h include/ascendc/npu_fatbin.h
 
 LIB_TEST_SRCS	:= $(wildcard tests/lib_*.c)
 LIB_TEST_BINS	:= $(patsubst tests/%.c,$(LIB_TEST_OUT)/%,$(LIB_TEST_SRCS)) \
@@ -99,6 +99,30 @@ lib-tests: $(LIB_TEST_BINS)
 $(LIB_TEST_OUT)/lib_%: tests/lib_%.c tests/harness.h $(wildcard tests/lib_*.h) $(addprefix $(LIB_OUT)/,$(LIB_LINKS))
 	@mkdir -p $(@D)
 	$(CC) $(LIB_TEST_CFLAGS) -o $@ $< $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
+
+# tests/lib_binary_test: device binaries that npu-cc builds at test-build
+# time from tests/ascendc/lib_binary_kern.cpp - a linked device binary
+# (embedded in the test with .incbin, which writes it to a file for
+# aclrtBinaryLoadFromFile) and a host object with its image embedded (its
+# <<<>>> launch loads it with aclrtBinaryLoadFromData). The intermediates
+# stay in a subdirectory, which the VM's initramfs does not take.
+LIB_BIN_DIR	:= $(LIB_TEST_OUT)/lib_binary
+LIB_BIN_DEPS	:= tests/ascendc/lib_binary_kern.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
+
+$(LIB_BIN_DIR)/kern.npubin: $(LIB_BIN_DEPS)
+	@mkdir -p $(@D)
+	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(LIB_BIN_DIR)/kern.dev.o
+	tools/npu-cc --link-fatbin -o $@ $(LIB_BIN_DIR)/kern.dev.o
+
+$(LIB_BIN_DIR)/kern.host.o: $(LIB_BIN_DEPS)
+	@mkdir -p $(@D)
+	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
+
+$(LIB_TEST_OUT)/lib_binary_test: tests/lib_binary_test.c tests/harness.h $(wildcard tests/lib_*.h) \
+		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_BIN_DIR)/kern.npubin $(LIB_BIN_DIR)/kern.host.o
+	@mkdir -p $(@D)
+	$(CC) $(LIB_TEST_CFLAGS) -DLIB_BINARY_NPUBIN='"$(abspath $(LIB_BIN_DIR)/kern.npubin)"' -o $@ $< \
+		$(LIB_BIN_DIR)/kern.host.o -ldl $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
 # The public headers must compile as strict C and C++, with the frozen
 # layouts checked by static assertions; the programs just report TAP.

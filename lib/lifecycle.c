@@ -41,6 +41,7 @@
 #include <acl/acl.h>
 
 #include "acl_ioctl.h"
+#include "aicore.h"
 #include "callback.h"
 #include "context.h"
 #include "copy.h"
@@ -104,6 +105,8 @@ static bool acl_open_notified[ACL_MAX_DEVICES];
  */
 static void acl_dev_teardown_locked(struct acl_device *dev, bool in_child)
 {
+	/* its executor goes first: it holds the context through the aperture */
+	acl_aicore_stop(dev, in_child);
 	/* Closing the file releases every kernel object of the context. */
 	close(dev->fd);
 	acl_copy_close(dev, in_child);

@@ -826,7 +826,7 @@ static int acl_model_new(struct acl_context *ctx, struct acl_stream *s, aclmdlRI
 	if (s)
 		acl_obj_hold(&s->obj);
 	m->stream = s;
-	acl_ctx_set_models_hook(acl_models_gone);
+	acl_ctx_set_hook(ACL_CTX_HOOK_MODELS, acl_models_gone);
 	acl_mtab_set_hooks(&acl_model_task_hooks);
 	pthread_mutex_lock(&ctx->lock);
 	if (ctx->dying) {

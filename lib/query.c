@@ -47,7 +47,10 @@
  * (RT_FEATURE_IPC_EVENT); the 910B and 910_93 parts the update of a
  * model's random-number task (RT_FEATURE_TASK_DSA_UPDATE), they and the
  * 310P parts that of an AI-core task
- * (RT_FEATURE_MODEL_UPDATE_SQE_TILING_KEY), aclrtTaskUpdateAsync. The
+ * (RT_FEATURE_MODEL_UPDATE_SQE_TILING_KEY), aclrtTaskUpdateAsync; the
+ * 910B and 910_93 parts the NPU float status tasks
+ * (RT_FEATURE_DEVICE_FLOAT_STATUS); the 310P parts compute groups
+ * (RT_FEATURE_DEVICE_GROUP). The
  * simulated chip is 910B-class. A name not listed has no platform file: the
  * simulated chip's figures and features for the device queries, and no
  * attributes.
@@ -61,12 +64,12 @@ static const struct acl_soc_part {
 } acl_soc_parts[] = {
 #define A2	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_SDMA_REDUCE | ACL_SOC_IPC_NOTIFY | \
 		 ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT | ACL_SOC_DSA_UPDATE | \
-		 ACL_SOC_TILING_UPDATE)
+		 ACL_SOC_TILING_UPDATE | ACL_SOC_FLOAT_STATUS)
 #define A3	(ACL_SOC_INFNAN | ACL_SOC_TASK_CMO | ACL_SOC_POD_IPC | ACL_SOC_SDMA_REDUCE | \
 		 ACL_SOC_IPC_NOTIFY | ACL_SOC_RAND_GEN | ACL_SOC_ACL_GRAPH | ACL_SOC_IPC_EVENT | \
-		 ACL_SOC_DSA_UPDATE | ACL_SOC_TILING_UPDATE)
-/* the 310P parts (CHIP_DC): IPC notifies, ACL graphs, the AI-core task update */
-#define P310	(ACL_SOC_IPC_NOTIFY | ACL_SOC_ACL_GRAPH | ACL_SOC_TILING_UPDATE)
+		 ACL_SOC_DSA_UPDATE | ACL_SOC_TILING_UPDATE | ACL_SOC_FLOAT_STATUS)
+/* the 310P parts (CHIP_DC): IPC notifies, ACL graphs, the AI-core task update, compute groups */
+#define P310	(ACL_SOC_IPC_NOTIFY | ACL_SOC_ACL_GRAPH | ACL_SOC_TILING_UPDATE | ACL_SOC_DEVICE_GROUP)
 	{ "NPUSim-A1", 2201, 192LL << 20, 6, A2 },
 	{ "Ascend031", 3004, 4LL << 20, 4, 0 },
 	{ "Ascend035", 3505, 0, 0, 0 },

@@ -39,6 +39,8 @@ int acl_soc_arch(int id, int32_t *arch);
 #define ACL_SOC_IPC_EVENT	(1U << 8)	/* RT_FEATURE_IPC_EVENT: events shared between processes */
 #define ACL_SOC_DSA_UPDATE	(1U << 9)	/* RT_FEATURE_TASK_DSA_UPDATE: aclrtTaskUpdateAsync of a random task */
 #define ACL_SOC_TILING_UPDATE	(1U << 10)	/* RT_FEATURE_MODEL_UPDATE_SQE_TILING_KEY: ... of an AI-core task */
+#define ACL_SOC_FLOAT_STATUS	(1U << 11)	/* RT_FEATURE_DEVICE_FLOAT_STATUS: aclrtNpu*FloatOverFlowStatus */
+#define ACL_SOC_DEVICE_GROUP	(1U << 12)	/* RT_FEATURE_DEVICE_GROUP: compute groups (aclrtSetGroup) */
 int acl_soc_features(int id, unsigned int *feat);
 /*
  * The process's chip, as CANN's runtime has one chip type per process:

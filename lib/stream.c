@@ -130,6 +130,14 @@ void acl_stream_free(struct acl_stream *s)
 	free(s->op_info.data);
 	free(s->ext_info.data);
 	free(s->allocator);
+	if (s->kargs) {
+		/* gone with the device's file if it closed since */
+		if (s->kargs->gen == __atomic_load_n(&s->kargs->dev->gen, __ATOMIC_ACQUIRE) &&
+		    acl_mm_free(s->kargs->dev, s->kargs->va, ACL_REGION_MALLOC))
+			acl_err_clear();
+		pthread_mutex_destroy(&s->kargs->lock);
+		free(s->kargs);
+	}
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -1256,6 +1264,12 @@ static int acl_fault_reason(int err, const struct npu_stream_sync *rep, const ch
 				what, n, access, (unsigned long long)rep->fault_addr);
 	if (err != ACLI_ETASKFAULT)
 		return err;
+	if (rep->fault_flags & NPU_FAULT_AICORE) {
+		if (rep->fault_flags & NPU_FAULT_TRAP)
+			return acl_errf(ACLI_EAICORETRAP, "%s %llu of the stream: a kernel trapped on an AI core", what, n);
+		return acl_errf(ACLI_EAICORE, "%s %llu of the stream: a kernel faulted on an AI core: %s device address %#llx",
+				what, n, access, (unsigned long long)rep->fault_addr);
+	}
 	return acl_errf(err, "%s %llu of the stream faulted: DMA %s %s address %#llx (see the kernel log)", what, n,
 			access, rep->fault_flags & NPU_FAULT_HOST ? "host" : "device",
 			(unsigned long long)rep->fault_addr);
@@ -1309,6 +1323,11 @@ static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, i
 		 */
 		.code = ret == -EHWPOISON ? ACL_ERROR_RT_DEVICE_MEM_ERROR : ACL_ERROR_RT_TS_ERROR,
 	};
+
+	/* a kernel's: the AI core's exception, as CANN reports it */
+	if (ret == -EIO && (rep.fault_flags & NPU_FAULT_AICORE))
+		exc.code = rep.fault_flags & NPU_FAULT_TRAP ? ACL_ERROR_RT_AICORE_TRAP_EXCEPTION :
+			   ACL_ERROR_RT_AICORE_EXCEPTION;
 	bool due = fault && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
 
 	if (keep) {
@@ -1387,7 +1406,8 @@ int acl_stream_submit_wait(struct acl_stream *s, struct npu_cmd *cmds, uint32_t 
 /* Errors of a stream's tasks (as opposed to the wait's own). */
 static bool acl_task_error(int err)
 {
-	return err == ACLI_ETASKFAULT || err == ACLI_EMEMUCE || err == ACLI_ETASKTIMEOUT;
+	return err == ACLI_ETASKFAULT || err == ACLI_EMEMUCE || err == ACLI_ETASKTIMEOUT ||
+	       err == ACLI_EAICORE || err == ACLI_EAICORETRAP;
 }
 
 /* A task error of @s seen now: latched for the context in STOP mode. */
@@ -1413,6 +1433,8 @@ static int acl_stream_take_fault(struct acl_stream *s)
 	return err ? acl_errf(err, "a task of the stream failed (%s)",
 			      err == ACLI_ETASKTIMEOUT ? "a wait ran out of its limit" :
 			      err == ACLI_EMEMUCE ? "an uncorrectable device memory error" :
+			      err == ACLI_EAICORE ? "a kernel faulted on an AI core" :
+			      err == ACLI_EAICORETRAP ? "a kernel trapped on an AI core" :
 						    "DMA fault: see the kernel log") : 0;
 }
 

@@ -135,6 +135,26 @@ struct acl_capture {
 	struct acl_task_grp *grps;	/* its groups (GrpEnd's), under model_group.c's lock */
 };
 
+/*
+ * A stream's kernel argument ring (kernel.c): device memory the launches'
+ * argument blocks are stored in by the executor, reused in order once the
+ * launch that used a range completed. The stream frees it.
+ */
+#define ACL_KARGS_SLOTS		256
+struct acl_kargs {
+	pthread_mutex_t lock;		/* protects everything below */
+	struct acl_device *dev;
+	unsigned int gen;		/* the device's gen @va was allocated in */
+	uint64_t va;			/* ACL_KARGS_RING bytes of device memory */
+	uint32_t head;			/* where the next block goes */
+	uint32_t first, n;		/* the launches using it, oldest first */
+	struct {
+		uint32_t off, len;
+		uint32_t id;		/* kernel stream and seqno of the launch */
+		uint64_t seq;
+	} slot[ACL_KARGS_SLOTS];
+};
+
 struct acl_stream {
 	struct acl_obj obj;		/* first: the aclrtStream is the object */
 	struct list_head node;		/* in ctx->streams; under ctx->lock */
@@ -166,6 +186,7 @@ struct acl_stream {
 	struct acl_stream_dep deps[ACL_STREAM_DEPS];
 	unsigned int ndeps;
 	void *allocator;		/* aclrtAllocatorRegister's copy (allocator.c); freed with it */
+	struct acl_kargs *kargs;	/* its launches' argument ring (kernel.c), lazily; freed with it */
 	struct acl_capture *capture;	/* recording into it (aclmdlRICaptureBegin), else NULL */
 	uint64_t recorded;		/* tasks it recorded into captures, ever */
 	enum acl_grp_state grp;		/* its task group state (model_group.c) */

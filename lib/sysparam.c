@@ -53,7 +53,7 @@
  * saturation mode (runtime.cc Runtime::Init).
  */
 #define ACL_SAT_MODE_UNSET	(-1)
-static int acl_sat_mode = ACL_SAT_MODE_UNSET;		/* atomic */
+static int acl_sat_mode_set = ACL_SAT_MODE_UNSET;		/* atomic */
 static int64_t acl_sysparam[ACL_SYSPARAMS];		/* atomic; 0 until set */
 /* the one store of every operator execution timeout call, in us (atomic) */
 static uint64_t acl_op_timeout_us = ACL_OP_TIMEOUT_UNSET;
@@ -68,23 +68,28 @@ ACL_EXPORT aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode)
 		ret = acl_errf(ACLI_ERTPARAM, "mode %d must be ACL_RT_OVERFLOW_MODE_SATURATION (0) or _INFNAN (1)",
 			       (int)mode);
 	else
-		__atomic_store_n(&acl_sat_mode, (int)mode, __ATOMIC_RELAXED);
+		__atomic_store_n(&acl_sat_mode_set, (int)mode, __ATOMIC_RELAXED);
 	return acl_ret(__func__, ret);
+}
+
+int acl_sat_mode(void)
+{
+	int m = __atomic_load_n(&acl_sat_mode_set, __ATOMIC_RELAXED);
+
+	if (m == ACL_SAT_MODE_UNSET)
+		m = (acl_chip_features() & ACL_SOC_INFNAN) ? ACL_RT_OVERFLOW_MODE_INFNAN :
+		    ACL_RT_OVERFLOW_MODE_SATURATION;
+	return m;
 }
 
 ACL_EXPORT aclError aclrtGetDeviceSatMode(aclrtFloatOverflowMode *mode)
 {
-	int m = __atomic_load_n(&acl_sat_mode, __ATOMIC_RELAXED);
 	int ret = 0;
 
-	if (!mode) {
+	if (!mode)
 		ret = acl_errf(-EINVAL, "mode must not be NULL");
-	} else {
-		if (m == ACL_SAT_MODE_UNSET)
-			m = (acl_chip_features() & ACL_SOC_INFNAN) ? ACL_RT_OVERFLOW_MODE_INFNAN :
-			    ACL_RT_OVERFLOW_MODE_SATURATION;
-		*mode = (aclrtFloatOverflowMode)m;
-	}
+	else
+		*mode = (aclrtFloatOverflowMode)acl_sat_mode();
 	return acl_ret(__func__, ret);
 }
 

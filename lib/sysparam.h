@@ -12,4 +12,7 @@
  */
 int acl_dev_limits_check_open(int id);
 
+/* The saturation mode kernels run with (aclrtGetDeviceSatMode's answer): ACL_RT_OVERFLOW_MODE_*. */
+int acl_sat_mode(void);
+
 #endif /* LIBACL_SYSPARAM_H */

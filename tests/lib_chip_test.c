@@ -16,6 +16,10 @@
  *   importers as aclrtIpcMemSetImportPid does, and whose entries for
  *   other servers fail (the simulated super pod is one server).
  *
+ * - Ascend310P1, CANN's 310P class (CHIP_DC): compute groups, of which
+ *   the simulated device has none configured, and no NPU float status
+ *   tasks.
+ *
  * The 310B class has no task update either (aclrtTaskUpdateAsync: 207000).
  * What the other chips answer (207000) is in lib_cmo_test and
  * lib_mem3_test. Needs root, npu.ko (/lib/npu or $NPU_KO) and /dev/npu0.
@@ -769,6 +773,57 @@ TEST_F_TIMEOUT(chip, ascend910_9391_import_pid_inter_server, 120)
 
 	ASSERT_ACL_OK(aclrtIpcMemClose(key));
 	ASSERT_ACL_OK(aclrtFreeHost(h));
+	ASSERT_ACL_OK(aclrtFree(dev));
+}
+
+/* ------------------------------------------------------------------ */
+/* Ascend310P1: the 310P class (CHIP_DC)                               */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Compute groups exist on the class, and the simulated device has none
+ * configured; the NPU float status tasks do not (207000, before the
+ * stream is looked at), while the context's status itself works.
+ */
+TEST_F_TIMEOUT(chip, ascend310p1_groups_and_float_status, 120)
+{
+	uint64_t fake[8] = { 0 };
+	uint32_t count = 7;
+	size_t ret_size = 0;
+	void *dev, *addr;
+	int32_t v;
+
+	chip_load(self, "Ascend310P1");
+	ASSERT_ACL_OK(aclrtSetDevice(0));
+	ASSERT_ACL_OK(aclrtGetGroupCount(&count));
+	EXPECT_EQ(0u, count);
+	(void)aclrtGetLastError(ACL_RT_THREAD_LEVEL);
+	EXPECT_NULL(aclrtCreateGroupInfo());
+	/* CANN warns and allocates nothing; no last error */
+	EXPECT_LAST(ACL_SUCCESS);
+	EXPECT_ACL(ACL_ERROR_RT_GROUP_NOT_CREATE, aclrtSetGroup(0));
+	EXPECT_LAST(ACL_ERROR_RT_GROUP_NOT_CREATE);
+	EXPECT_ACL(ACL_ERROR_RT_GROUP_NOT_CREATE, aclrtSetGroup(3));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSetGroup(4));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtSetGroup(-1));
+	EXPECT_ACL(ACL_ERROR_RT_GROUP_NOT_CREATE, aclrtGetAllGroupInfo((aclrtGroupInfo *)fake));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtGetGroupInfoDetail((aclrtGroupInfo *)fake, 0, ACL_GROUP_AICORE_INT, &v, sizeof(v), &ret_size));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtGetGroupInfoDetail((aclrtGroupInfo *)fake, -1, ACL_GROUP_GROUPID_INT, &v, sizeof(v), &ret_size));
+	EXPECT_EQ(0u, ret_size);
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyGroupInfo((aclrtGroupInfo *)fake));
+
+	ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNpuGetFloatOverFlowStatus(dev, 64, 0, NULL));
+	EXPECT_LAST(ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+	/* the feature first: a bad size does not get as far */
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNpuGetFloatOverFlowStatus(dev, 63, 0, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtNpuClearFloatOverFlowStatus(0, NULL));
+	ASSERT_ACL_OK(aclrtCtxGetFloatOverflowAddr(&addr));
+	ASSERT_ACL_OK(aclrtGetFloatOverflowStatus(dev, 64, NULL));
+	ASSERT_ACL_OK(aclrtResetFloatOverflowStatus(NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
 	ASSERT_ACL_OK(aclrtFree(dev));
 }
 

@@ -241,6 +241,113 @@ TEST(overflow_status_per_context)
 	ASSERT_ACL_OK(aclFinalize());
 }
 
+/*
+ * The newer names read and clear the same per-context status: a pattern
+ * stored at aclrtCtxGetFloatOverflowAddr's address (where a kernel sets
+ * its bits) comes back through all three readers and is cleared by both
+ * resetters. The codes where they differ from aclrtGetOverflowStatus.
+ */
+TEST(float_overflow_names_share_the_status)
+{
+	unsigned char pattern[64], host[64];
+	void *addr = NULL, *dev;
+	aclrtStream s;
+	int i;
+
+	NEED_DEVICE();
+	for (i = 0; i < 64; i++)
+		pattern[i] = (unsigned char)(0x11 * (i % 15 + 1));
+	ASSERT_ACL_OK(aclrtCreateStream(&s));
+	ASSERT_ACL_OK(aclrtMalloc(&dev, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtCtxGetFloatOverflowAddr(&addr));
+	ASSERT_NONNULL(addr);
+	/* the same address every time: the context's one status */
+	{
+		void *again = NULL;
+
+		ASSERT_ACL_OK(aclrtCtxGetFloatOverflowAddr(&again));
+		EXPECT_EQ(addr, again);
+	}
+	ASSERT_ACL_OK(aclrtMemcpy(addr, 64, pattern, 64, ACL_MEMCPY_DEFAULT));
+	ASSERT_ACL_OK(aclrtGetFloatOverflowStatus(dev, 64, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(host, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(host, pattern, 64));
+	ASSERT_ACL_OK(aclrtMemset(dev, 64, 0, 64));
+	ASSERT_ACL_OK(aclrtNpuGetFloatOverFlowStatus(dev, 64, 0, NULL));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	ASSERT_ACL_OK(aclrtMemcpy(host, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(0, memcmp(host, pattern, 64));
+	ASSERT_ACL_OK(aclrtNpuClearFloatOverFlowStatus(0, s));
+	ASSERT_ACL_OK(aclrtGetOverflowStatus(dev, 64, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(host, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(host, 64, 0));
+	ASSERT_ACL_OK(aclrtMemcpy(addr, 64, pattern, 64, ACL_MEMCPY_DEFAULT));
+	ASSERT_ACL_OK(aclrtResetFloatOverflowStatus(s));
+	ASSERT_ACL_OK(aclrtGetFloatOverflowStatus(dev, 64, s));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(s));
+	ASSERT_ACL_OK(aclrtMemcpy(host, 64, dev, 64, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(-1, check_byte(host, 64, 0));
+
+	/* no acl-layer check: NULL is the runtime's code, and the last error */
+	(void)last();
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtGetFloatOverflowStatus(NULL, 64, s));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, last());
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtNpuGetFloatOverFlowStatus(NULL, 64, 0, s));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtGetFloatOverflowStatus(dev, 63, s));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtNpuGetFloatOverFlowStatus(dev, 65, 1, s));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtCtxGetFloatOverflowAddr(NULL));
+	EXPECT_EQ(ACL_ERROR_RT_PARAM_INVALID, last());
+	ASSERT_ACL_OK(aclrtDestroyStream(s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtGetFloatOverflowStatus(dev, 64, s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtResetFloatOverflowStatus(s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtNpuGetFloatOverFlowStatus(dev, 64, 0, s));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtNpuClearFloatOverFlowStatus(0, s));
+	ASSERT_ACL_OK(aclrtFree(dev));
+	ASSERT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtCtxGetFloatOverflowAddr(&addr));
+	EXPECT_ACL(ACL_ERROR_RT_CONTEXT_NULL, aclrtNpuClearFloatOverFlowStatus(0, NULL));
+	ASSERT_ACL_OK(aclFinalize());
+}
+
+/* The 910B class has no compute groups: 207000 after the acl layer's NULL checks. */
+TEST(compute_groups_not_on_the_910b_class)
+{
+	uint64_t fake[8] = { 0 };
+	uint32_t count = 7;
+	size_t ret_size = 0;
+	int32_t v;
+
+	NEED_DEVICE();
+	(void)last();
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetGroupCount(NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtGetAllGroupInfo(NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyGroupInfo(NULL));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtGetGroupInfoDetail(NULL, 0, ACL_GROUP_AICORE_INT, &v, sizeof(v), &ret_size));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtGetGroupInfoDetail((aclrtGroupInfo *)fake, 0, ACL_GROUP_AICORE_INT, NULL, sizeof(v), &ret_size));
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM,
+		   aclrtGetGroupInfoDetail((aclrtGroupInfo *)fake, 0, ACL_GROUP_AICORE_INT, &v, sizeof(v), NULL));
+	EXPECT_EQ(ACL_SUCCESS, last());
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetGroup(0));
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, last());
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtSetGroup(-1));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetGroupCount(&count));
+	EXPECT_EQ(7u, count);
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclrtGetAllGroupInfo((aclrtGroupInfo *)fake));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtGetGroupInfoDetail((aclrtGroupInfo *)fake, 0, ACL_GROUP_AICORE_INT, &v, sizeof(v), &ret_size));
+	EXPECT_EQ(0u, ret_size);
+	EXPECT_NULL(aclrtCreateGroupInfo());
+	EXPECT_EQ(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, last());
+	EXPECT_NONNULL(strstr(aclGetRecentErrMsg(), "compute groups"));
+	/* never made by libacl: refused, not freed */
+	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtDestroyGroupInfo((aclrtGroupInfo *)fake));
+	ASSERT_ACL_OK(aclFinalize());
+}
+
 TEST(launch_with_host_args_unknown_handle)
 {
 	uint64_t args[4] = { 0 };

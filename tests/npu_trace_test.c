@@ -399,6 +399,45 @@ TEST_F(trace, every_op_is_named)
 	ASSERT_EQ(0, npu_free(self->fd, handle));
 }
 
+/*
+ * A kernel launch: its command's submit and complete name it "kernel",
+ * and the launch and its DONE have events of their own (since 1.11). The
+ * test takes the launch itself, as the executor would.
+ */
+TEST_F(trace, kernel_launch)
+{
+	struct npu_aperture_open ap = { .size = sizeof(ap), .flags = NPU_APERTURE_CLOEXEC };
+	struct npu_kernel k = { .func = 0xabc0000000001ULL, .block_dim = 3 };
+	struct npu_cmd c = { .op = NPU_OP_KERNEL, .src = ptr64(&k), .value = sizeof(k) };
+	struct npu_kernel_wait w = { .size = sizeof(w) };
+	struct npu_kernel_done d = { .size = sizeof(d), .busy_ns = 777 };
+	uint32_t stream;
+	uint64_t seq;
+	pid_t pid = getpid();
+
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_APERTURE_OPEN, &ap));
+	ASSERT_EQ(0, npu_stream_create(self->fd, &stream));
+	ASSERT_EQ(0, npu_submit(self->fd, stream, &c, 1, &seq));
+	ASSERT_EQ(0, npu_ioctl(ap.fd, NPU_IOCTL_APERTURE_KERNEL_WAIT, &w));
+	d.job = w.job;
+	ASSERT_EQ(0, npu_ioctl(ap.fd, NPU_IOCTL_APERTURE_KERNEL_DONE, &d));
+	ASSERT_EQ(0, npu_sync(self->fd, stream, -1));
+	ASSERT_LT(0, read_trace(self->inst, self->buf));
+	EXPECT_EVENT("npu_cmd_submit", "pid=%d stream=%u seqno=%llu op=kernel ",
+		     pid, stream, (unsigned long long)seq);
+	EXPECT_EVENT("npu_kernel_launch",
+		     "pid=%d stream=%u seqno=%llu job=%llu func=0xabc0000000001 blocks=3",
+		     pid, stream, (unsigned long long)seq, (unsigned long long)w.job);
+	EXPECT_EVENT("npu_kernel_done",
+		     "pid=%d stream=%u seqno=%llu job=%llu result=0 addr=0x0 flags=0x0 busy_ns=777",
+		     pid, stream, (unsigned long long)seq, (unsigned long long)w.job);
+	EXPECT_EVENT("npu_cmd_complete",
+		     "pid=%d stream=%u seqno=%llu op=kernel bytes=0 result=0",
+		     pid, stream, (unsigned long long)seq);
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, stream, 0));
+	close(ap.fd);
+}
+
 /* Events that are off record nothing. */
 TEST_F(trace, disabled)
 {

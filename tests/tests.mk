@@ -82,3 +82,14 @@ DRM_CFLAGS	:= $(shell pkg-config --cflags libdrm 2>/dev/null)
 DRM_LIBS	:= $(shell pkg-config --libs libdrm 2>/dev/null)
 $(TEST_OUT)/npu_dmabuf_test $(TEST_OUT)/npu_dmabuf_import_test: TEST_CFLAGS += $(DRM_CFLAGS)
 $(TEST_OUT)/npu_dmabuf_test $(TEST_OUT)/npu_dmabuf_import_test: TEST_LDLIBS += $(DRM_LIBS)
+
+# The device binary tests/npu_aicore_test.c runs in npu-aicore: our test
+# kernels through npu-cc (--aicore-only, then --link-fatbin).
+AICORE_KERNEL_SRCS := $(wildcard tests/ascendc/*_kernels.cpp)
+AICORE_KERNELS	:= $(TEST_OUT)/aicore_kernels.npubin
+$(AICORE_KERNELS): $(AICORE_KERNEL_SRCS) tools/npu-cc $(wildcard include/ascendc/*.h)
+	@mkdir -p $(@D)/aicore
+	for s in $(AICORE_KERNEL_SRCS); do \
+		tools/npu-cc --aicore-only -O2 -c $$s -o $(@D)/aicore/$$(basename $$s .cpp).o || exit 1; done
+	tools/npu-cc --link-fatbin -o $@ $(patsubst tests/ascendc/%.cpp,$(@D)/aicore/%.o,$(AICORE_KERNEL_SRCS))
+tests: $(AICORE_KERNELS)

@@ -63,7 +63,10 @@
 	X(npu_random,		 56, 8)			\
 	X(npu_model_create,	 32, 8)			\
 	X(npu_model_destroy,	 16, 4)			\
-	X(npu_aperture_open,	 16, 4)
+	X(npu_aperture_open,	 16, 4)			\
+	X(npu_kernel,		 72, 8)			\
+	X(npu_kernel_wait,	104, 8)			\
+	X(npu_kernel_done,	 40, 8)
 
 /*
  * Every ioctl: its nr, its struct, the last field of the first release
@@ -108,6 +111,15 @@
 	X(MODEL_CREATE,		0xa0, npu_model_create,		__reserved,	 32) \
 	X(MODEL_DESTROY,	0xa1, npu_model_destroy,	__reserved,	 16) \
 	X(APERTURE_OPEN,	0xa2, npu_aperture_open,	__reserved,	 16)
+
+/*
+ * The aperture fd's ioctls (since 1.11): the numbers after the device's,
+ * which answers -ENOTTY for them (tests/npu_kernel_test.c), as the
+ * aperture does for the device's.
+ */
+#define NPU_APERTURE_IOCTLS(A)							\
+	A(APERTURE_KERNEL_WAIT,	0xa3, npu_kernel_wait,		seqno,		104) \
+	A(APERTURE_KERNEL_DONE,	0xa4, npu_kernel_done,		busy_ns,	 40)
 
 /* Every field of every struct, in declaration order: offset and size. */
 #define NPU_FIELDS(X) \
@@ -305,7 +317,46 @@
 	X(npu_aperture_open, size,                 0,   4) \
 	X(npu_aperture_open, flags,                4,   4) \
 	X(npu_aperture_open, fd,                   8,   4) \
-	X(npu_aperture_open, __reserved,          12,   4)
+	X(npu_aperture_open, __reserved,          12,   4) \
+	X(npu_kernel, func,                        0,   8) \
+	X(npu_kernel, block_dim,                   8,   4) \
+	X(npu_kernel, core_type,                  12,   4) \
+	X(npu_kernel, flags,                      16,   4) \
+	X(npu_kernel, args_len,                   20,   4) \
+	X(npu_kernel, args,                       24,   8) \
+	X(npu_kernel, args_va,                    32,   8) \
+	X(npu_kernel, dump_va,                    40,   8) \
+	X(npu_kernel, dump_size,                  48,   4) \
+	X(npu_kernel, sat_mode,                   52,   4) \
+	X(npu_kernel, overflow_va,                56,   8) \
+	X(npu_kernel, timeout_ms,                 64,   4) \
+	X(npu_kernel, __reserved,                 68,   4) \
+	X(npu_kernel_wait, size,                   0,   4) \
+	X(npu_kernel_wait, flags,                  4,   4) \
+	X(npu_kernel_wait, args_buf,               8,   8) \
+	X(npu_kernel_wait, args_buf_len,          16,   4) \
+	X(npu_kernel_wait, event,                 20,   4) \
+	X(npu_kernel_wait, job,                   24,   8) \
+	X(npu_kernel_wait, func,                  32,   8) \
+	X(npu_kernel_wait, block_dim,             40,   4) \
+	X(npu_kernel_wait, core_type,             44,   4) \
+	X(npu_kernel_wait, kernel_flags,          48,   4) \
+	X(npu_kernel_wait, args_len,              52,   4) \
+	X(npu_kernel_wait, args_va,               56,   8) \
+	X(npu_kernel_wait, dump_va,               64,   8) \
+	X(npu_kernel_wait, dump_size,             72,   4) \
+	X(npu_kernel_wait, sat_mode,              76,   4) \
+	X(npu_kernel_wait, overflow_va,           80,   8) \
+	X(npu_kernel_wait, timeout_ms,            88,   4) \
+	X(npu_kernel_wait, stream,                92,   4) \
+	X(npu_kernel_wait, seqno,                 96,   8) \
+	X(npu_kernel_done, size,                   0,   4) \
+	X(npu_kernel_done, status,                 4,   4) \
+	X(npu_kernel_done, job,                    8,   8) \
+	X(npu_kernel_done, fault_addr,            16,   8) \
+	X(npu_kernel_done, fault_flags,           24,   4) \
+	X(npu_kernel_done, __reserved,            28,   4) \
+	X(npu_kernel_done, busy_ns,               32,   8)
 
 /*
  * Every constant but the ioctl numbers (NPU_IOCTLS above), with its value.
@@ -348,6 +399,7 @@
 	X(NPU_OP_RANDOM,		12)			\
 	X(NPU_OP_MODEL,			13)			\
 	X(NPU_OP_SWITCH,		14)			\
+	X(NPU_OP_KERNEL,		15)			\
 	X(NPU_RANDOM_DROPOUT,		0)			\
 	X(NPU_RANDOM_UNIFORM,		1)			\
 	X(NPU_RANDOM_NORMAL,		2)			\
@@ -389,6 +441,8 @@
 	X(NPU_FAULT_WRITE,		0x1)			\
 	X(NPU_FAULT_HOST,		0x2)			\
 	X(NPU_FAULT_UCE,		0x4)			\
+	X(NPU_FAULT_AICORE,		0x8)			\
+	X(NPU_FAULT_TRAP,		0x10)			\
 	X(NPU_STREAM_MODE_MASK,		0x1)			\
 	X(NPU_DMABUF_CLOEXEC,		0x1)			\
 	X(NPU_DMABUF_READONLY,		0x2)			\
@@ -398,7 +452,22 @@
 	X(NPU_DMABUF_IMPORT_READONLY,	0x1)			\
 	X(NPU_DMABUF_IMPORT_FLAGS_MASK,	0x1)			\
 	X(NPU_APERTURE_CLOEXEC,		0x1)			\
-	X(NPU_APERTURE_FLAGS_MASK,	0x1)
+	X(NPU_APERTURE_FLAGS_MASK,	0x1)			\
+	X(NPU_KERNEL_ARGS_DEVICE,	0x1)			\
+	X(NPU_KERNEL_FLAGS_MASK,	0x1)			\
+	X(NPU_KERNEL_CORE_VECTOR,	0)			\
+	X(NPU_KERNEL_CORE_CUBE,		1)			\
+	X(NPU_KERNEL_CORE_MIX,		2)			\
+	X(NPU_KERNEL_SAT_SATURATION,	0)			\
+	X(NPU_KERNEL_SAT_INFNAN,	1)			\
+	X(NPU_KERNEL_MAX_ARGS,		0x10000)		\
+	X(NPU_KERNEL_MAX_BLOCKS,	65535)			\
+	X(NPU_KERNEL_SIZE_V1,		72)			\
+	X(NPU_KERNEL_EVENT_RUN,		1)			\
+	X(NPU_KERNEL_EVENT_CANCEL,	2)			\
+	X(NPU_KERNEL_STATUS_OK,		0)			\
+	X(NPU_KERNEL_STATUS_FAULT,	1)			\
+	X(NPU_KERNEL_DONE_FAULT_MASK,	0x15)
 
 /* The flags masks: __u32, as the fields they check. */
 #define NPU_MASKS(X)						\
@@ -410,7 +479,9 @@
 	X(NPU_DMABUF_FLAGS_MASK)				\
 	X(NPU_MIRROR_FLAGS_MASK)				\
 	X(NPU_DMABUF_IMPORT_FLAGS_MASK)				\
-	X(NPU_APERTURE_FLAGS_MASK)
+	X(NPU_APERTURE_FLAGS_MASK)				\
+	X(NPU_KERNEL_FLAGS_MASK)				\
+	X(NPU_KERNEL_DONE_FAULT_MASK)
 
 /* ---- the same, at compile time -------------------------------------- */
 
@@ -429,6 +500,7 @@ NPU_STRUCTS(STRUCT_ASSERT)
 	_Static_assert(offsetof(struct s, size) == 0 &&				\
 		       SIZEOF_FIELD(s, size) == 4, #s ": size first");
 NPU_IOCTLS(IOCTL_ASSERT)
+NPU_APERTURE_IOCTLS(IOCTL_ASSERT)
 
 #define FIELD_ASSERT(s, f, off, size)						\
 	_Static_assert(offsetof(struct s, f) == (off) && SIZEOF_FIELD(s, f) == (size), \
@@ -452,6 +524,7 @@ _Static_assert(sizeof(NPU_PAGE_4K) == 8 && sizeof(NPU_PAGE_2M) == 8 &&
 _Static_assert(OFFSETOFEND(npu_cmd, value) == NPU_CMD_SIZE_V1, "NPU_CMD_SIZE_V1");
 _Static_assert(sizeof(struct npu_copy_desc) == NPU_COPY_DESC_SIZE_V1, "NPU_COPY_DESC_SIZE_V1");
 _Static_assert(sizeof(struct npu_random) == NPU_RANDOM_SIZE_V1, "NPU_RANDOM_SIZE_V1");
+_Static_assert(sizeof(struct npu_kernel) == NPU_KERNEL_SIZE_V1, "NPU_KERNEL_SIZE_V1");
 /* the wait condition does not share bits with the address-space flags */
 _Static_assert(((NPU_CMD_DST_HOST | NPU_CMD_SRC_HOST | NPU_CMD_DST_PEER |
 		 NPU_CMD_SRC_PEER | NPU_CMD_DST_USER | NPU_CMD_SRC_USER) &
@@ -490,6 +563,7 @@ static const struct layout_struct structs[] = { NPU_STRUCTS(STRUCT_ROW) };
 	{ "NPU_IOCTL_" #name, #s, #l, NPU_IOCTL_##name, NPU_CMD_##name, nr_,	\
 	  OFFSETOFEND(s, l), first_ },
 static const struct layout_ioctl ioctls[] = { NPU_IOCTLS(IOCTL_ROW) };
+static const struct layout_ioctl aperture_ioctls[] = { NPU_APERTURE_IOCTLS(IOCTL_ROW) };
 
 #define FIELD_ROW(s, f, o, sz)							\
 	{ #s, #f, offsetof(struct s, f), SIZEOF_FIELD(s, f), ALIGNOF_FIELD(s, f), o, sz },
@@ -554,6 +628,26 @@ TEST(ioctl_numbers)
 #if _IOC_NONE == 0U
 		EXPECT_EQ((NPU_TYPE << 8) | c->nr, c->value);
 #endif
+	}
+}
+
+/* The aperture's: numbered on from the device's, frozen the same way. */
+TEST(aperture_ioctls)
+{
+	for (size_t i = 0; i < N(aperture_ioctls); i++) {
+		const struct layout_ioctl *c = &aperture_ioctls[i];
+		const struct layout_struct *s = find_struct(c->type);
+
+		printf("# %-26s %#06lx: _IO(%#x, %#lx), struct %s from %zu bytes\n", c->name,
+		       c->value, (unsigned int)_IOC_TYPE(c->value), c->nr, c->type, c->first);
+		EXPECT_EQ(c->want_nr, c->nr);
+		EXPECT_EQ(NPU_CMD_BASE + N(ioctls) + i, c->nr);
+		EXPECT_EQ(NPU_TYPE, _IOC_TYPE(c->value));
+		EXPECT_EQ(_IOC_NONE, _IOC_DIR(c->value));
+		EXPECT_EQ(0, _IOC_SIZE(c->value));
+		EXPECT_EQ(c->want_first, c->first);
+		ASSERT_NONNULL(s);
+		EXPECT_EQ(s->size, c->first);	/* 1.11 knows all of it */
 	}
 }
 

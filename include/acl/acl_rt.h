@@ -2664,6 +2664,56 @@ ACL_FUNC_VISIBILITY aclError aclrtGetOverflowStatus(void *outputAddr, size_t out
 ACL_FUNC_VISIBILITY aclError aclrtResetOverflowStatus(aclrtStream stream);
 
 /*
+ * The same status under the newer names: aclrtGetFloatOverflowStatus and
+ * aclrtResetFloatOverflowStatus are the two calls above, except that a
+ * NULL outputAddr is the runtime's ACL_ERROR_RT_PARAM_INVALID.
+ * aclrtCtxGetFloatOverflowAddr answers the device address of the current
+ * context's status (the words kernels set; made on first use).
+ * aclrtNpuGetFloatOverFlowStatus and aclrtNpuClearFloatOverFlowStatus are
+ * the device's float status tasks, on the 910B class only
+ * (ACL_ERROR_RT_FEATURE_NOT_SUPPORT elsewhere); they read and clear the
+ * same per-context status, whatever checkMode says.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetFloatOverflowStatus(void *outputAddr, uint64_t outputSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtResetFloatOverflowStatus(aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtCtxGetFloatOverflowAddr(void **overflowAddr);
+ACL_FUNC_VISIBILITY aclError aclrtNpuGetFloatOverFlowStatus(void *outputAddr, uint64_t outputSize, uint32_t checkMode,
+							     aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtNpuClearFloatOverFlowStatus(uint32_t checkMode, aclrtStream stream);
+
+/*
+ * == Compute groups ==
+ *
+ * Only the 310P class has them; elsewhere (the simulated chip's 910B
+ * class) every call is ACL_ERROR_RT_FEATURE_NOT_SUPPORT after its NULL
+ * checks (ACL_ERROR_INVALID_PARAM). Where they exist, the simulated device
+ * has none configured: the count is 0, aclrtCreateGroupInfo answers NULL,
+ * a group id in [0, 3] is ACL_ERROR_RT_GROUP_NOT_CREATE (outside it
+ * ACL_ERROR_RT_PARAM_INVALID), every groupIndex ACL_ERROR_INVALID_PARAM.
+ * aclrtDestroyGroupInfo refuses an array libacl did not make
+ * (ACL_ERROR_INVALID_PARAM) where CANN would free it.
+ */
+typedef struct tagRtGroupInfo aclrtGroupInfo;
+
+typedef enum aclrtGroupAttr {
+	ACL_GROUP_AICORE_INT,
+	ACL_GROUP_AIV_INT,
+	ACL_GROUP_AIC_INT,
+	ACL_GROUP_SDMANUM_INT,
+	ACL_GROUP_ASQNUM_INT,
+	ACL_GROUP_GROUPID_INT,
+} aclrtGroupAttr;
+
+ACL_FUNC_VISIBILITY aclError aclrtSetGroup(int32_t groupId);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupCount(uint32_t *count);
+ACL_FUNC_VISIBILITY aclrtGroupInfo *aclrtCreateGroupInfo(void);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetAllGroupInfo(aclrtGroupInfo *groupInfo);
+ACL_FUNC_VISIBILITY aclError aclrtGetGroupInfoDetail(const aclrtGroupInfo *groupInfo, int32_t groupIndex,
+						     aclrtGroupAttr attr, void *attrValue, size_t valueLen,
+						     size_t *paramRetSize);
+
+/*
  * Process-wide options (aclSysParamOpt, acl_base_rt.h): Get answers 0 for
  * an option never set; values outside the option's range:
  * ACL_ERROR_RT_PARAM_INVALID; an option outside 0..3:
@@ -3068,11 +3118,14 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
 
 /*
- * == Kernel launch (types for layout; kernels arrive with the AI-core work) ==
+ * == Kernel launch (kernels do not run yet) ==
  *
- * libacl creates no function handles yet, so aclrtLaunchKernelWithHostArgs
- * answers every one ACL_ERROR_RT_INVALID_HANDLE (without reading it);
- * NULL funcHandle or hostArgs: ACL_ERROR_INVALID_PARAM.
+ * aclrtLaunchKernelWithHostArgs takes the function handles of loaded
+ * binaries (see "Device binaries and kernel functions" below); there is
+ * no executor for the AI cores yet, so a valid function answers
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and anything else
+ * ACL_ERROR_RT_INVALID_HANDLE (without reading it); NULL funcHandle or
+ * hostArgs: ACL_ERROR_INVALID_PARAM.
  */
 typedef void *aclrtFuncHandle;
 
@@ -3319,6 +3372,135 @@ ACL_FUNC_VISIBILITY aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionI
 							   uint32_t *devArgsLen);
 ACL_FUNC_VISIBILITY aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info,
 								 aclrtFuncHandle *func);
+
+/*
+ * == Device binaries and kernel functions ==
+ *
+ * A device binary is what npu-cc builds (Documentation/npu-cc.rst): an
+ * x86-64 ELF shared object with a .npu_kernels section (one record per
+ * kernel) and a .note.npu note. Loading one (aclrtBinaryLoad,
+ * aclrtBinaryLoadFromFile, aclrtBinaryLoadFromData) checks it strictly and
+ * copies its image into device memory of the current context's device
+ * (aclrtBinaryGetDevAddress: that copy and the image's size); every kernel
+ * record becomes a function handle (aclrtBinaryGetFunction by name,
+ * aclrtBinaryGetFunctionByEntry by tiling key: the first kernel with that
+ * key). A binary that is not an npu ELF, is truncated or inconsistent:
+ * ACL_ERROR_RT_PARAM_INVALID, as CANN answers a binary it cannot register,
+ * with the reason in aclGetRecentErrMsg. A binary belongs to the context
+ * that was current at load: aclrtBinaryUnLoad, or the destruction of that
+ * context (aclrtDestroyContext, aclrtResetDevice of its primary context,
+ * aclFinalize), frees the device image and ends the binary and its
+ * functions: their handles are ACL_ERROR_RT_INVALID_HANDLE from then on.
+ * NULL arguments: ACL_ERROR_INVALID_PARAM where CANN's acl layer checks
+ * them, else ACL_ERROR_RT_PARAM_INVALID (its runtime's). Kernels do not
+ * run yet: a launch of a valid function answers
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT.
+ */
+typedef void *aclrtBinary;
+typedef void *aclrtBinHandle;
+
+/* aclrtBinaryLoadOptions' magic values (CANN's RT_DEV_BINARY_MAGIC_ELF*) */
+#define ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE 0x41494343U
+
+typedef enum aclrtBinaryLoadOptionType {
+	ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD = 1,
+	ACL_RT_BINARY_LOAD_OPT_LAZY_MAGIC = 2,
+	ACL_RT_BINARY_LOAD_OPT_MAGIC = 2,
+	ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE = 3,
+} aclrtBinaryLoadOptionType;
+
+typedef union aclrtBinaryLoadOptionValue {
+	uint32_t isLazyLoad;
+	uint32_t magic;
+	int32_t cpuKernelMode;
+	uint32_t rsv[4];
+} aclrtBinaryLoadOptionValue;
+
+typedef struct {
+	aclrtBinaryLoadOptionType type;
+	aclrtBinaryLoadOptionValue value;
+} aclrtBinaryLoadOption;
+
+typedef struct aclrtBinaryLoadOptions {
+	aclrtBinaryLoadOption *options;
+	size_t numOpt;
+} aclrtBinaryLoadOptions;
+
+typedef enum {
+	ACL_FUNC_ATTR_KERNEL_TYPE = 1,
+	ACL_FUNC_ATTR_KERNEL_RATIO = 2,
+	ACL_FUNC_ATTR_KERNEL_SCHED_MODE = 3,
+} aclrtFuncAttribute;
+
+typedef enum {
+	ACL_KERNEL_TYPE_AICORE = 0,	/* MIX KERNEL */
+	ACL_KERNEL_TYPE_CUBE = 1,	/* AI CUBE CORE */
+	ACL_KERNEL_TYPE_VECTOR = 2,	/* AI VECTOR CORE: every kernel npu-cc builds */
+	ACL_KERNEL_TYPE_MIX = 3,
+	ACL_KERNEL_TYPE_AICPU = 100,
+} aclrtKernelType;
+
+typedef void (*aclrtOpExceptionCallback)(aclrtExceptionInfo *exceptionInfo, void *userData);
+
+/*
+ * A description of dataLen bytes at data, which must stay valid until
+ * aclrtBinaryLoad reads them (nothing is copied here); NULL data: NULL.
+ * aclrtDestroyBinary of NULL or of anything else than a live description:
+ * ACL_ERROR_INVALID_PARAM.
+ */
+ACL_FUNC_VISIBILITY aclrtBinary aclrtCreateBinary(const void *data, size_t dataLen);
+ACL_FUNC_VISIBILITY aclError aclrtDestroyBinary(aclrtBinary binary);
+/* dataLen 0: ACL_ERROR_RT_PARAM_INVALID; an unknown binary: ACL_ERROR_INVALID_PARAM */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoad(const aclrtBinary binary, aclrtBinHandle *binHandle);
+/*
+ * options (NULL: none) as CANN's: options->options NULL, an unknown type,
+ * LAZY_LOAD not 0 or 1, MAGIC in a load from a file or not one of CANN's
+ * three ELF magics, CPU_KERNEL_MODE not 0/1 (file) or 2 (data):
+ * ACL_ERROR_RT_PARAM_INVALID; a valid CPU_KERNEL_MODE (an AI CPU binary):
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT. LAZY_LOAD and MAGIC change nothing:
+ * the image is copied at load. A file that cannot be read:
+ * ACL_ERROR_RT_PARAM_INVALID.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
+						     aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
+						     const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryUnLoad(aclrtBinHandle binHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetDevAddress(const aclrtBinHandle binHandle, void **binAddr, size_t *binSize);
+/* No device binary has globals the runtime knows yet: ACL_ERROR_RT_SYMBOL_NOT_FOUND after the checks */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetGlobal(aclrtBinHandle binHandle, const char *name, void **dptr,
+						  size_t *size);
+/* Kept (the last one set wins) for the binary's kernel faults, which cannot happen yet */
+ACL_FUNC_VISIBILITY aclError aclrtBinarySetExceptionCallback(aclrtBinHandle binHandle,
+							     aclrtOpExceptionCallback callback, void *userData);
+/* Not a kernel of the binary: ACL_ERROR_RT_PARAM_INVALID */
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
+						    aclrtFuncHandle *funcHandle);
+ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunctionByEntry(aclrtBinHandle binHandle, uint64_t funcEntry,
+							   aclrtFuncHandle *funcHandle);
+/* Nothing registers host symbols yet: ACL_ERROR_RT_INVALID_DEVICE_FUNCTION after the checks */
+ACL_FUNC_VISIBILITY aclError aclrtGetFuncBySymbol(const void *symbol, aclrtFuncHandle *funcHandle);
+/* maxLen below the name's length + 1: ACL_ERROR_RT_PARAM_INVALID */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionName(aclrtFuncHandle funcHandle, uint32_t maxLen, char *name);
+/*
+ * A vector kernel (all of npu-cc's) has its code on the vector cores:
+ * *aicAddr NULL and *aicSize 0; *aivAddr the device address of its entry
+ * symbol in the binary's device image (image + st_value), *aivSize its
+ * st_size.
+ */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAddr(aclrtFuncHandle funcHandle, void **aicAddr, void **aivAddr);
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionSize(aclrtFuncHandle funcHandle, size_t *aicSize, size_t *aivSize);
+/* KERNEL_TYPE: ACL_KERNEL_TYPE_VECTOR; KERNEL_RATIO and KERNEL_SCHED_MODE: 0 */
+ACL_FUNC_VISIBILITY aclError aclrtGetFunctionAttribute(aclrtFuncHandle funcHandle, aclrtFuncAttribute attrType,
+						       int64_t *attrValue);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetBinary(const aclrtFuncHandle funcHandle, aclrtBinHandle *binHandle);
+/* The kernel's parameters: each at the next 8-byte boundary of the argument block */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamCount(const void *func, size_t *paramCount);
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+						       size_t *paramSize);
+/* 0: no kernel of npu-cc is a SIMT kernel; flags must be 0 (ACL_ERROR_INVALID_PARAM) */
+ACL_FUNC_VISIBILITY aclError aclrtFunctionGetAvailDynUbufPerBlock(void *func, uint32_t flags,
+								  size_t *dynamicUbufSize);
 
 typedef enum {
 	ACL_RT_DEVICE_TASK_ABORT_PRE = 0,

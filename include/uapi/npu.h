@@ -292,6 +292,10 @@
  *	struct npu_model_destroy (since 1.10)
  * @NPU_CMD_APERTURE_OPEN: NPU_IOCTL_APERTURE_OPEN,
  *	struct npu_aperture_open (since 1.11)
+ * @NPU_CMD_APERTURE_KERNEL_WAIT: NPU_IOCTL_APERTURE_KERNEL_WAIT,
+ *	struct npu_kernel_wait, on an aperture fd only (since 1.11)
+ * @NPU_CMD_APERTURE_KERNEL_DONE: NPU_IOCTL_APERTURE_KERNEL_DONE,
+ *	struct npu_kernel_done, on an aperture fd only (since 1.11)
  *
  * Numbers are assigned in this order, without gaps, and never reused. The
  * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
@@ -333,6 +337,8 @@ enum npu_cmd_nr {
 	NPU_CMD_MODEL_CREATE,		/* since 1.10 */
 	NPU_CMD_MODEL_DESTROY,		/* since 1.10 */
 	NPU_CMD_APERTURE_OPEN,		/* since 1.11 */
+	NPU_CMD_APERTURE_KERNEL_WAIT,	/* since 1.11, aperture fd */
+	NPU_CMD_APERTURE_KERNEL_DONE,	/* since 1.11, aperture fd */
 };
 
 /**
@@ -930,6 +936,8 @@ struct npu_stream_destroy {
  *	(since 1.10; DOC: npu models)
  * @NPU_OP_SWITCH: in a model only: go on at the step the __u32 at @src
  *	picks from the @length step indexes at @value (since 1.10)
+ * @NPU_OP_KERNEL: launch the kernel struct npu_kernel at @src describes
+ *	on the AI cores (since 1.11; DOC: npu kernel launches)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -1039,6 +1047,14 @@ struct npu_stream_destroy {
  * the step runs: the run goes on at step @value[i] for the index i read,
  * the last entry's for an index past the array. @flags and @dst are 0.
  * SUBMIT refuses it (-EINVAL): outside a model there is nowhere to go.
+ *
+ * NPU_OP_KERNEL (since 1.11) launches a kernel on the AI cores: @src is
+ * the caller's struct npu_kernel, @value bytes of it (at least
+ * NPU_KERNEL_SIZE_V1; a longer one has a zero tail, else -E2BIG; more
+ * than 4096 is -E2BIG), read at SUBMIT with the argument blob it points
+ * to; @flags, @dst and @length are 0. The executor that runs kernels
+ * takes it through an aperture fd of the context (DOC: npu kernel
+ * launches). A model may hold it (read once, at MODEL_CREATE).
  */
 enum npu_cmd_op {
 	NPU_OP_COPY		= 1,
@@ -1055,6 +1071,7 @@ enum npu_cmd_op {
 	NPU_OP_RANDOM		= 12,
 	NPU_OP_MODEL		= 13,
 	NPU_OP_SWITCH		= 14,
+	NPU_OP_KERNEL		= 15,
 };
 
 /**
@@ -1265,15 +1282,16 @@ struct npu_random {
  *         npu_wait_cond) as the op allows; others must be 0
  * @dst: destination address (device VA unless a DST flag says otherwise)
  * @src: source address (device VA unless a SRC flag says otherwise), a
- *       stream id, COPY_BATCH's array of struct npu_copy_desc, or
- *       RANDOM's struct npu_random
+ *       stream id, COPY_BATCH's array of struct npu_copy_desc,
+ *       RANDOM's struct npu_random, or KERNEL's struct npu_kernel
  * @length: bytes for COPY/MEMSET/FILL32/PREFETCH, bytes of each row for
  *          COPY_2D; for WAIT_STREAM a limit in milliseconds (0: none;
  *          since 1.3); copies of a COPY_BATCH; 0 for the others
  * @value: fill byte, u32 fill pattern (FILL32), value to write or compare,
  *         seqno to wait for, for a COPY or COPY_2D with NPU_CMD_*_PEER
  *         the fd of the peer context, COPY_BATCH's element size, or
- *         the size of RANDOM's struct npu_random
+ *         the size of RANDOM's struct npu_random or KERNEL's struct
+ *         npu_kernel
  * @dst_pitch: COPY_2D: bytes from the start of one destination row to the
  *             next, at least @length; 0 for the other ops (since 1.4)
  * @src_pitch: COPY_2D: the same for the source rows (since 1.4)
@@ -1462,11 +1480,18 @@ struct npu_submit {
  * @NPU_FAULT_UCE: the device page at @fault_addr (a device VA) has an
  *	uncorrectable memory error: STREAM_SYNC's -EHWPOISON (DOC: npu
  *	uncorrectable memory errors)
+ * @NPU_FAULT_AICORE: a kernel (NPU_OP_KERNEL) faulted on an AI core at
+ *	@fault_addr, a device VA, or 0 if the executor had none (since 1.11;
+ *	DOC: npu kernel launches)
+ * @NPU_FAULT_TRAP: with NPU_FAULT_AICORE: the kernel trapped (a trap or
+ *	an illegal instruction) (since 1.11)
  */
 enum npu_fault_flags {
 	NPU_FAULT_WRITE = 1U << 0,
 	NPU_FAULT_HOST = 1U << 1,
 	NPU_FAULT_UCE = 1U << 2,
+	NPU_FAULT_AICORE = 1U << 3,
+	NPU_FAULT_TRAP = 1U << 4,
 };
 
 /**
@@ -1502,13 +1527,15 @@ enum npu_fault_flags {
  * Errors (beyond the common ones):
  *
  * * %-EIO: a command up to @seqno faulted; @error_seqno, @fault_addr,
- *   @fault_flags and @error_tid say which, where and whose.
+ *   @fault_flags and @error_tid say which, where and whose. A KERNEL's
+ *   fault has NPU_FAULT_AICORE (since 1.11).
  * * %-EHWPOISON: a command up to @seqno touched a device page with an
  *   uncorrectable memory error (since 1.6); the same outputs as for
  *   -EIO, @fault_addr the device VA of the first byte it could not
  *   access and @fault_flags with NPU_FAULT_UCE.
  * * %-ETIME: a command up to @seqno was a WAIT_STREAM that ran out of its
- *   limit (since 1.3); @error_seqno and @error_tid say which and whose.
+ *   limit (since 1.3), or a KERNEL that ran out of its @timeout_ms (since
+ *   1.11); @error_seqno and @error_tid say which and whose.
  * * %-ECANCELED: a command up to @seqno was dropped unrun (FORCE destroy,
  *   carrier removal, or after a fault in NPU_STREAM_STOP_ON_FAULT mode).
  * * %-ETIMEDOUT: @timeout_ms passed first.
@@ -2384,5 +2411,278 @@ struct npu_aperture_open {
 };
 
 #define NPU_IOCTL_APERTURE_OPEN	_IO(NPU_TYPE, NPU_CMD_APERTURE_OPEN)
+
+/**
+ * DOC: npu kernel launches
+ *
+ * A kernel launch (since 1.11) is a stream command, NPU_OP_KERNEL, whose
+ * struct npu_kernel names the kernel by a token the driver never
+ * interprets (the runtime's binary and function), its block count, core
+ * type and argument blob. The driver does not run kernels: an executor
+ * process of the application does, on its core threads, with the
+ * context's aperture mapped (DOC: npu aperture). The protocol between the
+ * two is two ioctls on an aperture fd of the context.
+ *
+ * When the stream reaches a KERNEL command, the driver puts it on the
+ * context's kernel queue as a job, wakes the executor, and the stream
+ * waits (it holds no channel, as a WAIT_STREAM does; the context's other
+ * streams go on). APERTURE_KERNEL_WAIT takes the oldest job: its id, the
+ * fields of its struct npu_kernel, the stream and seqno it belongs to,
+ * and its argument blob, copied into the executor's buffer. The executor
+ * runs the blocks and reports with APERTURE_KERNEL_DONE: success, or a
+ * fault (the device VA, NPU_FAULT_WRITE, NPU_FAULT_TRAP, NPU_FAULT_UCE).
+ * The command then completes: 0, or -EIO with the fault recorded for
+ * STREAM_SYNC (@fault_addr, @fault_flags with NPU_FAULT_AICORE; with
+ * NPU_FAULT_UCE -EHWPOISON), and the stream goes on. A launch with a
+ * @timeout_ms that is not DONE that long after it reached the head of
+ * its stream ends with -ETIME. Streams, events, STOP_ON_FAULT and models
+ * treat it as any other command.
+ *
+ * A stopped stream cancels its launch (a FORCE destroy, the context's
+ * close or its process's exit, carrier removal, a reset), and a timeout
+ * does too: a job not yet taken is dropped, a taken one is cancelled and
+ * the executor is told by a WAIT event (NPU_KERNEL_EVENT_CANCEL with the
+ * job's id), after which its DONE answers -ECANCELED. An executor that
+ * goes away must not leave a stream waiting for good: every job taken
+ * through an aperture file that is released (its last fd closed, as when
+ * the executor dies) and not yet DONE fails, -EIO with NPU_FAULT_AICORE
+ * and @fault_addr 0.
+ *
+ * The blob (at most NPU_KERNEL_MAX_ARGS bytes) is read at SUBMIT (by
+ * MODEL_CREATE for a model's launch) and held, accounted to the memory
+ * cgroup, until the command completes (the model goes); a context holds
+ * at most max_kernel_args bytes of blobs (module parameter, default 64
+ * MiB; past it SUBMIT and MODEL_CREATE fail with -ENOMEM). The jobs a
+ * context's executor took and that were cancelled are remembered for
+ * its DONE up to 1024; past that the oldest is forgotten (its DONE
+ * answers -ENOENT).
+ */
+
+/**
+ * enum npu_kernel_flags - struct npu_kernel's flags (since 1.11)
+ * @NPU_KERNEL_ARGS_DEVICE: the argument blob is already at @args_va in
+ *	device memory (@args_len bytes); @args is 0 and nothing is copied
+ */
+enum npu_kernel_flags {
+	NPU_KERNEL_ARGS_DEVICE	= 1U << 0,
+};
+
+#define NPU_KERNEL_FLAGS_MASK	((__u32)NPU_KERNEL_ARGS_DEVICE)
+
+/**
+ * enum npu_kernel_core - the cores a kernel runs on (since 1.11)
+ * @NPU_KERNEL_CORE_VECTOR: vector cores (AIV)
+ * @NPU_KERNEL_CORE_CUBE: cube cores (AIC)
+ * @NPU_KERNEL_CORE_MIX: both (a mixed kernel)
+ */
+enum npu_kernel_core {
+	NPU_KERNEL_CORE_VECTOR	= 0,
+	NPU_KERNEL_CORE_CUBE	= 1,
+	NPU_KERNEL_CORE_MIX	= 2,
+};
+
+/**
+ * enum npu_kernel_sat - a kernel's floating-point overflow mode (since 1.11)
+ * @NPU_KERNEL_SAT_SATURATION: results saturate
+ * @NPU_KERNEL_SAT_INFNAN: results overflow to inf and NaN
+ */
+enum npu_kernel_sat {
+	NPU_KERNEL_SAT_SATURATION = 0,
+	NPU_KERNEL_SAT_INFNAN	= 1,
+};
+
+/**
+ * NPU_KERNEL_MAX_ARGS - the longest argument blob of a launch (since 1.11)
+ */
+#define NPU_KERNEL_MAX_ARGS	(64U * 1024)
+
+/**
+ * NPU_KERNEL_MAX_BLOCKS - the most blocks of a launch (since 1.11)
+ */
+#define NPU_KERNEL_MAX_BLOCKS	65535U
+
+/**
+ * struct npu_kernel - what an NPU_OP_KERNEL launches (since 1.11; DOC:
+ *	npu kernel launches)
+ * @func: the kernel's token, the runtime's, handed to the executor as is
+ * @block_dim: blocks, 1..NPU_KERNEL_MAX_BLOCKS
+ * @core_type: NPU_KERNEL_CORE_* (enum npu_kernel_core)
+ * @flags: NPU_KERNEL_* bits (enum npu_kernel_flags)
+ * @args_len: bytes of the argument blob, at most NPU_KERNEL_MAX_ARGS
+ * @args: user pointer to the blob, read at SUBMIT; 0 with
+ *	NPU_KERNEL_ARGS_DEVICE or when @args_len is 0
+ * @args_va: device VA, 8-byte aligned, where the executor stores the blob
+ *	and which the kernel gets (with NPU_KERNEL_ARGS_DEVICE: where it is
+ *	already); not 0 when @args_len is not
+ * @dump_va: device VA of the printf/dump area, @dump_size bytes per
+ *	block, or 0 (then @dump_size is 0)
+ * @dump_size: bytes of @dump_va per block
+ * @sat_mode: NPU_KERNEL_SAT_* (enum npu_kernel_sat)
+ * @overflow_va: device VA of the overflow status words, or 0
+ * @timeout_ms: the launch fails with -ETIME this long after it reached
+ *	the head of its stream, if not DONE; 0: no limit
+ * @__reserved: 0
+ *
+ * SUBMIT (and MODEL_CREATE) refuse with -EINVAL an unknown flag, core
+ * type or mode, @__reserved not 0, @block_dim 0 or over the maximum,
+ * @args_len over NPU_KERNEL_MAX_ARGS, @args not 0 where it must be, an
+ * @args_va 0 or misaligned where a blob goes, a @dump_size without
+ * @dump_va or the other way round, and a range that wraps; -EFAULT for
+ * a blob that cannot be read; -ENOMEM past max_kernel_args.
+ */
+struct npu_kernel {
+	__aligned_u64 func;
+	__u32 block_dim;
+	__u32 core_type;
+	__u32 flags;
+	__u32 args_len;
+	__aligned_u64 args;
+	__aligned_u64 args_va;
+	__aligned_u64 dump_va;
+	__u32 dump_size;
+	__u32 sat_mode;
+	__aligned_u64 overflow_va;
+	__u32 timeout_ms;
+	__u32 __reserved;
+};
+
+/**
+ * NPU_KERNEL_SIZE_V1 - struct npu_kernel as 1.11 has it, the least
+ *	KERNEL's @value may be
+ */
+#define NPU_KERNEL_SIZE_V1	72
+
+/**
+ * enum npu_kernel_event - what APERTURE_KERNEL_WAIT answers (since 1.11)
+ * @NPU_KERNEL_EVENT_RUN: a job to run, now taken by the caller's file
+ * @NPU_KERNEL_EVENT_CANCEL: job @job, taken earlier, is cancelled: stop
+ *	it; its DONE answers -ECANCELED. Only @job is set.
+ */
+enum npu_kernel_event {
+	NPU_KERNEL_EVENT_RUN	= 1,
+	NPU_KERNEL_EVENT_CANCEL	= 2,
+};
+
+/**
+ * struct npu_kernel_wait - NPU_IOCTL_APERTURE_KERNEL_WAIT: take the next
+ *	kernel job of the context, or a cancel (since 1.11; on an aperture
+ *	fd; DOC: npu kernel launches)
+ * @size: sizeof(struct npu_kernel_wait)
+ * @flags: must be 0
+ * @args_buf: user pointer to a buffer for the job's argument blob
+ * @args_buf_len: its bytes (NPU_KERNEL_MAX_ARGS holds any blob)
+ * @event: out, NPU_KERNEL_EVENT_* (enum npu_kernel_event)
+ * @job: out, the job's id (non-zero, unique in the context)
+ * @func: out, the launch's struct npu_kernel fields, from here ...
+ * @block_dim: out
+ * @core_type: out
+ * @kernel_flags: out, struct npu_kernel's @flags
+ * @args_len: out, bytes of the blob (in @args_buf unless
+ *	NPU_KERNEL_ARGS_DEVICE)
+ * @args_va: out
+ * @dump_va: out
+ * @dump_size: out
+ * @sat_mode: out
+ * @overflow_va: out
+ * @timeout_ms: out, ... to here
+ * @stream: out, the stream of the command
+ * @seqno: out, its seqno there
+ *
+ * Cancels come first, then jobs, oldest first. Blocks until there is one
+ * (a signal: -EINTR, restarted as the signal's SA_RESTART says), unless
+ * the file is O_NONBLOCK: then -EAGAIN. poll() says EPOLLIN when one is
+ * there (and EPOLLHUP once the context shut down).
+ *
+ * Errors (beyond the common ones, but not -EPERM: any process holding
+ * the fd may call):
+ *
+ * * %-EINVAL: @flags not 0.
+ * * %-ENOSPC: the oldest job's blob is longer than @args_buf_len; it
+ *   stays queued.
+ * * %-EFAULT: @args_buf cannot be written; the job is not taken.
+ * * %-EAGAIN: nothing there and the file is O_NONBLOCK.
+ * * %-EPIPE: the context shut down (its file closed, its process exited).
+ * * %-EINTR: a signal.
+ */
+struct npu_kernel_wait {
+	__u32 size;
+	__u32 flags;
+	__aligned_u64 args_buf;
+	__u32 args_buf_len;
+	__u32 event;
+	__aligned_u64 job;
+	__aligned_u64 func;
+	__u32 block_dim;
+	__u32 core_type;
+	__u32 kernel_flags;
+	__u32 args_len;
+	__aligned_u64 args_va;
+	__aligned_u64 dump_va;
+	__u32 dump_size;
+	__u32 sat_mode;
+	__aligned_u64 overflow_va;
+	__u32 timeout_ms;
+	__u32 stream;
+	__aligned_u64 seqno;
+};
+
+#define NPU_IOCTL_APERTURE_KERNEL_WAIT _IO(NPU_TYPE, NPU_CMD_APERTURE_KERNEL_WAIT)
+
+/**
+ * enum npu_kernel_status - how a kernel job ended, APERTURE_KERNEL_DONE's
+ *	@status (since 1.11)
+ * @NPU_KERNEL_STATUS_OK: every block ran to its end
+ * @NPU_KERNEL_STATUS_FAULT: a block faulted: @fault_addr, @fault_flags
+ */
+enum npu_kernel_status {
+	NPU_KERNEL_STATUS_OK	= 0,
+	NPU_KERNEL_STATUS_FAULT	= 1,
+};
+
+/**
+ * NPU_KERNEL_DONE_FAULT_MASK - the NPU_FAULT_* bits a DONE may report
+ */
+#define NPU_KERNEL_DONE_FAULT_MASK ((__u32)(NPU_FAULT_WRITE | NPU_FAULT_TRAP | \
+					    NPU_FAULT_UCE))
+
+/**
+ * struct npu_kernel_done - NPU_IOCTL_APERTURE_KERNEL_DONE: a job taken by
+ *	APERTURE_KERNEL_WAIT is over (since 1.11; on an aperture fd; DOC:
+ *	npu kernel launches)
+ * @size: sizeof(struct npu_kernel_done)
+ * @status: NPU_KERNEL_STATUS_* (enum npu_kernel_status)
+ * @job: the job's id, from WAIT
+ * @fault_addr: for a fault, the device VA (0 if none, as for a trap);
+ *	else 0
+ * @fault_flags: for a fault, NPU_FAULT_WRITE, NPU_FAULT_TRAP and
+ *	NPU_FAULT_UCE bits (NPU_KERNEL_DONE_FAULT_MASK); else 0
+ * @__reserved: must be 0
+ * @busy_ns: core time the job took, nanoseconds summed over its blocks
+ *	(accounting only)
+ *
+ * The command completes: 0, or -EIO (-EHWPOISON with NPU_FAULT_UCE) with
+ * @fault_addr and @fault_flags | NPU_FAULT_AICORE for STREAM_SYNC. Any
+ * file of the context's apertures may report a job.
+ *
+ * Errors (beyond the common ones, but not -EPERM):
+ *
+ * * %-EINVAL: an unknown @status, @fault_flags outside the mask, a
+ *   @fault_addr or @fault_flags with NPU_KERNEL_STATUS_OK, @__reserved
+ *   not 0.
+ * * %-ENOENT: no job of that id was taken (never, or it is over).
+ * * %-ECANCELED: the job was cancelled (its WAIT event came or comes):
+ *   nothing is recorded.
+ */
+struct npu_kernel_done {
+	__u32 size;
+	__u32 status;
+	__aligned_u64 job;
+	__aligned_u64 fault_addr;
+	__u32 fault_flags;
+	__u32 __reserved;
+	__aligned_u64 busy_ns;
+};
+
+#define NPU_IOCTL_APERTURE_KERNEL_DONE _IO(NPU_TYPE, NPU_CMD_APERTURE_KERNEL_DONE)
 
 #endif /* _UAPI_NPU_H */

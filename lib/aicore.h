@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Each open device's AI-core executor (aicore.c): npu-aicore, started at
+ * the first binary a device loads, stopped when the device closes.
+ */
+#ifndef LIBACL_AICORE_H
+#define LIBACL_AICORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct acl_device;
+
+/*
+ * Load the device binary in @fd (the executor keeps a copy of the fd) into
+ * @dev's executor, starting the executor if it is not running: *@id is its
+ * binary id there, and kernel i of a launch's token (*@id << 32 | i) is
+ * the entry symbol @entries[i].
+ */
+int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id);
+int acl_aicore_unload(struct acl_device *dev, uint32_t id);
+
+/*
+ * Stop @dev's executor and give back its reservations (the device
+ * closes); @in_child: after fork, forget the parent's executor.
+ */
+void acl_aicore_stop(struct acl_device *dev, bool in_child);
+
+#endif /* LIBACL_AICORE_H */
