@@ -3118,7 +3118,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
 
 /*
- * == Kernel launch (kernels do not run yet) ==
+ * == Kernel launch ==
  *
  * aclrtLaunchKernelWithHostArgs takes the function handles of loaded
  * binaries (see "Device binaries and kernel functions" below); there is
