@@ -128,6 +128,22 @@ static int acl_argsh_get(const void *p, struct acl_argsh **out)
 	return 0;
 }
 
+/* @p as an argument handle, locked (acl_argsh_unlock()), or ACLI_EHANDLE recorded */
+static int acl_argsh_lock(const void *p, struct acl_argsh **out)
+{
+	int ret = acl_argsh_get(p, out);
+
+	if (!ret)
+		pthread_mutex_lock(&(*out)->lock);
+	return ret;
+}
+
+static void acl_argsh_unlock(struct acl_argsh *h)
+{
+	pthread_mutex_unlock(&h->lock);
+	acl_obj_put(&h->obj);
+}
+
 /* @p as a parameter of @h (h->lock held), compared against its record only. */
 static int acl_kparam_of(struct acl_argsh *h, const void *p, struct acl_kparam **out)
 {
@@ -268,8 +284,7 @@ ACL_EXPORT aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, acl
 	pthread_mutex_lock(&h->lock);
 	h->max_params = f->param_count;
 	acl_argsh_reset(h, userHostMem, actualArgsSize);
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	acl_kfunc_put(f);
 	return ACL_SUCCESS;
 }
@@ -315,10 +330,9 @@ ACL_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *para
 	else if (!paramHandle)
 		ret = acl_errf(-EINVAL, "paramHandle must not be NULL");
 	else
-		ret = acl_argsh_get(argsHandle, &h);
+		ret = acl_argsh_lock(argsHandle, &h);
 	if (ret)
 		return acl_ret(__func__, ret);
-	pthread_mutex_lock(&h->lock);
 	ret = acl_kargs_slot(h, paramSize, false, &off);
 	if (!ret) {
 		struct acl_kparam *p = &h->params[h->nparams++];
@@ -330,8 +344,7 @@ ACL_EXPORT aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *para
 		h->size = off + paramSize;
 		*paramHandle = p;
 	}
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	return acl_ret(__func__, ret);
 }
 
@@ -346,10 +359,9 @@ ACL_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
 	else if (!paramHandle)
 		ret = acl_errf(-EINVAL, "paramHandle must not be NULL");
 	else
-		ret = acl_argsh_get(argsHandle, &h);
+		ret = acl_argsh_lock(argsHandle, &h);
 	if (ret)
 		return acl_ret(__func__, ret);
-	pthread_mutex_lock(&h->lock);
 	ret = acl_kargs_slot(h, sizeof(uint64_t), true, &off);
 	if (!ret) {
 		struct acl_kparam *p = &h->params[h->nparams++];
@@ -361,8 +373,7 @@ ACL_EXPORT aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
 		h->size = off + sizeof(uint64_t);
 		*paramHandle = p;
 	}
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	return acl_ret(__func__, ret);
 }
 
@@ -383,10 +394,9 @@ ACL_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHand
 	else if (!bufferAddr)
 		ret = acl_errf(-EINVAL, "bufferAddr must not be NULL");
 	else
-		ret = acl_argsh_get(argsHandle, &h);
+		ret = acl_argsh_lock(argsHandle, &h);
 	if (ret)
 		return acl_ret(__func__, ret);
-	pthread_mutex_lock(&h->lock);
 	ret = acl_kparam_of(h, paramHandle, &p);
 	if (!ret && !p->placeholder)
 		ret = acl_errf(ACLI_ERTPARAM, "paramHandle is a plain parameter, not a placeholder");
@@ -404,8 +414,7 @@ ACL_EXPORT aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHand
 		h->size = off + dataSize;
 		*bufferAddr = h->buf + off;
 	}
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	return acl_ret(__func__, ret);
 }
 
@@ -425,10 +434,9 @@ ACL_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
 	else if (!paramSize)
 		ret = acl_errf(-EINVAL, "paramSize must be positive");
 	else
-		ret = acl_argsh_get(argsHandle, &h);
+		ret = acl_argsh_lock(argsHandle, &h);
 	if (ret)
 		return acl_ret(__func__, ret);
-	pthread_mutex_lock(&h->lock);
 	ret = acl_kparam_of(h, paramHandle, &p);
 	if (!ret && p->placeholder)
 		ret = acl_errf(ACLI_ERTPARAM, "paramHandle is a placeholder: only plain parameters are updated");
@@ -438,8 +446,7 @@ ACL_EXPORT aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtP
 		memcpy(h->buf + p->off, param, paramSize);
 		h->updating = true;
 	}
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	return acl_ret(__func__, ret);
 }
 
@@ -451,14 +458,12 @@ ACL_EXPORT aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle)
 	if (!argsHandle)
 		ret = acl_errf(-EINVAL, "argsHandle must not be NULL");
 	else
-		ret = acl_argsh_get(argsHandle, &h);
+		ret = acl_argsh_lock(argsHandle, &h);
 	if (ret)
 		return acl_ret(__func__, ret);
-	pthread_mutex_lock(&h->lock);
 	h->finalized = true;
 	h->updating = false;
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	return ACL_SUCCESS;
 }
 
@@ -470,10 +475,9 @@ int acl_kargs_block(const void *handle, void **blob, size_t *len, aclrtPlaceHold
 
 	*blob = NULL;
 	*ph = NULL;
-	ret = acl_argsh_get(handle, &h);
+	ret = acl_argsh_lock(handle, &h);
 	if (ret)
 		return ret;
-	pthread_mutex_lock(&h->lock);
 	if (!h->finalized || h->updating)
 		ret = acl_errf(ACLI_ERTPARAM, "the argument handle is not finalized or was updated since");
 	else if (!h->size)
@@ -496,8 +500,7 @@ int acl_kargs_block(const void *handle, void **blob, size_t *len, aclrtPlaceHold
 		}
 		*nph = n;
 	}
-	pthread_mutex_unlock(&h->lock);
-	acl_obj_put(&h->obj);
+	acl_argsh_unlock(h);
 	if (ret) {
 		free(*blob);
 		free(*ph);

@@ -292,7 +292,10 @@ ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 	return acl_ret(__func__, ret);
 }
 
-/* A launch of @func with the block @args (@len bytes) where it is: in device memory. */
+/*
+ * aclrtLaunchKernel(V2): @func with the block @args (@len bytes) where it
+ * is, in device memory.
+ */
 static int acl_launch_dev(aclrtFuncHandle func, uint32_t blocks, const void *args, size_t len,
 			  aclrtLaunchKernelCfg *cfg, aclrtStream stream)
 {
@@ -300,7 +303,12 @@ static int acl_launch_dev(aclrtFuncHandle func, uint32_t blocks, const void *arg
 	struct acl_kfunc *f = NULL;
 	int ret;
 
-	ret = acl_kfunc_get(func, &f);
+	if (!func)
+		ret = acl_errf(-EINVAL, "funcHandle must not be NULL");
+	else if (!args)
+		ret = acl_errf(-EINVAL, "argsData must not be NULL");
+	else
+		ret = acl_kfunc_get(func, &f);
 	if (!ret)
 		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
 	if (!ret)
@@ -315,29 +323,13 @@ static int acl_launch_dev(aclrtFuncHandle func, uint32_t blocks, const void *arg
 ACL_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
 				      size_t argsSize, aclrtStream stream)
 {
-	int ret;
-
-	if (!funcHandle)
-		ret = acl_errf(-EINVAL, "funcHandle must not be NULL");
-	else if (!argsData)
-		ret = acl_errf(-EINVAL, "argsData must not be NULL");
-	else
-		ret = acl_launch_dev(funcHandle, numBlocks, argsData, argsSize, NULL, stream);
-	return acl_ret(__func__, ret);
+	return acl_ret(__func__, acl_launch_dev(funcHandle, numBlocks, argsData, argsSize, NULL, stream));
 }
 
 ACL_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
 					size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
 {
-	int ret;
-
-	if (!funcHandle)
-		ret = acl_errf(-EINVAL, "funcHandle must not be NULL");
-	else if (!argsData)
-		ret = acl_errf(-EINVAL, "argsData must not be NULL");
-	else
-		ret = acl_launch_dev(funcHandle, numBlocks, argsData, argsSize, cfg, stream);
-	return acl_ret(__func__, ret);
+	return acl_ret(__func__, acl_launch_dev(funcHandle, numBlocks, argsData, argsSize, cfg, stream));
 }
 
 ACL_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
