@@ -3120,12 +3120,15 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
 /*
  * == Kernel launch ==
  *
- * aclrtLaunchKernelWithHostArgs takes the function handles of loaded
- * binaries (see "Device binaries and kernel functions" below); there is
- * no executor for the AI cores yet, so a valid function answers
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and anything else
- * ACL_ERROR_RT_INVALID_HANDLE (without reading it); NULL funcHandle or
- * hostArgs: ACL_ERROR_INVALID_PARAM.
+ * The launches take the function handles of loaded binaries (see
+ * "Device binaries and kernel functions" below; anything else is
+ * ACL_ERROR_RT_INVALID_HANDLE, without reading it). A launch is a task of
+ * its stream, run on the device's AI cores by its executor, npu-aicore,
+ * which libacl starts at the device's first launch: the kernel reaches
+ * exactly the memory the device reaches. A kernel that touches other
+ * memory fails its stream with ACL_ERROR_RT_AICORE_EXCEPTION, a trap with
+ * ACL_ERROR_RT_AICORE_TRAP_EXCEPTION. A launch on a capturing stream is
+ * refused (ACL_ERROR_RT_STREAM_CAPTURED) for now.
  */
 typedef void *aclrtFuncHandle;
 
