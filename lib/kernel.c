@@ -16,7 +16,8 @@
  * device memory, where the kernel reads it, as the device's launch does.
  * A range of the ring is used again once the launch that had it
  * completed. The kernel runs with the process's saturation mode and sets
- * the context's overflow status.
+ * the context's overflow status. A kernel whose binary prints gets a
+ * printf area, and the launch prints its records (kprint.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -32,6 +33,7 @@
 #include "context.h"
 #include "device.h"
 #include "error.h"
+#include "kprint.h"
 #include "mm.h"
 #include "slots.h"
 #include "stream.h"
@@ -193,8 +195,9 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	struct npu_kernel k = { .block_dim = blocks, .core_type = NPU_KERNEL_CORE_VECTOR };
 	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
 	struct acl_kargs *r = NULL;
-	uint32_t id, sid, off = 0;
-	uint64_t *ovf, seq;
+	struct acl_kprint kp;
+	uint32_t id, sid = 0, off = 0;
+	uint64_t *ovf, seq = 0;
 	uint8_t *blob = NULL;
 	size_t i;
 	int ret;
@@ -220,11 +223,18 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	k.func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
 	k.sat_mode = acl_sat_mode() == ACL_RT_OVERFLOW_MODE_INFNAN ? NPU_KERNEL_SAT_INFNAN : NPU_KERNEL_SAT_SATURATION;
 	k.overflow_va = s->ctx ? (uintptr_t)ovf : 0;
-	if (!len)
-		return acl_stream_submit(s, &cmd, 1, NULL);
+	ret = acl_kprint_prepare(f, s, blocks, &kp);
+	if (ret)
+		return ret;
+	k.dump_va = kp.va;
+	k.dump_size = kp.va ? kp.size : 0;
+	if (!len) {
+		ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
+		return acl_kprint_finish(f, s, &kp, ret, sid, seq);
+	}
 	blob = malloc(len);
 	if (!blob)
-		return -ENOMEM;
+		return acl_kprint_finish(f, s, &kp, -ENOMEM, 0, 0);
 	memcpy(blob, args, len);
 	pthread_mutex_lock(&r->lock);
 	ret = acl_kargs_take_locked(s, r, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)), &off);
@@ -251,7 +261,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 unlock:
 	pthread_mutex_unlock(&r->lock);
 	free(blob);
-	return ret;
+	return acl_kprint_finish(f, s, &kp, ret, sid, seq);
 }
 
 ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
