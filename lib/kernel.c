@@ -16,7 +16,8 @@
  * device memory, where the kernel reads it, as the device's launch does.
  * A range of the ring is used again once the launch that had it
  * completed. The kernel runs with the process's saturation mode and sets
- * the context's overflow status.
+ * the context's overflow status. A kernel whose binary prints gets a
+ * printf area, and the launch prints its records (kprint.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -34,6 +35,7 @@
 #include "device.h"
 #include "error.h"
 #include "kargs.h"
+#include "kprint.h"
 #include "mm.h"
 #include "slots.h"
 #include "stream.h"
@@ -196,8 +198,9 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	struct npu_kernel k = { .block_dim = blocks, .core_type = NPU_KERNEL_CORE_VECTOR };
 	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
 	struct acl_kargs *r = NULL;
-	uint32_t id, sid, off = 0;
-	uint64_t *ovf, seq;
+	struct acl_kprint kp;
+	uint32_t id, sid = 0, off = 0;
+	uint64_t *ovf, seq = 0;
 	uint8_t *blob = NULL;
 	size_t i;
 	int ret;
@@ -230,11 +233,18 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 		k.args_len = (uint32_t)len;
 		k.args_va = (uintptr_t)args;
 	}
-	if (!len || dev)
-		return acl_stream_submit(s, &cmd, 1, NULL);
+	ret = acl_kprint_prepare(f, s, blocks, &kp);
+	if (ret)
+		return ret;
+	k.dump_va = kp.va;
+	k.dump_size = kp.va ? kp.size : 0;
+	if (!len || dev) {
+		ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
+		return acl_kprint_finish(f, s, &kp, ret, sid, seq);
+	}
 	blob = malloc(len);
 	if (!blob)
-		return -ENOMEM;
+		return acl_kprint_finish(f, s, &kp, -ENOMEM, 0, 0);
 	memcpy(blob, args, len);
 	pthread_mutex_lock(&r->lock);
 	ret = acl_kargs_take_locked(s, r, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)), &off);
@@ -261,7 +271,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 unlock:
 	pthread_mutex_unlock(&r->lock);
 	free(blob);
-	return ret;
+	return acl_kprint_finish(f, s, &kp, ret, sid, seq);
 }
 
 ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
