@@ -44,6 +44,7 @@ struct acl_kfunc {
 	struct npu_param_rec params[NPU_KREC_PARAMS_MAX];	/* offset (8-aligned), size, kind */
 	uint64_t entry_value;		/* the entry symbol's st_value (an address of the image) */
 	uint64_t entry_size;		/* its st_size */
+	bool prints;			/* its binary has .npu_printf: launches get a printf area (kprint.c) */
 };
 
 /* What binelf.c makes of an image: the kernels (their obj and bin not set). */

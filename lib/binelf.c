@@ -4,7 +4,9 @@
  * Documentation/npu-cc.rst), read from an image the caller gives: an
  * x86-64 ELF shared object whose .npu_kernels section holds one struct
  * npu_kernel_rec per kernel and whose .note.npu note names the SoC it was
- * built for; each kernel's entry symbol is in .dynsym.
+ * built for; each kernel's entry symbol is in .dynsym. A section
+ * .npu_printf (any contents) says its kernels may call AscendC::printf:
+ * their launches get a printf area (kprint.c).
  *
  * Nothing of the image is trusted: every offset and size is checked
  * against the image before it is read, the sections must not overlap each
@@ -267,9 +269,9 @@ static int acl_elf_dynsym(const struct acl_elf *e, const Elf64_Shdr *sym, const 
 int acl_elf_read(const void *img, size_t len, struct acl_elf_info *info)
 {
 	struct acl_elf e = { .p = img, .len = len };
-	Elf64_Shdr kr, sym, str;
+	Elf64_Shdr kr, sym, str, pr;
 	uint32_t i, j, n;
-	int ret;
+	int ret, prints;
 
 	ret = acl_elf_headers(&e);
 	if (!ret)
@@ -293,6 +295,10 @@ int acl_elf_read(const void *img, size_t len, struct acl_elf_info *info)
 	acl_elf_shdr(&e, sym.sh_link, &str);
 	if (str.sh_type != SHT_STRTAB || !str.sh_size)
 		return acl_elf_bad(".dynsym's string table is none");
+	/* a kernel of the binary may call AscendC::printf (kernel_operator.h marks it) */
+	prints = acl_elf_section(&e, ".npu_printf", &pr);
+	if (prints < 0)
+		return prints;
 	info->funcs = calloc(n, sizeof(*info->funcs));
 	if (!info->funcs)
 		return acl_errf(-ENOMEM, "out of host memory for %u kernels", n);
@@ -321,6 +327,7 @@ int acl_elf_read(const void *img, size_t len, struct acl_elf_info *info)
 		memcpy(f->params, r.params, sizeof(f->params));
 		f->entry_value = value;
 		f->entry_size = size;
+		f->prints = prints;
 	}
 	info->nfuncs = n;
 	return 0;

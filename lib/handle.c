@@ -24,10 +24,12 @@ static struct acl_obj **acl_obj_bucket(const void *p)
 	return &acl_obj_hash[h % ACL_OBJ_BUCKETS];
 }
 
-void acl_obj_add(struct acl_obj *obj, enum acl_obj_type type, void (*release)(struct acl_obj *))
+void acl_obj_add_key(struct acl_obj *obj, const void *key, enum acl_obj_type type,
+		     void (*release)(struct acl_obj *))
 {
-	struct acl_obj **b = acl_obj_bucket(obj);
+	struct acl_obj **b = acl_obj_bucket(key);
 
+	obj->key = key;
 	obj->type = type;
 	obj->refs = 1;
 	obj->release = release;
@@ -35,6 +37,11 @@ void acl_obj_add(struct acl_obj *obj, enum acl_obj_type type, void (*release)(st
 	obj->hnext = *b;
 	*b = obj;
 	pthread_rwlock_unlock(&acl_obj_lock);
+}
+
+void acl_obj_add(struct acl_obj *obj, enum acl_obj_type type, void (*release)(struct acl_obj *))
+{
+	acl_obj_add_key(obj, obj, type, release);
 }
 
 struct acl_obj *acl_obj_get(const void *p, enum acl_obj_type type)
@@ -45,7 +52,7 @@ struct acl_obj *acl_obj_get(const void *p, enum acl_obj_type type)
 		return NULL;
 	pthread_rwlock_rdlock(&acl_obj_lock);
 	for (o = *acl_obj_bucket(p); o; o = o->hnext) {
-		if ((const void *)o == p) {
+		if (o->key == p) {
 			if (o->type == type)
 				__atomic_add_fetch(&o->refs, 1, __ATOMIC_RELAXED);
 			else
@@ -74,7 +81,7 @@ bool acl_obj_del(struct acl_obj *obj)
 	bool found = false;
 
 	pthread_rwlock_wrlock(&acl_obj_lock);
-	for (pp = acl_obj_bucket(obj); *pp; pp = &(*pp)->hnext) {
+	for (pp = acl_obj_bucket(obj->key); *pp; pp = &(*pp)->hnext) {
 		if (*pp == obj) {
 			*pp = obj->hnext;
 			found = true;

@@ -34,10 +34,12 @@ enum acl_obj_type {
 	ACL_OBJ_BINARY_DESC,		/* aclrtBinary: aclrtCreateBinary's description (binary.c) */
 	ACL_OBJ_BINARY,			/* aclrtBinHandle: a loaded device binary (binary.c) */
 	ACL_OBJ_FUNCTION,		/* aclrtFuncHandle: a kernel of a loaded binary (binary.c) */
+	ACL_OBJ_KARGS,			/* aclrtArgsHandle: a kernel's argument handle (kargs.c) */
 };
 
 struct acl_obj {
 	struct acl_obj *hnext;		/* hash chain; under the table lock */
+	const void *key;		/* the handle the caller passes: the object, or acl_obj_add_key()'s */
 	enum acl_obj_type type;		/* constant */
 	unsigned int refs;		/* atomic; the table holds one while listed */
 	void (*release)(struct acl_obj *obj);	/* frees the object at the last put */
@@ -45,6 +47,13 @@ struct acl_obj {
 
 /* List @obj (refs 1: the table's) so that lookups find it. */
 void acl_obj_add(struct acl_obj *obj, enum acl_obj_type type, void (*release)(struct acl_obj *));
+
+/*
+ * List @obj under the handle @key instead of its own address (an object
+ * that stands for memory the caller owns, which libacl never writes).
+ */
+void acl_obj_add_key(struct acl_obj *obj, const void *key, enum acl_obj_type type,
+		     void (*release)(struct acl_obj *));
 
 /* @p as a live object of @type with a reference taken, or NULL. */
 struct acl_obj *acl_obj_get(const void *p, enum acl_obj_type type);

@@ -16,9 +16,11 @@
  * device memory, where the kernel reads it, as the device's launch does.
  * A range of the ring is used again once the launch that had it
  * completed. The kernel runs with the process's saturation mode and sets
- * the context's overflow status.
+ * the context's overflow status. A kernel whose binary prints gets a
+ * printf area, and the launch prints its records (kprint.c).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,8 @@
 #include "context.h"
 #include "device.h"
 #include "error.h"
+#include "kargs.h"
+#include "kprint.h"
 #include "mm.h"
 #include "slots.h"
 #include "stream.h"
@@ -185,16 +189,18 @@ static int acl_launch_cfg(const aclrtLaunchKernelCfg *cfg, uint32_t *timeout_ms)
 /*
  * Launch @f over @blocks blocks on @s with the argument block @args
  * (@len bytes), its @nph placeholders patched with the device addresses
- * of their data in it.
+ * of their data in it; with @dev, @args is the block's device address
+ * (8-byte aligned), read there by the kernel (no placeholders then).
  */
 static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s, const aclrtLaunchKernelCfg *cfg,
-		      const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph)
+		      const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph, bool dev)
 {
 	struct npu_kernel k = { .block_dim = blocks, .core_type = NPU_KERNEL_CORE_VECTOR };
 	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
 	struct acl_kargs *r = NULL;
-	uint32_t id, sid, off = 0;
-	uint64_t *ovf, seq;
+	struct acl_kprint kp;
+	uint32_t id, sid = 0, off = 0;
+	uint64_t *ovf, seq = 0;
 	uint8_t *blob = NULL;
 	size_t i;
 	int ret;
@@ -206,12 +212,14 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	if (s->dev != f->bin->dev)
 		return acl_errf(ACLI_ESTREAMCTX, "the stream is of device %d, the kernel's binary of device %d",
 				s->dev->id, f->bin->dev->id);
+	if (dev && len && ((uintptr_t)args % 8))
+		return acl_errf(ACLI_ERTPARAM, "argsData %p is not 8-byte aligned", args);
 	ret = acl_launch_cfg(cfg, &k.timeout_ms);
 	if (!ret)
 		ret = acl_stream_not_capturing(s, "launching a kernel on");
 	if (!ret)
 		ret = acl_binary_aicore(f->bin, &id);
-	if (!ret && len)
+	if (!ret && len && !dev)
 		ret = acl_kargs_of(s, &r);
 	if (!ret && s->ctx)
 		ret = acl_ovf_words(s->ctx, &ovf);
@@ -220,11 +228,23 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	k.func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
 	k.sat_mode = acl_sat_mode() == ACL_RT_OVERFLOW_MODE_INFNAN ? NPU_KERNEL_SAT_INFNAN : NPU_KERNEL_SAT_SATURATION;
 	k.overflow_va = s->ctx ? (uintptr_t)ovf : 0;
-	if (!len)
-		return acl_stream_submit(s, &cmd, 1, NULL);
+	if (dev && len) {
+		k.flags = NPU_KERNEL_ARGS_DEVICE;
+		k.args_len = (uint32_t)len;
+		k.args_va = (uintptr_t)args;
+	}
+	ret = acl_kprint_prepare(f, s, blocks, &kp);
+	if (ret)
+		return ret;
+	k.dump_va = kp.va;
+	k.dump_size = kp.va ? kp.size : 0;
+	if (!len || dev) {
+		ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
+		return acl_kprint_finish(f, s, &kp, ret, sid, seq);
+	}
 	blob = malloc(len);
 	if (!blob)
-		return -ENOMEM;
+		return acl_kprint_finish(f, s, &kp, -ENOMEM, 0, 0);
 	memcpy(blob, args, len);
 	pthread_mutex_lock(&r->lock);
 	ret = acl_kargs_take_locked(s, r, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)), &off);
@@ -251,7 +271,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 unlock:
 	pthread_mutex_unlock(&r->lock);
 	free(blob);
-	return ret;
+	return acl_kprint_finish(f, s, &kp, ret, sid, seq);
 }
 
 ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, uint32_t numBlocks,
@@ -274,11 +294,183 @@ ACL_EXPORT aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcHandle, ui
 	if (!ret)
 		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
 	if (!ret)
-		ret = acl_launch(f, numBlocks, s, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum);
+		ret = acl_launch(f, numBlocks, s, cfg, hostArgs, argsSize, placeHolderArray, placeHolderNum, false);
 	if (s)
 		acl_stream_put(s);
 	if (f)
 		acl_kfunc_put(f);
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * aclrtLaunchKernel(V2): @func with the block @args (@len bytes) where it
+ * is, in device memory.
+ */
+static int acl_launch_dev(aclrtFuncHandle func, uint32_t blocks, const void *args, size_t len,
+			  aclrtLaunchKernelCfg *cfg, aclrtStream stream)
+{
+	struct acl_stream *s = NULL;
+	struct acl_kfunc *f = NULL;
+	int ret;
+
+	if (!func)
+		ret = acl_errf(-EINVAL, "funcHandle must not be NULL");
+	else if (!args)
+		ret = acl_errf(-EINVAL, "argsData must not be NULL");
+	else
+		ret = acl_kfunc_get(func, &f);
+	if (!ret)
+		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
+	if (!ret)
+		ret = acl_launch(f, blocks, s, cfg, args, len, NULL, 0, true);
+	if (s)
+		acl_stream_put(s);
+	if (f)
+		acl_kfunc_put(f);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+				      size_t argsSize, aclrtStream stream)
+{
+	return acl_ret(__func__, acl_launch_dev(funcHandle, numBlocks, argsData, argsSize, NULL, stream));
+}
+
+ACL_EXPORT aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+					size_t argsSize, aclrtLaunchKernelCfg *cfg, aclrtStream stream)
+{
+	return acl_ret(__func__, acl_launch_dev(funcHandle, numBlocks, argsData, argsSize, cfg, stream));
+}
+
+ACL_EXPORT aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream,
+						aclrtLaunchKernelCfg *cfg, aclrtArgsHandle argsHandle, void *reserve)
+{
+	aclrtPlaceHolderInfo *ph = NULL;
+	struct acl_stream *s = NULL;
+	struct acl_kfunc *f = NULL;
+	void *blob = NULL;
+	size_t len = 0, nph = 0;
+	int ret;
+
+	if (!funcHandle)
+		ret = acl_errf(-EINVAL, "funcHandle must not be NULL");
+	else if (!numBlocks)
+		ret = acl_errf(-EINVAL, "numBlocks must be positive");
+	else if (!argsHandle)
+		ret = acl_errf(-EINVAL, "argsHandle must not be NULL");
+	else if (reserve)
+		ret = acl_errf(-EINVAL, "reserve is a reserved parameter and must be NULL");
+	else
+		ret = acl_kfunc_get(funcHandle, &f);
+	if (!ret)
+		ret = acl_kargs_block(argsHandle, &blob, &len, &ph, &nph);
+	if (!ret)
+		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
+	if (!ret)
+		ret = acl_launch(f, numBlocks, s, cfg, blob, len, ph, nph, false);
+	if (s)
+		acl_stream_put(s);
+	if (f)
+		acl_kfunc_put(f);
+	free(blob);
+	free(ph);
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * CANN's launch by parameter: args[i] points to parameter i's bytes,
+ * placed at its offset of the kernel's argument block (the binary's
+ * parameter records: npu-cc's kernels all have them).
+ */
+ACL_EXPORT aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
+						   aclrtLaunchKernelCfg *cfg, void **args)
+{
+	struct acl_stream *s = NULL;
+	struct acl_kfunc *f = NULL;
+	uint8_t *blob = NULL;
+	uint32_t i;
+	int ret;
+
+	if (!func)
+		ret = acl_errf(-EINVAL, "func must not be NULL");
+	else if (!numBlocks)
+		ret = acl_errf(-EINVAL, "numBlocks must be positive");
+	else
+		ret = acl_stream_enter(stream, ACL_STREAM_OWN, &s);
+	if (!ret)
+		ret = acl_kfunc_get(func, &f);
+	if (!ret && f->param_count && !args)
+		ret = acl_errf(ACLI_ERTPARAM, "args must not be NULL for a kernel of %u parameters", f->param_count);
+	if (!ret && f->args_size) {
+		blob = calloc(1, f->args_size);
+		if (!blob)
+			ret = -ENOMEM;
+	}
+	for (i = 0; !ret && i < f->param_count; i++) {
+		if (!args[i])
+			ret = acl_errf(ACLI_ERTPARAM, "args[%u] must not be NULL", i);
+		else
+			memcpy(blob + f->params[i].offset, args[i], f->params[i].size);
+	}
+	if (!ret)
+		ret = acl_launch(f, numBlocks, s, cfg, blob, f->args_size, NULL, 0, false);
+	if (s)
+		acl_stream_put(s);
+	if (f)
+		acl_kfunc_put(f);
+	free(blob);
+	return acl_ret(__func__, ret);
+}
+
+/*
+ * The SIMT launches: CANN's runtime takes only SIMT kernels
+ * (CheckSimtArgsArray: RT_ERROR_INVALID_VALUE otherwise) and npu-cc
+ * makes none, so a function is ACL_ERROR_RT_PARAM_INVALID, anything
+ * else ACL_ERROR_RT_INVALID_HANDLE.
+ */
+static int acl_launch_simt(void *func)
+{
+	struct acl_kfunc *f;
+	int ret;
+
+	ret = acl_kfunc_get(func, &f);
+	if (ret)
+		return ret;
+	ret = acl_errf(ACLI_ERTPARAM, "kernel %s is not a SIMT kernel (npu-cc makes none)", f->name);
+	acl_kfunc_put(f);
+	return ret;
+}
+
+ACL_EXPORT aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+						       aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args)
+{
+	int ret;
+
+	(void)gridDim, (void)blockDim, (void)dynUbufSize, (void)stream, (void)cfg, (void)args;
+	if (!func)
+		ret = acl_errf(-EINVAL, "func must not be NULL");
+	else
+		ret = acl_launch_simt(func);
+	return acl_ret(__func__, ret);
+}
+
+ACL_EXPORT aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim, size_t dynUbufSize,
+						      aclrtStream stream, aclrtLaunchKernelCfg *cfg, void *hostArgs,
+						      size_t argsSize, aclrtPlaceHolderInfo *placeHolderArray,
+						      size_t placeHolderNum)
+{
+	int ret;
+
+	(void)gridDim, (void)blockDim, (void)dynUbufSize, (void)stream, (void)cfg;
+	(void)placeHolderArray, (void)placeHolderNum;
+	if (!func)
+		ret = acl_errf(-EINVAL, "func must not be NULL");
+	else if (!hostArgs)
+		ret = acl_errf(-EINVAL, "hostArgs must not be NULL");
+	else if (!argsSize)
+		ret = acl_errf(-EINVAL, "argsSize must be positive");
+	else
+		ret = acl_launch_simt(func);
 	return acl_ret(__func__, ret);
 }
 

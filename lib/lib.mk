@@ -124,6 +124,41 @@ $(LIB_TEST_OUT)/lib_binary_test: tests/lib_binary_test.c tests/harness.h $(wildc
 	$(CC) $(LIB_TEST_CFLAGS) -DLIB_BINARY_NPUBIN='"$(abspath $(LIB_BIN_DIR)/kern.npubin)"' -o $@ $< \
 		$(LIB_BIN_DIR)/kern.host.o -ldl $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
+# tests/lib_kargs_test: its kernels (tests/ascendc/lib_kargs_kern.cpp) as
+# a linked device binary, embedded in the test, built as lib_binary_test's.
+LIB_KARGS_DIR	:= $(LIB_TEST_OUT)/lib_kargs
+LIB_KARGS_DEPS	:= tests/ascendc/lib_kargs_kern.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
+
+$(LIB_KARGS_DIR)/kern.npubin: $(LIB_KARGS_DEPS)
+	@mkdir -p $(@D)
+	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(LIB_KARGS_DIR)/kern.dev.o
+	tools/npu-cc --link-fatbin -o $@ $(LIB_KARGS_DIR)/kern.dev.o
+
+$(LIB_TEST_OUT)/lib_kargs_test: tests/lib_kargs_test.c tests/harness.h $(wildcard tests/lib_*.h) \
+		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_KARGS_DIR)/kern.npubin
+	@mkdir -p $(@D)
+	$(CC) $(LIB_TEST_CFLAGS) -DLIB_KARGS_NPUBIN='"$(abspath $(LIB_KARGS_DIR)/kern.npubin)"' -o $@ $< \
+		-lpthread $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
+
+# tests/lib_printf_test: host objects with their device binaries embedded,
+# from tests/ascendc/lib_printf_kern.cpp (printing kernels) and
+# lib_printf_quiet.cpp (none).
+LIB_PRINTF_DIR	:= $(LIB_TEST_OUT)/lib_printf
+LIB_PRINTF_OBJS	:= $(LIB_PRINTF_DIR)/kern.host.o $(LIB_PRINTF_DIR)/quiet.host.o
+
+$(LIB_PRINTF_DIR)/kern.host.o: tests/ascendc/lib_printf_kern.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
+	@mkdir -p $(@D)
+	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
+
+$(LIB_PRINTF_DIR)/quiet.host.o: tests/ascendc/lib_printf_quiet.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
+	@mkdir -p $(@D)
+	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
+
+$(LIB_TEST_OUT)/lib_printf_test: tests/lib_printf_test.c tests/harness.h $(wildcard tests/lib_*.h) \
+		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_PRINTF_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(LIB_TEST_CFLAGS) -o $@ $< $(LIB_PRINTF_OBJS) $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
+
 # The public headers must compile as strict C and C++, with the frozen
 # layouts checked by static assertions; the programs just report TAP.
 $(LIB_TEST_OUT)/header_c: tests/header_c.c tests/header_checks.h $(ACL_HDRS) $(LIB_OUT)/libacl.so

@@ -342,6 +342,11 @@ ACL_EXPORT aclError aclrtDeviceGetLimit(aclrtDeviceLimit limit, size_t *value)
 	return acl_ret(__func__, ret);
 }
 
+uint32_t acl_printf_fifo_size(void)
+{
+	return __atomic_load_n(&acl_fifo_size, __ATOMIC_RELAXED);
+}
+
 int acl_dev_limits_check_open(int id)
 {
 	uint32_t stack = __atomic_load_n(&acl_stack_size, __ATOMIC_RELAXED);

@@ -583,6 +583,11 @@ ACL_SA_EQ(offsetof(aclrtLaunchKernelAttr, value), 4);
 ACL_SA_EQ(offsetof(aclrtLaunchKernelCfg, numAttrs), sizeof(void *));
 ACL_SA_EQ(sizeof(aclrtPlaceHolderInfo), 8);
 ACL_SA_EQ(offsetof(aclrtPlaceHolderInfo, dataOffset), 4);
+ACL_SA_EQ(sizeof(aclrtArgsHandle), sizeof(void *));
+ACL_SA_EQ(sizeof(aclrtParamHandle), sizeof(void *));
+ACL_SA_EQ(sizeof(dim3), 12);
+ACL_SA_EQ(offsetof(dim3, y), 4);
+ACL_SA_EQ(offsetof(dim3, z), 8);
 
 /* task exceptions and device task abort: the info is opaque, as in CANN */
 ACL_SA_EQ(ACL_RT_DEVICE_TASK_ABORT_PRE, 0);

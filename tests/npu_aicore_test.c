@@ -37,7 +37,6 @@
 #define BUF_LEN		(4 * SZ_2M)
 #define TRIES		8
 #define CORES		8
-#define KERNELS		"aicore_kernels.npubin"
 
 extern char **environ;
 
@@ -201,18 +200,22 @@ static bool executor_faults(struct executor *ex, uint64_t va, bool write)
 	       res.signo == SIGBUS && res.fault_addr == va;
 }
 
-/* The test kernels' binary (tests/tests.mk), beside this program. */
+/* The test kernels' binary (tests/tests.mk), embedded. */
+__asm__(".pushsection .rodata\n\t.balign 8\n"
+	"aicore_kernels_start:\n\t.incbin \"" AICORE_KERNELS "\"\naicore_kernels_end:\n\t.popsection");
+extern const unsigned char aicore_kernels_start[], aicore_kernels_end[];
+
+/* A memfd holding the test kernels' binary, as libacl hands one over. */
 static int kernels_fd(void)
 {
-	char self[PATH_MAX - 32], path[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	size_t len = (size_t)(aicore_kernels_end - aicore_kernels_start);
+	int fd = memfd_create("kernels", MFD_CLOEXEC);
 
-	if (n <= 0)
-		return -1;
-	self[n] = 0;
-	*strrchr(self, '/') = 0;
-	snprintf(path, sizeof(path), "%s/%s", self, KERNELS);
-	return open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && write(fd, aicore_kernels_start, len) != (ssize_t)len) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
 }
 
 /* The test kernels, in the order of the LOAD's entries: a launch's token is (0 << 32 | index). */

@@ -229,7 +229,7 @@ TEST_F(dev, unknown_ioctl_is_enotty)
 				     _IO(NPU_TYPE, NPU_CMD_APERTURE_KERNEL_DONE + 1),
 				     &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO(NPU_TYPE, 0xff), &info));
-	/* the aperture fd's ioctls are not the device's (since 1.11) */
+	/* the aperture fd's ioctls are not the device's (since 1.12) */
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, NPU_IOCTL_APERTURE_KERNEL_WAIT, &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, NPU_IOCTL_APERTURE_KERNEL_DONE, &info));
 	EXPECT_EQ(-ENOTTY, npu_ioctl(self->fd, _IO('X', NPU_CMD_GET_INFO),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * npu_kernel_test: kernel launches (NPU_OP_KERNEL, since 1.11) and the
+ * npu_kernel_test: kernel launches (NPU_OP_KERNEL, since 1.12) and the
  * executor's protocol on an aperture fd (APERTURE_KERNEL_WAIT and
  * APERTURE_KERNEL_DONE). The test is its own executor: it takes the jobs
  * (from the main thread, or from an executor thread that polls), checks

@@ -401,7 +401,7 @@ TEST_F(trace, every_op_is_named)
 
 /*
  * A kernel launch: its command's submit and complete name it "kernel",
- * and the launch and its DONE have events of their own (since 1.11). The
+ * and the launch and its DONE have events of their own (since 1.12). The
  * test takes the launch itself, as the executor would.
  */
 TEST_F(trace, kernel_launch)

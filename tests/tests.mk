@@ -84,12 +84,15 @@ $(TEST_OUT)/npu_dmabuf_test $(TEST_OUT)/npu_dmabuf_import_test: TEST_CFLAGS += $
 $(TEST_OUT)/npu_dmabuf_test $(TEST_OUT)/npu_dmabuf_import_test: TEST_LDLIBS += $(DRM_LIBS)
 
 # The device binary tests/npu_aicore_test.c runs in npu-aicore: our test
-# kernels through npu-cc (--aicore-only, then --link-fatbin).
+# kernels through npu-cc (--aicore-only, then --link-fatbin), embedded in
+# the test (.incbin). It stays in a subdirectory, which the VM's
+# initramfs does not take (run-tests runs every program in /tests).
 AICORE_KERNEL_SRCS := $(wildcard tests/ascendc/*_kernels.cpp)
-AICORE_KERNELS	:= $(TEST_OUT)/aicore_kernels.npubin
+AICORE_KERNELS	:= $(TEST_OUT)/aicore/kernels.npubin
 $(AICORE_KERNELS): $(AICORE_KERNEL_SRCS) tools/npu-cc $(wildcard include/ascendc/*.h)
-	@mkdir -p $(@D)/aicore
+	@mkdir -p $(@D)
 	for s in $(AICORE_KERNEL_SRCS); do \
-		tools/npu-cc --aicore-only -O2 -c $$s -o $(@D)/aicore/$$(basename $$s .cpp).o || exit 1; done
-	tools/npu-cc --link-fatbin -o $@ $(patsubst tests/ascendc/%.cpp,$(@D)/aicore/%.o,$(AICORE_KERNEL_SRCS))
-tests: $(AICORE_KERNELS)
+		tools/npu-cc --aicore-only -O2 -c $$s -o $(@D)/$$(basename $$s .cpp).o || exit 1; done
+	tools/npu-cc --link-fatbin -o $@ $(patsubst tests/ascendc/%.cpp,$(@D)/%.o,$(AICORE_KERNEL_SRCS))
+$(TEST_OUT)/npu_aicore_test: $(AICORE_KERNELS)
+$(TEST_OUT)/npu_aicore_test: TEST_CFLAGS += -DAICORE_KERNELS='"$(abspath $(AICORE_KERNELS))"'

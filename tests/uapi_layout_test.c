@@ -113,7 +113,7 @@
 	X(APERTURE_OPEN,	0xa2, npu_aperture_open,	__reserved,	 16)
 
 /*
- * The aperture fd's ioctls (since 1.11): the numbers after the device's,
+ * The aperture fd's ioctls (since 1.12): the numbers after the device's,
  * which answers -ENOTTY for them (tests/npu_kernel_test.c), as the
  * aperture does for the device's.
  */
@@ -647,7 +647,7 @@ TEST(aperture_ioctls)
 		EXPECT_EQ(0, _IOC_SIZE(c->value));
 		EXPECT_EQ(c->want_first, c->first);
 		ASSERT_NONNULL(s);
-		EXPECT_EQ(s->size, c->first);	/* 1.11 knows all of it */
+		EXPECT_EQ(s->size, c->first);	/* 1.12 knows all of it */
 	}
 }
 

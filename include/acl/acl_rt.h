@@ -3118,14 +3118,17 @@ ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, 
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream);
 
 /*
- * == Kernel launch (kernels do not run yet) ==
+ * == Kernel launch ==
  *
- * aclrtLaunchKernelWithHostArgs takes the function handles of loaded
- * binaries (see "Device binaries and kernel functions" below); there is
- * no executor for the AI cores yet, so a valid function answers
- * ACL_ERROR_RT_FEATURE_NOT_SUPPORT and anything else
- * ACL_ERROR_RT_INVALID_HANDLE (without reading it); NULL funcHandle or
- * hostArgs: ACL_ERROR_INVALID_PARAM.
+ * The launches take the function handles of loaded binaries (see
+ * "Device binaries and kernel functions" below; anything else is
+ * ACL_ERROR_RT_INVALID_HANDLE, without reading it). A launch is a task of
+ * its stream, run on the device's AI cores by its executor, npu-aicore,
+ * which libacl starts at the device's first launch: the kernel reaches
+ * exactly the memory the device reaches. A kernel that touches other
+ * memory fails its stream with ACL_ERROR_RT_AICORE_EXCEPTION, a trap with
+ * ACL_ERROR_RT_AICORE_TRAP_EXCEPTION. A launch on a capturing stream is
+ * refused (ACL_ERROR_RT_STREAM_CAPTURED) for now.
  */
 typedef void *aclrtFuncHandle;
 
@@ -3190,6 +3193,87 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
 							   void *hostArgs, size_t argsSize,
 							   aclrtPlaceHolderInfo *placeHolderArray,
 							   size_t placeHolderNum);
+/*
+ * == Kernel argument handles and the other launches ==
+ *
+ * An aclrtArgsHandle builds a kernel's argument block: each parameter
+ * (aclrtKernelArgsAppend) at the next 8-byte boundary; a placeholder
+ * (AppendPlaceHolder) is an 8-byte pointer slot whose data
+ * (GetPlaceHolderBuffer, after all parameters: no Append after it) the
+ * launch copies with the block, writing the data's device address into
+ * the slot; ParaUpdate rewrites a plain parameter of the same size.
+ * Finalize ends the building (later Appends and GetPlaceHolderBuffer:
+ * ACL_ERROR_RT_FEATURE_NOT_SUPPORT, as after GetPlaceHolderBuffer); a
+ * handle launches only finalized, and after a ParaUpdate only once
+ * finalized again (ACL_ERROR_RT_PARAM_INVALID). aclrtKernelArgsInit
+ * answers the calling thread's one handle, as CANN's: a second Init on
+ * the thread starts it again (64 KiB, 128 parameters). InitByUserMem
+ * builds the block in userHostMem (aclrtKernelArgsGetMemSize bytes: the
+ * arguments, 64 bytes of system parameters and 8 per parameter); its
+ * argsHandle memory (aclrtKernelArgsGetHandleMemSize) only names the
+ * handle, libacl never reads or writes it. NULL pointers and zero sizes:
+ * ACL_ERROR_INVALID_PARAM; handles that are none: ACL_ERROR_RT_INVALID_HANDLE.
+ *
+ * aclrtLaunchKernel and V2 take argsData in device memory (8-byte
+ * aligned), read there by the kernel. aclrtLaunchKernelWithArgsArray
+ * takes a pointer to each parameter's bytes. The SIMT launches answer
+ * ACL_ERROR_RT_PARAM_INVALID for every function: npu-cc makes no SIMT
+ * kernels.
+ */
+typedef void *aclrtArgsHandle;
+typedef void *aclrtParamHandle;
+
+#ifndef __BISHENG_CCEC__
+typedef struct dim3 {
+	uint32_t x;
+	uint32_t y;
+	uint32_t z;
+#ifdef __cplusplus
+#if __cplusplus >= 201103L
+	constexpr dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+#else
+	dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+#endif
+#endif
+} dim3;
+#endif
+
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetHandleMemSize(aclrtFuncHandle funcHandle, size_t *memSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetMemSize(aclrtFuncHandle funcHandle, size_t userArgsSize,
+						       size_t *actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInitByUserMem(aclrtFuncHandle funcHandle, aclrtArgsHandle argsHandle,
+							  void *userHostMem, size_t actualArgsSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+						   aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle,
+							      aclrtParamHandle *paramHandle);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle,
+								 aclrtParamHandle paramHandle, size_t dataSize,
+								 void **bufferAddr);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsParaUpdate(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle,
+						       void *param, size_t paramSize);
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+							 aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+							 aclrtArgsHandle argsHandle, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData,
+					       size_t argsSize, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+						 const void *argsData, size_t argsSize, aclrtLaunchKernelCfg *cfg,
+						 aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(void *func, uint32_t numBlocks, aclrtStream stream,
+							    aclrtLaunchKernelCfg *cfg, void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithArgsArray(void *func, dim3 gridDim, dim3 blockDim,
+								size_t dynUbufSize, aclrtStream stream,
+								aclrtLaunchKernelCfg *cfg, void **args);
+ACL_FUNC_VISIBILITY aclError aclrtLaunchSIMTKernelWithHostArgs(void *func, dim3 gridDim, dim3 blockDim,
+							       size_t dynUbufSize, aclrtStream stream,
+							       aclrtLaunchKernelCfg *cfg, void *hostArgs,
+							       size_t argsSize,
+							       aclrtPlaceHolderInfo *placeHolderArray,
+							       size_t placeHolderNum);
+
 /*
  * The current device's inter-core synchronisation address, which CANN's
  * kernels are given: until the simulated chip has cores, an 8-byte word

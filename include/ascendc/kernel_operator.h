@@ -221,6 +221,8 @@ __aicore__ inline int64_t GetBlockNum()
  * The text is formatted in the block (vsnprintf, at most 1023 bytes) and
  * kept as one NPU_REC_PRINTF record; the runner prints the records after
  * the launch (the vendor's 910B path prints after a stream synchronisation too).
+ * In the device pass it also puts a byte into section .npu_printf: a device
+ * binary with that section gets a printf area for its launches (libacl).
  */
 template <class... Args> __aicore__ inline void printf(const char *fmt, Args... args)
 {
@@ -228,6 +230,10 @@ template <class... Args> __aicore__ inline void printf(const char *fmt, Args... 
 	char buf[1024];
 	int n;
 
+#if defined(__NPU_DEVICE__)
+	/* the device binary's mark that it prints: its launches get a printf area */
+	__asm__ __volatile__(".pushsection .npu_printf,\"a\",@progbits\n\t.byte 1\n\t.popsection");
+#endif
 	if constexpr (sizeof...(Args) == 0)
 		n = std::snprintf(buf, sizeof(buf), fmt);
 	else

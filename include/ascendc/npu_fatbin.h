@@ -15,7 +15,10 @@
  *     no relocation and can be read straight from the file;
  *   - section .note.npu: one ELF note, name "NPU", type NPU_NOTE_TYPE, desc
  *     struct npu_note_desc. Only a linked binary (npu-cc --link-fatbin) has
- *     it; a loader refuses an ELF without it.
+ *     it; a loader refuses an ELF without it;
+ *   - optionally section .npu_printf (any bytes): some code of the binary
+ *     may call AscendC::printf (kernel_operator.h puts it there), so a
+ *     loader gives its kernels' launches a printf area.
  */
 #ifndef NPU_ASCENDC_NPU_FATBIN_H
 #define NPU_ASCENDC_NPU_FATBIN_H

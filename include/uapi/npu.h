@@ -223,10 +223,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.11.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.12.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010b00	/* 1.11.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010c00	/* 1.12.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -293,9 +293,9 @@
  * @NPU_CMD_APERTURE_OPEN: NPU_IOCTL_APERTURE_OPEN,
  *	struct npu_aperture_open (since 1.11)
  * @NPU_CMD_APERTURE_KERNEL_WAIT: NPU_IOCTL_APERTURE_KERNEL_WAIT,
- *	struct npu_kernel_wait, on an aperture fd only (since 1.11)
+ *	struct npu_kernel_wait, on an aperture fd only (since 1.12)
  * @NPU_CMD_APERTURE_KERNEL_DONE: NPU_IOCTL_APERTURE_KERNEL_DONE,
- *	struct npu_kernel_done, on an aperture fd only (since 1.11)
+ *	struct npu_kernel_done, on an aperture fd only (since 1.12)
  *
  * Numbers are assigned in this order, without gaps, and never reused. The
  * ioctls without a number before 1.3 and 1.4 answer -ENOTTY on modules
@@ -337,8 +337,8 @@ enum npu_cmd_nr {
 	NPU_CMD_MODEL_CREATE,		/* since 1.10 */
 	NPU_CMD_MODEL_DESTROY,		/* since 1.10 */
 	NPU_CMD_APERTURE_OPEN,		/* since 1.11 */
-	NPU_CMD_APERTURE_KERNEL_WAIT,	/* since 1.11, aperture fd */
-	NPU_CMD_APERTURE_KERNEL_DONE,	/* since 1.11, aperture fd */
+	NPU_CMD_APERTURE_KERNEL_WAIT,	/* since 1.12, aperture fd */
+	NPU_CMD_APERTURE_KERNEL_DONE,	/* since 1.12, aperture fd */
 };
 
 /**
@@ -937,7 +937,7 @@ struct npu_stream_destroy {
  * @NPU_OP_SWITCH: in a model only: go on at the step the __u32 at @src
  *	picks from the @length step indexes at @value (since 1.10)
  * @NPU_OP_KERNEL: launch the kernel struct npu_kernel at @src describes
- *	on the AI cores (since 1.11; DOC: npu kernel launches)
+ *	on the AI cores (since 1.12; DOC: npu kernel launches)
  *
  * Fields an op does not name must be 0; @dst_pitch, @src_pitch and
  * @height are COPY_2D's only. Lengths are non-zero where an op takes one,
@@ -1048,7 +1048,7 @@ struct npu_stream_destroy {
  * the last entry's for an index past the array. @flags and @dst are 0.
  * SUBMIT refuses it (-EINVAL): outside a model there is nowhere to go.
  *
- * NPU_OP_KERNEL (since 1.11) launches a kernel on the AI cores: @src is
+ * NPU_OP_KERNEL (since 1.12) launches a kernel on the AI cores: @src is
  * the caller's struct npu_kernel, @value bytes of it (at least
  * NPU_KERNEL_SIZE_V1; a longer one has a zero tail, else -E2BIG; more
  * than 4096 is -E2BIG), read at SUBMIT with the argument blob it points
@@ -1481,10 +1481,10 @@ struct npu_submit {
  *	uncorrectable memory error: STREAM_SYNC's -EHWPOISON (DOC: npu
  *	uncorrectable memory errors)
  * @NPU_FAULT_AICORE: a kernel (NPU_OP_KERNEL) faulted on an AI core at
- *	@fault_addr, a device VA, or 0 if the executor had none (since 1.11;
+ *	@fault_addr, a device VA, or 0 if the executor had none (since 1.12;
  *	DOC: npu kernel launches)
  * @NPU_FAULT_TRAP: with NPU_FAULT_AICORE: the kernel trapped (a trap or
- *	an illegal instruction) (since 1.11)
+ *	an illegal instruction) (since 1.12)
  */
 enum npu_fault_flags {
 	NPU_FAULT_WRITE = 1U << 0,
@@ -1528,14 +1528,14 @@ enum npu_fault_flags {
  *
  * * %-EIO: a command up to @seqno faulted; @error_seqno, @fault_addr,
  *   @fault_flags and @error_tid say which, where and whose. A KERNEL's
- *   fault has NPU_FAULT_AICORE (since 1.11).
+ *   fault has NPU_FAULT_AICORE (since 1.12).
  * * %-EHWPOISON: a command up to @seqno touched a device page with an
  *   uncorrectable memory error (since 1.6); the same outputs as for
  *   -EIO, @fault_addr the device VA of the first byte it could not
  *   access and @fault_flags with NPU_FAULT_UCE.
  * * %-ETIME: a command up to @seqno was a WAIT_STREAM that ran out of its
  *   limit (since 1.3), or a KERNEL that ran out of its @timeout_ms (since
- *   1.11); @error_seqno and @error_tid say which and whose.
+ *   1.12); @error_seqno and @error_tid say which and whose.
  * * %-ECANCELED: a command up to @seqno was dropped unrun (FORCE destroy,
  *   carrier removal, or after a fault in NPU_STREAM_STOP_ON_FAULT mode).
  * * %-ETIMEDOUT: @timeout_ms passed first.
@@ -2415,7 +2415,7 @@ struct npu_aperture_open {
 /**
  * DOC: npu kernel launches
  *
- * A kernel launch (since 1.11) is a stream command, NPU_OP_KERNEL, whose
+ * A kernel launch (since 1.12) is a stream command, NPU_OP_KERNEL, whose
  * struct npu_kernel names the kernel by a token the driver never
  * interprets (the runtime's binary and function), its block count, core
  * type and argument blob. The driver does not run kernels: an executor
@@ -2459,7 +2459,7 @@ struct npu_aperture_open {
  */
 
 /**
- * enum npu_kernel_flags - struct npu_kernel's flags (since 1.11)
+ * enum npu_kernel_flags - struct npu_kernel's flags (since 1.12)
  * @NPU_KERNEL_ARGS_DEVICE: the argument blob is already at @args_va in
  *	device memory (@args_len bytes); @args is 0 and nothing is copied
  */
@@ -2470,7 +2470,7 @@ enum npu_kernel_flags {
 #define NPU_KERNEL_FLAGS_MASK	((__u32)NPU_KERNEL_ARGS_DEVICE)
 
 /**
- * enum npu_kernel_core - the cores a kernel runs on (since 1.11)
+ * enum npu_kernel_core - the cores a kernel runs on (since 1.12)
  * @NPU_KERNEL_CORE_VECTOR: vector cores (AIV)
  * @NPU_KERNEL_CORE_CUBE: cube cores (AIC)
  * @NPU_KERNEL_CORE_MIX: both (a mixed kernel)
@@ -2482,7 +2482,7 @@ enum npu_kernel_core {
 };
 
 /**
- * enum npu_kernel_sat - a kernel's floating-point overflow mode (since 1.11)
+ * enum npu_kernel_sat - a kernel's floating-point overflow mode (since 1.12)
  * @NPU_KERNEL_SAT_SATURATION: results saturate
  * @NPU_KERNEL_SAT_INFNAN: results overflow to inf and NaN
  */
@@ -2492,17 +2492,17 @@ enum npu_kernel_sat {
 };
 
 /**
- * NPU_KERNEL_MAX_ARGS - the longest argument blob of a launch (since 1.11)
+ * NPU_KERNEL_MAX_ARGS - the longest argument blob of a launch (since 1.12)
  */
 #define NPU_KERNEL_MAX_ARGS	(64U * 1024)
 
 /**
- * NPU_KERNEL_MAX_BLOCKS - the most blocks of a launch (since 1.11)
+ * NPU_KERNEL_MAX_BLOCKS - the most blocks of a launch (since 1.12)
  */
 #define NPU_KERNEL_MAX_BLOCKS	65535U
 
 /**
- * struct npu_kernel - what an NPU_OP_KERNEL launches (since 1.11; DOC:
+ * struct npu_kernel - what an NPU_OP_KERNEL launches (since 1.12; DOC:
  *	npu kernel launches)
  * @func: the kernel's token, the runtime's, handed to the executor as is
  * @block_dim: blocks, 1..NPU_KERNEL_MAX_BLOCKS
@@ -2547,13 +2547,13 @@ struct npu_kernel {
 };
 
 /**
- * NPU_KERNEL_SIZE_V1 - struct npu_kernel as 1.11 has it, the least
+ * NPU_KERNEL_SIZE_V1 - struct npu_kernel as 1.12 has it, the least
  *	KERNEL's @value may be
  */
 #define NPU_KERNEL_SIZE_V1	72
 
 /**
- * enum npu_kernel_event - what APERTURE_KERNEL_WAIT answers (since 1.11)
+ * enum npu_kernel_event - what APERTURE_KERNEL_WAIT answers (since 1.12)
  * @NPU_KERNEL_EVENT_RUN: a job to run, now taken by the caller's file
  * @NPU_KERNEL_EVENT_CANCEL: job @job, taken earlier, is cancelled: stop
  *	it; its DONE answers -ECANCELED. Only @job is set.
@@ -2565,7 +2565,7 @@ enum npu_kernel_event {
 
 /**
  * struct npu_kernel_wait - NPU_IOCTL_APERTURE_KERNEL_WAIT: take the next
- *	kernel job of the context, or a cancel (since 1.11; on an aperture
+ *	kernel job of the context, or a cancel (since 1.12; on an aperture
  *	fd; DOC: npu kernel launches)
  * @size: sizeof(struct npu_kernel_wait)
  * @flags: must be 0
@@ -2630,7 +2630,7 @@ struct npu_kernel_wait {
 
 /**
  * enum npu_kernel_status - how a kernel job ended, APERTURE_KERNEL_DONE's
- *	@status (since 1.11)
+ *	@status (since 1.12)
  * @NPU_KERNEL_STATUS_OK: every block ran to its end
  * @NPU_KERNEL_STATUS_FAULT: a block faulted: @fault_addr, @fault_flags
  */
@@ -2647,7 +2647,7 @@ enum npu_kernel_status {
 
 /**
  * struct npu_kernel_done - NPU_IOCTL_APERTURE_KERNEL_DONE: a job taken by
- *	APERTURE_KERNEL_WAIT is over (since 1.11; on an aperture fd; DOC:
+ *	APERTURE_KERNEL_WAIT is over (since 1.12; on an aperture fd; DOC:
  *	npu kernel launches)
  * @size: sizeof(struct npu_kernel_done)
  * @status: NPU_KERNEL_STATUS_* (enum npu_kernel_status)

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libacl: kernel printf (lib/kprint.c). The kernels are npu-cc's, from
+ * tests/ascendc/lib_printf_kern.cpp (they print) and lib_printf_quiet.cpp
+ * (no printf), host objects with their device binaries embedded (lib/lib.mk).
+ * A launch of a printing kernel, through the <<<>>> stub or the API,
+ * prints its blocks' records on stdout in block order before the launch
+ * call returns (CANN's 910B stub: dump workspace, launch, synchronise,
+ * print); a trap's reason goes to stderr with the kernel's name; a full
+ * printf area loses records with a note on stderr; kernels that do not
+ * print print nothing; the printf areas are freed (no device memory
+ * growth). Skips without /dev/npu0.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "lib_util.h"
+
+/* the host objects' (tests/ascendc/lib_printf_kern.cpp, lib_printf_quiet.cpp) */
+const void *lib_printf_image(size_t *len);
+const void *lib_printf_quiet_image(size_t *len);
+uint32_t lib_printf_hello(uint32_t blocks, void *stream);
+uint32_t lib_printf_value(uint32_t blocks, void *p, int32_t v, void *stream);
+
+#define CAP_MAX		(256 * 1024)
+
+/* Output to fd 1 or 2 goes to a temporary file until cap_end(). */
+struct cap {
+	int fd, saved;
+	FILE *f;
+	char text[CAP_MAX];
+};
+
+static void cap_begin(struct cap *c, int fd)
+{
+	fflush(stdout);
+	fflush(stderr);
+	c->fd = fd;
+	c->f = tmpfile();
+	c->saved = dup(fd);
+	if (!c->f || c->saved < 0 || dup2(fileno(c->f), fd) < 0)
+		abort();
+}
+
+/* What was written, NUL-terminated in c->text. */
+static const char *cap_end(struct cap *c)
+{
+	size_t n;
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(c->saved, c->fd);
+	close(c->saved);
+	rewind(c->f);
+	n = fread(c->text, 1, sizeof(c->text) - 1, c->f);
+	c->text[n] = '\0';
+	fclose(c->f);
+	return c->text;
+}
+
+static size_t hbm_free(void)
+{
+	size_t fr = 0, total = 0;
+
+	if (aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total) != ACL_SUCCESS)
+		return 0;
+	return fr;
+}
+
+static aclrtFuncHandle get_func(aclrtBinHandle *h, const void *img, size_t len, const char *name)
+{
+	aclrtFuncHandle f = NULL;
+
+	if (aclrtBinaryLoadFromData(img, len, NULL, h) != ACL_SUCCESS ||
+	    aclrtBinaryGetFunction(*h, name, &f) != ACL_SUCCESS)
+		return NULL;
+	return f;
+}
+
+static struct cap out, err;
+
+/* kernel_print: exactly N "Hello World" lines, printed when the <<<>>> call returns */
+TEST(stub_hello)
+{
+	char want[256] = "";
+	uint32_t r;
+	int i;
+
+	NEED_DEVICE();
+	for (i = 0; i < 8; i++)
+		strcat(want, "Hello World\n");
+	cap_begin(&out, 1);
+	r = lib_printf_hello(8, NULL);
+	cap_end(&out);
+	EXPECT_EQ(0U, r);
+	EXPECT_STREQ(want, out.text);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(NULL));
+	cap_begin(&out, 1);
+	r = lib_printf_hello(1, NULL);
+	cap_end(&out);
+	EXPECT_EQ(0U, r);
+	EXPECT_STREQ("Hello World\n", out.text);
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* an API launch over several blocks: the records in block order */
+TEST(api_block_order)
+{
+	static char want[16384];
+	uint64_t n = 3;
+	aclError r;
+	aclrtStream stream;
+	aclrtBinHandle h;
+	aclrtFuncHandle f;
+	const void *img;
+	size_t len;
+	int b, i;
+
+	NEED_DEVICE();
+	img = lib_printf_image(&len);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	f = get_func(&h, img, len, "lines_op");
+	ASSERT_NE(NULL, f);
+	want[0] = '\0';
+	for (b = 0; b < 16; b++)
+		for (i = 0; i < 3; i++)
+			sprintf(want + strlen(want), "block %d of 16 line %d\n", b, i);
+	cap_begin(&out, 1);
+	r = aclrtLaunchKernelWithHostArgs(f, 16, stream, NULL, &n, sizeof(n), NULL, 0);
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	EXPECT_STREQ(want, out.text);
+	/* printed before the call returned: the stream has nothing left to print */
+	cap_begin(&out, 1);
+	r = aclrtSynchronizeStream(stream);
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	EXPECT_STREQ("", out.text);
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* write_read_value: DeviceWrite through the stub, then aclrtDestroyStreamForce: printed all the same */
+TEST(stub_value_then_destroy_force)
+{
+	int32_t host[4] = { 0 };
+	uint32_t r1, r2;
+	aclrtStream stream;
+	void *p;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&p, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+	cap_begin(&out, 1);
+	r1 = lib_printf_value(4, p, 100, stream);
+	r2 = aclrtDestroyStreamForce(stream);
+	cap_end(&out);
+	EXPECT_EQ(0U, r1);
+	EXPECT_ACL_OK(r2);
+	EXPECT_STREQ("Source data: 100\nSource data: 101\nSource data: 102\nSource data: 103\n", out.text);
+	ASSERT_ACL_OK(aclrtMemcpy(host, sizeof(host), p, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(100, host[0]);
+	EXPECT_EQ(103, host[3]);
+	EXPECT_ACL_OK(aclrtFree(p));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* kernels that do not print print nothing; no device memory stays behind over many launches */
+TEST(silent_and_no_growth)
+{
+	aclrtFuncHandle lines, silent, quiet;
+	aclrtBinHandle h, hq;
+	uint64_t n = 1;
+	size_t len, before, after;
+	const void *img;
+	void *p;
+	int i, nl = 0, r[3];
+	const char *c;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtMalloc(&p, 64 * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	img = lib_printf_image(&len);
+	lines = get_func(&h, img, len, "lines_op");
+	ASSERT_NE(NULL, lines);
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "silent_op", &silent));
+	img = lib_printf_quiet_image(&len);
+	quiet = get_func(&hq, img, len, "quiet_op");
+	ASSERT_NE(NULL, quiet);
+
+	cap_begin(&out, 1);
+	r[0] = aclrtLaunchKernelWithHostArgs(silent, 8, NULL, NULL, &p, sizeof(p), NULL, 0);
+	r[1] = aclrtLaunchKernelWithHostArgs(quiet, 8, NULL, NULL, &p, sizeof(p), NULL, 0);
+	r[2] = aclrtSynchronizeStream(NULL);
+	cap_end(&out);
+	EXPECT_ACL_OK(r[0]);
+	EXPECT_ACL_OK(r[1]);
+	EXPECT_ACL_OK(r[2]);
+	EXPECT_STREQ("", out.text);
+
+	/* the first launches made the stream's argument ring */
+	before = hbm_free();
+	EXPECT_NE(0U, before);
+	cap_begin(&out, 1);
+	for (i = 0; i < 50; i++) {
+		if (aclrtLaunchKernelWithHostArgs(lines, 8, NULL, NULL, &n, sizeof(n), NULL, 0))
+			r[0]++;
+		if (aclrtLaunchKernelWithHostArgs(quiet, 8, NULL, NULL, &p, sizeof(p), NULL, 0))
+			r[1]++;
+	}
+	r[2] = aclrtSynchronizeStream(NULL);
+	cap_end(&out);
+	EXPECT_EQ(0, r[0]);
+	EXPECT_EQ(0, r[1]);
+	EXPECT_ACL_OK(r[2]);
+	after = hbm_free();
+	EXPECT_EQ(before, after);
+	for (c = out.text; *c; c++)
+		nl += *c == '\n';
+	EXPECT_EQ(50 * 8, nl);
+	EXPECT_EQ(0, strncmp(out.text, "block 0 of 8 line 0\nblock 1 of 8 line 0\n", 40));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(hq));
+	EXPECT_ACL_OK(aclrtFree(p));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* a trap: the records printed before it on stdout, its reason on stderr, 507016 at the synchronize */
+TEST(trap_reason)
+{
+	aclrtStream stream;
+	aclrtBinHandle h;
+	aclrtFuncHandle f;
+	const void *img;
+	uint64_t none = 0;
+	aclError r;
+	size_t len;
+
+	NEED_DEVICE();
+	img = lib_printf_image(&len);
+	f = get_func(&h, img, len, "trap_op");
+	ASSERT_NE(NULL, f);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	npu_expect_dma_faults(true);
+	cap_begin(&out, 1);
+	cap_begin(&err, 2);
+	r = aclrtLaunchKernelWithHostArgs(f, 2, stream, NULL, &none, sizeof(none), NULL, 0);
+	cap_end(&err);
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	EXPECT_STREQ("before the trap 0\nbefore the trap 1\n", out.text);
+	EXPECT_STREQ("kernel trap_op, block 1: trap: test trap of block 1\n", err.text);
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, aclrtSynchronizeStream(stream));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* a printf area of aclrtDeviceSetLimit's size: what does not fit is lost, with a note */
+TEST(area_full)
+{
+	static char want[8192];
+	aclrtBinHandle h;
+	aclrtFuncHandle f;
+	const void *img;
+	uint64_t n = 20;
+	aclError r;
+	size_t len;
+	int b, i;
+
+	NEED_DEVICE();
+	img = lib_printf_image(&len);
+	f = get_func(&h, img, len, "flood_op");
+	ASSERT_NE(NULL, f);
+	ASSERT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 1024));
+	/* 1016 bytes of records per block: 8 of 16 + 104 bytes */
+	want[0] = '\0';
+	for (b = 0; b < 2; b++)
+		for (i = 0; i < 8; i++)
+			sprintf(want + strlen(want), "%03d %096d\n", i, 0);
+	cap_begin(&out, 1);
+	cap_begin(&err, 2);
+	r = aclrtLaunchKernelWithHostArgs(f, 2, NULL, NULL, &n, sizeof(n), NULL, 0);
+	cap_end(&err);
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	EXPECT_STREQ(want, out.text);
+	EXPECT_STREQ("kernel flood_op, block 0: printf output lost: its 1024-byte printf area is full (aclrtDeviceSetLimit ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE)\n"
+		     "kernel flood_op, block 1: printf output lost: its 1024-byte printf area is full (aclrtDeviceSetLimit ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE)\n",
+		     err.text);
+	EXPECT_ACL_OK(aclrtSynchronizeStream(NULL));
+	EXPECT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 32768));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+TEST_HARNESS_MAIN
