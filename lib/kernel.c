@@ -199,7 +199,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
 	struct acl_kargs *r = NULL;
 	struct acl_kprint kp;
-	uint32_t id, sid = 0, off = 0;
+	uint32_t id, sid = 0, off = 0, span;
 	uint64_t *ovf, seq = 0;
 	uint8_t *blob = NULL;
 	size_t i;
@@ -246,8 +246,9 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	if (!blob)
 		return acl_kprint_finish(f, s, &kp, -ENOMEM, 0, 0);
 	memcpy(blob, args, len);
+	span = (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1));
 	pthread_mutex_lock(&r->lock);
-	ret = acl_kargs_take_locked(s, r, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)), &off);
+	ret = acl_kargs_take_locked(s, r, span, &off);
 	if (ret)
 		goto unlock;
 	/* a placeholder's slot gets the device address of its data, as the device's launch writes it */
@@ -266,8 +267,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	k.args_va = r->va + off;
 	ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
 	if (!ret)
-		acl_kargs_used_locked(r, off, (uint32_t)((len + ACL_KARGS_ALIGN - 1) & ~(size_t)(ACL_KARGS_ALIGN - 1)),
-				      sid, seq);
+		acl_kargs_used_locked(r, off, span, sid, seq);
 unlock:
 	pthread_mutex_unlock(&r->lock);
 	free(blob);

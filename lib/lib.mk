@@ -100,60 +100,46 @@ $(LIB_TEST_OUT)/lib_%: tests/lib_%.c tests/harness.h $(wildcard tests/lib_*.h) $
 	@mkdir -p $(@D)
 	$(CC) $(LIB_TEST_CFLAGS) -o $@ $< $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
-# tests/lib_binary_test: device binaries that npu-cc builds at test-build
-# time from tests/ascendc/lib_binary_kern.cpp - a linked device binary
-# (embedded in the test with .incbin, which writes it to a file for
-# aclrtBinaryLoadFromFile) and a host object with its image embedded (its
-# <<<>>> launch loads it with aclrtBinaryLoadFromData). The intermediates
-# stay in a subdirectory, which the VM's initramfs does not take.
-LIB_BIN_DIR	:= $(LIB_TEST_OUT)/lib_binary
-LIB_BIN_DEPS	:= tests/ascendc/lib_binary_kern.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
+# Test kernels through npu-cc, at test-build time: tests/ascendc/lib_T_kern.cpp
+# gives $(LIB_TEST_OUT)/lib_T/kern.npubin (a linked device binary, which a
+# test embeds with .incbin) and kern.host.o (a host object with its image
+# embedded, whose <<<>>> launches load it with aclrtBinaryLoadFromData);
+# lib_T_quiet.cpp gives quiet.host.o. The intermediates stay in a
+# subdirectory, which the VM's initramfs does not take.
+LIB_NPUCC_DEPS	:= tools/npu-cc $(wildcard include/ascendc/*.h)
 
-$(LIB_BIN_DIR)/kern.npubin: $(LIB_BIN_DEPS)
+$(LIB_TEST_OUT)/lib_%/kern.npubin: tests/ascendc/lib_%_kern.cpp $(LIB_NPUCC_DEPS)
 	@mkdir -p $(@D)
-	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(LIB_BIN_DIR)/kern.dev.o
-	tools/npu-cc --link-fatbin -o $@ $(LIB_BIN_DIR)/kern.dev.o
+	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(@D)/kern.dev.o
+	tools/npu-cc --link-fatbin -o $@ $(@D)/kern.dev.o
 
-$(LIB_BIN_DIR)/kern.host.o: $(LIB_BIN_DEPS)
+$(LIB_TEST_OUT)/lib_%/kern.host.o: tests/ascendc/lib_%_kern.cpp $(LIB_NPUCC_DEPS)
 	@mkdir -p $(@D)
 	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
 
+$(LIB_TEST_OUT)/lib_%/quiet.host.o: tests/ascendc/lib_%_quiet.cpp $(LIB_NPUCC_DEPS)
+	@mkdir -p $(@D)
+	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
+
+# lib_binary_test: its binary embedded (written to a file for
+# aclrtBinaryLoadFromFile) and its host object linked in.
+LIB_BIN_DIR	:= $(LIB_TEST_OUT)/lib_binary
 $(LIB_TEST_OUT)/lib_binary_test: tests/lib_binary_test.c tests/harness.h $(wildcard tests/lib_*.h) \
 		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_BIN_DIR)/kern.npubin $(LIB_BIN_DIR)/kern.host.o
 	@mkdir -p $(@D)
 	$(CC) $(LIB_TEST_CFLAGS) -DLIB_BINARY_NPUBIN='"$(abspath $(LIB_BIN_DIR)/kern.npubin)"' -o $@ $< \
 		$(LIB_BIN_DIR)/kern.host.o -ldl $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
-# tests/lib_kargs_test: its kernels (tests/ascendc/lib_kargs_kern.cpp) as
-# a linked device binary, embedded in the test, built as lib_binary_test's.
+# lib_kargs_test: its binary embedded.
 LIB_KARGS_DIR	:= $(LIB_TEST_OUT)/lib_kargs
-LIB_KARGS_DEPS	:= tests/ascendc/lib_kargs_kern.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
-
-$(LIB_KARGS_DIR)/kern.npubin: $(LIB_KARGS_DEPS)
-	@mkdir -p $(@D)
-	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(LIB_KARGS_DIR)/kern.dev.o
-	tools/npu-cc --link-fatbin -o $@ $(LIB_KARGS_DIR)/kern.dev.o
-
 $(LIB_TEST_OUT)/lib_kargs_test: tests/lib_kargs_test.c tests/harness.h $(wildcard tests/lib_*.h) \
 		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_KARGS_DIR)/kern.npubin
 	@mkdir -p $(@D)
 	$(CC) $(LIB_TEST_CFLAGS) -DLIB_KARGS_NPUBIN='"$(abspath $(LIB_KARGS_DIR)/kern.npubin)"' -o $@ $< \
 		-lpthread $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
-# tests/lib_printf_test: host objects with their device binaries embedded,
-# from tests/ascendc/lib_printf_kern.cpp (printing kernels) and
-# lib_printf_quiet.cpp (none).
-LIB_PRINTF_DIR	:= $(LIB_TEST_OUT)/lib_printf
-LIB_PRINTF_OBJS	:= $(LIB_PRINTF_DIR)/kern.host.o $(LIB_PRINTF_DIR)/quiet.host.o
-
-$(LIB_PRINTF_DIR)/kern.host.o: tests/ascendc/lib_printf_kern.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
-	@mkdir -p $(@D)
-	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
-
-$(LIB_PRINTF_DIR)/quiet.host.o: tests/ascendc/lib_printf_quiet.cpp tools/npu-cc $(wildcard include/ascendc/*.h)
-	@mkdir -p $(@D)
-	tools/npu-cc -Wall -Werror -O2 -c $< -o $@
-
+# lib_printf_test: host objects of printing kernels (kern) and of none (quiet).
+LIB_PRINTF_OBJS	:= $(LIB_TEST_OUT)/lib_printf/kern.host.o $(LIB_TEST_OUT)/lib_printf/quiet.host.o
 $(LIB_TEST_OUT)/lib_printf_test: tests/lib_printf_test.c tests/harness.h $(wildcard tests/lib_*.h) \
 		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_PRINTF_OBJS)
 	@mkdir -p $(@D)
