@@ -45,6 +45,7 @@ include tests/tests.mk
 include tools/vm.mk
 include tools/tools.mk
 include tools/install.mk
+include tools/cann/cann.mk
 ifneq ($(wildcard tools/bench/bench.mk),)
 include tools/bench/bench.mk
 endif
@@ -55,7 +56,7 @@ all: module lib tests tools
 # make install / make uninstall: DESTDIR, PREFIX (default /usr/local) and
 # the directories under it (LIBDIR, INCLUDEDIR, DATADIR). Each part adds
 # its own <part>-install and <part>-uninstall here.
-INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib) smi dcmi udev modprobe man
+INSTALL_PARTS := $(if $(wildcard lib/lib.mk),lib) cann smi dcmi udev modprobe man
 install: $(addsuffix -install,$(INSTALL_PARTS))
 uninstall: $(addsuffix -uninstall,$(INSTALL_PARTS))
 

@@ -60,19 +60,29 @@ static struct acl_aicore acl_aicores[ACL_MAX_DEVICES] = {
 	[0 ... ACL_MAX_DEVICES - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER },
 };
 
-/* $NPU_AICORE, else npu/npu-aicore beside the loaded libacl. */
+/*
+ * $NPU_AICORE, else npu/npu-aicore beside the loaded libacl - the file
+ * itself, not a link to it: a CANN-shaped install's lib64/ may hold only
+ * links to LIBDIR (tools/cann/cann.mk).
+ */
 static const char *acl_aicore_path(char *buf, size_t len)
 {
 	const char *env = getenv("NPU_AICORE");
+	char *real = NULL;
+	const char *name, *slash;
 	Dl_info info;
-	const char *slash;
 
 	if (env && *env)
 		return env;
-	if (!dladdr((void *)acl_aicore_path, &info) || !info.dli_fname || !(slash = strrchr(info.dli_fname, '/')))
+	if (!dladdr((void *)acl_aicore_path, &info) || !info.dli_fname)
 		return "npu-aicore";
-	snprintf(buf, len, "%.*s/npu/npu-aicore", (int)(slash - info.dli_fname), info.dli_fname);
-	return buf;
+	real = realpath(info.dli_fname, NULL);
+	name = real ? real : info.dli_fname;
+	slash = strrchr(name, '/');
+	if (slash)
+		snprintf(buf, len, "%.*s/npu/npu-aicore", (int)(slash - name), name);
+	free(real);
+	return slash ? buf : "npu-aicore";
 }
 
 static void acl_aicore_unreserve(struct acl_aicore *ex, unsigned int n)

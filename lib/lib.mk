@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # lib/lib.mk - libacl, included by the top-level Makefile.
 #
-#   make lib        build/lib/libacl.so.1, the link names libacl.so,
+#   make lib        build/lib/libascendcl.so.1, the link names libacl.so,
 #                   libascendcl.so and libacl_rt.so, and build/lib/acl.pc
 #   make lib-tests  build/tests/lib_*, header_c, header_cxx (TAP programs)
 #   make lib-check  the host checks: headers as C and C++, the frozen
@@ -29,10 +29,10 @@ CXX		?= c++
 INSTALL		?= install
 
 LIB_VERSION	:= 1.0.0
-LIB_SONAME	:= libacl.so.1
+LIB_SONAME	:= libascendcl.so.1
 # Names a program links with (-lacl, -lascendcl, -lacl_rt, -lacl_rt_impl:
 # CANN's examples use the last three), each a symlink to the soname, so the
-# program records libacl.so.1. libacl_rt.so also serves binaries linked
+# program records libascendcl.so.1. libacl_rt.so also serves binaries linked
 # against CANN's own libacl_rt.so, whose soname is that name.
 LIB_LINKS	:= libacl.so libascendcl.so libacl_rt.so libacl_rt_impl.so
 LIB_WARN	:= -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes

@@ -680,7 +680,7 @@ TEST(sharing_and_peers_args)
 
 TEST(only_the_api_is_exported)
 {
-	void *h = dlopen("libacl.so.1", RTLD_NOW | RTLD_LOCAL);
+	void *h = dlopen("libascendcl.so.1", RTLD_NOW | RTLD_LOCAL);
 
 	ASSERT_NONNULL(h);
 	EXPECT_NONNULL(dlsym(h, "aclrtMalloc"));

@@ -453,7 +453,7 @@ TEST_F(home, own_version_home_file_wins)
 	EXPECT_STREQ(own, str);
 }
 
-/* Copy @src to @dst (not with cp(1): it would load this libacl.so.1). */
+/* Copy @src to @dst. */
 static int copy_file(const char *src, const char *dst)
 {
 	char buf[65536];
@@ -476,18 +476,18 @@ static int copy_file(const char *src, const char *dst)
 	return fclose(out) || ret ? -1 : 0;
 }
 
-/* aclsysGetVersionStr("runtime") of a copy of libacl at @root/@rel/libacl.so.1. */
+/* aclsysGetVersionStr("runtime") of a copy of libacl at @root/@rel/libascendcl.so.1. */
 static int copy_answers(const char *root, const char *rel, char *str)
 {
-	char dir[PATH_MAX], src[PATH_MAX + 16], dst[2 * PATH_MAX];
+	char dir[PATH_MAX], src[PATH_MAX + 32], dst[2 * PATH_MAX];
 	aclError (*get)(char *, char *);
 	char pkg[] = "runtime", file[PATH_MAX];
 	void *h;
 
 	if (libacl_dir(dir, sizeof(dir)))
 		return -1;
-	snprintf(src, sizeof(src), "%s/libacl.so.1", dir);
-	snprintf(file, sizeof(file), "%s/libacl.so.1", rel);
+	snprintf(src, sizeof(src), "%s/libascendcl.so.1", dir);
+	snprintf(file, sizeof(file), "%s/libascendcl.so.1", rel);
 	if (write_file(root, file, ""))	/* makes the directories */
 		return -1;
 	snprintf(dst, sizeof(dst), "%s/%s", root, file);

@@ -6,7 +6,7 @@
  * libraries would be (tests/link_stub.c). Each build must run on libacl.
  *
  * LINK_OBJECT is the name the dynamic linker loads libacl by: the
- * binary's NEEDED entry (libacl.so.1 for -lascendcl and -lacl_rt, whose
+ * binary's NEEDED entry (libascendcl.so.1 for -lascendcl and -lacl_rt, whose
  * symlinks lead the linker to the soname; libacl_rt.so for the stub).
  * With LINK_RUNTIME_VERSION, aclsysGetVersionStr("runtime") must answer it
  * without ASCEND_HOME_PATH (an installed libacl reads its own prefix).
@@ -48,8 +48,8 @@ TEST(libacl_is_loaded_by_the_needed_name)
 	/* the API comes from that object ... */
 	ASSERT_NE(0, dladdr((void *)aclInit, &info));
 	EXPECT_STREQ(path, info.dli_fname);
-	/* ... and it is libacl: its soname is libacl.so.1 */
-	h = dlopen("libacl.so.1", RTLD_NOW | RTLD_NOLOAD);
+	/* ... and it is libacl: its soname is libascendcl.so.1 */
+	h = dlopen("libascendcl.so.1", RTLD_NOW | RTLD_NOLOAD);
 	ASSERT_NONNULL(h);
 	EXPECT_EQ((void *)aclInit, dlsym(h, "aclInit"));
 	dlclose(h);

@@ -31,7 +31,7 @@ $(TEST_BINS): $(TEST_OUT)/%: tests/%.c $(TEST_HDRS) $(TEST_LIB_DEP)
 
 ifneq ($(wildcard lib/lib.mk),)
 # libacl under the names programs link with: tests/link_names.c linked with
-# -lascendcl and with -lacl_rt (the binaries need libacl.so.1), and against
+# -lascendcl and with -lacl_rt (the binaries need libascendcl.so.1), and against
 # a stub libacl_rt.so (soname libacl_rt.so, kept out of build/tests) so that
 # the binary needs libacl_rt.so as one linked against CANN's libraries
 # does; at run time each finds libacl. `make lib-check` runs them too.
@@ -48,11 +48,11 @@ $(LINK_STUB): tests/link_stub.c
 
 $(TEST_OUT)/link_ascendcl_test: tests/link_names.c $(TEST_HDRS) $(LIB_OUT)/libascendcl.so
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libacl.so.1"' -o $@ $< -L$(LIB_OUT) $(LINK_RPATH) -lascendcl -pthread
+	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libascendcl.so.1"' -o $@ $< -L$(LIB_OUT) $(LINK_RPATH) -lascendcl -pthread
 
 $(TEST_OUT)/link_acl_rt_test: tests/link_names.c $(TEST_HDRS) $(LIB_OUT)/libacl_rt.so
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libacl.so.1"' -o $@ $< -L$(LIB_OUT) $(LINK_RPATH) -lacl_rt -pthread
+	$(CC) $(TEST_CFLAGS) -DLINK_OBJECT='"libascendcl.so.1"' -o $@ $< -L$(LIB_OUT) $(LINK_RPATH) -lacl_rt -pthread
 
 $(TEST_OUT)/link_needed_acl_rt_test: tests/link_names.c $(TEST_HDRS) $(LINK_STUB) $(LIB_OUT)/libacl_rt.so
 	@mkdir -p $(@D)
@@ -62,7 +62,7 @@ $(TEST_OUT)/link_needed_acl_rt_test: tests/link_names.c $(TEST_HDRS) $(LINK_STUB
 lib-check-links: $(LINK_BINS)
 	@for t in $(LINK_BINS); do \
 		need=$$(readelf -d $$t | sed -n 's/.*(NEEDED).*\[\(libacl[^]]*\)\]/\1/p'); \
-		case $$t in *needed_acl_rt*) want=libacl_rt.so ;; *) want=libacl.so.1 ;; esac; \
+		case $$t in *needed_acl_rt*) want=libacl_rt.so ;; *) want=libascendcl.so.1 ;; esac; \
 		[ "$$need" = "$$want" ] || { echo "lib-check-links: $$t needs '$$need', not $$want" >&2; exit 1; }; \
 		LD_LIBRARY_PATH= $$t || exit 1; \
 	done

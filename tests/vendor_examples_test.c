@@ -11,8 +11,17 @@
  * a `status` of "built COMMIT" and the example's programs - `main`, or
  * those examples.list names - or "skip REASON" (no vendor tree: a SKIP
  * here) or "fail REASON" (a failure here, with the end of build.log). The
- * device kernels are host stand-ins (tests/vendor/kernel_standins.cpp);
- * ErrorOP's is a real DMA fault.
+ * device kernels (example/kernel_func/, built by npu-cc through our
+ * ascendc.cmake) run on the simulated AI cores; ErrorOP's trap is an
+ * AI-core exception.
+ *
+ * Besides its lines, a variant checks what the example's run.sh checks:
+ * @fp16 compares the FP16 output file the program wrote with the golden
+ * one its scripts/gen_data.py made on the host, as its verify_result.py
+ * does (numpy.isclose, rtol 1e-3, atol 1e-5, at most 0.1% differing);
+ * @equal compares the values after the first ':' of the first lines that
+ * hold two keys, as its awk does; @count wants exactly that many lines
+ * holding a text.
  *
  * An example of several processes (proc_a and proc_b, which its run.sh
  * starts at once) is a variant with .procs: its programs run at the same
@@ -25,9 +34,11 @@
  * examples' fixed device ids need.
  */
 #include <ftw.h>
+#include <math.h>
 #include <poll.h>
 #include <sys/prctl.h>
 
+#include "float_bits.h"
 #include "harness.h"
 #include "npu_mod_util.h"
 
@@ -84,6 +95,10 @@ FIXTURE_VARIANT(example) {
 	const char *dirs[MAX_DIRS];
 	int devices;
 	bool faults;
+	const char *argv[MAX_ARGS + 1];	/* the one program's, when not { "main" } */
+	struct { const char *output, *golden; } fp16;
+	const char *equal[2];
+	struct { const char *line; int n; } count;
 };
 
 FIXTURE_TEARDOWN(example)
@@ -137,7 +152,7 @@ VENDOR_EXAMPLE(simple_callback)
 		"[INFO]  Report callback thread exit",
 		"[INFO]  Hostfunc processing thread exit",
 	},
-	.never = { "[ERROR]", "kernel stand-in:" },
+	.never = { "[ERROR]" },
 };
 
 /* 2_advanced_features/callback/1_callback_hostfunc */
@@ -147,7 +162,7 @@ VENDOR_EXAMPLE(callback_hostfunc)
 		"[INFO]  After assigning the task through the created stream, the current result is: 1.",
 		"[INFO]  Resource cleanup completed.",
 	},
-	.never = { "[ERROR]", "kernel stand-in:" },
+	.never = { "[ERROR]" },
 };
 
 /* 0_quickstart/3_cross_version/0_runtime_compatibility */
@@ -294,7 +309,7 @@ VENDOR_EXAMPLE(ipc_notify_withpid)
 				"[INFO]  Process A: add Process B to the whitelist successfully",
 				"Destination data: 123",
 			},
-			.never = { "[ERROR]", "kernel stand-in:" },
+			.never = { "[ERROR]" },
 		},
 		{
 			.argv = { "proc_b" },
@@ -303,9 +318,9 @@ VENDOR_EXAMPLE(ipc_notify_withpid)
 				"[INFO]  Process B: get Process B's pid successfully, pid = ",
 				NOTIFY_B_WRITE,
 			},
-			/* the stand-in's host function prints it, before or after the line above */
+			/* DeviceWrite's printf: its launch prints it, before the line above */
 			.anywhere = { "Source data: 123" },
-			.never = { "[ERROR]", "kernel stand-in:" },
+			.never = { "[ERROR]" },
 		},
 	},
 };
@@ -325,7 +340,7 @@ VENDOR_EXAMPLE(ipc_notify_withoutpid)
 				NOTIFY_A_KEYS,
 				"Destination data: 123",
 			},
-			.never = { "[ERROR]", "kernel stand-in:", "whitelist" },
+			.never = { "[ERROR]", "whitelist" },
 		},
 		{
 			.argv = { "proc_b" },
@@ -334,7 +349,7 @@ VENDOR_EXAMPLE(ipc_notify_withoutpid)
 				NOTIFY_B_WRITE,
 			},
 			.anywhere = { "Source data: 123" },
-			.never = { "[ERROR]", "kernel stand-in:" },
+			.never = { "[ERROR]" },
 		},
 	},
 };
@@ -405,6 +420,119 @@ VENDOR_EXAMPLE(ipcevent_multi_device)
 			.never = { "[ERROR]" },
 		},
 	},
+};
+
+/*
+ * 3_memory_advanced/host_register/0_simple_zero_copy: add_custom reads and
+ * writes MAPPED host memory through its device addresses; the example
+ * checks all 16384 sums in the host pages.
+ */
+VENDOR_EXAMPLE(zero_copy)
+	.in_order = {
+		"[INFO]  Start to run simple_zero_copy sample.",
+		"[INFO]  Registered three Host buffers and obtained their Device mapping addresses.",
+		"[INFO]  Verified 16384 FP16 additions through mapped Host memory.",
+		"[INFO]  Run the simple_zero_copy sample successfully.",
+	},
+	.never = { "[ERROR]" },
+};
+
+/* 3_memory_advanced/managed_memory/0_uvm_allocate: add_custom on managed memory */
+VENDOR_EXAMPLE(uvm_allocate)
+	.argv = { "ascendc_kernels_bbit", "simple" },
+	.in_order = { "[INFO]  Run the uvm_allocate sample successfully." },
+	.never = { "[ERROR]", "[SKIP]" },
+	.fp16 = { "output/output_z.bin", "output/golden.bin" },
+};
+
+/* 0_quickstart/4_custom_kernel_launch: VectorAddKernel<<<>>> from the example's own source */
+VENDOR_EXAMPLE(custom_kernel_launch)
+	.in_order = {
+		"Custom AscendC kernel <<<>>> call successfully",
+		"Synchronize stream successfully",
+		"  result[0] = 1.5 (expected: 1.5)",
+		"  result[7] = 12.0 (expected: 12.0)",
+		"Sample run successfully with <<<>>> kernel call!",
+	},
+	.never = { "Error at line", "failed" },
+};
+
+/* The run.sh of 2_advanced_features/kernel/0_launch_kernel, in each of its modes. */
+#define LAUNCH_KERNEL(mode)							\
+	.argv = { "ascendc_kernels_bbit", mode },				\
+	.in_order = {								\
+		"[INFO]  Kernel launch sample runs in " mode " mode.",		\
+		"[INFO]  Run the launch_kernel sample successfully.",		\
+	},									\
+	.never = { "[ERROR]" },							\
+	.fp16 = { "output/output_z.bin", "output/golden.bin" },
+
+/* add_custom (8 blocks, TPipe/TQue) from aclrtBinaryLoadFromFile, launched WithConfig */
+VENDOR_EXAMPLE(launch_kernel)
+	LAUNCH_KERNEL("simple")
+};
+
+/* add_custom_tiling: its two tiling arguments are placeholders (AppendPlaceHolder) */
+VENDOR_EXAMPLE(launch_kernel_placeholder)
+	LAUNCH_KERNEL("placeholder")
+};
+
+/* 2_advanced_features/kernel/1_launch_kernel_with_reslimit: 8 blocks' printf */
+VENDOR_EXAMPLE(launch_kernel_reslimit)
+	.in_order = {
+		"[INFO]  Device resource limit type 0 set to 8.",
+		"[INFO]  Current device resource limit type 0 is 8.",
+		"Hello World",
+		"[INFO]  Run the launch_kernel_with_reslimit sample successfully.",
+	},
+	.never = { "[ERROR]" },
+	.count = { "Hello World", 8 },
+};
+
+/*
+ * 2_advanced_features/callback/2_callback_exception: ErrorOP's trap is
+ * the exception its callback reports (with the kernel's arguments and
+ * function); the stream's synchronization fails, as the example expects.
+ */
+VENDOR_EXAMPLE(callback_exception)
+	.in_order = {
+		"[INFO]  Begin an easy task and an error task. The error task will trigger the exception callback.",
+		"[INFO]  Exception occurred, callback function.",
+		"[INFO]  The error task id is ",
+		"[INFO]  The error stream id is ",
+		"[INFO]  The error device id is 0.",
+		"[INFO]  The error code id is 507016.",
+		"[INFO]  Exception args query ret=0, devArgsPtr=0x",
+		"[INFO]  Exception func handle query ret=0, funcHandle=0x",
+		"[ERROR]  aclrtSynchronizeStream(stream_) returned error code 507016",
+		"[INFO]  Run the callback_exception sample successfully.",
+	},
+	.faults = true,
+};
+
+/* 1_basic_features/memory/1..6: DeviceWrite/DeviceRead around each kind of copy */
+#define MEMORY_COPY							\
+	.anywhere = { "Source data: 123", "Destination data: 123" },		\
+	.never = { "[ERROR]" },							\
+	.equal = { "Source data:", "Destination data:" },
+
+VENDOR_EXAMPLE(h2d_sync_memory_copy)
+	MEMORY_COPY
+};
+VENDOR_EXAMPLE(h2d_async_memory_copy)
+	MEMORY_COPY
+};
+VENDOR_EXAMPLE(d2h_sync_memory_copy)
+	MEMORY_COPY
+};
+VENDOR_EXAMPLE(d2h_async_memory_copy)
+	MEMORY_COPY
+};
+VENDOR_EXAMPLE(d2d_sync_memory_copy)
+	MEMORY_COPY
+};
+VENDOR_EXAMPLE(d2d_async_memory_copy)
+	MEMORY_COPY
 };
 
 /* @path's first line into @buf (newline dropped); -1 if unreadable. */
@@ -609,6 +737,109 @@ static void check_program(const char *who, int st, const char *out, const char *
 	}
 }
 
+/* @path's contents (malloc'ed) and length; NULL if unreadable. */
+static void *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
+		buf = malloc(n + 1);
+		if (buf && fread(buf, 1, n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* verify_result.py: FP16 @output against @golden (both in @dir), numpy.isclose's rule. */
+static void check_fp16(const char *dir, const char *output, const char *golden)
+{
+	char opath[256], gpath[256];
+	size_t olen = 0, glen = 0, n, bad = 0;
+	uint16_t *o, *g;
+
+	snprintf(opath, sizeof(opath), "%s/%s", dir, output);
+	snprintf(gpath, sizeof(gpath), "%s/%s", dir, golden);
+	o = read_file(opath, &olen);
+	g = read_file(gpath, &glen);
+	if (!o || !g)
+		TH_LOG("cannot read %s", !o ? opath : gpath);
+	EXPECT_TRUE(o && g);
+	if (o && g) {
+		if (olen != glen || !glen || glen % 2)
+			TH_LOG("%s has %zu bytes, %s %zu", output, olen, golden, glen);
+		EXPECT_TRUE(olen == glen && glen && !(glen % 2));
+		n = olen == glen ? glen / 2 : 0;
+		for (size_t i = 0; i < n; i++) {
+			float a = (float)h_of(o[i]), b = (float)h_of(g[i]);
+
+			if (isnan(a) && isnan(b))
+				continue;
+			if (!(fabsf(a - b) <= 1e-5f + 1e-3f * fabsf(b))) {
+				if (bad < 8)
+					TH_LOG("%s[%zu] = %g, golden %g", output, i, a, b);
+				bad++;
+			}
+		}
+		printf("# %s: %zu of %zu FP16 values differ from %s\n", output, bad, n, golden);
+		EXPECT_LE(bad * 1000, n);
+	}
+	free(o);
+	free(g);
+}
+
+/* run.sh's awk: the value after the first ':' of the first line holding @key, trimmed. */
+static bool field_after(const char *out, const char *key, char *buf, size_t size)
+{
+	const char *p = strstr(out, key), *end;
+
+	if (!p)
+		return false;
+	p = strchr(p, ':');
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	for (p++; p < end && *p == ' '; p++)
+		;
+	while (end > p && end[-1] == ' ')
+		end--;
+	snprintf(buf, size, "%.*s", (int)(end - p), p);
+	return true;
+}
+
+/* What the variant's run.sh checks beyond the lines: files, fields, counts. */
+static void check_results(const FIXTURE_VARIANT(example) *variant, const char *dir, const char *out)
+{
+	char a[64], b[64];
+	int n = 0;
+
+	if (variant->fp16.output)
+		check_fp16(dir, variant->fp16.output, variant->fp16.golden);
+	if (variant->equal[0]) {
+		bool got = field_after(out, variant->equal[0], a, sizeof(a)) &&
+			   field_after(out, variant->equal[1], b, sizeof(b));
+
+		if (!got || !*a || strcmp(a, b))
+			TH_LOG("\"%s\" and \"%s\" differ: \"%s\", \"%s\"", variant->equal[0], variant->equal[1],
+			       got ? a : "?", got ? b : "?");
+		EXPECT_TRUE(got && *a && !strcmp(a, b));
+	}
+	if (variant->count.line) {
+		for (const char *p = out; (p = strstr(p, variant->count.line)); p++)
+			n++;
+		if (n != variant->count.n)
+			TH_LOG("\"%s\" %d times, not %d", variant->count.line, n, variant->count.n);
+		EXPECT_EQ(variant->count.n, n);
+	}
+}
+
 static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;
@@ -764,8 +995,9 @@ static void run_set(const FIXTURE_VARIANT(example) *variant, const char *dir)
 TEST_F_TIMEOUT(example, runs, 120)
 {
 	static char out[OUT_SIZE];
-	const char *const argv[] = { "main", NULL };
-	char dir[128], path[160], status[512];
+	const char *const main_argv[] = { "main", NULL };
+	const char *const *argv = variant->argv[0] ? variant->argv : main_argv;
+	char dir[128], path[256], status[512];
 	struct vendor_run r = { .out = out };
 	int ret;
 
@@ -782,7 +1014,7 @@ TEST_F_TIMEOUT(example, runs, 120)
 		ASSERT_STREQ("built", status);
 	}
 	printf("# vendor commit %s: %s/%s\n", status + 6, dir,
-	       variant->procs[0].argv[0] ? "{set of processes}" : "main");
+	       variant->procs[0].argv[0] ? "{set of processes}" : argv[0]);
 	if (variant->devices) {
 		ret = want_devices(self, variant->devices);
 		if (ret == 1)
@@ -800,11 +1032,17 @@ TEST_F_TIMEOUT(example, runs, 120)
 		return;
 	}
 	/* one program, in the example's directory (the teardown ends expected faults) */
+	if (variant->fp16.output) {
+		/* what an earlier run wrote must not pass for this one's */
+		snprintf(path, sizeof(path), "%s/%s", dir, variant->fp16.output);
+		unlink(path);
+	}
 	ASSERT_EQ(0, start_program(&r, dir, dir, argv));
 	if (finish_programs(&r, 1, set_secs()))
-		TH_LOG("main killed after %d s", set_secs());
-	print_output("main", out);
-	check_program("main", r.status, out, variant->in_order, variant->anywhere, variant->never);
+		TH_LOG("%s killed after %d s", argv[0], set_secs());
+	print_output(argv[0], out);
+	check_program(argv[0], r.status, out, variant->in_order, variant->anywhere, variant->never);
+	check_results(variant, dir, out);
 }
 
 TEST_HARNESS_MAIN
