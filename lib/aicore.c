@@ -203,20 +203,20 @@ undo:
 
 static int acl_aicore_start_locked(struct acl_device *dev, struct acl_aicore *ex)
 {
-	struct npu_aperture_open ap = { .size = sizeof(ap), .flags = NPU_APERTURE_CLOEXEC, .fd = -1 };
 	struct npu_get_info info = { .size = sizeof(info) };
-	int i, ret;
+	int i, ret, aperture = -1;
 
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
+	/* a file of its own: when the executor dies, its release fails the launches it took */
 	if (!ret)
-		ret = acl_ioctl(dev->fd, NPU_IOCTL_APERTURE_OPEN, &ap);
+		ret = acl_dev_aperture_open(dev, &aperture);
 	if (ret)
 		return ret;
 	ret = -EAGAIN;
 	for (i = 0; i < ACL_AICORE_TRIES && ret == -EAGAIN; i++)
-		ret = acl_aicore_try(ex, ap.fd, info.vector_cores ? info.vector_cores : 1);
+		ret = acl_aicore_try(ex, aperture, info.vector_cores ? info.vector_cores : 1);
 	/* the executor holds its own descriptor of the aperture */
-	close(ap.fd);
+	close(aperture);
 	if (ret == -EAGAIN)
 		ret = acl_errf(ACLI_EDEVSETUP, "no layout of the AI-core executor fits beside this process (%d tries)",
 			       ACL_AICORE_TRIES);

@@ -17,6 +17,7 @@
 
 #include <acl/acl.h>
 
+#include "acl_ioctl.h"
 #include "device.h"
 #include "error.h"
 
@@ -138,6 +139,17 @@ int acl_dev_check_id(long long id, const char *what)
 }
 
 /* lifecycle.c's open and close of a device for a holder (set once, before any API call) */
+int acl_dev_aperture_open(struct acl_device *dev, int *fd)
+{
+	struct npu_aperture_open ap = { .size = sizeof(ap), .flags = NPU_APERTURE_CLOEXEC, .fd = -1 };
+	int ret;
+
+	ret = acl_ioctl(dev->fd, NPU_IOCTL_APERTURE_OPEN, &ap);
+	if (!ret)
+		*fd = ap.fd;
+	return ret;
+}
+
 static int (*acl_dev_holder)(int id, struct acl_device **devp);
 static void (*acl_dev_unholder)(struct acl_device *dev);
 

@@ -35,10 +35,12 @@
  * reservation, whose hole then holds peer memory (copy.c looks for it).
  *
  * Locking: each device's records have a reader-writer lock, taken last
- * (nothing but the records' own functions runs under it, and never two of
- * them); lookups, which every copy makes, share it. acl_vmm_lock, taken
+ * (nothing runs under it but the records' own functions, never two of
+ * them, and the mmap()s of the CPU's views of VMM mappings); lookups,
+ * which every copy makes, share it. acl_vmm_lock, taken
  * before any of them, serialises aclrtMapMem, aclrtUnmapMem,
- * aclrtReleaseMemAddress and the teardown of a device's records, so that
+ * aclrtReleaseMemAddress, the CPU's access (aclrtMemSetAccess with a HOST
+ * location) and the teardown of a device's records, so that
  * the checks of one device's records against another's stay true until
  * the change is made. (A new reservation needs no such check: its
  * process VA is its own.)
@@ -48,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "acl_ioctl.h"
 #include "device.h"
@@ -72,12 +75,14 @@ struct acl_mm {
 	pthread_rwlock_t lock;		/* protects everything below */
 	struct acl_regions r;
 	struct list_head handles;	/* acl_handle.node: live physical handles */
+	int aperture;			/* the CPU's view of VMM mappings (r.cpu), or -1; acl_vmm_lock */
 	struct acl_mem_usage usage[ACL_MEM_KINDS];
 };
 
 static struct acl_mm acl_mms[ACL_MAX_DEVICES] = {
 	[0 ... ACL_MAX_DEVICES - 1] = {
 		.lock = PTHREAD_RWLOCK_INITIALIZER,
+		.aperture = -1,
 	},
 };
 
@@ -948,6 +953,130 @@ static int acl_vmm_record_locked(struct acl_mm *m, struct acl_handle *h, uint64_
 }
 
 /*
+ * CPU access to VMM mappings (aclrtMemSetAccess with a HOST location):
+ * the device's aperture (DOC: npu aperture) mapped over the mapping at
+ * the identity, MAP_FIXED over the reservation's own PROT_NONE range (a
+ * reservation is always the process's too, so no one else's mapping can
+ * be there), and that PROT_NONE range put back when the access goes. The
+ * aperture checks every access against the device's own right too. One
+ * aperture file per device's file (acl_mm.aperture), opened at the first
+ * grant and closed with the records.
+ */
+
+/* Make [@va, +@len) the reservation's PROT_NONE range again. */
+static void acl_cpu_revoke(uint64_t va, uint64_t len)
+{
+	void *p = (void *)(uintptr_t)va;
+
+	/* if even that fails (no memory for a VMA), no access is left, and the range stays ours */
+	if (mmap(p, len, ACL_VA_PROT, ACL_VA_FLAGS | MAP_FIXED, -1, 0) == MAP_FAILED)
+		mprotect(p, len, PROT_NONE);
+}
+
+/* Forget the CPU's access to the mapping at @va, its range put back if @revoke. Lock held. */
+static void acl_cpu_forget_locked(struct acl_mm *m, uint64_t va, bool revoke)
+{
+	const struct acl_range *c = acl_ranges_find(&m->r.cpu, va);
+	uint64_t len;
+
+	if (!c || c->start != va)
+		return;
+	len = c->end - c->start;
+	acl_ranges_del(&m->r.cpu, va);
+	if (revoke)
+		acl_cpu_revoke(va, len);
+}
+
+/* The CPU's @access to the mapping [@va, +@len) (checked whole). Lock held. */
+static int acl_cpu_grant_locked(struct acl_mm *m, uint64_t va, uint64_t len, uint32_t access)
+{
+	int prot = access == NPU_ACCESS_READWRITE ? PROT_READ | PROT_WRITE : PROT_READ;
+	void *p = (void *)(uintptr_t)va;
+	int ret;
+
+	if (access == NPU_ACCESS_NONE) {
+		acl_cpu_forget_locked(m, va, true);
+		return 0;
+	}
+	/* a new protection maps the aperture again, over itself */
+	if (mmap(p, len, prot, MAP_SHARED | MAP_FIXED, m->aperture, (off_t)va) == MAP_FAILED) {
+		ret = errno;
+		return acl_errf(ret == ENOMEM ? -ENOMEM : ACLI_EDRVERR,
+				"cannot map the aperture over %#llx+%#llx for the CPU: %s",
+				(unsigned long long)va, (unsigned long long)len, strerror(ret));
+	}
+	acl_cpu_forget_locked(m, va, false);
+	ret = acl_ranges_add(&m->r.cpu, va, len, (void *)(uintptr_t)access);
+	if (ret) {
+		acl_cpu_revoke(va, len);
+		return acl_errf(-ENOMEM, "out of host memory");
+	}
+	return 0;
+}
+
+int acl_mm_set_cpu_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_t access)
+{
+	const struct acl_range *e;
+	struct acl_device *home;
+	struct acl_mm *m;
+	uint64_t at;
+	int ret = 0;
+
+	acl_snap_gate();
+	pthread_mutex_lock(&acl_vmm_lock);
+	/* a mapping of another device's handle is seen through that device's aperture */
+	home = acl_mm_home(dev, va);
+	m = acl_mm_of(home);
+	if (access != NPU_ACCESS_NONE && m->aperture < 0)
+		ret = acl_dev_aperture_open(home, &m->aperture);
+	if (ret)
+		goto out;
+	pthread_rwlock_wrlock(&m->lock);
+	/* whole mappings, one after the other, from @va to its end: all checked first */
+	if (!len || va + len < va)
+		ret = -EINVAL;
+	for (at = va; !ret && at - va < len; at = e->end) {
+		e = acl_ranges_find(&m->r.maps, at);
+		if (!e || e->start != at || e->end - va > len)
+			ret = -EINVAL;
+		if (ret)
+			break;
+	}
+	for (at = va; !ret && at - va < len; at = e->end) {
+		e = acl_ranges_find(&m->r.maps, at);
+		ret = acl_cpu_grant_locked(m, at, e->end - at, access);
+	}
+	pthread_rwlock_unlock(&m->lock);
+out:
+	pthread_mutex_unlock(&acl_vmm_lock);
+	if (ret == -EINVAL)
+		ret = acl_errf(ret, "virPtr %#llx+%llu must cover whole aclrtMapMem mappings of device %d, one after the other",
+			       (unsigned long long)va, (unsigned long long)len, home->id);
+	return ret;
+}
+
+int acl_mm_get_cpu_access(struct acl_device *dev, uint64_t va, uint64_t *access)
+{
+	struct acl_mm *m;
+	const struct acl_range *c;
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_vmm_lock);
+	m = acl_mm_of(acl_mm_home(dev, va));
+	pthread_rwlock_rdlock(&m->lock);
+	if (!acl_ranges_find(&m->r.maps, va))
+		ret = -ENOENT;
+	c = acl_ranges_find(&m->r.cpu, va);
+	if (!ret)
+		*access = c ? (uint64_t)(uintptr_t)c->p : NPU_ACCESS_NONE;
+	pthread_rwlock_unlock(&m->lock);
+	pthread_mutex_unlock(&acl_vmm_lock);
+	if (ret)
+		ret = acl_errf(ret, "virPtr %#llx is not in an aclrtMapMem mapping", (unsigned long long)va);
+	return ret;
+}
+
+/*
  * Forget the mapping at @va of @m's device; a released handle goes with
  * its last one. Returns whether it was a guest (its range reserved too).
  */
@@ -956,6 +1085,9 @@ static bool acl_vmm_forget_locked(struct acl_mm *m, uint64_t va)
 	struct acl_handle *h = acl_ranges_del(&m->r.maps, va);
 	struct acl_region *r = acl_region_at(&m->r, va, ACL_REGION_VMM);
 	bool guest = r && r->guest_of;
+
+	/* the CPU's view goes with the mapping */
+	acl_cpu_forget_locked(m, va, true);
 
 	if (guest) {
 		acl_region_del(&m->r, r);
@@ -1629,6 +1761,12 @@ static void acl_vmap_drop(void *p, void *arg)
 		acl_handle_free(h);
 }
 
+static void acl_cpu_drop(const struct acl_range *c, void *arg)
+{
+	(void)arg;
+	acl_cpu_revoke(c->start, c->end - c->start);
+}
+
 #define ACL_GUEST_BATCH	32
 
 struct acl_guest_list {
@@ -1693,6 +1831,12 @@ void acl_mm_teardown(struct acl_device *dev, bool in_child)
 		acl_vmm_guests_drop(dev);
 	}
 	pthread_rwlock_wrlock(&m->lock);
+	/* the CPU's views in reservations of devices still open go; in a child they stay as inherited */
+	if (!in_child)
+		acl_ranges_walk(&m->r.cpu, acl_cpu_drop, NULL);
+	if (m->aperture >= 0)
+		close(m->aperture);
+	m->aperture = -1;
 	acl_ranges_each(&m->r.maps, acl_vmap_drop, NULL);
 	list_for_each_entry_safe(h, n, &m->handles, node) {
 		list_del(&h->node);

@@ -159,6 +159,15 @@ struct acl_device *acl_mm_home(struct acl_device *dev, uint64_t va);
 int acl_mm_set_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_t device,
 		      uint32_t access, const char *what);
 int acl_mm_get_access(struct acl_device *dev, uint64_t va, uint32_t device, uint64_t *access);
+/*
+ * The CPU's (a HOST location's) NPU_ACCESS_* @access to [@va, +@len),
+ * whole aclrtMapMem mappings in a reservation of @dev: the device's
+ * aperture mapped there at the identity (PROT_READ, or PROT_READ |
+ * PROT_WRITE), or, for NPU_ACCESS_NONE, the reservation's PROT_NONE again.
+ */
+int acl_mm_set_cpu_access(struct acl_device *dev, uint64_t va, uint64_t len, uint32_t access);
+/* The CPU's NPU_ACCESS_* access to the mapping holding @va of a reservation of @dev. */
+int acl_mm_get_cpu_access(struct acl_device *dev, uint64_t va, uint64_t *access);
 
 /* Memory pools (mempool.c) */
 

@@ -304,5 +304,6 @@ void acl_regions_clear(struct acl_regions *rs, void (*fn)(struct acl_region *r, 
 	acl_free_tree(rs->host.root);
 	acl_free_tree(rs->va.root);
 	acl_free_tree(rs->maps.root);
+	acl_free_tree(rs->cpu.root);
 	*rs = (struct acl_regions){ .host = { NULL, 0 } };
 }

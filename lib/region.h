@@ -72,6 +72,7 @@ struct acl_regions {
 	struct acl_ranges host;		/* HOST_*, INTERNAL: by host address */
 	struct acl_ranges va;		/* MALLOC, VMM, IPC, MIRROR, POOL, mapped host regions' device VA */
 	struct acl_ranges maps;		/* aclrtMapMem mappings; p is their struct acl_handle */
+	struct acl_ranges cpu;		/* maps' mappings the CPU reaches (mm.c); p is the NPU_ACCESS_* */
 };
 
 /* Add [@start, +@len) for @p: 0, -EEXIST (overlap) or -ENOMEM. */

@@ -301,20 +301,33 @@ ACL_EXPORT aclError aclrtUnmapMem(void *virPtr)
 	return acl_ret(__func__, ret);
 }
 
+/*
+ * A location of aclrtMemSetAccess/GetAccess: a device, or the host (the
+ * CPU of the process, id 0 as the vendor's driver requires:
+ * devmm_access_location_check(), DRV_ERROR_INVALID_VALUE).
+ */
 static int acl_location_check(const aclrtMemLocation *loc, const char *what)
 {
-	if (loc->type == ACL_MEM_LOCATION_TYPE_HOST)
-		return acl_errf(ACLI_EFEATURE, "%s.type HOST: the CPU cannot map device memory with this driver",
-				what);
+	if (loc->type == ACL_MEM_LOCATION_TYPE_HOST) {
+		if (loc->id)
+			return acl_errf(ACLI_ERTPARAM, "%s.id %u must be 0 for ACL_MEM_LOCATION_TYPE_HOST", what,
+					loc->id);
+		return 0;
+	}
 	if (loc->type != ACL_MEM_LOCATION_TYPE_DEVICE)
-		return acl_errf(-EINVAL, "%s.type %d must be ACL_MEM_LOCATION_TYPE_DEVICE", what, (int)loc->type);
+		return acl_errf(-EINVAL, "%s.type %d must be ACL_MEM_LOCATION_TYPE_DEVICE or _HOST", what,
+				(int)loc->type);
 	/* another device's id grants (or reads) that device's peer access */
 	return acl_dev_check_id(loc->id, what);
 }
 
+/*
+ * A HOST location makes the CPU reach the mappings at their own address
+ * (READ, READWRITE) or no longer (NONE): acl_mm_set_cpu_access().
+ */
 ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessDesc *desc, size_t count)
 {
-	struct acl_device *dev;
+	struct acl_device *cur, *dev;
 	char what[48];
 	size_t i, j;
 	int ret;
@@ -330,7 +343,7 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 		ret = acl_errf(-EINVAL, "count must be at least 1");
 		goto out;
 	}
-	ret = acl_cur_dev(&dev);
+	ret = acl_cur_dev(&cur);
 	if (ret)
 		goto out;
 	/* check them all before changing anything */
@@ -357,11 +370,14 @@ ACL_EXPORT aclError aclrtMemSetAccess(void *virPtr, size_t size, aclrtMemAccessD
 	/* device access changes: not while the process is locked for a snapshot */
 	acl_snap_gate();
 	/* a mapping of another device's handle is that device's to change */
-	dev = acl_mm_home(dev, (uintptr_t)virPtr);
+	dev = acl_mm_home(cur, (uintptr_t)virPtr);
 	for (i = 0; i < count && !ret; i++) {
 		snprintf(what, sizeof(what), "desc[%zu].location", i);
-		ret = acl_mm_set_access(dev, (uintptr_t)virPtr, size, desc[i].location.id,
-					desc[i].flags, what);
+		if (desc[i].location.type == ACL_MEM_LOCATION_TYPE_HOST)
+			ret = acl_mm_set_cpu_access(cur, (uintptr_t)virPtr, size, desc[i].flags);
+		else
+			ret = acl_mm_set_access(dev, (uintptr_t)virPtr, size, desc[i].location.id,
+						desc[i].flags, what);
 	}
 out:
 	return acl_ret(__func__, ret);
@@ -375,7 +391,10 @@ ACL_EXPORT aclError aclrtMemGetAccess(void *virPtr, aclrtMemLocation *location, 
 	ret = acl_enter(&dev, virPtr, location, flag);
 	if (!ret)
 		ret = acl_location_check(location, "location");
-	if (!ret)
+	/* HOST: what the last aclrtMemSetAccess for it granted, NONE before any */
+	if (!ret && location->type == ACL_MEM_LOCATION_TYPE_HOST)
+		ret = acl_mm_get_cpu_access(dev, (uintptr_t)virPtr, flag);
+	else if (!ret)
 		ret = acl_mm_get_access(acl_mm_home(dev, (uintptr_t)virPtr), (uintptr_t)virPtr,
 					location->id, flag);
 	return acl_ret(__func__, ret);
