@@ -11,6 +11,7 @@
 #   tools/bench/bench.mk  bench-progs, bench-vm (make bench)
 #   tools/tools.mk     make tools: npu-smi, libdcmi (tools/dcmi/dcmi.mk: dcmi-install)
 #   tools/install.mk   smi-, udev-, modprobe-, man-install (make install), install-check
+#   tools/cann/cann.mk cann-install: npu-cc, setenv.bash, tikcpp/, lib64/ (make install)
 
 .DEFAULT_GOAL := all
 
@@ -76,9 +77,10 @@ help:
 	@echo "  npucc-check  host-only checks of npu-cc and kernel_operator.h (tools/npucc-check;"
 	@echo "              the vendor's kernel sources from NPU_VENDOR_RUNTIME, else skipped)"
 	@echo "  tools       npu-smi into build/tools/ (libnl-3, libnl-genl-3, libkmod), libdcmi into build/lib/"
-	@echo "  install     libacl, its link names, headers, acl.pc, npu-smi, libdcmi, its header and dcmi.pc,"
-	@echo "              the udev rule, a modprobe.d"
-	@echo "              example, man pages (DESTDIR= PREFIX=/usr/local; tools/install.mk); uninstall"
+	@echo "  install     libacl, its link names, headers, acl.pc, npu-aicore; npu-cc, setenv.bash, tikcpp/"
+	@echo "              (ascendc.cmake, kernel_operator.h), lib64/ links; npu-smi, libdcmi, its header and"
+	@echo "              dcmi.pc, the udev rule, a modprobe.d example, man pages (DESTDIR= PREFIX=/usr/local;"
+	@echo "              tools/install.mk, tools/cann/cann.mk); uninstall"
 	@echo "  install-check   make install into a scratch DESTDIR: layout, pkg-config, uninstall"
 	@echo "  deps        tools/install-deps (packages, bench kernels)"
 	@echo "  check       build all, boot each bench kernel, run the tests (make check)"
