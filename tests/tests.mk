@@ -61,7 +61,7 @@ $(TEST_OUT)/link_needed_acl_rt_test: tests/link_names.c $(TEST_HDRS) $(LINK_STUB
 # The NEEDED entries are what each build is about; then each runs on libacl.
 lib-check-links: $(LINK_BINS)
 	@for t in $(LINK_BINS); do \
-		need=$$(readelf -d $$t | sed -n 's/.*(NEEDED).*\[\(libacl[^]]*\)\]/\1/p'); \
+		need=$$(readelf -d $$t | sed -n 's/.*(NEEDED).*\[\(lib\(acl\|ascendcl\)[^]]*\)\]/\1/p'); \
 		case $$t in *needed_acl_rt*) want=libacl_rt.so ;; *) want=libascendcl.so.1 ;; esac; \
 		[ "$$need" = "$$want" ] || { echo "lib-check-links: $$t needs '$$need', not $$want" >&2; exit 1; }; \
 		LD_LIBRARY_PATH= $$t || exit 1; \
