@@ -3,9 +3,12 @@
  * The AI cores: one thread per simulated core, each with its unified
  * buffer. A kernel's blocks go to whichever core is free next, so
  * block_dim blocks run min(block_dim, cores) at a time, as the device
- * spreads them. A block is one guarded call of the kernel's entry with
- * npu_block_current pointing at its context; the first block that faults
- * or traps fails the kernel, and blocks not yet started are not started.
+ * spreads them. Only that many cores are woken for a kernel: a blockDim-1
+ * kernel wakes one thread, not every core's (48 on NPUSim-A1), which on a
+ * machine of few CPUs cost each launch the others' wakeups. A block is one
+ * guarded call of the kernel's entry with npu_block_current pointing at
+ * its context; the first block that faults or traps fails the kernel, and
+ * blocks not yet started are not started.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -31,7 +34,8 @@ static struct aicore_cores {
 	pthread_cond_t start, done;
 	uint32_t ncores;
 	uint64_t gen;			/* bumped for each kernel */
-	uint32_t busy;			/* cores not yet done with gen */
+	uint32_t want;			/* cores still to join gen */
+	uint32_t running;		/* cores in gen's blocks */
 	const struct aicore_launch *launch;
 	uint32_t next;			/* the next block to start */
 	bool failed;
@@ -116,16 +120,19 @@ static void *aicore_core(void *arg)
 		abort();
 	pthread_mutex_lock(&k->lock);
 	for (;;) {
-		while (k->gen == seen)
+		/* a kernel this core has not joined, which wants another core */
+		while (!k->want || k->gen == seen)
 			pthread_cond_wait(&k->start, &k->lock);
+		k->want--;
 		seen = k->gen;
+		k->running++;
 		while (!k->failed && k->next < k->launch->block_dim) {
 			b = k->next++;
 			pthread_mutex_unlock(&k->lock);
 			aicore_block(k, core, ub, b);
 			pthread_mutex_lock(&k->lock);
 		}
-		if (!--k->busy)
+		if (!--k->running)
 			pthread_cond_signal(&k->done);
 	}
 	return NULL;
@@ -157,6 +164,7 @@ int aicore_cores_start(uint32_t n)
 void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
 {
 	struct aicore_cores *k = &aicore_cores;
+	uint32_t i;
 
 	memset(out, 0, sizeof(*out));
 	/* the argument block goes to device memory first, as the device's launch puts it there */
@@ -171,10 +179,21 @@ void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
 	k->next = 0;
 	k->failed = false;
 	k->out = out;
-	k->busy = k->ncores;
+	k->want = l->block_dim < k->ncores ? l->block_dim : k->ncores;
 	k->gen++;
-	pthread_cond_broadcast(&k->start);
-	while (k->busy)
+	/*
+	 * Every core waits on start (this thread holds the lock): one signal
+	 * per core wanted, unless all are. A core that joins late finds no
+	 * block left; one that never does is not waited for: the kernel is
+	 * over when no block is left to start and no core is in one.
+	 */
+	if (k->want == k->ncores)
+		pthread_cond_broadcast(&k->start);
+	else
+		for (i = 0; i < k->want; i++)
+			pthread_cond_signal(&k->start);
+	while (k->running || (!k->failed && k->next < l->block_dim))
 		pthread_cond_wait(&k->done, &k->lock);
+	k->want = 0;
 	pthread_mutex_unlock(&k->lock);
 }

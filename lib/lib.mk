@@ -108,10 +108,16 @@ $(LIB_TEST_OUT)/lib_%: tests/lib_%.c tests/harness.h $(wildcard tests/lib_*.h) $
 # subdirectory, which the VM's initramfs does not take.
 LIB_NPUCC_DEPS	:= tools/npu-cc $(wildcard include/ascendc/*.h)
 
-$(LIB_TEST_OUT)/lib_%/kern.npubin: tests/ascendc/lib_%_kern.cpp $(LIB_NPUCC_DEPS)
+# The recipe of a linked device binary X.npubin from one source: its device
+# object X.dev.o beside it (tools/bench/bench.mk's kernels use it too).
+define NPUCC_NPUBIN
 	@mkdir -p $(@D)
-	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(@D)/kern.dev.o
-	tools/npu-cc --link-fatbin -o $@ $(@D)/kern.dev.o
+	tools/npu-cc --aicore-only -Wall -Werror -c $< -o $(@:.npubin=.dev.o)
+	tools/npu-cc --link-fatbin -o $@ $(@:.npubin=.dev.o)
+endef
+
+$(LIB_TEST_OUT)/lib_%/kern.npubin: tests/ascendc/lib_%_kern.cpp $(LIB_NPUCC_DEPS)
+	$(NPUCC_NPUBIN)
 
 $(LIB_TEST_OUT)/lib_%/kern.host.o: tests/ascendc/lib_%_kern.cpp $(LIB_NPUCC_DEPS)
 	@mkdir -p $(@D)

@@ -18,7 +18,7 @@ FIXTURE_TEARDOWN(smoke) { }
 
 FIXTURE_VARIANT(smoke) {
 	const char *prog;
-	const char *args[8];
+	const char *args[12];
 };
 
 FIXTURE_VARIANT_ADD(smoke, vmm) {
@@ -45,19 +45,22 @@ FIXTURE_VARIANT_ADD(smoke, latency) {
 FIXTURE_VARIANT_ADD(smoke, graph) {
 	.prog = "bench_graph", .args = { "-t", "20", "-s", "3" },
 };
+FIXTURE_VARIANT_ADD(smoke, kernel) {
+	.prog = "bench_kernel", .args = { "-c", "256", "-n", "4", "-r", "1", "-z", "1", "-l", "3", "-s", "1" },
+};
 
 /* Run @v's program; its output (stdout and stderr) into @out. */
 static int run_bench(const FIXTURE_VARIANT(smoke) *v, char *out, size_t size)
 {
 	char path[256];
-	const char *argv[10] = { path };
+	const char *argv[14] = { path };
 	int pfd[2], status;
 	size_t len = 0;
 	ssize_t n;
 	pid_t pid;
 
 	snprintf(path, sizeof(path), BENCH_DIR "%s", v->prog);
-	for (int i = 0; i < 8 && v->args[i]; i++)
+	for (int i = 0; i < 12 && v->args[i]; i++)
 		argv[i + 1] = v->args[i];
 	if (pipe(pfd))
 		return -1;

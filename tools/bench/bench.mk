@@ -2,7 +2,8 @@
 # tools/bench/bench.mk - the benchmarks (Documentation/benchmarks.rst).
 # Included by the top-level Makefile, whose `bench` target runs bench-vm.
 #
-#   make bench-progs   build/bench/bin/bench_{vmm,pin,copy} (needs libacl)
+#   make bench-progs   build/bench/bin/bench_* (needs libacl; bench_kernel
+#                      also npu-aicore and its kernels, through npu-cc)
 #   make bench-vm      install-deps, libacl, the programs, then
 #                      tools/bench/run-bench: one VM boot per kernel (with a
 #                      vfio-pci device, BENCH_VM_MEM of guest RAM) running
@@ -30,6 +31,20 @@ export BENCH_KERNELS BENCH_VM_MEM BENCH_TIMEOUT BENCH_QUICK
 $(BENCH_PROGS): $(BENCH_OUT)/%: $(BENCH_DIR)/%.c $(BENCH_HDRS) $(BUILD)/lib/libacl.so
 	@mkdir -p $(@D)
 	$(CC) $(BENCH_CFLAGS) -o $@ $< $(BENCH_LDLIBS)
+
+# Programs with AI-core kernels: tools/bench/bench_P_kern.cpp through
+# npu-cc (lib/lib.mk's NPUCC_NPUBIN) into build/bench/kern/bench_P.npubin,
+# which bench_P.c embeds with .incbin (BENCH_NPUBIN names it): the guest
+# needs nothing more than the program, libacl and the executor npu-aicore
+# beside it (tools/mkinitramfs -L: /usr/lib/npu/npu-aicore).
+BENCH_KERN	:= $(BUILD)/bench/kern
+BENCH_KPROGS	:= $(patsubst $(BENCH_DIR)/%_kern.cpp,$(BENCH_OUT)/%,$(wildcard $(BENCH_DIR)/bench_*_kern.cpp))
+
+$(BENCH_KERN)/%.npubin: $(BENCH_DIR)/%_kern.cpp $(BENCH_DIR)/bench_kern.h $(LIB_NPUCC_DEPS)
+	$(NPUCC_NPUBIN)
+
+$(BENCH_KPROGS): $(BENCH_OUT)/%: $(BENCH_KERN)/%.npubin $(AICORE)
+$(BENCH_KPROGS): BENCH_CFLAGS += -DBENCH_NPUBIN='"$(abspath $(BENCH_KERN)/$(notdir $@).npubin)"'
 
 bench-progs: $(BENCH_PROGS)
 
