@@ -2072,8 +2072,8 @@ static void racy_op(struct thr *t)
  * Each shared context has an executor thread, as an application has its
  * AI-core executor: it holds an aperture file of the context (a new one
  * after each reopen), mapped over the context's VA window, takes the
- * launches (KERNEL_WAIT; up to EXEC_PEND at once, so that cancels come
- * between), does what each one's func says through the aperture - the
+ * launches (KERNEL_WAIT; up to EXEC_PEND at once, a slow one held up to
+ * 60 ms before it runs, so that cancels come between), does what each one's func says through the aperture - the
  * blob stored at @args_va, or read there for NPU_KERNEL_ARGS_DEVICE, a
  * word into each block's dump area, the overflow word - and reports it
  * (KERNEL_DONE): done, or faulted where a SIGBUS said, or trapped. Now and
@@ -2091,6 +2091,7 @@ struct sexec {
 	double down_until;
 	int npend;
 	struct npu_kernel_wait pend[EXEC_PEND];
+	double hold[EXEC_PEND];		/* a K_SLOW launch runs after this */
 	uint8_t buf[EXEC_PEND][KBLOB_MAX];
 	uint8_t scratch[KBLOB_MAX];
 };
@@ -2184,13 +2185,31 @@ static void exec_run(struct sexec *e, const struct npu_kernel_wait *w,
 	ALLOW(t, OP_KERNEL_DONE, ret, w->job, status, fault_va, 0, -ECANCELED);
 }
 
-static void exec_run_pending(struct sexec *e)
+/* Remove pending launch @i (its blob too). */
+static void exec_drop(struct sexec *e, int i)
 {
+	e->npend--;
+	if (i == e->npend)
+		return;
+	e->pend[i] = e->pend[e->npend];
+	e->hold[i] = e->hold[e->npend];
+	memcpy(e->buf[i], e->buf[e->npend], KBLOB_MAX);
+}
+
+/* Run the pending launches not held any longer (@all: every one). */
+static void exec_run_pending(struct sexec *e, bool all)
+{
+	double t0 = now();
 	int i;
 
-	for (i = 0; i < e->npend; i++)
+	for (i = 0; i < e->npend; ) {
+		if (!all && e->hold[i] > t0) {
+			i++;
+			continue;
+		}
 		exec_run(e, &e->pend[i], e->buf[i]);
-	e->npend = 0;
+		exec_drop(e, i);
+	}
 }
 
 /* A cancel event: a launch of this executor's is DONE -ECANCELED. */
@@ -2205,8 +2224,7 @@ static void exec_cancel(struct sexec *e, uint64_t job)
 			continue;
 		EXACT(t, OP_KERNEL_DONE, kdone(e->afd, job, NPU_KERNEL_STATUS_OK, 0, 0),
 		      -ECANCELED, job, 0, 1);
-		e->pend[i] = e->pend[--e->npend];
-		memmove(e->buf[i], e->buf[e->npend], KBLOB_MAX);
+		exec_drop(e, i);
 		return;
 	}
 	/*
@@ -2241,7 +2259,7 @@ static void exec_attach(struct sexec *e)
 /* Its launches reported, the window unmapped, the file closed. */
 static void exec_detach(struct sexec *e)
 {
-	exec_run_pending(e);
+	exec_run_pending(e, true);
 	ap_unmap(&e->t, e->c->base, WINDOW, __LINE__);
 	close_fd(&e->t, e->afd, __LINE__);
 	e->afd = -1;
@@ -2272,14 +2290,16 @@ static void *exec_main(void *arg)
 			}
 			exec_attach(e);
 		}
-		if (e->npend == EXEC_PEND || (e->npend && rnd(t, 2))) {
-			exec_run_pending(e);
+		if (e->npend == EXEC_PEND) {
+			exec_run_pending(e, true);
 			continue;
 		}
+		if (e->npend && rnd(t, 2))
+			exec_run_pending(e, false);
 		p = (struct pollfd){ .fd = e->afd, .events = POLLIN };
-		ret = poll(&p, 1, e->npend ? 0 : 20);
+		ret = poll(&p, 1, e->npend ? 2 : 20);
 		if (ret <= 0 || !(p.revents & POLLIN)) {
-			exec_run_pending(e);
+			exec_run_pending(e, false);
 			if (p.revents & POLLHUP)	/* shut down: reopened soon */
 				usleep(2000);
 			continue;
@@ -2296,6 +2316,8 @@ static void *exec_main(void *arg)
 		if (w.event != NPU_KERNEL_EVENT_RUN)
 			fail(t, __LINE__, "KERNEL_WAIT: event %u", w.event);
 		exec_check_job(e, &w, e->buf[e->npend]);
+		/* a slow one is held a while: its cancel may come first */
+		e->hold[e->npend] = w.func & K_SLOW ? now() + (1 + rnd(t, 60)) / 1000.0 : 0;
 		e->pend[e->npend++] = w;
 		__atomic_fetch_add(&shm->k_jobs, 1, __ATOMIC_RELAXED);
 		if (!rnd(t, 40)) {
