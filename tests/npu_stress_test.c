@@ -114,9 +114,9 @@
  * its worst close must stay within a bound (the engine's turns are fair
  * between users; no wait in teardown depends on another user's work).
  *
- * At the end, with every worker gone: the system's pinned pages
- * (npu_pins_held()) and every device's mem_used are back at their start
- * values, and on a kernel with kmemleak a scan finds no new leak suspect
+ * At the end, with every worker gone: at least one launch ran, the
+ * system's pinned pages (npu_pins_held()) and every device's mem_used
+ * are back at their start values, and on a kernel with kmemleak a scan finds no new leak suspect
  * with an npu frame in its backtrace (the guest's /init scans again after
  * unloading npu.ko).
  *
@@ -3456,6 +3456,9 @@ static void v_kernel(struct thr *t)
 		priv_close(t, dev);
 		allow_(t, OP_AP_ACCESS, ap_access_(va0 + off, v->chunk, 8, false, &f),
 		       (const int[]){ -EFAULT }, 1, va0 + off, 8, 0, __LINE__);
+		if (f.sig != SIGBUS || f.addr != va0 + off)
+			fail(t, __LINE__, "a read through the aperture of a closed context: signal %d at %#llx",
+			     f.sig, (unsigned long long)f.addr);
 		EXACT(t, OP_KERNEL_WAIT, kwait(afd, &w, v->buf, KBLOB_MAX), -EPIPE, afd, 0, 0);
 	} else {
 		if (model_left)
