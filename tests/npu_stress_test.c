@@ -59,6 +59,52 @@
  * killed or closes its context: each wait passes, times out (a FORCE
  * destroy ends it) or faults (-EIO once), and nothing else happens.
  *
+ * AI-core kernel launches (NPU_OP_KERNEL; DOC: npu kernel launches): one
+ * racy command in five is a launch on the worker's streams (in models
+ * too), its argument blob, dump area and overflow word at device ranges
+ * of the context picked as the other commands' are (mapped, a MAPPED
+ * registration, or a slot that is neither); half have a timeout. Each
+ * shared context has its own VA window and an executor thread, as an
+ * application has its AI-core executor: it holds an aperture file of the
+ * context (a new one after each reopen) mapped over the window, takes the
+ * launches (APERTURE_KERNEL_WAIT, a few at a time, so that cancels come
+ * between), checks what it is handed (the func's tag, the fields, the
+ * blob), stores the blob at its args_va and writes the dump and overflow
+ * words through the aperture while other threads unmap, free, change the
+ * access of and unregister what is there, and reports each launch
+ * (KERNEL_DONE): done, trapped, or faulted at the address a SIGBUS named
+ * - caught in that thread (sigsetjmp), as the real executor does. Now and
+ * then it crashes: unmaps its window and closes its file with launches
+ * taken, and stays away up to 300 ms. Executor processes (forked by a
+ * small spawner the worker started before it grew) get an aperture file
+ * of a shared context, take a few launches and SIGKILL themselves with
+ * them. So the launches meet executors that die (their taken launches
+ * must fail: -EIO, NPU_FAULT_AICORE at 0), none at all (those with a
+ * timeout end -ETIME), STREAM_DESTROY with and without FORCE, the reopen
+ * and the worker's SIGKILL, queued and taken: STREAM_SYNC may say -EIO
+ * (an NPU_FAULT_AICORE fault at an address of the window, or at 0 for a
+ * trap or a gone executor) and -ETIME besides what it said before, DONE 0
+ * or -ECANCELED, WAIT 0, -EAGAIN or -EPIPE; a SIGBUS or SIGSEGV outside a
+ * guarded access fails the run.
+ *
+ * Verified launches, in a thread's own context with the thread (or a
+ * helper thread) as the executor: a MEMSET, a KERNEL whose blob names
+ * device memory and a MAPPED registration, and D2H copies queued behind
+ * it, on a stream or as a model: the executor writes a pattern into both
+ * through the aperture, and the copies, the host's view of the
+ * registration and a read through the aperture must show it. Launches
+ * with one right answer: a write to an unmapped VA or to a READ mapping
+ * (whose page never written reads zeros first), a read of an unmapped VA
+ * - a SIGBUS at that address, then STREAM_SYNC -EIO with the address,
+ * NPU_FAULT_WRITE as it was, NPU_FAULT_AICORE, the seqno and the tid; a
+ * timeout with nobody taking it (-ETIME, and it left the queue); an
+ * executor that closes its file with the launch taken (-EIO at 0, and its
+ * DONE through another file -ENOENT); FORCE destroys with a launch queued
+ * and one taken (one cancel event, DONE -ECANCELED then -ENOENT); the
+ * context's close with both (the cancel, then WAIT -EPIPE, and every
+ * access through a surviving aperture mapping SIGBUS); an executor
+ * process killed with the launch taken.
+ *
  * Each thread's verified sequences also copy into a peer context that is
  * closed under the copies (they land or fault; nothing else may happen).
  * Beside the workers run two more processes: a hog, as root, that keeps
@@ -68,9 +114,9 @@
  * its worst close must stay within a bound (the engine's turns are fair
  * between users; no wait in teardown depends on another user's work).
  *
- * At the end, with every worker gone: the system's pinned pages
- * (npu_pins_held()) and every device's mem_used are back at their start
- * values, and on a kernel with kmemleak a scan finds no new leak suspect
+ * At the end, with every worker gone: at least one launch ran, the
+ * system's pinned pages (npu_pins_held()) and every device's mem_used
+ * are back at their start values, and on a kernel with kmemleak a scan finds no new leak suspect
  * with an npu frame in its backtrace (the guest's /init scans again after
  * unloading npu.ko).
  *
@@ -88,7 +134,8 @@
  * with kmemleak or lockdep): `make check` runs it there; `make stress`
  * runs a long one on every kernel (Documentation/testing.rst). A failure
  * prints the worker, thread, seed, the call, its errno and the allowed
- * ones, and the thread's last calls.
+ * ones, and the thread's last calls (the executor threads are threads 100
+ * and up, the executor processes 200).
  *
  * Runs as root in the VM (tools/vm-run -- /tests/npu_stress_test).
  */
@@ -98,9 +145,13 @@
 #include <dirent.h>
 #include <grp.h>
 #include <linux/udmabuf.h>
+#include <poll.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 
 #define SZ_64K		0x10000UL
 #define SZ_256K		0x40000UL
@@ -141,7 +192,8 @@ enum {
 	OP_STREAM_DESTROY, OP_SUBMIT, OP_SYNC, OP_EXPORT, OP_SET_PIDS,
 	OP_IMPORT, OP_PEER_ENABLE, OP_DATA, OP_DMABUF_IMPORT, OP_DMABUF_EXPORT,
 	OP_MODEL_CREATE, OP_MODEL_DESTROY, OP_IPC_EXPORT, OP_IPC_IMPORT,
-	OP_IPC_DESTROY,
+	OP_IPC_DESTROY, OP_APERTURE_OPEN, OP_KERNEL_WAIT, OP_KERNEL_DONE,
+	OP_AP_ACCESS, OP_SPAWN,
 	NOPS
 };
 
@@ -152,7 +204,8 @@ static const char *const op_names[NOPS] = {
 	"STREAM_DESTROY", "SUBMIT", "STREAM_SYNC", "SHARE_EXPORT",
 	"SHARE_SET_PIDS", "SHARE_IMPORT", "PEER_ENABLE", "data check",
 	"DMABUF_IMPORT", "DMABUF_EXPORT/udmabuf", "MODEL_CREATE", "MODEL_DESTROY",
-	"IPC_EXPORT", "IPC_IMPORT", "IPC_DESTROY",
+	"IPC_EXPORT", "IPC_IMPORT", "IPC_DESTROY", "APERTURE_OPEN",
+	"KERNEL_WAIT", "KERNEL_DONE", "aperture access", "executor process",
 };
 
 enum {
@@ -160,6 +213,7 @@ enum {
 	SEQ_IMPORT_VERIFIED, SEQ_FAULTS, SEQ_CLOSE_INFLIGHT, SEQ_UNREG_WAITS,
 	SEQ_DESTROY_WAITS, SEQ_WAITS, SEQ_REOPEN_SHARED, SEQ_PEER_CLOSE,
 	SEQ_DMABUF_IMPORT, SEQ_IPC_SIGNAL, SEQ_IPC_WAIT, SEQ_IPC_RELEASED,
+	SEQ_KERNEL, SEQ_KERNEL_FAULTS, SEQ_KERNEL_KILLED,
 	NSEQ
 };
 
@@ -168,6 +222,7 @@ static const char *const seq_names[NSEQ] = {
 	"import+verify", "faults", "close-inflight", "unregister-waits",
 	"destroy-waits", "stream-waits", "reopen-shared", "peer-close",
 	"dmabuf-import", "ipc-signal", "ipc-wait", "ipc-wait-released",
+	"kernel", "kernel-faults", "kernel-executor-killed",
 };
 
 struct share_slot {
@@ -194,6 +249,8 @@ struct shm {
 	int by_samples, by_closes, by_error;
 	double by_worst_ms, by_worst_close_ms;
 	int hog_refills, hog_error;
+	/* the executors' figures */
+	uint64_t k_submitted, k_jobs, k_faults, k_traps, k_cancels, k_crashes, k_spawned;
 };
 
 static struct shm *shm;
@@ -202,6 +259,7 @@ static struct {
 	int seconds, procs, threads, ndev;
 	uint64_t seed;
 	bool root;
+	double scale;		/* HARNESS_TIMEOUT_SCALE */
 	int sup_fd;		/* the supervisor's /dev/npu0: -EPERM in workers */
 } cfg;
 
@@ -242,7 +300,9 @@ enum { R_NONE, R_REG, R_BUSY };			/* host buffer in a shared context */
 struct sctx {
 	pthread_mutex_t lock;
 	int fd, dev;
+	uint64_t base;			/* its VA window: NSLOT slots, SLOT_SIZE each */
 	unsigned int gen;		/* bumped by close-and-reopen */
+	double spawn_after;		/* no executor process handed out before */
 	unsigned int peers;		/* PEER_ENABLE successes, by device bit */
 	struct { uint32_t id; uint64_t len, psz; } h[NH];
 	int nh;
@@ -256,13 +316,18 @@ struct sctx {
 	int nst;
 };
 
+/* Device VA of slot @s of a shared context (its aperture window's). */
+#define SLOT_VA(c, s)	((c)->base + (uint64_t)(s) * SLOT_SIZE)
+#define WINDOW		((uint64_t)NSLOT * SLOT_SIZE)
+
 static struct {
 	int idx, gen;
 	int nsc;
 	struct sctx sc[NSC_MAX];
-	uint64_t slot_va[NSLOT];
 	uint8_t *hbuf[NHOST];
 	size_t hlen[NHOST];
+	int spawn_sock;			/* to the executor spawner, or -1 */
+	int exec_stop;			/* the executor threads end */
 } W;
 
 static const size_t host_sizes[NHOST] = {
@@ -584,6 +649,277 @@ static int sync_seq(int fd, uint32_t stream, int32_t timeout, uint64_t seqno)
 	return npu_ioctl(fd, NPU_IOCTL_STREAM_SYNC, &s);
 }
 
+static int sync_out(int fd, uint32_t stream, int32_t timeout, uint64_t seqno,
+		    struct npu_stream_sync *o)
+{
+	*o = (struct npu_stream_sync){
+		.size = sizeof(*o), .stream = stream, .timeout_ms = timeout,
+		.seqno = seqno,
+	};
+	return npu_ioctl(fd, NPU_IOCTL_STREAM_SYNC, o);
+}
+
+/* ------------------------------------------------------------------ */
+/* Kernel launches: the aperture, the executor's protocol              */
+/* ------------------------------------------------------------------ */
+
+/*
+ * The funcs of the launches this test makes: the high 16 bits say whose
+ * (a racy launch on a shared context, a verified one), the low bits what
+ * the racy one's executor does (K_*). The executor checks them, and the
+ * argument blob, as WAIT hands them out.
+ */
+#define KFUNC_MASK	0xffff000000000000ULL
+#define KFUNC_RACY	0x4b52000000000000ULL	/* "KR" */
+#define KFUNC_VERIFIED	0x4b56000000000000ULL	/* "KV" */
+#define K_DUMP		0x1	/* a word into each block's dump area */
+#define K_OVERFLOW	0x2	/* the overflow word read and written */
+#define K_SLOW		0x4	/* runs a few ms */
+#define K_TRAP		0x8	/* ends in a trap */
+#define K_BITS		0xf
+#define KBLOB_MAX	4096	/* racy blobs; every executor's buffer */
+
+static int aperture_open(struct thr *t, int fd, int line)
+{
+	struct npu_aperture_open a = {
+		.size = sizeof(a), .flags = NPU_APERTURE_CLOEXEC, .fd = -1,
+	};
+
+	/* at most 16 per context: the executor's, a few executor processes' */
+	allow_(t, OP_APERTURE_OPEN, npu_ioctl(fd, NPU_IOCTL_APERTURE_OPEN, &a),
+	       (const int[]){ 0 }, 1, fd, a.fd, 0, line);
+	return a.fd;
+}
+
+/* The aperture of @afd at device VA [@va, +@len): the identity. */
+static void ap_map(struct thr *t, int afd, uint64_t va, uint64_t len, int line)
+{
+	void *p = mmap((void *)(uintptr_t)va, len, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_FIXED, afd, (off_t)va);
+
+	if (p != (void *)(uintptr_t)va)
+		fail(t, line, "mmap of the aperture at %#llx, %#llx bytes: %s",
+		     (unsigned long long)va, (unsigned long long)len, strerror(errno));
+}
+
+/* Back to a hole (npu_hole()): the aperture's pages there are gone. */
+static void ap_unmap(struct thr *t, uint64_t va, uint64_t len, int line)
+{
+	void *p = mmap((void *)(uintptr_t)va, len, PROT_NONE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED | MAP_NORESERVE, -1, 0);
+
+	if (p != (void *)(uintptr_t)va)
+		fail(t, line, "mmap of a hole over the aperture at %#llx: %s",
+		     (unsigned long long)va, strerror(errno));
+}
+
+/*
+ * Accesses through the aperture that may fault, as the AI-core executor
+ * makes them (aicore/guard.c): the SIGBUS (or any SIGSEGV) of the thread
+ * that made it is caught and the access given up; outside one such an
+ * access a signal ends the worker (it fails the run).
+ */
+struct gfault {
+	int sig, code;
+	uint64_t addr;
+};
+
+static __thread sigjmp_buf *guard_env;
+static __thread struct gfault guard_fault;
+
+static void guard_handler(int sig, siginfo_t *si, void *uc)
+{
+	static const char msg[] = "# FAIL: SIGBUS or SIGSEGV outside an aperture access\n";
+
+	(void)uc;
+	if (!guard_env) {
+		__atomic_store_n(&shm->failed, 1, __ATOMIC_SEQ_CST);
+		if (write(1, msg, sizeof(msg) - 1) < 0)
+			_exit(1);
+		signal(sig, SIG_DFL);
+		return;		/* the access faults again and kills */
+	}
+	guard_fault.sig = sig;
+	guard_fault.code = si->si_code;
+	guard_fault.addr = (uint64_t)(uintptr_t)si->si_addr;
+	siglongjmp(*guard_env, 1);
+}
+
+static void guard_init(void)
+{
+	struct sigaction sa = { .sa_sigaction = guard_handler, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL) || sigaction(SIGSEGV, &sa, NULL))
+		fail(NULL, __LINE__, "sigaction: %s", strerror(errno));
+}
+
+/*
+ * @len bytes of @buf to device VA @va through the aperture (@write), or
+ * from it: 0, or -EFAULT with the signal in @f.
+ */
+static int ap_access_(uint64_t va, void *buf, size_t len, bool write,
+		      struct gfault *f)
+{
+	volatile uint64_t *d8 = (volatile uint64_t *)(uintptr_t)va;
+	volatile uint8_t *d = (volatile uint8_t *)(uintptr_t)va;
+	uint8_t *b = buf;
+	sigjmp_buf env;
+	size_t i;
+
+	if (sigsetjmp(env, 1)) {
+		guard_env = NULL;
+		*f = guard_fault;
+		return -EFAULT;
+	}
+	guard_env = &env;
+	if (!((va | len) & 7)) {
+		for (i = 0; i < len / 8; i++) {
+			uint64_t v;
+
+			if (write) {
+				memcpy(&v, b + i * 8, 8);
+				d8[i] = v;
+			} else {
+				v = d8[i];
+				memcpy(b + i * 8, &v, 8);
+			}
+		}
+	} else {
+		for (i = 0; i < len; i++) {
+			if (write)
+				d[i] = b[i];
+			else
+				b[i] = d[i];
+		}
+	}
+	guard_env = NULL;
+	return 0;
+}
+
+/*
+ * The same, the outcome counted and checked: a fault is a SIGBUS
+ * (BUS_ADRERR, or BUS_MCEERR_AR for a poisoned page) at an address of
+ * the range. Returns 0 or -EFAULT.
+ */
+static int ap_access(struct thr *t, uint64_t va, void *buf, size_t len,
+		     bool write, struct gfault *f, int line)
+{
+	int ret = ap_access_(va, buf, len, write, f);
+
+	allow_(t, OP_AP_ACCESS, ret, (const int[]){ 0, -EFAULT }, 2, va, len,
+	       write, line);
+	if (ret && (f->sig != SIGBUS ||
+		    (f->code != BUS_ADRERR && f->code != BUS_MCEERR_AR) ||
+		    f->addr < va || f->addr - va >= len))
+		fail(t, line, "%s %#llx, %zu bytes through the aperture: signal %d code %d at %#llx",
+		     write ? "write to" : "read of", (unsigned long long)va, len,
+		     f->sig, f->code, (unsigned long long)f->addr);
+	return ret;
+}
+
+/* A fault as KERNEL_DONE reports it: the address, NPU_FAULT_* bits. */
+static uint32_t gfault_flags(const struct gfault *f, bool write)
+{
+	return (write ? NPU_FAULT_WRITE : 0) |
+	       (f->code == BUS_MCEERR_AR ? NPU_FAULT_UCE : 0);
+}
+
+static int kwait(int afd, struct npu_kernel_wait *w, void *buf, uint32_t len)
+{
+	*w = (struct npu_kernel_wait){ .size = sizeof(*w), .args_buf = ptr64(buf),
+				       .args_buf_len = len };
+	return npu_ioctl(afd, NPU_IOCTL_APERTURE_KERNEL_WAIT, w);
+}
+
+static int kdone(int afd, uint64_t job, uint32_t status, uint64_t addr,
+		 uint32_t flags)
+{
+	struct npu_kernel_done d = {
+		.size = sizeof(d), .status = status, .job = job,
+		.fault_addr = addr, .fault_flags = flags, .busy_ns = 1000,
+	};
+
+	return npu_ioctl(afd, NPU_IOCTL_APERTURE_KERNEL_DONE, &d);
+}
+
+/* Word @j of the pattern of @seed: any piece of it can be made alone. */
+static uint64_t pat_word(uint64_t seed, uint64_t j)
+{
+	uint64_t s = seed ^ (j * 0xd1b54a32d192ed03ULL);
+
+	return splitmix(&s);
+}
+
+/* Bytes [@off, +@len) of the pattern of @seed into @p. */
+static void pat_fill(uint8_t *p, uint64_t off, size_t len, uint64_t seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		uint64_t w = pat_word(seed, (off + i) / 8);
+
+		p[i] = (uint8_t)(w >> ((off + i) % 8 * 8));
+	}
+}
+
+/* A racy launch's blob: its seed, then the seed's pattern. */
+static void kblob_fill(uint8_t *p, uint32_t len, uint64_t seed)
+{
+	memcpy(p, &seed, 8);
+	pat_fill(p + 8, 8, len - 8, seed);
+}
+
+static bool kblob_ok(const uint8_t *p, uint32_t len)
+{
+	uint8_t want[KBLOB_MAX];
+	uint64_t seed;
+
+	if (len < 8 || len > KBLOB_MAX)
+		return false;
+	memcpy(&seed, p, 8);
+	pat_fill(want, 8, len - 8, seed);
+	return !memcmp(p + 8, want, len - 8);
+}
+
+/*
+ * An executor process, made by the worker's spawner (forked before the
+ * worker grew, so that forking it is cheap): it holds an aperture file of
+ * a context, takes up to @takes launches, reports the first one done if
+ * @done_first, and SIGKILLs itself after @ms, the other launches it took
+ * not reported - they fail as an executor's that died.
+ */
+struct spawn_req {
+	int ms, takes;
+	bool done_first;
+	uint64_t seed;
+};
+
+/* Hand @afd to an executor process: false if none could be asked. */
+static bool spawn_send(struct thr *t, int afd, const struct spawn_req *rq)
+{
+	char cbuf[CMSG_SPACE(sizeof(int))] = { 0 };
+	struct iovec iov = { .iov_base = (void *)rq, .iov_len = sizeof(*rq) };
+	struct msghdr m = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	struct cmsghdr *cm = CMSG_FIRSTHDR(&m);
+	int ret;
+
+	if (W.spawn_sock < 0)
+		return false;
+	cm->cmsg_level = SOL_SOCKET;
+	cm->cmsg_type = SCM_RIGHTS;
+	cm->cmsg_len = CMSG_LEN(sizeof(int));
+	memcpy(CMSG_DATA(cm), &afd, sizeof(int));
+	ret = sendmsg(W.spawn_sock, &m, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 ? -errno : 0;
+	/* -EAGAIN: the spawner is behind */
+	allow_(t, OP_SPAWN, ret, (const int[]){ 0, -EAGAIN }, 2, afd, rq->ms,
+	       rq->takes, __LINE__);
+	return !ret;
+}
+
 /* ------------------------------------------------------------------ */
 /* Racy operations on the shared contexts                              */
 /* ------------------------------------------------------------------ */
@@ -674,8 +1010,8 @@ static void r_reserve(struct thr *t, struct sctx *c)
 	LOCK(c);
 	fd = sc_dup(t, c, &gen);
 	UNLOCK(c);
-	ret = npu_reserve(fd, W.slot_va[s], len);
-	ALLOW(t, OP_RESERVE, ret, W.slot_va[s], len, 0, 0, -EADDRINUSE);
+	ret = npu_reserve(fd, SLOT_VA(c, s), len);
+	ALLOW(t, OP_RESERVE, ret, SLOT_VA(c, s), len, 0, 0, -EADDRINUSE);
 	LOCK(c);
 	if (!ret && c->gen == gen) {
 		c->slot[s].state = S_RESV;
@@ -703,8 +1039,8 @@ static void r_release(struct thr *t, struct sctx *c)
 	c->slot[s].state = S_BUSY;
 	fd = sc_dup(t, c, &gen);
 	UNLOCK(c);
-	ret = npu_release(fd, W.slot_va[s]);
-	ALLOW(t, OP_RELEASE, ret, W.slot_va[s], gen, 0, 0, -EBUSY);
+	ret = npu_release(fd, SLOT_VA(c, s));
+	ALLOW(t, OP_RELEASE, ret, SLOT_VA(c, s), gen, 0, 0, -EBUSY);
 	LOCK(c);
 	if (c->gen == gen && c->slot[s].state == S_BUSY)
 		c->slot[s].state = ret ? S_RESV : S_FREE;
@@ -735,7 +1071,7 @@ static void r_map(struct thr *t, struct sctx *c)
 	psz = c->h[i].psz;
 	s = rnd(t, NSLOT);
 	room = c->slot[s].state == S_RESV ? c->slot[s].len : SLOT_SIZE;
-	va = W.slot_va[s];
+	va = SLOT_VA(c, s);
 	if (len < room)
 		va += rnd(t, (room - len) / psz + 1) * psz;
 	fd = sc_dup(t, c, &gen);
@@ -800,14 +1136,14 @@ static bool pick_dev_range(struct thr *t, struct sctx *c, uint64_t *va,
 		b = rnd(t, NHOST);
 		for (i = 0; i < NHOST; i++, b = (b + 1) % NHOST)
 			if (c->reg[b].state == R_REG && c->reg[b].slot >= 0) {
-				*va = W.slot_va[c->reg[b].slot];
+				*va = SLOT_VA(c, c->reg[b].slot);
 				*len = W.hlen[b];
 				*host = true;
 				return true;
 			}
 	}
 	if (!rnd(t, 4)) {	/* a slot, mapped or not */
-		*va = W.slot_va[rnd(t, NSLOT)];
+		*va = SLOT_VA(c, rnd(t, NSLOT));
 		*len = SZ_64K;
 		return true;
 	}
@@ -882,7 +1218,7 @@ static void r_query(struct thr *t, struct sctx *c)
 
 	switch (rnd(t, 4)) {
 	case 0:
-		addr = W.slot_va[rnd(t, NSLOT)] + rnd(t, SLOT_SIZE);
+		addr = SLOT_VA(c, rnd(t, NSLOT)) + rnd(t, SLOT_SIZE);
 		break;
 	case 1: {
 		int b = rnd(t, NHOST);
@@ -920,7 +1256,7 @@ static void r_register(struct thr *t, struct sctx *c)
 	if (rnd(t, 2)) {
 		flags |= NPU_HOST_MAPPED;
 		s = rnd(t, NSLOT);
-		dev_addr = W.slot_va[s];
+		dev_addr = SLOT_VA(c, s);
 	}
 	LOCK(c);
 	fd = sc_dup(t, c, &gen);
@@ -1054,6 +1390,61 @@ struct operand {
 };
 
 /*
+ * Under c->lock: a KERNEL command into @cmd, its struct npu_kernel into
+ * @k and its blob into @blob (KBLOB_MAX bytes), all read at SUBMIT (at
+ * MODEL_CREATE in a model). Its addresses are device ranges of the
+ * context as pick_dev_range() gives them - mapped, a MAPPED registration,
+ * or a slot that may be neither - so the executor's accesses through the
+ * aperture race with the other threads' UNMAP, MEM_FREE, SET_ACCESS and
+ * HOST_UNREGISTER. Half of them have a timeout, which they may run out
+ * of while no executor takes them.
+ */
+static void r_kernel_cmd(struct thr *t, struct sctx *c, struct npu_cmd *cmd,
+			 struct npu_kernel *k, uint8_t *blob)
+{
+	uint64_t va, len, behav = 0;
+	bool host;
+
+	*k = (struct npu_kernel){
+		.block_dim = 1 + rnd(t, rnd(t, 2) ? 2 : 8),
+		.core_type = rnd(t, 3), .sat_mode = rnd(t, 2),
+	};
+	if (rnd(t, 4) && pick_dev_range(t, c, &va, &len, &host) && len >= 8) {
+		uint64_t off = rnd(t, len / 8) * 8, room = len - off;
+
+		k->args_len = 8 + rnd(t, (room < KBLOB_MAX ? room : KBLOB_MAX) - 7);
+		k->args_va = va + off;
+		if (rnd(t, 5)) {
+			kblob_fill(blob, k->args_len, splitmix(&t->rng));
+			k->args = ptr64(blob);
+		} else {
+			k->flags = NPU_KERNEL_ARGS_DEVICE;	/* read there */
+		}
+	}
+	if (!rnd(t, 3) && pick_dev_range(t, c, &va, &len, &host) &&
+	    len >= 64ULL * k->block_dim) {
+		k->dump_size = 64;
+		while (k->dump_size < 1024 && 2ULL * k->dump_size * k->block_dim <= len &&
+		       rnd(t, 2))
+			k->dump_size *= 2;
+		k->dump_va = va + rnd(t, (len - (uint64_t)k->dump_size * k->block_dim) / 8 + 1) * 8;
+		behav |= K_DUMP;
+	}
+	if (!rnd(t, 4) && pick_dev_range(t, c, &va, &len, &host) && len >= 8) {
+		k->overflow_va = va + rnd(t, len / 8) * 8;
+		behav |= K_OVERFLOW;
+	}
+	if (!rnd(t, 6))
+		behav |= K_SLOW;
+	if (!rnd(t, 20))
+		behav |= K_TRAP;
+	if (rnd(t, 2))
+		k->timeout_ms = 20 + rnd(t, 500);
+	k->func = KFUNC_RACY | behav;
+	*cmd = (struct npu_cmd){ .op = NPU_OP_KERNEL, .src = ptr64(k), .value = sizeof(*k) };
+}
+
+/*
  * @cmds as a model, run once or twice on @stream: MODEL_CREATE answers
  * one of SUBMIT's answers @set but a stream's -ENOENT; the model is
  * destroyed at once, its runs going on, or left for the context's close.
@@ -1097,6 +1488,8 @@ static void r_submit(struct thr *t, struct sctx *c)
 {
 	struct npu_cmd cmds[6];
 	struct npu_random rnds[6];
+	struct npu_kernel kern[6];
+	uint8_t kblob[6][KBLOB_MAX];
 	struct sctx *pc = NULL;
 	uint64_t pva = 0, plen = 0, seqno = 0;
 	unsigned int gen, pgen = 0;
@@ -1116,7 +1509,7 @@ static void r_submit(struct thr *t, struct sctx *c)
 			pva = pc->map[i].va;
 			plen = pc->map[i].len;
 		} else {
-			pva = W.slot_va[rnd(t, NSLOT)];
+			pva = SLOT_VA(pc, rnd(t, NSLOT));
 			plen = SZ_64K;
 		}
 		pfd = sc_dup(t, pc, &pgen);
@@ -1139,6 +1532,11 @@ static void r_submit(struct thr *t, struct sctx *c)
 		bool host, ro;
 		int kind = rnd(t, 10);
 
+		/* an AI-core kernel launch, one command in five */
+		if (!(pfd >= 0 && i == 0) && !rnd(t, 5)) {
+			r_kernel_cmd(t, c, &cmds[i], &kern[i], kblob[i]);
+			continue;
+		}
 		/* destination: device range, host range or the peer's */
 		if (pfd >= 0 && i == 0 && rnd(t, 2)) {
 			d = (struct operand){ pva, plen, NPU_CMD_DST_PEER };
@@ -1236,6 +1634,9 @@ static void r_submit(struct thr *t, struct sctx *c)
 	allow_(t, OP_SUBMIT, ret, set, nset, stream, n, cmds[0].op << 8 | cmds[0].flags,
 	       __LINE__);
 	if (!ret) {
+		for (i = 0; i < n; i++)
+			if (cmds[i].op == NPU_OP_KERNEL)
+				__atomic_fetch_add(&shm->k_submitted, 1, __ATOMIC_RELAXED);
 		LOCK(c);
 		if (c->gen == gen)
 			for (i = 0; i < c->nst; i++)
@@ -1244,9 +1645,12 @@ static void r_submit(struct thr *t, struct sctx *c)
 		UNLOCK(c);
 		if (!rnd(t, 3)) {
 			ret = npu_sync(fd, stream, 1000);
-			/* -ECANCELED: another thread force-destroyed it meanwhile */
+			/*
+			 * -ECANCELED: another thread force-destroyed it meanwhile;
+			 * -ETIME: a launch ran out of its timeout.
+			 */
 			ALLOW(t, OP_SYNC, ret, stream, 1000, 0,
-			      0, -EIO, -ETIMEDOUT, -ENOENT, -ECANCELED);
+			      0, -EIO, -ETIMEDOUT, -ENOENT, -ECANCELED, -ETIME);
 		}
 	}
 	close_fd(t, fd, __LINE__);
@@ -1258,6 +1662,7 @@ static void r_sync(struct thr *t, struct sctx *c)
 {
 	static const int32_t timeouts[] = { 0, 10, 500, -1 };
 	int32_t to = timeouts[rnd(t, 4)];
+	struct npu_stream_sync o;
 	uint64_t seqno = 0;
 	unsigned int gen;
 	uint32_t stream;
@@ -1274,22 +1679,39 @@ static void r_sync(struct thr *t, struct sctx *c)
 		seqno = c->st[i].seq;
 	fd = sc_dup(t, c, &gen);
 	UNLOCK(c);
-	ret = sync_seq(fd, stream, to, seqno);
+	ret = sync_out(fd, stream, to, seqno, &o);
 	/*
 	 * -EINVAL: the id was destroyed and reused by a younger stream;
-	 * -ECANCELED: another thread force-destroyed it while this waited.
+	 * -ECANCELED: another thread force-destroyed it while this waited;
+	 * -ETIME: a launch ran out of its timeout.
 	 */
 	if (to >= 0 && seqno)
 		ALLOW(t, OP_SYNC, ret, stream, to, seqno,
-		      0, -EIO, -ENOENT, -ETIMEDOUT, -EINVAL, -ECANCELED);
+		      0, -EIO, -ENOENT, -ETIMEDOUT, -EINVAL, -ECANCELED, -ETIME);
 	else if (to >= 0)
 		ALLOW(t, OP_SYNC, ret, stream, to, seqno,
-		      0, -EIO, -ENOENT, -ETIMEDOUT, -ECANCELED);
+		      0, -EIO, -ENOENT, -ETIMEDOUT, -ECANCELED, -ETIME);
 	else if (seqno)
 		ALLOW(t, OP_SYNC, ret, stream, to, seqno,
-		      0, -EIO, -ENOENT, -EINVAL, -ECANCELED);
+		      0, -EIO, -ENOENT, -EINVAL, -ECANCELED, -ETIME);
 	else
-		ALLOW(t, OP_SYNC, ret, stream, to, seqno, 0, -EIO, -ENOENT, -ECANCELED);
+		ALLOW(t, OP_SYNC, ret, stream, to, seqno, 0, -EIO, -ENOENT, -ECANCELED,
+		      -ETIME);
+	/*
+	 * A launch's fault is what its executor reported: a write or a read
+	 * in the context's window, a trap (at 0), or the executor gone (only
+	 * NPU_FAULT_AICORE, at 0). A timeout names no address.
+	 */
+	if ((ret == -EIO && (o.fault_flags & NPU_FAULT_AICORE) &&
+	     ((o.fault_flags & ~(NPU_FAULT_AICORE | NPU_FAULT_WRITE | NPU_FAULT_TRAP)) ||
+	      (o.fault_flags & NPU_FAULT_TRAP ? o.fault_addr != 0 :
+	       o.fault_addr && (o.fault_addr < c->base ||
+				o.fault_addr - c->base >= WINDOW)))) ||
+	    (ret == -ETIME && (o.fault_addr || o.fault_flags || !o.error_seqno)))
+		fail(t, __LINE__, "STREAM_SYNC(%u) = %s: error_seqno %llu fault_addr %#llx fault_flags %#x (window %#llx)",
+		     stream, errname(ret), (unsigned long long)o.error_seqno,
+		     (unsigned long long)o.fault_addr, o.fault_flags,
+		     (unsigned long long)c->base);
 	close_fd(t, fd, __LINE__);
 }
 
@@ -1555,9 +1977,39 @@ static void r_reopen(struct thr *t, struct sctx *c)
 	seq_done(SEQ_REOPEN_SHARED);
 }
 
+/*
+ * Hand an aperture file of the context to an executor process (struct
+ * spawn_req), which takes a few of its launches and dies with them: they
+ * fail (-EIO, NPU_FAULT_AICORE at 0). One per context and 1.5 s at most,
+ * so that the context's apertures stay under 16.
+ */
+static void r_spawn_exec(struct thr *t, struct sctx *c)
+{
+	struct spawn_req rq = {
+		.ms = 20 + rnd(t, 400), .takes = 1 + rnd(t, 3),
+		.done_first = rnd(t, 2), .seed = splitmix(&t->rng),
+	};
+	unsigned int gen;
+	int fd, afd;
+
+	LOCK(c);
+	if (W.spawn_sock < 0 || now() < c->spawn_after) {
+		UNLOCK(c);
+		return;
+	}
+	c->spawn_after = now() + 1.5;
+	fd = sc_dup(t, c, &gen);
+	UNLOCK(c);
+	afd = aperture_open(t, fd, __LINE__);
+	close_fd(t, fd, __LINE__);
+	if (spawn_send(t, afd, &rq))
+		__atomic_fetch_add(&shm->k_spawned, 1, __ATOMIC_RELAXED);
+	close_fd(t, afd, __LINE__);
+}
+
 static void racy_op(struct thr *t)
 {
-	int i = rnd(t, W.nsc), r = rnd(t, 1000);
+	int i = rnd(t, W.nsc), r = rnd(t, 1005);
 	struct sctx *c = &W.sc[i];
 
 	t->where = i;
@@ -1606,8 +2058,382 @@ static void racy_op(struct thr *t)
 		r_info(t, c);
 	else if (r < 996)
 		r_remap(t);
-	else
+	else if (r < 1000)
 		r_reopen(t, c);
+	else
+		r_spawn_exec(t, c);
+}
+
+/* ------------------------------------------------------------------ */
+/* The executors of the shared contexts                                */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Each shared context has an executor thread, as an application has its
+ * AI-core executor: it holds an aperture file of the context (a new one
+ * after each reopen), mapped over the context's VA window, takes the
+ * launches (KERNEL_WAIT; up to EXEC_PEND at once, a slow one held up to
+ * 60 ms before it runs, so that cancels come between), does what each one's func says through the aperture - the
+ * blob stored at @args_va, or read there for NPU_KERNEL_ARGS_DEVICE, a
+ * word into each block's dump area, the overflow word - and reports it
+ * (KERNEL_DONE): done, or faulted where a SIGBUS said, or trapped. Now and
+ * then it "crashes": unmaps the window and closes its file with launches
+ * taken (they fail), and is gone for up to 300 ms (launches with a
+ * timeout run out of it meanwhile).
+ */
+#define EXEC_PEND	4
+
+struct sexec {
+	struct thr t;			/* the checks' and the ring's */
+	struct sctx *c;
+	int afd;			/* or -1: down */
+	unsigned int gen;		/* of the context it serves */
+	double down_until;
+	int npend;
+	struct npu_kernel_wait pend[EXEC_PEND];
+	double hold[EXEC_PEND];		/* a K_SLOW launch runs after this */
+	uint8_t buf[EXEC_PEND][KBLOB_MAX];
+	uint8_t scratch[KBLOB_MAX];
+};
+
+static struct sexec *execs[NSC_MAX];
+static pthread_t exec_tids[NSC_MAX];
+
+/* Is [@va, +@len) in the context's window? (Every launch's VA must be.) */
+static bool in_window(const struct sctx *c, uint64_t va, uint64_t len)
+{
+	return va >= c->base && len <= WINDOW && va - c->base <= WINDOW - len;
+}
+
+/* What WAIT handed out is what a thread of this worker submitted. */
+static void exec_check_job(struct sexec *e, const struct npu_kernel_wait *w,
+			   const uint8_t *blob)
+{
+	struct thr *t = &e->t;
+	struct sctx *c = e->c;
+	bool dev = w->kernel_flags & NPU_KERNEL_ARGS_DEVICE;
+
+	if ((w->func & KFUNC_MASK) != KFUNC_RACY || (w->func & ~KFUNC_MASK & ~K_BITS) ||
+	    !w->job || !w->block_dim || w->block_dim > 8 ||
+	    w->core_type > NPU_KERNEL_CORE_MIX || w->sat_mode > NPU_KERNEL_SAT_INFNAN ||
+	    w->kernel_flags & ~NPU_KERNEL_FLAGS_MASK || w->timeout_ms > 520 ||
+	    w->args_len > KBLOB_MAX || (w->args_len && w->args_len < 8) ||
+	    (w->args_len && !in_window(c, w->args_va, w->args_len)) ||
+	    (!w->args_len && w->args_va) || (!w->dump_va != !w->dump_size) ||
+	    (w->dump_va && !in_window(c, w->dump_va, (uint64_t)w->dump_size * w->block_dim)) ||
+	    (w->overflow_va && !in_window(c, w->overflow_va, 8)) ||
+	    (w->args_len && !dev && !kblob_ok(blob, w->args_len)))
+		fail(t, __LINE__, "KERNEL_WAIT handed out job %llu func %#llx blocks %u core %u flags %#x args %u at %#llx dump %#llx+%u overflow %#llx timeout %u: not a launch this worker made (window %#llx)",
+		     (unsigned long long)w->job, (unsigned long long)w->func, w->block_dim,
+		     w->core_type, w->kernel_flags, w->args_len,
+		     (unsigned long long)w->args_va, (unsigned long long)w->dump_va,
+		     w->dump_size, (unsigned long long)w->overflow_va, w->timeout_ms,
+		     (unsigned long long)c->base);
+}
+
+/* Run a taken launch through the aperture and report it. */
+static void exec_run(struct sexec *e, const struct npu_kernel_wait *w,
+		     uint8_t *blob)
+{
+	struct thr *t = &e->t;
+	uint64_t fault_va = 0, word;
+	uint32_t fflags = 0, status = NPU_KERNEL_STATUS_OK, b;
+	struct gfault f;
+	int ret = 0;
+
+	if (w->args_len) {
+		/* the blob stored where the kernel gets it, or read from there */
+		if (w->kernel_flags & NPU_KERNEL_ARGS_DEVICE)
+			ret = ap_access(t, w->args_va, e->scratch, w->args_len, false, &f,
+					__LINE__);
+		else
+			ret = ap_access(t, w->args_va, blob, w->args_len, true, &f, __LINE__);
+		if (ret)
+			fflags = gfault_flags(&f, !(w->kernel_flags & NPU_KERNEL_ARGS_DEVICE));
+	}
+	for (b = 0; !ret && (w->func & K_DUMP) && b < w->block_dim; b++) {
+		word = w->job << 8 | b;
+		ret = ap_access(t, w->dump_va + (uint64_t)b * w->dump_size, &word, 8, true,
+				&f, __LINE__);
+		if (ret)
+			fflags = gfault_flags(&f, true);
+	}
+	if (!ret && (w->func & K_OVERFLOW)) {
+		ret = ap_access(t, w->overflow_va, &word, 8, false, &f, __LINE__);
+		if (ret) {
+			fflags = gfault_flags(&f, false);
+		} else {
+			word = 0;
+			ret = ap_access(t, w->overflow_va, &word, 8, true, &f, __LINE__);
+			if (ret)
+				fflags = gfault_flags(&f, true);
+		}
+	}
+	if (ret) {
+		status = NPU_KERNEL_STATUS_FAULT;
+		fault_va = f.addr;
+		__atomic_fetch_add(&shm->k_faults, 1, __ATOMIC_RELAXED);
+	} else if (w->func & K_TRAP) {
+		status = NPU_KERNEL_STATUS_FAULT;
+		fflags = NPU_FAULT_TRAP;
+		__atomic_fetch_add(&shm->k_traps, 1, __ATOMIC_RELAXED);
+	}
+	if (w->func & K_SLOW)
+		usleep(1000 + rnd(t, 20000));
+	/* -ECANCELED: destroyed, closed or timed out meanwhile */
+	ret = kdone(e->afd, w->job, status, fault_va, fflags);
+	ALLOW(t, OP_KERNEL_DONE, ret, w->job, status, fault_va, 0, -ECANCELED);
+}
+
+/* Remove pending launch @i (its blob too). */
+static void exec_drop(struct sexec *e, int i)
+{
+	e->npend--;
+	if (i == e->npend)
+		return;
+	e->pend[i] = e->pend[e->npend];
+	e->hold[i] = e->hold[e->npend];
+	memcpy(e->buf[i], e->buf[e->npend], KBLOB_MAX);
+}
+
+/* Run the pending launches not held any longer (@all: every one). */
+static void exec_run_pending(struct sexec *e, bool all)
+{
+	double t0 = now();
+	int i;
+
+	for (i = 0; i < e->npend; ) {
+		if (!all && e->hold[i] > t0) {
+			i++;
+			continue;
+		}
+		exec_run(e, &e->pend[i], e->buf[i]);
+		exec_drop(e, i);
+	}
+}
+
+/* A cancel event: a launch of this executor's is DONE -ECANCELED. */
+static void exec_cancel(struct sexec *e, uint64_t job)
+{
+	struct thr *t = &e->t;
+	int i;
+
+	__atomic_fetch_add(&shm->k_cancels, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < e->npend; i++) {
+		if (e->pend[i].job != job)
+			continue;
+		EXACT(t, OP_KERNEL_DONE, kdone(e->afd, job, NPU_KERNEL_STATUS_OK, 0, 0),
+		      -ECANCELED, job, 0, 1);
+		exec_drop(e, i);
+		return;
+	}
+	/*
+	 * An executor process's: any aperture file of the context may
+	 * report it (-ECANCELED), unless that file is gone (-ENOENT).
+	 */
+	if (rnd(t, 2))
+		ALLOW(t, OP_KERNEL_DONE, kdone(e->afd, job, NPU_KERNEL_STATUS_OK, 0, 0),
+		      job, 0, 2, -ECANCELED, -ENOENT);
+}
+
+/* Map a new aperture file of the context's current generation. */
+static void exec_attach(struct sexec *e)
+{
+	struct thr *t = &e->t;
+	struct sctx *c = e->c;
+	unsigned int gen;
+	int fd, afd;
+
+	LOCK(c);
+	fd = sc_dup(t, c, &gen);
+	UNLOCK(c);
+	afd = aperture_open(t, fd, __LINE__);
+	close_fd(t, fd, __LINE__);
+	if (fcntl(afd, F_SETFL, O_NONBLOCK))
+		fail(t, __LINE__, "fcntl(O_NONBLOCK): %s", strerror(errno));
+	ap_map(t, afd, c->base, WINDOW, __LINE__);
+	e->afd = afd;
+	e->gen = gen;
+}
+
+/* Its launches reported, the window unmapped, the file closed. */
+static void exec_detach(struct sexec *e)
+{
+	exec_run_pending(e, true);
+	ap_unmap(&e->t, e->c->base, WINDOW, __LINE__);
+	close_fd(&e->t, e->afd, __LINE__);
+	e->afd = -1;
+}
+
+static void *exec_main(void *arg)
+{
+	struct sexec *e = arg;
+	struct thr *t = &e->t;
+	struct sctx *c = e->c;
+	struct npu_kernel_wait w;
+	unsigned int gen;
+	int ret;
+
+	while (!__atomic_load_n(&W.exec_stop, __ATOMIC_RELAXED)) {
+		struct pollfd p;
+
+		LOCK(c);
+		gen = c->gen;
+		UNLOCK(c);
+		/* reopened: the old context's launches are cancelled */
+		if (e->afd >= 0 && gen != e->gen)
+			exec_detach(e);
+		if (e->afd < 0) {
+			if (now() < e->down_until) {
+				usleep(5000);
+				continue;
+			}
+			exec_attach(e);
+		}
+		if (e->npend == EXEC_PEND) {
+			exec_run_pending(e, true);
+			continue;
+		}
+		if (e->npend && rnd(t, 2))
+			exec_run_pending(e, false);
+		p = (struct pollfd){ .fd = e->afd, .events = POLLIN };
+		ret = poll(&p, 1, e->npend ? 2 : 20);
+		if (ret <= 0 || !(p.revents & POLLIN)) {
+			exec_run_pending(e, false);
+			if (p.revents & POLLHUP)	/* shut down: reopened soon */
+				usleep(2000);
+			continue;
+		}
+		/* -EAGAIN: an executor process took it; -EPIPE: shut down */
+		ret = kwait(e->afd, &w, e->buf[e->npend], KBLOB_MAX);
+		ALLOW(t, OP_KERNEL_WAIT, ret, e->afd, w.job, w.event, 0, -EAGAIN, -EPIPE);
+		if (ret)
+			continue;
+		if (w.event == NPU_KERNEL_EVENT_CANCEL) {
+			exec_cancel(e, w.job);
+			continue;
+		}
+		if (w.event != NPU_KERNEL_EVENT_RUN)
+			fail(t, __LINE__, "KERNEL_WAIT: event %u", w.event);
+		exec_check_job(e, &w, e->buf[e->npend]);
+		/* a slow one is held a while: its cancel may come first */
+		e->hold[e->npend] = w.func & K_SLOW ? now() + (1 + rnd(t, 60)) / 1000.0 : 0;
+		e->pend[e->npend++] = w;
+		__atomic_fetch_add(&shm->k_jobs, 1, __ATOMIC_RELAXED);
+		if (!rnd(t, 40)) {
+			/* a crash: what it took fails, what is queued waits */
+			ap_unmap(t, c->base, WINDOW, __LINE__);
+			close_fd(t, e->afd, __LINE__);
+			e->afd = -1;
+			e->npend = 0;
+			e->down_until = now() + (20 + rnd(t, 280)) / 1000.0;
+			__atomic_fetch_add(&shm->k_crashes, 1, __ATOMIC_RELAXED);
+		}
+	}
+	if (e->afd >= 0)
+		exec_detach(e);
+	return NULL;
+}
+
+static void exec_start(int i)
+{
+	struct sexec *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		fail(NULL, __LINE__, "no memory");
+	e->t.idx = 100 + i;	/* executors are "thread 100" and up */
+	e->t.where = i;
+	e->t.rng = cfg.seed ^ ((uint64_t)W.gen << 40) ^ ((uint64_t)W.idx << 20) ^ (0x100 + i);
+	e->c = &W.sc[i];
+	e->afd = -1;
+	execs[i] = e;
+	if (pthread_create(&exec_tids[i], NULL, exec_main, e))
+		fail(&e->t, __LINE__, "pthread_create");
+}
+
+/* ---- the executor processes ---- */
+
+static void __attribute__((noreturn)) exec_proc_main(int afd, const struct spawn_req *rq)
+{
+	struct thr t = { .idx = 200, .where = -1, .rng = rq->seed };
+	double end = now() + rq->ms / 1000.0;
+	static uint8_t buf[KBLOB_MAX];
+	struct npu_kernel_wait w;
+	int taken = 0, ret;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (fcntl(afd, F_SETFL, O_NONBLOCK))
+		fail(&t, __LINE__, "fcntl(O_NONBLOCK): %s", strerror(errno));
+	while (taken < rq->takes && now() < end) {
+		struct pollfd p = { .fd = afd, .events = POLLIN };
+
+		if (poll(&p, 1, 10) <= 0 || !(p.revents & POLLIN))
+			continue;
+		ret = kwait(afd, &w, buf, sizeof(buf));
+		ALLOW(&t, OP_KERNEL_WAIT, ret, afd, w.job, w.event, 0, -EAGAIN, -EPIPE);
+		if (ret || w.event != NPU_KERNEL_EVENT_RUN)
+			continue;
+		if (!taken++ && rq->done_first)
+			ALLOW(&t, OP_KERNEL_DONE, kdone(afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0),
+			      w.job, 0, 0, 0, -ECANCELED);
+	}
+	while (now() < end)
+		usleep(5000);
+	raise(SIGKILL);
+	_exit(1);
+}
+
+/*
+ * The spawner: forked by the worker before it grew, it forks an executor
+ * process for each aperture file the worker sends it (at most 4 alive; a
+ * file past that is closed unused) and ends with the worker.
+ */
+static void __attribute__((noreturn)) spawner_main(int sock, pid_t worker)
+{
+	int alive = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != worker)
+		_exit(0);
+	for (;;) {
+		char cbuf[CMSG_SPACE(sizeof(int))];
+		struct spawn_req rq;
+		struct iovec iov = { .iov_base = &rq, .iov_len = sizeof(rq) };
+		struct msghdr m = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		struct pollfd p = { .fd = sock, .events = POLLIN };
+		struct cmsghdr *cm;
+		ssize_t n;
+		int afd = -1;
+		pid_t pid;
+
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			alive--;
+		if (poll(&p, 1, 50) <= 0)
+			continue;
+		n = recvmsg(sock, &m, MSG_CMSG_CLOEXEC);
+		if (n <= 0)
+			_exit(0);	/* the worker is gone */
+		cm = CMSG_FIRSTHDR(&m);
+		if (cm && cm->cmsg_type == SCM_RIGHTS)
+			memcpy(&afd, CMSG_DATA(cm), sizeof(int));
+		if (afd < 0 || n != sizeof(rq))
+			fail(NULL, __LINE__, "the spawner got %zd bytes, fd %d", n, afd);
+		if (alive >= 4) {
+			close(afd);
+			continue;
+		}
+		pid = fork();
+		if (!pid) {
+			close(sock);
+			exec_proc_main(afd, &rq);
+		}
+		close(afd);
+		if (pid > 0)
+			alive++;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -2415,9 +3241,454 @@ static void v_dmabuf_import(struct thr *t)
 	seq_done(SEQ_DMABUF_IMPORT);
 }
 
+/*
+ * AI-core kernel launches in an own context, the thread (or a helper
+ * thread) its executor through an aperture file mapped over the
+ * sequence's device VAs: a launch whose blob names device memory and a
+ * MAPPED registration, into which the executor writes patterns through
+ * the aperture; the copies queued behind the launch read them back (D2H).
+ */
+#define PAT_B		0x5a5a5a5a5a5a5a5aULL	/* the registration's pattern: seed ^ this */
+
+struct vblob {
+	uint64_t seed, va0, va1, len;
+};
+
+/* The verified launch's blob: where to write and what, then a tail. */
+static void vblob_fill(uint8_t *p, uint32_t blen, const struct vblob *b)
+{
+	memcpy(p, b, sizeof(*b));
+	pat_fill(p + sizeof(*b), sizeof(*b), blen - sizeof(*b), b->seed ^ 1);
+}
+
+struct vexec {
+	struct thr ht;		/* a helper thread's own */
+	struct thr *t;		/* whose the checks are: &ht or the caller */
+	int afd;
+	uint32_t stream;
+	uint64_t seqno;		/* the launch's */
+	struct npu_kernel k;	/* as submitted */
+	uint8_t blob[KBLOB_MAX];	/* as submitted */
+	uint8_t buf[KBLOB_MAX];
+	uint8_t chunk[SZ_4K];
+};
+
+/* An access through the aperture that must not fault. */
+static void ap_ok(struct thr *t, uint64_t va, void *buf, size_t len, bool write,
+		  int line)
+{
+	struct gfault f;
+
+	if (ap_access(t, va, buf, len, write, &f, line))
+		fail(t, line, "%s %#llx, %zu bytes through the aperture: SIGBUS at %#llx",
+		     write ? "write to" : "read of", (unsigned long long)va, len,
+		     (unsigned long long)f.addr);
+}
+
+/* WAIT for the next event of a blocking aperture fd, 10 s at most. */
+static void kwait_for(struct thr *t, int afd, struct npu_kernel_wait *w, void *buf,
+		      int line)
+{
+	struct pollfd p = { .fd = afd, .events = POLLIN };
+
+	if (poll(&p, 1, (int)(10000 * cfg.scale)) != 1)
+		fail(t, line, "no KERNEL_WAIT event within %.0f s", 10 * cfg.scale);
+	allow_(t, OP_KERNEL_WAIT, kwait(afd, w, buf, KBLOB_MAX), (const int[]){ 0 }, 1,
+	       afd, w->job, w->event, line);
+}
+
+/* KERNEL_WAIT with nothing there: -EAGAIN. */
+static void kwait_none(struct thr *t, int afd, int line)
+{
+	struct npu_kernel_wait w;
+	uint8_t buf[64];
+	int fl = fcntl(afd, F_GETFL);
+
+	fcntl(afd, F_SETFL, fl | O_NONBLOCK);
+	allow_(t, OP_KERNEL_WAIT, kwait(afd, &w, buf, sizeof(buf)),
+	       (const int[]){ -EAGAIN }, 1, afd, w.job, w.event, line);
+	fcntl(afd, F_SETFL, fl);
+}
+
+/* Take the launch, check it, write the patterns its blob names, report it. */
+static void v_exec_pattern(struct vexec *v)
+{
+	struct thr *t = v->t;
+	struct npu_kernel_wait w;
+	struct vblob b;
+	uint64_t off;
+
+	kwait_for(t, v->afd, &w, v->buf, __LINE__);
+	if (w.event != NPU_KERNEL_EVENT_RUN || !w.job || w.func != v->k.func ||
+	    w.block_dim != v->k.block_dim || w.core_type != v->k.core_type ||
+	    w.sat_mode != v->k.sat_mode || w.kernel_flags || w.args_len != v->k.args_len ||
+	    w.args_va != v->k.args_va || w.dump_va || w.dump_size || w.overflow_va ||
+	    w.timeout_ms || w.stream != v->stream || w.seqno != v->seqno)
+		fail(t, __LINE__, "KERNEL_WAIT: event %u job %llu func %#llx blocks %u core %u sat %u flags %#x args %u at %#llx stream %u seqno %llu; submitted func %#llx blocks %u core %u sat %u args %u at %#llx stream %u seqno %llu",
+		     w.event, (unsigned long long)w.job, (unsigned long long)w.func,
+		     w.block_dim, w.core_type, w.sat_mode, w.kernel_flags, w.args_len,
+		     (unsigned long long)w.args_va, w.stream, (unsigned long long)w.seqno,
+		     (unsigned long long)v->k.func, v->k.block_dim, v->k.core_type,
+		     v->k.sat_mode, v->k.args_len, (unsigned long long)v->k.args_va,
+		     v->stream, (unsigned long long)v->seqno);
+	check_data(t, v->buf, v->blob, w.args_len, "the blob KERNEL_WAIT handed out", __LINE__);
+	/* as the executor does: the blob where the kernel reads it */
+	ap_ok(t, w.args_va, v->buf, w.args_len, true, __LINE__);
+	memcpy(&b, v->buf, sizeof(b));
+	for (off = 0; off < b.len; off += SZ_4K) {
+		pat_fill(v->chunk, off, SZ_4K, b.seed);
+		ap_ok(t, b.va0 + off, v->chunk, SZ_4K, true, __LINE__);
+		pat_fill(v->chunk, off, SZ_4K, b.seed ^ PAT_B);
+		ap_ok(t, b.va1 + off, v->chunk, SZ_4K, true, __LINE__);
+	}
+	EXACT(t, OP_KERNEL_DONE, kdone(v->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0), 0,
+	      w.job, 0, 0);
+}
+
+static void *v_exec_thread(void *arg)
+{
+	v_exec_pattern(arg);
+	return NULL;
+}
+
+/*
+ * MEMSET, KERNEL, then D2H copies of what the kernel wrote (device memory,
+ * the MAPPED registration by its device VA, the blob at @args_va): on a
+ * stream, or as a model run once; the executor this thread after the
+ * SUBMIT or a helper thread meanwhile.
+ */
+static void v_kernel(struct thr *t)
+{
+	int dev = rnd_dev(t), fd = priv_fd(t, dev), mode = rnd(t, 3), afd;
+	uint64_t len = SZ_4K * (1 + rnd(t, rnd(t, 2) ? 16 : 256));
+	uint64_t psz = rnd(t, 3) ? SZ_4K : SZ_2M, alen = (len + SZ_4K + psz - 1) & ~(psz - 1);
+	uint64_t va0 = t->pv[0], va1 = t->pv[1], seqno = 0, off;
+	uint32_t blen = 32 + 8 * rnd(t, (KBLOB_MAX - 32) / 8 + 1), s, h;
+	struct npu_model_create mc = { .size = sizeof(mc), .count = 5 };
+	struct npu_model_destroy md = { .size = sizeof(md) };
+	struct vblob b = { .seed = splitmix(&t->rng), .va0 = va0, .va1 = va1, .len = len };
+	struct vexec *v = calloc(1, sizeof(*v));
+	bool helper = rnd(t, 2), model_left = false;
+	struct npu_cmd cmds[5];
+	struct gfault f;
+	pthread_t tid;
+
+	if (!v)
+		fail(t, __LINE__, "no memory");
+	h = dev_setup(t, fd, dev, va0, alen, psz);
+	memset(t->hdst, 0xee, len);
+	EXACT(t, OP_REGISTER, npu_register(fd, t->hdst, len, NPU_HOST_MAPPED, va1), 0,
+	      ptr64(t->hdst), len, va1);
+	memset(t->hsrc, 0, 2 * len + SZ_4K);
+	EXACT(t, OP_REGISTER, npu_register(fd, t->hsrc, 2 * len + SZ_4K, 0, 0), 0,
+	      ptr64(t->hsrc), 2 * len + SZ_4K, 0);
+	afd = aperture_open(t, fd, __LINE__);
+	ap_map(t, afd, va0, alen, __LINE__);
+	ap_map(t, afd, va1, len, __LINE__);
+	s = stream_new(t, fd);
+
+	vblob_fill(v->blob, blen, &b);
+	v->t = helper ? &v->ht : t;
+	v->ht = (struct thr){ .idx = t->idx, .where = -1, .rng = splitmix(&t->rng) };
+	v->afd = afd;
+	v->stream = s;
+	v->k = (struct npu_kernel){
+		.func = KFUNC_VERIFIED, .block_dim = 1 + rnd(t, 4),
+		.core_type = rnd(t, 3), .sat_mode = rnd(t, 2),
+		.args_len = blen, .args = ptr64(v->buf), .args_va = va0 + len,
+	};
+	memcpy(v->buf, v->blob, blen);
+	cmds[0] = npu_memset_cmd(va0, 0xee, len, 0);
+	cmds[1] = (struct npu_cmd){ .op = NPU_OP_KERNEL, .src = ptr64(&v->k),
+				    .value = sizeof(v->k) };
+	cmds[2] = npu_copy_cmd(ptr64(t->hsrc), va0, len, NPU_CMD_DST_HOST);
+	cmds[3] = npu_copy_cmd(ptr64(t->hsrc) + len, va1, len, NPU_CMD_DST_HOST);
+	cmds[4] = npu_copy_cmd(ptr64(t->hsrc) + 2 * len, va0 + len, blen, NPU_CMD_DST_HOST);
+	if (mode == 2) {
+		struct npu_cmd run = { .op = NPU_OP_MODEL };
+
+		mc.cmds = ptr64(cmds);
+		mc.cmd_size = sizeof(cmds[0]);
+		EXACT(t, OP_MODEL_CREATE, npu_ioctl(fd, NPU_IOCTL_MODEL_CREATE, &mc), 0,
+		      5, NPU_OP_KERNEL, 0);
+		run.src = mc.model;
+		EXACT(t, OP_SUBMIT, npu_submit(fd, s, &run, 1, &seqno), 0, s, 1,
+		      NPU_OP_MODEL << 8);
+		v->seqno = seqno;	/* a model's steps are its run's */
+		md.model = mc.model;
+		model_left = rnd(t, 2);
+		if (!model_left)	/* the run goes on without it */
+			EXACT(t, OP_MODEL_DESTROY, npu_ioctl(fd, NPU_IOCTL_MODEL_DESTROY, &md),
+			      0, mc.model, 0, 0);
+	} else {
+		EXACT(t, OP_SUBMIT, npu_submit(fd, s, cmds, 5, &seqno), 0, s, 5, NPU_OP_KERNEL);
+		v->seqno = seqno - 3;
+	}
+	/* read at SUBMIT (MODEL_CREATE): what the caller does with it since is its own */
+	memset(v->buf, 0, blen);
+	if (helper && pthread_create(&tid, NULL, v_exec_thread, v))
+		fail(t, __LINE__, "pthread_create");
+	if (!helper)
+		v_exec_pattern(v);
+	EXACT(t, OP_SYNC, npu_sync(fd, s, -1), 0, s, seqno, len);
+	if (helper)
+		pthread_join(tid, NULL);
+
+	pat_fill(t->expect, 0, len, b.seed);
+	check_data(t, t->hsrc, t->expect, len, "device memory a launch wrote, read back by D2H",
+		   __LINE__);
+	off = rnd(t, len / SZ_4K) * SZ_4K;
+	ap_ok(t, va0 + off, v->chunk, SZ_4K, false, __LINE__);
+	check_data(t, v->chunk, t->expect + off, SZ_4K,
+		   "device memory a launch wrote, read through the aperture", __LINE__);
+	pat_fill(t->expect, 0, len, b.seed ^ PAT_B);
+	check_data(t, t->hdst, t->expect, len,
+		   "a MAPPED registration a launch wrote, as the host sees it", __LINE__);
+	check_data(t, t->hsrc + len, t->expect, len,
+		   "a MAPPED registration a launch wrote, read back by D2H", __LINE__);
+	check_data(t, t->hsrc + 2 * len, v->blob, blen, "the blob at args_va, read back by D2H",
+		   __LINE__);
+
+	if (!rnd(t, 5)) {
+		/* closed under its aperture: every access is SIGBUS, WAIT -EPIPE */
+		struct npu_kernel_wait w;
+
+		priv_close(t, dev);
+		allow_(t, OP_AP_ACCESS, ap_access_(va0 + off, v->chunk, 8, false, &f),
+		       (const int[]){ -EFAULT }, 1, va0 + off, 8, 0, __LINE__);
+		if (f.sig != SIGBUS || f.addr != va0 + off)
+			fail(t, __LINE__, "a read through the aperture of a closed context: signal %d at %#llx",
+			     f.sig, (unsigned long long)f.addr);
+		EXACT(t, OP_KERNEL_WAIT, kwait(afd, &w, v->buf, KBLOB_MAX), -EPIPE, afd, 0, 0);
+	} else {
+		if (model_left)
+			EXACT(t, OP_MODEL_DESTROY, npu_ioctl(fd, NPU_IOCTL_MODEL_DESTROY, &md),
+			      0, mc.model, 0, 0);
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+		EXACT(t, OP_UNREGISTER, npu_unregister(fd, t->hdst), 0, ptr64(t->hdst), 0, 0);
+		EXACT(t, OP_UNREGISTER, npu_unregister(fd, t->hsrc), 0, ptr64(t->hsrc), 0, 0);
+		dev_teardown(t, fd, va0, h);
+	}
+	ap_unmap(t, va0, alen, __LINE__);
+	ap_unmap(t, va1, len, __LINE__);
+	close_fd(t, afd, __LINE__);
+	free(v);
+	seq_done(SEQ_KERNEL);
+}
+
+/* A launch's fault as STREAM_SYNC must report it, once. */
+static void sync_fault(struct thr *t, int fd, uint32_t s, int want, uint64_t seqno,
+		       uint64_t addr, uint32_t flags, int line)
+{
+	struct npu_stream_sync o;
+
+	allow_(t, OP_SYNC, sync_out(fd, s, -1, 0, &o), (const int[]){ want }, 1, s,
+	       seqno, addr, line);
+	if (o.error_seqno != seqno || o.fault_addr != addr || o.fault_flags != flags ||
+	    (pid_t)o.error_tid != gettid())
+		fail(t, line, "STREAM_SYNC = %s: error_seqno %llu fault_addr %#llx fault_flags %#x tid %u; want %llu %#llx %#x %d",
+		     errname(want), (unsigned long long)o.error_seqno,
+		     (unsigned long long)o.fault_addr, o.fault_flags, o.error_tid,
+		     (unsigned long long)seqno, (unsigned long long)addr, flags, gettid());
+	allow_(t, OP_SYNC, npu_sync(fd, s, -1), (const int[]){ 0 }, 1, s, seqno, 1, line);
+}
+
+static uint64_t submit_kernel(struct thr *t, int fd, uint32_t s,
+			      const struct npu_kernel *k, int line)
+{
+	struct npu_cmd c = { .op = NPU_OP_KERNEL, .src = ptr64(k), .value = sizeof(*k) };
+	uint64_t seqno = 0;
+
+	allow_(t, OP_SUBMIT, npu_submit(fd, s, &c, 1, &seqno), (const int[]){ 0 }, 1, s,
+	       NPU_OP_KERNEL, k->timeout_ms, line);
+	return seqno;
+}
+
+/*
+ * Launches with exactly one right answer, in an own context: accesses
+ * through the aperture that fault (an unmapped VA, a write to a READ
+ * mapping: SIGBUS at that address, reported by DONE) or not, a timeout
+ * with no executor, an executor that closes its file with the launch
+ * taken, FORCE destroys of a stream with a launch queued and one with a
+ * launch taken, and (sometimes) the context's close with both.
+ */
+static void v_kernel_faults(struct thr *t)
+{
+	int dev = rnd_dev(t), fd = priv_fd(t, dev), afd, i, n = 1 + rnd(t, 3);
+	uint64_t va = t->pv[0], len = 4 * 32 * 1024, seqno, job;
+	struct npu_kernel k = { .func = KFUNC_VERIFIED, .block_dim = 1 };
+	uint32_t h1 = 0, h2 = 0, s, s1, s2;
+	struct npu_kernel_wait w;
+	uint8_t buf[KBLOB_MAX];
+	struct gfault f;
+
+	/* [0, 32K) READWRITE, [32K, 64K) READ, [64K, 128K) reserved only */
+	EXACT(t, OP_RESERVE, npu_reserve(fd, va, len), 0, va, len, 0);
+	EXACT(t, OP_ALLOC, npu_alloc(fd, len / 4, SZ_4K, &h1), 0, len / 4, 0, h1);
+	EXACT(t, OP_ALLOC, npu_alloc(fd, len / 4, SZ_4K, &h2), 0, len / 4, 0, h2);
+	EXACT(t, OP_MAP, npu_map(fd, va, len / 4, h1), 0, va, len / 4, h1);
+	EXACT(t, OP_MAP, npu_map(fd, va + len / 4, len / 4, h2), 0, va + len / 4, len / 4, h2);
+	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va, len / 4, dev, NPU_ACCESS_READWRITE),
+	      0, va, len / 4, dev);
+	EXACT(t, OP_SET_ACCESS, npu_set_access(fd, va + len / 4, len / 4, dev,
+					       NPU_ACCESS_READ),
+	      0, va + len / 4, len / 4, dev);
+	EXACT(t, OP_FREE, npu_free(fd, h1), 0, h1, 0, 0);
+	EXACT(t, OP_FREE, npu_free(fd, h2), 0, h2, 0, 0);
+	s = stream_new(t, fd);
+	afd = aperture_open(t, fd, __LINE__);
+	ap_map(t, afd, va, len, __LINE__);
+
+	for (i = 0; i < n; i++) {
+		int kind = rnd(t, 4);
+		bool write = kind != 2;
+		uint64_t addr = kind == 0 ? va + rnd(t, len / 4 / 8) * 8 :
+				kind == 3 ? va + len / 4 + rnd(t, len / 4 / 8) * 8 :
+				va + len / 2 + rnd(t, len / 2 / 8) * 8;
+		uint64_t word = splitmix(&t->rng), got = ~0ULL;
+		int ret;
+
+		seqno = submit_kernel(t, fd, s, &k, __LINE__);
+		kwait_for(t, afd, &w, buf, __LINE__);
+		if (w.event != NPU_KERNEL_EVENT_RUN || w.stream != s || w.seqno != seqno)
+			fail(t, __LINE__, "KERNEL_WAIT: event %u stream %u seqno %llu, want a run of %u, %llu",
+			     w.event, w.stream, (unsigned long long)w.seqno, s,
+			     (unsigned long long)seqno);
+		if (kind == 3) {
+			/* a READ mapping's page never written reads zeros */
+			ap_ok(t, addr, &got, 8, false, __LINE__);
+			if (got)
+				fail(t, __LINE__, "a page never written read %#llx through the aperture",
+				     (unsigned long long)got);
+		}
+		ret = ap_access(t, addr, write ? &word : (void *)&got, 8, write, &f, __LINE__);
+		allow_(t, OP_AP_ACCESS, ret, (const int[]){ kind ? -EFAULT : 0 }, 1, addr,
+		       kind, 0, __LINE__);
+		if (ret && f.addr != addr)
+			fail(t, __LINE__, "SIGBUS at %#llx for an access at %#llx",
+			     (unsigned long long)f.addr, (unsigned long long)addr);
+		EXACT(t, OP_KERNEL_DONE, kdone(afd, w.job, ret ? NPU_KERNEL_STATUS_FAULT :
+					       NPU_KERNEL_STATUS_OK,
+					       ret ? addr : 0, ret ? gfault_flags(&f, write) : 0),
+		      0, w.job, addr, kind);
+		if (ret)
+			sync_fault(t, fd, s, -EIO, seqno, addr,
+				   (write ? NPU_FAULT_WRITE : 0) | NPU_FAULT_AICORE, __LINE__);
+		else
+			EXACT(t, OP_SYNC, npu_sync(fd, s, -1), 0, s, seqno, 0);
+	}
+
+	/* not taken in time: -ETIME, and it left the queue */
+	k.timeout_ms = 20 + rnd(t, 60);
+	seqno = submit_kernel(t, fd, s, &k, __LINE__);
+	sync_fault(t, fd, s, -ETIME, seqno, 0, 0, __LINE__);
+	kwait_none(t, afd, __LINE__);
+	k.timeout_ms = 0;
+
+	if (rnd(t, 2)) {
+		/* the executor's file goes with the launch taken: it fails */
+		seqno = submit_kernel(t, fd, s, &k, __LINE__);
+		kwait_for(t, afd, &w, buf, __LINE__);
+		ap_unmap(t, va, len, __LINE__);
+		close_fd(t, afd, __LINE__);
+		sync_fault(t, fd, s, -EIO, seqno, 0, NPU_FAULT_AICORE, __LINE__);
+		afd = aperture_open(t, fd, __LINE__);
+		ap_map(t, afd, va, len, __LINE__);
+		EXACT(t, OP_KERNEL_DONE, kdone(afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0), -ENOENT,
+		      w.job, 0, 0);
+	}
+	if (rnd(t, 2)) {
+		/* FORCE destroys: the queued launch is dropped, the taken one cancelled */
+		s1 = stream_new(t, fd);
+		s2 = stream_new(t, fd);
+		submit_kernel(t, fd, s1, &k, __LINE__);
+		kwait_for(t, afd, &w, buf, __LINE__);
+		job = w.job;
+		submit_kernel(t, fd, s2, &k, __LINE__);
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s2, NPU_STREAM_DESTROY_FORCE),
+		      0, s2, 1, 0);
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s1, NPU_STREAM_DESTROY_FORCE),
+		      0, s1, 1, 0);
+		kwait_for(t, afd, &w, buf, __LINE__);
+		if (w.event != NPU_KERNEL_EVENT_CANCEL || w.job != job)
+			fail(t, __LINE__, "KERNEL_WAIT after a FORCE destroy: event %u job %llu, want a cancel of %llu",
+			     w.event, (unsigned long long)w.job, (unsigned long long)job);
+		kwait_none(t, afd, __LINE__);
+		EXACT(t, OP_KERNEL_DONE, kdone(afd, job, NPU_KERNEL_STATUS_OK, 0, 0), -ECANCELED,
+		      job, 0, 0);
+		EXACT(t, OP_KERNEL_DONE, kdone(afd, job, NPU_KERNEL_STATUS_OK, 0, 0), -ENOENT,
+		      job, 0, 1);
+	}
+	if (!rnd(t, 3)) {
+		/* the context's close: the taken launch cancelled, then -EPIPE */
+		submit_kernel(t, fd, s, &k, __LINE__);
+		kwait_for(t, afd, &w, buf, __LINE__);
+		job = w.job;
+		s2 = stream_new(t, fd);
+		submit_kernel(t, fd, s2, &k, __LINE__);
+		priv_close(t, dev);
+		kwait_for(t, afd, &w, buf, __LINE__);
+		if (w.event != NPU_KERNEL_EVENT_CANCEL || w.job != job)
+			fail(t, __LINE__, "KERNEL_WAIT after the close: event %u job %llu, want a cancel of %llu",
+			     w.event, (unsigned long long)w.job, (unsigned long long)job);
+		EXACT(t, OP_KERNEL_WAIT, kwait(afd, &w, buf, KBLOB_MAX), -EPIPE, afd, 0, 0);
+		EXACT(t, OP_KERNEL_DONE, kdone(afd, job, NPU_KERNEL_STATUS_OK, 0, 0), -ECANCELED,
+		      job, 0, 2);
+	} else {
+		EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+		EXACT(t, OP_UNMAP, npu_unmap(fd, va), 0, va, 0, 0);
+		EXACT(t, OP_UNMAP, npu_unmap(fd, va + len / 4), 0, va + len / 4, 0, 0);
+		EXACT(t, OP_RELEASE, npu_release(fd, va), 0, va, 0, 0);
+	}
+	ap_unmap(t, va, len, __LINE__);
+	close_fd(t, afd, __LINE__);
+	seq_done(SEQ_KERNEL_FAULTS);
+}
+
+/*
+ * An executor process takes the launch and is killed with it: -EIO with
+ * NPU_FAULT_AICORE at 0 - or, if it never took it (the spawner had four
+ * alive, or was slow), the launch's timeout.
+ */
+static void v_kernel_killed(struct thr *t)
+{
+	int dev = rnd_dev(t), fd = priv_fd(t, dev), afd, ret;
+	struct npu_kernel k = {
+		.func = KFUNC_VERIFIED, .block_dim = 1,
+		.timeout_ms = (uint32_t)(2000 * cfg.scale),
+	};
+	struct spawn_req rq = {
+		.ms = 50 + rnd(t, 200), .takes = 1, .seed = splitmix(&t->rng),
+	};
+	struct npu_stream_sync o;
+	uint64_t seqno;
+	uint32_t s;
+	bool sent;
+
+	s = stream_new(t, fd);
+	seqno = submit_kernel(t, fd, s, &k, __LINE__);
+	afd = aperture_open(t, fd, __LINE__);
+	sent = spawn_send(t, afd, &rq);
+	close_fd(t, afd, __LINE__);
+	ret = sync_out(fd, s, -1, 0, &o);
+	if (sent)
+		ALLOW(t, OP_SYNC, ret, s, seqno, 0, -EIO, -ETIME);
+	else
+		EXACT(t, OP_SYNC, ret, -ETIME, s, seqno, 0);
+	if (o.error_seqno != seqno || o.fault_addr ||
+	    o.fault_flags != (ret == -EIO ? NPU_FAULT_AICORE : 0))
+		fail(t, __LINE__, "STREAM_SYNC = %s: error_seqno %llu fault_addr %#llx fault_flags %#x; want %llu",
+		     errname(ret), (unsigned long long)o.error_seqno,
+		     (unsigned long long)o.fault_addr, o.fault_flags,
+		     (unsigned long long)seqno);
+	EXACT(t, OP_SYNC, npu_sync(fd, s, -1), 0, s, seqno, 1);
+	EXACT(t, OP_STREAM_DESTROY, npu_stream_destroy(fd, s, 0), 0, s, 0, 0);
+	seq_done(SEQ_KERNEL_KILLED);
+}
+
 static void verified_op(struct thr *t)
 {
-	int r = rnd(t, 110);
+	int r = rnd(t, 122);
 
 	t->where = -1;
 	if (r < 20)
@@ -2444,8 +3715,14 @@ static void verified_op(struct thr *t)
 		v_waits(t);
 	else if (r < 103)
 		v_ipc_signal(t);
-	else
+	else if (r < 110)
 		v_ipc_wait(t);
+	else if (r < 117)
+		v_kernel(t);
+	else if (r < 121)
+		v_kernel_faults(t);
+	else
+		v_kernel_killed(t);
 }
 
 /* ------------------------------------------------------------------ */
@@ -2499,10 +3776,30 @@ static void __attribute__((noreturn)) worker_main(int idx, int gen)
 	close(cfg.sup_fd);
 	if (!th)
 		fail(NULL, __LINE__, "calloc");
+	guard_init();
+	/* the executor processes' spawner, while this process is small */
+	W.spawn_sock = -1;
+	{
+		pid_t self = getpid(), pid;
+		int sv[2];
 
-	for (i = 0; i < NSLOT; i++) {
-		W.slot_va[i] = npu_hole(SLOT_SIZE, SZ_2M);
-		if (!W.slot_va[i])
+		if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+			fail(NULL, __LINE__, "socketpair: %s", strerror(errno));
+		fflush(stdout);
+		pid = fork();
+		if (!pid) {
+			close(sv[0]);
+			spawner_main(sv[1], self);
+		}
+		if (pid < 0)
+			fail(NULL, __LINE__, "fork: %s", strerror(errno));
+		close(sv[1]);
+		W.spawn_sock = sv[0];
+	}
+
+	for (i = 0; i < NSC_MAX; i++) {
+		W.sc[i].base = npu_hole(WINDOW, SZ_2M);
+		if (!W.sc[i].base)
 			fail(NULL, __LINE__, "no address space for VA slots");
 	}
 	for (i = 0; i < NHOST; i++) {
@@ -2544,12 +3841,18 @@ static void __attribute__((noreturn)) worker_main(int idx, int gen)
 		for (k = 0; k < SLOTS_PER_THREAD; k++)
 			slot_publish(my_slot(t, k), 0, 0, 0, 0, -1, 0);
 	}
+	for (i = 0; i < W.nsc; i++)
+		exec_start(i);
 	__atomic_store_n(&shm->tgids[idx], getpid(), __ATOMIC_RELAXED);
 	for (i = 0; i < cfg.threads; i++)
 		if (pthread_create(&th[i].tid, NULL, thread_main, &th[i]))
 			fail(&th[i], __LINE__, "pthread_create");
 	for (i = 0; i < cfg.threads; i++)
 		pthread_join(th[i].tid, NULL);
+	/* the executors last: a thread's last sync may wait for a launch */
+	__atomic_store_n(&W.exec_stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < W.nsc; i++)
+		pthread_join(exec_tids[i], NULL);
 	fflush(stdout);
 	/* Everything still open goes with the process. */
 	_exit(0);
@@ -2989,6 +4292,7 @@ TEST(concurrent_random_ioctls)
 	cfg.procs = env_int("NPU_STRESS_PROCS", 3, 1, MAX_PROCS);
 	cfg.threads = env_int("NPU_STRESS_THREADS", 3, 1, MAX_THREADS);
 	cfg.root = geteuid() == 0;
+	cfg.scale = scale;
 	if (getenv("NPU_STRESS_SEED") && *getenv("NPU_STRESS_SEED"))
 		cfg.seed = strtoull(getenv("NPU_STRESS_SEED"), NULL, 0);
 	else
@@ -3150,6 +4454,10 @@ TEST(concurrent_random_ioctls)
 	printf("# hog refilled its streams %d times; another user ran %d commands, worst %.1f ms, and %d closes, worst %.1f ms\n",
 	       shm->hog_refills, shm->by_samples, shm->by_worst_ms, shm->by_closes,
 	       shm->by_worst_close_ms);
+	printf("# %llu launches submitted; executors ran %llu: %llu faulted (SIGBUS), %llu trapped; %llu cancels, %llu crashes, %llu executor processes\n",
+	       (unsigned long long)shm->k_submitted, (unsigned long long)shm->k_jobs, (unsigned long long)shm->k_faults,
+	       (unsigned long long)shm->k_traps, (unsigned long long)shm->k_cancels,
+	       (unsigned long long)shm->k_crashes, (unsigned long long)shm->k_spawned);
 	print_counts();
 	if (shm->first_failure[0])
 		printf("# first failure: %s\n", shm->first_failure);
@@ -3187,6 +4495,8 @@ TEST(concurrent_random_ioctls)
 		     shm->seqs[SEQ_EXPORT] + shm->seqs[SEQ_FAULTS]);
 	if (cfg.seconds >= 5 && !failed)
 		EXPECT_LT(0, nkilled);
+	/* the executors ran launches */
+	EXPECT_LT(0, shm->k_jobs);
 	/* the hog's streams were fed, and they starved no one */
 	EXPECT_LT(0, shm->hog_refills);
 	if (cfg.root) {
