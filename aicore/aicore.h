@@ -78,11 +78,11 @@ struct aicore_outcome {
 	uint64_t busy_ns;		/* core time of the blocks */
 };
 
-/* The cores (cores.c): @n core threads, then one kernel at a time. */
+/* The cores (cores.c): @n core threads; aicore_run() from several threads at once. */
 int aicore_cores_start(uint32_t n);
 void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out);
 
-/* The driver's jobs (jobs.c): a thread that takes, runs and reports them. */
+/* The driver's jobs (jobs.c): the threads that take, run and report them. */
 int aicore_jobs_start(void);
 
 #endif /* NPU_AICORE_H */

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
  * The AI cores: one thread per simulated core, each with its unified
- * buffer. A kernel's blocks go to whichever core is free next, so
- * block_dim blocks run min(block_dim, cores) at a time, as the device
- * spreads them. Only that many cores are woken for a kernel: a blockDim-1
- * kernel wakes one thread, not every core's (48 on NPUSim-A1), which on a
- * machine of few CPUs cost each launch the others' wakeups. A block is one
- * guarded call of the kernel's entry with npu_block_current pointing at
- * its context; the first block that faults or traps fails the kernel, and
- * blocks not yet started are not started.
+ * buffer. Kernels of several streams run at once, as on the device: each
+ * launch the driver hands over (one per job thread, jobs.c) joins a queue,
+ * oldest first, and a free core takes the next block of the oldest kernel
+ * that has blocks left to start. So block_dim blocks run min(block_dim,
+ * free cores) at a time, and a later kernel's blocks start as soon as the
+ * earlier ones have all started. Only as many cores as a kernel has
+ * blocks are woken for it: a blockDim-1 kernel wakes one thread, not
+ * every core's (48 on NPUSim-A1), which on a machine of few CPUs cost each
+ * launch the others' wakeups. A block is one guarded call of the kernel's
+ * entry with npu_block_current pointing at its context; the first block
+ * that faults or traps fails its kernel, whose blocks not yet started are
+ * not started.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,22 +33,41 @@ struct aicore_dump_head {
 	uint32_t flags;			/* NPU_BLOCK_* */
 };
 
-static struct aicore_cores {
-	pthread_mutex_t lock;		/* protects everything below */
-	pthread_cond_t start, done;
-	uint32_t ncores;
-	uint64_t gen;			/* bumped for each kernel */
-	uint32_t want;			/* cores still to join gen */
-	uint32_t running;		/* cores in gen's blocks */
+/* One kernel on the cores: aicore_run()'s, on its stack until it returns. */
+struct aicore_kernel {
 	const struct aicore_launch *launch;
-	uint32_t next;			/* the next block to start */
-	bool failed;
 	struct aicore_outcome *out;
+	uint32_t next;			/* the next block to start */
+	uint32_t running;		/* its blocks on cores now */
+	bool failed;
+	pthread_cond_t done;		/* no block running, none to start */
+	struct aicore_kernel *link;	/* in the queue */
+};
+
+static struct aicore_cores {
+	pthread_mutex_t lock;		/* protects everything below and every queued kernel */
+	pthread_cond_t start;		/* a core waits here for a block */
+	uint32_t ncores;
+	/* kernels with blocks to start (!failed, next < block_dim), oldest first */
+	struct aicore_kernel *head, **tail;
 } aicore_cores = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.start = PTHREAD_COND_INITIALIZER,
-	.done = PTHREAD_COND_INITIALIZER,
+	.tail = &aicore_cores.head,
 };
+
+/* Take @kr off the queue (it is there). */
+static void aicore_unqueue_locked(struct aicore_cores *k, struct aicore_kernel *kr)
+{
+	struct aicore_kernel **p;
+
+	for (p = &k->head; *p != kr; p = &(*p)->link)
+		;
+	*p = kr->link;
+	if (k->tail == &kr->link)
+		k->tail = p;
+	kr->link = NULL;
+}
 
 struct aicore_call {
 	aicore_entry_fn entry;
@@ -66,9 +89,10 @@ static uint64_t aicore_thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void aicore_block(struct aicore_cores *k, uint32_t core, void *ub, uint32_t b)
+static void aicore_block(struct aicore_cores *k, struct aicore_kernel *kr, uint32_t core, void *ub,
+			 uint32_t b)
 {
-	const struct aicore_launch *l = k->launch;
+	const struct aicore_launch *l = kr->launch;
 	struct aicore_call call = { .entry = l->entry, .args_va = l->args_va };
 	uint64_t area = l->dump_va ? l->dump_va + (uint64_t)b * l->dump_size : 0, t0;
 	struct aicore_dump_head head;
@@ -95,16 +119,21 @@ static void aicore_block(struct aicore_cores *k, uint32_t core, void *ub, uint32
 		}
 	}
 	pthread_mutex_lock(&k->lock);
-	k->out->busy_ns += aicore_thread_ns() - t0;
-	k->out->overflow |= ctx.overflow;
+	kr->out->busy_ns += aicore_thread_ns() - t0;
+	kr->out->overflow |= ctx.overflow;
 	if (!ret) {
-		k->out->blocks_run++;
-	} else if (!k->failed) {
-		k->failed = true;
-		k->out->status = ret;
-		k->out->fault = fault;
-		k->out->block = b;
+		kr->out->blocks_run++;
+	} else if (!kr->failed) {
+		/* its blocks not yet started never will be */
+		if (kr->next < l->block_dim)
+			aicore_unqueue_locked(k, kr);
+		kr->failed = true;
+		kr->out->status = ret;
+		kr->out->fault = fault;
+		kr->out->block = b;
 	}
+	if (!--kr->running && (kr->failed || kr->next == l->block_dim))
+		pthread_cond_signal(&kr->done);
 	pthread_mutex_unlock(&k->lock);
 }
 
@@ -112,7 +141,7 @@ static void *aicore_core(void *arg)
 {
 	struct aicore_cores *k = &aicore_cores;
 	uint32_t core = (uint32_t)(uintptr_t)arg, b;
-	uint64_t seen = 0;
+	struct aicore_kernel *kr;
 	void *ub;
 
 	ub = aligned_alloc(32, NPU_UB_SIZE);
@@ -120,20 +149,16 @@ static void *aicore_core(void *arg)
 		abort();
 	pthread_mutex_lock(&k->lock);
 	for (;;) {
-		/* a kernel this core has not joined, which wants another core */
-		while (!k->want || k->gen == seen)
+		while (!k->head)
 			pthread_cond_wait(&k->start, &k->lock);
-		k->want--;
-		seen = k->gen;
-		k->running++;
-		while (!k->failed && k->next < k->launch->block_dim) {
-			b = k->next++;
-			pthread_mutex_unlock(&k->lock);
-			aicore_block(k, core, ub, b);
-			pthread_mutex_lock(&k->lock);
-		}
-		if (!--k->running)
-			pthread_cond_signal(&k->done);
+		kr = k->head;
+		b = kr->next++;
+		kr->running++;
+		if (kr->next == kr->launch->block_dim)
+			aicore_unqueue_locked(k, kr);
+		pthread_mutex_unlock(&k->lock);
+		aicore_block(k, kr, core, ub, b);
+		pthread_mutex_lock(&k->lock);
 	}
 	return NULL;
 }
@@ -163,8 +188,9 @@ int aicore_cores_start(uint32_t n)
 
 void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
 {
+	struct aicore_kernel kr = { .launch = l, .out = out };
 	struct aicore_cores *k = &aicore_cores;
-	uint32_t i;
+	uint32_t i, want;
 
 	memset(out, 0, sizeof(*out));
 	/* the argument block goes to device memory first, as the device's launch puts it there */
@@ -174,26 +200,22 @@ void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
 		out->block = UINT32_MAX;
 		return;
 	}
+	pthread_cond_init(&kr.done, NULL);
 	pthread_mutex_lock(&k->lock);
-	k->launch = l;
-	k->next = 0;
-	k->failed = false;
-	k->out = out;
-	k->want = l->block_dim < k->ncores ? l->block_dim : k->ncores;
-	k->gen++;
+	*k->tail = &kr;
+	k->tail = &kr.link;
 	/*
-	 * Every core waits on start (this thread holds the lock): one signal
-	 * per core wanted, unless all are. A core that joins late finds no
-	 * block left; one that never does is not waited for: the kernel is
-	 * over when no block is left to start and no core is in one.
+	 * One signal per core wanted, unless all are: a core busy with
+	 * another kernel's block comes to this one's when it is done.
 	 */
-	if (k->want == k->ncores)
+	want = l->block_dim < k->ncores ? l->block_dim : k->ncores;
+	if (want == k->ncores)
 		pthread_cond_broadcast(&k->start);
 	else
-		for (i = 0; i < k->want; i++)
+		for (i = 0; i < want; i++)
 			pthread_cond_signal(&k->start);
-	while (k->running || (!k->failed && k->next < l->block_dim))
-		pthread_cond_wait(&k->done, &k->lock);
-	k->want = 0;
+	while (kr.running || (!kr.failed && kr.next < l->block_dim))
+		pthread_cond_wait(&kr.done, &k->lock);
 	pthread_mutex_unlock(&k->lock);
+	pthread_cond_destroy(&kr.done);
 }

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The driver's kernel jobs: one thread takes them from the aperture with
- * APERTURE_KERNEL_WAIT, oldest first, runs each on the cores and reports
- * it with APERTURE_KERNEL_DONE (uapi: DOC: npu kernel launches). A job's
- * token is libacl's (binary id << 32 | entry index, aicore_proto.h); a
- * token no loaded binary has is a fault of that launch. The executor
- * exits when the context shuts down (-EPIPE).
+ * The driver's kernel jobs: AICORE_JOB_THREADS threads take them from the
+ * aperture with APERTURE_KERNEL_WAIT, oldest first, each runs its job on
+ * the cores and reports it with APERTURE_KERNEL_DONE (uapi: DOC: npu
+ * kernel launches). The driver hands out a stream's launches one at a
+ * time, in order, so the threads run the kernels of that many streams at
+ * once, as the device's cores do. A job's token is libacl's (binary id <<
+ * 32 | entry index, aicore_proto.h); a token no loaded binary has is a
+ * fault of that launch. The executor exits when the context shuts down
+ * (-EPIPE).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -21,8 +24,14 @@
 
 #include "aicore.h"
 
-/* in the executable's own bss: never a device VA */
-static uint8_t aicore_blob[NPU_KERNEL_MAX_ARGS];
+/* Kernels of that many streams run at once. */
+#define AICORE_JOB_THREADS	8
+
+/* Each job thread's argument block, in the executable's own bss: never a device VA. */
+static uint8_t aicore_blobs[AICORE_JOB_THREADS][NPU_KERNEL_MAX_ARGS];
+
+/* Serialises the read-modify-write of the context's overflow words. */
+static pthread_mutex_t aicore_overflow_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void aicore_job_done(const struct npu_kernel_wait *w, const struct aicore_outcome *out, bool known)
 {
@@ -56,18 +65,20 @@ static void aicore_overflow(uint64_t overflow_va, uint32_t bits)
 
 	if (!overflow_va || !bits)
 		return;
+	pthread_mutex_lock(&aicore_overflow_lock);
 	if (!aicore_access(overflow_va, (uint8_t *)&w, sizeof(w), false, &f)) {
 		w |= bits;
 		aicore_access(overflow_va, (uint8_t *)&w, sizeof(w), true, &f);
 	}
+	pthread_mutex_unlock(&aicore_overflow_lock);
 }
 
-static void aicore_job(const struct npu_kernel_wait *w)
+static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob)
 {
 	struct aicore_launch l = {
 		.block_dim = w->block_dim,
 		.sat_mode = w->sat_mode == NPU_KERNEL_SAT_SATURATION ? NPU_SAT_ON : NPU_SAT_OFF,
-		.args = (w->kernel_flags & NPU_KERNEL_ARGS_DEVICE) ? NULL : aicore_blob,
+		.args = (w->kernel_flags & NPU_KERNEL_ARGS_DEVICE) ? NULL : blob,
 		.args_len = w->args_len,
 		.args_va = w->args_va,
 		.dump_va = w->dump_va,
@@ -92,16 +103,16 @@ static void aicore_job(const struct npu_kernel_wait *w)
 
 static void *aicore_jobs(void *arg)
 {
+	uint8_t *blob = arg;
 	struct npu_kernel_wait w;
 
-	(void)arg;
 	if (aicore_guard_thread())
 		abort();
 	for (;;) {
 		memset(&w, 0, sizeof(w));
 		w.size = sizeof(w);
-		w.args_buf = (uintptr_t)aicore_blob;
-		w.args_buf_len = sizeof(aicore_blob);
+		w.args_buf = (uintptr_t)blob;
+		w.args_buf_len = NPU_KERNEL_MAX_ARGS;
 		if (ioctl(ACL_AICORE_FD_APERTURE, NPU_IOCTL_APERTURE_KERNEL_WAIT, &w)) {
 			if (errno == EINTR)
 				continue;
@@ -112,7 +123,7 @@ static void *aicore_jobs(void *arg)
 		}
 		/* a cancel of a job this thread already reported: nothing to stop */
 		if (w.event == NPU_KERNEL_EVENT_RUN)
-			aicore_job(&w);
+			aicore_job(&w, blob);
 	}
 	return NULL;
 }
@@ -121,11 +132,13 @@ int aicore_jobs_start(void)
 {
 	pthread_attr_t attr;
 	pthread_t t;
-	int ret;
+	int i, ret = 0;
 
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	ret = -pthread_create(&t, &attr, aicore_jobs, NULL);
+	for (i = 0; i < AICORE_JOB_THREADS && !ret; i++)
+		ret = -pthread_create(&t, &attr, aicore_jobs, aicore_blobs[i]);
 	pthread_attr_destroy(&attr);
-	return ret;
+	/* one thread is enough to run every launch, in turn */
+	return i > 1 || !ret ? 0 : ret;
 }

@@ -219,8 +219,9 @@ static int kernels_fd(void)
 }
 
 /* The test kernels, in the order of the LOAD's entries: a launch's token is (0 << 32 | index). */
-static const char *const kernel_names[] = { "write_op", "vec_add_float", "barrier_op", "trap_op", "ub_overflow" };
-enum { K_WRITE, K_VEC_ADD, K_BARRIER, K_TRAP, K_UB_OVERFLOW, K_COUNT };
+static const char *const kernel_names[] = { "write_op", "vec_add_float", "barrier_op", "trap_op", "ub_overflow",
+					     "meet_op" };
+enum { K_WRITE, K_VEC_ADD, K_BARRIER, K_TRAP, K_UB_OVERFLOW, K_MEET, K_COUNT };
 
 /*
  * LOAD binary @id from @fd (-1: none) with the entries of @names (the
@@ -648,6 +649,58 @@ TEST_F(ex, blocks_spread_over_the_cores)
 			for (j = 0; j < i; j++)
 				EXPECT_NE(cores[j], cores[i]);
 		}
+	}
+}
+
+/*
+ * Kernels of different streams run at the same time: a kernel on each of
+ * two streams (one block, then two each) waits until the blocks of both
+ * have started; they complete (with one launch at a time they would trap).
+ * Then 4 streams at once.
+ */
+TEST_F(ex, kernels_of_streams_run_at_once)
+{
+	static const uint32_t cases[][2] = { { 2, 1 }, { 2, 2 }, { 4, 1 } };
+	uint32_t streams[4] = { self->stream }, zero = 0, count;
+	struct npu_stream_sync sync;
+	unsigned int c, i;
+
+	LOAD_KERNELS(&self->ex);
+	for (i = 1; i < 4; i++)
+		ASSERT_EQ(0, npu_stream_create(self->fd, &streams[i]));
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		uint32_t n = cases[c][0], dim = cases[c][1];
+		uint64_t args[4][2];
+		struct npu_kernel kern[4];
+		struct npu_cmd cmd[4];
+
+		ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0,
+					   (unsigned char *)&zero, sizeof(zero)));
+		for (i = 0; i < n; i++) {
+			args[i][0] = self->va;
+			args[i][1] = n * dim;
+			kern[i] = (struct npu_kernel){
+				.func = K_MEET, .block_dim = dim, .args_len = sizeof(args[i]),
+				.args = ptr64(args[i]), .args_va = self->va + ARGS_OFF + i * 64,
+				.sat_mode = NPU_KERNEL_SAT_INFNAN,
+			};
+			cmd[i] = (struct npu_cmd){ .op = NPU_OP_KERNEL, .src = ptr64(&kern[i]),
+						   .value = sizeof(kern[i]) };
+			ASSERT_EQ(0, npu_submit(self->fd, streams[i], &cmd[i], 1, NULL));
+		}
+		for (i = 0; i < n; i++) {
+			memset(&sync, 0, sizeof(sync));
+			sync.size = sizeof(sync);
+			sync.stream = streams[i];
+			sync.timeout_ms = 120000;
+			EXPECT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+			if (sync.fault_flags)
+				TH_LOG("%u streams of %u blocks: stream %u faulted (flags %#x)", n, dim, i,
+				       (unsigned int)sync.fault_flags);
+		}
+		ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 0, sizeof(count)));
+		memcpy(&count, self->host, sizeof(count));
+		EXPECT_EQ(n * dim, count);
 	}
 }
 

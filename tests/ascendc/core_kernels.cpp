@@ -27,3 +27,22 @@ extern "C" __global__ __aicore__ void barrier_op(__gm__ uint32_t *count, __gm__ 
 	}
 	core_of_block[AscendC::GetBlockIdx()] = npu_block_current ? npu_block_current->core_id : ~0u;
 }
+
+/*
+ * A kernel of one stream meets one of another: each block counts itself in
+ * and waits until @want blocks have, across launches. Two launches of it on
+ * two streams complete only if their kernels run at the same time.
+ */
+extern "C" __global__ __aicore__ void meet_op(__gm__ uint32_t *count, uint32_t want)
+{
+	uint64_t spins = 0;
+
+	__atomic_fetch_add(count, 1u, __ATOMIC_SEQ_CST);
+	while (__atomic_load_n(count, __ATOMIC_SEQ_CST) < want) {
+		if (++spins > (1ull << 24))
+			asm("trap");
+#if defined(__x86_64__)
+		__builtin_ia32_pause();
+#endif
+	}
+}
