@@ -141,11 +141,25 @@ static inline void npu_mm_add_shmem(struct mm_struct *mm, long pages)
  * before, it is always the mmap_lock, held for reading.
  */
 #ifdef NPU_HAVE_RELEASE_FAULT_LOCK
-#define npu_release_fault_lock(vmf)	release_fault_lock(vmf)
-#define npu_fault_vma_locked(vmf)	((vmf)->flags & FAULT_FLAG_VMA_LOCK)
+static inline bool npu_fault_vma_locked(const struct vm_fault *vmf)
+{
+	return vmf->flags & FAULT_FLAG_VMA_LOCK;
+}
+
+static inline void npu_release_fault_lock(struct vm_fault *vmf)
+{
+	release_fault_lock(vmf);
+}
 #else
-#define npu_release_fault_lock(vmf)	mmap_read_unlock((vmf)->vma->vm_mm)
-#define npu_fault_vma_locked(vmf)	false
+static inline bool npu_fault_vma_locked(const struct vm_fault *vmf)
+{
+	return false;
+}
+
+static inline void npu_release_fault_lock(struct vm_fault *vmf)
+{
+	mmap_read_unlock(vmf->vma->vm_mm);
+}
 #endif
 
 #endif /* __NPU_COMPAT_H__ */
