@@ -630,6 +630,8 @@ TEST_F(ap, mirror_unmap_takes_the_pages_away)
 			ret = 3;
 		_exit(ret);
 	}
+	close(to_child[0]);
+	close(to_parent[1]);
 	ASSERT_EQ('A', step_wait(to_parent[0]));
 	EXPECT_EQ(0x99, m[5]);
 	u.addr = ptr64(m);
@@ -639,10 +641,8 @@ TEST_F(ap, mirror_unmap_takes_the_pages_away)
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_EQ(0x99, m[5]);
-	close(to_child[0]);
 	close(to_child[1]);
 	close(to_parent[0]);
-	close(to_parent[1]);
 	free(model);
 	munmap(m, MCHUNK);
 }
