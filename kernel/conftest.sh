@@ -27,6 +27,8 @@ $(probe NPU_HAVE_PERCPU_RSS_STAT '#include <linux/mm_types.h>
 void probe(struct mm_struct *mm) { percpu_counter_add(&mm->rss_stat[MM_SHMEMPAGES], 1); }')
 $(probe NPU_HAVE_VM_FLAGS_CLEAR '#include <linux/mm.h>
 void probe(struct vm_area_struct *vma) { vm_flags_clear(vma, VM_MAYWRITE); }')
+$(probe NPU_HAVE_RELEASE_FAULT_LOCK '#include <linux/mm.h>
+void probe(struct vm_fault *vmf) { release_fault_lock(vmf); }')
 $(probe NPU_HAVE_GENL_INFO_DUMP '#include <net/genetlink.h>
 const struct genl_info *probe(struct netlink_callback *cb) { return genl_info_dump(cb); }')
 "

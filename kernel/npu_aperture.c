@@ -19,6 +19,12 @@
  * file system, so one unmap_mapping_range() on its mapping reaches every
  * process that maps the aperture. The inode lives as long as the context;
  * each file holds the context.
+ *
+ * A mirrored page (MIRROR_MAP) not faulted in yet is faulted in as the
+ * engine's fault does, from the mirror's own process, with the fault's
+ * lock dropped, and the access is retried (npu_aperture_mirror_fault()).
+ * Its PTE is the mirrored page itself; the mirror's invalidation takes it
+ * out before the core mm changes the page (npu_aperture_zap_sync()).
  */
 #include <linux/file.h>
 #include <linux/fs.h>
@@ -26,6 +32,8 @@
 #include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/pseudo_fs.h>
+#include <linux/sched/mm.h>
+#include <linux/workqueue.h>
 
 #include <uapi/npu.h>
 
@@ -33,6 +41,7 @@
 #include "npu_compat.h"
 #include "npu_drv.h"
 #include "npu_kernel.h"
+#include "npu_mirror.h"
 #include "npu_vm.h"
 
 #define NPU_APERTURE_MAGIC	0x6e707561	/* "npua" */
@@ -40,7 +49,12 @@
 /* Aperture files a context may have at a time (uapi: DOC: npu aperture). */
 #define NPU_MAX_APERTURES	16
 
+/* A mirror fault through the aperture brings in the rest of this too. */
+#define NPU_APERTURE_FAULT_AHEAD	(16 * PAGE_SIZE)
+
 static struct vfsmount *npu_aperture_mnt;
+/* Zaps for mirrors' invalidations (npu_aperture_zap_sync()). */
+static struct workqueue_struct *npu_aperture_wq;
 
 static int npu_aperture_init_fs_context(struct fs_context *fc)
 {
@@ -53,11 +67,63 @@ static struct file_system_type npu_aperture_fs_type = {
 	.kill_sb = kill_anon_super,
 };
 
+/*
+ * The access needs a page of @mirror faulted in (not there, or read-only
+ * for a write). The fault-in takes the mirror's process's mmap_lock
+ * (hmm_range_fault()), which need not be the faulting process's (the
+ * executor's): never under the fault's own lock. So the lock is dropped
+ * first, as a page cache fault drops it to wait for I/O, the page is
+ * faulted in as the engine's fault does (npu_mirror_fault()) and the
+ * access retried: VM_FAULT_RETRY. A fault that may not drop its lock
+ * cannot wait for another process: SIGBUS, as for a failed fault-in (not
+ * mapped or not writable in the process, the process gone), which is
+ * answered with the lock taken again, as the core mm expects of an error.
+ */
+static vm_fault_t npu_aperture_mirror_fault(struct npu_context *ctx,
+					    struct vm_fault *vmf,
+					    struct npu_mirror *mirror)
+{
+	struct mm_struct *mm = vmf->vma->vm_mm;
+	u64 va = (u64)vmf->pgoff << PAGE_SHIFT, done;
+	bool write = vmf->flags & FAULT_FLAG_WRITE;
+	const char *why;
+	int ret;
+
+	if (!(vmf->flags & FAULT_FLAG_ALLOW_RETRY) ||
+	    (vmf->flags & FAULT_FLAG_RETRY_NOWAIT)) {
+		npu_mirror_put(mirror);
+		return VM_FAULT_SIGBUS;
+	}
+	/* Under the VMA's own lock: again under the mmap_lock, then in. */
+	if (npu_fault_vma_locked(vmf)) {
+		npu_mirror_put(mirror);
+		npu_release_fault_lock(vmf);
+		return VM_FAULT_RETRY;
+	}
+	/* The VMA, its file and so its hold on the context may go now. */
+	npu_context_get(ctx);
+	npu_release_fault_lock(vmf);
+	ret = npu_mirror_fault(mirror, va, NPU_APERTURE_FAULT_AHEAD, write,
+			       &done, &why);
+	npu_mirror_put(mirror);
+	npu_context_put(ctx);
+	if (!ret)
+		return VM_FAULT_RETRY;
+	mmap_read_lock(mm);
+	return VM_FAULT_SIGBUS;
+}
+
 static vm_fault_t npu_aperture_fault(struct vm_fault *vmf)
 {
 	struct npu_context *ctx = vmf->vma->vm_private_data;
+	struct npu_mirror *mirror;
+	vm_fault_t ret;
 
-	return npu_vm_cpu_fault(&ctx->vm, ctx->npu, ctx->memcg, vmf, false);
+	ret = npu_vm_cpu_fault(&ctx->vm, ctx->npu, ctx->memcg, vmf, false,
+			       &mirror);
+	if (mirror)
+		ret = npu_aperture_mirror_fault(ctx, vmf, mirror);
+	return ret;
 }
 
 /* A write to a page mapped read-only: mapped again, if the right is there. */
@@ -65,7 +131,8 @@ static vm_fault_t npu_aperture_pfn_mkwrite(struct vm_fault *vmf)
 {
 	struct npu_context *ctx = vmf->vma->vm_private_data;
 
-	return npu_vm_cpu_fault(&ctx->vm, ctx->npu, ctx->memcg, vmf, true);
+	return npu_vm_cpu_fault(&ctx->vm, ctx->npu, ctx->memcg, vmf, true,
+				NULL);
 }
 
 /* A moved mapping would no longer be at the identity. */
@@ -217,13 +284,74 @@ void npu_aperture_free(struct npu_context *ctx)
 		iput(inode);
 }
 
+struct npu_aperture_zap {
+	struct work_struct work;
+	struct completion done;
+	struct address_space *mapping;
+	u64 start;
+	u64 len;
+};
+
+static void npu_aperture_zap_work(struct work_struct *work)
+{
+	struct npu_aperture_zap *zap = container_of(work, struct npu_aperture_zap,
+						    work);
+
+	unmap_mapping_range(zap->mapping, zap->start, zap->len, 1);
+	complete(&zap->done);
+}
+
+/**
+ * npu_aperture_zap_sync() - take [@start, + @len) out of every mapping of
+ *	a context's aperture, from a mirror's invalidation
+ * @inode: the aperture's inode
+ * @start: device VA
+ * @len: bytes
+ *
+ * The caller is an mmu notifier callback of the mirror's mm (maybe inside
+ * reclaim) and holds none of the VA space's locks. A zap runs the
+ * invalidations of each aperture mapping's own mm, which must not nest
+ * inside another one (mmu_notifier_invalidate_range_start() is not
+ * reentrant): it runs on a worker of a reclaim-safe workqueue and is
+ * waited for. The worker takes only the aperture inode's i_mmap_rwsem
+ * and the mappings' page-table locks, which nothing holds while it waits
+ * for an invalidation, and it allocates nothing but what a zap gathers
+ * without blocking. A zap's own invalidation may reach a mirror of the
+ * same mm only where the aperture is mapped over the mirror's range,
+ * where the mirror has no entries (hmm_range_fault() does not fault the
+ * aperture in), so it clears none and waits for no zap.
+ */
+void npu_aperture_zap_sync(struct inode *inode, u64 start, u64 len)
+{
+	struct npu_aperture_zap zap = {
+		.mapping = inode->i_mapping,
+		.start = start,
+		.len = len,
+	};
+
+	INIT_WORK_ONSTACK(&zap.work, npu_aperture_zap_work);
+	init_completion(&zap.done);
+	queue_work(npu_aperture_wq, &zap.work);
+	wait_for_completion(&zap.done);
+	destroy_work_on_stack(&zap.work);
+}
+
 int npu_aperture_init(void)
 {
+	npu_aperture_wq = alloc_workqueue("npu_aperture",
+					  WQ_UNBOUND | WQ_MEM_RECLAIM, 0);
+	if (!npu_aperture_wq)
+		return -ENOMEM;
 	npu_aperture_mnt = kern_mount(&npu_aperture_fs_type);
-	return PTR_ERR_OR_ZERO(npu_aperture_mnt);
+	if (IS_ERR(npu_aperture_mnt)) {
+		destroy_workqueue(npu_aperture_wq);
+		return PTR_ERR(npu_aperture_mnt);
+	}
+	return 0;
 }
 
 void npu_aperture_exit(void)
 {
 	kern_unmount(npu_aperture_mnt);
+	destroy_workqueue(npu_aperture_wq);
 }

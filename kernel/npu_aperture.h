@@ -8,6 +8,7 @@
 #include <uapi/npu.h>
 
 struct file;
+struct inode;
 struct npu_context;
 
 /**
@@ -24,6 +25,7 @@ struct npu_aperture_open_args {
 int npu_aperture_open_ioctl(struct npu_context *ctx, void *arg);
 void npu_aperture_open_finish(struct npu_context *ctx, void *arg, int ret);
 void npu_aperture_free(struct npu_context *ctx);
+void npu_aperture_zap_sync(struct inode *inode, u64 start, u64 len);
 int npu_aperture_init(void);
 void npu_aperture_exit(void);
 

@@ -134,4 +134,32 @@ static inline void npu_mm_add_shmem(struct mm_struct *mm, long pages)
 #define npu_vm_flags_set(vma, flags)	((vma)->vm_flags |= (flags))
 #endif
 
+/*
+ * A fault handler that returns VM_FAULT_RETRY has dropped the lock the
+ * fault holds. Since 6.4 that may be the VMA's own lock (per-VMA locks)
+ * rather than the mmap_lock, and release_fault_lock() knows which;
+ * before, it is always the mmap_lock, held for reading.
+ */
+#ifdef NPU_HAVE_RELEASE_FAULT_LOCK
+static inline bool npu_fault_vma_locked(const struct vm_fault *vmf)
+{
+	return vmf->flags & FAULT_FLAG_VMA_LOCK;
+}
+
+static inline void npu_release_fault_lock(struct vm_fault *vmf)
+{
+	release_fault_lock(vmf);
+}
+#else
+static inline bool npu_fault_vma_locked(const struct vm_fault *vmf)
+{
+	return false;
+}
+
+static inline void npu_release_fault_lock(struct vm_fault *vmf)
+{
+	mmap_read_unlock(vmf->vma->vm_mm);
+}
+#endif
+
 #endif /* __NPU_COMPAT_H__ */

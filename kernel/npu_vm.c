@@ -31,6 +31,7 @@
 
 #include <uapi/npu.h>
 
+#include "npu_aperture.h"
 #include "npu_devmem.h"
 #include "npu_dma.h"
 #include "npu_dmabuf_import.h"
@@ -1063,10 +1064,22 @@ struct inode *npu_vm_cpu_attach(struct npu_vm *vm, struct inode *inode)
 	return inode;
 }
 
+/* Let go of what a failed translation holds (npu_vm_translate_locked()). */
+static void npu_vm_xlate_put(struct npu_vm_xlate *xl)
+{
+	if (xl->fault)
+		npu_mirror_put(xl->fault);
+	if (xl->refault)
+		npu_handle_put(xl->refault);
+	xl->fault = NULL;
+	xl->refault = NULL;
+}
+
 /*
  * Translate a CPU access at @va as the engine's own: writable if a write
  * is allowed (and the CPU mapping may write), else for reading if @write
- * is not asked. Return: NULL with *@writable, or why it faults.
+ * is not asked. Return: NULL with *@writable, or why it faults (with
+ * @xl->fault, the mirror whose page the access needs faulted in).
  */
 static const char *npu_vm_cpu_translate_locked(struct npu_vm *vm, u64 va,
 					       bool write, bool may_write,
@@ -1080,12 +1093,59 @@ static const char *npu_vm_cpu_translate_locked(struct npu_vm *vm, u64 va,
 		why = npu_vm_translate_locked(vm, va, vm->device, 0, true, xl);
 		*writable = !why;
 	}
-	if (why && !write && !xl->fault && !xl->refault)
+	if (why && !write) {
+		/* a read-only mirror entry, say: good for a read */
+		npu_vm_xlate_put(xl);
 		why = npu_vm_translate_locked(vm, va, vm->device, 0, false, xl);
-	/* Not through the aperture yet: what may be taken back at any time. */
-	if (!why && (xl->mirrored || xl->revocable))
+	}
+	/*
+	 * Not through the aperture yet: what its exporter may take back at
+	 * any time (IPC imports, other drivers' dma-bufs). A mirror's entry
+	 * is not revocable: its page is mapped under the mirror hold.
+	 */
+	if (!why && xl->revocable)
 		why = "not reachable through the aperture";
 	return why;
+}
+
+/* apply_to_page_range()'s: the PTE's table is all that is asked for. */
+static int npu_vm_cpu_pte_table(pte_t *pte, unsigned long addr, void *data)
+{
+	return 0;
+}
+
+/*
+ * Map a mirrored page: the page the engine would DMA to, the IOMMU's
+ * answer for the entry's DMA address, under the mirror hold of the
+ * translation, so that an invalidation that clears the entry waits for
+ * the PTE and then takes it out (npu_vm_mirror_invalidate()). Nothing
+ * allocates under the hold (an invalidation inside reclaim waits for
+ * it): the PTE's table is made first.
+ */
+static vm_fault_t npu_vm_cpu_insert_mirrored(struct npu_vm *vm,
+					     struct npu_device *npu,
+					     struct vm_area_struct *vma,
+					     unsigned long addr,
+					     const struct npu_vm_xlate *xl,
+					     pgprot_t prot)
+{
+	unsigned long pfn;
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+
+	if (apply_to_page_range(vma->vm_mm, addr, PAGE_SIZE,
+				npu_vm_cpu_pte_table, NULL))
+		return VM_FAULT_OOM;
+	/* an invalidation since the translation: the access translates again */
+	if (!npu_vm_mirror_hold(vm, xl->seq))
+		return VM_FAULT_NOPAGE;
+	pfn = PHYS_PFN(npu_dma_host_phys(npu, xl->addr));
+	if (pfn) {
+		/* seen by every invalidation after the hold: it zaps */
+		WRITE_ONCE(vm->mirror_cpu, true);
+		ret = vmf_insert_pfn_prot(vma, addr, pfn, prot);
+	}
+	npu_vm_mirror_unhold(vm);
+	return ret;
 }
 
 /**
@@ -1096,23 +1156,30 @@ static const char *npu_vm_cpu_translate_locked(struct npu_vm *vm, u64 va,
  * @memcg: charged for a device page the access backs
  * @vmf: the fault; the aperture maps device VA v at CPU VA v
  * @mkwrite: a write to a page mapped read-only (vm_ops->pfn_mkwrite)
+ * @fault: out, for a fault (not @mkwrite) at a mirrored page not faulted
+ *	in (or only for reading, for a write): the mirror, a reference, for
+ *	the caller to fault the page in with the fault's lock dropped
+ *	(npu_aperture.c); else NULL
  *
  * The page is mapped under @vm's lock, so a change of the translation
  * after it takes it out again (npu_vm_cpu_zap_locked()). A write to a page mapped
  * read-only is allowed only by taking that page out under the lock, so
  * that the retried write maps it again, writable, with the rights of
  * that moment (a read-only PTE made writable later by the core mm could
- * be a newer one than the rights were checked for).
+ * be a newer one than the rights were checked for); a write to a mirrored
+ * page mapped for reading is let through the same way, and its fault
+ * then faults the page in for writing.
  *
  * Return: VM_FAULT_NOPAGE when the access may go (again), else
  * VM_FAULT_SIGBUS (VM_FAULT_HWPOISON for a device page with an
  * uncorrectable error). A device page that cannot be backed (no memory,
  * the memory cgroup at its limit) is SIGBUS too, as for the engine: a
- * fault, never a reason to retry or to OOM-kill.
+ * fault, never a reason to retry or to OOM-kill. With *@fault, the
+ * return value is not the answer yet.
  */
 vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 			    struct mem_cgroup *memcg, struct vm_fault *vmf,
-			    bool mkwrite)
+			    bool mkwrite, struct npu_mirror **fault)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	bool write = mkwrite || (vmf->flags & FAULT_FLAG_WRITE);
@@ -1124,18 +1191,38 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 	unsigned long pfn;
 	bool writable;
 	struct page *page;
+	pgprot_t prot;
 	u64 span;
 
+	if (fault)
+		*fault = NULL;
 	down_read(&vm->lock);
 	if (vm->dead || !vm->cpu_inode ||
-	    vma->vm_file->f_mapping != vm->cpu_inode->i_mapping ||
-	    npu_vm_cpu_translate_locked(vm, va, write,
-					vma->vm_flags & VM_WRITE, &writable,
-					&xl))
+	    vma->vm_file->f_mapping != vm->cpu_inode->i_mapping)
 		goto unlock;
+	if (npu_vm_cpu_translate_locked(vm, va, write, vma->vm_flags & VM_WRITE,
+					&writable, &xl)) {
+		if (!xl.fault)
+			goto unlock;
+		/* the retried write faults the page in for writing */
+		if (mkwrite) {
+			zap_vma_ptes(vma, addr, PAGE_SIZE);
+			ret = VM_FAULT_NOPAGE;
+			goto unlock;
+		}
+		*fault = xl.fault;
+		xl.fault = NULL;
+		goto unlock;
+	}
 	if (mkwrite) {
 		zap_vma_ptes(vma, addr, PAGE_SIZE);
 		ret = VM_FAULT_NOPAGE;
+		goto unlock;
+	}
+	/* the mapping's own protection: write-protected (pfn_mkwrite) */
+	prot = writable ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
+	if (xl.mirrored) {
+		ret = npu_vm_cpu_insert_mirrored(vm, npu, vma, addr, &xl, prot);
 		goto unlock;
 	}
 	if (xl.system) {
@@ -1159,17 +1246,11 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 			goto unlock;
 		pfn = page_to_pfn(page);
 	}
-	/* the mapping's own protection: write-protected (pfn_mkwrite) */
-	ret = vmf_insert_pfn_prot(vma, addr, pfn,
-				  writable ? vm_get_page_prot(vma->vm_flags) :
-					     vma->vm_page_prot);
+	ret = vmf_insert_pfn_prot(vma, addr, pfn, prot);
 unlock:
 	up_read(&vm->lock);
-	/* what a failed translation asked for: not through the aperture */
-	if (xl.fault)
-		npu_mirror_put(xl.fault);
-	if (xl.refault)
-		npu_handle_put(xl.refault);
+	/* a moved dma-buf: not through the aperture */
+	npu_vm_xlate_put(&xl);
 	return ret;
 }
 
@@ -1242,7 +1323,7 @@ static void npu_vm_mirror_unmap_run(void *arg, u64 dma, unsigned long npages,
  * engine made before is stale from here on: @mirror_seq moves (release,
  * after the entries are gone; npu_vm_translate_locked() acquires it).
  */
-static void npu_vm_mirror_clear_locked(struct npu_vm *vm,
+static bool npu_vm_mirror_clear_locked(struct npu_vm *vm,
 				       struct npu_mirror *mirror, u64 start,
 				       u64 end)
 {
@@ -1256,6 +1337,20 @@ static void npu_vm_mirror_clear_locked(struct npu_vm *vm,
 		/* after the entries: pairs with npu_vm_translate_locked()'s acquire */
 		smp_store_release(&vm->mirror_seq, vm->mirror_seq + 1);
 	}
+	return n;
+}
+
+/*
+ * What clearing the entries of [@start, @end) of @mirror may clear: whole
+ * runs, so up to a run's pages on either side, inside the mirror.
+ */
+static void npu_vm_mirror_run_span(const struct npu_mirror *mirror, u64 *start,
+				   u64 *end)
+{
+	u64 slack = (NPU_PT_RUN_MAX - 1) * PAGE_SIZE;
+
+	*start = *start - mirror->start > slack ? *start - slack : mirror->start;
+	*end = min(*end + slack, mirror->start + mirror->size);
 }
 
 /**
@@ -1269,22 +1364,42 @@ static void npu_vm_mirror_clear_locked(struct npu_vm *vm,
  * @cur_seq: the notifier's new sequence, set under the same lock
  *
  * Waits for the engine's accesses through the entries (they hold the
- * entries: npu_vm_mirror_hold()).
+ * entries: npu_vm_mirror_hold()), and for the aperture's faults that map
+ * their pages (npu_vm_cpu_insert_mirrored()). Once a mirrored page was
+ * mapped through the aperture, the aperture's PTEs of the entries cleared
+ * go too, after the mirror lock is released (a zap takes the aperture
+ * mappings' locks and runs their mms' own invalidations): every PTE
+ * mapped under the hold was mapped before the entries were cleared, and
+ * no fault maps them again once they are gone, so none is left when this
+ * returns.
  *
- * Return: false if it could not take the lock without blocking.
+ * Return: false if it could not take the lock, or would have to zap,
+ * without blocking.
  */
 bool npu_vm_mirror_invalidate(struct npu_vm *vm, struct npu_mirror *mirror,
 			      u64 start, u64 end, bool blockable,
 			      unsigned long cur_seq)
 {
+	struct inode *zap = NULL;
+
 	if (blockable)
 		down_write(&vm->mirror_lock);
 	else if (!down_write_trylock(&vm->mirror_lock))
 		return false;
+	if (!blockable && vm->mirror_cpu && mirror->live && start < end) {
+		up_write(&vm->mirror_lock);
+		return false;
+	}
 	mmu_interval_set_seq(&mirror->notifier, cur_seq);
-	if (mirror->live && start < end)
-		npu_vm_mirror_clear_locked(vm, mirror, start, end);
+	if (mirror->live && start < end &&
+	    npu_vm_mirror_clear_locked(vm, mirror, start, end) &&
+	    vm->mirror_cpu)
+		zap = vm->cpu_inode;
 	up_write(&vm->mirror_lock);
+	if (zap) {
+		npu_vm_mirror_run_span(mirror, &start, &end);
+		npu_aperture_zap_sync(zap, start, end - start);
+	}
 	return true;
 }
 
@@ -1397,7 +1512,10 @@ int npu_vm_mirror_fault_range(struct npu_vm *vm, struct npu_mirror *mirror,
  * the notifier is asked whether an invalidation came since @seq (none can
  * come while the mirror lock is held) and the runs replace what is there.
  * A run goes in whole or not at all. Runs not installed stay the caller's
- * to DMA-unmap.
+ * to DMA-unmap. The entries replaced may be whole runs around the new
+ * ones: the aperture's PTEs of them go first, under the VA space's lock
+ * that the aperture's faults take too, so no PTE is left of an entry that
+ * an invalidation no longer finds.
  *
  * Return: how many runs went in (at least the first, which the access
  * needs), or -ENOENT the mirror is out of the VA space, -EAGAIN an
@@ -1415,6 +1533,12 @@ int npu_vm_mirror_install(struct npu_vm *vm, struct npu_mirror *mirror, u64 va,
 	ret = mirror->dead ? -ENOENT : npu_pt_prepare(&vm->pt, va, end - va);
 	if (ret)
 		goto unlock;
+	if (vm->mirror_cpu) {
+		u64 start = va, last = end;
+
+		npu_vm_mirror_run_span(mirror, &start, &last);
+		npu_vm_cpu_zap_locked(vm, start, last - start);
+	}
 	down_write(&vm->mirror_lock);
 	if (mmu_interval_read_retry(&mirror->notifier, seq)) {
 		ret = -EAGAIN;

@@ -105,6 +105,9 @@ struct npu_mapping {
  *	cleared entries: a translation read after an acquire of the old
  *	value is still good while it has not moved
  * @mirror_pages: faulted-in mirror entries, within max_mirror_pages
+ * @mirror_cpu: a mirrored page was mapped through the aperture (set under
+ *	the mirror hold, never cleared): from then on whatever clears mirror
+ *	entries takes the aperture's PTEs of them out too (DOC: npu aperture)
  * @nr_mirrors: mirrors of the context (under @lock), within max_mirrors;
  *	every mirror's @dead is also under @lock
  * @nr_reservations: VA_RESERVE reservations, within max_reservations
@@ -117,6 +120,10 @@ struct npu_mapping {
  *	translation takes its pages out of the inode's mapping under @lock
  *	too (npu_vm_cpu_zap_locked()), and npu_vm_cpu_fault() maps pages
  *	into it under @lock, so no CPU mapping outlives its translation.
+ *	A mirror's entries change under @mirror_lock alone too (an
+ *	invalidation): the PTEs of a mirrored page are mapped under the
+ *	mirror hold as well, and an invalidation takes them out after
+ *	it released @mirror_lock, before it returns.
  *
  * The counts change under @lock and are read without it (fdinfo, netlink).
  */
@@ -131,6 +138,7 @@ struct npu_vm {
 	struct rw_semaphore mirror_lock;	/* see above */
 	u64 mirror_seq;
 	unsigned long mirror_pages;
+	bool mirror_cpu;
 	unsigned int nr_mirrors;
 	unsigned long nr_reservations;
 	unsigned long nr_mappings;
@@ -200,7 +208,7 @@ struct inode *npu_vm_cpu_inode(struct npu_vm *vm);
 struct inode *npu_vm_cpu_attach(struct npu_vm *vm, struct inode *inode);
 vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 			    struct mem_cgroup *memcg, struct vm_fault *vmf,
-			    bool mkwrite);
+			    bool mkwrite, struct npu_mirror **fault);
 void npu_vm_mirror_unhold(struct npu_vm *vm);
 
 /* Host registrations */

@@ -9,7 +9,9 @@
  * InitByUserMem; the thread's one Init handle; kernels of
  * tests/ascendc/lib_kargs_kern.cpp (built with the test, lib/lib.mk) that
  * really read a placeholder's data, arguments in device memory, and a
- * parameter ParaUpdate changed. Skips the device parts without /dev/npu0.
+ * parameter ParaUpdate changed, and managed memory (aclrtMemAllocManaged)
+ * read and written by a kernel as the application's own pages. Skips the
+ * device parts without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -418,6 +420,59 @@ TEST(launch_device_args)
 	ASSERT_ACL_OK(aclrtFree(dout));
 	ASSERT_ACL_OK(aclrtFree(ddata));
 	ASSERT_ACL_OK(aclrtFree(dblk));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * Managed memory is the application's own pages, which the executor
+ * reaches through the aperture: a kernel reads what the application
+ * wrote, its writes are in the application's pages (one never touched
+ * before too), and the application's next bytes are the next launch's.
+ */
+TEST(launch_on_managed_memory)
+{
+	int64_t *m, *o, bias = 5;
+	aclrtFuncHandle f, small;
+	aclrtBinHandle h;
+	aclrtStream stream;
+	void *in, *out, *arr[3];
+	int i;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMemAllocManaged((void **)&m, 3 * 4096,
+					   ACL_RT_MEM_ATTACH_GLOBAL));
+	for (i = 0; i < 4; i++)
+		m[i] = 10 * i + 1;
+	in = m;
+	out = (char *)m + 2 * 4096;	/* never touched by the application */
+	arr[0] = &in;
+	arr[1] = &out;
+	arr[2] = &bias;
+	ASSERT_ACL_OK(aclrtLaunchKernelWithArgsArray(f, 1, stream, NULL, arr));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	o = out;
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(10 * i + 1 + 5, o[i]);
+
+	/* the application writes again; the kernel writes a touched page */
+	for (i = 0; i < 4; i++)
+		m[i] = -100 * i;
+	out = (char *)m + 4096 + 64;
+	o = out;
+	memset(o, 0xee, 32);
+	bias = 3;
+	ASSERT_ACL_OK(aclrtLaunchKernelWithArgsArray(f, 1, stream, NULL, arr));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(-100 * i + 3, o[i]);
+	EXPECT_EQ(1 + 5, ((int64_t *)((char *)m + 2 * 4096))[0]);
+
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(m));
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());

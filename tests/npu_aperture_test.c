@@ -10,7 +10,9 @@
  * engine would fault on - an unmapped VA, a write without the right, a
  * mapping gone (UNMAP, HOST_UNREGISTER, SET_ACCESS after the page was
  * mapped), a context shut down, a poisoned page - and the ioctl's and
- * mmap's bad input.
+ * mmap's bad input. Mirrored memory is the process's own pages, faulted
+ * in from the process for another one that maps the aperture over it,
+ * and follows what the process does to them.
  */
 #include <setjmp.h>
 #include <signal.h>
@@ -416,36 +418,233 @@ TEST_F(ap, write_after_read_of_an_unwritten_page)
 	EXPECT_EQ(-1, engine_check(self));
 }
 
+/* ---- mirrors: the process's own memory, reached by another process ---- */
+
 /*
- * A mirror (the process's own memory at its own address) is not reached
- * through the aperture yet: SIGBUS, in a child that maps the aperture
- * over its copy of that range.
+ * A mirror's range is the process's own memory at its own addresses, so
+ * the aperture over it is mapped by another process, as the executor
+ * does: a child, told what to do next through a pipe.
  */
-TEST_F(ap, mirror_not_reachable)
+#define MCHUNK		SZ_1M
+#define MLEN		(5 * MCHUNK)	/* rw, munmap, mprotect, dontneed, ro */
+
+static void step_send(int fd, char c)
 {
-	unsigned char *m = npu_host_mem(SZ_2M);
-	struct npu_mirror_map mm = { .size = sizeof(mm) };
+	if (write(fd, &c, 1) != 1)
+		_exit(99);
+}
+
+static char step_wait(int fd)
+{
+	char c = 0;
+
+	if (read(fd, &c, 1) != 1)
+		return 0;
+	return c;
+}
+
+/* 2 MiB aligned anonymous memory, written with fill(@seed). */
+static unsigned char *mirror_mem(size_t len, unsigned int seed)
+{
+	uint64_t va = npu_hole(len, SZ_2M);
+	unsigned char *p;
+
+	if (!va)
+		return NULL;
+	p = mmap((void *)(uintptr_t)va, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	fill(p, len, seed);
+	return p;
+}
+
+static int mirror_map(int fd, void *p, uint64_t len)
+{
+	struct npu_mirror_map mm = { .size = sizeof(mm), .addr = ptr64(p),
+				     .length = len };
+
+	return npu_ioctl(fd, NPU_IOCTL_MIRROR_MAP, &mm);
+}
+
+/*
+ * The child: the aperture over the parent's mirrored range, every access
+ * checked against @model, which follows the parent's steps. Returns 0 or
+ * the number of the first check that failed.
+ */
+static int mirror_child(int afd, unsigned char *m, unsigned char *model,
+			int in, int out)
+{
+	volatile unsigned char *p;
+	unsigned char v = 0xee;
+	size_t i;
+
+	p = aperture_map(afd, ptr64(m), MLEN, PROT_READ | PROT_WRITE);
+	if (p != m)
+		return 1;
+	/* the parent's bytes, read at every offset */
+	if (memcmp((void *)p, model, 4 * MCHUNK))
+		return 2;
+	/* written through the aperture, across page ends, in chunks 0 and 2 */
+	fill(model + 4095, 5000, 8);
+	memcpy((void *)(p + 4095), model + 4095, 5000);
+	fill(model + 2 * MCHUNK + 100, 3 * SZ_4K, 9);
+	memcpy((void *)(p + 2 * MCHUNK + 100), model + 2 * MCHUNK + 100,
+	       3 * SZ_4K);
+	step_send(out, 'A');
+	/* the parent wrote chunks 0 and 3 */
+	if (step_wait(in) != 'B')
+		return 3;
+	fill(model + MCHUNK - 3, 10000, 10);
+	fill(model + 3 * MCHUNK + 5, 777, 11);
+	if (memcmp((void *)p, model, 4 * MCHUNK))
+		return 4;
+	step_send(out, 'C');
+	/* the parent: munmap 1, mprotect(PROT_READ) 2, MADV_DONTNEED 3 */
+	if (step_wait(in) != 'D')
+		return 5;
+	for (i = 0; i < MCHUNK; i += 3 * SZ_4K + 17)
+		if (!FAULTS(p + MCHUNK + i, false))
+			return 6;
+	if (!FAULTS(p + 2 * MCHUNK + 100, true) ||
+	    !FAULTS(p + 2 * MCHUNK + MCHUNK - 1, true))
+		return 7;
+	if (memcmp((void *)(p + 2 * MCHUNK), model + 2 * MCHUNK, MCHUNK))
+		return 8;
+	if (npu_check_byte((void *)(p + 3 * MCHUNK), MCHUNK, 0) != -1)
+		return 9;
+	p[3 * MCHUNK + 4096 + 3] = 0x77;
+	step_send(out, 'E');
+	/* mapped read-only in the parent from the start: zeros, no write */
+	if (probe(p + 4 * MCHUNK + 5, false, 0, &v) || v)
+		return 10;
+	if (!FAULTS(p + 4 * MCHUNK + 6, true))
+		return 11;
+	return 0;
+}
+
+/*
+ * A mirror is reached through the aperture as the engine reaches it: its
+ * pages are the process's own, read and written both ways, and follow
+ * the process's munmap (SIGBUS), mprotect(PROT_READ) (reads only) and
+ * MADV_DONTNEED (the new zero page, then the process's new page); a
+ * read-only mapping of the process is read but not written.
+ */
+TEST_F(ap, mirror_both_ways)
+{
+	unsigned char *m = mirror_mem(MLEN, 7), *model = malloc(MLEN);
+	int to_child[2], to_parent[2], status;
 	pid_t pid;
-	int status;
 
 	ASSERT_NONNULL(m);
-	m[0] = 5;
-	mm.addr = ptr64(m);
-	mm.length = SZ_2M;
-	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MIRROR_MAP, &mm));
+	ASSERT_NONNULL(model);
+	ASSERT_EQ(0, mprotect(m + 4 * MCHUNK, MCHUNK, PROT_READ));
+	ASSERT_EQ(0, madvise(m + 4 * MCHUNK, MCHUNK, MADV_DONTNEED));
+	memcpy(model, m, 4 * MCHUNK);
+	memset(model + 4 * MCHUNK, 0, MCHUNK);
+	ASSERT_EQ(0, mirror_map(self->fd, m, MLEN));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (!pid) {
-		unsigned char *p = aperture_map(self->afd, ptr64(m), SZ_2M,
-						PROT_READ | PROT_WRITE);
-
-		_exit(p == m && FAULTS(p, false) ? 0 : 1);
+		close(to_child[1]);
+		close(to_parent[0]);
+		_exit(mirror_child(self->afd, m, model, to_child[0],
+				   to_parent[1]));
 	}
+	close(to_child[0]);
+	close(to_parent[1]);
+
+	/* the child's writes are in the process's pages, and the engine's */
+	ASSERT_EQ('A', step_wait(to_parent[0]));
+	fill(model + 4095, 5000, 8);
+	fill(model + 2 * MCHUNK + 100, 3 * SZ_4K, 9);
+	EXPECT_EQ(0, memcmp(m, model, 4 * MCHUNK));
+	ASSERT_EQ(0, npu_run(self->fd, self->stream,
+			     npu_copy_cmd(ptr64(self->host), ptr64(m),
+					  4 * MCHUNK, NPU_CMD_DST_HOST)));
+	EXPECT_EQ(0, memcmp(self->host, model, 4 * MCHUNK));
+	/* the process writes; the child reads it through the aperture */
+	fill(m + MCHUNK - 3, 10000, 10);
+	fill(m + 3 * MCHUNK + 5, 777, 11);
+	fill(model + MCHUNK - 3, 10000, 10);
+	fill(model + 3 * MCHUNK + 5, 777, 11);
+	step_send(to_child[1], 'B');
+
+	ASSERT_EQ('C', step_wait(to_parent[0]));
+	ASSERT_EQ(0, munmap(m + MCHUNK, MCHUNK));
+	ASSERT_EQ(0, mprotect(m + 2 * MCHUNK, MCHUNK, PROT_READ));
+	ASSERT_EQ(0, madvise(m + 3 * MCHUNK, MCHUNK, MADV_DONTNEED));
+	step_send(to_child[1], 'D');
+
+	/* the child's write after MADV_DONTNEED is in the new page */
+	ASSERT_EQ('E', step_wait(to_parent[0]));
+	EXPECT_EQ(0x77, m[3 * MCHUNK + 4096 + 3]);
+	EXPECT_EQ(-1, npu_check_byte(m + 3 * MCHUNK, 4096 + 3, 0));
+	EXPECT_EQ(0, memcmp(m + 2 * MCHUNK, model + 2 * MCHUNK, MCHUNK));
+	EXPECT_EQ(0, memcmp(m, model, MCHUNK));
+
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_EQ(5, m[0]);
-	munmap(m, SZ_2M);
+	close(to_child[1]);
+	close(to_parent[0]);
+	free(model);
+	munmap(m, MLEN);
+}
+
+/*
+ * MIRROR_UNMAP takes the mirror's pages out of the aperture's mappings:
+ * the next access is SIGBUS, and the process's pages keep what was
+ * written through the aperture before.
+ */
+TEST_F(ap, mirror_unmap_takes_the_pages_away)
+{
+	unsigned char *m = mirror_mem(MCHUNK, 12), *model = malloc(MCHUNK);
+	struct npu_mirror_unmap u = { .size = sizeof(u) };
+	int to_child[2], to_parent[2], status;
+	pid_t pid;
+
+	ASSERT_NONNULL(m);
+	ASSERT_NONNULL(model);
+	memcpy(model, m, MCHUNK);
+	ASSERT_EQ(0, mirror_map(self->fd, m, MCHUNK));
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		volatile unsigned char *p;
+		int ret = 0;
+
+		p = aperture_map(self->afd, ptr64(m), MCHUNK,
+				 PROT_READ | PROT_WRITE);
+		if (p != m || memcmp((void *)p, model, MCHUNK))
+			ret = 1;
+		p[5] = 0x99;
+		step_send(to_parent[1], 'A');
+		if (step_wait(to_child[0]) != 'B')
+			ret = ret ?: 2;
+		if (!ret && (!FAULTS(p + 5, false) || !FAULTS(p + 9000, true)))
+			ret = 3;
+		_exit(ret);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	ASSERT_EQ('A', step_wait(to_parent[0]));
+	EXPECT_EQ(0x99, m[5]);
+	u.addr = ptr64(m);
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MIRROR_UNMAP, &u));
+	step_send(to_child[1], 'B');
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0x99, m[5]);
+	close(to_child[1]);
+	close(to_parent[0]);
+	free(model);
+	munmap(m, MCHUNK);
 }
 
 /*

@@ -2364,10 +2364,26 @@ struct npu_model_destroy {
  *
  * Through the aperture a CPU reaches device memory of the context
  * (MEM_ALLOC, SHARE_IMPORT, and a DMABUF_IMPORT of an npu dma-buf of the
- * same device, which is that memory) and host memory registered with a
- * device VA (NPU_HOST_MAPPED). Not yet (SIGBUS, as an access the device
- * cannot make): IPC-imported memory, other drivers' dma-bufs, mirrors and
- * peers' memory.
+ * same device, which is that memory), host memory registered with a
+ * device VA (NPU_HOST_MAPPED) and mirrors (MIRROR_MAP). Not yet (SIGBUS,
+ * as an access the device cannot make): IPC-imported memory, other
+ * drivers' dma-bufs and peers' memory.
+ *
+ * A mirror's page is the context's process's own page, reached as the
+ * engine reaches it: a page not faulted in for the device (or only for
+ * reading, for a write) is faulted in from that process, as the engine's
+ * fault does (as for NPU_OP_PREFETCH, a read of an anonymous page never
+ * written brings in the zero page, a write the process's own page), and
+ * the access is retried; what the engine would fault on, the CPU gets
+ * SIGBUS for (not mapped in the process, written but not writable
+ * there, the process gone). Mapped pages follow the process:
+ * whatever makes the device's entry go (munmap, mprotect, MADV_DONTNEED,
+ * COW, migration, reclaim, MIRROR_UNMAP) takes the page out of every
+ * aperture mapping before it completes, so a CPU never reaches a page
+ * the process no longer has there. The fault-in waits for the process's
+ * own mm, so it is made only by a fault that may drop its lock and be
+ * retried (a user access is); any other fails as an access the device
+ * cannot make (the kernel's own fault-in for a futex: -EFAULT).
  *
  * The file holds the context, not its memory: after the context shuts
  * down (its process exits, it is closed, the carrier goes) every access
