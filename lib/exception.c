@@ -17,6 +17,7 @@
 
 #include <acl/acl.h>
 
+#include "binary.h"
 #include "error.h"
 #include "exception.h"
 
@@ -24,11 +25,12 @@
 #define ACL_EXC_INVALID		0xFFFFFFFFU
 /* rtExceptionExpandType_t: what kind of task failed; a DMA task is none */
 #define ACL_EXC_TYPE_INVALID	0
+#define ACL_EXC_TYPE_AICORE	2	/* RT_EXCEPTION_AICORE: a kernel */
 
 /*
  * aclrtExceptionInfo. The first fields are laid out as CANN's
- * rtExceptionInfo_t, for a program that reads them directly; the detail
- * of kernels (CANN's expandInfo union) comes with the AI-core work.
+ * rtExceptionInfo_t, for a program that reads them directly; a kernel's
+ * detail (CANN's expandInfo.u.aicoreInfo) is libacl's own, for the getters.
  */
 struct rtExceptionInfo {
 	uint32_t taskid;
@@ -37,6 +39,10 @@ struct rtExceptionInfo {
 	uint32_t deviceid;
 	uint32_t retcode;
 	uint32_t type;		/* CANN's expandInfo.type */
+	/* a kernel's (type ACL_EXC_TYPE_AICORE): */
+	void *args;		/* exceptionArgs.argAddr: its argument block's device address */
+	uint32_t args_len;	/* exceptionArgs.argsize */
+	void *func;		/* its function (CANN: the binary and kernel name) */
 };
 
 #define ACL_EXC_MAX	64	/* registered callbacks at once (CANN: no limit) */
@@ -57,8 +63,14 @@ void acl_exception_report(const struct acl_task_fault *f)
 		.tid = f->tid,
 		.deviceid = (uint32_t)f->device,
 		.retcode = f->code,
-		.type = ACL_EXC_TYPE_INVALID,
+		.type = f->kernel ? ACL_EXC_TYPE_AICORE : ACL_EXC_TYPE_INVALID,
+		.args = (void *)(uintptr_t)f->args_va,
+		.args_len = f->args_len,
+		.func = f->func,
 	};
+	aclrtOpExceptionCallback op_cb = NULL;
+	struct acl_kfunc *kf = NULL;
+	void *op_data = NULL;
 	unsigned int i, n = 0;
 
 	pthread_mutex_lock(&acl_exc_lock);
@@ -69,6 +81,18 @@ void acl_exception_report(const struct acl_task_fault *f)
 	pthread_mutex_unlock(&acl_exc_lock);
 	for (i = 0; i < n; i++)
 		snap[i](&info);
+	/*
+	 * Then the one of the kernel's binary, as CANN's
+	 * OpTaskFailCallbackNotify after the process's: the binary's at the
+	 * time of the fault, if it is loaded still.
+	 */
+	if (!info.func || acl_kfunc_get(info.func, &kf)) {
+		acl_err_clear();
+		return;
+	}
+	if (acl_kfunc_exc_callback(kf, &op_cb, &op_data))
+		op_cb(&info, op_data);
+	acl_kfunc_put(kf);
 }
 
 ACL_EXPORT aclError aclrtSetExceptionInfoCallback(aclrtExceptionInfoCallback callback)
@@ -178,23 +202,40 @@ ACL_EXPORT aclError aclrtGetArgsFromExceptionInfo(const aclrtExceptionInfo *info
 		ret = acl_errf(-EINVAL, "devArgsPtr must not be NULL");
 	else if (!devArgsLen)
 		ret = acl_errf(-EINVAL, "devArgsLen must not be NULL");
-	else
+	else if (info->type == ACL_EXC_TYPE_AICORE) {
+		/* as CANN: what its launch had (NULL and 0 without arguments) */
+		*devArgsPtr = info->args;
+		*devArgsLen = info->args_len;
+	} else {
 		ret = acl_nolast(acl_errf(ACLI_EEXCINFO, "the failed task (type %u) is not a kernel: it has no arguments",
 					  info->type));
+	}
 	return acl_ret(__func__, ret);
 }
 
-/* Only a kernel's exception has a function; CANN's runtime answers 107000, recorded. */
+/*
+ * Only a kernel's exception has a function: the handle it was launched
+ * with; else CANN's runtime answers 107000, recorded.
+ */
 ACL_EXPORT aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo *info, aclrtFuncHandle *func)
 {
+	struct acl_kfunc *kf;
 	int ret;
 
 	if (acl_exc_null(__func__, info))
 		return (aclError)ACL_EXC_INVALID;
 	if (!func)
-		ret = acl_errf(-EINVAL, "func must not be NULL");
-	else
-		ret = acl_errf(ACLI_ERTPARAM, "the failed task (type %u) is not a kernel: it has no function handle",
+		return acl_ret(__func__, acl_errf(-EINVAL, "func must not be NULL"));
+	if (info->type != ACL_EXC_TYPE_AICORE || !info->func) {
+		ret = acl_errf(ACLI_ERTPARAM, "the failed task (type %u) is not a kernel launch libacl knows: it has no function handle",
 			       info->type);
+	} else {
+		/* CANN validates the binary: an unloaded one's is 107017 */
+		ret = acl_kfunc_get(info->func, &kf);
+		if (!ret) {
+			*func = info->func;
+			acl_kfunc_put(kf);
+		}
+	}
 	return acl_ret(__func__, ret);
 }

@@ -240,6 +240,8 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	k.dump_size = kp.va ? kp.size : 0;
 	if (!len || dev) {
 		ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
+		if (!ret)
+			acl_stream_note_launch(s, sid, seq, f, len ? (uintptr_t)args : 0, (uint32_t)len);
 		return acl_kprint_finish(f, s, &kp, ret, sid, seq);
 	}
 	blob = malloc(len);
@@ -266,8 +268,10 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	k.args_len = (uint32_t)len;
 	k.args_va = r->va + off;
 	ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
-	if (!ret)
+	if (!ret) {
 		acl_kargs_used_locked(r, off, span, sid, seq);
+		acl_stream_note_launch(s, sid, seq, f, k.args_va, k.args_len);
+	}
 unlock:
 	pthread_mutex_unlock(&r->lock);
 	free(blob);

@@ -138,6 +138,10 @@ void acl_stream_free(struct acl_stream *s)
 		pthread_mutex_destroy(&s->kargs->lock);
 		free(s->kargs);
 	}
+	if (s->klog) {
+		pthread_mutex_destroy(&s->klog->lock);
+		free(s->klog);
+	}
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -1292,6 +1296,73 @@ int acl_dev_aborting(struct acl_device *dev)
 			dev->id);
 }
 
+void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, void *func, uint64_t args_va,
+			    uint32_t args_len)
+{
+	struct acl_klog *l = __atomic_load_n(&s->klog, __ATOMIC_ACQUIRE);
+	uint32_t i;
+
+	if (!l) {
+		/* without memory for it, the launch's exception only lacks its detail */
+		l = calloc(1, sizeof(*l));
+		if (!l)
+			return;
+		pthread_mutex_init(&l->lock, NULL);
+		pthread_mutex_lock(&s->lock);
+		if (!s->klog) {
+			__atomic_store_n(&s->klog, l, __ATOMIC_RELEASE);
+			l = NULL;
+		}
+		pthread_mutex_unlock(&s->lock);
+		if (l) {
+			pthread_mutex_destroy(&l->lock);
+			free(l);
+		}
+		l = s->klog;
+	}
+	pthread_mutex_lock(&l->lock);
+	i = l->next;
+	l->next = (i + 1) % ACL_KLOG_SLOTS;
+	l->rec[i].sid = sid;
+	l->rec[i].seq = seq;
+	l->rec[i].func = func;
+	l->rec[i].args_va = args_va;
+	l->rec[i].args_len = args_va ? args_len : 0;
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* The launch record of command @seq of kernel stream @sid of @s into @f, if it is still kept. */
+static void acl_stream_find_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, struct acl_task_fault *f)
+{
+	struct acl_klog *l = __atomic_load_n(&s->klog, __ATOMIC_ACQUIRE);
+	unsigned int i;
+
+	if (!l || !seq)
+		return;
+	pthread_mutex_lock(&l->lock);
+	for (i = 0; i < ACL_KLOG_SLOTS; i++) {
+		if (l->rec[i].seq == seq && l->rec[i].sid == sid) {
+			f->func = l->rec[i].func;
+			f->args_va = l->rec[i].args_va;
+			f->args_len = l->rec[i].args_len;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&l->lock);
+}
+
+/* The library's error for a task failure STREAM_SYNC reported (-EIO, -EHWPOISON, -ETIME). */
+static int acl_fault_err(int ret, const struct npu_stream_sync *rep)
+{
+	if (ret == -EHWPOISON)
+		return ACLI_EMEMUCE;
+	if (ret == -ETIME)
+		return ACLI_ETASKTIMEOUT;
+	if (rep->fault_flags & NPU_FAULT_AICORE)
+		return rep->fault_flags & NPU_FAULT_TRAP ? ACLI_EAICORETRAP : ACLI_EAICORE;
+	return ACLI_ETASKFAULT;
+}
+
 /*
  * acl_stream_wait() for kernel stream @id of @s. A fault of a context's
  * stream (a DMA fault, or a bad device page), which the driver reports
@@ -1324,10 +1395,22 @@ static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, i
 		.code = ret == -EHWPOISON ? ACL_ERROR_RT_DEVICE_MEM_ERROR : ACL_ERROR_RT_TS_ERROR,
 	};
 
-	/* a kernel's: the AI core's exception, as CANN reports it */
-	if (ret == -EIO && (rep.fault_flags & NPU_FAULT_AICORE))
+	/* a kernel's: the AI core's exception, as CANN reports it, with its launch */
+	if (ret == -EIO && (rep.fault_flags & NPU_FAULT_AICORE)) {
 		exc.code = rep.fault_flags & NPU_FAULT_TRAP ? ACL_ERROR_RT_AICORE_TRAP_EXCEPTION :
 			   ACL_ERROR_RT_AICORE_EXCEPTION;
+		exc.kernel = true;
+		acl_stream_find_launch(s, id, rep.error_seqno, &exc);
+	}
+	/*
+	 * In STOP mode the commands after it are dropped, and a wait past it
+	 * is told only that (-ECANCELED): keep the fault's error, the
+	 * stream's error from now on, as CANN's stream error code - before
+	 * the callbacks run, which other waiters may not wait for.
+	 */
+	if ((fault || ret == -ETIME) && __atomic_load_n(&s->stop_on_failure, __ATOMIC_RELAXED))
+		__atomic_store_n(&s->stop_fault, (uint64_t)id << 32 | (uint32_t)-acl_fault_err(ret, &rep),
+				 __ATOMIC_RELEASE);
 	bool due = fault && s->ctx && !__atomic_load_n(&s->dev->task_abort, __ATOMIC_ACQUIRE);
 
 	if (keep) {
@@ -1353,6 +1436,39 @@ static void acl_stream_flush_exc(struct acl_stream *s)
 	pthread_mutex_unlock(&s->lock);
 	if (due)
 		acl_exception_report(&exc);
+}
+
+/*
+ * Commands of kernel stream @id of @s were dropped unrun (-ECANCELED, not
+ * by the library): after a fault in STOP mode that fault's error, as
+ * CANN's synchronize answers the stream's error code (a trap 507016, not
+ * a later task's state); else (the device went) ACLI_ETASKFAULT.
+ */
+static int acl_stream_dropped(struct acl_stream *s, uint32_t id)
+{
+	uint64_t f = __atomic_load_n(&s->stop_fault, __ATOMIC_ACQUIRE);
+	int tries = 20;
+
+	/*
+	 * The waiter the driver told of the fault may be on its way back
+	 * from STREAM_SYNC still: give it a moment (20 ms at most) to note it.
+	 */
+	while ((!f || (uint32_t)(f >> 32) != id) && __atomic_load_n(&s->stop_on_failure, __ATOMIC_RELAXED) &&
+	       tries--) {
+		struct timespec ts = { 0, 1000000 };
+
+		nanosleep(&ts, NULL);
+		f = __atomic_load_n(&s->stop_fault, __ATOMIC_ACQUIRE);
+	}
+	acl_err_clear();
+	if (f && (uint32_t)(f >> 32) == id)
+		return acl_errf(-(int)(uint32_t)f, "a task of the stream failed (%s) and the later ones were dropped unrun (ACL_STOP_ON_FAILURE)",
+				(int)(uint32_t)f == -ACLI_EAICORETRAP ? "a kernel trapped on an AI core" :
+				(int)(uint32_t)f == -ACLI_EAICORE ? "a kernel faulted on an AI core" :
+				(int)(uint32_t)f == -ACLI_EMEMUCE ? "an uncorrectable device memory error" :
+				(int)(uint32_t)f == -ACLI_ETASKTIMEOUT ? "it ran out of its limit" :
+				"DMA fault: see the kernel log");
+	return acl_errf(ACLI_ETASKFAULT, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
 }
 
 /* Does SUBMIT's error @err come from the wait for its commands (they were queued)? */
@@ -1467,7 +1583,7 @@ int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t
 		return 0;
 	}
 	if (ret == -ECANCELED)
-		ret = ACLI_ETASKFAULT;	/* dropped after a fault (STOP mode), or the device went */
+		ret = acl_stream_dropped(s, id);
 	if (acl_task_error(ret))
 		acl_stream_task_error(s, ret);
 	return ret;
@@ -1489,7 +1605,7 @@ static int acl_stream_reach_as(struct acl_stream *s, uint32_t id, uint64_t seq, 
 	ret = acl_stream_wait_on(s, id, seq, timeout_ms, now ? NULL : &exc, &due);
 	acl_err_clear();
 	if (ret == -ECANCELED || ret == -ENOENT)
-		ret = acl_stream_gone(s, id) ? -ENOENT : ret == -ECANCELED ? ACLI_ETASKFAULT : ret;
+		ret = acl_stream_gone(s, id) ? -ENOENT : ret == -ECANCELED ? acl_stream_dropped(s, id) : ret;
 	if (acl_task_error(ret)) {
 		/* the next synchronize reports it: a query must not swallow it */
 		pthread_mutex_lock(&s->lock);

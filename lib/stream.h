@@ -155,6 +155,25 @@ struct acl_kargs {
 	} slot[ACL_KARGS_SLOTS];
 };
 
+/*
+ * What a stream's latest kernel launches were (stream.c), for the
+ * exception of one that faults: its function and argument block, by the
+ * kernel stream and seqno of its command. The oldest record is
+ * overwritten by the newest.
+ */
+#define ACL_KLOG_SLOTS		256
+struct acl_klog {
+	pthread_mutex_t lock;		/* protects everything below; no other lock is taken under it */
+	uint32_t next;			/* the slot the next launch goes to */
+	struct {
+		uint32_t sid;		/* kernel stream and seqno of the launch; 0 seq: unused */
+		uint32_t args_len;
+		uint64_t seq;
+		void *func;		/* its aclrtFuncHandle */
+		uint64_t args_va;	/* its argument block's device address, or 0 */
+	} rec[ACL_KLOG_SLOTS];
+};
+
 struct acl_stream {
 	struct acl_obj obj;		/* first: the aclrtStream is the object */
 	struct list_head node;		/* in ctx->streams; under ctx->lock */
@@ -187,6 +206,8 @@ struct acl_stream {
 	unsigned int ndeps;
 	void *allocator;		/* aclrtAllocatorRegister's copy (allocator.c); freed with it */
 	struct acl_kargs *kargs;	/* its launches' argument ring (kernel.c), lazily; freed with it */
+	struct acl_klog *klog;		/* its launches' records, lazily (set under @lock, read atomically) */
+	uint64_t stop_fault;		/* STOP mode: kernel stream id << 32 | -error of its fault (atomic) */
 	struct acl_capture *capture;	/* recording into it (aclmdlRICaptureBegin), else NULL */
 	uint64_t recorded;		/* tasks it recorded into captures, ever */
 	enum acl_grp_state grp;		/* its task group state (model_group.c) */
@@ -279,6 +300,14 @@ int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n,
  * (207000) and the capture is invalidated.
  */
 /* Queue @n commands; *id and *seq (optional) get the kernel id and last seqno. */
+/*
+ * Record that the command with seqno @seq of kernel stream @sid of @s is
+ * a launch of @func with the argument block at device address @args_va
+ * (@args_len bytes; 0 for none), for its exception if it faults.
+ */
+void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, void *func, uint64_t args_va,
+			    uint32_t args_len);
+
 int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id,
 			 uint64_t *seq);
 /* Queue @n commands; *seq (optional) gets the seqno of the last one. */

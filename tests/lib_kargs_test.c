@@ -15,6 +15,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <unistd.h>
 
 #include "lib_util.h"
 
@@ -475,6 +476,119 @@ TEST(launch_on_managed_memory)
 	ASSERT_ACL_OK(aclrtFree(m));
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* What the exception callbacks saw of the latest kernel exception. */
+static struct {
+	int calls, op_calls;
+	uint32_t code, op_code;
+	aclError args_ret, func_ret;
+	void *args, *op_args, *op_data;
+	uint32_t args_len, op_args_len;
+	aclrtFuncHandle func;
+} kexc;
+
+static void kexc_cb(aclrtExceptionInfo *info)
+{
+	kexc.calls++;
+	kexc.code = aclrtGetErrorCodeFromExceptionInfo(info);
+	kexc.args = NULL;
+	kexc.args_len = 0;
+	kexc.args_ret = aclrtGetArgsFromExceptionInfo(info, &kexc.args, &kexc.args_len);
+	kexc.func = NULL;
+	kexc.func_ret = aclrtGetFuncHandleFromExceptionInfo(info, &kexc.func);
+}
+
+static void kexc_op_cb(aclrtExceptionInfo *info, void *data)
+{
+	kexc.op_calls++;
+	kexc.op_data = data;
+	kexc.op_code = aclrtGetErrorCodeFromExceptionInfo(info);
+	aclrtGetArgsFromExceptionInfo(info, &kexc.op_args, &kexc.op_args_len);
+}
+
+/*
+ * A kernel's exception names its launch: the device address and length
+ * of its arguments and its function handle (CANN's aicoreInfo); the
+ * binary's exception callback is called after the process's. A fault
+ * with its arguments in device memory (aclrtLaunchKernel) answers that
+ * block; a trap with host arguments a block of the stream's ring. In
+ * ACL_STOP_ON_FAILURE mode a later task is dropped, and the synchronize
+ * answers the trap's 507016, not the drop.
+ */
+TEST(kernel_exceptions)
+{
+	int64_t one = 1, blk[2] = { 8, 5 };
+	aclrtFuncHandle f, small, trap, fault;
+	aclrtBinHandle h;
+	aclrtStream stream;
+	aclrtStreamStatus st = ACL_STREAM_STATUS_NOT_READY;
+	void *dblk, *dout;
+	int marker = 7, i;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "trap_op", &trap));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "fault_op", &fault));
+	ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(kexc_cb));
+	ASSERT_ACL_OK(aclrtBinarySetExceptionCallback(h, kexc_op_cb, &marker));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&dblk, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+
+	/* a fault, the arguments in device memory: the stream goes on (CONTINUE mode) */
+	ASSERT_ACL_OK(aclrtMemcpy(dblk, sizeof(blk), blk, sizeof(blk), ACL_MEMCPY_HOST_TO_DEVICE));
+	npu_expect_dma_faults(true);
+	ASSERT_ACL_OK(aclrtLaunchKernel(fault, 1, dblk, sizeof(blk), stream));
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(stream));
+	EXPECT_EQ(1, kexc.calls);
+	EXPECT_EQ(ACL_ERROR_RT_AICORE_EXCEPTION, kexc.code);
+	EXPECT_EQ(ACL_SUCCESS, kexc.args_ret);
+	EXPECT_EQ(dblk, kexc.args);
+	EXPECT_EQ(sizeof(blk), kexc.args_len);
+	EXPECT_EQ(ACL_SUCCESS, kexc.func_ret);
+	EXPECT_EQ(fault, kexc.func);
+	EXPECT_EQ(1, kexc.op_calls);
+	EXPECT_EQ(&marker, kexc.op_data);
+	EXPECT_EQ(ACL_ERROR_RT_AICORE_EXCEPTION, kexc.op_code);
+	EXPECT_EQ(dblk, kexc.op_args);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+
+	/* a trap with host arguments, then a later task, in STOP mode */
+	ASSERT_ACL_OK(aclrtSetStreamFailureMode(stream, ACL_STOP_ON_FAILURE));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(trap, 1, stream, NULL, &one, sizeof(one), NULL, 0));
+	ASSERT_ACL_OK(aclrtMemsetAsync(dout, 4096, 1, 4096, stream));
+	/* a query learns of the trap first (as the example's callback watcher does) */
+	for (i = 0; i < 5000; i++) {
+		ASSERT_ACL_OK(aclrtStreamQuery(stream, &st));
+		if (st == ACL_STREAM_STATUS_COMPLETE)
+			break;
+		usleep(1000);
+	}
+	EXPECT_EQ(ACL_STREAM_STATUS_COMPLETE, st);
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, aclrtSynchronizeStream(stream));
+	EXPECT_EQ(2, kexc.calls);
+	EXPECT_EQ(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, kexc.code);
+	EXPECT_EQ(ACL_SUCCESS, kexc.args_ret);
+	EXPECT_NE(NULL, kexc.args);
+	EXPECT_NE(dblk, kexc.args);
+	EXPECT_EQ(sizeof(one), kexc.args_len);
+	EXPECT_EQ(ACL_SUCCESS, kexc.func_ret);
+	EXPECT_EQ(trap, kexc.func);
+	EXPECT_EQ(2, kexc.op_calls);
+	EXPECT_EQ(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, kexc.op_code);
+	/* the stream's error stays the trap's */
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, aclrtSynchronizeStream(stream));
+	EXPECT_EQ(2, kexc.calls);
+	npu_expect_dma_faults(false);
+
+	ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(kexc_cb));
+	EXPECT_ACL_OK(aclrtDestroyStreamForce(stream));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtFree(dout));
+	EXPECT_ACL_OK(aclrtFree(dblk));
+	EXPECT_ACL_OK(aclrtResetDeviceForce(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
 

@@ -26,3 +26,16 @@ extern "C" __global__ __aicore__ void small_op(uint8_t c, __gm__ int64_t *out, i
 {
 	out[0] = (int64_t)c + s;
 }
+
+/* traps: the task's exception is ACL_ERROR_RT_AICORE_TRAP_EXCEPTION */
+extern "C" __global__ __aicore__ void trap_op(int64_t x)
+{
+	if (x)
+		asm("trap");
+}
+
+/* writes to @bad, which the device cannot reach: ACL_ERROR_RT_AICORE_EXCEPTION */
+extern "C" __global__ __aicore__ void fault_op(__gm__ int64_t *bad, int64_t v)
+{
+	bad[0] = v;
+}
