@@ -2363,11 +2363,22 @@ struct npu_model_destroy {
  * stays reachable until then (1.11).
  *
  * Through the aperture a CPU reaches device memory of the context
- * (MEM_ALLOC, SHARE_IMPORT, and a DMABUF_IMPORT of an npu dma-buf of the
- * same device, which is that memory) and host memory registered with a
- * device VA (NPU_HOST_MAPPED). Not yet (SIGBUS, as an access the device
- * cannot make): IPC-imported memory, other drivers' dma-bufs, mirrors and
- * peers' memory.
+ * (MEM_ALLOC, SHARE_IMPORT, IPC_IMPORT, and a DMABUF_IMPORT of an npu
+ * dma-buf of the same device, which is that memory) and host memory
+ * registered with a device VA (NPU_HOST_MAPPED). An IPC import is
+ * reachable until its exporter revokes the key (IPC_DESTROY, the free or
+ * unmap of the memory, the exporter's exit): every page of it leaves
+ * every aperture before that returns, and later accesses are SIGBUS.
+ *
+ * Peers' memory (since 1.12): an address the context maps nothing at is
+ * looked up in the other contexts of the context's process (same mm) on
+ * the devices it enabled (PEER_ENABLE), as the device's engine reaches
+ * them: with the mapping's peer right (SET_ACCESS with this device,
+ * NPU_MAP_PEERS), from the peer's device memory. Such a page leaves the
+ * aperture when the peer's mapping or its rights change, at the
+ * PEER_DISABLE, and when either context shuts down; the next access
+ * translates again. Not yet (SIGBUS, as an access the device cannot
+ * make): other drivers' dma-bufs and mirrors.
  *
  * The file holds the context, not its memory: after the context shuts
  * down (its process exits, it is closed, the carrier goes) every access
