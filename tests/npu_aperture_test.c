@@ -561,18 +561,23 @@ static int ipc_importer(uint64_t key, unsigned char v, int rd, int wr)
 	int fd = npu_open(0), afd;
 	uint64_t va;
 	char c;
+	int rc;
 
 	if (fd < 0 || npu_ioctl(fd, NPU_IOCTL_IPC_IMPORT, &imp))
 		return 10;
 	va = npu_reserve_new(fd, imp.length, SZ_2M);
 	if (!va || npu_map(fd, va, imp.length, imp.handle) ||
+	    npu_set_access(fd, va, imp.length, 0, NPU_ACCESS_READWRITE) ||
 	    aperture_open(fd, 0, &afd))
 		return 11;
 	p = aperture_map(afd, va, imp.length, PROT_READ | PROT_WRITE);
 	if (p != (void *)(uintptr_t)va)
 		return 12;
-	if (probe(p + 7, false, 0, &got) || got != v)
+	rc = probe(p + 7, false, 0, &got);
+	if (rc || got != v) {
+		printf("# importer: read %d, got %#x\n", rc, got);
 		return 13;
+	}
 	if (probe(p + 8, true, v + 1, NULL))
 		return 14;
 	c = 'w';
