@@ -207,7 +207,11 @@ static int npu_peer_disable_ioctl(struct npu_context *ctx, void *arg)
 		return -ENODEV;
 	if (args->device == ctx->npu->index)
 		return -EINVAL;
-	return test_and_clear_bit(args->device, &ctx->peers) ? 0 : -ENOENT;
+	if (!test_and_clear_bit(args->device, &ctx->peers))
+		return -ENOENT;
+	/* the peer's pages the aperture maps: gone before the return */
+	npu_vm_peer_disabled(&ctx->vm);
+	return 0;
 }
 
 unsigned int npu_device_count(void)
@@ -478,6 +482,7 @@ static void npu_context_shutdown(struct npu_context *ctx)
 	if (!ctx->shut) {
 		/* Peer copies from other contexts stop reaching this one. */
 		npu_vm_kill(&ctx->vm);
+		npu_vm_peers_release(&ctx->vm);
 		npu_streams_release(ctx);
 		npu_kernels_shutdown(ctx);
 		npu_models_release(ctx);

@@ -203,8 +203,17 @@ void npu_ipc_import_release(struct npu_ipc_import *import)
 static void npu_share_free(struct npu_share *share)
 {
 	if (share->life) {
+		bool imported;
+
 		/* from now on every access through an import faults */
 		WRITE_ONCE(share->life->revoked, true);
+		/* unpublished: no import comes any more */
+		mutex_lock(&npu_share_lock);
+		imported = !list_empty(&share->life->imports);
+		mutex_unlock(&npu_share_lock);
+		/* and no aperture maps an imported page (DOC: npu aperture) */
+		if (imported)
+			npu_vm_cpu_zap_all();
 		npu_ipc_life_put(share->life);
 	}
 	if (share->handle)

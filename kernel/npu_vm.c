@@ -53,26 +53,71 @@ MODULE_PARM_DESC(max_mappings,
 		 "Device VA mappings per context (of device memory, registrations and mirrors) past which MAP refuses (default 65536)");
 
 /*
+ * Every VA space, for what must reach all of them: an IPC key's death
+ * (npu_vm_cpu_zap_all()) and an aperture looking for its process's peer
+ * contexts. Taken before any VA space's @lock, never inside one.
+ */
+static LIST_HEAD(npu_vms);
+static DEFINE_MUTEX(npu_vms_lock);
+
+/**
+ * struct npu_vm_watch - an accessor's aperture showing a peer's pages
+ * @node: in the accessor's @watched, under its @peer_lock
+ * @peer_node: in the peer's @watchers, under the peer's @lock
+ * @vm: the accessor's VA space, whose aperture inode the peer zaps
+ * @peer: the peer context (a reference, until the accessor shuts down)
+ */
+struct npu_vm_watch {
+	struct list_head node;
+	struct list_head peer_node;
+	struct npu_vm *vm;
+	struct npu_context *peer;
+};
+
+static void npu_vm_cpu_unmap(struct inode *inode, u64 start, u64 size)
+{
+	if (inode)
+		unmap_mapping_range(inode->i_mapping, start, size, 1);
+}
+
+/*
  * CPU mappings of [@start, +@size) through the aperture (every process's;
- * @size 0: all of them) go: the next CPU access translates again. Under
- * @vm's lock for writing, after the change of the translation.
+ * @size 0: all of them) go, and so do those of the apertures of contexts
+ * that reach this VA space as a peer (device VAs are one per process, so
+ * the same range): the next CPU access translates again. Under @vm's
+ * lock for writing, after the change of the translation.
  */
 static void npu_vm_cpu_zap_locked(struct npu_vm *vm, u64 start, u64 size)
 {
+	struct npu_vm_watch *w;
+
 	lockdep_assert_held_write(&vm->lock);
-	if (vm->cpu_inode)
-		unmap_mapping_range(vm->cpu_inode->i_mapping, start, size, 1);
+	npu_vm_cpu_unmap(vm->cpu_inode, start, size);
+	/* an accessor's inode is set before its first page is mapped */
+	list_for_each_entry(w, &vm->watchers, peer_node)
+		npu_vm_cpu_unmap(READ_ONCE(w->vm->cpu_inode), start, size);
 }
 
 int npu_vm_init(struct npu_vm *vm, unsigned int device)
 {
+	int ret;
+
 	init_rwsem(&vm->lock);
 	mt_init(&vm->reservations);
 	mt_init(&vm->mappings);
 	mt_init(&vm->host_regs);
 	init_rwsem(&vm->mirror_lock);
 	vm->device = device;
-	return npu_pt_init(&vm->pt);
+	INIT_LIST_HEAD(&vm->watchers);
+	init_rwsem(&vm->peer_lock);
+	INIT_LIST_HEAD(&vm->watched);
+	ret = npu_pt_init(&vm->pt);
+	if (ret)
+		return ret;
+	mutex_lock(&npu_vms_lock);
+	list_add_tail(&vm->node, &npu_vms);
+	mutex_unlock(&npu_vms_lock);
+	return 0;
 }
 
 /*
@@ -107,6 +152,9 @@ void npu_vm_release(struct npu_vm *vm)
 	unsigned long index = 0;
 	LIST_HEAD(imports);
 
+	mutex_lock(&npu_vms_lock);
+	list_del_init(&vm->node);
+	mutex_unlock(&npu_vms_lock);
 	down_write(&vm->lock);
 	WRITE_ONCE(vm->dead, true);
 	mt_for_each(&vm->mappings, map, index, ULONG_MAX) {
@@ -673,6 +721,8 @@ int npu_set_access_ioctl(struct npu_context *ctx, void *arg)
 		map = mtree_load(&vm->mappings, va);
 		if (peer) {
 			map->peer_access[args->device] = args->access;
+			/* the peers' apertures: a right narrowed, or not */
+			npu_vm_cpu_zap_locked(vm, map->start, map->size);
 			continue;
 		}
 		map->access = args->access;
@@ -1058,7 +1108,7 @@ struct inode *npu_vm_cpu_attach(struct npu_vm *vm, struct inode *inode)
 {
 	down_write(&vm->lock);
 	if (!vm->cpu_inode)
-		vm->cpu_inode = inode;
+		WRITE_ONCE(vm->cpu_inode, inode);
 	inode = vm->cpu_inode;
 	up_write(&vm->lock);
 	return inode;
@@ -1076,35 +1126,44 @@ static void npu_vm_xlate_put(struct npu_vm_xlate *xl)
 }
 
 /*
- * Translate a CPU access at @va as the engine's own: writable if a write
- * is allowed (and the CPU mapping may write), else for reading if @write
- * is not asked. Return: NULL with *@writable, or why it faults (with
- * @xl->fault, the mirror whose page the access needs faulted in).
+ * Translate a CPU access at @va as @device's engine would: writable if a
+ * write is allowed (and the CPU mapping may write), else for reading if
+ * @write is not asked. @vm is the aperture's own VA space (@device its
+ * own), or a peer's with the accessor's @peers. Return: NULL with
+ * *@writable, or why it faults (with @xl->fault, the mirror whose page
+ * the access needs faulted in).
  */
 static const char *npu_vm_cpu_translate_locked(struct npu_vm *vm, u64 va,
+					       unsigned int device,
+					       unsigned long peers,
 					       bool write, bool may_write,
 					       bool *writable,
 					       struct npu_vm_xlate *xl)
 {
 	const char *why = "no write access";
+	struct npu_mapping *map;
 
 	*writable = false;
 	if (may_write) {
-		why = npu_vm_translate_locked(vm, va, vm->device, 0, true, xl);
+		why = npu_vm_translate_locked(vm, va, device, peers, true, xl);
 		*writable = !why;
 	}
 	if (why && !write) {
 		/* a read-only mirror entry, say: good for a read */
 		npu_vm_xlate_put(xl);
-		why = npu_vm_translate_locked(vm, va, vm->device, 0, false, xl);
+		why = npu_vm_translate_locked(vm, va, device, peers, false, xl);
 	}
 	/*
-	 * Not through the aperture yet: what its exporter may take back at
-	 * any time (IPC imports, other drivers' dma-bufs). A mirror's entry
-	 * is not revocable: its page is mapped under the mirror hold.
+	 * Not through the aperture yet: another driver's dma-buf, which its
+	 * exporter may move at any time without @vm's lock. A mirror's
+	 * entry is mapped under the mirror hold; an IPC import's revocation
+	 * takes every VA space's lock and zaps (npu_vm_cpu_zap_all()).
 	 */
-	if (!why && xl->revocable)
-		why = "not reachable through the aperture";
+	if (!why && xl->revocable) {
+		map = mtree_load(&vm->mappings, va);
+		if (map && map->handle && map->handle->import)
+			why = "not reachable through the aperture";
+	}
 	return why;
 }
 
@@ -1148,43 +1207,25 @@ static vm_fault_t npu_vm_cpu_insert_mirrored(struct npu_vm *vm,
 	return ret;
 }
 
-/**
- * npu_vm_cpu_fault() - a CPU access through the aperture (DOC: npu
- *	aperture): map the page the device's engine would reach there
- * @vm: the VA space
- * @npu: its device
- * @memcg: charged for a device page the access backs
- * @vmf: the fault; the aperture maps device VA v at CPU VA v
- * @mkwrite: a write to a page mapped read-only (vm_ops->pfn_mkwrite)
- * @fault: out, for a fault (not @mkwrite) at a mirrored page not faulted
- *	in (or only for reading, for a write): the mirror, a reference, for
- *	the caller to fault the page in with the fault's lock dropped
- *	(npu_aperture.c); else NULL
- *
- * The page is mapped under @vm's lock, so a change of the translation
- * after it takes it out again (npu_vm_cpu_zap_locked()). A write to a page mapped
- * read-only is allowed only by taking that page out under the lock, so
- * that the retried write maps it again, writable, with the rights of
- * that moment (a read-only PTE made writable later by the core mm could
- * be a newer one than the rights were checked for); a write to a mirrored
- * page mapped for reading is let through the same way, and its fault
- * then faults the page in for writing.
- *
- * Return: VM_FAULT_NOPAGE when the access may go (again), else
- * VM_FAULT_SIGBUS (VM_FAULT_HWPOISON for a device page with an
- * uncorrectable error). A device page that cannot be backed (no memory,
- * the memory cgroup at its limit) is SIGBUS too, as for the engine: a
- * fault, never a reason to retry or to OOM-kill. With *@fault, the
- * return value is not the answer yet.
+/*
+ * One VA space's try at a CPU fault of the aperture of @via: @vm is @via
+ * itself, or a peer whose pages @via's device reaches. *@miss: @vm maps
+ * nothing at the address (a peer may). @fault: as npu_vm_cpu_fault()'s,
+ * for @via's own VA space only (NULL for a peer's: its mirrors are not
+ * reached through another device's aperture).
  */
-vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
-			    struct mem_cgroup *memcg, struct vm_fault *vmf,
-			    bool mkwrite, struct npu_mirror **fault)
+static vm_fault_t npu_vm_cpu_fault_one(struct npu_vm *vm, struct npu_vm *via,
+				       unsigned long peers,
+				       struct npu_device *npu,
+				       struct mem_cgroup *memcg,
+				       struct vm_fault *vmf, bool mkwrite,
+				       bool *miss, struct npu_mirror **fault)
 {
 	struct vm_area_struct *vma = vmf->vma;
 	bool write = mkwrite || (vmf->flags & FAULT_FLAG_WRITE);
 	unsigned long addr = vmf->address & PAGE_MASK;
 	u64 va = (u64)vmf->pgoff << PAGE_SHIFT;
+	struct inode *inode = READ_ONCE(via->cpu_inode);
 	vm_fault_t ret = VM_FAULT_SIGBUS;
 	struct mem_cgroup *old_memcg;
 	struct npu_vm_xlate xl = {};
@@ -1194,15 +1235,17 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 	pgprot_t prot;
 	u64 span;
 
+	*miss = false;
 	if (fault)
 		*fault = NULL;
 	down_read(&vm->lock);
-	if (vm->dead || !vm->cpu_inode ||
-	    vma->vm_file->f_mapping != vm->cpu_inode->i_mapping)
+	if (vm->dead || !inode || vma->vm_file->f_mapping != inode->i_mapping)
 		goto unlock;
-	if (npu_vm_cpu_translate_locked(vm, va, write, vma->vm_flags & VM_WRITE,
-					&writable, &xl)) {
-		if (!xl.fault)
+	if (npu_vm_cpu_translate_locked(vm, va, via->device, peers, write,
+					vma->vm_flags & VM_WRITE, &writable,
+					&xl)) {
+		*miss = !mtree_load(&vm->mappings, va);
+		if (!xl.fault || !fault)
 			goto unlock;
 		/* the retried write faults the page in for writing */
 		if (mkwrite) {
@@ -1222,7 +1265,10 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 	/* the mapping's own protection: write-protected (pfn_mkwrite) */
 	prot = writable ? vm_get_page_prot(vma->vm_flags) : vma->vm_page_prot;
 	if (xl.mirrored) {
-		ret = npu_vm_cpu_insert_mirrored(vm, npu, vma, addr, &xl, prot);
+		/* a peer's invalidations zap only its own aperture */
+		if (vm == via)
+			ret = npu_vm_cpu_insert_mirrored(vm, npu, vma, addr,
+							 &xl, prot);
 		goto unlock;
 	}
 	if (xl.system) {
@@ -1230,6 +1276,7 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 		if (!pfn)
 			goto unlock;
 	} else {
+		/* @npu is @vm's device: a peer's memory is its own */
 		ret = VM_FAULT_HWPOISON;
 		if (!npu_devmem_clean_len(npu->mem, xl.addr, PAGE_SIZE))
 			goto unlock;
@@ -1252,6 +1299,204 @@ unlock:
 	/* a moved dma-buf: not through the aperture */
 	npu_vm_xlate_put(&xl);
 	return ret;
+}
+
+/*
+ * Watch the VA spaces of the process's contexts on the devices in @want
+ * that @vm's aperture watches none of yet: from now on their changes zap
+ * its pages, and its faults look there.
+ */
+static void npu_vm_peer_find(struct npu_vm *vm, unsigned long want)
+{
+	struct npu_context *ctx = container_of(vm, struct npu_context, vm);
+	struct npu_vm_watch *w, *tmp, *old;
+	unsigned long devs = 0;
+	struct npu_vm *pvm;
+	LIST_HEAD(found);
+
+	mutex_lock(&npu_vms_lock);
+	list_for_each_entry(pvm, &npu_vms, node) {
+		struct npu_context *peer = container_of(pvm, struct npu_context,
+							vm);
+
+		if (!(want & BIT(pvm->device)) || pvm == vm ||
+		    peer->mm != ctx->mm || READ_ONCE(pvm->dead))
+			continue;
+		w = kzalloc(sizeof(*w), GFP_KERNEL_ACCOUNT);
+		if (!w)
+			break;
+		/* listed: its file is not released, so it is alive */
+		npu_context_get(peer);
+		w->peer = peer;
+		w->vm = vm;
+		list_add_tail(&w->node, &found);
+		devs |= BIT(pvm->device);
+	}
+	mutex_unlock(&npu_vms_lock);
+
+	down_write(&vm->peer_lock);
+	list_for_each_entry_safe(w, tmp, &found, node) {
+		bool dup = vm->peers_closed;
+
+		list_for_each_entry(old, &vm->watched, node)
+			dup |= old->peer == w->peer;
+		if (dup)
+			continue;
+		down_write(&w->peer->vm.lock);
+		list_add_tail(&w->peer_node, &w->peer->vm.watchers);
+		up_write(&w->peer->vm.lock);
+		list_move_tail(&w->node, &vm->watched);
+	}
+	WRITE_ONCE(vm->watched_devs, vm->watched_devs | devs);
+	up_write(&vm->peer_lock);
+	list_for_each_entry_safe(w, tmp, &found, node) {
+		npu_context_put(w->peer);
+		kfree(w);
+	}
+}
+
+/*
+ * A CPU fault at an address @vm maps nothing at: the pages of a peer that
+ * @vm's device may reach (PEER_ENABLE, the mapping's peer rights), as
+ * its engine reaches them. The peer access is checked, and the page
+ * mapped, under @peer_lock (PEER_DISABLE then zaps) and the peer's @lock
+ * (its changes then zap: the watch).
+ */
+static vm_fault_t npu_vm_peer_fault(struct npu_vm *vm, struct vm_fault *vmf,
+				    bool mkwrite)
+{
+	struct npu_context *ctx = container_of(vm, struct npu_context, vm);
+	vm_fault_t ret = VM_FAULT_SIGBUS;
+	struct npu_vm_watch *w;
+	unsigned long peers;
+	bool miss = true;
+
+	peers = READ_ONCE(ctx->peers);
+	if (!peers)
+		return VM_FAULT_SIGBUS;
+	if (peers & ~READ_ONCE(vm->watched_devs))
+		npu_vm_peer_find(vm, peers);
+	down_read(&vm->peer_lock);
+	/* after @peer_lock: a PEER_DISABLE before it zaps after */
+	peers = READ_ONCE(ctx->peers);
+	list_for_each_entry(w, &vm->watched, node) {
+		ret = npu_vm_cpu_fault_one(&w->peer->vm, vm, peers,
+					   w->peer->npu, w->peer->memcg, vmf,
+					   mkwrite, &miss, NULL);
+		if (!miss)
+			break;
+	}
+	up_read(&vm->peer_lock);
+	return miss ? VM_FAULT_SIGBUS : ret;
+}
+
+/**
+ * npu_vm_cpu_fault() - a CPU access through the aperture (DOC: npu
+ *	aperture): map the page the device's engine would reach there
+ * @vm: the VA space
+ * @npu: its device
+ * @memcg: charged for a device page the access backs
+ * @vmf: the fault; the aperture maps device VA v at CPU VA v
+ * @mkwrite: a write to a page mapped read-only (vm_ops->pfn_mkwrite)
+ * @fault: out, for a fault (not @mkwrite) at a mirrored page not faulted
+ *	in (or only for reading, for a write): the mirror, a reference, for
+ *	the caller to fault the page in with the fault's lock dropped
+ *	(npu_aperture.c); else NULL
+ *
+ * The page is mapped under @vm's lock, so a change of the translation
+ * after it takes it out again (npu_vm_cpu_zap_locked()). A write to a page mapped
+ * read-only is allowed only by taking that page out under the lock, so
+ * that the retried write maps it again, writable, with the rights of
+ * that moment (a read-only PTE made writable later by the core mm could
+ * be a newer one than the rights were checked for); a write to a mirrored
+ * page mapped for reading is let through the same way, and its fault
+ * then faults the page in for writing. An address @vm maps nothing at is
+ * looked up in the process's peer contexts the device may reach
+ * (npu_vm_peer_fault()), under the peer's lock: its changes zap this
+ * aperture too.
+ *
+ * Return: VM_FAULT_NOPAGE when the access may go (again), else
+ * VM_FAULT_SIGBUS (VM_FAULT_HWPOISON for a device page with an
+ * uncorrectable error). A device page that cannot be backed (no memory,
+ * the memory cgroup at its limit) is SIGBUS too, as for the engine: a
+ * fault, never a reason to retry or to OOM-kill. With *@fault, the
+ * return value is not the answer yet.
+ */
+vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
+			    struct mem_cgroup *memcg, struct vm_fault *vmf,
+			    bool mkwrite, struct npu_mirror **fault)
+{
+	vm_fault_t ret;
+	bool miss;
+
+	ret = npu_vm_cpu_fault_one(vm, vm, 0, npu, memcg, vmf, mkwrite, &miss,
+				   fault);
+	if (miss)
+		ret = npu_vm_peer_fault(vm, vmf, mkwrite);
+	return ret;
+}
+
+/**
+ * npu_vm_cpu_zap_all() - an IPC key died: no aperture maps its pages any
+ *	more (imports of it in any context, and the peers that see them)
+ *
+ * Each VA space's lock is taken in turn, after the key is marked revoked:
+ * a fault that checked it before has mapped its page by then, and it is
+ * zapped; any later one sees the revocation. Rare, so the whole of each
+ * aperture goes.
+ */
+void npu_vm_cpu_zap_all(void)
+{
+	struct npu_vm *vm;
+
+	mutex_lock(&npu_vms_lock);
+	list_for_each_entry(vm, &npu_vms, node) {
+		down_write(&vm->lock);
+		if (!vm->dead)
+			npu_vm_cpu_zap_locked(vm, 0, 0);
+		up_write(&vm->lock);
+		cond_resched();
+	}
+	mutex_unlock(&npu_vms_lock);
+}
+
+/**
+ * npu_vm_peer_disabled() - the context's PEER_DISABLE cleared a device:
+ *	no page of a peer stays mapped in its aperture
+ * @vm: the VA space of the context
+ */
+void npu_vm_peer_disabled(struct npu_vm *vm)
+{
+	down_write(&vm->peer_lock);
+	npu_vm_cpu_unmap(READ_ONCE(vm->cpu_inode), 0, 0);
+	up_write(&vm->peer_lock);
+}
+
+/**
+ * npu_vm_peers_release() - the context shuts down: its aperture watches no
+ *	peer any more and maps none of their pages (after npu_vm_kill())
+ * @vm: the VA space of the context
+ */
+void npu_vm_peers_release(struct npu_vm *vm)
+{
+	struct npu_vm_watch *w, *tmp;
+	LIST_HEAD(gone);
+
+	down_write(&vm->peer_lock);
+	vm->peers_closed = true;
+	list_for_each_entry(w, &vm->watched, node) {
+		down_write(&w->peer->vm.lock);
+		list_del(&w->peer_node);
+		up_write(&w->peer->vm.lock);
+	}
+	list_splice_init(&vm->watched, &gone);
+	/* a fault through a peer that ran until now */
+	npu_vm_cpu_unmap(READ_ONCE(vm->cpu_inode), 0, 0);
+	up_write(&vm->peer_lock);
+	list_for_each_entry_safe(w, tmp, &gone, node) {
+		npu_context_put(w->peer);
+		kfree(w);
+	}
 }
 
 /* ---- mirrors ----------------------------------------------------------- */

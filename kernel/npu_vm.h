@@ -124,6 +124,21 @@ struct npu_mapping {
  *	invalidation): the PTEs of a mirrored page are mapped under the
  *	mirror hold as well, and an invalidation takes them out after
  *	it released @mirror_lock, before it returns.
+ * @node: in the list of every VA space (npu_vms), from init to release
+ * @watchers: the watches (struct npu_vm_watch, @peer_node) of other
+ *	contexts whose apertures show this VA space's pages to their
+ *	device (peer memory); under @lock, and every zap of this space
+ *	zaps their inodes too
+ * @peer_lock: an accessor's side of peer memory through its aperture:
+ *	protects @watched, @watched_devs and @peers_closed. Held for
+ *	reading by a fault through a peer from its peer access check until
+ *	the page is mapped, for writing by PEER_DISABLE and the context's
+ *	shutdown, which then zap the aperture. Taken before a peer's @lock,
+ *	never inside any @lock.
+ * @watched: the watches of this context's aperture on peers' VA spaces,
+ *	each holding its peer context
+ * @watched_devs: devices looked for peer contexts of the process already
+ * @peers_closed: shut down: no peer is watched any more
  *
  * The counts change under @lock and are read without it (fdinfo, netlink).
  */
@@ -144,6 +159,12 @@ struct npu_vm {
 	unsigned long nr_mappings;
 	unsigned long nr_host_regs;
 	struct inode *cpu_inode;
+	struct list_head node;
+	struct list_head watchers;
+	struct rw_semaphore peer_lock;	/* see above */
+	struct list_head watched;
+	unsigned long watched_devs;
+	bool peers_closed;
 };
 
 /**
@@ -210,6 +231,9 @@ vm_fault_t npu_vm_cpu_fault(struct npu_vm *vm, struct npu_device *npu,
 			    struct mem_cgroup *memcg, struct vm_fault *vmf,
 			    bool mkwrite, struct npu_mirror **fault);
 void npu_vm_mirror_unhold(struct npu_vm *vm);
+void npu_vm_cpu_zap_all(void);
+void npu_vm_peer_disabled(struct npu_vm *vm);
+void npu_vm_peers_release(struct npu_vm *vm);
 
 /* Host registrations */
 bool npu_vm_host_overlaps(struct npu_vm *vm, u64 addr, u64 length);

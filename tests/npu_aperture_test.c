@@ -738,4 +738,203 @@ TEST(bad_input)
 	close(fd);
 }
 
+/* ---- IPC imports and peers' memory (no fixture) ----------------------- */
+
+static int peer_enable(int fd, uint32_t device, bool on)
+{
+	struct npu_peer_enable a = { .size = sizeof(a), .device = device };
+
+	return npu_ioctl(fd, on ? NPU_IOCTL_PEER_ENABLE : NPU_IOCTL_PEER_DISABLE, &a);
+}
+
+/*
+ * The importer's side of ipc_import_until_revoked, in a child: import
+ * @key, map it, read @v at byte 7 through its own aperture and write @v + 1
+ * at byte 8; after the parent's revocation ('r' on @rd) both are SIGBUS.
+ * Its exit status says which step failed.
+ */
+static int ipc_importer(uint64_t key, unsigned char v, int rd, int wr)
+{
+	struct npu_share_import imp = { .size = sizeof(imp), .shareable = key };
+	unsigned char got = 0, *p;
+	int fd = npu_open(0), afd;
+	uint64_t va;
+	char c;
+	int rc;
+
+	if (fd < 0 || npu_ioctl(fd, NPU_IOCTL_IPC_IMPORT, &imp))
+		return 10;
+	va = npu_reserve_new(fd, imp.length, SZ_2M);
+	if (!va || npu_map(fd, va, imp.length, imp.handle) ||
+	    npu_set_access(fd, va, imp.length, 0, NPU_ACCESS_READWRITE) ||
+	    aperture_open(fd, 0, &afd))
+		return 11;
+	p = aperture_map(afd, va, imp.length, PROT_READ | PROT_WRITE);
+	if (p != (void *)(uintptr_t)va)
+		return 12;
+	rc = probe(p + 7, false, 0, &got);
+	if (rc || got != v) {
+		printf("# importer: read %d, got %#x\n", rc, got);
+		return 13;
+	}
+	if (probe(p + 8, true, v + 1, NULL))
+		return 14;
+	c = 'w';
+	if (write(wr, &c, 1) != 1 || read(rd, &c, 1) != 1 || c != 'r')
+		return 15;
+	/* the pages mapped before the revocation are gone too */
+	if (!FAULTS(p + 7, false) || !FAULTS(p + 8, true))
+		return 16;
+	return 0;
+}
+
+/*
+ * An IPC import reaches the exporter's memory through the importer's
+ * aperture, both ways, until the exporter revokes its key: from then on
+ * every access is SIGBUS, also to the pages mapped already.
+ */
+TEST(ipc_import_until_revoked)
+{
+	int fd, afd, to_child[2], to_parent[2], status;
+	unsigned char *cpu;
+	uint64_t va, key;
+	pid_t pid;
+	char c = 0;
+
+	probe_arm();
+	fd = npu_open(0);
+	ASSERT_LE(0, fd);
+	va = npu_map_new_rw(fd, SZ_2M, NPU_PAGE_4K, 0);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, aperture_open(fd, 0, &afd));
+	cpu = aperture_map(afd, va, SZ_2M, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)va, cpu);
+	cpu[7] = 0x41;
+	struct npu_ipc_export e = {
+		.size = sizeof(e), .flags = NPU_SHARE_ANY_PID, .addr = va,
+		.length = SZ_2M,
+	};
+	ASSERT_EQ(0, npu_ioctl(fd, NPU_IOCTL_IPC_EXPORT, &e));
+	key = e.key;
+	ASSERT_EQ(0, pipe(to_child));
+	ASSERT_EQ(0, pipe(to_parent));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid)
+		_exit(ipc_importer(key, 0x41, to_child[0], to_parent[1]));
+	close(to_parent[1]);
+	EXPECT_EQ(1, read(to_parent[0], &c, 1));
+	EXPECT_EQ('w', c);
+	/* the importer's write is in the exporter's memory */
+	EXPECT_EQ(0x42, cpu[8]);
+	struct npu_ipc_destroy d = { .size = sizeof(d), .key = key };
+	EXPECT_EQ(0, npu_ioctl(fd, NPU_IOCTL_IPC_DESTROY, &d));
+	c = 'r';
+	EXPECT_EQ(1, write(to_child[1], &c, 1));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	/* the exporter's own access goes on */
+	EXPECT_EQ(0x42, cpu[8]);
+	munmap(cpu, SZ_2M);
+	close(afd);
+	close(fd);
+}
+
+/*
+ * Device 1's aperture reaches device 0's memory of the same process as
+ * device 1's engine does: only after PEER_ENABLE and with the mapping's
+ * peer right; a page mapped before goes when the right narrows, at
+ * PEER_DISABLE and at the peer's UNMAP.
+ */
+TEST(peer_memory_follows_the_peer)
+{
+	unsigned char v = 0, *p, *own;
+	int fd0, fd1, afd0, afd1;
+	uint64_t va;
+
+	if (npu_device_count() < 2)
+		SKIP(return, "needs two NPUs");
+	probe_arm();
+	fd0 = npu_open(0);
+	fd1 = npu_open(1);
+	ASSERT_LE(0, fd0);
+	ASSERT_LE(0, fd1);
+	va = npu_map_new_rw(fd0, SZ_2M, NPU_PAGE_4K, 0);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, aperture_open(fd0, 0, &afd0));
+	ASSERT_EQ(0, aperture_open(fd1, 0, &afd1));
+	own = aperture_map(afd0, va, SZ_2M, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)va, own);
+	own[3] = 0x51;
+	/* device 1's view of the same VA, in a second mapping of it */
+	p = mmap(NULL, SZ_2M, PROT_READ | PROT_WRITE, MAP_SHARED, afd1, (off_t)va);
+	EXPECT_EQ(MAP_FAILED, p);	/* the identity only */
+	ASSERT_EQ(0, munmap(own, SZ_2M));
+	p = aperture_map(afd1, va, SZ_2M, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)va, p);
+
+	/* the right alone is not enough, nor PEER_ENABLE alone */
+	ASSERT_EQ(0, npu_set_access(fd0, va, SZ_2M, 1, NPU_ACCESS_READWRITE));
+	EXPECT_TRUE(FAULTS(p + 3, false));
+	ASSERT_EQ(0, npu_set_access(fd0, va, SZ_2M, 1, NPU_ACCESS_NONE));
+	ASSERT_EQ(0, peer_enable(fd1, 0, true));
+	EXPECT_TRUE(FAULTS(p + 3, false));
+	ASSERT_EQ(0, npu_set_access(fd0, va, SZ_2M, 1, NPU_ACCESS_READ));
+	EXPECT_EQ(0, probe(p + 3, false, 0, &v));
+	EXPECT_EQ(0x51, v);
+	EXPECT_TRUE(FAULTS(p + 4, true));
+	ASSERT_EQ(0, npu_set_access(fd0, va, SZ_2M, 1, NPU_ACCESS_READWRITE));
+	EXPECT_EQ(0, probe(p + 4, true, 0x52, NULL));
+	/* narrowed: the writable page goes */
+	ASSERT_EQ(0, npu_set_access(fd0, va, SZ_2M, 1, NPU_ACCESS_READ));
+	EXPECT_TRUE(FAULTS(p + 4, true));
+	EXPECT_EQ(0, probe(p + 4, false, 0, &v));
+	EXPECT_EQ(0x52, v);
+	/* PEER_DISABLE, then again */
+	ASSERT_EQ(0, peer_enable(fd1, 0, false));
+	EXPECT_TRUE(FAULTS(p + 4, false));
+	ASSERT_EQ(0, peer_enable(fd1, 0, true));
+	EXPECT_EQ(0, probe(p + 4, false, 0, &v));
+	EXPECT_EQ(0x52, v);
+	/* the peer unmaps */
+	ASSERT_EQ(0, npu_unmap(fd0, va));
+	EXPECT_TRUE(FAULTS(p + 4, false));
+	munmap(p, SZ_2M);
+	close(afd0);
+	close(afd1);
+	close(fd1);
+	close(fd0);
+}
+
+/* The peer context closes: its pages leave the accessor's aperture. */
+TEST(peer_context_closes)
+{
+	unsigned char v = 1, *p;
+	int fd0, fd1, afd1;
+	uint64_t va;
+
+	if (npu_device_count() < 2)
+		SKIP(return, "needs two NPUs");
+	probe_arm();
+	fd0 = npu_open(0);
+	fd1 = npu_open(1);
+	ASSERT_LE(0, fd0);
+	ASSERT_LE(0, fd1);
+	va = npu_map_new_rw(fd0, SZ_2M, NPU_PAGE_2M, 1);
+	ASSERT_NE(0, va);
+	ASSERT_EQ(0, peer_enable(fd1, 0, true));
+	ASSERT_EQ(0, aperture_open(fd1, 0, &afd1));
+	p = aperture_map(afd1, va, SZ_2M, PROT_READ | PROT_WRITE);
+	ASSERT_EQ((void *)(uintptr_t)va, p);
+	EXPECT_EQ(0, probe(p + SZ_1M, true, 0x61, NULL));
+	EXPECT_EQ(0, probe(p + SZ_1M, false, 0, &v));
+	EXPECT_EQ(0x61, v);
+	close(fd0);
+	EXPECT_TRUE(FAULTS(p + SZ_1M, false));
+	munmap(p, SZ_2M);
+	close(afd1);
+	close(fd1);
+}
+
 TEST_HARNESS_MAIN

@@ -2363,11 +2363,24 @@ struct npu_model_destroy {
  * stays reachable until then (1.11).
  *
  * Through the aperture a CPU reaches device memory of the context
- * (MEM_ALLOC, SHARE_IMPORT, and a DMABUF_IMPORT of an npu dma-buf of the
- * same device, which is that memory), host memory registered with a
- * device VA (NPU_HOST_MAPPED) and mirrors (MIRROR_MAP). Not yet (SIGBUS,
- * as an access the device cannot make): IPC-imported memory, other
- * drivers' dma-bufs and peers' memory.
+ * (MEM_ALLOC, SHARE_IMPORT, IPC_IMPORT, and a DMABUF_IMPORT of an npu
+ * dma-buf of the same device, which is that memory), host memory
+ * registered with a device VA (NPU_HOST_MAPPED) and mirrors (MIRROR_MAP).
+ * An IPC import is reachable until its exporter revokes the key
+ * (IPC_DESTROY, the free or unmap of the memory, the exporter's exit):
+ * every page of it leaves every aperture before that returns, and later
+ * accesses are SIGBUS. Not yet (SIGBUS, as an access the device cannot
+ * make): other drivers' dma-bufs.
+ *
+ * Peers' memory (since 1.12): an address the context maps nothing at is
+ * looked up in the other contexts of the context's process (same mm) on
+ * the devices it enabled (PEER_ENABLE), as the device's engine reaches
+ * them: with the mapping's peer right (SET_ACCESS with this device,
+ * NPU_MAP_PEERS), from the peer's device memory. Such a page leaves the
+ * aperture when the peer's mapping or its rights change, at the
+ * PEER_DISABLE, and when either context shuts down; the next access
+ * translates again. A peer's mirrors are not reached through another
+ * device's aperture.
  *
  * A mirror's page is the context's process's own page, reached as the
  * engine reaches it: a page not faulted in for the device (or only for
