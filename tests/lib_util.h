@@ -130,16 +130,22 @@ static inline aclrtPhysicalMemProp prop_for(aclrtMemAttr attr)
 	return p;
 }
 
-/* Read-write access for device 0. */
-static inline aclrtMemAccessDesc rw_desc(void)
+/* Access @flags for location 0 of @type (device 0, or the host). */
+static inline aclrtMemAccessDesc access_desc(aclrtMemLocationType type, aclrtMemAccessFlags flags)
 {
 	aclrtMemAccessDesc d;
 
 	memset(&d, 0, sizeof(d));
-	d.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
-	d.location.type = ACL_MEM_LOCATION_TYPE_DEVICE;
+	d.flags = flags;
+	d.location.type = type;
 	d.location.id = 0;
 	return d;
+}
+
+/* Read-write access for device 0. */
+static inline aclrtMemAccessDesc rw_desc(void)
+{
+	return access_desc(ACL_MEM_LOCATION_TYPE_DEVICE, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 }
 
 static inline void fill_pattern(void *p, size_t n, unsigned int seed)
@@ -149,6 +155,18 @@ static inline void fill_pattern(void *p, size_t n, unsigned int seed)
 
 	for (i = 0; i < n; i++)
 		c[i] = (unsigned char)(i * 131 + seed + (i >> 12));
+}
+
+/* Device bytes [@off, +@len) of @va equal @model's. */
+static inline bool dev_range_matches(const char *va, const char *model, size_t off, size_t len)
+{
+	char *back = malloc(len);
+	bool ok;
+
+	ok = back && aclrtMemcpy(back, len, va + off, len, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS &&
+	     !memcmp(back, model + off, len);
+	free(back);
+	return ok;
 }
 
 /* Index of the first byte that differs from the pattern, or -1. */

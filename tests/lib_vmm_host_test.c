@@ -18,17 +18,6 @@
 #define MAP_FIXED_NOREPLACE 0x100000
 #endif
 
-static aclrtMemAccessDesc host_desc(aclrtMemAccessFlags flags)
-{
-	aclrtMemAccessDesc d;
-
-	memset(&d, 0, sizeof(d));
-	d.flags = flags;
-	d.location.type = ACL_MEM_LOCATION_TYPE_HOST;
-	d.location.id = 0;
-	return d;
-}
-
 static uint64_t host_access(void *va)
 {
 	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_HOST };
@@ -64,18 +53,6 @@ static void unmap_segs(size_t seg, int n, char *va, aclrtDrvMemHandle *h)
 		aclrtFreePhysical(h[i]);
 	}
 	aclrtReleaseMemAddress(va);
-}
-
-/* Device bytes [@off, +@len) of @va equal @model's. */
-static bool dev_matches(const char *va, const char *model, size_t off, size_t len)
-{
-	char *back = malloc(len);
-	bool ok;
-
-	ok = back && aclrtMemcpy(back, len, va + off, len, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS &&
-	     !memcmp(back, model + off, len);
-	free(back);
-	return ok;
 }
 
 /* The CPU writes pattern @seed at [@off, +@len) of @va and of @model. */
@@ -129,7 +106,7 @@ static void child_write(volatile char *p)
  */
 TEST(readwrite_2m)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	size_t seg = 2 * MiB, n = 2 * seg;
 	aclrtDrvMemHandle h[2];
 	char *va, *model = calloc(1, n), *back = malloc(n);
@@ -163,11 +140,11 @@ TEST(readwrite_2m)
 	cpu_write(va, model, seg - 777, 2 * 4096, 3);
 	cpu_write(va, model, n - 4096, 4096, 4);
 	/* read back by the device at other offsets than written */
-	EXPECT_TRUE(dev_matches(va, model, 0, 2 * 4096));
-	EXPECT_TRUE(dev_matches(va, model, 3 * 4096, 3 * 4096));
-	EXPECT_TRUE(dev_matches(va, model, seg - 8192, 4 * 4096));
-	EXPECT_TRUE(dev_matches(va, model, n - 3 * 4096, 3 * 4096));
-	EXPECT_TRUE(dev_matches(va, model, 0, n));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 2 * 4096));
+	EXPECT_TRUE(dev_range_matches(va, model, 3 * 4096, 3 * 4096));
+	EXPECT_TRUE(dev_range_matches(va, model, seg - 8192, 4 * 4096));
+	EXPECT_TRUE(dev_range_matches(va, model, n - 3 * 4096, 3 * 4096));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, n));
 
 	/* the device writes, the CPU reads at its own offsets */
 	fill_pattern(model + seg + 12345, 70000, 5);
@@ -181,7 +158,7 @@ TEST(readwrite_2m)
 	st = child_does(child_write, va + 100000);
 	EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	model[100001] = 0x5a;
-	EXPECT_TRUE(dev_matches(va, model, 98304, 8192));
+	EXPECT_TRUE(dev_range_matches(va, model, 98304, 8192));
 
 	/* NONE: the CPU's view goes, the device's memory stays */
 	desc.flags = ACL_RT_MEM_ACCESS_FLAGS_NONE;
@@ -189,7 +166,7 @@ TEST(readwrite_2m)
 	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_NONE, host_access(va + seg));
 	st = child_does(child_read, va + seg);
 	EXPECT_KILLED(SIGSEGV, st);
-	EXPECT_TRUE(dev_matches(va, model, 0, n));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, n));
 	unmap_segs(seg, 2, va, h);
 	free(model);
 	free(back);
@@ -201,7 +178,7 @@ TEST(readwrite_2m)
  */
 TEST(read_only)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READ);
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READ);
 	size_t n = 2 * MiB;
 	aclrtDrvMemHandle h;
 	char *va, *model = malloc(n);
@@ -220,21 +197,21 @@ TEST(read_only)
 	st = child_does(child_write, va + 4096);
 	EXPECT_KILLED(SIGSEGV, st);
 	/* the parent survived, nothing was written */
-	EXPECT_TRUE(dev_matches(va, model, 0, 8192));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 8192));
 
 	/* READ -> READWRITE: writable at once, the same bytes */
 	desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READWRITE;
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, n, &desc, 1));
 	EXPECT_EQ((uint64_t)ACL_RT_MEM_ACCESS_FLAGS_READWRITE, host_access(va));
 	cpu_write(va, model, 4096 + 1, 100, 10);
-	EXPECT_TRUE(dev_matches(va, model, 4096, 4096));
+	EXPECT_TRUE(dev_range_matches(va, model, 4096, 4096));
 	/* and back: readable, a write faults again */
 	desc.flags = ACL_RT_MEM_ACCESS_FLAGS_READ;
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, n, &desc, 1));
 	EXPECT_EQ(0, memcmp(va, model, n));
 	st = child_does(child_write, va);
 	EXPECT_KILLED(SIGSEGV, st);
-	EXPECT_TRUE(dev_matches(va, model, 0, 4096));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 4096));
 	unmap_segs(n, 1, va, &h);
 	free(model);
 }
@@ -247,7 +224,7 @@ TEST(read_only)
  */
 TEST(unmap_revokes)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_HOST };
 	size_t n = 2 * MiB;
 	aclrtDrvMemHandle h;
@@ -311,7 +288,7 @@ TEST(unmap_revokes)
  */
 TEST(device_right_caps)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE), dev = rw_desc();
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE), dev = rw_desc();
 	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
 	size_t n = 2 * MiB;
 	aclrtDrvMemHandle h;
@@ -348,7 +325,7 @@ TEST(device_right_caps)
  */
 TEST(other_devices_handle)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	aclrtPhysicalMemProp p = prop_for(ACL_HBM_MEM_HUGE);
 	char model[8192], back[8192];
 	size_t n = 2 * MiB;
@@ -400,7 +377,7 @@ TEST(other_devices_handle)
 /* The vendor's codes for what it refuses, the library's for the rest. */
 TEST(bad_input)
 {
-	aclrtMemAccessDesc desc[2] = { host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE), rw_desc() };
+	aclrtMemAccessDesc desc[2] = { access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE), rw_desc() };
 	aclrtMemLocation loc = { 0, ACL_MEM_LOCATION_TYPE_HOST };
 	size_t n = 2 * MiB;
 	aclrtDrvMemHandle h;
@@ -416,7 +393,7 @@ TEST(bad_input)
 	loc.id = 1;
 	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtMemGetAccess(va, &loc, &flag));
 	loc.id = 0;
-	desc[0] = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	desc[0] = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	/* unknown location types and flags */
 	desc[0].location.type = (aclrtMemLocationType)7;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(va, n, desc, 1));
@@ -425,12 +402,12 @@ TEST(bad_input)
 	loc.type = ACL_MEM_LOCATION_TYPE_MANAGED;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemGetAccess(va, &loc, &flag));
 	loc.type = ACL_MEM_LOCATION_TYPE_HOST;
-	desc[0] = host_desc((aclrtMemAccessFlags)2);
+	desc[0] = access_desc(ACL_MEM_LOCATION_TYPE_HOST, (aclrtMemAccessFlags)2);
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(va, n, desc, 1));
-	desc[0] = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	desc[0] = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	desc[0].rsv[0] = 1;
 	EXPECT_ACL(ACL_ERROR_INVALID_PARAM, aclrtMemSetAccess(va, n, desc, 1));
-	desc[0] = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	desc[0] = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	/* a bad second entry: nothing changed, the first one either */
 	desc[1].location.id = 63;
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_DEVICEID, aclrtMemSetAccess(va, n, desc, 2));
@@ -472,7 +449,7 @@ TEST(bad_input)
 /* 1 GiB pages: the CPU's view covers the whole mapping. */
 TEST(readwrite_1g)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	aclrtPhysicalMemProp p = prop_for(ACL_MEM_HUGE1G);
 	char model[3 * 4096], back[3 * 4096];
 	aclrtDrvMemHandle h;
@@ -538,7 +515,7 @@ static int apertures_open(void)
  */
 TEST(reset_and_finalize)
 {
-	aclrtMemAccessDesc desc = host_desc(ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
+	aclrtMemAccessDesc desc = access_desc(ACL_MEM_LOCATION_TYPE_HOST, ACL_RT_MEM_ACCESS_FLAGS_READWRITE);
 	size_t n = 2 * MiB;
 	aclrtDrvMemHandle h;
 	int round;

@@ -509,18 +509,6 @@ TEST(huge1g_physical)
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
 }
 
-/* Device bytes [@off, +@len) of @va equal @model's. */
-static bool dev_matches(const char *va, const char *model, size_t off, size_t len)
-{
-	char *back = malloc(len);
-	bool ok;
-
-	ok = back && aclrtMemcpy(back, len, va + off, len, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS &&
-	     !memcmp(back, model + off, len);
-	free(back);
-	return ok;
-}
-
 /* Write @len pattern bytes (@seed) at @off of @va and of @model. */
 static aclError dev_write(char *va, char *model, size_t off, size_t len, unsigned int seed)
 {
@@ -558,10 +546,10 @@ TEST(map_mem_owner_reads_and_writes)
 	ASSERT_ACL_OK(dev_write(va, model, 12345, 1, 7));
 	ASSERT_ACL_OK(aclrtMemset(va + n + 4097, 100, 0x5a, 100));
 	memset(model + n + 4097, 0x5a, 100);
-	EXPECT_TRUE(dev_matches(va, model, 0, 2 * n));
-	EXPECT_TRUE(dev_matches(va, model, 777, 5 * MiB));
-	EXPECT_TRUE(dev_matches(va, model, n - 1, 2));
-	EXPECT_TRUE(dev_matches(va, model, n + 4000, 300));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 2 * n));
+	EXPECT_TRUE(dev_range_matches(va, model, 777, 5 * MiB));
+	EXPECT_TRUE(dev_range_matches(va, model, n - 1, 2));
+	EXPECT_TRUE(dev_range_matches(va, model, n + 4000, 300));
 
 	ASSERT_ACL_OK(aclrtUnmapMem(va));
 	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
@@ -611,12 +599,12 @@ TEST(map_no_access_until_set_access)
 
 	ASSERT_ACL_OK(aclrtMemSetAccess(va, n, &desc, 1));
 	ASSERT_ACL_OK(aclrtMemcpy(va, n, model, n, ACL_MEMCPY_HOST_TO_DEVICE));
-	EXPECT_TRUE(dev_matches(va, model, 0, n));
-	EXPECT_TRUE(dev_matches(va, model, 4095, 8193));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, n));
+	EXPECT_TRUE(dev_range_matches(va, model, 4095, 8193));
 	/* unmapped and mapped again: aclrtMapMem's mapping needs no grant */
 	ASSERT_ACL_OK(aclrtUnmapMem(va));
 	ASSERT_ACL_OK(aclrtMapMem(va + n, n, 0, h, 0));
-	EXPECT_TRUE(dev_matches(va + n, model, 0, n));
+	EXPECT_TRUE(dev_range_matches(va + n, model, 0, n));
 	ASSERT_ACL_OK(aclrtUnmapMem(va + n));
 	ASSERT_ACL_OK(aclrtFreePhysical(h));
 	ASSERT_ACL_OK(aclrtReleaseMemAddress(va));
@@ -736,19 +724,19 @@ TEST(torch_npu_expandable_segment)
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h[3], seg, &p, 0));
 	ASSERT_ACL_OK(aclrtMapMem(va + 3 * seg, seg, 0, h[3], 0));
 	ASSERT_ACL_OK(dev_write(va, model, 2 * seg + 100, seg + 5000, 40));
-	EXPECT_TRUE(dev_matches(va, model, 0, 4 * seg));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 4 * seg));
 
 	/* shrink: the last segment goes (unmap, then free) */
 	ASSERT_ACL_OK(aclrtUnmapMem(va + 3 * seg));
 	ASSERT_ACL_OK(aclrtFreePhysical(h[3]));
-	EXPECT_TRUE(dev_matches(va, model, 0, 3 * seg));
-	EXPECT_TRUE(dev_matches(va, model, seg - 10, seg + 20));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 3 * seg));
+	EXPECT_TRUE(dev_range_matches(va, model, seg - 10, seg + 20));
 
 	/* grow again into the freed slot: a fresh handle, writable at once */
 	ASSERT_ACL_OK(aclrtMallocPhysical(&h[3], seg, &p, 0));
 	ASSERT_ACL_OK(aclrtMapMem(va + 3 * seg, seg, 0, h[3], 0));
 	ASSERT_ACL_OK(dev_write(va, model, 3 * seg, seg, 50));
-	EXPECT_TRUE(dev_matches(va, model, 0, 4 * seg));
+	EXPECT_TRUE(dev_range_matches(va, model, 0, 4 * seg));
 
 	for (i = 4; i-- > 0;) {
 		ASSERT_ACL_OK(aclrtUnmapMem(va + i * seg));
