@@ -37,4 +37,11 @@ int acl_kprint_prepare(struct acl_kfunc *f, struct acl_stream *s, uint32_t block
 int acl_kprint_finish(struct acl_kfunc *f, struct acl_stream *s, struct acl_kprint *p, int ret, uint32_t id,
 		      uint64_t seq);
 
+/*
+ * A launch of @f that @s records (a model's) has the printf area @p, the
+ * recording's: record the host step that prints its records at each run
+ * of the model, after the kernel.
+ */
+int acl_kprint_record(struct acl_kfunc *f, struct acl_stream *s, const struct acl_kprint *p);
+
 #endif /* LIBACL_KPRINT_H */
