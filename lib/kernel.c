@@ -18,6 +18,10 @@
  * completed. The kernel runs with the process's saturation mode and sets
  * the context's overflow status. A kernel whose binary prints gets a
  * printf area, and the launch prints its records (kprint.c).
+ *
+ * On a stream that records a model (a capture, or a stream bound to a
+ * model being built) the launch is recorded instead: the recording keeps
+ * the block and owns device memory for it (acl_launch_record()).
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -3,7 +3,8 @@
  * Kernel printf (kprint.c): a launch of a kernel whose binary prints gets
  * a printf area in device memory, and the launch call prints the blocks'
  * records once the kernel has run, as the vendor's 910B <<<>>> stub does
- * (dump workspace, launch, Adx::AdumpPrintWorkSpace).
+ * (dump workspace, launch, Adx::AdumpPrintWorkSpace). A launch a model
+ * records prints at each run of the model, from a host step.
  */
 #ifndef LIBACL_KPRINT_H
 #define LIBACL_KPRINT_H

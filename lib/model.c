@@ -11,7 +11,10 @@
  * value writes and waits, reduce and random tasks, notify records and
  * waits, batch copies (one copy each), CMO tasks, prefetches, profiling
  * markers: they queue through acl_stream_launch() - are appended to the
- * capture's command list (stream.c) instead of being submitted; the host
+ * capture's command list (stream.c) instead of being submitted, and so are
+ * kernel launches (kernel.c: the recording keeps their argument blocks and
+ * owns device memory for them, so a model with kernels waits for its runs
+ * at its destroy); the host
  * steps of a run are recorded between them: EXTERNAL event records and
  * waits (event.c), host functions and callbacks (callback.c: struct
  * acl_host_step), the library's own for the tasks whose engine reads

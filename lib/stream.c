@@ -336,10 +336,10 @@ void acl_stream_last_task(struct acl_task_ref *out)
 static int acl_stream_capture_refuse(struct acl_stream *s)
 {
 	if (s->capture->build)
-		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, labels and label switches)",
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records kernel launches, copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, labels and label switches)",
 				s);
 	s->capture->invalid = true;
-	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures kernel launches, copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
 			s);
 }
 
@@ -375,9 +375,9 @@ static int acl_stream_grp_gate_locked(struct acl_stream *s)
 	if (!c || c->build || (s->grp != ACL_GRP_SAMPLE && !__atomic_load_n(&c->grp_open, __ATOMIC_ACQUIRE)))
 		return 0;
 	/*
-	 * Kernel launches (they come with the AI cores) are the group's: the
-	 * command they record, c->n, is appended to the open group's tasks
-	 * here; nothing npu records today is one.
+	 * Kernel launches would be the group's: the command they record,
+	 * c->n, appended to the open group's tasks here; npu records none in
+	 * a group (acl_stream_capture_kernel() refuses them first).
 	 */
 	if (s->grp == ACL_GRP_SAMPLE)
 		err = acl_errf(ACLI_ETASKTYPE, "stream %p records a task group (aclmdlRICaptureTaskGrpBegin), which takes kernel launches only: the capture is invalidated",

@@ -94,8 +94,8 @@ enum acl_grp_state {
 
 /*
  * A task group of a capture (aclrtTaskGrp, made by GrpEnd): the tasks
- * recorded in it, which the vendor lets be kernel launches only - npu has
- * none yet, so @ntasks is 0. Listed in its capture (@next, under
+ * recorded in it, which the vendor lets be kernel launches only - npu
+ * records none in a group yet, so @ntasks is 0. Listed in its capture (@next, under
  * model_group.c's lock) until its model is destroyed.
  */
 struct acl_task_grp {

@@ -1113,6 +1113,7 @@ TEST(capture_bad_input)
 	aclmdlRICaptureStatus cs;
 	aclrtBinHandle h;
 	aclrtStream stream, ms;
+	aclrtTaskGrp grp;
 	aclmdlRI m;
 	uint32_t n = 1;
 	void *ddata, *dout, *dblk;
@@ -1143,6 +1144,10 @@ TEST(capture_bad_input)
 	/* an argument handle not finalized */
 	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithConfig(f, 1, stream, NULL, a, NULL));
 	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithConfig(f, 1, stream, NULL, local, NULL));
+	/* npu's limit: no kernel launch in a task group (nothing recorded, the capture going on) */
+	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(stream));
+	EXPECT_ACL(NOT_SUPP, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpEnd(stream, &grp));
 	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream, &cs, NULL));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, cs);
 	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
