@@ -20,6 +20,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib_util.h"
@@ -715,7 +716,7 @@ TEST(capture_host_args_replays)
 
 /*
  * aclrtLaunchKernelWithConfig (an argument handle with a placeholder) and
- * aclrtLaunchKernel / V2 (the block in device memory) captured: the
+ * aclrtLaunchKernel and V2 (the block in device memory) captured: the
  * handle's block is the model's as it was at the launch (a ParaUpdate
  * after it changes nothing), a device block is read where it is at each
  * run (a new bias there is the next run's). The kernel task is a KERNEL
@@ -735,8 +736,9 @@ TEST(capture_with_config_and_device_args)
 	aclrtStream ms;
 	uint32_t n = 1;
 	struct ph_args blk;
+	aclrtLaunchKernelCfg cfg = { NULL, 0 };
 	aclmdlRI m;
-	void *dout, *dout2, *ddata, *dblk, *buf;
+	void *dout, *dout2, *dout3, *ddata, *dblk, *buf;
 	int r, i;
 
 	NEED_DEVICE();
@@ -744,9 +746,12 @@ TEST(capture_with_config_and_device_args)
 	ASSERT_ACL_OK(aclrtCreateStream(&stream));
 	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	ASSERT_ACL_OK(aclrtMalloc(&dout2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout3, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	ASSERT_ACL_OK(aclrtMalloc(&dblk, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	write_n(ddata, data, 4);
+	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout3, .bias = 11 };
+	ASSERT_ACL_OK(aclrtMemcpy((char *)dblk + 64, sizeof(blk), &blk, sizeof(blk), ACL_MEMCPY_HOST_TO_DEVICE));
 	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout2, .bias = 7 };
 	ASSERT_ACL_OK(aclrtMemcpy(dblk, sizeof(blk), &blk, sizeof(blk), ACL_MEMCPY_HOST_TO_DEVICE));
 	ASSERT_ACL_OK(aclrtKernelArgsInit(f, &a));
@@ -760,6 +765,7 @@ TEST(capture_with_config_and_device_args)
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
 	ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(f, 1, stream, NULL, a, NULL));
 	ASSERT_ACL_OK(aclrtLaunchKernel(f, 1, dblk, sizeof(blk), stream));
+	ASSERT_ACL_OK(aclrtLaunchKernelV2(f, 1, (char *)dblk + 64, sizeof(blk), &cfg, stream));
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
 	/* changed after the launch: not the model's */
 	((int64_t *)buf)[0] = 1000;
@@ -780,13 +786,16 @@ TEST(capture_with_config_and_device_args)
 		read_n(out, dout2, 4, stream);
 		for (i = 0; i < 4; i++)
 			EXPECT_EQ(data[i] + 7 + r, out[i]);
+		read_n(out, dout3, 4, stream);
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(data[i] + 11, out[i]);
 	}
 
 	/* the tasks: two KERNEL tasks, the second's block the caller's device block */
 	ASSERT_ACL_OK(aclmdlRIGetStreams(m, &ms, &n));
 	n = 4;
 	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, tasks, &n));
-	ASSERT_EQ(2U, n);
+	ASSERT_EQ(3U, n);
 	ASSERT_ACL_OK(aclmdlRITaskGetType(tasks[0], &type));
 	EXPECT_EQ(ACL_MODEL_RI_TASK_KERNEL, type);
 	ASSERT_ACL_OK(aclmdlRITaskGetParams(tasks[1], &tp));
@@ -815,6 +824,7 @@ TEST(capture_with_config_and_device_args)
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));
 	ASSERT_ACL_OK(aclrtFree(dout));
 	ASSERT_ACL_OK(aclrtFree(dout2));
+	ASSERT_ACL_OK(aclrtFree(dout3));
 	ASSERT_ACL_OK(aclrtFree(ddata));
 	ASSERT_ACL_OK(aclrtFree(dblk));
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
@@ -1165,6 +1175,118 @@ TEST(capture_bad_input)
 	ASSERT_ACL_OK(aclrtFree(dout));
 	ASSERT_ACL_OK(aclrtFree(dblk));
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *open_gate(void *gate)
+{
+	uint64_t one = 1;
+
+	usleep(200 * 1000);
+	aclrtSetDevice(0);
+	aclrtMemcpy(gate, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+	return NULL;
+}
+
+struct self_destroy {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclError ret;
+	int calls;
+};
+
+static void hf_destroy_own(void *arg)
+{
+	struct self_destroy *d = arg;
+
+	d->calls++;
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+}
+
+/*
+ * A graph with kernels owns their blocks: its destroy waits for its queued
+ * runs, which use them (a run held back by a value wait ends first, its
+ * kernel done); from a host function of its own run the destroy would
+ * wait for itself: ACL_ERROR_RT_MODEL_RUNNING, the model staying and the
+ * run going on (the vendor polls its running graph at its destroy and
+ * answers the same).
+ */
+TEST(capture_destroy_waits_for_runs)
+{
+	struct self_destroy d = { 0 };
+	struct ph_args blk;
+	int64_t data[4] = { 5, 6, 7, 8 }, out[4];
+	aclrtFuncHandle f, small;
+	aclrtBinHandle h;
+	aclrtStream stream, run;
+	pthread_t t;
+	double t0;
+	void *ddata, *dout, *dout2, *gate;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&d.ctx));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&gate, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(gate, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	write_n(ddata, data, 4);
+
+	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout, .bias = 1 };
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &d.m));
+	ASSERT_ACL_OK(aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_EQ, run));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	ASSERT_EQ(0, pthread_create(&t, NULL, open_gate, gate));
+	t0 = now_s();
+	ASSERT_ACL_OK(aclmdlRIDestroy(d.m));
+	EXPECT_GE(now_s() - t0, 0.2);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	read_n(out, dout, 4, run);
+	EXPECT_EQ(data[2] + 1, out[2]);
+
+	/* a host function of the run destroys its own graph: refused, the run goes on */
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(dout2, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, hf_destroy_own, &d));
+	blk.out = dout2;
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &d.m));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	read_n(out, dout2, 4, run);
+	EXPECT_EQ(1, d.calls);
+	EXPECT_EQ(ACL_ERROR_RT_MODEL_RUNNING, d.ret);
+	EXPECT_EQ(data[3] + 1, out[3]);
+	read_n(out, dout, 4, run);
+	EXPECT_EQ(data[0] + 1, out[0]);
+	/* it stayed: it goes now */
+	ASSERT_ACL_OK(aclmdlRIDestroy(d.m));
+
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtDestroyStream(run));
+	EXPECT_ACL_OK(aclrtFree(ddata));
+	EXPECT_ACL_OK(aclrtFree(dout));
+	EXPECT_ACL_OK(aclrtFree(dout2));
+	EXPECT_ACL_OK(aclrtFree(gate));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
