@@ -77,6 +77,7 @@ struct npu_model {
  * @model: the model (a reference)
  * @next: the step running, or the next to run
  * @started: @sub is step @next
+ * @begun: a step started (the run's error, if any, is step @next's)
  * @sub: step @next as a command: its progress and its host registrations
  * @random: where a RANDOM step's task is copied for the run, or NULL
  * @kernel: where a KERNEL step's task is copied for the run, or NULL
@@ -85,6 +86,7 @@ struct npu_model_run {
 	struct npu_model *model;
 	u32 next;
 	bool started;
+	bool begun;
 	struct npu_job sub;
 	struct npu_random_job *random;
 	struct npu_kernel_job *kernel;
@@ -355,6 +357,7 @@ static int npu_model_step_start(struct npu_stream *stream,
 		sub->kernel = run->kernel;
 	}
 	run->started = true;
+	run->begun = true;
 	if (cmd->flags & NPU_CMD_DST_HOST) {
 		sub->dst_reg = npu_host_reg_get(ctx, cmd->dst, step->dst_span);
 		if (!sub->dst_reg || sub->dst_reg->flags & NPU_HOST_READONLY)
@@ -422,6 +425,17 @@ int npu_model_run(struct npu_stream *stream, struct npu_job *job, u64 *budget)
 		*budget -= min_t(u64, *budget, NPU_STREAM_CMD_COST);
 	}
 	return 0;
+}
+
+/*
+ * The step of @run that ended it with an error, counted from 1 (the step
+ * it was at: a failed step ends the run there); 0 if it did not start.
+ */
+u32 npu_model_run_step(const struct npu_model_run *run)
+{
+	if (!run || !run->begun)
+		return 0;
+	return run->next + 1;
 }
 
 /* The run's end (completed, failed, dropped or refused at SUBMIT). */

@@ -35,5 +35,6 @@ int npu_model_check(struct npu_context *ctx, struct npu_stream *stream,
 		    struct npu_job *job);
 int npu_model_run(struct npu_stream *stream, struct npu_job *job, u64 *budget);
 void npu_model_run_free(struct npu_model_run *run);
+u32 npu_model_run_step(const struct npu_model_run *run);
 
 #endif /* __NPU_MODEL_H__ */

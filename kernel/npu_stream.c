@@ -34,6 +34,7 @@
 #include "npu_drv.h"
 #include "npu_engine.h"
 #include "npu_mirror.h"
+#include "npu_model.h"
 #include "npu_obj.h"
 #include "npu_stream.h"
 #include "npu_trace.h"
@@ -334,6 +335,7 @@ static struct npu_job *npu_stream_complete(struct npu_stream *stream,
 		WRITE_ONCE(stream->error, ret);
 		stream->error_seq = job->seqno;
 		stream->error_tid = job->tid;
+		stream->error_step = npu_model_run_step(job->model);
 		stream->error_addr = addr;
 		stream->error_flags = flags;
 	}
@@ -635,6 +637,7 @@ static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout,
 		if (out && npu_stream_error_named(ret)) {
 			out->error_seqno = stream->error_seq;
 			out->error_tid = stream->error_tid;
+			out->error_step = stream->error_step;
 			out->fault_addr = stream->error_addr;
 			out->fault_flags = stream->error_flags;
 		}
@@ -698,6 +701,8 @@ int npu_stream_sync_ioctl(struct npu_context *ctx, void *arg)
 	args->fault_addr = 0;
 	args->fault_flags = 0;
 	args->error_tid = 0;
+	args->error_step = 0;
+	args->__reserved = 0;
 	stream = npu_stream_get(ctx, args->stream);
 	if (!stream)
 		return -ENOENT;

@@ -69,6 +69,7 @@ struct npu_stream_fault {
  * @error: first fault not yet reported by STREAM_SYNC, or 0
  * @error_seq: seqno of the command that faulted
  * @error_tid: the thread that submitted it (struct npu_job's @tid)
+ * @error_step: for a MODEL command, its step that failed, from 1; else 0
  * @error_addr: for a DMA fault (-EIO, -EHWPOISON), where it faulted...
  * @error_flags: ...and how, NPU_FAULT_* bits
  * @dma_addr: the address of the DMA fault the turn running now met
@@ -109,6 +110,7 @@ struct npu_stream {
 	int error;
 	u64 error_seq;
 	pid_t error_tid;
+	u32 error_step;
 	u32 error_flags;
 	u64 error_addr;
 	u64 dma_addr;

@@ -18,6 +18,10 @@
  * completed. The kernel runs with the process's saturation mode and sets
  * the context's overflow status. A kernel whose binary prints gets a
  * printf area, and the launch prints its records (kprint.c).
+ *
+ * On a stream that records a model (a capture, or a stream bound to a
+ * model being built) the launch is recorded instead: the recording keeps
+ * the block and owns device memory for it (acl_launch_record()).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -186,6 +190,71 @@ static int acl_launch_cfg(const aclrtLaunchKernelCfg *cfg, uint32_t *timeout_ms)
 	return 0;
 }
 
+/* A recorded launch's placeholders: their slots get the device addresses of their data. */
+struct acl_launch_ph {
+	const aclrtPlaceHolderInfo *ph;
+	size_t n;
+};
+
+static void acl_launch_patch(struct acl_kcap *kc, const void *arg)
+{
+	const struct acl_launch_ph *p = arg;
+	size_t i;
+
+	for (i = 0; i < p->n; i++) {
+		uint64_t addr = kc->k.args_va + p->ph[i].dataOffset;
+
+		memcpy(kc->blob + p->ph[i].addrOffset, &addr, sizeof(addr));
+	}
+}
+
+/*
+ * The launch @k of @f on @s, which records a model (captured, or bound to
+ * a model being built): the recording keeps a copy of the argument block
+ * (@args, @len bytes; with @dev the block's device address, which each
+ * run reads as it is then) and device memory it owns for it, where each
+ * run stores it for the kernel, as the vendor's capture keeps a
+ * captured launch's arguments until its model is destroyed. A kernel that
+ * prints gets a printf area the recording owns, cleared before each run,
+ * and a host step after it that prints the run's records (the vendor's
+ * printf thread reads the device's FIFO at each run). ACLI_ENOTCAPTURED
+ * if @s records no more: the caller launches.
+ */
+static int acl_launch_record(struct acl_kfunc *f, struct acl_stream *s, const struct npu_kernel *k,
+			     const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph, bool dev)
+{
+	struct acl_launch_ph patch = { .ph = ph, .n = nph };
+	bool blob = len && !dev;
+	struct acl_kprint kp = { 0 };
+	struct acl_kcap *kc;
+	uint64_t dump = 0;
+	int ret;
+
+	kc = calloc(1, sizeof(*kc) + (blob ? len : 0));
+	if (!kc)
+		return acl_errf(-ENOMEM, "out of host memory for the recording of stream %p", s);
+	kc->k = *k;
+	acl_obj_hold(&f->obj);
+	kc->func = &f->obj;
+	kc->args_len = (uint32_t)len;
+	if (blob) {
+		memcpy(kc->blob, args, len);
+		kc->k.args_len = (uint32_t)len;
+	} else if (len) {
+		kc->args_va = (uintptr_t)args;
+	}
+	if (f->prints) {
+		kp.size = acl_printf_fifo_size();
+		kp.blocks = k->block_dim;
+		dump = (uint64_t)kp.size * kp.blocks;
+		kc->k.dump_size = kp.size;
+	}
+	ret = acl_stream_capture_kernel(s, kc, dump, &kp.va, nph ? acl_launch_patch : NULL, &patch);
+	if (!ret && dump)
+		ret = acl_kprint_record(f, s, &kp);
+	return ret;
+}
+
 /*
  * Launch @f over @blocks blocks on @s with the argument block @args
  * (@len bytes), its @nph placeholders patched with the device addresses
@@ -215,12 +284,14 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	if (dev && len && ((uintptr_t)args % 8))
 		return acl_errf(ACLI_ERTPARAM, "argsData %p is not 8-byte aligned", args);
 	ret = acl_launch_cfg(cfg, &k.timeout_ms);
-	if (!ret)
-		ret = acl_stream_not_capturing(s, "launching a kernel on");
+	/* the block's room for each placeholder, before anything is taken or recorded */
+	for (i = 0; !ret && i < nph; i++) {
+		if ((uint64_t)ph[i].addrOffset + sizeof(uint64_t) > len || ph[i].dataOffset > len)
+			ret = acl_errf(ACLI_ERTPARAM, "placeholder %zu (addrOffset %u, dataOffset %u) is outside the %zu bytes of arguments",
+				       i, ph[i].addrOffset, ph[i].dataOffset, len);
+	}
 	if (!ret)
 		ret = acl_binary_aicore(f->bin, &id);
-	if (!ret && len && !dev)
-		ret = acl_kargs_of(s, &r);
 	if (!ret && s->ctx)
 		ret = acl_ovf_words(s->ctx, &ovf);
 	if (ret)
@@ -233,6 +304,16 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 		k.args_len = (uint32_t)len;
 		k.args_va = (uintptr_t)args;
 	}
+	if (acl_stream_recording(s)) {
+		ret = acl_launch_record(f, s, &k, args, len, ph, nph, dev);
+		if (ret != ACLI_ENOTCAPTURED)
+			return ret;
+	}
+	if (len && !dev) {
+		ret = acl_kargs_of(s, &r);
+		if (ret)
+			return ret;
+	}
 	ret = acl_kprint_prepare(f, s, blocks, &kp);
 	if (ret)
 		return ret;
@@ -241,7 +322,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	if (!len || dev) {
 		ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
 		if (!ret)
-			acl_stream_note_launch(s, sid, seq, f, len ? (uintptr_t)args : 0, (uint32_t)len);
+			acl_stream_note_launch(s, sid, seq, 0, f, len ? (uintptr_t)args : 0, (uint32_t)len);
 		return acl_kprint_finish(f, s, &kp, ret, sid, seq);
 	}
 	blob = malloc(len);
@@ -257,11 +338,6 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	for (i = 0; i < nph; i++) {
 		uint64_t addr = r->va + off + ph[i].dataOffset;
 
-		if ((uint64_t)ph[i].addrOffset + sizeof(addr) > len || ph[i].dataOffset > len) {
-			ret = acl_errf(ACLI_ERTPARAM, "placeholder %zu (addrOffset %u, dataOffset %u) is outside the %zu bytes of arguments",
-				       i, ph[i].addrOffset, ph[i].dataOffset, len);
-			goto unlock;
-		}
 		memcpy(blob + ph[i].addrOffset, &addr, sizeof(addr));
 	}
 	k.args = (uintptr_t)blob;
@@ -270,7 +346,7 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	ret = acl_stream_submit_at(s, &cmd, 1, &sid, &seq);
 	if (!ret) {
 		acl_kargs_used_locked(r, off, span, sid, seq);
-		acl_stream_note_launch(s, sid, seq, f, k.args_va, k.args_len);
+		acl_stream_note_launch(s, sid, seq, 0, f, k.args_va, k.args_len);
 	}
 unlock:
 	pthread_mutex_unlock(&r->lock);

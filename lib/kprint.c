@@ -18,6 +18,11 @@
  * records did not all fit. The area is freed before the call returns. A
  * task error of the kernel is not the launch's: the stream's next
  * synchronize reports it, as for any launch.
+ *
+ * A launch a model records (kernel.c) has an area the recording owns,
+ * cleared before each run of the model, and a host step after it prints
+ * the run's records, on the context's host-function thread (the vendor's
+ * printf thread prints a graph's kernels at each of its runs).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -78,7 +83,7 @@ static void acl_kprint_block(const struct acl_kfunc *f, uint32_t b, const char *
 }
 
 /* Read and print every block's records. */
-static void acl_kprint_out(const struct acl_kfunc *f, struct acl_stream *s, const struct acl_kprint *p)
+static void acl_kprint_out(const struct acl_kfunc *f, struct acl_device *dev, const struct acl_kprint *p)
 {
 	const uint32_t max = p->size - (uint32_t)sizeof(struct acl_kprint_head);
 	char *buf = malloc(max ? max : 1);
@@ -90,11 +95,11 @@ static void acl_kprint_out(const struct acl_kfunc *f, struct acl_stream *s, cons
 		uint64_t at = p->va + (uint64_t)b * p->size;
 		struct acl_kprint_head h;
 
-		if (acl_read_at(s->dev, NULL, (const void *)(uintptr_t)at, &h, sizeof(h)))
+		if (acl_read_at(dev, NULL, (const void *)(uintptr_t)at, &h, sizeof(h)))
 			break;
 		if (h.used > max)
 			h.used = max;
-		if (h.used && acl_read_at(s->dev, NULL, (const void *)(uintptr_t)(at + sizeof(h)), buf, h.used))
+		if (h.used && acl_read_at(dev, NULL, (const void *)(uintptr_t)(at + sizeof(h)), buf, h.used))
 			break;
 		acl_kprint_block(f, b, buf, h.used);
 		if (h.flags & NPU_BLOCK_DUMP_LOST)
@@ -115,7 +120,7 @@ int acl_kprint_finish(struct acl_kfunc *f, struct acl_stream *s, struct acl_kpri
 	if (!ret) {
 		r = acl_stream_reach(s, id, seq, -1);
 		if (!r || r == -ENOENT)
-			acl_kprint_out(f, s, p);
+			acl_kprint_out(f, s->dev, p);
 		acl_err_clear();
 	}
 	/* a failed free (the device went) leaves nothing to report on the launch */
@@ -123,4 +128,38 @@ int acl_kprint_finish(struct acl_kfunc *f, struct acl_stream *s, struct acl_kpri
 		acl_err_clear();
 	p->va = 0;
 	return ret;
+}
+
+/* A recorded printf launch's host step: the kernel's area, read at each run. */
+struct acl_kprint_step {
+	struct acl_kfunc *f;		/* held */
+	struct acl_device *dev;
+	struct acl_kprint p;
+};
+
+static void acl_kprint_step_run(void *arg)
+{
+	struct acl_kprint_step *st = arg;
+
+	acl_kprint_out(st->f, st->dev, &st->p);
+	acl_err_clear();
+}
+
+static void acl_kprint_step_free(void *arg)
+{
+	struct acl_kprint_step *st = arg;
+
+	acl_kfunc_put(st->f);
+	free(st);
+}
+
+int acl_kprint_record(struct acl_kfunc *f, struct acl_stream *s, const struct acl_kprint *p)
+{
+	struct acl_kprint_step *st = malloc(sizeof(*st));
+
+	if (!st)
+		return acl_errf(-ENOMEM, "out of host memory for the recording of stream %p", s);
+	acl_obj_hold(&f->obj);
+	*st = (struct acl_kprint_step){ .f = f, .dev = s->dev, .p = *p };
+	return acl_host_step_record(s, acl_kprint_step_run, st, acl_kprint_step_free);
 }

@@ -3,7 +3,8 @@
  * Kernel printf (kprint.c): a launch of a kernel whose binary prints gets
  * a printf area in device memory, and the launch call prints the blocks'
  * records once the kernel has run, as the vendor's 910B <<<>>> stub does
- * (dump workspace, launch, Adx::AdumpPrintWorkSpace).
+ * (dump workspace, launch, Adx::AdumpPrintWorkSpace). A launch a model
+ * records prints at each run of the model, from a host step.
  */
 #ifndef LIBACL_KPRINT_H
 #define LIBACL_KPRINT_H
@@ -36,5 +37,12 @@ int acl_kprint_prepare(struct acl_kfunc *f, struct acl_stream *s, uint32_t block
  */
 int acl_kprint_finish(struct acl_kfunc *f, struct acl_stream *s, struct acl_kprint *p, int ret, uint32_t id,
 		      uint64_t seq);
+
+/*
+ * A launch of @f that @s records (a model's) has the printf area @p, the
+ * recording's: record the host step that prints its records at each run
+ * of the model, after the kernel.
+ */
+int acl_kprint_record(struct acl_kfunc *f, struct acl_stream *s, const struct acl_kprint *p);
 
 #endif /* LIBACL_KPRINT_H */

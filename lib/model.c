@@ -11,7 +11,10 @@
  * value writes and waits, reduce and random tasks, notify records and
  * waits, batch copies (one copy each), CMO tasks, prefetches, profiling
  * markers: they queue through acl_stream_launch() - are appended to the
- * capture's command list (stream.c) instead of being submitted; the host
+ * capture's command list (stream.c) instead of being submitted, and so are
+ * kernel launches (kernel.c: the recording keeps their argument blocks and
+ * owns device memory for them, so a model with kernels waits for its runs
+ * at its destroy); the host
  * steps of a run are recorded between them: EXTERNAL event records and
  * waits (event.c), host functions and callbacks (callback.c: struct
  * acl_host_step), the library's own for the tasks whose engine reads
@@ -100,6 +103,12 @@ struct acl_model_run_ref {
 	uint64_t seq;
 };
 
+/* A kernel launch of a driver model: its step there (from 1) and the recording's launch. */
+struct acl_model_kstep {
+	uint32_t step;
+	const struct acl_kcap *kc;
+};
+
 /*
  * What a run does, in order: a driver model, or a host step between two:
  * an EXTERNAL event record or wait (the vendor's graphs record and wait
@@ -113,6 +122,8 @@ struct acl_model_part {
 	bool record;			/* @event: a record, else a wait */
 	struct acl_obj *event;		/* the struct acl_event (held), or NULL */
 	struct acl_host_step *host;	/* the callback or host function (callback.c, the recording's), or NULL */
+	struct acl_model_kstep *ks;	/* a driver model's kernel launches (@nks), or NULL: a run */
+	uint32_t nks;			/* names them for the exception of a fault */
 };
 
 /* A destroy callback (aclmdlRIDestroyRegisterCallback). */
@@ -282,6 +293,16 @@ void acl_exec_reapers_forget(void)
 	pthread_cond_init(&acl_reapers_cond, NULL);
 }
 
+/* Free @p, @n parts (their kernel lists; not their driver models nor events). */
+static void acl_model_parts_free(struct acl_model_part *p, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; p && i < n; i++)
+		free(p[i].ks);
+	free(p);
+}
+
 static void acl_model_release(struct acl_obj *obj)
 {
 	struct acl_model *m = (struct acl_model *)obj;
@@ -307,7 +328,7 @@ static void acl_model_release(struct acl_obj *obj)
 	for (i = 0; i < m->nparts; i++)
 		if (m->parts[i].event)
 			acl_obj_put(m->parts[i].event);
-	free(m->parts);
+	acl_model_parts_free(m->parts, m->nparts);
 	free(m->name);
 	free(m->cbs);
 	pthread_mutex_destroy(&m->lock);
@@ -612,12 +633,22 @@ static bool acl_model_runs_here(struct acl_model *m)
 }
 
 /*
- * A model with condition tasks (model_cond.c) is destroyed: its queued
- * runs read its condition values, which go with it, so they end first
- * (an endless loop: aclmdlRIAbort before; not in the context's teardown,
- * which destroys the streams next); then its sub-models go.
+ * Does @m own device memory its runs use: condition values
+ * (model_cond.c), kernels' argument blocks and printf areas (kernel.c)?
+ * Its destroy waits for its runs then, as the vendor's destroy of a
+ * captured model waits for its runs.
  */
-static void acl_model_cond_teardown(struct acl_model *m)
+static bool acl_model_owns_dmem(struct acl_model *m)
+{
+	return acl_model_cond(m, NULL) || acl_capture_owns_dmem(&m->cap);
+}
+
+/*
+ * A model that owns device memory is destroyed: its queued runs use it,
+ * so they end first (an endless loop: aclmdlRIAbort before; not in the
+ * context's forced teardown, which destroys the streams next).
+ */
+static void acl_model_runs_wait(struct acl_model *m)
 {
 	struct acl_model_run_ref *runs = NULL;
 	unsigned int i, n = 0;
@@ -640,7 +671,6 @@ static void acl_model_cond_teardown(struct acl_model *m)
 	}
 	free(runs);
 	acl_err_clear();
-	acl_cond_ops->teardown(m->cond);
 }
 
 /*
@@ -679,8 +709,11 @@ static int acl_model_teardown(struct acl_model *m)
 	acl_grps_close(&m->cap);
 	/* a build's stream is let go (a capture's ended before) */
 	acl_model_unbind(m);
+	if (acl_model_owns_dmem(m))
+		acl_model_runs_wait(m);
+	/* its condition values and sub-models go */
 	if (m->cond)
-		acl_model_cond_teardown(m);
+		acl_cond_ops->teardown(m->cond);
 	/* the driver's models go, one at a time; the parts stay for a run that has them */
 	for (i = 0;; i++) {
 		bool more;
@@ -766,7 +799,7 @@ static void acl_models_gone(struct acl_context *ctx, bool forget)
 			if (m->cond)
 				acl_cond_ops->forget(m->cond);
 			acl_grps_forget(&m->cap);
-			free(m->parts);
+			acl_model_parts_free(m->parts, m->nparts);
 			free(m->runs);
 			free(m->name);
 			free(m->cbs);
@@ -1123,6 +1156,28 @@ static void acl_model_parts_undo(struct acl_model *m, struct acl_model_part *p, 
 	acl_err_resume(&held);
 }
 
+/* The kernel launches among the @count commands @cmds of the driver model of @p. */
+static int acl_model_part_kernels(struct acl_model_part *p, const struct npu_cmd *cmds, uint32_t count)
+{
+	uint32_t j, n = 0;
+
+	p->ks = NULL;
+	p->nks = 0;
+	for (j = 0; j < count; j++)
+		n += cmds[j].op == NPU_OP_KERNEL;
+	if (!n)
+		return 0;
+	p->ks = calloc(n, sizeof(*p->ks));
+	if (!p->ks)
+		return acl_errf(-ENOMEM, "out of host memory for a model's parts");
+	for (j = 0; j < count; j++)
+		if (cmds[j].op == NPU_OP_KERNEL)
+			p->ks[p->nks++] = (struct acl_model_kstep){
+				.step = j + 1, .kc = (const struct acl_kcap *)(uintptr_t)cmds[j].src,
+			};
+	return 0;
+}
+
 /*
  * @m's parts from its recording into @p (*@np of them): the commands
  * between two host steps (EXTERNAL event operations, host functions,
@@ -1174,6 +1229,8 @@ static int acl_model_parts(struct acl_model *m, const bool *off, struct acl_mode
 			if (off)
 				cmds = kept;
 			p[n].off = !count;
+			if (!ret)
+				ret = acl_model_part_kernels(&p[n], cmds, count);
 			if (!ret && count)
 				ret = acl_model_kcreate(m, cmds, count, &p[n].kid);
 			n++;
@@ -1186,8 +1243,13 @@ static int acl_model_parts(struct acl_model *m, const bool *off, struct acl_mode
 			p[n++].off = off && off[cap->n + i];
 		}
 	}
-	if (ret)
+	if (ret) {
 		acl_model_parts_undo(m, p, n);
+		for (i = 0; i < n; i++) {
+			free(p[i].ks);
+			p[i].ks = NULL;
+		}
+	}
 	*np = n;
 out:
 	free(kept);
@@ -1228,7 +1290,7 @@ static int acl_model_build(struct acl_model *m)
 	pthread_mutex_unlock(&m->lock);
 	if (gone) {
 		acl_model_parts_undo(m, p, n);
-		free(p);
+		acl_model_parts_free(p, n);
 		return ret ?: acl_model_overtaken(m);
 	}
 	for (i = 0; i < n; i++)
@@ -1266,18 +1328,23 @@ static int acl_model_rebuild(struct acl_model *m, const bool *off)
 			ret = acl_model_overtaken(m);
 		} else {
 			for (i = 0; i < n; i++) {
-				uint32_t kid = m->parts[i].kid;
+				struct acl_model_kstep *ks = m->parts[i].ks;
+				uint32_t kid = m->parts[i].kid, nks = m->parts[i].nks;
 
 				m->parts[i].kid = p[i].kid;
 				m->parts[i].off = p[i].off;
+				m->parts[i].ks = p[i].ks;
+				m->parts[i].nks = p[i].nks;
 				p[i].kid = kid;
+				p[i].ks = ks;
+				p[i].nks = nks;
 			}
 		}
 		pthread_mutex_unlock(&m->lock);
 		/* the old ones go (a queued run finishes with them), or the new ones */
 		acl_model_parts_undo(m, p, n);
 	}
-	free(p);
+	acl_model_parts_free(p, n);
 	return ret;
 }
 
@@ -1470,7 +1537,7 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_MODEL };
 	struct acl_model_part part;
-	uint32_t i;
+	uint32_t i, k;
 	int ret = 0;
 
 	/* until it is listed, a launch holds an update and a destroy's wait back */
@@ -1496,8 +1563,15 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 		} else if (part.event) {
 			ret = acl_event_wait_on(part.event, s, 0);
 		} else {
+			uint32_t sid;
+			uint64_t seq;
+
 			cmd.src = part.kid;
-			ret = part.kid ? acl_stream_submit(s, &cmd, 1, NULL) : -ENOENT;
+			ret = part.kid ? acl_stream_submit_at(s, &cmd, 1, &sid, &seq) : -ENOENT;
+			/* a kernel's fault in this run names its launch, as a launch's does */
+			for (k = 0; !ret && k < part.nks; k++)
+				acl_stream_note_launch(s, sid, seq, part.ks[k].step, part.ks[k].kc->func,
+						       part.ks[k].kc->args_va, part.ks[k].kc->args_len);
 			/* no update changes the parts while a launch is under way */
 			if (ret == -ENOENT)
 				ret = acl_model_overtaken(m);
@@ -1916,9 +1990,9 @@ ACL_EXPORT aclError aclmdlRIDestroy(aclmdlRI modelRI)
 	if (capturing)
 		ret = acl_errf(ACLI_EMODELCAPTURED, "model %p is still being captured: end the capture first (aclmdlRICaptureEnd)",
 			       m);
-	/* its destroy waits for its runs (their values go with it): not in a callback, which they may wait for */
-	else if (acl_model_cond(m, NULL) && acl_model_runs_here(m))
-		ret = acl_errf(ACLI_EMODELRUNNING, "model %p has condition tasks and a run of it is not done: the destroy would wait for that run from a host function or callback, which the run may wait for (its own steps, or host steps behind it on the same thread); the model stays (destroy it after the run)",
+	/* its destroy waits for its runs (their memory goes with it): not in a callback, which they may wait for */
+	else if (acl_model_owns_dmem(m) && acl_model_runs_here(m))
+		ret = acl_errf(ACLI_EMODELRUNNING, "model %p has condition tasks or kernel launches and a run of it is not done: the destroy would wait for that run from a host function or callback, which the run may wait for (its own steps, or host steps behind it on the same thread); the model stays (destroy it after the run)",
 			       m);
 	else if (!acl_obj_del(&m->obj))
 		ret = acl_errf(ACLI_EHANDLE, "model %p is being destroyed by another thread", m);

@@ -12,8 +12,10 @@
  * context_aclgraph.cc Context::Stream*TaskGrp/Update, stream.cc
  * PackingTaskGroup, UpdateTask, AllocTask, IsTaskGroupBreak): a group
  * takes kernel launches only (capture_adapt_v100.cc
- * TaskTypeIsSupportTaskGroup: AI core and vector core kernels). npu has
- * no kernel launch yet, so a group holds no task: any task of its stream
+ * TaskTypeIsSupportTaskGroup: AI core and vector core kernels). npu
+ * records kernel launches in captures but not in groups (kernel.c's
+ * launch is refused, 207000, while a group is open or updated: stream.c
+ * acl_stream_capture_kernel()), so a group holds no task: any task of its stream
  * while it is open is refused with 507009 and one of another stream of
  * its capture with 107034, either invalidating the capture (stream.c's
  * gate); an update window refuses every task with 507009. The state of

@@ -243,6 +243,8 @@ static aclmdlRITaskType acl_mtask_type(const struct acl_mtask *t)
 		return ACL_MODEL_RI_TASK_VALUE_WRITE;
 	if (cmd->op == NPU_OP_WAIT_VALUE)
 		return ACL_MODEL_RI_TASK_VALUE_WAIT;
+	if (cmd->op == NPU_OP_KERNEL)
+		return ACL_MODEL_RI_TASK_KERNEL;
 	return ACL_MODEL_RI_TASK_DEFAULT;
 }
 
@@ -334,6 +336,15 @@ static int acl_mtask_params(struct acl_mtask *t, void *out)
 			params->eventWaitTaskParams.eventFlag = ev->flags;
 			params->eventWaitTaskParams.waitFlag = ACL_EVENT_WAIT_EXTERNAL;
 		}
+	} else if (type == ACL_MODEL_RI_TASK_KERNEL) {
+		const struct acl_kcap *kc = (const struct acl_kcap *)(uintptr_t)cmd->src;
+
+		/* as the vendor's: the block where the kernel reads it, in device memory */
+		params->kernelTaskParams.funcHandle = kc->func;
+		params->kernelTaskParams.args = (void *)(uintptr_t)kc->args_va;
+		params->kernelTaskParams.isHostArgs = 0;
+		params->kernelTaskParams.argsSize = kc->args_len;
+		params->kernelTaskParams.numBlocks = kc->k.block_dim;
 	} else if (type == ACL_MODEL_RI_TASK_VALUE_WRITE) {
 		params->valueWriteTaskParams.devAddr = (void *)(uintptr_t)cmd->dst;
 		params->valueWriteTaskParams.value = cmd->value;
@@ -369,9 +380,19 @@ ACL_EXPORT aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunc
 		ret = acl_mtask_get(task, &t);
 	if (ret)
 		return acl_ret(__func__, ret);
-	/* npu records no kernel launches: no task is one */
-	ret = acl_errf(ACLI_ERTPARAM, "task %p is no kernel task (attribute %d): check aclmdlRITaskGetType first", t,
-		       (int)attrId);
+	ret = acl_mtask_lock(t);
+	if (ret) {
+		acl_obj_put(&t->obj);
+		return acl_ret(__func__, ret);
+	}
+	if (acl_mtask_type(t) != ACL_MODEL_RI_TASK_KERNEL) {
+		ret = acl_errf(ACLI_ERTPARAM, "task %p is no kernel task (attribute %d): check aclmdlRITaskGetType first", t,
+			       (int)attrId);
+	} else {
+		ret = acl_errf(ACLI_ERTNOTSUPP, "attribute %d of kernel task %p: npu answers no attributes of a kernel task",
+			       (int)attrId, t);
+	}
+	pthread_mutex_unlock(&t->tab->lock);
 	acl_obj_put(&t->obj);
 	return acl_ret(__func__, ret);
 }
@@ -411,8 +432,14 @@ static int acl_mtask_set(struct acl_mtask *t, const aclmdlRITaskParams *params)
 	void *addr;
 	int ret;
 
+	if (acl_mtask_type(t) == ACL_MODEL_RI_TASK_KERNEL && params->type == ACL_MODEL_RI_TASK_KERNEL)
+		return acl_errf(ACLI_ERTNOTSUPP, "task %p is a kernel task, whose parameters npu does not change (disable it, or capture the graph again)",
+				t);
+	if (acl_mtask_type(t) == ACL_MODEL_RI_TASK_KERNEL)
+		return acl_errf(ACLI_ERTPARAM, "task %p is a kernel task: params->type %d must be ACL_MODEL_RI_TASK_KERNEL (1)", t,
+				(int)params->type);
 	if (params->type == ACL_MODEL_RI_TASK_KERNEL)
-		return acl_errf(ACLI_ERTPARAM, "task %p cannot become a kernel task: npu records none", t);
+		return acl_errf(ACLI_ERTPARAM, "task %p is no kernel task: it cannot become one", t);
 	if (params->type != ACL_MODEL_RI_TASK_VALUE_WRITE && params->type != ACL_MODEL_RI_TASK_VALUE_WAIT)
 		return acl_errf(ACLI_ERTPARAM, "params->type %d must be ACL_MODEL_RI_TASK_KERNEL (1), _VALUE_WRITE (5) or _VALUE_WAIT (6)",
 				(int)params->type);
@@ -769,6 +796,7 @@ static const char *acl_mtask_name(const struct acl_mtask *t)
 		[NPU_OP_SWITCH] = "LABEL_SWITCH",
 		[NPU_OP_PREFETCH] = "CMO",
 		[NPU_OP_TIMESTAMP] = "PROFILER_TRACE_EX",
+		[NPU_OP_KERNEL] = "KERNEL_AIVEC",
 	};
 	const struct npu_cmd *cmd = acl_mtask_cmd(t);
 

@@ -336,10 +336,10 @@ void acl_stream_last_task(struct acl_task_ref *out)
 static int acl_stream_capture_refuse(struct acl_stream *s)
 {
 	if (s->capture->build)
-		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, labels and label switches)",
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p is bound to a model being built, and libacl cannot record this task yet (it records kernel launches, copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, labels and label switches)",
 				s);
 	s->capture->invalid = true;
-	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
+	return acl_errf(ACLI_ERTNOTSUPP, "stream %p is being captured, and libacl cannot capture this task yet (it captures kernel launches, copies and memsets of device or registered host memory, 2D, batch and descriptor copies, value writes and waits, notifies, reduce and random tasks, CMO tasks, prefetches, profiling markers, pool allocations, host functions and callbacks, events, labels and label switches): the capture is invalidated (aclmdlRICaptureEnd answers 507903)",
 			s);
 }
 
@@ -375,9 +375,9 @@ static int acl_stream_grp_gate_locked(struct acl_stream *s)
 	if (!c || c->build || (s->grp != ACL_GRP_SAMPLE && !__atomic_load_n(&c->grp_open, __ATOMIC_ACQUIRE)))
 		return 0;
 	/*
-	 * Kernel launches (they come with the AI cores) are the group's: the
-	 * command they record, c->n, is appended to the open group's tasks
-	 * here; nothing npu records today is one.
+	 * Kernel launches would be the group's: the command they record,
+	 * c->n, appended to the open group's tasks here; npu records none in
+	 * a group (acl_stream_capture_kernel() refuses them first).
 	 */
 	if (s->grp == ACL_GRP_SAMPLE)
 		err = acl_errf(ACLI_ETASKTYPE, "stream %p records a task group (aclmdlRICaptureTaskGrpBegin), which takes kernel launches only: the capture is invalidated",
@@ -481,12 +481,16 @@ int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g)
  * are the one such operand a recording holds (a model takes no
  * COPY_BATCH: a batch is recorded as its copies; a label switch's
  * targets are model.c's, made at each build; host memory a copy or a
- * value task reaches is a registration, looked up when it runs).
+ * value task reaches is a registration, looked up when it runs; a kernel
+ * launch's struct npu_kernel and argument block are its struct acl_kcap,
+ * which the recording owns as a whole: acl_stream_capture_kernel()).
  */
 size_t acl_cmd_host_operand(const struct npu_cmd *cmd)
 {
 	return cmd->op == NPU_OP_RANDOM ? cmd->value : 0;
 }
+
+static void acl_capture_free_kernels(struct acl_capture *cap, bool forget);
 
 /*
  * The recorded @cmd (@c's) points at a copy of its host operand that @c
@@ -528,6 +532,153 @@ void acl_capture_free_owned(struct acl_capture *cap)
 	free(cap->owned);
 	cap->owned = NULL;
 	cap->nowned = cap->owned_cap = 0;
+	/* after fork: the kernels' host memory (acl_capture_free() let go of the rest first) */
+	acl_capture_free_kernels(cap, true);
+}
+
+/* Device memory a recording takes at a time for its kernels (more for a larger block or printf area). */
+#define ACL_CAP_DMEM_CHUNK	(256 * 1024)
+#define ACL_CAP_DMEM_ALIGN	64
+
+static void acl_capture_free_kernels(struct acl_capture *cap, bool forget)
+{
+	struct acl_kcap *kc;
+	uint32_t i;
+
+	while ((kc = cap->kcaps)) {
+		cap->kcaps = kc->next;
+		if (!forget)
+			acl_obj_put(kc->func);
+		free(kc);
+	}
+	/* gone with the device's file if it closed since (or after fork: the parent's) */
+	for (i = 0; !forget && i < cap->ndmem; i++)
+		if (cap->dmem_gen == __atomic_load_n(&cap->dmem_dev->gen, __ATOMIC_ACQUIRE) &&
+		    acl_mm_free(cap->dmem_dev, cap->dmem[i].va, ACL_REGION_MALLOC))
+			acl_err_clear();
+	free(cap->dmem);
+	cap->dmem = NULL;
+	cap->ndmem = cap->dmem_cap = 0;
+}
+
+bool acl_capture_owns_dmem(struct acl_capture *cap)
+{
+	return cap->ndmem;
+}
+
+/* @len bytes of @c's device memory (under s->lock): 0, or -ENOSPC when no chunk holds them. */
+static int acl_capture_dmem_take(struct acl_capture *c, uint64_t len, uint64_t *va)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->ndmem; i++) {
+		struct acl_capture_dmem *d = &c->dmem[i];
+
+		if (d->len - d->used >= len) {
+			*va = d->va + d->used;
+			d->used += (len + ACL_CAP_DMEM_ALIGN - 1) & ~(uint64_t)(ACL_CAP_DMEM_ALIGN - 1);
+			if (d->used > d->len)
+				d->used = d->len;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+/* The chunk @va (@len bytes) of @s's device becomes @c's (under s->lock): 0 or -ENOMEM. */
+static int acl_capture_dmem_add(struct acl_stream *s, struct acl_capture *c, uint64_t va, uint64_t len)
+{
+	struct acl_capture_dmem *v;
+
+	if (c->ndmem == c->dmem_cap) {
+		v = realloc(c->dmem, (c->dmem_cap ? 2 * c->dmem_cap : 4) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		c->dmem = v;
+		c->dmem_cap = c->dmem_cap ? 2 * c->dmem_cap : 4;
+	}
+	if (!c->ndmem) {
+		c->dmem_dev = s->dev;
+		c->dmem_gen = __atomic_load_n(&s->dev->gen, __ATOMIC_ACQUIRE);
+	}
+	c->dmem[c->ndmem++] = (struct acl_capture_dmem){ .va = va, .len = len };
+	return 0;
+}
+
+static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n);
+
+int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_t dump, uint64_t *dump_va,
+			      void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg)
+{
+	bool blob = kc->k.args_len && !(kc->k.flags & NPU_KERNEL_ARGS_DEVICE);
+	uint64_t span = blob ? (kc->k.args_len + ACL_CAP_DMEM_ALIGN - 1) & ~(uint64_t)(ACL_CAP_DMEM_ALIGN - 1) : 0;
+	uint64_t need = span + dump, chunk = 0, chunk_len = 0, va = 0;
+	struct npu_cmd cmds[2] = { 0 };
+	struct acl_capture *c;
+	uint32_t n = 0;
+	int ret;
+
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		c = s->capture;
+		if (!c)
+			ret = ACLI_ENOTCAPTURED;
+		else
+			ret = acl_stream_capture_valid_locked(s);
+		/* npu records no kernel launches in task groups (the vendor's own kind of task there) */
+		if (!ret && (s->grp != ACL_GRP_NONE || (!c->build && __atomic_load_n(&c->grp_open, __ATOMIC_ACQUIRE))))
+			ret = acl_errf(ACLI_ERTNOTSUPP, "a task group of the capture of stream %p is open or updated: npu does not record kernel launches in task groups",
+				       s);
+		if (!ret && chunk) {
+			ret = acl_capture_dmem_add(s, c, chunk, chunk_len);
+			if (!ret)
+				chunk = 0;
+		}
+		if (!ret && need)
+			ret = acl_capture_dmem_take(c, need, &va);
+		if (ret != -ENOSPC)
+			break;
+		pthread_mutex_unlock(&s->lock);
+		/* a chunk of its own: outside s->lock (the allocation may wait for a snapshot) */
+		chunk_len = need > ACL_CAP_DMEM_CHUNK ? (need + NPU_PAGE_4K - 1) & ~(uint64_t)(NPU_PAGE_4K - 1) :
+			    ACL_CAP_DMEM_CHUNK;
+		ret = acl_mm_alloc(s->dev, chunk_len, NPU_PAGE_4K, &chunk);
+		if (ret) {
+			chunk = 0;
+			pthread_mutex_lock(&s->lock);
+			break;
+		}
+	}
+	if (!ret) {
+		if (blob) {
+			kc->k.args = (uintptr_t)kc->blob;
+			kc->k.args_va = va;
+			kc->args_va = va;
+			if (patch)
+				patch(kc, arg);
+		}
+		if (dump) {
+			kc->k.dump_va = va + span;
+			*dump_va = va + span;
+			/* each run's printf records from an empty area */
+			cmds[n++] = (struct npu_cmd){ .op = NPU_OP_MEMSET, .dst = va + span, .length = dump };
+		}
+		cmds[n++] = (struct npu_cmd){ .op = NPU_OP_KERNEL, .src = (uintptr_t)&kc->k, .value = sizeof(kc->k) };
+		ret = acl_stream_record_locked(s, cmds, n);
+	}
+	if (!ret) {
+		kc->next = c->kcaps;
+		c->kcaps = kc;
+		kc = NULL;
+	}
+	pthread_mutex_unlock(&s->lock);
+	if (chunk && acl_mm_free(s->dev, chunk, ACL_REGION_MALLOC))
+		acl_err_clear();
+	if (kc) {
+		acl_obj_put(kc->func);
+		free(kc);
+	}
+	return ret;
 }
 
 /* Record @n commands in @s's capture (under s->lock). */
@@ -711,6 +862,7 @@ void acl_capture_free(struct acl_capture *cap)
 	}
 	for (i = 0; i < cap->nsw; i++)
 		acl_obj_put(cap->sw[i].list);
+	acl_capture_free_kernels(cap, false);
 	acl_capture_free_owned(cap);
 	free(cap->ext);
 	free(cap->cmds);
@@ -1296,8 +1448,8 @@ int acl_dev_aborting(struct acl_device *dev)
 			dev->id);
 }
 
-void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, void *func, uint64_t args_va,
-			    uint32_t args_len)
+void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, uint32_t step, void *func,
+			    uint64_t args_va, uint32_t args_len)
 {
 	struct acl_klog *l = __atomic_load_n(&s->klog, __ATOMIC_ACQUIRE);
 	uint32_t i;
@@ -1325,28 +1477,41 @@ void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, vo
 	l->next = (i + 1) % ACL_KLOG_SLOTS;
 	l->rec[i].sid = sid;
 	l->rec[i].seq = seq;
+	l->rec[i].step = step;
 	l->rec[i].func = func;
 	l->rec[i].args_va = args_va;
 	l->rec[i].args_len = args_va ? args_len : 0;
 	pthread_mutex_unlock(&l->lock);
 }
 
-/* The launch record of command @seq of kernel stream @sid of @s into @f, if it is still kept. */
-static void acl_stream_find_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, struct acl_task_fault *f)
+/*
+ * The launch record of command @seq of kernel stream @sid of @s into @f,
+ * if it is still kept: of its step @step if it is a model run (0: the
+ * driver named none, and the run's first kernel is taken).
+ */
+static void acl_stream_find_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, uint32_t step,
+				   struct acl_task_fault *f)
 {
 	struct acl_klog *l = __atomic_load_n(&s->klog, __ATOMIC_ACQUIRE);
-	unsigned int i;
+	unsigned int i, best = ACL_KLOG_SLOTS;
 
 	if (!l || !seq)
 		return;
 	pthread_mutex_lock(&l->lock);
 	for (i = 0; i < ACL_KLOG_SLOTS; i++) {
-		if (l->rec[i].seq == seq && l->rec[i].sid == sid) {
-			f->func = l->rec[i].func;
-			f->args_va = l->rec[i].args_va;
-			f->args_len = l->rec[i].args_len;
+		if (l->rec[i].seq != seq || l->rec[i].sid != sid)
+			continue;
+		if (l->rec[i].step == step) {
+			best = i;
 			break;
 		}
+		if (!step && (best == ACL_KLOG_SLOTS || l->rec[i].step < l->rec[best].step))
+			best = i;
+	}
+	if (best < ACL_KLOG_SLOTS) {
+		f->func = l->rec[best].func;
+		f->args_va = l->rec[best].args_va;
+		f->args_len = l->rec[best].args_len;
 	}
 	pthread_mutex_unlock(&l->lock);
 }
@@ -1400,7 +1565,7 @@ static int acl_stream_wait_on(struct acl_stream *s, uint32_t id, uint64_t seq, i
 		exc.code = rep.fault_flags & NPU_FAULT_TRAP ? ACL_ERROR_RT_AICORE_TRAP_EXCEPTION :
 			   ACL_ERROR_RT_AICORE_EXCEPTION;
 		exc.kernel = true;
-		acl_stream_find_launch(s, id, rep.error_seqno, &exc);
+		acl_stream_find_launch(s, id, rep.error_seqno, rep.error_step, &exc);
 	}
 	/*
 	 * In STOP mode the commands after it are dropped, and a wait past it

@@ -94,8 +94,8 @@ enum acl_grp_state {
 
 /*
  * A task group of a capture (aclrtTaskGrp, made by GrpEnd): the tasks
- * recorded in it, which the vendor lets be kernel launches only - npu has
- * none yet, so @ntasks is 0. Listed in its capture (@next, under
+ * recorded in it, which the vendor lets be kernel launches only - npu
+ * records none in a group yet, so @ntasks is 0. Listed in its capture (@next, under
  * model_group.c's lock) until its model is destroyed.
  */
 struct acl_task_grp {
@@ -104,6 +104,28 @@ struct acl_task_grp {
 	uint32_t ntasks;		/* constant */
 	bool updating;			/* a stream updates it (atomic) */
 	uint32_t updated;		/* tasks replaced in the update under way; under the updater's lock */
+};
+
+/*
+ * A kernel launch a recording holds (kernel.c): what its command's @src
+ * points at (@value bytes of it, read by the driver at each MODEL_CREATE),
+ * with the recording's notes. Its argument block (@k.args points at
+ * @blob) is stored at each run of the model at @k.args_va, device memory
+ * the recording owns; so is its printf area (@k.dump_va).
+ */
+struct acl_kcap {
+	struct npu_kernel k;		/* first: the command's operand */
+	struct acl_kcap *next;		/* in the recording's list */
+	struct acl_obj *func;		/* the launch's function (struct acl_kfunc), held */
+	uint64_t args_va;		/* the block as the kernel gets it (aclrtLaunchKernel's too) */
+	uint32_t args_len;
+	uint8_t blob[];			/* @k.args_len bytes, unless NPU_KERNEL_ARGS_DEVICE */
+};
+
+/* Device memory a recording owns (its kernels' argument blocks and printf areas). */
+struct acl_capture_dmem {
+	uint64_t va;
+	uint64_t len, used;
 };
 
 struct acl_capture {
@@ -120,6 +142,12 @@ struct acl_capture {
 	 */
 	void **owned;
 	uint32_t nowned, owned_cap;
+	/* kernel launches (acl_stream_capture_kernel()): the recording's, freed with it */
+	struct acl_kcap *kcaps;
+	struct acl_capture_dmem *dmem;
+	uint32_t ndmem, dmem_cap;
+	struct acl_device *dmem_dev;	/* the device of @dmem ... */
+	unsigned int dmem_gen;		/* ... and its gen then (a closed device took it) */
 	uint64_t serial;		/* unique in the process: labels and events name it; set at begin */
 	bool build;			/* an explicit build's, not a capture; constant */
 	/* a capture's, under acl_cap_lock (stream.c) while it is live: */
@@ -169,6 +197,7 @@ struct acl_klog {
 		uint32_t sid;		/* kernel stream and seqno of the launch; 0 seq: unused */
 		uint32_t args_len;
 		uint64_t seq;
+		uint32_t step;		/* a model run's: the kernel's step in it, from 1; else 0 */
 		void *func;		/* its aclrtFuncHandle */
 		uint64_t args_va;	/* its argument block's device address, or 0 */
 	} rec[ACL_KLOG_SLOTS];
@@ -303,10 +332,12 @@ int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n,
 /*
  * Record that the command with seqno @seq of kernel stream @sid of @s is
  * a launch of @func with the argument block at device address @args_va
- * (@args_len bytes; 0 for none), for its exception if it faults.
+ * (@args_len bytes; 0 for none), for its exception if it faults; or,
+ * with @step, that the model run it is has that launch as its step @step
+ * (from 1: STREAM_SYNC's @error_step names it).
  */
-void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, void *func, uint64_t args_va,
-			    uint32_t args_len);
+void acl_stream_note_launch(struct acl_stream *s, uint32_t sid, uint64_t seq, uint32_t step, void *func,
+			    uint64_t args_va, uint32_t args_len);
 
 int acl_stream_submit_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n, uint32_t *id,
 			 uint64_t *seq);
@@ -431,6 +462,20 @@ size_t acl_cmd_host_operand(const struct npu_cmd *cmd);
 #define ACL_OPERAND_NOTE	8
 /* Free the host memory @cap's commands point at (acl_capture_free's; after fork alone). */
 void acl_capture_free_owned(struct acl_capture *cap);
+/*
+ * Record the kernel launch @kc (malloc'ed; the recording's from now on,
+ * even on failure) in what @s records: its command, and device memory
+ * the recording owns for its argument block (unless NPU_KERNEL_ARGS_DEVICE:
+ * @kc->k.args_va set by the caller) and its printf area (@dump bytes, if
+ * any: @kc->k.dump_va, also into *@dump_va; each run clears it first, a
+ * MEMSET before the launch). @patch(@kc, @arg), if given, completes the block
+ * once its address is known (placeholders). ACLI_ENOTCAPTURED (nothing
+ * done) if @s does not record (any more); else 0 or why not.
+ */
+int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_t dump, uint64_t *dump_va,
+			      void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg);
+/* Does @cap own device memory (its kernels')? Its model's destroy waits for its runs then. */
+bool acl_capture_owns_dmem(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */
 int acl_stream_not_capturing(struct acl_stream *s, const char *what);
 

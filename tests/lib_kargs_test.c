@@ -10,11 +10,17 @@
  * tests/ascendc/lib_kargs_kern.cpp (built with the test, lib/lib.mk) that
  * really read a placeholder's data, arguments in device memory, and a
  * parameter ParaUpdate changed, and managed memory (aclrtMemAllocManaged)
- * read and written by a kernel as the application's own pages. Skips the
- * device parts without /dev/npu0.
+ * read and written by a kernel as the application's own pages. Launches
+ * captured into a model (aclmdlRICaptureBegin .. End, and an explicit
+ * build): every run runs them again, in order with the copies around
+ * them, with the arguments of the launch call; the model owns their
+ * device memory; a fault in a run is the launch's 507015 with its
+ * exception; the capture modes; bad input refused, the capture going on.
+ * Skips the device parts without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "lib_util.h"
@@ -589,6 +595,699 @@ TEST(kernel_exceptions)
 	EXPECT_ACL_OK(aclrtFree(dout));
 	EXPECT_ACL_OK(aclrtFree(dblk));
 	EXPECT_ACL_OK(aclrtResetDeviceForce(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* ---- kernel launches in captured graphs --------------------------------- */
+
+static size_t hbm_free(void)
+{
+	size_t fr = 0, total = 0;
+
+	if (aclrtGetMemInfo(ACL_HBM_MEM, &fr, &total) != ACL_SUCCESS)
+		return 0;
+	return fr;
+}
+
+/* @n int64 at @dev into @host, after @stream's work */
+static void read_n(int64_t *host, const void *dev, int n, aclrtStream stream)
+{
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	ASSERT_ACL_OK(aclrtMemcpy(host, 8 * n, dev, 8 * n, ACL_MEMCPY_DEVICE_TO_HOST));
+}
+
+static void write_n(void *dev, const int64_t *host, int n)
+{
+	ASSERT_ACL_OK(aclrtMemcpy(dev, 8 * n, host, 8 * n, ACL_MEMCPY_HOST_TO_DEVICE));
+}
+
+/*
+ * aclrtLaunchKernelWithHostArgs captured, without and with a placeholder,
+ * between copies: every run of the model runs the kernels again, after
+ * the copy before them and before the copy after them, with the
+ * arguments as they were at the launch call (the caller's block is
+ * scribbled over and freed after it).
+ */
+TEST(capture_host_args_replays)
+{
+	int64_t in[4], out[4], want[4], data[4] = { 100, 200, 300, 400 };
+	struct ph_args *blk;
+	unsigned char *pblk;
+	aclrtFuncHandle f, small;
+	aclrtPlaceHolderInfo ph = { .addrOffset = 0, .dataOffset = sizeof(struct ph_args) };
+	aclmdlRICaptureStatus cs;
+	aclrtBinHandle h;
+	aclrtStream stream, run;
+	aclmdlRI m;
+	void *dsrc, *din, *dout, *dres, *dout2;
+	int r, i;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	ASSERT_ACL_OK(aclrtMalloc(&dsrc, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&din, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dres, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	blk = malloc(sizeof(*blk));
+	pblk = malloc(sizeof(*blk) + sizeof(data));
+	ASSERT_NE(NULL, blk);
+	ASSERT_NE(NULL, pblk);
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	/* din = dsrc; dout = din + 5; dres = dout */
+	ASSERT_ACL_OK(aclrtMemcpyAsync(din, 32, dsrc, 32, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
+	*blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)din, .out = dout, .bias = 5 };
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, blk, sizeof(*blk), NULL, 0));
+	memset(blk, 0xa5, sizeof(*blk));
+	free(blk);
+	ASSERT_ACL_OK(aclrtMemcpyAsync(dres, 32, dout, 32, ACL_MEMCPY_DEVICE_TO_DEVICE, stream));
+	/* dout2 = data + 1, data the placeholder's, stored by the model */
+	*(struct ph_args *)pblk = (struct ph_args){ .out = dout2, .bias = 1 };
+	memcpy(pblk + sizeof(struct ph_args), data, sizeof(data));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 2, stream, NULL, pblk, sizeof(struct ph_args) + sizeof(data),
+						    &ph, 1));
+	memset(pblk, 0x5a, sizeof(struct ph_args) + sizeof(data));
+	free(pblk);
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream, &cs, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, cs);
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+
+	for (r = 0; r < 3; r++) {
+		for (i = 0; i < 4; i++) {
+			in[i] = 1000 * r + 10 * i;
+			want[i] = in[i] + 5;
+		}
+		write_n(dsrc, in, 4);
+		ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclrtMemset(dres, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclrtMemset(dout2, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
+		read_n(out, dres, 4, run);
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(want[i], out[i]);
+		read_n(out, dout2, 4, run);
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(data[i] + 1, out[i]);
+	}
+	/* two runs queued back to back: the second's copy before sees the first's output */
+	ASSERT_ACL_OK(aclrtMemset(dres, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, run));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	read_n(out, dres, 4, run);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(want[i], out[i]);
+
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtDestroyStream(run));
+	ASSERT_ACL_OK(aclrtFree(dsrc));
+	ASSERT_ACL_OK(aclrtFree(din));
+	ASSERT_ACL_OK(aclrtFree(dout));
+	ASSERT_ACL_OK(aclrtFree(dres));
+	ASSERT_ACL_OK(aclrtFree(dout2));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * aclrtLaunchKernelWithConfig (an argument handle with a placeholder) and
+ * aclrtLaunchKernel and V2 (the block in device memory) captured: the
+ * handle's block is the model's as it was at the launch (a ParaUpdate
+ * after it changes nothing), a device block is read where it is at each
+ * run (a new bias there is the next run's). The kernel task is a KERNEL
+ * task with its function and block; disabled, it runs no more.
+ */
+TEST(capture_with_config_and_device_args)
+{
+	int64_t data[4] = { 10, 20, 30, 40 }, bias = 5, out[4];
+	aclrtParamHandle pph, pout, pbias;
+	aclrtFuncHandle f, small;
+	aclrtArgsHandle a;
+	aclrtBinHandle h;
+	aclrtStream stream;
+	aclmdlRITaskParams tp;
+	aclmdlRITaskType type;
+	aclmdlRITask tasks[4];
+	aclrtStream ms;
+	uint32_t n = 1;
+	struct ph_args blk;
+	aclrtLaunchKernelCfg cfg = { NULL, 0 };
+	aclmdlRI m;
+	void *dout, *dout2, *dout3, *ddata, *dblk, *buf;
+	int r, i;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout3, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dblk, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	write_n(ddata, data, 4);
+	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout3, .bias = 11 };
+	ASSERT_ACL_OK(aclrtMemcpy((char *)dblk + 64, sizeof(blk), &blk, sizeof(blk), ACL_MEMCPY_HOST_TO_DEVICE));
+	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout2, .bias = 7 };
+	ASSERT_ACL_OK(aclrtMemcpy(dblk, sizeof(blk), &blk, sizeof(blk), ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtKernelArgsInit(f, &a));
+	ASSERT_ACL_OK(aclrtKernelArgsAppendPlaceHolder(a, &pph));
+	ASSERT_ACL_OK(aclrtKernelArgsAppend(a, &dout, 8, &pout));
+	ASSERT_ACL_OK(aclrtKernelArgsAppend(a, &bias, 8, &pbias));
+	ASSERT_ACL_OK(aclrtKernelArgsGetPlaceHolderBuffer(a, pph, sizeof(data), &buf));
+	memcpy(buf, data, sizeof(data));
+	ASSERT_ACL_OK(aclrtKernelArgsFinalize(a));
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithConfig(f, 1, stream, NULL, a, NULL));
+	ASSERT_ACL_OK(aclrtLaunchKernel(f, 1, dblk, sizeof(blk), stream));
+	ASSERT_ACL_OK(aclrtLaunchKernelV2(f, 1, (char *)dblk + 64, sizeof(blk), &cfg, stream));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	/* changed after the launch: not the model's */
+	((int64_t *)buf)[0] = 1000;
+	bias = -1;
+	ASSERT_ACL_OK(aclrtKernelArgsParaUpdate(a, pbias, &bias, 8));
+	ASSERT_ACL_OK(aclrtKernelArgsFinalize(a));
+
+	for (r = 0; r < 2; r++) {
+		ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclrtMemset(dout2, 4096, 0, 4096));
+		/* the device block is read at each run */
+		blk.bias = 7 + r;
+		ASSERT_ACL_OK(aclrtMemcpy(dblk, sizeof(blk), &blk, sizeof(blk), ACL_MEMCPY_HOST_TO_DEVICE));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+		read_n(out, dout, 4, stream);
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(data[i] + 5, out[i]);
+		read_n(out, dout2, 4, stream);
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(data[i] + 7 + r, out[i]);
+		read_n(out, dout3, 4, stream);
+		for (i = 0; i < 4; i++)
+			EXPECT_EQ(data[i] + 11, out[i]);
+	}
+
+	/* the tasks: two KERNEL tasks, the second's block the caller's device block */
+	ASSERT_ACL_OK(aclmdlRIGetStreams(m, &ms, &n));
+	n = 4;
+	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, tasks, &n));
+	ASSERT_EQ(3U, n);
+	ASSERT_ACL_OK(aclmdlRITaskGetType(tasks[0], &type));
+	EXPECT_EQ(ACL_MODEL_RI_TASK_KERNEL, type);
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(tasks[1], &tp));
+	EXPECT_EQ(ACL_MODEL_RI_TASK_KERNEL, tp.type);
+	EXPECT_EQ(f, tp.kernelTaskParams.funcHandle);
+	EXPECT_EQ(dblk, tp.kernelTaskParams.args);
+	EXPECT_EQ(sizeof(blk), tp.kernelTaskParams.argsSize);
+	EXPECT_EQ(1U, tp.kernelTaskParams.numBlocks);
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(tasks[0], &tp));
+	EXPECT_NE(NULL, tp.kernelTaskParams.args);
+	EXPECT_EQ(8U * 3 + sizeof(data), tp.kernelTaskParams.argsSize);
+	/* npu changes no kernel task's parameters: refused, the model as it was */
+	EXPECT_ACL(NOT_SUPP, aclmdlRITaskSetParams(tasks[0], &tp));
+	/* disabled: the second kernel runs no more */
+	ASSERT_ACL_OK(aclmdlRITaskDisable(tasks[1]));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(dout2, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	read_n(out, dout, 4, stream);
+	EXPECT_EQ(data[3] + 5, out[3]);
+	read_n(out, dout2, 4, stream);
+	EXPECT_EQ(0, out[0]);
+
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(dout));
+	ASSERT_ACL_OK(aclrtFree(dout2));
+	ASSERT_ACL_OK(aclrtFree(dout3));
+	ASSERT_ACL_OK(aclrtFree(ddata));
+	ASSERT_ACL_OK(aclrtFree(dblk));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * The argument blocks of captured launches are in device memory the model
+ * owns: taken at the capture, given back at aclmdlRIDestroy (after the
+ * queued runs), and at the destroy of the model's context with the model
+ * still there.
+ */
+TEST(capture_args_memory_owned)
+{
+	int64_t small_out[1], bias = 3;
+	aclrtFuncHandle f, small;
+	aclrtBinHandle h;
+	aclrtContext ctx, def;
+	aclrtStream stream;
+	size_t before, during, base;
+	struct {
+		uint8_t c;
+		uint8_t pad[7];
+		void *out;
+		int16_t s;
+	} sblk = { .c = 2 };
+	aclmdlRI m;
+	void *dout;
+	int i;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	sblk.out = dout;
+	before = hbm_free();
+	ASSERT_NE(0U, before);
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	/* more than one chunk of the recording's device memory: 64 KiB blocks */
+	for (i = 0; i < 8; i++) {
+		static int64_t big[8192];
+
+		/* small_op's c = 1, out = dout */
+		big[0] = 1;
+		big[1] = (int64_t)(uintptr_t)dout;
+		ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(small, 1, stream, NULL, big, sizeof(big), NULL, 0));
+	}
+	sblk.s = (int16_t)bias;
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(small, 1, stream, NULL, &sblk, sizeof(sblk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	during = hbm_free();
+	EXPECT_GT(before, during);
+	EXPECT_LE(before - during, 2 * MiB);
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	for (i = 0; i < 4; i++)
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	/* the destroy waits for the queued runs, then gives the memory back */
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_EQ(before, hbm_free());
+	read_n(small_out, dout, 1, stream);
+	EXPECT_EQ(2 + 3, small_out[0]);
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(dout));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+
+	/* a context destroyed with its model: the model's memory goes with it */
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&def));
+	base = hbm_free();
+	ASSERT_ACL_OK(aclrtCreateContext(&ctx, 0));
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	sblk.out = dout;
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(small, 1, stream, NULL, &sblk, sizeof(sblk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	/* a run queued, the model not destroyed */
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	EXPECT_ACL_OK(aclrtDestroyContext(ctx));
+	ASSERT_ACL_OK(aclrtSetCurrentContext(def));
+	ASSERT_ACL_OK(aclrtMemcpy(small_out, 8, dout, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(2 + 3, small_out[0]);
+	ASSERT_ACL_OK(aclrtFree(dout));
+	EXPECT_EQ(base, hbm_free());
+	EXPECT_ACL(HANDLE, aclmdlRIExecuteAsync(m, NULL));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+static struct {
+	int calls;
+	uint32_t code;
+	void *args;
+	uint32_t args_len;
+	aclrtFuncHandle func;
+} rexc;
+
+static void rexc_cb(aclrtExceptionInfo *info)
+{
+	rexc.calls++;
+	rexc.code = aclrtGetErrorCodeFromExceptionInfo(info);
+	rexc.args = NULL;
+	rexc.args_len = 0;
+	aclrtGetArgsFromExceptionInfo(info, &rexc.args, &rexc.args_len);
+	rexc.func = NULL;
+	aclrtGetFuncHandleFromExceptionInfo(info, &rexc.func);
+}
+
+/*
+ * A kernel that faults in a run of a model: the run's synchronize answers
+ * 507015 as for a launch, each run again, and the exception names the
+ * kernel and its block (the model's copy, in device memory); a built
+ * model's aclmdlRIExecute answers it too.
+ */
+TEST(capture_fault_in_replay)
+{
+	int64_t blk[2] = { 8, 5 }, out[4];
+	aclrtFuncHandle f, small, fault;
+	struct ph_args good;
+	aclrtBinHandle h;
+	aclrtStream stream, bound;
+	aclmdlRI m, b;
+	void *dout, *ddata;
+	int r;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "fault_op", &fault));
+	ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(rexc_cb));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(ddata, 4096, 0, 4096));
+	good = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout, .bias = 9 };
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &good, sizeof(good), NULL, 0));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(fault, 1, stream, NULL, blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	npu_expect_dma_faults(true);
+	for (r = 0; r < 2; r++) {
+		ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+		EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(stream));
+		EXPECT_EQ(r + 1, rexc.calls);
+		EXPECT_EQ(ACL_ERROR_RT_AICORE_EXCEPTION, rexc.code);
+		EXPECT_EQ(fault, rexc.func);
+		EXPECT_NE(NULL, rexc.args);
+		EXPECT_EQ(sizeof(blk), rexc.args_len);
+		/* the kernel before it ran */
+		read_n(out, dout, 4, stream);
+		EXPECT_EQ(9, out[0]);
+	}
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+
+	/* a built model: aclmdlRIExecute answers the fault */
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&bound, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&b, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(b, bound, 0));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(fault, 2, bound, NULL, blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRIEndTask(b, bound));
+	ASSERT_ACL_OK(aclmdlRIBuildEnd(b, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclmdlRIExecute(b, 10000));
+	EXPECT_EQ(3, rexc.calls);
+	EXPECT_EQ(fault, rexc.func);
+	EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclmdlRIExecute(b, 10000));
+	npu_expect_dma_faults(false);
+	EXPECT_ACL_OK(aclmdlRIUnbindStream(b, bound));
+	EXPECT_ACL_OK(aclmdlRIDestroy(b));
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+
+	ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(rexc_cb));
+	EXPECT_ACL_OK(aclrtDestroyStream(bound));
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtFree(dout));
+	EXPECT_ACL_OK(aclrtFree(ddata));
+	EXPECT_ACL_OK(aclrtResetDeviceForce(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+struct mode_arg {
+	aclrtContext ctx;
+	aclrtFuncHandle f;
+	aclrtStream capturing, other;
+	void *blk;
+	aclError on_capturing, on_other, sync_other;
+};
+
+/* another thread's launches: on the capturing stream (recorded) and on a stream of its own (run now) */
+static void *mode_thread(void *p)
+{
+	struct mode_arg *a = p;
+
+	aclrtSetCurrentContext(a->ctx);
+	a->on_capturing = aclrtLaunchKernelWithHostArgs(a->f, 1, a->capturing, NULL, a->blk, sizeof(struct ph_args),
+							NULL, 0);
+	a->on_other = aclrtLaunchKernelWithHostArgs(a->f, 1, a->other, NULL, (struct ph_args *)a->blk + 1,
+						    sizeof(struct ph_args), NULL, 0);
+	a->sync_other = aclrtSynchronizeStream(a->other);
+	return NULL;
+}
+
+/*
+ * The capture modes restrict synchronous calls, not launches: in each
+ * mode a launch on the capturing stream is recorded, from the capturing
+ * thread and from another, and a launch on a stream not captured runs at
+ * once.
+ */
+TEST(capture_modes)
+{
+	static const aclmdlRICaptureMode modes[] = {
+		ACL_MODEL_RI_CAPTURE_MODE_GLOBAL, ACL_MODEL_RI_CAPTURE_MODE_THREAD_LOCAL,
+		ACL_MODEL_RI_CAPTURE_MODE_RELAXED,
+	};
+	int64_t data[4] = { 1, 2, 3, 4 }, out[4];
+	struct ph_args blk[2];
+	struct mode_arg a;
+	aclrtFuncHandle f, small;
+	aclrtBinHandle h;
+	aclrtStream stream, other;
+	aclrtContext ctx;
+	aclmdlRI m;
+	pthread_t t;
+	void *ddata, *d1, *d2, *d3;
+	unsigned int k;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&ctx));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtCreateStream(&other));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&d1, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&d2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&d3, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	write_n(ddata, data, 4);
+	for (k = 0; k < 3; k++) {
+		int64_t mine = 100 * (k + 1);
+
+		ASSERT_ACL_OK(aclrtMemset(d1, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclrtMemset(d2, 4096, 0, 4096));
+		ASSERT_ACL_OK(aclrtMemset(d3, 4096, 0, 4096));
+		blk[0] = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = d1, .bias = mine };
+		blk[1] = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = d2, .bias = 7 };
+		a = (struct mode_arg){ .ctx = ctx, .f = f, .capturing = stream, .other = other, .blk = blk };
+		ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, modes[k]));
+		ASSERT_EQ(0, pthread_create(&t, NULL, mode_thread, &a));
+		ASSERT_EQ(0, pthread_join(t, NULL));
+		EXPECT_ACL_OK(a.on_capturing);
+		EXPECT_ACL_OK(a.on_other);
+		EXPECT_ACL_OK(a.sync_other);
+		/* the capturing thread's own launch */
+		blk[0].out = d3;
+		ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk[0], sizeof(blk[0]), NULL, 0));
+		ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+		/* the other stream's kernel ran; the captured ones did not */
+		read_n(out, d2, 4, other);
+		EXPECT_EQ(data[0] + 7, out[0]);
+		ASSERT_ACL_OK(aclrtMemcpy(out, 8, d1, 8, ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(0, out[0]);
+		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, other));
+		read_n(out, d1, 4, other);
+		EXPECT_EQ(data[1] + mine, out[1]);
+		read_n(out, d3, 4, other);
+		EXPECT_EQ(data[2] + mine, out[2]);
+		EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	}
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtDestroyStream(other));
+	ASSERT_ACL_OK(aclrtFree(ddata));
+	ASSERT_ACL_OK(aclrtFree(d1));
+	ASSERT_ACL_OK(aclrtFree(d2));
+	ASSERT_ACL_OK(aclrtFree(d3));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * What a launch refuses it refuses on a capturing stream too, with the
+ * same codes, and the capture goes on: its model holds the good launch
+ * only.
+ */
+TEST(capture_bad_input)
+{
+	int64_t data[4] = { 3, 4, 5, 6 }, out[4], local[8] = { 0 };
+	struct ph_args blk;
+	aclrtPlaceHolderInfo bad_ph = { .addrOffset = sizeof(blk), .dataOffset = 0 };
+	aclrtFuncHandle f, small;
+	aclrtParamHandle p;
+	aclrtArgsHandle a;
+	aclmdlRICaptureStatus cs;
+	aclrtBinHandle h;
+	aclrtStream stream, ms;
+	aclrtTaskGrp grp;
+	aclmdlRI m;
+	uint32_t n = 1;
+	void *ddata, *dout, *dblk;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dblk, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	write_n(ddata, data, 4);
+	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout, .bias = 2 };
+	ASSERT_ACL_OK(aclrtKernelArgsInit(f, &a));
+	ASSERT_ACL_OK(aclrtKernelArgsAppend(a, &blk, 8, &p));
+
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	EXPECT_ACL(BAD_PARAM, aclrtLaunchKernelWithHostArgs(NULL, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL(BAD_PARAM, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, NULL, sizeof(blk), NULL, 0));
+	EXPECT_ACL(BAD_PARAM, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 1));
+	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithHostArgs(local, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 0, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 65536, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, 64 * 1024 + 1, NULL, 0));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), &bad_ph, 1));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernel(f, 1, (char *)dblk + 4, sizeof(blk), stream));
+	EXPECT_ACL(HANDLE, aclrtLaunchKernelV2(h, 1, dblk, sizeof(blk), NULL, stream));
+	/* an argument handle not finalized */
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithConfig(f, 1, stream, NULL, a, NULL));
+	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithConfig(f, 1, stream, NULL, local, NULL));
+	/* npu's limit: no kernel launch in a task group (nothing recorded, the capture going on) */
+	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(stream));
+	EXPECT_ACL(NOT_SUPP, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpEnd(stream, &grp));
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream, &cs, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, cs);
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	ASSERT_ACL_OK(aclmdlRIGetStreams(m, &ms, &n));
+	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, NULL, &n));
+	EXPECT_EQ(1U, n);
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	read_n(out, dout, 4, stream);
+	EXPECT_EQ(data[3] + 2, out[3]);
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(ddata));
+	ASSERT_ACL_OK(aclrtFree(dout));
+	ASSERT_ACL_OK(aclrtFree(dblk));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void *open_gate(void *gate)
+{
+	uint64_t one = 1;
+
+	usleep(200 * 1000);
+	aclrtSetDevice(0);
+	aclrtMemcpy(gate, 8, &one, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+	return NULL;
+}
+
+struct self_destroy {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclError ret;
+	int calls;
+};
+
+static void hf_destroy_own(void *arg)
+{
+	struct self_destroy *d = arg;
+
+	d->calls++;
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+}
+
+/*
+ * A graph with kernels owns their blocks: its destroy waits for its queued
+ * runs, which use them (a run held back by a value wait ends first, its
+ * kernel done); from a host function of its own run the destroy would
+ * wait for itself: ACL_ERROR_RT_MODEL_RUNNING, the model staying and the
+ * run going on (the vendor polls its running graph at its destroy and
+ * answers the same).
+ */
+TEST(capture_destroy_waits_for_runs)
+{
+	struct self_destroy d = { 0 };
+	struct ph_args blk;
+	int64_t data[4] = { 5, 6, 7, 8 }, out[4];
+	aclrtFuncHandle f, small;
+	aclrtBinHandle h;
+	aclrtStream stream, run;
+	pthread_t t;
+	double t0;
+	void *ddata, *dout, *dout2, *gate;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&d.ctx));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtCreateStream(&run));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&gate, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemset(gate, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	write_n(ddata, data, 4);
+
+	blk = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout, .bias = 1 };
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &d.m));
+	ASSERT_ACL_OK(aclrtValueWait(gate, 1, ACL_STREAM_WAIT_VALUE_EQ, run));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	ASSERT_EQ(0, pthread_create(&t, NULL, open_gate, gate));
+	t0 = now_s();
+	ASSERT_ACL_OK(aclmdlRIDestroy(d.m));
+	EXPECT_GE(now_s() - t0, 0.2);
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	read_n(out, dout, 4, run);
+	EXPECT_EQ(data[2] + 1, out[2]);
+
+	/* a host function of the run destroys its own graph: refused, the run goes on */
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(dout2, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclrtLaunchHostFunc(stream, hf_destroy_own, &d));
+	blk.out = dout2;
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &d.m));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(d.m, run));
+	read_n(out, dout2, 4, run);
+	EXPECT_EQ(1, d.calls);
+	EXPECT_EQ(ACL_ERROR_RT_MODEL_RUNNING, d.ret);
+	EXPECT_EQ(data[3] + 1, out[3]);
+	read_n(out, dout, 4, run);
+	EXPECT_EQ(data[0] + 1, out[0]);
+	/* it stayed: it goes now */
+	ASSERT_ACL_OK(aclmdlRIDestroy(d.m));
+
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtDestroyStream(run));
+	EXPECT_ACL_OK(aclrtFree(ddata));
+	EXPECT_ACL_OK(aclrtFree(dout));
+	EXPECT_ACL_OK(aclrtFree(dout2));
+	EXPECT_ACL_OK(aclrtFree(gate));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
 

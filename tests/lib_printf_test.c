@@ -9,7 +9,8 @@
  * print); a trap's reason goes to stderr with the kernel's name; a full
  * printf area loses records with a note on stderr; kernels that do not
  * print print nothing; the printf areas are freed (no device memory
- * growth). Skips without /dev/npu0.
+ * growth). Launches captured into a model print at each of its runs.
+ * Skips without /dev/npu0.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ const void *lib_printf_image(size_t *len);
 const void *lib_printf_quiet_image(size_t *len);
 uint32_t lib_printf_hello(uint32_t blocks, void *stream);
 uint32_t lib_printf_value(uint32_t blocks, void *p, int32_t v, void *stream);
+uint32_t lib_printf_quiet(uint32_t blocks, void *p, void *stream);
 
 #define CAP_MAX		(256 * 1024)
 
@@ -296,6 +298,91 @@ TEST(area_full)
 	EXPECT_ACL_OK(aclrtSynchronizeStream(NULL));
 	EXPECT_ACL_OK(aclrtDeviceSetLimit(ACL_RT_DEV_LIMIT_SIMD_PRINTF_FIFO_SIZE_PER_CORE, 32768));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * Launches captured into a model, through the <<<>>> stub and the API:
+ * nothing runs or prints at the call; each run of the model prints its
+ * kernels' records, in launch and block order, by the time the run's
+ * synchronize returns (the vendor's graphs print at each run); a kernel
+ * that does not print prints nothing; the model's printf areas are given
+ * back at its destroy.
+ */
+TEST(capture_prints_each_run)
+{
+	static char want[4096];
+	int32_t host[4] = { 0 }, q[4];
+	aclrtBinHandle h;
+	aclrtFuncHandle lines;
+	aclrtStream stream;
+	uint64_t n = 2;
+	const void *img;
+	size_t len, before;
+	aclmdlRI m;
+	uint32_t r1, r2;
+	aclError r3;
+	void *p, *pq;
+	int run, b, i;
+
+	NEED_DEVICE();
+	img = lib_printf_image(&len);
+	lines = get_func(&h, img, len, "lines_op");
+	ASSERT_NE(NULL, lines);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&p, sizeof(host), ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&pq, sizeof(q), ACL_MEM_MALLOC_HUGE_FIRST));
+	/* the binaries loaded by a first launch of each */
+	ASSERT_EQ(0U, lib_printf_quiet(4, pq, stream));
+	cap_begin(&out, 1);
+	ASSERT_EQ(0U, lib_printf_value(1, p, 0, stream));
+	cap_end(&out);
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	before = hbm_free();
+
+	cap_begin(&out, 1);
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	r1 = lib_printf_value(4, p, 100, stream);
+	r2 = lib_printf_quiet(4, pq, stream);
+	r3 = aclrtLaunchKernelWithHostArgs(lines, 2, stream, NULL, &n, sizeof(n), NULL, 0);
+	n = 9;
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	cap_end(&out);
+	EXPECT_EQ(0U, r1);
+	EXPECT_EQ(0U, r2);
+	EXPECT_ACL_OK(r3);
+	EXPECT_STREQ("", out.text);
+	EXPECT_GT(before, hbm_free());
+
+	want[0] = '\0';
+	for (i = 0; i < 4; i++)
+		sprintf(want + strlen(want), "Source data: %d\n", 100 + i);
+	for (b = 0; b < 2; b++)
+		for (i = 0; i < 2; i++)
+			sprintf(want + strlen(want), "block %d of 2 line %d\n", b, i);
+	for (run = 0; run < 3; run++) {
+		ASSERT_ACL_OK(aclrtMemset(p, sizeof(host), 0, sizeof(host)));
+		ASSERT_ACL_OK(aclrtMemset(pq, sizeof(q), 0, sizeof(q)));
+		cap_begin(&out, 1);
+		r3 = aclmdlRIExecuteAsync(m, stream);
+		if (!r3)
+			r3 = aclrtSynchronizeStream(stream);
+		cap_end(&out);
+		EXPECT_ACL_OK(r3);
+		EXPECT_STREQ(want, out.text);
+		ASSERT_ACL_OK(aclrtMemcpy(host, sizeof(host), p, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(100, host[0]);
+		EXPECT_EQ(103, host[3]);
+		ASSERT_ACL_OK(aclrtMemcpy(q, sizeof(q), pq, sizeof(q), ACL_MEMCPY_DEVICE_TO_HOST));
+		EXPECT_EQ(5, q[3]);
+	}
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_EQ(before, hbm_free());
+	EXPECT_ACL_OK(aclrtFree(p));
+	EXPECT_ACL_OK(aclrtFree(pq));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }

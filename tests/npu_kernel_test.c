@@ -254,6 +254,8 @@ TEST_F(kt, fault_and_trap)
 		EXPECT_EQ(addr, s.fault_addr);
 		EXPECT_EQ(c[i].flags | NPU_FAULT_AICORE, s.fault_flags);
 		EXPECT_EQ(gettid(), (pid_t)s.error_tid);
+		/* no model run: no step */
+		EXPECT_EQ(0, s.error_step);
 		/* reported once; the stream goes on */
 		EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
 	}
@@ -482,6 +484,69 @@ TEST_F(kt, model_runs_twice)
 	EXPECT_EQ(s2, e->seqno[1]);
 	EXPECT_EQ(-1, npu_check_byte(self->host, 16, 0x22));
 	free(e);
+}
+
+/*
+ * A model's kernel that faults: STREAM_SYNC names the run and, with
+ * @error_step, the step of the model that faulted (from 1); the run ends
+ * there, and a run whose first step faults names step 1.
+ */
+TEST_F(kt, model_fault_names_step)
+{
+	struct npu_kernel k = kernel_of(NULL, 0, 0, 1);
+	struct npu_cmd steps[4] = {
+		npu_memset_cmd(self->va + SZ_4K, 0x22, 16, 0),
+		kernel_cmd(&k),
+		kernel_cmd(&k),
+		npu_value_cmd(NPU_OP_WRITE_VALUE, ptr64(self->host), 9, NPU_CMD_DST_HOST),
+	};
+	struct npu_model_create mc = { .size = sizeof(mc), .count = 4,
+				       .cmd_size = sizeof(steps[0]), .cmds = ptr64(steps) };
+	struct npu_model_create mc1 = { .size = sizeof(mc1), .count = 2,
+					.cmd_size = sizeof(steps[0]), .cmds = ptr64(&steps[1]) };
+	struct npu_kernel_wait w;
+	struct npu_stream_sync s;
+	struct npu_cmd run;
+	uint64_t seqno;
+
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MODEL_CREATE, &mc));
+	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_MODEL_CREATE, &mc1));
+	memset(self->host, 0, 8);
+	npu_expect_dma_faults(true);
+	run = (struct npu_cmd){ .op = NPU_OP_MODEL, .src = mc.model };
+	ASSERT_EQ(0, npu_submit(self->fd, self->s0, &run, 1, &seqno));
+	/* step 2 runs, step 3 faults */
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	EXPECT_EQ(seqno, w.seqno);
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_FAULT, self->va, NPU_FAULT_WRITE));
+	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 5000, &s));
+	EXPECT_EQ(seqno, s.error_seqno);
+	EXPECT_EQ(3, s.error_step);
+	EXPECT_EQ(NPU_FAULT_AICORE | NPU_FAULT_WRITE, s.fault_flags);
+	EXPECT_EQ(0, s.__reserved);
+	/* the run ended at the fault */
+	EXPECT_EQ(0, host_u64(self->host, 0));
+	/* a fault of the first step */
+	run.src = mc1.model;
+	ASSERT_EQ(0, npu_submit(self->fd, self->s0, &run, 1, &seqno));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_FAULT, 0, NPU_FAULT_TRAP));
+	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 5000, &s));
+	EXPECT_EQ(seqno, s.error_seqno);
+	EXPECT_EQ(1, s.error_step);
+	npu_expect_dma_faults(false);
+	/* the model ran to its end: nothing to name */
+	run.src = mc.model;
+	ASSERT_EQ(0, npu_submit(self->fd, self->s0, &run, 1, &seqno));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	EXPECT_EQ(0, sync_out(self->fd, self->s0, 5000, &s));
+	EXPECT_EQ(0, s.error_step);
+	EXPECT_EQ(9, host_u64(self->host, 0));
 }
 
 /* ---- bad input ---------------------------------------------------------- */

@@ -43,7 +43,7 @@
 	X(npu_stream_create,	 16, 4)			\
 	X(npu_stream_destroy,	 16, 4)			\
 	X(npu_submit,		 40, 8)			\
-	X(npu_stream_sync,	 48, 8)			\
+	X(npu_stream_sync,	 56, 8)			\
 	X(npu_share_export,	 24, 8)			\
 	X(npu_share_pids,	 32, 8)			\
 	X(npu_share_import,	 40, 8)			\
@@ -237,6 +237,8 @@
 	X(npu_stream_sync, fault_addr,            32,   8) \
 	X(npu_stream_sync, fault_flags,           40,   4) \
 	X(npu_stream_sync, error_tid,             44,   4) \
+	X(npu_stream_sync, error_step,            48,   4) \
+	X(npu_stream_sync, __reserved,            52,   4) \
 	X(npu_share_export, size,                  0,   4) \
 	X(npu_share_export, flags,                 4,   4) \
 	X(npu_share_export, handle,                8,   4) \

@@ -1510,6 +1510,12 @@ enum npu_fault_flags {
  * @error_tid: out (since 1.6): the thread that submitted that command, by
  *	its id in the submitter's pid namespace (what gettid() returned
  *	there; -EIO, -EHWPOISON, -ETIME), else 0
+ * @error_step: out (since 1.12): when that command is an NPU_OP_MODEL
+ *	run, its step that failed, counted from 1 (the index in
+ *	MODEL_CREATE's @cmds plus 1: which KERNEL of a model faulted, for
+ *	one); 0 for any other command, or a run dropped before its first
+ *	step
+ * @__reserved: out, 0
  *
  * Returns 0 once every command up to @seqno completed and none of them
  * has an error not yet reported. Otherwise it reports the first such
@@ -1522,7 +1528,8 @@ enum npu_fault_flags {
  * failures, with -EIO, -EHWPOISON and -ETIME, which name one command:
  * which one, who submitted it and, for a fault, where (since 1.6). The
  * values the caller passes in them are ignored; a struct of 1.0 to 1.5
- * (24 bytes) gets none of them and works as before.
+ * (24 bytes) gets none of them and works as before, one of 1.6 to 1.11
+ * (48 bytes) all but @error_step.
  *
  * Errors (beyond the common ones):
  *
@@ -1555,6 +1562,8 @@ struct npu_stream_sync {
 	__aligned_u64 fault_addr;
 	__u32 fault_flags;
 	__u32 error_tid;
+	__u32 error_step;
+	__u32 __reserved;
 };
 
 #define NPU_IOCTL_STREAM_SYNC	_IO(NPU_TYPE, NPU_CMD_STREAM_SYNC)
