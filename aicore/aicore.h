@@ -78,9 +78,13 @@ struct aicore_outcome {
 	uint64_t busy_ns;		/* core time of the blocks */
 };
 
-/* The cores (cores.c): @n core threads; aicore_run() from several threads at once. */
+/*
+ * The cores (cores.c): @n cores, a thread each; aicore_run() from several
+ * threads at once, each with its own unified buffer @ub (NPU_UB_SIZE
+ * bytes, 32-byte aligned) for the blocks it runs itself.
+ */
 int aicore_cores_start(uint32_t n);
-void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out);
+void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out, void *ub);
 
 /* The driver's jobs (jobs.c): the threads that take, run and report them. */
 int aicore_jobs_start(void);

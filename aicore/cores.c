@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * The AI cores: one thread per simulated core, each with its unified
- * buffer. Kernels of several streams run at once, as on the device: each
- * launch the driver hands over (one per job thread, jobs.c) joins a queue,
- * oldest first, and a free core takes the next block of the oldest kernel
- * that has blocks left to start. So block_dim blocks run min(block_dim,
- * free cores) at a time, and a later kernel's blocks start as soon as the
- * earlier ones have all started. Only as many cores as a kernel has
- * blocks are woken for it: a blockDim-1 kernel wakes one thread, not
- * every core's (48 on NPUSim-A1), which on a machine of few CPUs cost each
- * launch the others' wakeups. A block is one guarded call of the kernel's
+ * The AI cores: the simulated cores are ids, each with its unified
+ * buffer where a block runs; the threads that run blocks are one per core
+ * plus the job threads (jobs.c). Kernels of several streams run at once,
+ * as on the device: each launch the driver hands over (one per job
+ * thread) joins a queue, oldest first, and a block starts when a core id
+ * is free, from the oldest kernel that has blocks left to start. So
+ * block_dim blocks run min(block_dim, free cores) at a time, and a later
+ * kernel's blocks start as soon as the earlier ones have all started.
+ *
+ * A launch's own job thread runs its kernel's blocks itself while its
+ * kernel is the oldest and a core is free, and wakes only as many core
+ * threads as there are blocks left for free cores: a blockDim-1 kernel
+ * then wakes no other thread at all, which on a machine of few CPUs is
+ * what a launch costs most. A block is one guarded call of the kernel's
  * entry with npu_block_current pointing at its context; the first block
  * that faults or traps fails its kernel, whose blocks not yet started are
  * not started.
@@ -46,8 +50,10 @@ struct aicore_kernel {
 
 static struct aicore_cores {
 	pthread_mutex_t lock;		/* protects everything below and every queued kernel */
-	pthread_cond_t start;		/* a core waits here for a block */
+	pthread_cond_t start;		/* a core thread waits here for a block and a free core */
 	uint32_t ncores;
+	uint32_t *free_ids;		/* the free cores' ids, nfree of them */
+	uint32_t nfree;
 	/* kernels with blocks to start (!failed, next < block_dim), oldest first */
 	struct aicore_kernel *head, **tail;
 } aicore_cores = {
@@ -89,8 +95,24 @@ static uint64_t aicore_thread_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void aicore_block(struct aicore_cores *k, struct aicore_kernel *kr, uint32_t core, void *ub,
-			 uint32_t b)
+/*
+ * The next block of @kr, the head of the queue, on a free core: its
+ * index, and the core's id in @core.
+ */
+static uint32_t aicore_take_locked(struct aicore_cores *k, struct aicore_kernel *kr, uint32_t *core)
+{
+	uint32_t b = kr->next++;
+
+	*core = k->free_ids[--k->nfree];
+	kr->running++;
+	if (kr->next == kr->launch->block_dim)
+		aicore_unqueue_locked(k, kr);
+	return b;
+}
+
+/* Run block @b of @kr on core @core with @ub; the core is free again after (the lock is dropped). */
+static void aicore_block_locked(struct aicore_cores *k, struct aicore_kernel *kr, uint32_t core, void *ub,
+				uint32_t b)
 {
 	const struct aicore_launch *l = kr->launch;
 	struct aicore_call call = { .entry = l->entry, .args_va = l->args_va };
@@ -100,6 +122,7 @@ static void aicore_block(struct aicore_cores *k, struct aicore_kernel *kr, uint3
 	struct aicore_fault fault, hf;
 	int ret;
 
+	pthread_mutex_unlock(&k->lock);
 	npu_block_ctx_init(&ctx, b, l->block_dim, ub,
 			   area ? (char *)(uintptr_t)(area + sizeof(head)) : NULL,
 			   area ? l->dump_size - (uint32_t)sizeof(head) : 0);
@@ -119,6 +142,7 @@ static void aicore_block(struct aicore_cores *k, struct aicore_kernel *kr, uint3
 		}
 	}
 	pthread_mutex_lock(&k->lock);
+	k->free_ids[k->nfree++] = core;
 	kr->out->busy_ns += aicore_thread_ns() - t0;
 	kr->out->overflow |= ctx.overflow;
 	if (!ret) {
@@ -134,31 +158,26 @@ static void aicore_block(struct aicore_cores *k, struct aicore_kernel *kr, uint3
 	}
 	if (!--kr->running && (kr->failed || kr->next == l->block_dim))
 		pthread_cond_signal(&kr->done);
-	pthread_mutex_unlock(&k->lock);
 }
 
 static void *aicore_core(void *arg)
 {
 	struct aicore_cores *k = &aicore_cores;
-	uint32_t core = (uint32_t)(uintptr_t)arg, b;
 	struct aicore_kernel *kr;
+	uint32_t core, b;
 	void *ub;
 
+	(void)arg;
 	ub = aligned_alloc(32, NPU_UB_SIZE);
 	if (!ub || aicore_guard_thread())
 		abort();
 	pthread_mutex_lock(&k->lock);
 	for (;;) {
-		while (!k->head)
+		while (!k->head || !k->nfree)
 			pthread_cond_wait(&k->start, &k->lock);
 		kr = k->head;
-		b = kr->next++;
-		kr->running++;
-		if (kr->next == kr->launch->block_dim)
-			aicore_unqueue_locked(k, kr);
-		pthread_mutex_unlock(&k->lock);
-		aicore_block(k, kr, core, ub, b);
-		pthread_mutex_lock(&k->lock);
+		b = aicore_take_locked(k, kr, &core);
+		aicore_block_locked(k, kr, core, ub, b);
 	}
 	return NULL;
 }
@@ -172,25 +191,33 @@ int aicore_cores_start(uint32_t n)
 
 	if (!n)
 		return -EINVAL;
+	aicore_cores.free_ids = calloc(n, sizeof(*aicore_cores.free_ids));
+	if (!aicore_cores.free_ids)
+		return -ENOMEM;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	/* kernels are C++ with locals of a few KiB; 1 MiB as a core's stack */
 	pthread_attr_setstacksize(&attr, 1 << 20);
+	pthread_mutex_lock(&aicore_cores.lock);
 	for (i = 0; i < n; i++) {
-		ret = -pthread_create(&t, &attr, aicore_core, (void *)(uintptr_t)i);
+		ret = -pthread_create(&t, &attr, aicore_core, NULL);
 		if (ret)
 			break;
+		/* a core for each thread: job threads borrow the ids of sleeping ones */
+		aicore_cores.free_ids[aicore_cores.nfree++] = n - 1 - i;
 		aicore_cores.ncores++;
 	}
+	pthread_mutex_unlock(&aicore_cores.lock);
 	pthread_attr_destroy(&attr);
 	return aicore_cores.ncores ? 0 : ret;
 }
 
-void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
+void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out, void *ub)
 {
 	struct aicore_kernel kr = { .launch = l, .out = out };
 	struct aicore_cores *k = &aicore_cores;
-	uint32_t i, want;
+	uint32_t i, want, core, b, self;
+	bool ran = false;
 
 	memset(out, 0, sizeof(*out));
 	/* the argument block goes to device memory first, as the device's launch puts it there */
@@ -205,17 +232,35 @@ void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out)
 	*k->tail = &kr;
 	k->tail = &kr.link;
 	/*
-	 * One signal per core wanted, unless all are: a core busy with
-	 * another kernel's block comes to this one's when it is done.
+	 * This thread runs a block itself if the kernel is the oldest and a
+	 * core is free; core threads are woken for the blocks left, one per
+	 * free core left, and a core busy with another kernel's block comes
+	 * to this one's when it is done.
 	 */
-	want = l->block_dim < k->ncores ? l->block_dim : k->ncores;
-	if (want == k->ncores)
+	self = k->head == &kr && k->nfree;
+	want = l->block_dim - self;
+	if (want > k->nfree - self)
+		want = k->nfree - self;
+	if (want && want + self >= k->ncores)
 		pthread_cond_broadcast(&k->start);
 	else
 		for (i = 0; i < want; i++)
 			pthread_cond_signal(&k->start);
-	while (kr.running || (!kr.failed && kr.next < l->block_dim))
+	for (;;) {
+		if (k->head == &kr && k->nfree) {
+			b = aicore_take_locked(k, &kr, &core);
+			aicore_block_locked(k, &kr, core, ub, b);
+			ran = true;
+			continue;
+		}
+		/* the core this thread freed may be what a younger kernel waits for */
+		if (ran && k->head && k->nfree)
+			pthread_cond_signal(&k->start);
+		ran = false;
+		if (!kr.running && (kr.failed || kr.next == l->block_dim))
+			break;
 		pthread_cond_wait(&kr.done, &k->lock);
+	}
 	pthread_mutex_unlock(&k->lock);
 	pthread_cond_destroy(&kr.done);
 }

@@ -73,7 +73,7 @@ static void aicore_overflow(uint64_t overflow_va, uint32_t bits)
 	pthread_mutex_unlock(&aicore_overflow_lock);
 }
 
-static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob)
+static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob, void *ub)
 {
 	struct aicore_launch l = {
 		.block_dim = w->block_dim,
@@ -95,7 +95,7 @@ static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob)
 		aicore_job_done(w, &out, false);
 		return;
 	}
-	aicore_run(&l, &out);
+	aicore_run(&l, &out, ub);
 	aicore_binary_put(w->func);
 	aicore_overflow(l.overflow_va, out.overflow);
 	aicore_job_done(w, &out, true);
@@ -105,8 +105,10 @@ static void *aicore_jobs(void *arg)
 {
 	uint8_t *blob = arg;
 	struct npu_kernel_wait w;
+	/* the unified buffer of the blocks this thread runs itself */
+	void *ub = aligned_alloc(32, NPU_UB_SIZE);
 
-	if (aicore_guard_thread())
+	if (!ub || aicore_guard_thread())
 		abort();
 	for (;;) {
 		memset(&w, 0, sizeof(w));
@@ -123,7 +125,7 @@ static void *aicore_jobs(void *arg)
 		}
 		/* a cancel of a job this thread already reported: nothing to stop */
 		if (w.event == NPU_KERNEL_EVENT_RUN)
-			aicore_job(&w, blob);
+			aicore_job(&w, blob, ub);
 	}
 	return NULL;
 }

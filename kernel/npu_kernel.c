@@ -6,8 +6,9 @@
  * aperture fd of the context. An NPU_OP_KERNEL command at the head of its
  * stream becomes a launch on the context's kernel queue and parks the
  * stream, as a WAIT_STREAM does; the executor takes it (KERNEL_WAIT) and
- * reports it over (KERNEL_DONE), which kicks the stream, whose next turn
- * completes the command with what DONE said.
+ * reports it over (KERNEL_DONE), which runs the stream's next turn (in
+ * its own context when the stream is free), completing the command with
+ * what DONE said.
  *
  * A launch has two owners: the command that made it (its struct
  * npu_kernel_job) and, while it is on a list of the queue, the queue.
@@ -188,7 +189,7 @@ static void npu_launch_cancel_locked(struct npu_kernels *ks,
 			list_move_tail(&old->node, drop);
 			ks->nr_cancelled--;
 		}
-		wake_up_all(&ks->wq);
+		wake_up(&ks->wq);
 		return;
 	default:
 		return;
@@ -408,7 +409,8 @@ static int npu_kernel_launch(struct npu_stream *stream, struct npu_job *job)
 	atomic64_inc(&ks->launches);
 	trace_npu_kernel_launch(stream, l->id, l->seqno, l->k.func,
 				l->k.block_dim);
-	wake_up_all(&ks->wq);
+	/* one launch, one executor thread (and every poll()er) */
+	wake_up(&ks->wq);
 	if (kj->timed) {
 		unsigned long now = jiffies;
 
@@ -505,6 +507,7 @@ static void npu_kernel_untake_locked(struct npu_kernels *ks,
 		l->state = NPU_LAUNCH_QUEUED;
 		l->taker = NULL;
 		list_move(&l->node, &ks->queue);
+		wake_up(&ks->wq);
 	} else if (l->state == NPU_LAUNCH_CANCELLED) {
 		/* the executor never knew it: no event, no DONE */
 		l->state = NPU_LAUNCH_OVER;
@@ -593,8 +596,14 @@ static int npu_kernel_wait_ioctl(struct npu_context *ctx, struct file *file,
 			return ret < 0 ? ret : 0;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		ret = wait_event_interruptible(ks->wq, npu_kernel_ready(ks) ||
-					       npu_context_lost(ctx));
+		/*
+		 * Exclusive: a launch wakes one of the executor's threads,
+		 * not all of them (a woken waiter that fails passes its
+		 * wake-up on); shutdown and loss wake every one.
+		 */
+		ret = wait_event_interruptible_exclusive(ks->wq,
+							 npu_kernel_ready(ks) ||
+							 npu_context_lost(ctx));
 		if (ret)
 			return ret;
 	}
@@ -664,7 +673,11 @@ static int npu_kernel_done_ioctl(struct npu_context *ctx,
 	trace_npu_kernel_done(l->stream, l->id, l->seqno, l->ret, l->fault_addr,
 			      l->fault_flags, d->busy_ns);
 	atomic64_add(d->busy_ns, &ks->busy_ns);
-	npu_engine_kick(&l->stream->sched);
+	/*
+	 * The stream goes on here, as the device's own scheduler would
+	 * start its next task: no hop to a channel and back per launch.
+	 */
+	npu_stream_run_here(l->stream);
 	npu_launch_put(l);
 	return 0;
 }
