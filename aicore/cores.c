@@ -16,7 +16,10 @@
  * what a launch costs most. A block is one guarded call of the kernel's
  * entry with npu_block_current pointing at its context; the first block
  * that faults or traps fails its kernel, whose blocks not yet started are
- * not started.
+ * not started. A kernel the driver cancels (its stream stopped, its
+ * timeout passed) fails the same way, and its running blocks are stopped
+ * by a signal to their threads (guard.c), so that a kernel that never
+ * ends holds its cores no longer than the device would.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -44,9 +47,20 @@ struct aicore_kernel {
 	uint32_t next;			/* the next block to start */
 	uint32_t running;		/* its blocks on cores now */
 	bool failed;
+	volatile sig_atomic_t stopped;	/* cancelled: its running blocks stop (guard.c) */
 	pthread_cond_t done;		/* no block running, none to start */
 	struct aicore_kernel *link;	/* in the queue */
+	struct aicore_kernel *active;	/* in the list of kernels being run */
 };
+
+/* What a core is doing: a block of @kr on @thread, or nothing (@kr NULL). */
+struct aicore_core {
+	pthread_t thread;
+	struct aicore_kernel *kr;
+};
+
+/* Cancels of jobs not started yet, remembered for when they start. */
+#define AICORE_EARLY_CANCELS	64
 
 static struct aicore_cores {
 	pthread_mutex_t lock;		/* protects everything below and every queued kernel */
@@ -54,8 +68,12 @@ static struct aicore_cores {
 	uint32_t ncores;
 	uint32_t *free_ids;		/* the free cores' ids, nfree of them */
 	uint32_t nfree;
+	struct aicore_core *cores;	/* by id */
 	/* kernels with blocks to start (!failed, next < block_dim), oldest first */
 	struct aicore_kernel *head, **tail;
+	struct aicore_kernel *active;	/* every kernel in aicore_run() */
+	uint64_t early[AICORE_EARLY_CANCELS];
+	uint32_t early_next;
 } aicore_cores = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.start = PTHREAD_COND_INITIALIZER,
@@ -73,6 +91,20 @@ static void aicore_unqueue_locked(struct aicore_cores *k, struct aicore_kernel *
 	if (k->tail == &kr->link)
 		k->tail = p;
 	kr->link = NULL;
+}
+
+/* @kr failed (@status, the first failure wins): its blocks not started never will be. */
+static void aicore_fail_locked(struct aicore_cores *k, struct aicore_kernel *kr, int status,
+			       const struct aicore_fault *fault, uint32_t block)
+{
+	if (kr->failed)
+		return;
+	if (kr->next < kr->launch->block_dim)
+		aicore_unqueue_locked(k, kr);
+	kr->failed = true;
+	kr->out->status = status;
+	kr->out->fault = *fault;
+	kr->out->block = block;
 }
 
 struct aicore_call {
@@ -122,7 +154,9 @@ static void aicore_block_locked(struct aicore_cores *k, struct aicore_kernel *kr
 	struct aicore_fault fault, hf;
 	int ret;
 
+	k->cores[core] = (struct aicore_core){ .thread = pthread_self(), .kr = kr };
 	pthread_mutex_unlock(&k->lock);
+	aicore_guard_stop = &kr->stopped;
 	npu_block_ctx_init(&ctx, b, l->block_dim, ub,
 			   area ? (char *)(uintptr_t)(area + sizeof(head)) : NULL,
 			   area ? l->dump_size - (uint32_t)sizeof(head) : 0);
@@ -141,21 +175,16 @@ static void aicore_block_locked(struct aicore_cores *k, struct aicore_kernel *kr
 			fault = hf;
 		}
 	}
+	aicore_guard_stop = NULL;
 	pthread_mutex_lock(&k->lock);
+	k->cores[core].kr = NULL;
 	k->free_ids[k->nfree++] = core;
 	kr->out->busy_ns += aicore_thread_ns() - t0;
 	kr->out->overflow |= ctx.overflow;
-	if (!ret) {
+	if (!ret)
 		kr->out->blocks_run++;
-	} else if (!kr->failed) {
-		/* its blocks not yet started never will be */
-		if (kr->next < l->block_dim)
-			aicore_unqueue_locked(k, kr);
-		kr->failed = true;
-		kr->out->status = ret;
-		kr->out->fault = fault;
-		kr->out->block = b;
-	}
+	else
+		aicore_fail_locked(k, kr, ret, &fault, b);
 	if (!--kr->running && (kr->failed || kr->next == l->block_dim))
 		pthread_cond_signal(&kr->done);
 }
@@ -192,7 +221,8 @@ int aicore_cores_start(uint32_t n)
 	if (!n)
 		return -EINVAL;
 	aicore_cores.free_ids = calloc(n, sizeof(*aicore_cores.free_ids));
-	if (!aicore_cores.free_ids)
+	aicore_cores.cores = calloc(n, sizeof(*aicore_cores.cores));
+	if (!aicore_cores.free_ids || !aicore_cores.cores)
 		return -ENOMEM;
 	pthread_attr_init(&attr);
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
@@ -212,11 +242,52 @@ int aicore_cores_start(uint32_t n)
 	return aicore_cores.ncores ? 0 : ret;
 }
 
+/* Was @job cancelled before it started? (It is forgotten then.) */
+static bool aicore_early_cancel_locked(struct aicore_cores *k, uint64_t job)
+{
+	uint32_t i;
+
+	for (i = 0; i < AICORE_EARLY_CANCELS; i++) {
+		if (k->early[i] == job) {
+			k->early[i] = 0;
+			return true;
+		}
+	}
+	return false;
+}
+
+void aicore_cancel(uint64_t job)
+{
+	struct aicore_cores *k = &aicore_cores;
+	const struct aicore_fault none = { .signo = AICORE_STOP_SIGNAL };
+	struct aicore_kernel *kr;
+	uint32_t c;
+
+	pthread_mutex_lock(&k->lock);
+	for (kr = k->active; kr && kr->launch->job != job; kr = kr->active)
+		;
+	if (!kr) {
+		/* taken, not started yet (or over: then it is never asked for) */
+		k->early[k->early_next++ % AICORE_EARLY_CANCELS] = job;
+	} else if (!kr->stopped) {
+		kr->stopped = 1;
+		aicore_fail_locked(k, kr, -ECANCELED, &none, UINT32_MAX);
+		/* the handler stops the block only while kr->stopped is its thread's stop word */
+		for (c = 0; c < k->ncores; c++)
+			if (k->cores[c].kr == kr)
+				pthread_kill(k->cores[c].thread, AICORE_STOP_SIGNAL);
+		if (!kr->running)
+			pthread_cond_signal(&kr->done);
+	}
+	pthread_mutex_unlock(&k->lock);
+}
+
 void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out, void *ub)
 {
 	struct aicore_kernel kr = { .launch = l, .out = out };
 	struct aicore_cores *k = &aicore_cores;
 	uint32_t i, want, core, b, self;
+	struct aicore_kernel **p;
 	bool ran = false;
 
 	memset(out, 0, sizeof(*out));
@@ -229,6 +300,15 @@ void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out, void 
 	}
 	pthread_cond_init(&kr.done, NULL);
 	pthread_mutex_lock(&k->lock);
+	if (aicore_early_cancel_locked(k, l->job)) {
+		pthread_mutex_unlock(&k->lock);
+		pthread_cond_destroy(&kr.done);
+		out->status = -ECANCELED;
+		out->block = UINT32_MAX;
+		return;
+	}
+	kr.active = k->active;
+	k->active = &kr;
 	*k->tail = &kr;
 	k->tail = &kr.link;
 	/*
@@ -261,6 +341,9 @@ void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out, void 
 			break;
 		pthread_cond_wait(&kr.done, &k->lock);
 	}
+	for (p = &k->active; *p != &kr; p = &(*p)->active)
+		;
+	*p = kr.active;
 	pthread_mutex_unlock(&k->lock);
 	pthread_cond_destroy(&kr.done);
 }

@@ -76,6 +76,7 @@ static void aicore_overflow(uint64_t overflow_va, uint32_t bits)
 static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob, void *ub)
 {
 	struct aicore_launch l = {
+		.job = w->job,
 		.block_dim = w->block_dim,
 		.sat_mode = w->sat_mode == NPU_KERNEL_SAT_SATURATION ? NPU_SAT_ON : NPU_SAT_OFF,
 		.args = (w->kernel_flags & NPU_KERNEL_ARGS_DEVICE) ? NULL : blob,
@@ -123,9 +124,10 @@ static void *aicore_jobs(void *arg)
 				fprintf(stderr, "npu-aicore: KERNEL_WAIT: %s\n", strerror(errno));
 			exit(0);
 		}
-		/* a cancel of a job this thread already reported: nothing to stop */
 		if (w.event == NPU_KERNEL_EVENT_RUN)
 			aicore_job(&w, blob, ub);
+		else if (w.event == NPU_KERNEL_EVENT_CANCEL)
+			aicore_cancel(w.job);
 	}
 	return NULL;
 }

@@ -2453,7 +2453,8 @@ struct npu_aperture_open {
  * two is two ioctls on an aperture fd of the context.
  *
  * When the stream reaches a KERNEL command, the driver puts it on the
- * context's kernel queue as a job, wakes the executor, and the stream
+ * context's kernel queue as a job, wakes one thread waiting in
+ * APERTURE_KERNEL_WAIT (a poll() of the fd sees it too), and the stream
  * waits (it holds no channel, as a WAIT_STREAM does; the context's other
  * streams go on). APERTURE_KERNEL_WAIT takes the oldest job: its id, the
  * fields of its struct npu_kernel, the stream and seqno it belongs to,
