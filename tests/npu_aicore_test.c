@@ -303,6 +303,9 @@ FIXTURE_SETUP(ex)
 	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_APERTURE_OPEN, &a));
 	self->afd = a.fd;
 	ASSERT_EQ(0, executor_start(&self->ex, self->afd));
+	/* as libacl does: the executor holds the file alone, so that its end releases it */
+	close(self->afd);
+	self->afd = -1;
 }
 
 FIXTURE_TEARDOWN(ex)
@@ -318,7 +321,6 @@ FIXTURE_TEARDOWN(ex)
 		reserved_release(&self->ex, self->ex.hello.nranges);
 		munmap((void *)(uintptr_t)self->ex.arena, ACL_AICORE_ARENA_LEN);
 	}
-	close(self->afd);
 	close(self->fd);
 	free(self->model);
 }
@@ -806,33 +808,45 @@ TEST_F(ex, unknown_and_unloaded_kernels_fail)
 	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
 }
 
-/* The executor's end: a stream's launch fails instead of waiting for good. */
+/*
+ * The executor's end: a stream's launch fails instead of waiting for good.
+ * A launch queued when the executor dies (stopped first, so that it takes
+ * nothing) fails with it, as the launches it had taken do, and so does
+ * every later one, at once: there is nobody to run it.
+ */
 TEST_F(ex, executor_killed_with_a_launch_queued)
 {
 	struct npu_stream_sync sync;
 	uint64_t args[2] = { self->va, 1 };
+	struct npu_kernel kern = { .func = K_WRITE, .block_dim = 1, .args_len = 16, .args = ptr64(args),
+				   .args_va = self->va + ARGS_OFF };
+	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
 	int status;
 
+	npu_expect_dma_faults(true);
 	LOAD_KERNELS(&self->ex);
+	/* its job threads wait for launches: it is the context's executor */
+	ASSERT_EQ(0, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	ASSERT_EQ(0, kill(self->ex.pid, SIGSTOP));
+	ASSERT_EQ(self->ex.pid, waitpid(self->ex.pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	/* queued with nobody to take it: it waits, and the stream's other work with it */
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmd, 1, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->stream, 100));
 	kill(self->ex.pid, SIGKILL);
 	ASSERT_EQ(self->ex.pid, waitpid(self->ex.pid, &status, 0));
-	/* queued with nobody to take it: it waits, and the stream's other work with it */
-	EXPECT_EQ(-ETIMEDOUT, ({
-		struct npu_kernel kern = { .func = K_WRITE, .block_dim = 1, .args_len = 16, .args = ptr64(args),
-					   .args_va = self->va + ARGS_OFF, .timeout_ms = 300 };
-		struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
-		int r = npu_submit(self->fd, self->stream, &cmd, 1, NULL);
-
-		r ? r : npu_sync(self->fd, self->stream, 100);
-	}));
-	/* the launch's own limit ends it */
+	/* the teardown's stop finds it gone */
+	self->ex.pid = -1;
 	memset(&sync, 0, sizeof(sync));
 	sync.size = sizeof(sync);
 	sync.stream = self->stream;
 	sync.timeout_ms = 10000;
-	EXPECT_EQ(-ETIME, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
-	/* the teardown's stop finds it gone */
-	self->ex.pid = -1;
+	EXPECT_EQ(-EIO, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
+	EXPECT_EQ(0ull, (unsigned long long)sync.fault_addr);
+	/* later launches fail at once */
+	EXPECT_EQ(-EIO, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
 }
 
 /* Submit hold_op over every core on @stream (go at self->va, done[] at +64), timing out after @timeout_ms. */

@@ -2476,7 +2476,11 @@ struct npu_aperture_open {
  * goes away must not leave a stream waiting for good: every job taken
  * through an aperture file that is released (its last fd closed, as when
  * the executor dies) and not yet DONE fails, -EIO with NPU_FAULT_AICORE
- * and @fault_addr 0.
+ * and @fault_addr 0. An aperture file that called KERNEL_WAIT is an
+ * executor until it is released; when the context's last executor goes,
+ * the jobs queued fail the same way, and so does every later launch, at
+ * once, until a file calls KERNEL_WAIT again (a new executor). An
+ * executor stops the blocks of a cancelled job.
  *
  * The blob (at most NPU_KERNEL_MAX_ARGS bytes) is read at SUBMIT (by
  * MODEL_CREATE for a model's launch) and held, accounted to the memory
