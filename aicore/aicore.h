@@ -3,6 +3,7 @@
 #ifndef NPU_AICORE_H
 #define NPU_AICORE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,6 +43,15 @@ int aicore_guard_thread(void);
 int aicore_guarded(void (*fn)(void *arg), void *arg, struct aicore_fault *fault);
 
 /*
+ * The signal that stops a block of a cancelled kernel (AICORE_STOP_SIGNAL,
+ * sent to its thread with pthread_kill()): it ends the guarded code it
+ * arrives in, as a fault does (signo AICORE_STOP_SIGNAL), only while
+ * *aicore_guard_stop (this thread's; NULL: never) is set.
+ */
+#define AICORE_STOP_SIGNAL	SIGUSR1
+extern __thread volatile sig_atomic_t *aicore_guard_stop;
+
+/*
  * Read (@write false) or write @len bytes at device VA @addr through the
  * aperture, a byte at a time, guarded.
  */
@@ -59,6 +69,7 @@ void aicore_binary_put(uint64_t func);
 
 /* One kernel launch, as the driver hands it over. */
 struct aicore_launch {
+	uint64_t job;			/* the driver's id of it */
 	aicore_entry_fn entry;
 	uint32_t block_dim;
 	uint32_t sat_mode;		/* NPU_SAT_* */
@@ -78,9 +89,19 @@ struct aicore_outcome {
 	uint64_t busy_ns;		/* core time of the blocks */
 };
 
-/* The cores (cores.c): @n core threads; aicore_run() from several threads at once. */
+/*
+ * The cores (cores.c): @n cores, a thread each; aicore_run() from several
+ * threads at once, each with its own unified buffer @ub (NPU_UB_SIZE
+ * bytes, 32-byte aligned) for the blocks it runs itself.
+ */
 int aicore_cores_start(uint32_t n);
-void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out);
+void aicore_run(const struct aicore_launch *l, struct aicore_outcome *out, void *ub);
+/*
+ * The driver cancelled job @job (its stream stopped, or its timeout
+ * passed): its blocks not started never start, its running ones are
+ * stopped; a job not running yet is not started (-ECANCELED).
+ */
+void aicore_cancel(uint64_t job);
 
 /* The driver's jobs (jobs.c): the threads that take, run and report them. */
 int aicore_jobs_start(void);

@@ -7,6 +7,8 @@
  * that made it and reported, and the executor goes on, as a device
  * reports a task's fault and keeps running. The handlers run on an
  * alternate stack, so a kernel that overflows its stack is caught too.
+ * A cancelled kernel's blocks are stopped the same way, by a signal of
+ * their own (AICORE_STOP_SIGNAL), as a device stops a task it aborts.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -23,11 +25,16 @@
 
 static __thread sigjmp_buf *aicore_guard_env;
 static __thread struct aicore_fault aicore_guard_fault;
+__thread volatile sig_atomic_t *aicore_guard_stop;
 
 static void aicore_guard_handler(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 
+	/* a stop that comes late (the block is over) or early stops nothing */
+	if (sig == AICORE_STOP_SIGNAL &&
+	    (!aicore_guard_env || !aicore_guard_stop || !*aicore_guard_stop))
+		return;
 	if (!aicore_guard_env) {
 		/* not in guarded code: a bug of the executor itself */
 		signal(sig, SIG_DFL);
@@ -50,9 +57,13 @@ static void aicore_guard_handler(int sig, siginfo_t *si, void *ucv)
 int aicore_guard_init(void)
 {
 	struct sigaction sa = { .sa_sigaction = aicore_guard_handler, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+	struct sigaction stop = { .sa_sigaction = aicore_guard_handler,
+				  .sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESTART };
 
 	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGBUS, &sa, NULL) || sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &sa, NULL))
+	sigemptyset(&stop.sa_mask);
+	if (sigaction(SIGBUS, &sa, NULL) || sigaction(SIGSEGV, &sa, NULL) || sigaction(SIGILL, &sa, NULL) ||
+	    sigaction(AICORE_STOP_SIGNAL, &stop, NULL))
 		return -errno;
 	return aicore_guard_thread();
 }
@@ -81,6 +92,12 @@ int aicore_guarded(void (*fn)(void *arg), void *arg, struct aicore_fault *fault)
 		return -EFAULT;
 	}
 	aicore_guard_env = &env;
+	/* a stop sent before the line above found nothing to end: it ends it here */
+	if (aicore_guard_stop && *aicore_guard_stop) {
+		aicore_guard_env = NULL;
+		*fault = (struct aicore_fault){ .signo = AICORE_STOP_SIGNAL };
+		return -EFAULT;
+	}
 	fn(arg);
 	aicore_guard_env = NULL;
 	return 0;

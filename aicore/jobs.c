@@ -73,9 +73,10 @@ static void aicore_overflow(uint64_t overflow_va, uint32_t bits)
 	pthread_mutex_unlock(&aicore_overflow_lock);
 }
 
-static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob)
+static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob, void *ub)
 {
 	struct aicore_launch l = {
+		.job = w->job,
 		.block_dim = w->block_dim,
 		.sat_mode = w->sat_mode == NPU_KERNEL_SAT_SATURATION ? NPU_SAT_ON : NPU_SAT_OFF,
 		.args = (w->kernel_flags & NPU_KERNEL_ARGS_DEVICE) ? NULL : blob,
@@ -95,7 +96,7 @@ static void aicore_job(const struct npu_kernel_wait *w, uint8_t *blob)
 		aicore_job_done(w, &out, false);
 		return;
 	}
-	aicore_run(&l, &out);
+	aicore_run(&l, &out, ub);
 	aicore_binary_put(w->func);
 	aicore_overflow(l.overflow_va, out.overflow);
 	aicore_job_done(w, &out, true);
@@ -105,8 +106,10 @@ static void *aicore_jobs(void *arg)
 {
 	uint8_t *blob = arg;
 	struct npu_kernel_wait w;
+	/* the unified buffer of the blocks this thread runs itself */
+	void *ub = aligned_alloc(32, NPU_UB_SIZE);
 
-	if (aicore_guard_thread())
+	if (!ub || aicore_guard_thread())
 		abort();
 	for (;;) {
 		memset(&w, 0, sizeof(w));
@@ -121,9 +124,10 @@ static void *aicore_jobs(void *arg)
 				fprintf(stderr, "npu-aicore: KERNEL_WAIT: %s\n", strerror(errno));
 			exit(0);
 		}
-		/* a cancel of a job this thread already reported: nothing to stop */
 		if (w.event == NPU_KERNEL_EVENT_RUN)
-			aicore_job(&w, blob);
+			aicore_job(&w, blob, ub);
+		else if (w.event == NPU_KERNEL_EVENT_CANCEL)
+			aicore_cancel(w.job);
 	}
 	return NULL;
 }

@@ -6,8 +6,9 @@
  * aperture fd of the context. An NPU_OP_KERNEL command at the head of its
  * stream becomes a launch on the context's kernel queue and parks the
  * stream, as a WAIT_STREAM does; the executor takes it (KERNEL_WAIT) and
- * reports it over (KERNEL_DONE), which kicks the stream, whose next turn
- * completes the command with what DONE said.
+ * reports it over (KERNEL_DONE), which runs the stream's next turn (in
+ * its own context when the stream is free), completing the command with
+ * what DONE said.
  *
  * A launch has two owners: the command that made it (its struct
  * npu_kernel_job) and, while it is on a list of the queue, the queue.
@@ -103,6 +104,12 @@ struct npu_launch {
 	u32 fault_flags;
 };
 
+/* An aperture file that called WAIT: an executor, on @takers. */
+struct npu_kernel_taker {
+	struct list_head node;
+	struct file *file;
+};
+
 /**
  * struct npu_kernel_job - a KERNEL command's task (a model step's too)
  * @arg: the caller's struct npu_kernel, read at SUBMIT
@@ -188,7 +195,7 @@ static void npu_launch_cancel_locked(struct npu_kernels *ks,
 			list_move_tail(&old->node, drop);
 			ks->nr_cancelled--;
 		}
-		wake_up_all(&ks->wq);
+		wake_up(&ks->wq);
 		return;
 	default:
 		return;
@@ -370,6 +377,15 @@ static void npu_kernel_report(struct npu_stream *stream,
 	npu_stream_note_fault(stream, l->fault_addr, l->fault_flags);
 }
 
+/* @l fails as one whose executor died: -EIO, NPU_FAULT_AICORE at 0. */
+static void npu_launch_orphan(struct npu_launch *l)
+{
+	l->state = NPU_LAUNCH_OVER;
+	l->ret = -EIO;
+	l->fault_flags = NPU_FAULT_AICORE;
+	l->taker = NULL;
+}
+
 /* The first turn: a launch on the queue, the executors woken. */
 static int npu_kernel_launch(struct npu_stream *stream, struct npu_job *job)
 {
@@ -400,6 +416,13 @@ static int npu_kernel_launch(struct npu_stream *stream, struct npu_job *job)
 		return -ECANCELED;
 	}
 	l->id = ++ks->next_id;
+	if (ks->orphaned) {
+		/* nobody runs kernels any more: it fails as the executor's would */
+		npu_launch_orphan(l);
+		spin_unlock(&ks->lock);
+		kj->launch = l;
+		return npu_kernel_run(stream, job, NULL);
+	}
 	l->state = NPU_LAUNCH_QUEUED;
 	kref_get(&l->ref);
 	list_add_tail(&l->node, &ks->queue);
@@ -408,7 +431,8 @@ static int npu_kernel_launch(struct npu_stream *stream, struct npu_job *job)
 	atomic64_inc(&ks->launches);
 	trace_npu_kernel_launch(stream, l->id, l->seqno, l->k.func,
 				l->k.block_dim);
-	wake_up_all(&ks->wq);
+	/* one launch, one executor thread (and every poll()er) */
+	wake_up(&ks->wq);
 	if (kj->timed) {
 		unsigned long now = jiffies;
 
@@ -505,6 +529,7 @@ static void npu_kernel_untake_locked(struct npu_kernels *ks,
 		l->state = NPU_LAUNCH_QUEUED;
 		l->taker = NULL;
 		list_move(&l->node, &ks->queue);
+		wake_up(&ks->wq);
 	} else if (l->state == NPU_LAUNCH_CANCELLED) {
 		/* the executor never knew it: no event, no DONE */
 		l->state = NPU_LAUNCH_OVER;
@@ -569,6 +594,44 @@ static int npu_kernel_take(struct npu_kernels *ks, struct file *file,
 	return 1;
 }
 
+static struct npu_kernel_taker *
+npu_kernel_taker_find_locked(struct npu_kernels *ks, struct file *file)
+{
+	struct npu_kernel_taker *t;
+
+	lockdep_assert_held(&ks->lock);
+	list_for_each_entry(t, &ks->takers, node)
+		if (t->file == file)
+			return t;
+	return NULL;
+}
+
+/* @file runs kernels: on @takers (once; its release takes it off). */
+static int npu_kernel_taker_add(struct npu_kernels *ks, struct file *file)
+{
+	struct npu_kernel_taker *t;
+	bool known;
+
+	spin_lock(&ks->lock);
+	known = npu_kernel_taker_find_locked(ks, file);
+	spin_unlock(&ks->lock);
+	if (known)
+		return 0;
+	t = kmalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
+	if (!t)
+		return -ENOMEM;
+	t->file = file;
+	spin_lock(&ks->lock);
+	if (!npu_kernel_taker_find_locked(ks, file)) {
+		list_add_tail(&t->node, &ks->takers);
+		ks->orphaned = false;
+		t = NULL;
+	}
+	spin_unlock(&ks->lock);
+	kfree(t);
+	return 0;
+}
+
 /*
  * Each look is inside the unplug barrier, the sleep between two outside
  * it: a carrier removal or a reset waits for the ioctls inside, and wakes
@@ -583,6 +646,9 @@ static int npu_kernel_wait_ioctl(struct npu_context *ctx, struct file *file,
 
 	if (w->flags)
 		return -EINVAL;
+	ret = npu_kernel_taker_add(ks, file);
+	if (ret)
+		return ret;
 	for (;;) {
 		if (!npu_device_enter(ctx->npu, &idx))
 			return -ENODEV;
@@ -593,8 +659,14 @@ static int npu_kernel_wait_ioctl(struct npu_context *ctx, struct file *file,
 			return ret < 0 ? ret : 0;
 		if (file->f_flags & O_NONBLOCK)
 			return -EAGAIN;
-		ret = wait_event_interruptible(ks->wq, npu_kernel_ready(ks) ||
-					       npu_context_lost(ctx));
+		/*
+		 * Exclusive: a launch wakes one of the executor's threads,
+		 * not all of them (a woken waiter that fails passes its
+		 * wake-up on); shutdown and loss wake every one.
+		 */
+		ret = wait_event_interruptible_exclusive(ks->wq,
+							 npu_kernel_ready(ks) ||
+							 npu_context_lost(ctx));
 		if (ret)
 			return ret;
 	}
@@ -664,7 +736,11 @@ static int npu_kernel_done_ioctl(struct npu_context *ctx,
 	trace_npu_kernel_done(l->stream, l->id, l->seqno, l->ret, l->fault_addr,
 			      l->fault_flags, d->busy_ns);
 	atomic64_add(d->busy_ns, &ks->busy_ns);
-	npu_engine_kick(&l->stream->sched);
+	/*
+	 * The stream goes on here, as the device's own scheduler would
+	 * start its next task: no hop to a channel and back per launch.
+	 */
+	npu_stream_run_here(l->stream);
 	npu_launch_put(l);
 	return 0;
 }
@@ -742,24 +818,35 @@ __poll_t npu_kernel_poll(struct npu_context *ctx, struct file *file,
 /*
  * An aperture file is released: the launches it took and did not report
  * fail (-EIO, NPU_FAULT_AICORE at 0), as if the executor's cores had
- * faulted, and its cancelled ones are forgotten.
+ * faulted, and its cancelled ones are forgotten. If it was the last
+ * executor, the queued launches fail too, and later ones at once, until
+ * another file calls WAIT: a dead executor leaves no stream waiting.
  */
 void npu_kernel_release_file(struct npu_context *ctx, struct file *file)
 {
 	struct npu_kernels *ks = &ctx->kernels;
+	struct npu_kernel_taker *t;
 	struct npu_launch *l, *tmp;
 	LIST_HEAD(failed);
 	LIST_HEAD(drop);
 
 	spin_lock(&ks->lock);
+	t = npu_kernel_taker_find_locked(ks, file);
+	if (t)
+		list_del(&t->node);
 	list_for_each_entry_safe(l, tmp, &ks->taken, node) {
 		if (l->taker != file)
 			continue;
-		l->state = NPU_LAUNCH_OVER;
-		l->ret = -EIO;
-		l->fault_flags = NPU_FAULT_AICORE;
-		l->taker = NULL;
+		npu_launch_orphan(l);
 		list_move_tail(&l->node, &failed);
+	}
+	/* the last executor is gone: what it would have taken fails too */
+	if (t && list_empty(&ks->takers)) {
+		ks->orphaned = true;
+		list_for_each_entry_safe(l, tmp, &ks->queue, node) {
+			npu_launch_orphan(l);
+			list_move_tail(&l->node, &failed);
+		}
 	}
 	list_for_each_entry_safe(l, tmp, &ks->cancels, node) {
 		if (l->taker == file) {
@@ -783,6 +870,7 @@ void npu_kernel_release_file(struct npu_context *ctx, struct file *file)
 	}
 	npu_launch_put_list(&failed);
 	npu_launch_put_list(&drop);
+	kfree(t);
 }
 
 void npu_kernels_init(struct npu_context *ctx)
@@ -794,6 +882,7 @@ void npu_kernels_init(struct npu_context *ctx)
 	INIT_LIST_HEAD(&ks->taken);
 	INIT_LIST_HEAD(&ks->cancels);
 	INIT_LIST_HEAD(&ks->cancelled);
+	INIT_LIST_HEAD(&ks->takers);
 	init_waitqueue_head(&ks->wq);
 }
 

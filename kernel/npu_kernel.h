@@ -21,7 +21,8 @@ struct npu_stream;
 /**
  * struct npu_kernels - a context's kernel queue, which its executor reads
  *	through the aperture (KERNEL_WAIT, KERNEL_DONE)
- * @lock: protects the lists, @nr_cancelled, @next_id and @closed
+ * @lock: protects the lists, @nr_cancelled, @next_id, @closed and
+ *	@orphaned
  * @queue: launches not yet taken, oldest first
  * @taken: launches an executor took, not yet over
  * @cancels: taken launches cancelled, whose cancel event WAIT has not
@@ -31,6 +32,10 @@ struct npu_stream;
  * @nr_cancelled: on @cancels and @cancelled together (capped)
  * @next_id: the last launch's id
  * @closed: the context shut down: WAIT answers -EPIPE
+ * @takers: the files that called WAIT and are open (struct
+ *	npu_kernel_taker): the executors
+ * @orphaned: the last of @takers was released: launches fail at once
+ *	until a file calls WAIT again
  * @wq: the executors waiting in WAIT (and poll())
  * @args_bytes: bytes of argument blobs the context holds (capped)
  * @launches: launches queued so far, for fdinfo
@@ -45,6 +50,8 @@ struct npu_kernels {
 	u32 nr_cancelled;
 	u64 next_id;
 	bool closed;
+	struct list_head takers;
+	bool orphaned;
 	wait_queue_head_t wq;
 	atomic64_t args_bytes;
 	atomic64_t launches;

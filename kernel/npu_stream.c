@@ -46,7 +46,6 @@
 #define NPU_WAIT_POLL		1
 
 static bool npu_stream_turn(struct npu_engine_entity *e);
-static void npu_stream_run_here(struct npu_stream *stream);
 static int npu_stream_wait_here(struct npu_stream *stream, u64 seqno);
 
 static void npu_stream_free(struct kref *ref)
@@ -674,11 +673,16 @@ static int npu_stream_wait_here(struct npu_stream *stream, u64 seqno)
 	return npu_stream_sync(stream, seqno, MAX_SCHEDULE_TIMEOUT, NULL);
 }
 
-/*
- * One turn of @stream in the caller's context if nobody runs it, else a
- * kick: what more there is goes to the engine's channels.
+/**
+ * npu_stream_run_here() - one turn of @stream in the caller's context
+ * @stream: the stream, whose wait just ended
+ *
+ * For whoever ends what a stream waits for (a fault's worker, an AI
+ * core's DONE): the turn runs here if nobody runs the stream, else a
+ * kick; what more there is goes to the engine's channels. A turn is
+ * bounded, and touches no user memory of the caller's.
  */
-static void npu_stream_run_here(struct npu_stream *stream)
+void npu_stream_run_here(struct npu_stream *stream)
 {
 	if (npu_engine_claim(&stream->sched))
 		npu_engine_unclaim(&stream->sched,

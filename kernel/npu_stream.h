@@ -154,6 +154,7 @@ void npu_stream_note_fault(struct npu_stream *stream, u64 addr, u32 flags);
 int npu_stream_wait_for(struct npu_stream *stream, struct npu_stream *other,
 			u64 seqno, const unsigned long *deadline);
 void npu_stream_poll_after(struct npu_stream *stream, unsigned long delay);
+void npu_stream_run_here(struct npu_stream *stream);
 bool npu_stream_done(struct npu_stream *stream, u64 seqno);
 
 void npu_streams_release(struct npu_context *ctx);

@@ -10,6 +10,12 @@
  * ACL_AICORE_TRIES times. The reservations and the arena are kept while
  * the executor lives.
  *
+ * An executor that died (a kernel corrupted it, it was killed) is
+ * noticed at the next launch or request (its pidfd is readable) and
+ * started again: a new epoch, into which each binary is loaded again at
+ * its next launch. The launches it had, and those queued meanwhile, fail
+ * as AI-core exceptions (the driver's "executor gone").
+ *
  * Locking: each device's executor has its own mutex, which serialises
  * its start, its requests (one request, one answer on the socket) and
  * its stop; nothing else is taken under it but the driver's ioctl.
@@ -18,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
@@ -26,6 +33,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -47,6 +55,8 @@ extern char **environ;
 struct acl_aicore {
 	pthread_mutex_t lock;		/* protects everything below */
 	pid_t pid;			/* 0: not running */
+	int pidfd;			/* readable once it died; -1 if the kernel has none */
+	uint32_t epoch;			/* which start this is: 1, 2, ... */
 	int sock;
 	unsigned int gen;		/* the device's gen it was started for */
 	unsigned int nresv;
@@ -57,7 +67,7 @@ struct acl_aicore {
 };
 
 static struct acl_aicore acl_aicores[ACL_MAX_DEVICES] = {
-	[0 ... ACL_MAX_DEVICES - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER },
+	[0 ... ACL_MAX_DEVICES - 1] = { .lock = PTHREAD_MUTEX_INITIALIZER, .pidfd = -1 },
 };
 
 /*
@@ -96,6 +106,9 @@ static void acl_aicore_unreserve(struct acl_aicore *ex, unsigned int n)
 static void acl_aicore_reap(struct acl_aicore *ex)
 {
 	close(ex->sock);
+	if (ex->pidfd >= 0)
+		close(ex->pidfd);
+	ex->pidfd = -1;
 	kill(ex->pid, SIGKILL);
 	/* ECHILD: SIGCHLD ignored, or the application reaped it */
 	while (waitpid(ex->pid, NULL, 0) < 0 && errno == EINTR)
@@ -167,6 +180,8 @@ static int acl_aicore_try(struct acl_aicore *ex, int aperture, uint32_t cores)
 		ex->pid = 0;
 		return acl_errf(ACLI_EDEVSETUP, "cannot start the AI-core executor %s: %s", exe, strerror(ret));
 	}
+	/* before anyone may reap it: the pid is still the child's */
+	ex->pidfd = (int)syscall(SYS_pidfd_open, ex->pid, 0);
 	ret = acl_aicore_recv(ex, &hello, sizeof(hello), ACL_AICORE_HELLO);
 	if (!ret && (hello.version != ACL_AICORE_VERSION || hello.nranges > ACL_AICORE_RANGES_MAX))
 		ret = acl_errf(ACLI_EDEVSETUP, "%s speaks version %u, libacl %u", exe, hello.version,
@@ -220,22 +235,48 @@ static int acl_aicore_start_locked(struct acl_device *dev, struct acl_aicore *ex
 	if (ret == -EAGAIN)
 		ret = acl_errf(ACLI_EDEVSETUP, "no layout of the AI-core executor fits beside this process (%d tries)",
 			       ACL_AICORE_TRIES);
-	if (!ret)
+	if (!ret) {
 		ex->gen = __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
+		ex->epoch++;
+	}
 	return ret;
 }
 
-/* The running executor of @dev, started if need be; ex->lock held on success. */
+/* Did the running executor die? */
+static bool acl_aicore_dead_locked(struct acl_aicore *ex)
+{
+	struct pollfd p = { .fd = ex->pidfd, .events = POLLIN };
+
+	return ex->pid && ex->pidfd >= 0 && poll(&p, 1, 0) > 0;
+}
+
+/* Stop the executor (if any), give back its reservations and arena, forget its binaries. */
+static void acl_aicore_forget_locked(struct acl_aicore *ex)
+{
+	if (ex->pid) {
+		acl_aicore_reap(ex);
+		acl_aicore_unreserve(ex, ex->nresv);
+		munmap((void *)(uintptr_t)ex->arena, ACL_AICORE_ARENA_LEN);
+		ex->nresv = 0;
+	}
+	memset(ex->ids, 0, sizeof(ex->ids));
+}
+
+/* The running executor of @dev, started (again) if need be; ex->lock held on success. */
 static int acl_aicore_lock(struct acl_device *dev, struct acl_aicore **out)
 {
 	struct acl_aicore *ex = &acl_aicores[dev->id];
 	int ret = 0;
 
 	pthread_mutex_lock(&ex->lock);
-	if (ex->pid && ex->gen != __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE))
+	if (ex->pid && ex->gen != __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE)) {
 		ret = acl_errf(ACLI_ECTXRELEASE, "device %d was closed", dev->id);
-	else if (!ex->pid)
-		ret = acl_aicore_start_locked(dev, ex);
+	} else {
+		if (acl_aicore_dead_locked(ex))
+			acl_aicore_forget_locked(ex);
+		if (!ex->pid)
+			ret = acl_aicore_start_locked(dev, ex);
+	}
 	if (ret) {
 		pthread_mutex_unlock(&ex->lock);
 		return ret;
@@ -244,8 +285,8 @@ static int acl_aicore_lock(struct acl_device *dev, struct acl_aicore **out)
 	return 0;
 }
 
-/* One request and its RESULT, with @fd passed along if it is not -1. */
-static int acl_aicore_request(struct acl_device *dev, const void *req, size_t len, int fd)
+/* One request to the running executor and its RESULT, with @fd passed along if it is not -1. */
+static int acl_aicore_call_locked(struct acl_aicore *ex, const void *req, size_t len, int fd)
 {
 	union {
 		struct cmsghdr h;
@@ -254,7 +295,6 @@ static int acl_aicore_request(struct acl_device *dev, const void *req, size_t le
 	struct iovec iov = { .iov_base = (void *)req, .iov_len = len };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct acl_aicore_result res;
-	struct acl_aicore *ex;
 	int ret;
 
 	if (fd >= 0) {
@@ -266,14 +306,10 @@ static int acl_aicore_request(struct acl_device *dev, const void *req, size_t le
 		CMSG_FIRSTHDR(&msg)->cmsg_len = CMSG_LEN(sizeof(int));
 		memcpy(CMSG_DATA(CMSG_FIRSTHDR(&msg)), &fd, sizeof(int));
 	}
-	ret = acl_aicore_lock(dev, &ex);
-	if (ret)
-		return ret;
 	if (sendmsg(ex->sock, &msg, MSG_NOSIGNAL) != (ssize_t)len)
 		ret = acl_errf(ACLI_EDEVSETUP, "the AI-core executor of pid %d is gone", (int)ex->pid);
 	else
 		ret = acl_aicore_recv(ex, &res, sizeof(res), ACL_AICORE_RESULT);
-	pthread_mutex_unlock(&ex->lock);
 	return ret ? ret : res.status;
 }
 
@@ -297,10 +333,23 @@ static void acl_aicore_id_put(struct acl_aicore *ex, uint32_t id)
 	ex->ids[id / 64] &= ~(1ULL << (id % 64));
 }
 
-int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id)
+int acl_aicore_epoch(struct acl_device *dev, uint32_t *epoch)
 {
-	struct acl_aicore *ex = &acl_aicores[dev->id];
+	struct acl_aicore *ex;
+	int ret = acl_aicore_lock(dev, &ex);
+
+	if (!ret) {
+		*epoch = ex->epoch;
+		pthread_mutex_unlock(&ex->lock);
+	}
+	return ret;
+}
+
+int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id,
+		    uint32_t *epoch)
+{
 	struct acl_aicore_load *req;
+	struct acl_aicore *ex;
 	uint32_t i;
 	int ret;
 
@@ -309,47 +358,46 @@ int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, 
 	req = calloc(1, sizeof(*req));
 	if (!req)
 		return -ENOMEM;
-	pthread_mutex_lock(&ex->lock);
-	ret = acl_aicore_id_get(ex, id);
-	pthread_mutex_unlock(&ex->lock);
+	ret = acl_aicore_lock(dev, &ex);
 	if (ret) {
 		free(req);
-		return acl_errf(ACLI_ERESALLOC, "device %d's executor holds %u binaries already", dev->id,
-				ACL_AICORE_BINARIES);
+		return ret;
+	}
+	if (acl_aicore_id_get(ex, id)) {
+		ret = acl_errf(ACLI_ERESALLOC, "device %d's executor holds %u binaries already", dev->id,
+			       ACL_AICORE_BINARIES);
+		goto out;
 	}
 	req->type = ACL_AICORE_LOAD;
 	req->id = *id;
 	req->nentries = n;
 	for (i = 0; i < n; i++)
 		snprintf(req->entries[i], sizeof(req->entries[i]), "%s", entries[i]);
-	ret = acl_aicore_request(dev, req, sizeof(*req), fd);
-	free(req);
+	ret = acl_aicore_call_locked(ex, req, sizeof(*req), fd);
 	if (ret > -ACLI_ERR_BASE && ret < 0)
 		ret = acl_errf(ret, "the AI-core executor cannot load the binary: %s", strerror(-ret));
-	if (ret) {
-		pthread_mutex_lock(&ex->lock);
+	if (ret)
 		acl_aicore_id_put(ex, *id);
-		pthread_mutex_unlock(&ex->lock);
-	}
+	*epoch = ex->epoch;
+out:
+	pthread_mutex_unlock(&ex->lock);
+	free(req);
 	return ret;
 }
 
-int acl_aicore_unload(struct acl_device *dev, uint32_t id)
+int acl_aicore_unload(struct acl_device *dev, uint32_t id, uint32_t epoch)
 {
 	struct acl_aicore_binary req = { .type = ACL_AICORE_UNLOAD, .id = id };
 	struct acl_aicore *ex = &acl_aicores[dev->id];
-	bool running;
 	int ret = 0;
 
 	/* nothing to unload from an executor that is gone: the ids went with it */
 	pthread_mutex_lock(&ex->lock);
-	running = ex->pid && ex->gen == __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
-	pthread_mutex_unlock(&ex->lock);
-	if (running)
-		ret = acl_aicore_request(dev, &req, sizeof(req), -1);
-	pthread_mutex_lock(&ex->lock);
-	if (running)
+	if (ex->pid && ex->epoch == epoch && ex->gen == __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE) &&
+	    !acl_aicore_dead_locked(ex)) {
+		ret = acl_aicore_call_locked(ex, &req, sizeof(req), -1);
 		acl_aicore_id_put(ex, id);
+	}
 	pthread_mutex_unlock(&ex->lock);
 	return ret;
 }
@@ -361,19 +409,17 @@ void acl_aicore_stop(struct acl_device *dev, bool in_child)
 	if (in_child) {
 		/* the parent's: drop our end only; its reservations stay as inherited */
 		pthread_mutex_init(&ex->lock, NULL);
-		if (ex->pid)
+		if (ex->pid) {
 			close(ex->sock);
+			if (ex->pidfd >= 0)
+				close(ex->pidfd);
+		}
+		ex->pidfd = -1;
 		ex->pid = 0;
 		memset(ex->ids, 0, sizeof(ex->ids));
 		return;
 	}
 	pthread_mutex_lock(&ex->lock);
-	if (ex->pid) {
-		acl_aicore_reap(ex);
-		acl_aicore_unreserve(ex, ex->nresv);
-		munmap((void *)(uintptr_t)ex->arena, ACL_AICORE_ARENA_LEN);
-		ex->nresv = 0;
-	}
-	memset(ex->ids, 0, sizeof(ex->ids));
+	acl_aicore_forget_locked(ex);
 	pthread_mutex_unlock(&ex->lock);
 }

@@ -12,13 +12,22 @@
 struct acl_device;
 
 /*
+ * The epoch of @dev's running executor, started if it is not running or
+ * started again if it died: a binary loaded into another epoch is not in
+ * it.
+ */
+int acl_aicore_epoch(struct acl_device *dev, uint32_t *epoch);
+
+/*
  * Load the device binary in @fd (the executor keeps a copy of the fd) into
  * @dev's executor, starting the executor if it is not running: *@id is its
- * binary id there, and kernel i of a launch's token (*@id << 32 | i) is
- * the entry symbol @entries[i].
+ * binary id there, in epoch *@epoch, and kernel i of a launch's token
+ * (*@id << 32 | i) is the entry symbol @entries[i].
  */
-int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id);
-int acl_aicore_unload(struct acl_device *dev, uint32_t id);
+int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id,
+		    uint32_t *epoch);
+/* Unload binary @id of @epoch: nothing if that executor is gone. */
+int acl_aicore_unload(struct acl_device *dev, uint32_t id, uint32_t epoch);
 
 /*
  * Stop @dev's executor and give back its reservations (the device

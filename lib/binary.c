@@ -117,8 +117,8 @@ bool acl_kfunc_exc_callback(struct acl_kfunc *f, aclrtOpExceptionCallback *cb, v
  */
 static void acl_binary_end(struct acl_binary *b)
 {
+	uint32_t i, epoch;
 	int32_t id;
-	uint32_t i;
 
 	list_del(&b->node);
 	for (i = 0; i < b->nfuncs; i++)
@@ -128,9 +128,10 @@ static void acl_binary_end(struct acl_binary *b)
 	/* the executor waits for its kernels that run; launches not yet taken then fail */
 	pthread_mutex_lock(&b->lock);
 	id = b->aicore_id;
+	epoch = b->aicore_epoch;
 	b->aicore_id = -1;
 	pthread_mutex_unlock(&b->lock);
-	if (id >= 0 && acl_aicore_unload(b->dev, (uint32_t)id))
+	if (id >= 0 && acl_aicore_unload(b->dev, (uint32_t)id, epoch))
 		acl_err_clear();
 	/* the application may have freed it with aclrtFree: nothing to say then */
 	if (acl_mm_free(b->dev, b->dev_addr, ACL_REGION_MALLOC))

@@ -74,6 +74,7 @@ struct acl_binary {
 	char soc[NPU_NOTE_SOC_MAX];	/* the note's soc_version */
 	pthread_mutex_t lock;		/* protects the callback and aicore_id */
 	int32_t aicore_id;		/* its id in the device's executor; -1 until its first launch */
+	uint32_t aicore_epoch;		/* ...of that executor: started again, it has no such id */
 	aclrtOpExceptionCallback exc_cb;	/* aclrtBinarySetExceptionCallback's, or NULL */
 	void *exc_data;
 	uint32_t nfuncs;		/* constant */

@@ -416,7 +416,7 @@ static int acl_stage_get_locked(struct acl_device *dev)
 	if (c->stage_buf)
 		return 0;
 	for (half = acl_stage_half_size();; half /= 2) {
-		ret = acl_mm_internal(dev, 2 * half, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, &p);
+		ret = acl_mm_internal(dev, 2 * half, ACL_STAGE_ALIGN, ACL_STAGE_SKEW, false, &p);
 		if (ret != -ENOMEM || half == ACL_STAGE_HALF_MIN)
 			break;
 	}

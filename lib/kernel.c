@@ -52,15 +52,21 @@
 /* Each device's inter-core synchronisation word, kept while it is open. */
 static struct acl_slot_kept acl_sync_words[ACL_MAX_DEVICES];
 
-/* @b in its device's executor: its id there, loaded at its first launch. */
+/*
+ * @b in its device's executor: its id there, loaded at its first launch,
+ * and again at the first launch after the executor was started again.
+ */
 static int acl_binary_aicore(struct acl_binary *b, uint32_t *id)
 {
 	const char **entries = NULL;
-	uint32_t i;
-	int fd = -1, ret = 0;
+	uint32_t i, epoch;
+	int fd = -1, ret;
 
 	pthread_mutex_lock(&b->lock);
-	if (b->aicore_id >= 0) {
+	ret = acl_aicore_epoch(b->dev, &epoch);
+	if (ret)
+		goto out;
+	if (b->aicore_id >= 0 && b->aicore_epoch == epoch) {
 		*id = (uint32_t)b->aicore_id;
 		goto out;
 	}
@@ -80,9 +86,11 @@ static int acl_binary_aicore(struct acl_binary *b, uint32_t *id)
 	}
 	for (i = 0; i < b->nfuncs; i++)
 		entries[i] = b->funcs[i].entry;
-	ret = acl_aicore_load(b->dev, fd, entries, b->nfuncs, id);
-	if (!ret)
+	ret = acl_aicore_load(b->dev, fd, entries, b->nfuncs, id, &epoch);
+	if (!ret) {
 		b->aicore_id = (int32_t)*id;
+		b->aicore_epoch = epoch;
+	}
 out:
 	pthread_mutex_unlock(&b->lock);
 	if (fd >= 0)

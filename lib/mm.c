@@ -1681,7 +1681,7 @@ int acl_mm_host_unregister(struct acl_device *dev, void *p)
 	return acl_host_unpin(dev, &copy);
 }
 
-int acl_mm_internal(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t skew,
+int acl_mm_internal(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t skew, bool mapped,
 		    void **out)
 {
 	void *p;
@@ -1691,7 +1691,7 @@ int acl_mm_internal(struct acl_device *dev, uint64_t len, uint64_t align, uint64
 	if (p == MAP_FAILED)
 		return acl_errf(-ENOMEM, "cannot map %llu bytes of host memory: %s", (unsigned long long)len,
 				strerror(errno));
-	ret = acl_host_pin(dev, (uintptr_t)p, len, 0, false, ACL_REGION_INTERNAL, NULL);
+	ret = acl_host_pin(dev, (uintptr_t)p, len, mapped ? NPU_HOST_MAPPED : 0, true, ACL_REGION_INTERNAL, NULL);
 	if (ret) {
 		munmap(p, len);
 		return ret;

@@ -209,10 +209,12 @@ int acl_mm_host_register(struct acl_device *dev, void *p, uint64_t len, uint32_t
 int acl_mm_host_unregister(struct acl_device *dev, void *p);
 /*
  * Pages of the library's own (the staging buffer, event and notify
- * words): @len bytes starting @skew bytes past an @align boundary,
- * registered (not mapped). They go with the device (acl_mm_teardown()).
+ * words, overflow status): @len bytes starting @skew bytes past an @align
+ * boundary, registered; with @mapped also a device address, their own
+ * (as the device's AI cores reach them). They go with the device
+ * (acl_mm_teardown()).
  */
-int acl_mm_internal(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t skew,
+int acl_mm_internal(struct acl_device *dev, uint64_t len, uint64_t align, uint64_t skew, bool mapped,
 		    void **out);
 
 /* Managed memory */

@@ -2,9 +2,11 @@
 /*
  * The float overflow status of a context (CANN: 64 bytes the AI cores set
  * when a computation overflows). It is device state: ACL_CTX_OVF_WORDS
- * device-visible words of the context (context.h), made on first use, all
- * zero while nothing on the simulated chip computes; the AI-core work
- * will set them. As in CANN (api_impl.cc GetDeviceSatStatus), reading
+ * device-visible words of the context (context.h), made on first use,
+ * which every kernel launch of the context names (lib/kernel.c): the
+ * executor ORs into them what the kernel's blocks set (NPU_OVF_FLOAT: a
+ * float or half result overflowed to inf or nan from finite inputs, also
+ * when saturating). As in CANN (api_impl.cc GetDeviceSatStatus), reading
  * and clearing happen in stream order:
  *   aclrtGetOverflowStatus: one COPY command of the 64 bytes to outputAddr
  *     (memory the stream's device reaches: its own or registered host);

@@ -20,7 +20,8 @@ static int acl_slots_page(struct acl_device *dev, struct acl_slots *pool, unsign
 	void *p;
 	int ret;
 
-	ret = acl_mm_internal(dev, 4096, 4096, 0, &p);
+	/* at their own device address too: a kernel sets the overflow status in its words */
+	ret = acl_mm_internal(dev, 4096, 4096, 0, true, &p);
 	if (!ret)
 		pool->page[pg] = p;
 	return ret;

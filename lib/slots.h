@@ -3,8 +3,10 @@
  * Device-visible 64-bit words in registered host memory, numbered: event
  * timestamps (event.c), notify flags (notify.c) and the contexts'
  * overflow status blocks (overflow.c). The engine writes and
- * polls them (TIMESTAMP, WRITE_VALUE, WAIT_VALUE with a host operand);
- * the library reads them. A word's number is the id CANN reports.
+ * polls them (TIMESTAMP, WRITE_VALUE, WAIT_VALUE with a host operand),
+ * kernels set the overflow bits through the words' device address (their
+ * own address: the pages are registered MAPPED at it); the library reads
+ * them. A word's number is the id CANN reports.
  */
 #ifndef LIBACL_SLOTS_H
 #define LIBACL_SLOTS_H

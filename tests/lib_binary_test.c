@@ -15,11 +15,14 @@
  * over load/unload; loads, lookups and unloads from several threads.
  * Skips without /dev/npu0.
  */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
+#include <sys/wait.h>
 
 #include <ascendc/npu_fatbin.h>
 
@@ -695,6 +698,181 @@ TEST(launch)
  * exception of its stream (507015), the application's memory untouched,
  * and the stream goes on.
  */
+/* The pid of this process's AI-core executor (a child named npu-aicore), or -1. */
+static pid_t executor_pid(void)
+{
+	struct dirent *de;
+	pid_t found = -1;
+	DIR *d = opendir("/proc");
+
+	while (d && (de = readdir(d))) {
+		char path[64], comm[32] = "";
+		int ppid = -1, pid = atoi(de->d_name);
+		FILE *f;
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+		f = fopen(path, "r");
+		if (!f)
+			continue;
+		/* pid (comm) state ppid */
+		if (fscanf(f, "%*d (%31[^)]) %*c %d", comm, &ppid) == 2 && ppid == getpid() &&
+		    !strcmp(comm, "npu-aicore"))
+			found = pid;
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+static int add_checked(aclrtFuncHandle f, aclrtStream stream, struct add_args *a, float *hz, const float *hx,
+		       const float *hy, int n)
+{
+	int i;
+
+	if (aclrtMemset(a->z, (size_t)n * 4, 0, (size_t)n * 4) ||
+	    aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, a, sizeof(*a), NULL, 0) ||
+	    aclrtMemcpyAsync(hz, (size_t)n * 4, a->z, (size_t)n * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream) ||
+	    aclrtSynchronizeStream(stream))
+		return -1;
+	for (i = 0; i < n && hz[i] == hx[i] + hy[i]; i++)
+		;
+	return i;
+}
+
+/*
+ * An executor that dies (killed here; a kernel that corrupts it) is
+ * started again at the next launch, which runs: each binary is loaded
+ * into the new one, and unloads after that find their binary there.
+ */
+TEST(executor_dies_and_starts_again)
+{
+	enum { N = 1024 };
+	static float hx[N], hy[N], hz[N];
+	struct add_args a = { .n = N };
+	aclrtFuncHandle f;
+	aclrtBinHandle h;
+	aclrtStream stream;
+	pid_t first, second;
+	int i, status;
+
+	NEED_DEVICE();
+	for (i = 0; i < N; i++) {
+		hx[i] = (float)i;
+		hy[i] = 2.0f * (float)i + 1.0f;
+	}
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&a.x, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.y, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.z, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMemcpy(a.x, N * 4, hx, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtMemcpy(a.y, N * 4, hy, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
+	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
+	first = executor_pid();
+	ASSERT_LT(0, first);
+	ASSERT_EQ(0, kill(first, SIGKILL));
+	ASSERT_EQ(first, waitpid(first, &status, 0));
+	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
+	second = executor_pid();
+	EXPECT_LT(0, second);
+	EXPECT_NE(first, second);
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(a.x));
+	ASSERT_ACL_OK(aclrtFree(a.y));
+	ASSERT_ACL_OK(aclrtFree(a.z));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+struct half_args {
+	void *x, *y, *z;
+};
+
+/* half_add_op of 16 copies of @a and of @b: the sums (raw halves) in @z, and the context's status word 0. */
+static uint64_t half_add(aclrtFuncHandle f, aclrtStream stream, struct half_args *a, void *status, uint16_t x,
+			 uint16_t y, uint16_t *z)
+{
+	uint16_t hx[16], hy[16];
+	uint64_t words[8] = { ~0ull };
+	int i;
+
+	for (i = 0; i < 16; i++) {
+		hx[i] = x;
+		hy[i] = y;
+	}
+	if (aclrtMemcpy(a->x, sizeof(hx), hx, sizeof(hx), ACL_MEMCPY_HOST_TO_DEVICE) ||
+	    aclrtMemcpy(a->y, sizeof(hy), hy, sizeof(hy), ACL_MEMCPY_HOST_TO_DEVICE) ||
+	    aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, a, sizeof(*a), NULL, 0) ||
+	    aclrtGetOverflowStatus(status, sizeof(words), stream) ||
+	    aclrtMemcpyAsync(z, 32, a->z, 32, ACL_MEMCPY_DEVICE_TO_HOST, stream) ||
+	    aclrtMemcpyAsync(words, sizeof(words), status, sizeof(words), ACL_MEMCPY_DEVICE_TO_HOST, stream) ||
+	    aclrtSynchronizeStream(stream))
+		return ~0ull;
+	return words[0];
+}
+
+/*
+ * A kernel's float overflow reaches the context's status, in stream
+ * order: aclrtGetOverflowStatus after it reads it set, after
+ * aclrtResetOverflowStatus clear; a kernel that does not overflow leaves
+ * it clear. The device's saturation mode decides what the overflowed
+ * result is (inf, or the largest finite half) - the status is set in
+ * both.
+ */
+TEST(kernel_overflow_sets_the_status)
+{
+	aclrtFloatOverflowMode mode;
+	struct half_args a;
+	aclrtFuncHandle f;
+	aclrtBinHandle h;
+	aclrtStream stream;
+	uint16_t z[16];
+	void *status;
+	int i;
+
+	NEED_DEVICE();
+	ASSERT_ACL_OK(aclrtGetDeviceSatMode(&mode));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&a.x, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.y, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&a.z, 32, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&status, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "half_add_op", &f));
+	ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+	ASSERT_ACL_OK(aclrtResetOverflowStatus(stream));
+	/* 1 + 1 = 2: nothing overflows */
+	EXPECT_EQ(0ull, (unsigned long long)half_add(f, stream, &a, status, 0x3c00, 0x3c00, z));
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(0x4000, z[i]);
+	/* 32768 + 32768 = inf */
+	EXPECT_NE(0ull, (unsigned long long)half_add(f, stream, &a, status, 0x7800, 0x7800, z) & 1);
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(0x7c00, z[i]);
+	ASSERT_ACL_OK(aclrtResetOverflowStatus(stream));
+	EXPECT_EQ(0ull, (unsigned long long)half_add(f, stream, &a, status, 0x3c00, 0x3c00, z));
+	/* saturating: 65504, and the status still says so */
+	ASSERT_ACL_OK(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
+	EXPECT_NE(0ull, (unsigned long long)half_add(f, stream, &a, status, 0x7800, 0x7800, z) & 1);
+	for (i = 0; i < 16; i++)
+		EXPECT_EQ(0x7bff, z[i]);
+	ASSERT_ACL_OK(aclrtSetDeviceSatMode(mode));
+	ASSERT_ACL_OK(aclrtResetOverflowStatus(stream));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(a.x));
+	ASSERT_ACL_OK(aclrtFree(a.y));
+	ASSERT_ACL_OK(aclrtFree(a.z));
+	ASSERT_ACL_OK(aclrtFree(status));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
 TEST(launch_fault)
 {
 	static float host_z[16];

@@ -220,8 +220,8 @@ static int kernels_fd(void)
 
 /* The test kernels, in the order of the LOAD's entries: a launch's token is (0 << 32 | index). */
 static const char *const kernel_names[] = { "write_op", "vec_add_float", "barrier_op", "trap_op", "ub_overflow",
-					     "meet_op" };
-enum { K_WRITE, K_VEC_ADD, K_BARRIER, K_TRAP, K_UB_OVERFLOW, K_MEET, K_COUNT };
+					     "meet_op", "hold_op" };
+enum { K_WRITE, K_VEC_ADD, K_BARRIER, K_TRAP, K_UB_OVERFLOW, K_MEET, K_HOLD, K_COUNT };
 
 /*
  * LOAD binary @id from @fd (-1: none) with the entries of @names (the
@@ -303,6 +303,9 @@ FIXTURE_SETUP(ex)
 	ASSERT_EQ(0, npu_ioctl(self->fd, NPU_IOCTL_APERTURE_OPEN, &a));
 	self->afd = a.fd;
 	ASSERT_EQ(0, executor_start(&self->ex, self->afd));
+	/* as libacl does: the executor holds the file alone, so that its end releases it */
+	close(self->afd);
+	self->afd = -1;
 }
 
 FIXTURE_TEARDOWN(ex)
@@ -318,7 +321,6 @@ FIXTURE_TEARDOWN(ex)
 		reserved_release(&self->ex, self->ex.hello.nranges);
 		munmap((void *)(uintptr_t)self->ex.arena, ACL_AICORE_ARENA_LEN);
 	}
-	close(self->afd);
 	close(self->fd);
 	free(self->model);
 }
@@ -806,33 +808,106 @@ TEST_F(ex, unknown_and_unloaded_kernels_fail)
 	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
 }
 
-/* The executor's end: a stream's launch fails instead of waiting for good. */
+/*
+ * The executor's end: a stream's launch fails instead of waiting for good.
+ * A launch queued when the executor dies (stopped first, so that it takes
+ * nothing) fails with it, as the launches it had taken do, and so does
+ * every later one, at once: there is nobody to run it.
+ */
 TEST_F(ex, executor_killed_with_a_launch_queued)
 {
 	struct npu_stream_sync sync;
 	uint64_t args[2] = { self->va, 1 };
+	struct npu_kernel kern = { .func = K_WRITE, .block_dim = 1, .args_len = 16, .args = ptr64(args),
+				   .args_va = self->va + ARGS_OFF };
+	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
 	int status;
 
+	npu_expect_dma_faults(true);
 	LOAD_KERNELS(&self->ex);
+	/* its job threads wait for launches: it is the context's executor */
+	ASSERT_EQ(0, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	ASSERT_EQ(0, kill(self->ex.pid, SIGSTOP));
+	ASSERT_EQ(self->ex.pid, waitpid(self->ex.pid, &status, WUNTRACED));
+	ASSERT_TRUE(WIFSTOPPED(status));
+	/* queued with nobody to take it: it waits, and the stream's other work with it */
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, &cmd, 1, NULL));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->stream, 100));
 	kill(self->ex.pid, SIGKILL);
 	ASSERT_EQ(self->ex.pid, waitpid(self->ex.pid, &status, 0));
-	/* queued with nobody to take it: it waits, and the stream's other work with it */
-	EXPECT_EQ(-ETIMEDOUT, ({
-		struct npu_kernel kern = { .func = K_WRITE, .block_dim = 1, .args_len = 16, .args = ptr64(args),
-					   .args_va = self->va + ARGS_OFF, .timeout_ms = 300 };
-		struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
-		int r = npu_submit(self->fd, self->stream, &cmd, 1, NULL);
+	/* the teardown's stop finds it gone */
+	self->ex.pid = -1;
+	memset(&sync, 0, sizeof(sync));
+	sync.size = sizeof(sync);
+	sync.stream = self->stream;
+	sync.timeout_ms = 10000;
+	EXPECT_EQ(-EIO, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
+	EXPECT_EQ(0ull, (unsigned long long)sync.fault_addr);
+	/* later launches fail at once */
+	EXPECT_EQ(-EIO, launch(self, K_WRITE, 1, args, 2, 0, 0, &sync));
+	EXPECT_EQ(NPU_FAULT_AICORE, sync.fault_flags);
+}
 
-		r ? r : npu_sync(self->fd, self->stream, 100);
-	}));
-	/* the launch's own limit ends it */
+/* Submit hold_op over every core on @stream (go at self->va, done[] at +64), timing out after @timeout_ms. */
+static int hold_cores(FIXTURE_DATA(ex) *self, uint32_t stream, uint32_t timeout_ms)
+{
+	uint64_t args[2] = { self->va, self->va + 64 };
+	struct npu_kernel kern = {
+		.func = K_HOLD, .block_dim = CORES, .args_len = sizeof(args), .args = ptr64(args),
+		.args_va = self->va + ARGS_OFF, .sat_mode = NPU_KERNEL_SAT_INFNAN, .timeout_ms = timeout_ms,
+	};
+	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = ptr64(&kern), .value = sizeof(kern) };
+
+	return npu_submit(self->fd, stream, &cmd, 1, NULL);
+}
+
+/*
+ * A launch that ends before its kernel does (its timeout passed, its
+ * stream destroyed) frees its cores: the executor stops the kernel's
+ * blocks, as the device aborts the task. hold_op over every core never
+ * ends by itself; afterwards barrier_op over every core (which needs all
+ * of them at once) runs, and the held blocks never went on. (Before the
+ * executor stopped cancelled kernels, barrier_op waited for good.)
+ */
+TEST_F(ex, cancelled_kernels_give_their_cores_back)
+{
+	uint32_t zero[CORES + 16] = { 0 }, done[CORES], other, go = 1;
+	uint64_t args[2] = { self->va, self->va + 64 };
+	struct npu_stream_sync sync;
+	unsigned int i;
+
+	LOAD_KERNELS(&self->ex);
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)zero,
+				   sizeof(zero)));
+	/* the launch's own limit */
+	ASSERT_EQ(0, hold_cores(self, self->stream, 300));
 	memset(&sync, 0, sizeof(sync));
 	sync.size = sizeof(sync);
 	sync.stream = self->stream;
 	sync.timeout_ms = 10000;
 	EXPECT_EQ(-ETIME, npu_ioctl(self->fd, NPU_IOCTL_STREAM_SYNC, &sync));
-	/* the teardown's stop finds it gone */
-	self->ex.pid = -1;
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)zero,
+				   sizeof(zero)));
+	EXPECT_EQ(0, launch(self, K_BARRIER, CORES, args, 2, 0, 0, &sync));
+	/* the stream's end */
+	ASSERT_EQ(0, npu_stream_create(self->fd, &other));
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)zero,
+				   sizeof(zero)));
+	ASSERT_EQ(0, hold_cores(self, other, 0));
+	usleep(200 * 1000);
+	ASSERT_EQ(0, npu_stream_destroy(self->fd, other, NPU_STREAM_DESTROY_FORCE));
+	EXPECT_EQ(0, launch(self, K_BARRIER, CORES, args, 2, 0, 0, &sync));
+	/* a held block let go now would still write its done word */
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)zero,
+				   sizeof(zero)));
+	ASSERT_EQ(0, npu_dev_write(self->fd, self->stream, self->va, self->host, 0, (unsigned char *)&go,
+				   sizeof(go)));
+	usleep(200 * 1000);
+	ASSERT_EQ(0, npu_dev_read(self->fd, self->stream, self->va, self->host, 64, sizeof(done)));
+	memcpy(done, self->host + 64, sizeof(done));
+	for (i = 0; i < CORES; i++)
+		EXPECT_EQ(0u, done[i]);
 }
 
 /* The binary requests' bad input. */

@@ -2462,7 +2462,8 @@ struct npu_aperture_open {
  * two is two ioctls on an aperture fd of the context.
  *
  * When the stream reaches a KERNEL command, the driver puts it on the
- * context's kernel queue as a job, wakes the executor, and the stream
+ * context's kernel queue as a job, wakes one thread waiting in
+ * APERTURE_KERNEL_WAIT (a poll() of the fd sees it too), and the stream
  * waits (it holds no channel, as a WAIT_STREAM does; the context's other
  * streams go on). APERTURE_KERNEL_WAIT takes the oldest job: its id, the
  * fields of its struct npu_kernel, the stream and seqno it belongs to,
@@ -2484,7 +2485,11 @@ struct npu_aperture_open {
  * goes away must not leave a stream waiting for good: every job taken
  * through an aperture file that is released (its last fd closed, as when
  * the executor dies) and not yet DONE fails, -EIO with NPU_FAULT_AICORE
- * and @fault_addr 0.
+ * and @fault_addr 0. An aperture file that called KERNEL_WAIT is an
+ * executor until it is released; when the context's last executor goes,
+ * the jobs queued fail the same way, and so does every later launch, at
+ * once, until a file calls KERNEL_WAIT again (a new executor). An
+ * executor stops the blocks of a cancelled job.
  *
  * The blob (at most NPU_KERNEL_MAX_ARGS bytes) is read at SUBMIT (by
  * MODEL_CREATE for a model's launch) and held, accounted to the memory

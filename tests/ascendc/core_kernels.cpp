@@ -46,3 +46,18 @@ extern "C" __global__ __aicore__ void meet_op(__gm__ uint32_t *count, uint32_t w
 #endif
 	}
 }
+
+/*
+ * Holds its core until *@go is set, then sets @done[block]: a kernel that
+ * never ends unless told to. A cancelled launch of it must be stopped by
+ * the executor, not left running (its @done stays 0).
+ */
+extern "C" __global__ __aicore__ void hold_op(__gm__ uint32_t *go, __gm__ uint32_t *done)
+{
+	while (!__atomic_load_n(go, __ATOMIC_ACQUIRE)) {
+#if defined(__x86_64__)
+		__builtin_ia32_pause();
+#endif
+	}
+	done[AscendC::GetBlockIdx()] = 1;
+}
