@@ -407,7 +407,7 @@ TEST(info_summary_layout)
 			snprintf(ver, sizeof(ver), "%u.%u.%u", info.driver_version >> 16,
 				 (info.driver_version >> 8) & 0xff, info.driver_version & 0xff);
 			W("%s", box_top);
-			W("| npu-smi %-40s Version: %-37s |", "1.12.0", ver);
+			W("| npu-smi %-40s Version: %-37s |", "1.13.0", ver);
 			W("%s", box_dev);
 			W("| NPU ID | Name             | Health        | Power(W)    Temp(C)           Hugepages-Usage(page) |");
 			W("|        |                  | Bus-Id        | NPU Util(%%) Memory-Usage(MB)  HBM-Usage(MB)         |");
@@ -821,7 +821,7 @@ TEST(version_and_help)
 
 	NEED_SMI();
 	ASSERT_EQ(0, run_smi(v, 0, out, sizeof(out)));
-	EXPECT_STREQ("npu-smi version: 1.12.0\n", out);
+	EXPECT_STREQ("npu-smi version: 1.13.0\n", out);
 	ASSERT_EQ(0, run_smi(h, 0, out, sizeof(out)));
 	EXPECT_EQ(0, strncmp(out, "Usage: npu-smi <Command|-h|-v> [Options...]\n\nnpu-smi Command:\n"
 			     "\t-h            This command's help information\n", 99));

@@ -161,7 +161,7 @@ void npu_nl_util_wait(const struct npu_nl_dev *before);
  */
 int npu_nl_util_window(struct npu_nl *nl, int64_t dev, struct npu_nl_dev **devs, int *n);
 
-/* "1.12.0" from NPU_NL_A_DEV_DRIVER_VERSION. */
+/* "1.13.0" from NPU_NL_A_DEV_DRIVER_VERSION. */
 void npu_nl_version_str(uint32_t version, char *buf, unsigned int len);
 
 #endif /* NPU_NL_H */

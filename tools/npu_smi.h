@@ -32,7 +32,7 @@ enum {
 };
 
 /* The tool's version, "npu-smi -v" and the summary's first line. */
-#define NPU_SMI_VERSION "1.12.0"
+#define NPU_SMI_VERSION "1.13.0"
 
 /* What the driver reports at one moment: devices and (optionally) contexts. */
 struct smi_snap {

@@ -223,10 +223,10 @@
 /**
  * NPU_DRIVER_VERSION - version of the driver this header describes
  *
- * major << 16 | minor << 8 | patch: 1.12.0. GET_INFO reports the running
+ * major << 16 | minor << 8 | patch: 1.13.0. GET_INFO reports the running
  * module's.
  */
-#define NPU_DRIVER_VERSION	0x00010c00	/* 1.12.0: major << 16 | minor << 8 | patch */
+#define NPU_DRIVER_VERSION	0x00010d00	/* 1.13.0: major << 16 | minor << 8 | patch */
 
 /**
  * NPU_TYPE - the ioctl type (magic) of every npu ioctl
@@ -1510,7 +1510,7 @@ enum npu_fault_flags {
  * @error_tid: out (since 1.6): the thread that submitted that command, by
  *	its id in the submitter's pid namespace (what gettid() returned
  *	there; -EIO, -EHWPOISON, -ETIME), else 0
- * @error_step: out (since 1.12): when that command is an NPU_OP_MODEL
+ * @error_step: out (since 1.13): when that command is an NPU_OP_MODEL
  *	run, its step that failed, counted from 1 (the index in
  *	MODEL_CREATE's @cmds plus 1: which KERNEL of a model faulted, for
  *	one); 0 for any other command, or a run dropped before its first
@@ -1528,7 +1528,7 @@ enum npu_fault_flags {
  * failures, with -EIO, -EHWPOISON and -ETIME, which name one command:
  * which one, who submitted it and, for a fault, where (since 1.6). The
  * values the caller passes in them are ignored; a struct of 1.0 to 1.5
- * (24 bytes) gets none of them and works as before, one of 1.6 to 1.11
+ * (24 bytes) gets none of them and works as before, one of 1.6 to 1.12
  * (48 bytes) all but @error_step.
  *
  * Errors (beyond the common ones):
@@ -2463,7 +2463,8 @@ struct npu_aperture_open {
  *
  * When the stream reaches a KERNEL command, the driver puts it on the
  * context's kernel queue as a job, wakes one thread waiting in
- * APERTURE_KERNEL_WAIT (a poll() of the fd sees it too), and the stream
+ * APERTURE_KERNEL_WAIT (since 1.13; 1.12 woke all; a poll() of the fd
+ * sees it too), and the stream
  * waits (it holds no channel, as a WAIT_STREAM does; the context's other
  * streams go on). APERTURE_KERNEL_WAIT takes the oldest job: its id, the
  * fields of its struct npu_kernel, the stream and seqno it belongs to,
@@ -2486,7 +2487,8 @@ struct npu_aperture_open {
  * through an aperture file that is released (its last fd closed, as when
  * the executor dies) and not yet DONE fails, -EIO with NPU_FAULT_AICORE
  * and @fault_addr 0. An aperture file that called KERNEL_WAIT is an
- * executor until it is released; when the context's last executor goes,
+ * executor until it is released; when the context's last executor goes
+ * (since 1.13),
  * the jobs queued fail the same way, and so does every later launch, at
  * once, until a file calls KERNEL_WAIT again (a new executor). An
  * executor stops the blocks of a cancelled job.

@@ -262,7 +262,7 @@ DCMIDLLEXPORT int dcmi_init(void);
 /* libdcmi's version ("1.0.0"); @len at least 16. */
 DCMIDLLEXPORT int dcmi_get_dcmi_version(char *dcmi_ver, unsigned int len);
 
-/* npu.ko's version, "1.12.0". */
+/* npu.ko's version, "1.13.0". */
 DCMIDLLEXPORT int dcmi_get_driver_version(char *driver_ver, unsigned int len);
 
 /* The card ids (N of each /dev/npuN) into @card_list, their number into
