@@ -632,6 +632,22 @@ static int npu_kernel_taker_add(struct npu_kernels *ks, struct file *file)
 	return 0;
 }
 
+/**
+ * npu_kernel_executor_add() - an aperture file opened for the executor
+ * @ctx: the context
+ * @file: the new file (APERTURE_OPEN's NPU_APERTURE_EXECUTOR), not yet
+ *	installed
+ *
+ * It counts as an executor from now on, before its first KERNEL_WAIT:
+ * launches queue for it, even right after another executor went.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int npu_kernel_executor_add(struct npu_context *ctx, struct file *file)
+{
+	return npu_kernel_taker_add(&ctx->kernels, file);
+}
+
 /*
  * Each look is inside the unplug barrier, the sleep between two outside
  * it: a carrier removal or a reset waits for the ioctls inside, and wakes
