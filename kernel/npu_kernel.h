@@ -32,10 +32,10 @@ struct npu_stream;
  * @nr_cancelled: on @cancels and @cancelled together (capped)
  * @next_id: the last launch's id
  * @closed: the context shut down: WAIT answers -EPIPE
- * @takers: the files opened for an executor or that called WAIT, and
- *	are open (struct npu_kernel_taker): the executors
+ * @takers: the files opened for an executor (NPU_APERTURE_EXECUTOR)
+ *	and not yet released (struct npu_kernel_taker)
  * @orphaned: the last of @takers was released: launches fail at once
- *	until there is one again
+ *	until another is opened
  * @wq: the executors waiting in WAIT (and poll())
  * @args_bytes: bytes of argument blobs the context holds (capped)
  * @launches: launches queued so far, for fdinfo

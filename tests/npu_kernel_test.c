@@ -362,8 +362,9 @@ TEST_F(kt, close_cancels)
 
 /*
  * An aperture file released with a launch taken fails it: no stream waits
- * for good; with no executor left, launches fail at once until a file is
- * opened for one (NPU_APERTURE_EXECUTOR) or calls WAIT.
+ * for good. Files opened for an executor (NPU_APERTURE_EXECUTOR) say
+ * more: with the last of them gone, launches fail at once until another
+ * is opened.
  */
 TEST_F(kt, executor_gone)
 {
@@ -388,16 +389,17 @@ TEST_F(kt, executor_gone)
 	/* another file could not report it either */
 	EXPECT_EQ(-ENOENT, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
 
-	/* no executor is left: a launch fails at once */
+	/* without NPU_APERTURE_EXECUTOR nothing more: the next launch waits for a taker */
 	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
-	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 50, &s));
-	EXPECT_EQ(seqno, s.error_seqno);
-	EXPECT_EQ(NPU_FAULT_AICORE, s.fault_flags);
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->s0, 50));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
 
 	/*
-	 * An executor process killed while it holds a launch. Its file is
-	 * opened for an executor: the launch, submitted before the child's
-	 * first WAIT, queues for it instead of failing.
+	 * An executor process killed while it holds a launch, its file
+	 * opened for an executor (the launch is submitted before the
+	 * child's first WAIT: it queues for it).
 	 */
 	afd2 = aperture_open(self->fd, NPU_APERTURE_EXECUTOR);
 	ASSERT_LE(0, afd2);
@@ -426,6 +428,20 @@ TEST_F(kt, executor_gone)
 	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 5000, &s));
 	EXPECT_EQ(seqno, s.error_seqno);
 	EXPECT_EQ(NPU_FAULT_AICORE, s.fault_flags);
+	/* the last executor is gone: a launch fails at once... */
+	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
+	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 50, &s));
+	EXPECT_EQ(seqno, s.error_seqno);
+	EXPECT_EQ(NPU_FAULT_AICORE, s.fault_flags);
+	/* ...until another is opened, for which it queues */
+	afd2 = aperture_open(self->fd, NPU_APERTURE_EXECUTOR);
+	ASSERT_LE(0, afd2);
+	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->s0, 50));
+	ASSERT_EQ(0, kwait(afd2, &w, self->buf));
+	ASSERT_EQ(0, kdone(afd2, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
+	close(afd2);
 }
 
 /* ---- a model's launch, with an executor thread --------------------------- */
