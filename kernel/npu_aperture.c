@@ -253,6 +253,14 @@ int npu_aperture_open_ioctl(struct npu_context *ctx, void *arg)
 		fput(file);
 		return fd;
 	}
+	if (args->flags & NPU_APERTURE_EXECUTOR) {
+		ret = npu_kernel_executor_add(ctx, file);
+		if (ret) {
+			put_unused_fd(fd);
+			fput(file);
+			return ret;
+		}
+	}
 	args->fd = fd;
 	a->file = file;
 	return 0;

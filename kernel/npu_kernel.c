@@ -104,7 +104,7 @@ struct npu_launch {
 	u32 fault_flags;
 };
 
-/* An aperture file that called WAIT: an executor, on @takers. */
+/* An aperture file opened for an executor (NPU_APERTURE_EXECUTOR), on @takers. */
 struct npu_kernel_taker {
 	struct list_head node;
 	struct file *file;
@@ -606,29 +606,31 @@ npu_kernel_taker_find_locked(struct npu_kernels *ks, struct file *file)
 	return NULL;
 }
 
-/* @file runs kernels: on @takers (once; its release takes it off). */
-static int npu_kernel_taker_add(struct npu_kernels *ks, struct file *file)
+/**
+ * npu_kernel_executor_add() - an aperture file opened for the executor
+ * @ctx: the context
+ * @file: the new file (APERTURE_OPEN's NPU_APERTURE_EXECUTOR), not yet
+ *	installed
+ *
+ * It is an executor from now on, before its first KERNEL_WAIT: launches
+ * queue for it, even right after the last executor went, and when the
+ * last such file is released the launches left fail.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int npu_kernel_executor_add(struct npu_context *ctx, struct file *file)
 {
+	struct npu_kernels *ks = &ctx->kernels;
 	struct npu_kernel_taker *t;
-	bool known;
 
-	spin_lock(&ks->lock);
-	known = npu_kernel_taker_find_locked(ks, file);
-	spin_unlock(&ks->lock);
-	if (known)
-		return 0;
 	t = kmalloc(sizeof(*t), GFP_KERNEL_ACCOUNT);
 	if (!t)
 		return -ENOMEM;
 	t->file = file;
 	spin_lock(&ks->lock);
-	if (!npu_kernel_taker_find_locked(ks, file)) {
-		list_add_tail(&t->node, &ks->takers);
-		ks->orphaned = false;
-		t = NULL;
-	}
+	list_add_tail(&t->node, &ks->takers);
+	ks->orphaned = false;
 	spin_unlock(&ks->lock);
-	kfree(t);
 	return 0;
 }
 
@@ -646,9 +648,6 @@ static int npu_kernel_wait_ioctl(struct npu_context *ctx, struct file *file,
 
 	if (w->flags)
 		return -EINVAL;
-	ret = npu_kernel_taker_add(ks, file);
-	if (ret)
-		return ret;
 	for (;;) {
 		if (!npu_device_enter(ctx->npu, &idx))
 			return -ENODEV;
@@ -818,9 +817,10 @@ __poll_t npu_kernel_poll(struct npu_context *ctx, struct file *file,
 /*
  * An aperture file is released: the launches it took and did not report
  * fail (-EIO, NPU_FAULT_AICORE at 0), as if the executor's cores had
- * faulted, and its cancelled ones are forgotten. If it was the last
- * executor, the queued launches fail too, and later ones at once, until
- * another file calls WAIT: a dead executor leaves no stream waiting.
+ * faulted, and its cancelled ones are forgotten. If it was the last file
+ * opened for an executor, the queued launches fail too, and later ones
+ * at once, until another is opened: a dead executor leaves no stream
+ * waiting.
  */
 void npu_kernel_release_file(struct npu_context *ctx, struct file *file)
 {

@@ -32,10 +32,10 @@ struct npu_stream;
  * @nr_cancelled: on @cancels and @cancelled together (capped)
  * @next_id: the last launch's id
  * @closed: the context shut down: WAIT answers -EPIPE
- * @takers: the files that called WAIT and are open (struct
- *	npu_kernel_taker): the executors
+ * @takers: the files opened for an executor (NPU_APERTURE_EXECUTOR)
+ *	and not yet released (struct npu_kernel_taker)
  * @orphaned: the last of @takers was released: launches fail at once
- *	until a file calls WAIT again
+ *	until another is opened
  * @wq: the executors waiting in WAIT (and poll())
  * @args_bytes: bytes of argument blobs the context holds (capped)
  * @launches: launches queued so far, for fdinfo
@@ -78,5 +78,6 @@ long npu_kernel_ioctl(struct npu_context *ctx, struct file *file,
 __poll_t npu_kernel_poll(struct npu_context *ctx, struct file *file,
 			 poll_table *wait);
 void npu_kernel_release_file(struct npu_context *ctx, struct file *file);
+int npu_kernel_executor_add(struct npu_context *ctx, struct file *file);
 
 #endif /* __NPU_KERNEL_H__ */

@@ -222,9 +222,13 @@ static int acl_aicore_start_locked(struct acl_device *dev, struct acl_aicore *ex
 	int i, ret, aperture = -1;
 
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_GET_INFO, &info);
-	/* a file of its own: when the executor dies, its release fails the launches it took */
+	/*
+	 * A file of its own, an executor's from its open: launches queue for
+	 * it even before its first KERNEL_WAIT (after another executor died,
+	 * they would fail at once); when it dies, its release fails them.
+	 */
 	if (!ret)
-		ret = acl_dev_aperture_open(dev, &aperture);
+		ret = acl_dev_aperture_open(dev, true, &aperture);
 	if (ret)
 		return ret;
 	ret = -EAGAIN;

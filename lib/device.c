@@ -139,9 +139,13 @@ int acl_dev_check_id(long long id, const char *what)
 }
 
 /* lifecycle.c's open and close of a device for a holder (set once, before any API call) */
-int acl_dev_aperture_open(struct acl_device *dev, int *fd)
+int acl_dev_aperture_open(struct acl_device *dev, bool executor, int *fd)
 {
-	struct npu_aperture_open ap = { .size = sizeof(ap), .flags = NPU_APERTURE_CLOEXEC, .fd = -1 };
+	struct npu_aperture_open ap = {
+		.size = sizeof(ap),
+		.flags = NPU_APERTURE_CLOEXEC | (executor ? NPU_APERTURE_EXECUTOR : 0),
+		.fd = -1,
+	};
 	int ret;
 
 	ret = acl_ioctl(dev->fd, NPU_IOCTL_APERTURE_OPEN, &ap);

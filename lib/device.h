@@ -95,11 +95,12 @@ int acl_dev_check_id(long long id, const char *what);
 /*
  * A new aperture file of @dev's driver context (DOC: npu aperture),
  * close-on-exec, in *@fd: the one way the library opens one. Each user
- * keeps its own file: the AI-core executor's (aicore.c), whose release
- * fails the launches it took, and the memory layer's for CPU access to
- * VMM mappings (mm.c).
+ * keeps its own file: the AI-core executor's (aicore.c; @executor:
+ * NPU_APERTURE_EXECUTOR, launches queue for it from its open), whose
+ * release fails the launches it took, and the memory layer's for CPU
+ * access to VMM mappings (mm.c).
  */
-int acl_dev_aperture_open(struct acl_device *dev, int *fd);
+int acl_dev_aperture_open(struct acl_device *dev, bool executor, int *fd);
 
 /* aclInit's and aclFinalize's mark (acl_global_lock held). */
 enum { ACL_STATE_NEVER, ACL_STATE_INIT, ACL_STATE_FINALIZED };

@@ -1028,7 +1028,7 @@ int acl_mm_set_cpu_access(struct acl_device *dev, uint64_t va, uint64_t len, uin
 	home = acl_mm_home(dev, va);
 	m = acl_mm_of(home);
 	if (access != NPU_ACCESS_NONE && m->aperture < 0)
-		ret = acl_dev_aperture_open(home, &m->aperture);
+		ret = acl_dev_aperture_open(home, false, &m->aperture);
 	if (ret)
 		goto out;
 	pthread_rwlock_wrlock(&m->lock);

@@ -288,7 +288,9 @@ FIXTURE_VARIANT_ADD(ex, p2m) { .page = NPU_PAGE_2M };
 
 FIXTURE_SETUP(ex)
 {
-	struct npu_aperture_open a = { .size = sizeof(a), .flags = NPU_APERTURE_CLOEXEC, .fd = -1 };
+	struct npu_aperture_open a = {
+		.size = sizeof(a), .flags = NPU_APERTURE_CLOEXEC | NPU_APERTURE_EXECUTOR, .fd = -1,
+	};
 
 	self->fd = npu_open(0);
 	ASSERT_LE(0, self->fd);

@@ -33,9 +33,9 @@ FIXTURE(kt) {
 	uint8_t buf[NPU_KERNEL_MAX_ARGS];
 };
 
-static int aperture_open(int fd)
+static int aperture_open(int fd, uint32_t flags)
 {
-	struct npu_aperture_open a = { .size = sizeof(a), .flags = NPU_APERTURE_CLOEXEC };
+	struct npu_aperture_open a = { .size = sizeof(a), .flags = NPU_APERTURE_CLOEXEC | flags };
 	int ret = npu_ioctl(fd, NPU_IOCTL_APERTURE_OPEN, &a);
 
 	return ret ? ret : a.fd;
@@ -54,7 +54,7 @@ FIXTURE_SETUP(kt)
 	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
 	self->va = npu_map_new_rw(self->fd, 4 * SZ_4K, SZ_4K, 0);
 	ASSERT_NE(0, self->va);
-	self->afd = aperture_open(self->fd);
+	self->afd = aperture_open(self->fd, 0);
 	ASSERT_LE(0, self->afd);
 	for (i = 0; i < BLOB_LEN; i++)
 		self->blob[i] = (uint8_t)(i * 7 + 3);
@@ -360,14 +360,19 @@ TEST_F(kt, close_cancels)
 	EXPECT_EQ(-ECANCELED, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
 }
 
-/* An aperture file released with a launch taken fails it: no stream waits for good. */
+/*
+ * An aperture file released with a launch taken fails it: no stream waits
+ * for good. Files opened for an executor (NPU_APERTURE_EXECUTOR) say
+ * more: with the last of them gone, launches fail at once until another
+ * is opened.
+ */
 TEST_F(kt, executor_gone)
 {
 	struct npu_kernel k = kernel_of(self->blob, BLOB_LEN, self->va, 1);
 	struct npu_kernel_wait w;
 	struct npu_stream_sync s;
 	uint64_t seqno;
-	int afd2 = aperture_open(self->fd);
+	int afd2 = aperture_open(self->fd, 0);
 	pid_t pid;
 	int st, p[2];
 	char ch;
@@ -384,8 +389,19 @@ TEST_F(kt, executor_gone)
 	/* another file could not report it either */
 	EXPECT_EQ(-ENOENT, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
 
-	/* an executor process killed while it holds a launch */
-	afd2 = aperture_open(self->fd);
+	/* without NPU_APERTURE_EXECUTOR nothing more: the next launch waits for a taker */
+	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->s0, 50));
+	ASSERT_EQ(0, kwait(self->afd, &w, self->buf));
+	ASSERT_EQ(0, kdone(self->afd, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
+
+	/*
+	 * An executor process killed while it holds a launch, its file
+	 * opened for an executor (the launch is submitted before the
+	 * child's first WAIT: it queues for it).
+	 */
+	afd2 = aperture_open(self->fd, NPU_APERTURE_EXECUTOR);
 	ASSERT_LE(0, afd2);
 	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
 	ASSERT_EQ(0, pipe(p));
@@ -412,6 +428,20 @@ TEST_F(kt, executor_gone)
 	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 5000, &s));
 	EXPECT_EQ(seqno, s.error_seqno);
 	EXPECT_EQ(NPU_FAULT_AICORE, s.fault_flags);
+	/* the last executor is gone: a launch fails at once... */
+	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
+	EXPECT_EQ(-EIO, sync_out(self->fd, self->s0, 50, &s));
+	EXPECT_EQ(seqno, s.error_seqno);
+	EXPECT_EQ(NPU_FAULT_AICORE, s.fault_flags);
+	/* ...until another is opened, for which it queues */
+	afd2 = aperture_open(self->fd, NPU_APERTURE_EXECUTOR);
+	ASSERT_LE(0, afd2);
+	ASSERT_EQ(0, submit_kernel(self->fd, self->s0, &k, &seqno));
+	EXPECT_EQ(-ETIMEDOUT, npu_sync(self->fd, self->s0, 50));
+	ASSERT_EQ(0, kwait(afd2, &w, self->buf));
+	ASSERT_EQ(0, kdone(afd2, w.job, NPU_KERNEL_STATUS_OK, 0, 0));
+	EXPECT_EQ(0, npu_sync(self->fd, self->s0, 5000));
+	close(afd2);
 }
 
 /* ---- a model's launch, with an executor thread --------------------------- */

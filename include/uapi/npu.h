@@ -2418,12 +2418,18 @@ struct npu_model_destroy {
 /**
  * enum npu_aperture_flags - APERTURE_OPEN's flags (since 1.11)
  * @NPU_APERTURE_CLOEXEC: the new fd is close-on-exec
+ * @NPU_APERTURE_EXECUTOR: the file is for the context's executor (since
+ *	1.13): when the last such file is released, the launches left
+ *	fail, and later ones at once until another is opened (DOC: npu
+ *	kernel launches)
  */
 enum npu_aperture_flags {
 	NPU_APERTURE_CLOEXEC	= 1U << 0,
+	NPU_APERTURE_EXECUTOR	= 1U << 1,
 };
 
-#define NPU_APERTURE_FLAGS_MASK	((__u32)NPU_APERTURE_CLOEXEC)
+#define NPU_APERTURE_FLAGS_MASK	((__u32)(NPU_APERTURE_CLOEXEC | \
+					 NPU_APERTURE_EXECUTOR))
 
 /**
  * struct npu_aperture_open - NPU_IOCTL_APERTURE_OPEN: a file of the
@@ -2486,11 +2492,12 @@ struct npu_aperture_open {
  * goes away must not leave a stream waiting for good: every job taken
  * through an aperture file that is released (its last fd closed, as when
  * the executor dies) and not yet DONE fails, -EIO with NPU_FAULT_AICORE
- * and @fault_addr 0. An aperture file that called KERNEL_WAIT is an
- * executor until it is released; when the context's last executor goes
- * (since 1.13),
- * the jobs queued fail the same way, and so does every later launch, at
- * once, until a file calls KERNEL_WAIT again (a new executor). An
+ * and @fault_addr 0. An executor's runtime that opens the executor's file
+ * with NPU_APERTURE_EXECUTOR (since 1.13) says more: when the context's
+ * last file so opened is released, the jobs still queued fail the same
+ * way, and so does every later launch, at once, until another is opened
+ * (a new executor: from its open, before its first KERNEL_WAIT, launches
+ * queue for it). Files opened without it change nothing of that. An
  * executor stops the blocks of a cancelled job.
  *
  * The blob (at most NPU_KERNEL_MAX_ARGS bytes) is read at SUBMIT (by
