@@ -13,7 +13,8 @@
  * An executor that died (a kernel corrupted it, it was killed) is
  * noticed at the next launch or request (its pidfd is readable) and
  * started again: a new epoch, into which each binary is loaded again at
- * its next launch. The launches it had, and those queued meanwhile, fail
+ * its next launch, under the id it had (ids are the binaries' until they
+ * are unloaded or the device closes). The launches it had, and those queued meanwhile, fail
  * as AI-core exceptions (the driver's "executor gone").
  *
  * Locking: each device's executor has its own mutex, which serialises
@@ -57,6 +58,7 @@ struct acl_aicore {
 	pid_t pid;			/* 0: not running */
 	int pidfd;			/* readable once it died; -1 if the kernel has none */
 	uint32_t epoch;			/* which start this is: 1, 2, ... */
+	uint32_t ids_since;		/* ids of binaries loaded in later epochs are taken */
 	int sock;
 	unsigned int gen;		/* the device's gen it was started for */
 	unsigned int nresv;
@@ -254,7 +256,11 @@ static bool acl_aicore_dead_locked(struct acl_aicore *ex)
 	return ex->pid && ex->pidfd >= 0 && poll(&p, 1, 0) > 0;
 }
 
-/* Stop the executor (if any), give back its reservations and arena, forget its binaries. */
+/*
+ * Stop the executor (if any) and give back its reservations and arena.
+ * The binary ids stay taken: each binary keeps its id into the next
+ * executor (a captured graph's launches name it).
+ */
 static void acl_aicore_forget_locked(struct acl_aicore *ex)
 {
 	if (ex->pid) {
@@ -263,7 +269,6 @@ static void acl_aicore_forget_locked(struct acl_aicore *ex)
 		munmap((void *)(uintptr_t)ex->arena, ACL_AICORE_ARENA_LEN);
 		ex->nresv = 0;
 	}
-	memset(ex->ids, 0, sizeof(ex->ids));
 }
 
 /* The running executor of @dev, started (again) if need be; ex->lock held on success. */
@@ -349,12 +354,13 @@ int acl_aicore_epoch(struct acl_device *dev, uint32_t *epoch)
 	return ret;
 }
 
-int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, uint32_t *id,
-		    uint32_t *epoch)
+int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, uint32_t n, int32_t had,
+		    uint32_t had_epoch, uint32_t *id, uint32_t *epoch)
 {
 	struct acl_aicore_load *req;
 	struct acl_aicore *ex;
 	uint32_t i;
+	bool reused;
 	int ret;
 
 	if (!n || n > ACL_AICORE_ENTRIES)
@@ -367,7 +373,10 @@ int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, 
 		free(req);
 		return ret;
 	}
-	if (acl_aicore_id_get(ex, id)) {
+	reused = had >= 0 && had_epoch > ex->ids_since;
+	if (reused) {
+		*id = (uint32_t)had;
+	} else if (acl_aicore_id_get(ex, id)) {
 		ret = acl_errf(ACLI_ERESALLOC, "device %d's executor holds %u binaries already", dev->id,
 			       ACL_AICORE_BINARIES);
 		goto out;
@@ -380,7 +389,7 @@ int acl_aicore_load(struct acl_device *dev, int fd, const char *const *entries, 
 	ret = acl_aicore_call_locked(ex, req, sizeof(*req), fd);
 	if (ret > -ACLI_ERR_BASE && ret < 0)
 		ret = acl_errf(ret, "the AI-core executor cannot load the binary: %s", strerror(-ret));
-	if (ret)
+	if (ret && !reused)
 		acl_aicore_id_put(ex, *id);
 	*epoch = ex->epoch;
 out:
@@ -395,13 +404,14 @@ int acl_aicore_unload(struct acl_device *dev, uint32_t id, uint32_t epoch)
 	struct acl_aicore *ex = &acl_aicores[dev->id];
 	int ret = 0;
 
-	/* nothing to unload from an executor that is gone: the ids went with it */
 	pthread_mutex_lock(&ex->lock);
+	/* nothing to unload from an executor that is gone */
 	if (ex->pid && ex->epoch == epoch && ex->gen == __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE) &&
-	    !acl_aicore_dead_locked(ex)) {
+	    !acl_aicore_dead_locked(ex))
 		ret = acl_aicore_call_locked(ex, &req, sizeof(req), -1);
+	/* its id, unless the device closed since (and all ids went) */
+	if (epoch > ex->ids_since)
 		acl_aicore_id_put(ex, id);
-	}
 	pthread_mutex_unlock(&ex->lock);
 	return ret;
 }
@@ -421,9 +431,12 @@ void acl_aicore_stop(struct acl_device *dev, bool in_child)
 		ex->pidfd = -1;
 		ex->pid = 0;
 		memset(ex->ids, 0, sizeof(ex->ids));
+		ex->ids_since = ex->epoch;
 		return;
 	}
 	pthread_mutex_lock(&ex->lock);
 	acl_aicore_forget_locked(ex);
+	memset(ex->ids, 0, sizeof(ex->ids));
+	ex->ids_since = ex->epoch;
 	pthread_mutex_unlock(&ex->lock);
 }

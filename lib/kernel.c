@@ -86,7 +86,7 @@ static int acl_binary_aicore(struct acl_binary *b, uint32_t *id)
 	}
 	for (i = 0; i < b->nfuncs; i++)
 		entries[i] = b->funcs[i].entry;
-	ret = acl_aicore_load(b->dev, fd, entries, b->nfuncs, id, &epoch);
+	ret = acl_aicore_load(b->dev, fd, entries, b->nfuncs, b->aicore_id, b->aicore_epoch, id, &epoch);
 	if (!ret) {
 		b->aicore_id = (int32_t)*id;
 		b->aicore_epoch = epoch;

@@ -746,14 +746,19 @@ static int add_checked(aclrtFuncHandle f, aclrtStream stream, struct add_args *a
  * An executor that dies (killed here; a kernel that corrupts it) is
  * started again at the next launch, which runs: each binary is loaded
  * into the new one, and unloads after that find their binary there.
+ * A binary keeps its id into the new executor: a graph captured before
+ * the death names its kernels by it, and runs them once the binary is
+ * loaded again - not another binary's that took the id meanwhile (h2,
+ * loaded, launched and unloaded in between).
  */
 TEST(executor_dies_and_starts_again)
 {
 	enum { N = 1024 };
 	static float hx[N], hy[N], hz[N];
 	struct add_args a = { .n = N };
-	aclrtFuncHandle f;
-	aclrtBinHandle h;
+	aclrtFuncHandle f, f2;
+	aclrtBinHandle h, h2;
+	aclmdlRI graph;
 	aclrtStream stream;
 	pid_t first, second;
 	int i, status;
@@ -772,14 +777,29 @@ TEST(executor_dies_and_starts_again)
 	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
 	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &graph));
 	first = executor_pid();
 	ASSERT_LT(0, first);
 	ASSERT_EQ(0, kill(first, SIGKILL));
 	ASSERT_EQ(first, waitpid(first, &status, 0));
-	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h2));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h2, "add_op", &f2));
+	EXPECT_EQ(N, add_checked(f2, stream, &a, hz, hx, hy, N));
 	second = executor_pid();
 	EXPECT_LT(0, second);
 	EXPECT_NE(first, second);
+	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h2));
+	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
+	EXPECT_ACL_OK(aclmdlRIExecuteAsync(graph, stream));
+	EXPECT_ACL_OK(aclrtMemcpyAsync(hz, N * 4, a.z, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+	for (i = 0; i < N && hz[i] == hx[i] + hy[i]; i++)
+		;
+	EXPECT_EQ(N, i);
+	EXPECT_ACL_OK(aclmdlRIDestroy(graph));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));
 	ASSERT_ACL_OK(aclrtFree(a.x));
