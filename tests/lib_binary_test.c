@@ -624,6 +624,29 @@ struct add_args {
 	uint64_t n;
 };
 
+/* add_op's operands of @a->n floats: x = i, y = @ys * i + @yo (also in @hx, @hy), z = 0. */
+static int add_setup(struct add_args *a, float *hx, float *hy, float ys, float yo)
+{
+	size_t len = a->n * sizeof(float);
+	uint64_t i;
+
+	for (i = 0; i < a->n; i++) {
+		hx[i] = (float)i;
+		hy[i] = ys * (float)i + yo;
+	}
+	if (aclrtMalloc(&a->x, len, ACL_MEM_MALLOC_HUGE_FIRST) || aclrtMalloc(&a->y, len, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    aclrtMalloc(&a->z, len, ACL_MEM_MALLOC_HUGE_FIRST) ||
+	    aclrtMemcpy(a->x, len, hx, len, ACL_MEMCPY_HOST_TO_DEVICE) ||
+	    aclrtMemcpy(a->y, len, hy, len, ACL_MEMCPY_HOST_TO_DEVICE) || aclrtMemset(a->z, len, 0, len))
+		return -1;
+	return 0;
+}
+
+static int add_teardown(struct add_args *a)
+{
+	return aclrtFree(a->x) || aclrtFree(a->y) || aclrtFree(a->z) ? -1 : 0;
+}
+
 /*
  * Kernels run on the device's AI cores over device memory: through
  * aclrtLaunchKernelWithHostArgs, and through a host object's <<<>>>
@@ -644,17 +667,8 @@ TEST(launch)
 	int local, i;
 
 	NEED_DEVICE();
-	for (i = 0; i < N; i++) {
-		hx[i] = (float)i;
-		hy[i] = 0.25f * (float)i + 3.0f;
-	}
 	ASSERT_ACL_OK(aclrtCreateStream(&stream));
-	ASSERT_ACL_OK(aclrtMalloc(&a.x, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc(&a.y, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc(&a.z, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMemcpy(a.x, N * 4, hx, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
-	ASSERT_ACL_OK(aclrtMemcpy(a.y, N * 4, hy, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
-	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
+	ASSERT_EQ(0, add_setup(&a, hx, hy, 0.25f, 3.0f));
 	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
 	EXPECT_ACL(BAD_PARAM, aclrtLaunchKernelWithHostArgs(NULL, 1, NULL, NULL, args, sizeof(args), NULL, 0));
@@ -686,9 +700,7 @@ TEST(launch)
 	/* an unloaded binary's function is no handle */
 	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0));
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));
-	ASSERT_ACL_OK(aclrtFree(a.x));
-	ASSERT_ACL_OK(aclrtFree(a.y));
-	ASSERT_ACL_OK(aclrtFree(a.z));
+	ASSERT_EQ(0, add_teardown(&a));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
@@ -764,16 +776,8 @@ TEST(executor_dies_and_starts_again)
 	int i, status;
 
 	NEED_DEVICE();
-	for (i = 0; i < N; i++) {
-		hx[i] = (float)i;
-		hy[i] = 2.0f * (float)i + 1.0f;
-	}
 	ASSERT_ACL_OK(aclrtCreateStream(&stream));
-	ASSERT_ACL_OK(aclrtMalloc(&a.x, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc(&a.y, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMalloc(&a.z, N * 4, ACL_MEM_MALLOC_HUGE_FIRST));
-	ASSERT_ACL_OK(aclrtMemcpy(a.x, N * 4, hx, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
-	ASSERT_ACL_OK(aclrtMemcpy(a.y, N * 4, hy, N * 4, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_EQ(0, add_setup(&a, hx, hy, 2.0f, 1.0f));
 	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "add_op", &f));
 	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
@@ -802,19 +806,13 @@ TEST(executor_dies_and_starts_again)
 	EXPECT_ACL_OK(aclmdlRIDestroy(graph));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));
-	ASSERT_ACL_OK(aclrtFree(a.x));
-	ASSERT_ACL_OK(aclrtFree(a.y));
-	ASSERT_ACL_OK(aclrtFree(a.z));
+	ASSERT_EQ(0, add_teardown(&a));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }
 
-struct half_args {
-	void *x, *y, *z;
-};
-
 /* half_add_op of 16 copies of @a and of @b: the sums (raw halves) in @z, and the context's status word 0. */
-static uint64_t half_add(aclrtFuncHandle f, aclrtStream stream, struct half_args *a, void *status, uint16_t x,
+static uint64_t half_add(aclrtFuncHandle f, aclrtStream stream, struct add_args *a, void *status, uint16_t x,
 			 uint16_t y, uint16_t *z)
 {
 	uint16_t hx[16], hy[16];
@@ -847,7 +845,7 @@ static uint64_t half_add(aclrtFuncHandle f, aclrtStream stream, struct half_args
 TEST(kernel_overflow_sets_the_status)
 {
 	aclrtFloatOverflowMode mode;
-	struct half_args a;
+	struct add_args a = { .n = 16 };
 	aclrtFuncHandle f;
 	aclrtBinHandle h;
 	aclrtStream stream;
@@ -885,9 +883,7 @@ TEST(kernel_overflow_sets_the_status)
 	ASSERT_ACL_OK(aclrtResetOverflowStatus(stream));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));
-	ASSERT_ACL_OK(aclrtFree(a.x));
-	ASSERT_ACL_OK(aclrtFree(a.y));
-	ASSERT_ACL_OK(aclrtFree(a.z));
+	ASSERT_EQ(0, add_teardown(&a));
 	ASSERT_ACL_OK(aclrtFree(status));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
@@ -926,9 +922,7 @@ TEST(launch_fault)
 	EXPECT_EQ(0, memcmp(hz, (unsigned char[64]){ [0 ... 63] = 0x3f }, sizeof(hz)));
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));
-	ASSERT_ACL_OK(aclrtFree(a.x));
-	ASSERT_ACL_OK(aclrtFree(a.y));
-	ASSERT_ACL_OK(aclrtFree(a.z));
+	ASSERT_EQ(0, add_teardown(&a));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }

@@ -917,25 +917,6 @@ TEST(capture_args_memory_owned)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
-static struct {
-	int calls;
-	uint32_t code;
-	void *args;
-	uint32_t args_len;
-	aclrtFuncHandle func;
-} rexc;
-
-static void rexc_cb(aclrtExceptionInfo *info)
-{
-	rexc.calls++;
-	rexc.code = aclrtGetErrorCodeFromExceptionInfo(info);
-	rexc.args = NULL;
-	rexc.args_len = 0;
-	aclrtGetArgsFromExceptionInfo(info, &rexc.args, &rexc.args_len);
-	rexc.func = NULL;
-	aclrtGetFuncHandleFromExceptionInfo(info, &rexc.func);
-}
-
 /*
  * A kernel that faults in a run of a model: the run's synchronize answers
  * 507015 as for a launch, each run again, and the exception names the
@@ -956,7 +937,8 @@ TEST(capture_fault_in_replay)
 	NEED_DEVICE();
 	load(&h, &f, &small);
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "fault_op", &fault));
-	ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(rexc_cb));
+	memset(&kexc, 0, sizeof(kexc));
+	ASSERT_ACL_OK(aclrtExceptionInfoCallbackRegister(kexc_cb));
 	ASSERT_ACL_OK(aclrtCreateStream(&stream));
 	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
 	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
@@ -972,11 +954,11 @@ TEST(capture_fault_in_replay)
 		ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
 		ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
 		EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclrtSynchronizeStream(stream));
-		EXPECT_EQ(r + 1, rexc.calls);
-		EXPECT_EQ(ACL_ERROR_RT_AICORE_EXCEPTION, rexc.code);
-		EXPECT_EQ(fault, rexc.func);
-		EXPECT_NE(NULL, rexc.args);
-		EXPECT_EQ(sizeof(blk), rexc.args_len);
+		EXPECT_EQ(r + 1, kexc.calls);
+		EXPECT_EQ(ACL_ERROR_RT_AICORE_EXCEPTION, kexc.code);
+		EXPECT_EQ(fault, kexc.func);
+		EXPECT_NE(NULL, kexc.args);
+		EXPECT_EQ(sizeof(blk), kexc.args_len);
 		/* the kernel before it ran */
 		read_n(out, dout, 4, stream);
 		EXPECT_EQ(9, out[0]);
@@ -991,15 +973,15 @@ TEST(capture_fault_in_replay)
 	ASSERT_ACL_OK(aclmdlRIEndTask(b, bound));
 	ASSERT_ACL_OK(aclmdlRIBuildEnd(b, NULL));
 	EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclmdlRIExecute(b, 10000));
-	EXPECT_EQ(3, rexc.calls);
-	EXPECT_EQ(fault, rexc.func);
+	EXPECT_EQ(3, kexc.calls);
+	EXPECT_EQ(fault, kexc.func);
 	EXPECT_ACL(ACL_ERROR_RT_AICORE_EXCEPTION, aclmdlRIExecute(b, 10000));
 	npu_expect_dma_faults(false);
 	EXPECT_ACL_OK(aclmdlRIUnbindStream(b, bound));
 	EXPECT_ACL_OK(aclmdlRIDestroy(b));
 	EXPECT_ACL_OK(aclmdlRIDestroy(m));
 
-	ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(rexc_cb));
+	ASSERT_ACL_OK(aclrtExceptionInfoCallbackUnregister(kexc_cb));
 	EXPECT_ACL_OK(aclrtDestroyStream(bound));
 	EXPECT_ACL_OK(aclrtDestroyStream(stream));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
@@ -1197,23 +1179,6 @@ static void *open_gate(void *gate)
 	return NULL;
 }
 
-struct self_destroy {
-	aclrtContext ctx;
-	aclmdlRI m;
-	aclError ret;
-	int calls;
-};
-
-static void hf_destroy_own(void *arg)
-{
-	struct self_destroy *d = arg;
-
-	d->calls++;
-	d->ret = aclrtSetCurrentContext(d->ctx);
-	if (!d->ret)
-		d->ret = aclmdlRIDestroy(d->m);
-}
-
 /*
  * A graph with kernels owns their blocks: its destroy waits for its queued
  * runs, which use them (a run held back by a value wait ends first, its
@@ -1224,7 +1189,7 @@ static void hf_destroy_own(void *arg)
  */
 TEST(capture_destroy_waits_for_runs)
 {
-	struct self_destroy d = { 0 };
+	struct destroy_own d = { 0 };
 	struct ph_args blk;
 	int64_t data[4] = { 5, 6, 7, 8 }, out[4];
 	aclrtFuncHandle f, small;

@@ -824,24 +824,6 @@ TEST(destroy_waits_for_queued_run)
 	EXPECT_ACL_OK(aclFinalize());
 }
 
-/* A host function of a graph's run that destroys the graph: its answer. */
-struct self_destroy {
-	aclrtContext ctx;
-	aclmdlRI m;
-	aclError ret;
-	int calls;
-};
-
-static void hf_destroy_own(void *arg)
-{
-	struct self_destroy *d = arg;
-
-	d->calls++;
-	d->ret = aclrtSetCurrentContext(d->ctx);
-	if (!d->ret)
-		d->ret = aclmdlRIDestroy(d->m);
-}
-
 /*
  * aclmdlRIDestroy of a graph with a condition task from a host function
  * of its own run: the destroy waits for the graph's queued runs (their
@@ -853,7 +835,7 @@ static void hf_destroy_own(void *arg)
  */
 TEST(destroy_from_own_run_refused)
 {
-	struct self_destroy d = { 0 };
+	struct destroy_own d = { 0 };
 	aclrtStream s, sub, run;
 	aclmdlRICondHandle h;
 	aclmdlRI subs[1];

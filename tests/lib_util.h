@@ -192,4 +192,22 @@ static inline long long check_byte(const void *p, size_t n, unsigned char v)
 	return -1;
 }
 
+/* A host function of a graph's run that destroys the graph (aclmdlRIDestroy of d->m in d->ctx): its answer. */
+struct destroy_own {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclError ret;
+	int calls;
+};
+
+static inline void hf_destroy_own(void *arg)
+{
+	struct destroy_own *d = arg;
+
+	d->calls++;
+	d->ret = aclrtSetCurrentContext(d->ctx);
+	if (!d->ret)
+		d->ret = aclmdlRIDestroy(d->m);
+}
+
 #endif /* NPU_TESTS_LIB_UTIL_H */
