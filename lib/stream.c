@@ -1516,6 +1516,16 @@ static void acl_stream_find_launch(struct acl_stream *s, uint32_t sid, uint64_t 
 	pthread_mutex_unlock(&l->lock);
 }
 
+/* What a task failure's library error @err (acl_fault_err()'s) says happened. */
+static const char *acl_fault_what(int err)
+{
+	return err == ACLI_ETASKTIMEOUT ? "it ran out of its limit" :
+	       err == ACLI_EMEMUCE ? "an uncorrectable device memory error" :
+	       err == ACLI_EAICORE ? "a kernel faulted on an AI core" :
+	       err == ACLI_EAICORETRAP ? "a kernel trapped on an AI core" :
+					 "DMA fault: see the kernel log";
+}
+
 /* The library's error for a task failure STREAM_SYNC reported (-EIO, -EHWPOISON, -ETIME). */
 static int acl_fault_err(int ret, const struct npu_stream_sync *rep)
 {
@@ -1628,11 +1638,7 @@ static int acl_stream_dropped(struct acl_stream *s, uint32_t id)
 	acl_err_clear();
 	if (f && (uint32_t)(f >> 32) == id)
 		return acl_errf(-(int)(uint32_t)f, "a task of the stream failed (%s) and the later ones were dropped unrun (ACL_STOP_ON_FAILURE)",
-				(int)(uint32_t)f == -ACLI_EAICORETRAP ? "a kernel trapped on an AI core" :
-				(int)(uint32_t)f == -ACLI_EAICORE ? "a kernel faulted on an AI core" :
-				(int)(uint32_t)f == -ACLI_EMEMUCE ? "an uncorrectable device memory error" :
-				(int)(uint32_t)f == -ACLI_ETASKTIMEOUT ? "it ran out of its limit" :
-				"DMA fault: see the kernel log");
+				acl_fault_what(-(int)(uint32_t)f));
 	return acl_errf(ACLI_ETASKFAULT, "tasks of the stream were dropped unrun (an earlier fault in ACL_STOP_ON_FAILURE mode, or the device was removed)");
 }
 
@@ -1711,12 +1717,7 @@ static int acl_stream_take_fault(struct acl_stream *s)
 	err = s->fault;
 	s->fault = 0;
 	pthread_mutex_unlock(&s->lock);
-	return err ? acl_errf(err, "a task of the stream failed (%s)",
-			      err == ACLI_ETASKTIMEOUT ? "a wait ran out of its limit" :
-			      err == ACLI_EMEMUCE ? "an uncorrectable device memory error" :
-			      err == ACLI_EAICORE ? "a kernel faulted on an AI core" :
-			      err == ACLI_EAICORETRAP ? "a kernel trapped on an AI core" :
-						    "DMA fault: see the kernel log") : 0;
+	return err ? acl_errf(err, "a task of the stream failed (%s)", acl_fault_what(err)) : 0;
 }
 
 int acl_stream_wait_seq(struct acl_stream *s, uint32_t id, uint64_t seq, int32_t timeout_ms)

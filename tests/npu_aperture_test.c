@@ -446,14 +446,9 @@ static char step_wait(int fd)
 /* 2 MiB aligned anonymous memory, written with fill(@seed). */
 static unsigned char *mirror_mem(size_t len, unsigned int seed)
 {
-	uint64_t va = npu_hole(len, SZ_2M);
-	unsigned char *p;
+	unsigned char *p = npu_hole_anon(len);
 
-	if (!va)
-		return NULL;
-	p = mmap((void *)(uintptr_t)va, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	if (p == MAP_FAILED)
+	if (!p)
 		return NULL;
 	fill(p, len, seed);
 	return p;

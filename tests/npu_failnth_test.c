@@ -664,11 +664,9 @@ static void mirror_setup(struct round *r)
 {
 	open_dev(r);
 	r->len = SZ_2M;
-	r->va = npu_hole(r->len, SZ_2M);
-	ASSERT_NE(0, r->va);
-	r->host = mmap((void *)(uintptr_t)r->va, r->len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	ASSERT_NE(MAP_FAILED, r->host);
+	r->host = npu_hole_anon(r->len);
+	ASSERT_NONNULL(r->host);
+	r->va = (uintptr_t)r->host;
 	memset(r->host, 0x3c, r->len);
 	r->host2 = npu_host_mem(r->len);
 	ASSERT_NONNULL(r->host2);

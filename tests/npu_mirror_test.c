@@ -46,19 +46,6 @@ static struct npu_cmd npu_prefetch_cmd(void *addr, uint64_t len)
 				 .length = len };
 }
 
-/* 2 MiB aligned anonymous memory, not touched. */
-static char *anon(size_t len)
-{
-	uint64_t va = npu_hole(len, SZ_2M);
-
-	if (!va)
-		return NULL;
-	if (mmap((void *)(uintptr_t)va, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)
-		return NULL;
-	return (char *)(uintptr_t)va;
-}
-
 static bool all_bytes(const char *p, int c, size_t len)
 {
 	size_t i;
@@ -84,7 +71,7 @@ FIXTURE_SETUP(mirror)
 	self->host = npu_host_mem(HOST_SIZE);
 	ASSERT_NONNULL(self->host);
 	ASSERT_EQ(0, npu_register(self->fd, self->host, HOST_SIZE, 0, 0));
-	self->mem = anon(MIRROR_SIZE);
+	self->mem = npu_hole_anon(MIRROR_SIZE);
 	ASSERT_NONNULL(self->mem);
 	ASSERT_EQ(0, npu_mirror(self->fd, self->mem, MIRROR_SIZE, 0));
 }
@@ -116,7 +103,7 @@ TEST_F(mirror, bad_inputs)
 				    .length = SZ_4K, .flags = 2 };
 	struct npu_addr_query q;
 	uint32_t access;
-	char *other = anon(SZ_2M);
+	char *other = npu_hole_anon(SZ_2M);
 	uint64_t va;
 
 	ASSERT_NONNULL(other);
@@ -188,7 +175,7 @@ TEST_F(mirror, device_and_host_share_the_pointer)
 					  ptr64(self->mem + 17), SZ_2M - 100, 0)));
 	EXPECT_EQ(0, memcmp(self->mem + 3 * SZ_2M + 5, self->mem + 17, SZ_2M - 100));
 	/* read before any write: zero pages, then written */
-	char *fresh = anon(SZ_2M);
+	char *fresh = npu_hole_anon(SZ_2M);
 
 	ASSERT_NONNULL(fresh);
 	ASSERT_EQ(0, npu_mirror(self->fd, fresh, SZ_2M, 0));
@@ -208,7 +195,7 @@ TEST(two_devices_same_pointer)
 {
 	int fd[2], i;
 	uint32_t stream[2];
-	char *mem = anon(SZ_2M), *host[2];
+	char *mem = npu_hole_anon(SZ_2M), *host[2];
 
 	if (npu_device_count() < 2)
 		SKIP(return, "needs two devices");
@@ -399,7 +386,7 @@ TEST_F(mirror, page_limit)
 TEST(populate)
 {
 	int fd = npu_open(0);
-	char *p = anon(SZ_2M);
+	char *p = npu_hole_anon(SZ_2M);
 	struct npu_addr_query q;
 
 	ASSERT_LE(0, fd);
@@ -420,7 +407,7 @@ TEST(populate)
 TEST(child_gets_eperm)
 {
 	int fd = npu_open(0), status;
-	char *p = anon(SZ_2M);
+	char *p = npu_hole_anon(SZ_2M);
 	pid_t pid;
 
 	ASSERT_LE(0, fd);
@@ -452,7 +439,7 @@ TEST(exit_while_mapped)
 		ASSERT_LE(0, pid);
 		if (!pid) {
 			int fd = npu_open(0), i;
-			char *p = anon(MIRROR_SIZE);
+			char *p = npu_hole_anon(MIRROR_SIZE);
 			uint32_t stream;
 			struct npu_cmd cmds[16];
 

@@ -3731,14 +3731,9 @@ static void verified_op(struct thr *t)
 
 static uint8_t *host_buffer(size_t len)
 {
-	uint64_t va = npu_hole(len, SZ_2M);
-	void *p;
+	void *p = npu_hole_anon(len);
 
-	if (!va)
-		return NULL;
-	p = mmap((void *)(uintptr_t)va, len, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	if (p == MAP_FAILED)
+	if (!p)
 		return NULL;
 	if (len >= SZ_2M)
 		madvise(p, len, MADV_HUGEPAGE);

@@ -141,6 +141,19 @@ static inline uint64_t npu_hole(uint64_t length, uint64_t align)
 	return va;
 }
 
+/* @length bytes of 2 MiB-aligned anonymous read-write memory, not touched; NULL on failure. */
+static inline void *npu_hole_anon(uint64_t length)
+{
+	uint64_t va = npu_hole(length, SZ_2M);
+	void *p;
+
+	if (!va)
+		return NULL;
+	p = mmap((void *)(uintptr_t)va, length, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* Reserve a fresh device VA range; 0 on failure. */
 static inline uint64_t npu_reserve_new(int fd, uint64_t length, uint64_t align)
 {
