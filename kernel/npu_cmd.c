@@ -9,6 +9,7 @@
  * is a new entry.
  */
 #include <linux/bitops.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/memcontrol.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
@@ -21,7 +22,6 @@
 #include <uapi/npu.h>
 
 #include "npu_cmd.h"
-#include "npu_copy.h"
 #include "npu_dma.h"
 #include "npu_drv.h"
 #include "npu_host.h"
@@ -582,11 +582,6 @@ static int npu_run_dst(struct npu_stream *stream, struct npu_job *job,
 	return npu_run_one(stream, job, &dst, len, fn, arg, budget);
 }
 
-static void npu_copy_fn(void *dst, const void *src, size_t n, void *arg)
-{
-	npu_copy(dst, src, n);
-}
-
 static int npu_run_copy(struct npu_stream *stream, struct npu_job *job,
 			u64 *budget)
 {
@@ -599,7 +594,7 @@ static int npu_run_copy(struct npu_stream *stream, struct npu_job *job,
 	struct npu_dma_operand dst, src;
 
 	npu_cmd_operands(stream, job, &dst, &src);
-	return npu_dma_move(stream, job, &dst, &src, &shape, npu_copy_fn, NULL,
+	return npu_dma_move(stream, job, &dst, &src, &shape, npu_dma_copy, NULL,
 			    budget);
 }
 
@@ -630,7 +625,7 @@ static int npu_run_copy_batch(struct npu_stream *stream, struct npu_job *job,
 	const struct npu_dma_operand dst = { .write = true, .ctx = stream->ctx };
 	const struct npu_dma_operand src = { .ctx = stream->ctx };
 
-	return npu_dma_move(stream, job, &dst, &src, &shape, npu_copy_fn, NULL,
+	return npu_dma_move(stream, job, &dst, &src, &shape, npu_dma_copy, NULL,
 			    budget);
 }
 
@@ -1021,6 +1016,31 @@ int npu_cmd_size(u32 cmd_size, u32 *size)
 	return *size > SZ_4K ? -E2BIG : 0;
 }
 
+/*
+ * The common case of npu_cmd_read(), an aligned element of this struct's
+ * size: eight word loads. A synchronous copy reads one command per call,
+ * and copy_from_user() of 64 bytes is a 'rep movsb', which costs more
+ * than the loads where string instructions start slowly (and where the
+ * bench runs: an emulator moves it a byte at a time).
+ */
+static int npu_cmd_read_words(struct npu_cmd *cmd, const void __user *ucmd)
+{
+	const u64 __user *src = ucmd;
+	u64 *dst = (u64 *)cmd;
+	unsigned int i;
+
+	BUILD_BUG_ON(sizeof(*cmd) % sizeof(u64));
+	if (!user_access_begin(ucmd, sizeof(*cmd)))
+		return -EFAULT;
+	for (i = 0; i < sizeof(*cmd) / sizeof(u64); i++)
+		unsafe_get_user(dst[i], &src[i], fault);
+	user_access_end();
+	return 0;
+fault:
+	user_access_end();
+	return -EFAULT;
+}
+
 /**
  * npu_cmd_read() - read command @i of an array of @cmd_size-byte elements
  * @cmd: out, the command
@@ -1037,6 +1057,8 @@ int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size, unsigned int i)
 {
 	void __user *ucmd = u64_to_user_ptr(cmds + (u64)i * cmd_size);
 
+	if (cmd_size == sizeof(*cmd) && IS_ALIGNED((unsigned long)ucmd, sizeof(u64)))
+		return npu_cmd_read_words(cmd, ucmd);
 	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
 }
 
@@ -1062,7 +1084,8 @@ int npu_cmd_check(struct npu_context *ctx, struct npu_stream *stream,
 	if (cmd->op != NPU_OP_COPY_2D &&
 	    (cmd->dst_pitch || cmd->src_pitch || cmd->height))
 		return -EINVAL;
-	return op->check(ctx, stream, job);
+	/* Copies are most of the commands: no retpoline for them. */
+	return INDIRECT_CALL_1(op->check, npu_check_copy, ctx, stream, job);
 }
 
 /**
@@ -1081,11 +1104,13 @@ int npu_cmd_run(struct npu_stream *stream, struct npu_job *job, u64 *budget)
 {
 	struct npu_context *written = job->cmd.flags & NPU_CMD_DST_PEER ?
 				      job->peer : stream->ctx;
+	const struct npu_op *op = npu_op(job->cmd.op);
 	struct mem_cgroup *old_memcg;
 	int ret;
 
 	old_memcg = set_active_memcg(written->memcg);
-	ret = npu_op(job->cmd.op)->run(stream, job, budget);
+	/* Copies are most of the commands: no retpoline for them. */
+	ret = INDIRECT_CALL_1(op->run, npu_run_copy, stream, job, budget);
 	set_active_memcg(old_memcg);
 	return ret;
 }
@@ -1138,8 +1163,11 @@ void npu_job_release(struct npu_job *job)
 {
 	kfree(job->random);
 	job->random = NULL;
-	npu_kernel_job_free(job->kernel);
-	job->kernel = NULL;
+	/* Most commands hold none of these: no calls for them. */
+	if (job->kernel) {
+		npu_kernel_job_free(job->kernel);
+		job->kernel = NULL;
+	}
 	if (job->wait)
 		npu_stream_put(job->wait);
 	if (job->peer)
@@ -1170,18 +1198,23 @@ void npu_job_release_host(struct npu_job *job)
 {
 	u32 i;
 
-	npu_model_run_free(job->model);
-	job->model = NULL;
-	/* a model's step: its task is the run's, the launch and blob the step's */
-	npu_kernel_job_end(job->kernel);
-	for (i = 0; job->batch && i < job->batch->n; i++) {
-		if (job->batch->copy[i].dst_reg)
-			npu_host_reg_put(job->batch->copy[i].dst_reg);
-		if (job->batch->copy[i].src_reg)
-			npu_host_reg_put(job->batch->copy[i].src_reg);
+	if (job->model) {
+		npu_model_run_free(job->model);
+		job->model = NULL;
 	}
-	kvfree(job->batch);
-	job->batch = NULL;
+	/* a model's step: its task is the run's, the launch and blob the step's */
+	if (job->kernel)
+		npu_kernel_job_end(job->kernel);
+	if (job->batch) {
+		for (i = 0; i < job->batch->n; i++) {
+			if (job->batch->copy[i].dst_reg)
+				npu_host_reg_put(job->batch->copy[i].dst_reg);
+			if (job->batch->copy[i].src_reg)
+				npu_host_reg_put(job->batch->copy[i].src_reg);
+		}
+		kvfree(job->batch);
+		job->batch = NULL;
+	}
 	if (job->dst_reg)
 		npu_host_reg_put(job->dst_reg);
 	if (job->src_reg)

@@ -19,10 +19,12 @@
  */
 #include <linux/dma-direct.h>
 #include <linux/highmem.h>
+#include <linux/indirect_call_wrapper.h>
 #include <linux/iommu.h>
 #include <linux/sched.h>
 
 #include "npu_cmd.h"
+#include "npu_copy.h"
 #include "npu_devmem.h"
 #include "npu_dma.h"
 #include "npu_drv.h"
@@ -431,7 +433,8 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 			}
 		}
 		if (!IS_ERR(mvm) && bad < 0)
-			fn(ptr[0], ptr[1], n, arg);
+			INDIRECT_CALL_1(fn, npu_dma_copy, ptr[0], ptr[1], n,
+					arg);
 		while (mapped)
 			npu_dma_kunmap(ptr[order[--mapped]]);
 		if (IS_ERR(mvm)) {
@@ -461,6 +464,18 @@ static int npu_dma_chunk(struct npu_stream *stream, struct npu_job *job,
 		}
 	}
 	return ret;
+}
+
+/**
+ * npu_dma_copy() - npu_dma_move()'s @fn of a copy: the bytes moved
+ * @dst: destination piece
+ * @src: source piece
+ * @n: bytes
+ * @arg: unused
+ */
+void npu_dma_copy(void *dst, const void *src, size_t n, void *arg)
+{
+	npu_copy(dst, src, n);
 }
 
 /**

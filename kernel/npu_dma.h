@@ -74,6 +74,8 @@ struct npu_dma_shape {
 /* Applied to each piece: @n bytes at @dst (and @src, for two operands). */
 typedef void (*npu_dma_fn)(void *dst, const void *src, size_t n, void *arg);
 
+void npu_dma_copy(void *dst, const void *src, size_t n, void *arg);
+
 int npu_dma_move(struct npu_stream *stream, struct npu_job *job,
 		 const struct npu_dma_operand *dst,
 		 const struct npu_dma_operand *src,

@@ -160,7 +160,7 @@ static int npu_submit_read(struct npu_context *ctx, struct npu_stream *stream,
 		*weight += job->weight;
 		*user_pin += job->user_pin;
 		/* A long batch is a long loop: it stays preemptible. */
-		if (!(i % 32))
+		if (i && !(i % 32))
 			cond_resched();
 	}
 	return 0;

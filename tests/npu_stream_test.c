@@ -859,6 +859,71 @@ TEST_F(strm, submit_wait_runs_and_reports)
 	EXPECT_EQ(-ENOENT, submit_wait(self->fd, 9999, cmds, 1, NULL));
 }
 
+/*
+ * SUBMIT reads its commands from the caller's memory, an element at a
+ * time: an array that runs into memory the process cannot read is
+ * -EFAULT with nothing queued, whether an element lies wholly there or
+ * only its tail does; an element need not be aligned; a longer element
+ * must have a zero tail.
+ */
+TEST_F(strm, submit_reads_commands_from_user_memory)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char *map = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	const struct npu_cmd fill = npu_memset_cmd(self->va, 0x3c, 64, 0);
+	const struct npu_cmd copy = npu_copy_cmd(ptr64(self->host), self->va,
+						 64, NPU_CMD_DST_HOST);
+	struct npu_cmd *cmds;
+	uint64_t seq = 0, last;
+	char *odd;
+
+	ASSERT_NE(MAP_FAILED, map);
+	ASSERT_EQ(0, mprotect(map + pg, pg, PROT_NONE));
+	ASSERT_EQ(0, submit_wait(self->fd, self->stream,
+				 (struct npu_cmd *)&fill, 1, &last));
+
+	/* the second element lies in the unreadable page */
+	cmds = (struct npu_cmd *)(map + pg) - 1;
+	cmds[0] = copy;
+	memset(self->host, 0, 64);
+	EXPECT_EQ(-EFAULT, submit_wait(self->fd, self->stream, cmds, 2, NULL));
+	/* only the tail of the element does */
+	cmds = (struct npu_cmd *)(map + pg - sizeof(*cmds) / 2);
+	memcpy(cmds, &copy, sizeof(*cmds) / 2);
+	EXPECT_EQ(-EFAULT, submit_wait(self->fd, self->stream, cmds, 1, NULL));
+	EXPECT_EQ(-EFAULT, submit_wait(self->fd, self->stream, NULL, 1, NULL));
+	EXPECT_EQ(-1, npu_check_byte(self->host, 64, 0));
+	EXPECT_EQ(0, npu_sync(self->fd, self->stream, 0));
+
+	/* an odd address: read all the same, and nothing above was queued */
+	odd = map + 3;
+	memcpy(odd, &copy, sizeof(copy));
+	EXPECT_EQ(0, submit_wait(self->fd, self->stream,
+				 (struct npu_cmd *)odd, 1, &seq));
+	EXPECT_EQ(last + 1, seq);
+	EXPECT_EQ(-1, npu_check_byte(self->host, 64, 0x3c));
+
+	/* a longer element: its tail must be zero */
+	{
+		struct { struct npu_cmd cmd; uint64_t tail; } big = {
+			.cmd = copy,
+		};
+		struct npu_submit s = {
+			.size = sizeof(s), .flags = NPU_SUBMIT_WAIT,
+			.stream = self->stream, .count = 1,
+			.cmds = ptr64(&big), .cmd_size = sizeof(big),
+		};
+
+		memset(self->host, 0, 64);
+		EXPECT_EQ(0, ioctl(self->fd, NPU_IOCTL_SUBMIT, &s) ? -errno : 0);
+		EXPECT_EQ(-1, npu_check_byte(self->host, 64, 0x3c));
+		big.tail = 1;
+		EXPECT_EQ(-E2BIG, ioctl(self->fd, NPU_IOCTL_SUBMIT, &s) ? -errno : 0);
+	}
+	munmap(map, 2 * pg);
+}
+
 struct waiter_call {
 	int fd;
 	uint32_t stream;
