@@ -628,25 +628,27 @@ static int acl_pageable_mode(void)
 }
 
 /*
- * Direct: @x in commands of about ACL_DIRECT_PIECE host bytes, one SUBMIT
- * each, so that the driver pins the next while the engine copies the
- * last, then one wait. One row (@x->height 1) goes in pieces of the row;
- * several rows (each at most ACL_DIRECT_PIECE wide) as COPY_2D commands
- * of as many rows as fit a piece, the pitch gaps of the host side pinned
- * with them. *@rest is what is left when a SUBMIT was refused, for the
- * caller to stage (height 0: nothing): the driver cannot pin (-EFAULT:
- * memory GUP does not reach, such as a VM_IO or VM_PFNMAP mapping, or
- * memory that is not there, which staging then touches as CANN would),
- * a piece is over its max_user_pin (-ENOMEM), bounce buffers
- * (-EOPNOTSUPP), a driver without the flags (-EINVAL). copy_lock held.
+ * Direct: @x in commands of about ACL_DIRECT_PIECE host bytes, each a
+ * SUBMIT that waits. The internal copy stream is idle, so the driver pins
+ * each piece, copies it and lets it go in this thread, in one system
+ * call: measured faster than queueing the pieces for the engine's
+ * channel while this thread pins the next (Documentation/benchmarks.rst).
+ * One row (@x->height 1) goes in pieces of the row; several rows (each
+ * at most ACL_DIRECT_PIECE wide) as COPY_2D commands of as many rows as
+ * fit a piece, the pitch gaps of the host side pinned with them. *@rest
+ * is what is left when a SUBMIT was refused, for the caller to stage
+ * (height 0: nothing): the driver cannot pin (-EFAULT: memory GUP does
+ * not reach, such as a VM_IO or VM_PFNMAP mapping, or memory that is not
+ * there, which staging then touches as CANN would), a piece is over its
+ * max_user_pin (-ENOMEM), bounce buffers (-EOPNOTSUPP), a driver without
+ * the flags (-EINVAL). copy_lock held.
  */
 static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, bool d2h,
 			     struct acl_xfer *rest)
 {
 	struct acl_stream *s = dev->copier->copy_stream;
 	size_t rows = 1, r = 0, off = 0, chunk = x->width;
-	bool waited = false;
-	uint64_t seq = 0;
+	bool queued = false;
 	int ret = 0;
 
 	*rest = *x;
@@ -678,14 +680,8 @@ static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, b
 			}
 		}
 		cmd.length = chunk;
-		/* the last piece, and the wait for all of them, in one system call */
-		if (x->height == 1 ? off + chunk == x->width : r + n == x->height) {
-			ret = acl_stream_submit_wait(s, &cmd, 1, &waited);
-			if (waited)
-				return ret;
-		} else {
-			ret = acl_stream_submit(s, &cmd, 1, &seq);
-		}
+		ret = acl_stream_submit_wait(s, &cmd, 1, &queued);
+		/* a piece that ran and failed is the copy's error */
 		if (ret)
 			break;
 		if (x->height == 1) {
@@ -696,24 +692,16 @@ static int acl_direct_locked(struct acl_device *dev, const struct acl_xfer *x, b
 			r += n;
 		}
 	}
-	if (ret && ret != -EFAULT && ret != -ENOMEM && ret != -EOPNOTSUPP && ret != -EINVAL) {
-		/* what was queued still completes; the error is the refusal */
-		if (seq)
-			(void)acl_stream_wait(dev, s->id, seq, -1);
-		acl_err_clear();
+	if (!ret || queued)
 		return ret;
-	}
-	if (ret) {
-		acl_err_clear();
-		rest->dev = x->dev + r * x->dev_pitch + off;
-		rest->host = x->host + r * x->host_pitch + off;
-		rest->width = x->width - off;
-		rest->height = x->height - r;
-		ret = 0;
-	}
-	if (seq)
-		ret = acl_stream_wait(dev, s->id, seq, -1);
-	return ret;
+	acl_err_clear();
+	if (ret != -EFAULT && ret != -ENOMEM && ret != -EOPNOTSUPP && ret != -EINVAL)
+		return ret;
+	rest->dev = x->dev + r * x->dev_pitch + off;
+	rest->host = x->host + r * x->host_pitch + off;
+	rest->width = x->width - off;
+	rest->height = x->height - r;
+	return 0;
 }
 
 /* The device and host sides of a copy between them (@d2h: to the host). */
