@@ -13,8 +13,10 @@
  * recorded and run, replaced by an update's launches (arguments, blocks,
  * function, host or device block) that the next runs compute with, the
  * counts and kinds an update takes, runs queued before and after an
- * update. Skips without /dev/npu0.
+ * update, updates racing with another thread's runs. Skips without
+ * /dev/npu0.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -814,6 +816,80 @@ TEST(group_interrupted_by_a_kernel)
 	ASSERT_ACL_OK(aclrtDestroyEvent(fork));
 	ASSERT_ACL_OK(aclrtDestroyStream(st));
 	ASSERT_ACL_OK(aclrtDestroyStream(s2));
+	ASSERT_ACL_OK(aclrtFree(k.in));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclFinalize());
+}
+
+struct runner {
+	aclrtContext ctx;
+	aclmdlRI m;
+	aclrtStream st;
+	int runs;
+	aclError ret;
+};
+
+static void *run_loop(void *arg)
+{
+	struct runner *r = arg;
+
+	r->ret = aclrtSetCurrentContext(r->ctx);
+	for (int i = 0; !r->ret && i < r->runs; i++) {
+		r->ret = aclmdlRIExecuteAsync(r->m, r->st);
+		if (!r->ret && i % 16 == 15)
+			r->ret = aclrtSynchronizeStream(r->st);
+	}
+	if (!r->ret)
+		r->ret = aclrtSynchronizeStream(r->st);
+	return NULL;
+}
+
+/*
+ * Updates while another thread queues runs of the model: every update
+ * goes through (a run being queued meanwhile takes the driver models all
+ * old or all new, the update waiting for it), and the runs after the last
+ * one compute with its arguments.
+ */
+TEST(group_updates_race_runs)
+{
+	aclrtFuncHandle ph, blocks, small;
+	struct runner r = { .runs = 400 };
+	struct blocks_args b;
+	struct ph_args a;
+	aclrtBinHandle h;
+	aclrtStream st, up;
+	aclrtTaskGrp g;
+	struct kmem k;
+	pthread_t t;
+	int i;
+
+	NEED_DEVICE();
+	load(&h, &ph, &blocks, &small);
+	kmem_get(&k);
+	ASSERT_ACL_OK(aclrtCreateStream(&st));
+	ASSERT_ACL_OK(aclrtCreateStream(&up));
+	r.m = model_with_kernels(st, ph, blocks, &k, &g);
+	ASSERT_NONNULL(r.m);
+	r.st = st;
+	ASSERT_ACL_OK(aclrtGetCurrentContext(&r.ctx));
+	ASSERT_EQ(0, pthread_create(&t, NULL, run_loop, &r));
+	for (i = 1; i <= 100; i++) {
+		a = (struct ph_args){ k.in, k.out4, i };
+		b = (struct blocks_args){ k.out2, i };
+		ASSERT_ACL_OK(aclmdlRICaptureTaskUpdateBegin(up, g));
+		EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(ph, 1, up, NULL, &a, sizeof(a), NULL, 0));
+		EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(blocks, 1 + i % 3, up, NULL, &b, sizeof(b), NULL, 0));
+		ASSERT_ACL_OK(aclmdlRICaptureTaskUpdateEnd(up));
+	}
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_ACL_OK(r.ret);
+	run(r.m, st, &k);
+	EXPECT_TRUE(ph_out_is(k.out4, 100));
+	EXPECT_TRUE(blocks_out_is(k.out2, 2, 100));
+	EXPECT_TRUE(ph_out_is(k.out1, 0));
+	ASSERT_ACL_OK(aclmdlRIDestroy(r.m));
+	ASSERT_ACL_OK(aclrtDestroyStream(st));
+	ASSERT_ACL_OK(aclrtDestroyStream(up));
 	ASSERT_ACL_OK(aclrtFree(k.in));
 	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
 	ASSERT_ACL_OK(aclFinalize());
