@@ -18,10 +18,13 @@
  * model has one stream: the table's own handle (ACL_OBJ_MODEL_STREAM), which
  * aclmdlRIGetTasksByStream takes; it is no stream of aclrtCreateStream.
  *
- * aclmdlRITaskSetParams changes the recorded command at once
- * (aclmdlRITaskGetParams shows it) and aclmdlRITaskDisable marks a task;
+ * aclmdlRITaskSetParams changes the recorded command at once - a kernel
+ * task's recorded launch in place (kernel.c acl_kernel_task_set()) - and
+ * aclmdlRITaskGetParams shows it; aclmdlRITaskDisable marks a task;
  * aclmdlRIUpdate has model.c make new driver models of the recording
- * without the disabled tasks, which the runs queued from then on run.
+ * without the disabled tasks, which the runs queued from then on run. A
+ * task group's update (model_group.c) changes a recorded launch and has
+ * the driver models made anew at once (acl_mtab_change()).
  * As the vendor's (api_impl.cc, capture_model_utils.cc, memory_task.cc):
  * the table is READY, UPDATING after a change, READY again after the
  * update; a change that fails leaves it FAULT, which takes no change and
