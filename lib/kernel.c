@@ -21,7 +21,11 @@
  *
  * On a stream that records a model (a capture, or a stream bound to a
  * model being built) the launch is recorded instead: the recording keeps
- * the block and owns device memory for it (acl_launch_record()).
+ * the block and owns device memory for it (acl_launch_record()). On a
+ * stream updating a task group it replaces the group's next task, the
+ * recorded launch, and runs not (acl_launch_update(), model_group.c); a
+ * kernel task's aclmdlRITaskSetParams changes the recorded launch the
+ * same way (acl_kernel_task_set(), model_task.c).
  */
 #include <errno.h>
 #include <stdbool.h>
