@@ -21,7 +21,11 @@
  *
  * On a stream that records a model (a capture, or a stream bound to a
  * model being built) the launch is recorded instead: the recording keeps
- * the block and owns device memory for it (acl_launch_record()).
+ * the block and owns device memory for it (acl_launch_record()). On a
+ * stream updating a task group it replaces the group's next task, the
+ * recorded launch, and runs not (acl_launch_update(), model_group.c); a
+ * kernel task's aclmdlRITaskSetParams changes the recorded launch the
+ * same way (acl_kernel_task_set(), model_task.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -41,6 +45,8 @@
 #include "kargs.h"
 #include "kprint.h"
 #include "mm.h"
+#include "model_group.h"
+#include "model_task.h"
 #include "slots.h"
 #include "stream.h"
 #include "sysparam.h"
@@ -238,7 +244,14 @@ static int acl_launch_record(struct acl_kfunc *f, struct acl_stream *s, const st
 	uint64_t dump = 0;
 	int ret;
 
-	kc = calloc(1, sizeof(*kc) + (blob ? len : 0));
+	kc = calloc(1, sizeof(*kc));
+	if (kc && blob) {
+		kc->blob = malloc(len);
+		if (!kc->blob) {
+			free(kc);
+			kc = NULL;
+		}
+	}
 	if (!kc)
 		return acl_errf(-ENOMEM, "out of host memory for the recording of stream %p", s);
 	kc->k = *k;
@@ -264,34 +277,31 @@ static int acl_launch_record(struct acl_kfunc *f, struct acl_stream *s, const st
 }
 
 /*
- * Launch @f over @blocks blocks on @s with the argument block @args
- * (@len bytes), its @nph placeholders patched with the device addresses
- * of their data in it; with @dev, @args is the block's device address
- * (8-byte aligned), read there by the kernel (no placeholders then).
+ * The command operand @k of a launch of @f over @blocks blocks on device
+ * @tdev with @cfg's attributes and the argument block @args (@len bytes),
+ * its @nph placeholders inside it; with @dev, @args is the block's device
+ * address (8-byte aligned). The launch's checks, its binary in the
+ * executor; all of @k but its overflow word and printf area.
  */
-static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s, const aclrtLaunchKernelCfg *cfg,
-		      const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph, bool dev)
+static int acl_launch_prep(struct acl_kfunc *f, uint32_t blocks, struct acl_device *tdev,
+			   const aclrtLaunchKernelCfg *cfg, const void *args, size_t len,
+			   const aclrtPlaceHolderInfo *ph, size_t nph, bool dev, struct npu_kernel *k)
 {
-	struct npu_kernel k = { .block_dim = blocks, .core_type = NPU_KERNEL_CORE_VECTOR };
-	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
-	struct acl_kargs *r = NULL;
-	struct acl_kprint kp;
-	uint32_t id, sid = 0, off = 0, span;
-	uint64_t *ovf, seq = 0;
-	uint8_t *blob = NULL;
+	uint32_t id;
 	size_t i;
 	int ret;
 
+	*k = (struct npu_kernel){ .block_dim = blocks, .core_type = NPU_KERNEL_CORE_VECTOR };
 	if (!blocks || blocks > NPU_KERNEL_MAX_BLOCKS)
 		return acl_errf(ACLI_ERTPARAM, "numBlocks %u is not in [1, %u]", blocks, NPU_KERNEL_MAX_BLOCKS);
 	if (len > NPU_KERNEL_MAX_ARGS)
 		return acl_errf(ACLI_ERTPARAM, "argsSize %zu is over %u bytes", len, NPU_KERNEL_MAX_ARGS);
-	if (s->dev != f->bin->dev)
+	if (tdev != f->bin->dev)
 		return acl_errf(ACLI_ESTREAMCTX, "the stream is of device %d, the kernel's binary of device %d",
-				s->dev->id, f->bin->dev->id);
+				tdev->id, f->bin->dev->id);
 	if (dev && len && ((uintptr_t)args % 8))
 		return acl_errf(ACLI_ERTPARAM, "argsData %p is not 8-byte aligned", args);
-	ret = acl_launch_cfg(cfg, &k.timeout_ms);
+	ret = acl_launch_cfg(cfg, &k->timeout_ms);
 	/* the block's room for each placeholder, before anything is taken or recorded */
 	for (i = 0; !ret && i < nph; i++) {
 		if ((uint64_t)ph[i].addrOffset + sizeof(uint64_t) > len || ph[i].dataOffset > len)
@@ -300,19 +310,187 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 	}
 	if (!ret)
 		ret = acl_binary_aicore(f->bin, &id);
+	if (ret)
+		return ret;
+	k->func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
+	k->sat_mode = acl_sat_mode() == ACL_RT_OVERFLOW_MODE_INFNAN ? NPU_KERNEL_SAT_INFNAN : NPU_KERNEL_SAT_SATURATION;
+	if (dev && len) {
+		k->flags = NPU_KERNEL_ARGS_DEVICE;
+		k->args_len = (uint32_t)len;
+		k->args_va = (uintptr_t)args;
+	}
+	return 0;
+}
+
+/*
+ * New parameters @nk for the recorded launch @kc: the launch @k of @f
+ * with the block @args (@len bytes, copied; with @dev its device
+ * address). @kc's overflow word (its model's context's) and printf area
+ * stay.
+ */
+static int acl_kcap_params(const struct acl_kcap *kc, struct acl_kfunc *f, const struct npu_kernel *k,
+			   const void *args, size_t len, bool dev, struct acl_kcap *nk)
+{
+	*nk = (struct acl_kcap){ .k = *k, .args_len = (uint32_t)len };
+	nk->k.overflow_va = kc->k.overflow_va;
+	nk->k.dump_va = kc->k.dump_va;
+	nk->k.dump_size = kc->k.dump_size;
+	if (dev) {
+		nk->args_va = len ? (uintptr_t)args : 0;
+	} else if (len) {
+		nk->blob = malloc(len);
+		if (!nk->blob)
+			return acl_errf(-ENOMEM, "out of host memory for the kernel task's argument block");
+		memcpy(nk->blob, args, len);
+	}
+	acl_obj_hold(&f->obj);
+	nk->func = &f->obj;
+	return 0;
+}
+
+/* A task group's update: the group's task @idx becomes a launch (acl_launch_update()). */
+struct acl_grp_change {
+	struct acl_task_grp *g;
+	uint32_t idx;
+	struct acl_device *dev;
+	struct acl_kfunc *f;
+	const struct npu_kernel *k;
+	const void *args;
+	size_t len;
+	bool devargs;
+	struct acl_launch_ph ph;
+	struct acl_kcap was;		/* what the task was, once changed */
+};
+
+static int acl_grp_change_do(struct acl_capture *cap, void *arg)
+{
+	struct acl_grp_change *c = arg;
+	struct acl_kcap *kc = c->g->kcs[c->idx];
+	struct acl_kfunc *old = (struct acl_kfunc *)kc->func;
+	int ret;
+
+	/* the vendor's InternalUpdateTaskPrepare: a kernel of the same kind (RT_ERROR_KERNEL_TYPE) */
+	if (old->core_type != c->f->core_type)
+		return acl_errf(ACLI_EINTERNAL, "task %u of task group %p is a kernel of core type %u, %s one of core type %u",
+				c->idx, c->g, old->core_type, c->f->name, c->f->core_type);
+	ret = acl_kcap_params(kc, c->f, c->k, c->args, c->len, c->devargs, &c->was);
+	if (!ret)
+		ret = acl_kcap_set(cap, c->dev, kc, &c->was, c->ph.n ? acl_launch_patch : NULL, &c->ph);
+	if (ret)
+		acl_kcap_release(&c->was);
+	return ret;
+}
+
+static void acl_grp_change_undo(void *arg)
+{
+	struct acl_grp_change *c = arg;
+
+	acl_kcap_swap(c->g->kcs[c->idx], &c->was);
+}
+
+/*
+ * A launch of @f (its command operand @k) on @s, which updates a task
+ * group (aclmdlRICaptureTaskUpdateBegin): it replaces the group's next
+ * task, the recorded launch, in place - its function, blocks, attributes
+ * and block (a copy; placeholders patched as a recorded launch's are) -
+ * and the model's runs queued from then on run it (model_group.c
+ * acl_grp_update()). The kernel does not run now. -ENOENT (no message)
+ * when @s updates no group any more: the caller launches.
+ */
+static int acl_launch_update(struct acl_kfunc *f, struct acl_stream *s, const struct npu_kernel *k,
+			     const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph, bool dev)
+{
+	struct acl_grp_change c = {
+		.dev = s->dev, .f = f, .k = k, .args = args, .len = len, .devargs = dev, .ph = { .ph = ph, .n = nph },
+	};
+	int ret;
+
+	/* a task of a group is the kernel's command alone (acl_stream_capture_kernel()) */
+	if (f->prints)
+		return acl_errf(ACLI_ERTNOTSUPP, "stream %p updates a task group: kernel %s prints, and npu does not record a kernel that prints in a task group",
+				s, f->name);
+	ret = acl_stream_grp_next(s, &c.g, &c.idx);
+	if (ret)
+		return ret;
+	ret = acl_grp_update(c.g, acl_grp_change_do, acl_grp_change_undo, &c);
+	if (!ret)
+		acl_kcap_release(&c.was);
+	acl_obj_put(&c.g->obj);
+	return ret;
+}
+
+int acl_kernel_task_set(struct acl_capture *cap, struct acl_context *ctx, struct acl_kcap *kc,
+			const aclmdlRIKernelTaskParams *p)
+{
+	struct acl_kfunc *f = NULL;
+	struct npu_kernel k;
+	struct acl_kcap nk;
+	int ret;
+
+	/* the vendor's UpdateKernelParams: the handle (NULL 107000), args, argsSize, cfg */
+	if (!p->funcHandle)
+		return acl_errf(ACLI_ERTPARAM, "params->kernelTaskParams.funcHandle must not be NULL");
+	ret = acl_kfunc_get(p->funcHandle, &f);
+	if (ret)
+		return ret;
+	if (!p->args)
+		ret = acl_errf(ACLI_ERTPARAM, "params->kernelTaskParams.args must not be NULL");
+	else if (!p->argsSize)
+		ret = acl_errf(ACLI_ERTPARAM, "params->kernelTaskParams.argsSize must be positive");
+	else if (p->cfg && !p->cfg->attrs)
+		ret = acl_errf(ACLI_ERTPARAM, "params->kernelTaskParams.cfg->attrs must not be NULL");
+	/* then a launch's checks (npu's: the vendor's AicTaskInit takes any numBlocks) */
+	if (!ret)
+		ret = acl_launch_prep(f, p->numBlocks, ctx->dev, p->cfg, p->args, p->argsSize, NULL, 0, !p->isHostArgs,
+				      &k);
+	/* npu's: a printing kernel's printf area and print step are the task's as recorded */
+	if (!ret && (f->prints || kc->k.dump_size) && (&f->obj != kc->func || p->numBlocks != kc->k.block_dim))
+		ret = acl_errf(ACLI_ERTNOTSUPP, "the kernel task or its new function prints: npu changes only the arguments of a kernel task that prints (the same function and numBlocks: its printf area and print step are recorded with it)");
+	if (!ret)
+		ret = acl_kcap_params(kc, f, &k, p->args, p->argsSize, !p->isHostArgs, &nk);
+	if (!ret) {
+		ret = acl_kcap_set(cap, ctx->dev, kc, &nk, NULL, NULL);
+		/* what the task was, or the parameters not taken */
+		acl_kcap_release(&nk);
+	}
+	acl_kfunc_put(f);
+	return ret;
+}
+
+/*
+ * Launch @f over @blocks blocks on @s with the argument block @args
+ * (@len bytes), its @nph placeholders patched with the device addresses
+ * of their data in it; with @dev, @args is the block's device address
+ * (8-byte aligned), read there by the kernel (no placeholders then).
+ * While @s updates a task group, the launch replaces the group's next
+ * task instead (acl_launch_update()).
+ */
+static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s, const aclrtLaunchKernelCfg *cfg,
+		      const void *args, size_t len, const aclrtPlaceHolderInfo *ph, size_t nph, bool dev)
+{
+	struct npu_kernel k;
+	struct npu_cmd cmd = { .op = NPU_OP_KERNEL, .src = (uintptr_t)&k, .value = sizeof(k) };
+	struct acl_kargs *r = NULL;
+	struct acl_kprint kp;
+	uint32_t sid = 0, off = 0, span;
+	uint64_t *ovf, seq = 0;
+	uint8_t *blob = NULL;
+	size_t i;
+	int ret;
+
+	ret = acl_launch_prep(f, blocks, s->dev, cfg, args, len, ph, nph, dev, &k);
 	if (!ret && s->ctx)
 		ret = acl_ovf_words(s->ctx, &ovf);
 	if (ret)
 		return ret;
-	k.func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
-	k.sat_mode = acl_sat_mode() == ACL_RT_OVERFLOW_MODE_INFNAN ? NPU_KERNEL_SAT_INFNAN : NPU_KERNEL_SAT_SATURATION;
 	k.overflow_va = s->ctx ? (uintptr_t)ovf : 0;
-	if (dev && len) {
-		k.flags = NPU_KERNEL_ARGS_DEVICE;
-		k.args_len = (uint32_t)len;
-		k.args_va = (uintptr_t)args;
+	if (acl_stream_grp_updating(s)) {
+		ret = acl_launch_update(f, s, &k, args, len, ph, nph, dev);
+		if (ret != -ENOENT)
+			return ret;
 	}
 	if (acl_stream_recording(s)) {
+
 		ret = acl_launch_record(f, s, &k, args, len, ph, nph, dev);
 		if (ret != ACLI_ENOTCAPTURED)
 			return ret;

@@ -136,10 +136,10 @@ $(LIB_TEST_OUT)/lib_binary_test: tests/lib_binary_test.c tests/harness.h $(wildc
 	$(CC) $(LIB_TEST_CFLAGS) -DLIB_BINARY_NPUBIN='"$(abspath $(LIB_BIN_DIR)/kern.npubin)"' -o $@ $< \
 		$(LIB_BIN_DIR)/kern.host.o -ldl $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
-# lib_kargs_test: its binary embedded.
+# lib_kargs_test and lib_model_group_test: the lib_kargs binary embedded.
 LIB_KARGS_DIR	:= $(LIB_TEST_OUT)/lib_kargs
-$(LIB_TEST_OUT)/lib_kargs_test: tests/lib_kargs_test.c tests/harness.h $(wildcard tests/lib_*.h) \
-		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_KARGS_DIR)/kern.npubin
+$(LIB_TEST_OUT)/lib_kargs_test $(LIB_TEST_OUT)/lib_model_group_test: $(LIB_TEST_OUT)/%: tests/%.c tests/harness.h \
+		$(wildcard tests/lib_*.h) $(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_KARGS_DIR)/kern.npubin
 	@mkdir -p $(@D)
 	$(CC) $(LIB_TEST_CFLAGS) -DLIB_KARGS_NPUBIN='"$(abspath $(LIB_KARGS_DIR)/kern.npubin)"' -o $@ $< \
 		-lpthread $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))

@@ -103,10 +103,16 @@ struct acl_model_run_ref {
 	uint64_t seq;
 };
 
-/* A kernel launch of a driver model: its step there (from 1) and the recording's launch. */
+/*
+ * A kernel launch of a driver model: its step there (from 1) and the
+ * recording's launch as it was when the driver model was made (a task
+ * group's update changes the launch in place meanwhile).
+ */
 struct acl_model_kstep {
 	uint32_t step;
-	const struct acl_kcap *kc;
+	uint32_t args_len;
+	void *func;
+	uint64_t args_va;
 };
 
 /*
@@ -1170,11 +1176,14 @@ static int acl_model_part_kernels(struct acl_model_part *p, const struct npu_cmd
 	p->ks = calloc(n, sizeof(*p->ks));
 	if (!p->ks)
 		return acl_errf(-ENOMEM, "out of host memory for a model's parts");
-	for (j = 0; j < count; j++)
+	for (j = 0; j < count; j++) {
+		const struct acl_kcap *kc = (const struct acl_kcap *)(uintptr_t)cmds[j].src;
+
 		if (cmds[j].op == NPU_OP_KERNEL)
 			p->ks[p->nks++] = (struct acl_model_kstep){
-				.step = j + 1, .kc = (const struct acl_kcap *)(uintptr_t)cmds[j].src,
+				.step = j + 1, .func = kc->func, .args_va = kc->args_va, .args_len = kc->args_len,
 			};
+	}
 	return 0;
 }
 
@@ -1380,8 +1389,11 @@ static int acl_model_ready(struct acl_model *m)
 	if (!gone)
 		m->state = ACL_MODEL_READY;
 	pthread_mutex_unlock(&m->lock);
-	if (!gone)
+	/* READY: its task groups' updates change the table's recording (none once a teardown closed them) */
+	if (!gone) {
+		acl_grps_ready(&m->cap, tab, m->sub);
 		return 0;
+	}
 	acl_mtab_close(tab);
 	return acl_model_overtaken(m);
 }
@@ -1570,8 +1582,8 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 			ret = part.kid ? acl_stream_submit_at(s, &cmd, 1, &sid, &seq) : -ENOENT;
 			/* a kernel's fault in this run names its launch, as a launch's does */
 			for (k = 0; !ret && k < part.nks; k++)
-				acl_stream_note_launch(s, sid, seq, part.ks[k].step, part.ks[k].kc->func,
-						       part.ks[k].kc->args_va, part.ks[k].kc->args_len);
+				acl_stream_note_launch(s, sid, seq, part.ks[k].step, part.ks[k].func,
+						       part.ks[k].args_va, part.ks[k].args_len);
 			/* no update changes the parts while a launch is under way */
 			if (ret == -ENOENT)
 				ret = acl_model_overtaken(m);

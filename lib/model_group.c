@@ -10,21 +10,55 @@
  * api_c_standard_soc.cc and api_c_stream.cc rtsStream*TaskGrp/Update,
  * feature/aclgraph/api_error_aclgraph.cc, v100/api_impl_aclgraph.cc,
  * context_aclgraph.cc Context::Stream*TaskGrp/Update, stream.cc
- * PackingTaskGroup, UpdateTask, AllocTask, IsTaskGroupBreak): a group
- * takes kernel launches only (capture_adapt_v100.cc
- * TaskTypeIsSupportTaskGroup: AI core and vector core kernels). npu
- * records kernel launches in captures but not in groups (kernel.c's
- * launch is refused, 207000, while a group is open or updated: stream.c
- * acl_stream_capture_kernel()), so a group holds no task: any task of its stream
- * while it is open is refused with 507009 and one of another stream of
- * its capture with 107034, either invalidating the capture (stream.c's
- * gate); an update window refuses every task with 507009. The state of
- * each stream is stream.c's (struct acl_stream grp, under its lock);
- * the groups are their capture's and go with their model
- * (aclmdlRIDestroy), as the vendor's CaptureModel taskGroupList_.
+ * PackingTaskGroup, UpdateTask, AllocTask, IsTaskGroupBreak,
+ * launch/aix_stars.cc InternalUpdateTaskPrepare): a group takes kernel
+ * launches only (capture_adapt_v100.cc TaskTypeIsSupportTaskGroup: AI
+ * core and vector core kernels). A kernel launch on the group's stream
+ * while it is open is recorded as any captured launch (kernel.c) and is
+ * the group's next task (stream.c acl_stream_capture_kernel(): struct
+ * acl_stream grp_kcs, handed to the group at GrpEnd); any other task of
+ * its stream is refused with 507009 and one of another stream of its
+ * capture, kernels too, with 107034, either invalidating the capture
+ * (stream.c's gate). The state of each stream is stream.c's (struct
+ * acl_stream grp, under its lock); the groups are their capture's and go
+ * with their model (aclmdlRIDestroy), as the vendor's CaptureModel
+ * taskGroupList_.
  *
- * Locks: acl_grp_lock protects the capture lists of groups and is taken
- * around a stream's lock, never inside it.
+ * An update window takes kernel launches only (507009 for the rest): each
+ * replaces the group's next task, counted as the vendor's AllocTask
+ * counts it, at its call (a launch more than the group's tasks: 507000,
+ * the vendor's RT_ERROR_STREAM_TASKGRP_UPDATE; a launch refused by its
+ * own checks first counts for nothing). What a launch replaces, as the
+ * vendor's update sets up the task anew from the launch: the function
+ * (any kernel of the same kind: npu's are all vector kernels; another
+ * kind would be 507000, RT_ERROR_KERNEL_TYPE), the blocks, the launch
+ * attributes (timeout) and the argument block, host (copied, its
+ * placeholders patched) or device (read where it is at each run). The
+ * vendor rewrites the task's SQE on the device with copies queued on the
+ * update stream; npu changes the recorded launch in place (kernel.c
+ * acl_launch_update()) and makes the model's driver models anew at the
+ * launch (model_task.c acl_mtab_change()): the runs queued from then on
+ * run the new task, a run queued before runs the old one; nothing is
+ * queued on the update stream and the kernel does not run. UpdateEnd
+ * with fewer tasks replaced is 507000, and the tasks replaced stay
+ * replaced (the vendor's SQEs were rewritten).
+ *
+ * npu's choices where the vendor is silent or cannot be followed: a
+ * printing kernel is no task of a group (its printf area's memset and
+ * print step would be tasks of their own: 207000, nothing recorded, not
+ * counted); a group is updated once its model is made (a launch while
+ * its capture is under way: 107040, counted), not while the model has
+ * changes waiting for aclmdlRIUpdate (107040, counted: the new driver
+ * models would take them; the vendor's rewrite touches the group's tasks
+ * alone), and not for a condition task's sub-model (207000); a handle of
+ * a destroyed model is 107017 at UpdateBegin and at a launch of a window
+ * begun before (counted); the update stream captured (bound to a model
+ * being built) since UpdateBegin: its kernel launches 107027 (107005),
+ * not counted (the vendor's InternalUpdateTaskPrepare, after AllocTask).
+ *
+ * Locks: acl_grp_lock protects the capture lists of groups, and each
+ * group's table, closed and sub fields; it is taken around a stream's
+ * lock, never inside it, and never around a task table's.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -37,6 +71,7 @@
 #include "error.h"
 #include "handle.h"
 #include "model_group.h"
+#include "model_task.h"
 #include "query.h"
 #include "snapstate.h"
 #include "stream.h"
@@ -45,17 +80,32 @@ static pthread_mutex_t acl_grp_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void acl_grp_release(struct acl_obj *obj)
 {
+	free(((struct acl_task_grp *)obj)->kcs);
 	free(obj);
 }
 
 void acl_grps_close(struct acl_capture *cap)
 {
-	struct acl_task_grp *g;
+	struct acl_task_grp *g, *first;
+	struct acl_mtab *tab = NULL;
+	unsigned int held = 0;
 
+	/* a stream updating a group holds it: it finds the model gone */
 	pthread_mutex_lock(&acl_grp_lock);
-	g = cap->grps;
+	first = cap->grps;
 	cap->grps = NULL;
+	for (g = first; g; g = g->next) {
+		g->closed = true;
+		if (g->tab) {
+			tab = g->tab;
+			held++;
+		}
+		g->tab = NULL;
+	}
 	pthread_mutex_unlock(&acl_grp_lock);
+	while (held--)
+		acl_mtab_put(tab);
+	g = first;
 	while (g) {
 		struct acl_task_grp *next = g->next;
 
@@ -63,6 +113,47 @@ void acl_grps_close(struct acl_capture *cap)
 			acl_obj_put(&g->obj);
 		g = next;
 	}
+}
+
+void acl_grps_ready(struct acl_capture *cap, struct acl_mtab *tab, bool sub)
+{
+	struct acl_task_grp *g;
+
+	pthread_mutex_lock(&acl_grp_lock);
+	for (g = cap->grps; g; g = g->next) {
+		g->sub = sub;
+		if (!sub && tab) {
+			acl_mtab_hold(tab);
+			g->tab = tab;
+		}
+	}
+	pthread_mutex_unlock(&acl_grp_lock);
+}
+
+int acl_grp_update(struct acl_task_grp *g, int (*fn)(struct acl_capture *cap, void *arg), void (*undo)(void *arg),
+		   void *arg)
+{
+	struct acl_mtab *tab;
+	int ret = 0;
+
+	pthread_mutex_lock(&acl_grp_lock);
+	tab = g->tab;
+	if (g->closed)
+		ret = acl_errf(ACLI_EHANDLE, "the model of task group %p was destroyed", g);
+	else if (g->sub)
+		ret = acl_errf(ACLI_ERTNOTSUPP, "task group %p is of a condition task's sub-model, whose tasks npu runs in its parent's driver models: npu does not update them",
+			       g);
+	else if (!tab)
+		ret = acl_errf(ACLI_EMODELUPDATE, "the model of task group %p is still being captured: its tasks are updated once aclmdlRICaptureEnd made it",
+			       g);
+	else
+		acl_mtab_hold(tab);
+	pthread_mutex_unlock(&acl_grp_lock);
+	if (ret)
+		return ret;
+	ret = acl_mtab_change(tab, fn, undo, arg);
+	acl_mtab_put(tab);
+	return ret;
 }
 
 /* After fork (lifecycle.c's child handler): a thread that did not fork may have held it. */
@@ -79,6 +170,7 @@ void acl_grps_forget(struct acl_capture *cap)
 	while (g) {
 		struct acl_task_grp *next = g->next;
 
+		free(g->kcs);
 		free(g);
 		g = next;
 	}
@@ -142,7 +234,9 @@ ACL_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *
 {
 	struct acl_capture *cap;
 	struct acl_task_grp *g;
+	struct acl_kcap **kcs;
 	struct acl_stream *s;
+	uint32_t i, n;
 	int ret, err = 0;
 
 	ret = acl_enter(NULL, stream, handle);
@@ -166,9 +260,14 @@ ACL_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *
 	 * model's, which drops the groups under acl_grp_lock when destroyed).
 	 */
 	pthread_mutex_lock(&acl_grp_lock);
-	ret = acl_stream_grp_end(s, &err, &cap);
+	ret = acl_stream_grp_end(s, &err, &cap, &kcs, &n);
 	if (!ret && !err) {
-		/* kernel launches will be its tasks: g->ntasks of them */
+		/* its tasks: the kernel launches the stream recorded since GrpBegin */
+		g->kcs = kcs;
+		g->ntasks = n;
+		kcs = NULL;
+		for (i = 0; i < n; i++)
+			g->kcs[i]->grp = g;
 		acl_obj_add(&g->obj, ACL_OBJ_TASK_GRP, acl_grp_release);
 		g->next = cap->grps;
 		cap->grps = g;
@@ -176,6 +275,7 @@ ACL_EXPORT aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *
 		g = NULL;
 	}
 	pthread_mutex_unlock(&acl_grp_lock);
+	free(kcs);
 	free(g);
 	/* the vendor's: the group is dropped, and the reason its capture failed is the answer */
 	if (!ret && err == ACLI_ECAPINVALID)

@@ -18,10 +18,13 @@
  * model has one stream: the table's own handle (ACL_OBJ_MODEL_STREAM), which
  * aclmdlRIGetTasksByStream takes; it is no stream of aclrtCreateStream.
  *
- * aclmdlRITaskSetParams changes the recorded command at once
- * (aclmdlRITaskGetParams shows it) and aclmdlRITaskDisable marks a task;
+ * aclmdlRITaskSetParams changes the recorded command at once - a kernel
+ * task's recorded launch in place (kernel.c acl_kernel_task_set()) - and
+ * aclmdlRITaskGetParams shows it; aclmdlRITaskDisable marks a task;
  * aclmdlRIUpdate has model.c make new driver models of the recording
- * without the disabled tasks, which the runs queued from then on run.
+ * without the disabled tasks, which the runs queued from then on run. A
+ * task group's update (model_group.c) changes a recorded launch and has
+ * the driver models made anew at once (acl_mtab_change()).
  * As the vendor's (api_impl.cc, capture_model_utils.cc, memory_task.cc):
  * the table is READY, UPDATING after a change, READY again after the
  * update; a change that fails leaves it FAULT, which takes no change and
@@ -345,6 +348,10 @@ static int acl_mtask_params(struct acl_mtask *t, void *out)
 		params->kernelTaskParams.isHostArgs = 0;
 		params->kernelTaskParams.argsSize = kc->args_len;
 		params->kernelTaskParams.numBlocks = kc->k.block_dim;
+		/* its task group, the op information SetParams gave (the vendor's shape information) */
+		params->taskGrp = kc->grp;
+		params->opInfoPtr = kc->opinfo;
+		params->opInfoSize = kc->opinfo_len;
 	} else if (type == ACL_MODEL_RI_TASK_VALUE_WRITE) {
 		params->valueWriteTaskParams.devAddr = (void *)(uintptr_t)cmd->dst;
 		params->valueWriteTaskParams.value = cmd->value;
@@ -423,6 +430,40 @@ static int acl_mtask_addr(struct acl_mtab *tab, void *devAddr, bool write, uint3
 	return acl_value_addr(tab->ctx->dev, devAddr, write, ACLI_ERTPARAM, flags);
 }
 
+/*
+ * The kernel task @t takes @params (under tab->lock, open, UPDATING): the
+ * vendor's UpdateKernelParams - taskGrp must be NULL (107000), then the
+ * kernel's parameters (kernel.c) - and then its op information, a copy of
+ * opInfoPtr's opInfoSize bytes (either NULL or 0: none), as the vendor
+ * keeps a task's shape information (GetParams answers it).
+ */
+static int acl_mtask_set_kernel(struct acl_mtask *t, const aclmdlRITaskParams *params)
+{
+	struct acl_kcap *kc = (struct acl_kcap *)(uintptr_t)acl_mtask_cmd(t)->src;
+	void *info = NULL;
+	int ret;
+
+	if (params->taskGrp)
+		return acl_errf(ACLI_ERTPARAM, "params->taskGrp must be NULL (aclmdlRITaskGetParams answers a kernel task's group)");
+	if (params->opInfoPtr && params->opInfoSize) {
+		info = malloc(params->opInfoSize);
+		if (!info)
+			return acl_errf(-ENOMEM, "out of host memory for the task's op information");
+		memcpy(info, params->opInfoPtr, params->opInfoSize);
+	}
+	ret = acl_kernel_task_set(t->tab->cap, t->tab->ctx, kc, &params->kernelTaskParams);
+	if (ret) {
+		free(info);
+		return ret;
+	}
+	free(kc->opinfo);
+	kc->opinfo = info;
+	kc->opinfo_len = info ? params->opInfoSize : 0;
+	/* new parameters: it runs again */
+	t->off = false;
+	return 0;
+}
+
 /* @t becomes the value write or wait @params says (under tab->lock, open, UPDATING). */
 static int acl_mtask_set(struct acl_mtask *t, const aclmdlRITaskParams *params)
 {
@@ -433,8 +474,7 @@ static int acl_mtask_set(struct acl_mtask *t, const aclmdlRITaskParams *params)
 	int ret;
 
 	if (acl_mtask_type(t) == ACL_MODEL_RI_TASK_KERNEL && params->type == ACL_MODEL_RI_TASK_KERNEL)
-		return acl_errf(ACLI_ERTNOTSUPP, "task %p is a kernel task, whose parameters npu does not change (disable it, or capture the graph again)",
-				t);
+		return acl_mtask_set_kernel(t, params);
 	if (acl_mtask_type(t) == ACL_MODEL_RI_TASK_KERNEL)
 		return acl_errf(ACLI_ERTPARAM, "task %p is a kernel task: params->type %d must be ACL_MODEL_RI_TASK_KERNEL (1)", t,
 				(int)params->type);
@@ -614,6 +654,39 @@ static int acl_mtab_cmd_of(struct acl_mtab *tab, uint32_t id, uint32_t op, struc
 		return acl_errf(ACLI_ERTPARAM, "task %u of the model's stream is not a random-number task, the one kind updated",
 				id);
 	return 0;
+}
+
+int acl_mtab_change(struct acl_mtab *tab, int (*fn)(struct acl_capture *cap, void *arg), void (*undo)(void *arg),
+		    void *arg)
+{
+	unsigned int tries;
+	int ret;
+
+	pthread_mutex_lock(&tab->lock);
+	if (tab->closed)
+		ret = acl_errf(ACLI_EHANDLE, "model %u was destroyed meanwhile", tab->id);
+	else if (tab->status != ACL_MTAB_READY)
+		ret = acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
+			       tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
+	else
+		ret = fn(tab->cap, arg);
+	if (ret)
+		goto unlock;
+	/*
+	 * A run being queued by another thread takes the parts all old or
+	 * all new (107040 from the rebuild): it is done soon, try again
+	 */
+	ret = acl_mtab_rebuild(tab);
+	for (tries = 0; ret == ACLI_EMODELUPDATE && tries < 1000; tries++) {
+		acl_err_clear();
+		usleep(1000);
+		ret = acl_mtab_rebuild(tab);
+	}
+	if (ret)
+		undo(arg);
+unlock:
+	pthread_mutex_unlock(&tab->lock);
+	return ret;
 }
 
 int acl_mtab_patch(struct acl_mtab *tab, uint32_t id, uint32_t op, int (*fn)(struct npu_cmd *cmd, void *arg),

@@ -17,6 +17,7 @@
 
 struct acl_capture;
 struct acl_context;
+struct acl_kcap;
 struct acl_model;
 struct acl_mtab;
 struct acl_stream;
@@ -75,5 +76,31 @@ int acl_mtab_of_stream(aclrtStream stream, struct acl_mtab **tab);
  */
 int acl_mtab_patch(struct acl_mtab *tab, uint32_t id, uint32_t op, int (*fn)(struct npu_cmd *cmd, void *arg),
 		   void *arg);
+
+/*
+ * A change of @tab's recording that runs at once (a task group's update,
+ * model_group.c): with the table's lock held and its model there (else
+ * 107017), @fn(the recording, @arg) changes it and the model's driver
+ * models are made anew, which the runs queued from then on run (a run
+ * queued before finishes with the old ones); @undo(@arg) when they could
+ * not be made. Refused (107040) while changes of its tasks wait for
+ * aclmdlRIUpdate (UPDATING, or FAULT: the new driver models would take
+ * them).
+ */
+int acl_mtab_change(struct acl_mtab *tab, int (*fn)(struct acl_capture *cap, void *arg), void (*undo)(void *arg),
+		    void *arg);
+
+/*
+ * kernel.c's, for aclmdlRITaskSetParams: the recorded launch @kc of @cap
+ * (a captured graph of @ctx; the table's lock held) takes the kernel
+ * parameters @p: the function, blocks, attributes and block (copied from
+ * host memory, or with @p->isHostArgs 0 the block's device address), as
+ * the vendor's UpdateKernelParams checks them (107000, a dead function
+ * 107017) and a launch does (blocks, size, device: 107000, 107003); a
+ * kernel that prints keeps its function and blocks (else 207000). On a
+ * failure @kc is as it was.
+ */
+int acl_kernel_task_set(struct acl_capture *cap, struct acl_context *ctx, struct acl_kcap *kc,
+			const aclmdlRIKernelTaskParams *p);
 
 #endif /* LIBACL_MODEL_TASK_H */

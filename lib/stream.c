@@ -142,6 +142,7 @@ void acl_stream_free(struct acl_stream *s)
 		pthread_mutex_destroy(&s->klog->lock);
 		free(s->klog);
 	}
+	free(s->grp_kcs);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -233,6 +234,7 @@ void acl_stream_forget(struct acl_stream *s)
 	s->cbq = NULL;
 	free(s->op_info.data);
 	free(s->ext_info.data);
+	free(s->grp_kcs);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -358,13 +360,13 @@ static int acl_stream_capture_valid_locked(struct acl_stream *s)
 /*
  * Task groups at a task of @s (under s->lock), the vendor's AllocTask,
  * PackingTaskGroup and IsTaskGroupBreak: a stream updating a group takes
- * only kernel launches (they replace the group's tasks), anything else is
- * 507009; while a group is open in @s's capture, a task of @s joins it
- * (kernel launches only: 507009 for the rest) and a task of another of
- * its streams interrupts it (107034). A refusal invalidates the capture,
- * and GrpEnd answers it.
+ * only kernel launches (they replace the group's tasks: kernel.c), anything
+ * else is 507009; while a group is open in @s's capture, a task of @s
+ * joins it (a @kernel launch: acl_stream_capture_kernel() lists it; 507009
+ * for the rest) and a task of another of its streams interrupts it
+ * (107034). A refusal invalidates the capture, and GrpEnd answers it.
  */
-static int acl_stream_grp_gate_locked(struct acl_stream *s)
+static int acl_stream_grp_gate_locked(struct acl_stream *s, bool kernel)
 {
 	struct acl_capture *c = s->capture;
 	int err;
@@ -374,11 +376,8 @@ static int acl_stream_grp_gate_locked(struct acl_stream *s)
 				s);
 	if (!c || c->build || (s->grp != ACL_GRP_SAMPLE && !__atomic_load_n(&c->grp_open, __ATOMIC_ACQUIRE)))
 		return 0;
-	/*
-	 * Kernel launches would be the group's: the command they record,
-	 * c->n, appended to the open group's tasks here; npu records none in
-	 * a group (acl_stream_capture_kernel() refuses them first).
-	 */
+	if (s->grp == ACL_GRP_SAMPLE && kernel)
+		return 0;
 	if (s->grp == ACL_GRP_SAMPLE)
 		err = acl_errf(ACLI_ETASKTYPE, "stream %p records a task group (aclmdlRICaptureTaskGrpBegin), which takes kernel launches only: the capture is invalidated",
 			       s);
@@ -402,19 +401,23 @@ int acl_stream_grp_begin(struct acl_stream *s)
 		ret = acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
 	if (!ret) {
 		s->grp = ACL_GRP_SAMPLE;
+		s->grp_n = 0;
 		__atomic_add_fetch(&s->capture->grp_open, 1, __ATOMIC_RELEASE);
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
 
-int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap)
+int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap, struct acl_kcap ***kcs,
+		       uint32_t *n)
 {
 	struct acl_capture *c;
 	int ret = 0;
 
 	*err = 0;
 	*cap = NULL;
+	*kcs = NULL;
+	*n = 0;
 	pthread_mutex_lock(&s->lock);
 	c = s->capture;
 	if (s->grp != ACL_GRP_SAMPLE)
@@ -428,6 +431,11 @@ int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap)
 		if (!*err && c->invalid)
 			*err = ACLI_ECAPINVALID;
 		*cap = c;
+		/* the group's launches: the caller's array now */
+		*kcs = s->grp_kcs;
+		*n = s->grp_n;
+		s->grp_kcs = NULL;
+		s->grp_n = s->grp_cap = 0;
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
@@ -456,6 +464,46 @@ int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g)
 	}
 	pthread_mutex_unlock(&s->lock);
 	return ret;
+}
+
+int acl_stream_grp_next(struct acl_stream *s, struct acl_task_grp **g, uint32_t *idx)
+{
+	struct acl_task_grp *grp;
+	int ret = 0;
+
+	*g = NULL;
+	pthread_mutex_lock(&s->lock);
+	grp = s->grp_upd;
+	if (s->grp != ACL_GRP_UPDATE) {
+		ret = -ENOENT;
+	} else if (s->capture) {
+		/* the vendor's InternalUpdateTaskPrepare */
+		ret = s->capture->build ?
+		      acl_errf(ACLI_ESTREAMMODEL, "stream %p updates a task group and is bound to a model (aclmdlRIBindStream): a task group is updated on a stream of single operators",
+			       s) :
+		      acl_errf(ACLI_ESTREAMCAPTURED, "stream %p updates a task group and is being captured: a task group is updated on a stream that is not",
+			       s);
+	} else if (grp->updated >= grp->ntasks) {
+		/* the vendor's RT_ERROR_STREAM_TASKGRP_UPDATE: ACL_ERROR_RT_INTERNAL_ERROR */
+		ret = acl_errf(ACLI_EINTERNAL, "task group %p has %u tasks, all of them replaced already in this update: a launch more is refused",
+			       grp, grp->ntasks);
+	} else {
+		*idx = grp->updated++;
+		acl_obj_hold(&grp->obj);
+		*g = grp;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return ret;
+}
+
+bool acl_stream_grp_updating(struct acl_stream *s)
+{
+	bool up;
+
+	pthread_mutex_lock(&s->lock);
+	up = s->grp == ACL_GRP_UPDATE;
+	pthread_mutex_unlock(&s->lock);
+	return up;
 }
 
 int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g)
@@ -547,8 +595,12 @@ static void acl_capture_free_kernels(struct acl_capture *cap, bool forget)
 
 	while ((kc = cap->kcaps)) {
 		cap->kcaps = kc->next;
-		if (!forget)
-			acl_obj_put(kc->func);
+		if (!forget) {
+			acl_kcap_free(kc);
+			continue;
+		}
+		free(kc->blob);
+		free(kc->opinfo);
 		free(kc);
 	}
 	/* gone with the device's file if it closed since (or after fork: the parent's) */
@@ -585,8 +637,8 @@ static int acl_capture_dmem_take(struct acl_capture *c, uint64_t len, uint64_t *
 	return -ENOSPC;
 }
 
-/* The chunk @va (@len bytes) of @s's device becomes @c's (under s->lock): 0 or -ENOMEM. */
-static int acl_capture_dmem_add(struct acl_stream *s, struct acl_capture *c, uint64_t va, uint64_t len)
+/* The chunk @va (@len bytes) of @dev becomes @c's (under the recording's lock): 0 or -ENOMEM. */
+static int acl_capture_dmem_add(struct acl_device *dev, struct acl_capture *c, uint64_t va, uint64_t len)
 {
 	struct acl_capture_dmem *v;
 
@@ -598,14 +650,31 @@ static int acl_capture_dmem_add(struct acl_stream *s, struct acl_capture *c, uin
 		c->dmem_cap = c->dmem_cap ? 2 * c->dmem_cap : 4;
 	}
 	if (!c->ndmem) {
-		c->dmem_dev = s->dev;
-		c->dmem_gen = __atomic_load_n(&s->dev->gen, __ATOMIC_ACQUIRE);
+		c->dmem_dev = dev;
+		c->dmem_gen = __atomic_load_n(&dev->gen, __ATOMIC_ACQUIRE);
 	}
 	c->dmem[c->ndmem++] = (struct acl_capture_dmem){ .va = va, .len = len };
 	return 0;
 }
 
-static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n);
+static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n, bool kernel);
+
+/* Room for one more launch in the task group @s records (under s->lock). */
+static int acl_stream_grp_room_locked(struct acl_stream *s)
+{
+	struct acl_kcap **v;
+	uint32_t cap;
+
+	if (s->grp_n < s->grp_cap)
+		return 0;
+	cap = s->grp_cap ? 2 * s->grp_cap : 8;
+	v = realloc(s->grp_kcs, cap * sizeof(*v));
+	if (!v)
+		return acl_errf(-ENOMEM, "out of host memory for the task group of stream %p", s);
+	s->grp_kcs = v;
+	s->grp_cap = cap;
+	return 0;
+}
 
 int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_t dump, uint64_t *dump_va,
 			      void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg)
@@ -625,12 +694,18 @@ int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_
 			ret = ACLI_ENOTCAPTURED;
 		else
 			ret = acl_stream_capture_valid_locked(s);
-		/* npu records no kernel launches in task groups (the vendor's own kind of task there) */
-		if (!ret && (s->grp != ACL_GRP_NONE || (!c->build && __atomic_load_n(&c->grp_open, __ATOMIC_ACQUIRE))))
-			ret = acl_errf(ACLI_ERTNOTSUPP, "a task group of the capture of stream %p is open or updated: npu does not record kernel launches in task groups",
+		/*
+		 * A task group's task is the kernel's command alone: a printing
+		 * kernel's memset and print step would be tasks of their own
+		 * (npu's limit, nothing recorded, the capture going on)
+		 */
+		if (!ret && dump && s->grp == ACL_GRP_SAMPLE)
+			ret = acl_errf(ACLI_ERTNOTSUPP, "stream %p records a task group: npu does not record a kernel that prints (its printf area's memset and print step are tasks of their own) in a task group",
 				       s);
+		if (!ret && s->grp == ACL_GRP_SAMPLE)
+			ret = acl_stream_grp_room_locked(s);
 		if (!ret && chunk) {
-			ret = acl_capture_dmem_add(s, c, chunk, chunk_len);
+			ret = acl_capture_dmem_add(s->dev, c, chunk, chunk_len);
 			if (!ret)
 				chunk = 0;
 		}
@@ -654,6 +729,8 @@ int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_
 			kc->k.args = (uintptr_t)kc->blob;
 			kc->k.args_va = va;
 			kc->args_va = va;
+			kc->room_va = va;
+			kc->room = (uint32_t)span;
 			if (patch)
 				patch(kc, arg);
 		}
@@ -664,25 +741,105 @@ int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_
 			cmds[n++] = (struct npu_cmd){ .op = NPU_OP_MEMSET, .dst = va + span, .length = dump };
 		}
 		cmds[n++] = (struct npu_cmd){ .op = NPU_OP_KERNEL, .src = (uintptr_t)&kc->k, .value = sizeof(kc->k) };
-		ret = acl_stream_record_locked(s, cmds, n);
+		ret = acl_stream_record_locked(s, cmds, n, true);
 	}
 	if (!ret) {
 		kc->next = c->kcaps;
 		c->kcaps = kc;
+		/* the open group's next task (room made above) */
+		if (s->grp == ACL_GRP_SAMPLE)
+			s->grp_kcs[s->grp_n++] = kc;
 		kc = NULL;
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (chunk && acl_mm_free(s->dev, chunk, ACL_REGION_MALLOC))
 		acl_err_clear();
-	if (kc) {
-		acl_obj_put(kc->func);
-		free(kc);
-	}
+	if (kc)
+		acl_kcap_free(kc);
 	return ret;
 }
 
-/* Record @n commands in @s's capture (under s->lock). */
-static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n)
+void acl_kcap_release(struct acl_kcap *kc)
+{
+	if (kc->func)
+		acl_obj_put(kc->func);
+	free(kc->blob);
+	kc->func = NULL;
+	kc->blob = NULL;
+}
+
+void acl_kcap_free(struct acl_kcap *kc)
+{
+	acl_kcap_release(kc);
+	free(kc->opinfo);
+	free(kc);
+}
+
+void acl_kcap_swap(struct acl_kcap *a, struct acl_kcap *b)
+{
+	struct acl_kcap t = *a;
+
+	a->k = b->k;
+	a->func = b->func;
+	a->args_va = b->args_va;
+	a->args_len = b->args_len;
+	a->room = b->room;
+	a->room_va = b->room_va;
+	a->blob = b->blob;
+	b->k = t.k;
+	b->func = t.func;
+	b->args_va = t.args_va;
+	b->args_len = t.args_len;
+	b->room = t.room;
+	b->room_va = t.room_va;
+	b->blob = t.blob;
+}
+
+int acl_kcap_set(struct acl_capture *cap, struct acl_device *dev, struct acl_kcap *kc, struct acl_kcap *nk,
+		 void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg)
+{
+	bool blob = nk->args_len && !(nk->k.flags & NPU_KERNEL_ARGS_DEVICE);
+	uint64_t span = blob ? (nk->args_len + ACL_CAP_DMEM_ALIGN - 1) & ~(uint64_t)(ACL_CAP_DMEM_ALIGN - 1) : 0;
+	uint64_t va = kc->room_va, chunk = 0, chunk_len;
+	uint32_t room = kc->room;
+	int ret = 0;
+
+	/* the launch's own room if the block fits, else more of the recording's memory */
+	if (span > kc->room) {
+		room = (uint32_t)span;
+		ret = acl_capture_dmem_take(cap, span, &va);
+	}
+	if (ret == -ENOSPC) {
+		chunk_len = span > ACL_CAP_DMEM_CHUNK ? (span + NPU_PAGE_4K - 1) & ~(uint64_t)(NPU_PAGE_4K - 1) :
+			    ACL_CAP_DMEM_CHUNK;
+		ret = acl_mm_alloc(dev, chunk_len, NPU_PAGE_4K, &chunk);
+		if (!ret) {
+			ret = acl_capture_dmem_add(dev, cap, chunk, chunk_len);
+			if (ret && acl_mm_free(dev, chunk, ACL_REGION_MALLOC))
+				acl_err_clear();
+		}
+		if (!ret)
+			ret = acl_capture_dmem_take(cap, span, &va);
+		if (ret)
+			return ret == -ENOMEM ? acl_errf(-ENOMEM, "out of memory for the kernel task's argument block") :
+						ret;
+	}
+	nk->room = room;
+	nk->room_va = va;
+	if (blob) {
+		nk->k.args = (uintptr_t)nk->blob;
+		nk->k.args_len = nk->args_len;
+		nk->k.args_va = va;
+		nk->args_va = va;
+		if (patch)
+			patch(nk, arg);
+	}
+	acl_kcap_swap(kc, nk);
+	return 0;
+}
+
+/* Record @n commands (a @kernel launch's) in @s's capture (under s->lock). */
+static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *cmds, uint32_t n, bool kernel)
 {
 	struct acl_capture *c = s->capture;
 	struct npu_cmd *v;
@@ -691,7 +848,7 @@ static int acl_stream_record_locked(struct acl_stream *s, const struct npu_cmd *
 
 	ret = acl_stream_capture_valid_locked(s);
 	if (!ret)
-		ret = acl_stream_grp_gate_locked(s);
+		ret = acl_stream_grp_gate_locked(s, kernel);
 	if (ret)
 		return ret;
 	if (n > NPU_MODEL_MAX_CMDS - c->n) {
@@ -738,7 +895,7 @@ static int acl_stream_capture_step(struct acl_stream *s, struct acl_capture_ext 
 	ret = c ? acl_stream_capture_valid_locked(s) :
 		  acl_errf(ACLI_ENOTCAPTURED, "stream %p is not being captured (aclmdlRICaptureBegin)", s);
 	if (!ret)
-		ret = acl_stream_grp_gate_locked(s);
+		ret = acl_stream_grp_gate_locked(s, false);
 	if (!ret && c->next == c->ext_cap) {
 		v = realloc(c->ext, (c->ext_cap ? 2 * c->ext_cap : 4) * sizeof(*v));
 		if (v) {
@@ -825,7 +982,7 @@ int acl_stream_capture_switch(struct acl_stream *s, const struct npu_cmd *cmd, s
 	if (!ret)
 		ret = acl_stream_switch_room_locked(s);
 	if (!ret)
-		ret = acl_stream_record_locked(s, cmd, 1);
+		ret = acl_stream_record_locked(s, cmd, 1, false);
 	if (!ret) {
 		c = s->capture;
 		acl_obj_hold(list);
@@ -881,7 +1038,7 @@ int acl_stream_uncapturable(struct acl_stream *s)
 	if (s->capture)
 		ret = acl_stream_capture_refuse(s);
 	else if (s->grp == ACL_GRP_UPDATE)
-		ret = acl_stream_grp_gate_locked(s);
+		ret = acl_stream_grp_gate_locked(s, false);
 	pthread_mutex_unlock(&s->lock);
 	return ret;
 }
@@ -893,7 +1050,7 @@ int acl_stream_launch_at(struct acl_stream *s, struct npu_cmd *cmds, uint32_t n,
 
 	pthread_mutex_lock(&s->lock);
 	if (s->capture)
-		ret = acl_stream_record_locked(s, cmds, n);
+		ret = acl_stream_record_locked(s, cmds, n, false);
 	else
 		ret = acl_stream_submit_locked(s, cmds, n, &at);
 	if (id)
@@ -994,7 +1151,7 @@ int acl_stream_capture_fork(struct acl_stream *s, struct acl_obj *event, bool ok
 	}
 	ret = acl_stream_capture_valid_locked(s);
 	if (!ret)
-		ret = acl_stream_grp_gate_locked(s);
+		ret = acl_stream_grp_gate_locked(s, false);
 	if (ret)
 		goto out;
 	mb = acl_capture_member_of(s->capture, s);
@@ -1242,7 +1399,7 @@ int acl_stream_submit_locked(struct acl_stream *s, struct npu_cmd *cmds, uint32_
 	if (s->capture)
 		return acl_stream_capture_refuse(s);
 	if (s->grp == ACL_GRP_UPDATE)
-		return acl_stream_grp_gate_locked(s);
+		return acl_stream_grp_gate_locked(s, false);
 	/* CANN: an aborting device's contexts fail with that first */
 	ret = s->ctx ? acl_dev_aborting(s->dev) : 0;
 	if (!ret)

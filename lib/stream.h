@@ -92,16 +92,25 @@ enum acl_grp_state {
 	ACL_GRP_UPDATE,
 };
 
+struct acl_kcap;
+struct acl_mtab;
+
 /*
- * A task group of a capture (aclrtTaskGrp, made by GrpEnd): the tasks
- * recorded in it, which the vendor lets be kernel launches only - npu
- * records none in a group yet, so @ntasks is 0. Listed in its capture (@next, under
- * model_group.c's lock) until its model is destroyed.
+ * A task group of a capture (aclrtTaskGrp, made by GrpEnd): the kernel
+ * launches recorded in it (the vendor's groups take nothing else), in
+ * order; an update replaces them one by one (model_group.c). Listed in
+ * its capture (@next, under model_group.c's lock) until its model is
+ * destroyed.
  */
 struct acl_task_grp {
 	struct acl_obj obj;		/* first: the aclrtTaskGrp is the object */
 	struct acl_task_grp *next;
 	uint32_t ntasks;		/* constant */
+	struct acl_kcap **kcs;		/* its @ntasks launches (the recording's); constant */
+	/* under model_group.c's lock: */
+	struct acl_mtab *tab;		/* its model's task table once the model is made, held */
+	bool closed;			/* its model was destroyed */
+	bool sub;			/* its model is a condition task's sub-model */
 	bool updating;			/* a stream updates it (atomic) */
 	uint32_t updated;		/* tasks replaced in the update under way; under the updater's lock */
 };
@@ -111,7 +120,11 @@ struct acl_task_grp {
  * points at (@value bytes of it, read by the driver at each MODEL_CREATE),
  * with the recording's notes. Its argument block (@k.args points at
  * @blob) is stored at each run of the model at @k.args_va, device memory
- * the recording owns; so is its printf area (@k.dump_va).
+ * the recording owns (@room bytes at @room_va); so is its printf area
+ * (@k.dump_va). A change of its parameters (a task group's update,
+ * aclmdlRITaskSetParams: acl_kcap_set()) changes it in place, under its
+ * model's task table's lock: the same launch, which its command, its
+ * group and its task handle keep naming.
  */
 struct acl_kcap {
 	struct npu_kernel k;		/* first: the command's operand */
@@ -119,8 +132,16 @@ struct acl_kcap {
 	struct acl_obj *func;		/* the launch's function (struct acl_kfunc), held */
 	uint64_t args_va;		/* the block as the kernel gets it (aclrtLaunchKernel's too) */
 	uint32_t args_len;
-	uint8_t blob[];			/* @k.args_len bytes, unless NPU_KERNEL_ARGS_DEVICE */
+	uint32_t room;			/* bytes of the recording's device memory at @room_va ... */
+	uint64_t room_va;		/* ... for its block (0: none yet) */
+	struct acl_task_grp *grp;	/* the task group it is of (set by GrpEnd), or NULL */
+	void *opinfo;			/* aclmdlRITaskSetParams's opInfoPtr (a copy, malloc'ed) ... */
+	size_t opinfo_len;		/* ... and opInfoSize; NULL and 0: none */
+	uint8_t *blob;			/* @k.args_len bytes (malloc'ed), unless NPU_KERNEL_ARGS_DEVICE */
 };
+
+/* Free @kc (not in a recording's list): its block, its function's reference. */
+void acl_kcap_free(struct acl_kcap *kc);
 
 /* Device memory a recording owns (its kernels' argument blocks and printf areas). */
 struct acl_capture_dmem {
@@ -241,6 +262,8 @@ struct acl_stream {
 	uint64_t recorded;		/* tasks it recorded into captures, ever */
 	enum acl_grp_state grp;		/* its task group state (model_group.c) */
 	struct acl_task_grp *grp_upd;	/* UPDATE: the group it updates, held */
+	struct acl_kcap **grp_kcs;	/* SAMPLE: the kernel launches of the group so far */
+	uint32_t grp_n, grp_cap;	/* (@grp_kcs malloc'ed, freed with the stream) */
 };
 
 /*
@@ -425,9 +448,22 @@ int acl_stream_capture_finish(struct acl_stream *s, struct acl_capture *cap);
  * g->updating).
  */
 int acl_stream_grp_begin(struct acl_stream *s);
-int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap);
+int acl_stream_grp_end(struct acl_stream *s, int *err, struct acl_capture **cap, struct acl_kcap ***kcs,
+		       uint32_t *n);
 int acl_stream_grp_update(struct acl_stream *s, struct acl_task_grp *g);
 int acl_stream_grp_update_end(struct acl_stream *s, struct acl_task_grp **g);
+/*
+ * A kernel launch on @s while it updates a task group replaces the
+ * group's next task: that group (held: acl_obj_put) into *@g and the
+ * task's place in it into *@idx, counted as replaced (as the vendor's
+ * AllocTask counts it, whatever comes of the launch then). -ENOENT
+ * (no message) if @s updates no group: the launch runs; 507000 when
+ * every task of the group was replaced already; 107027 (107005) for
+ * a stream captured (bound to a model being built) since UpdateBegin.
+ */
+int acl_stream_grp_next(struct acl_stream *s, struct acl_task_grp **g, uint32_t *idx);
+/* Does @s update a task group (a kernel launch on it replaces a task)? */
+bool acl_stream_grp_updating(struct acl_stream *s);
 
 /*
  * For a task no capture records, refused before it does anything: while
@@ -469,11 +505,30 @@ void acl_capture_free_owned(struct acl_capture *cap);
  * @kc->k.args_va set by the caller) and its printf area (@dump bytes, if
  * any: @kc->k.dump_va, also into *@dump_va; each run clears it first, a
  * MEMSET before the launch). @patch(@kc, @arg), if given, completes the block
- * once its address is known (placeholders). ACLI_ENOTCAPTURED (nothing
+ * once its address is known (placeholders). While @s records a task
+ * group, the launch is the group's next task (a printing kernel is
+ * refused there: 207000, nothing recorded). ACLI_ENOTCAPTURED (nothing
  * done) if @s does not record (any more); else 0 or why not.
  */
 int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_t dump, uint64_t *dump_va,
 			      void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg);
+/*
+ * A change of the recorded launch @kc of @cap (a built model's recording,
+ * under its task table's lock) to @nk's parameters - its @k, @func (held),
+ * @args_len and @blob (malloc'ed) or, for a block in device memory,
+ * @args_va: the block goes to @kc's room of the recording's device memory
+ * if it fits, else to more of it (from @dev), and @patch(@nk, @arg)
+ * completes it then. Then @kc and @nk swap their parameters (@kc keeps
+ * its list place, group and opInfo): @nk holds what @kc was, to let go
+ * of (acl_kcap_release()) or to swap back (acl_kcap_swap(): the change
+ * undone). 0, or -ENOMEM with @kc as it was.
+ */
+int acl_kcap_set(struct acl_capture *cap, struct acl_device *dev, struct acl_kcap *kc, struct acl_kcap *nk,
+		 void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg);
+/* Swap the parameters of @a and @b (what acl_kcap_set() swaps). */
+void acl_kcap_swap(struct acl_kcap *a, struct acl_kcap *b);
+/* Let go of @kc's parameters (its function's reference, its block), not of @kc. */
+void acl_kcap_release(struct acl_kcap *kc);
 /* Does @cap own device memory (its kernels')? Its model's destroy waits for its runs then. */
 bool acl_capture_owns_dmem(struct acl_capture *cap);
 /* ACLI_ESTREAMCAPTURED, naming @what, while @s captures; else 0. */

@@ -15,8 +15,11 @@
  * build): every run runs them again, in order with the copies around
  * them, with the arguments of the launch call; the model owns their
  * device memory; a fault in a run is the launch's 507015 with its
- * exception; the capture modes; bad input refused, the capture going on.
- * Skips the device parts without /dev/npu0.
+ * exception; the capture modes; bad input refused, the capture going on;
+ * a launch in a task group. Kernel tasks changed by aclmdlRITaskSetParams
+ * (every bad input's code; arguments, blocks, function, host or device
+ * block), which the runs after aclmdlRIUpdate compute with. Skips the
+ * device parts without /dev/npu0.
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -720,7 +723,8 @@ TEST(capture_host_args_replays)
  * handle's block is the model's as it was at the launch (a ParaUpdate
  * after it changes nothing), a device block is read where it is at each
  * run (a new bias there is the next run's). The kernel task is a KERNEL
- * task with its function and block; disabled, it runs no more.
+ * task with its function and block, which SetParams takes back as
+ * GetParams gave them; disabled, it runs no more.
  */
 TEST(capture_with_config_and_device_args)
 {
@@ -807,8 +811,14 @@ TEST(capture_with_config_and_device_args)
 	ASSERT_ACL_OK(aclmdlRITaskGetParams(tasks[0], &tp));
 	EXPECT_NE(NULL, tp.kernelTaskParams.args);
 	EXPECT_EQ(8U * 3 + sizeof(data), tp.kernelTaskParams.argsSize);
-	/* npu changes no kernel task's parameters: refused, the model as it was */
-	EXPECT_ACL(NOT_SUPP, aclmdlRITaskSetParams(tasks[0], &tp));
+	/* GetParams' answer taken back: the block in device memory where the model's copy is */
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(tasks[0], &tp));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	read_n(out, dout, 4, stream);
+	for (i = 0; i < 4; i++)
+		EXPECT_EQ(data[i] + 5, out[i]);
 	/* disabled: the second kernel runs no more */
 	ASSERT_ACL_OK(aclmdlRITaskDisable(tasks[1]));
 	ASSERT_ACL_OK(aclmdlRIUpdate(m));
@@ -1136,17 +1146,20 @@ TEST(capture_bad_input)
 	/* an argument handle not finalized */
 	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithConfig(f, 1, stream, NULL, a, NULL));
 	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithConfig(f, 1, stream, NULL, local, NULL));
-	/* npu's limit: no kernel launch in a task group (nothing recorded, the capture going on) */
+	/* in a task group the same (nothing recorded, the group going on); a good launch is its task */
 	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(stream));
-	EXPECT_ACL(NOT_SUPP, aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL(RT_PARAM, aclrtLaunchKernelWithHostArgs(f, 0, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL(HANDLE, aclrtLaunchKernelWithHostArgs(local, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
+	EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
 	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpEnd(stream, &grp));
+	EXPECT_NE(NULL, grp);
 	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream, &cs, NULL));
 	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, cs);
 	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &blk, sizeof(blk), NULL, 0));
 	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
 	ASSERT_ACL_OK(aclmdlRIGetStreams(m, &ms, &n));
 	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, NULL, &n));
-	EXPECT_EQ(1U, n);
+	EXPECT_EQ(2U, n);
 	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
 	read_n(out, dout, 4, stream);
 	EXPECT_EQ(data[3] + 2, out[3]);
@@ -1252,6 +1265,281 @@ TEST(capture_destroy_waits_for_runs)
 	EXPECT_ACL_OK(aclrtFree(dout2));
 	EXPECT_ACL_OK(aclrtFree(gate));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/* ---- aclmdlRITaskSetParams of kernel tasks ------------------------------ */
+
+/* blocks_op(out, v): out[b] = v + numBlocks for each block b */
+struct blocks_args {
+	void *out;
+	int64_t v;
+};
+
+/* A model on @stream: ph_op (data at @ddata, into @dout, bias 1), blocks_op over 2 blocks (into @dout2, 100). */
+static aclmdlRI kernel_model(aclrtStream stream, aclrtFuncHandle f, aclrtFuncHandle blocks, void *ddata, void *dout,
+			     void *dout2, aclmdlRITask *t)
+{
+	struct ph_args a = { .desc = (uint64_t)(uintptr_t)ddata, .out = dout, .bias = 1 };
+	struct blocks_args b = { dout2, 100 };
+	aclrtStream ms = NULL;
+	aclmdlRI m = NULL;
+	uint32_t n = 1;
+
+	if (aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED) ||
+	    aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, &a, sizeof(a), NULL, 0) ||
+	    aclrtLaunchKernelWithHostArgs(blocks, 2, stream, NULL, &b, sizeof(b), NULL, 0) ||
+	    aclmdlRICaptureEnd(stream, &m) || aclmdlRIGetStreams(m, &ms, &n))
+		return NULL;
+	n = 2;
+	if (aclmdlRIGetTasksByStream(ms, t, &n) || n != 2)
+		return NULL;
+	return m;
+}
+
+/* Run @m on @stream, its outputs @dout and @dout2 zeroed first. */
+static void run_zeroed(aclmdlRI m, aclrtStream stream, void *dout, void *dout2)
+{
+	ASSERT_ACL_OK(aclrtMemset(dout, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclrtMemset(dout2, 4096, 0, 4096));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+}
+
+/* blocks_op's output at @out: @blocks blocks of @v, the next word 0 */
+static void expect_blocks(const void *out, uint32_t blocks, int64_t v, aclrtStream stream)
+{
+	int64_t o[9];
+
+	read_n(o, out, blocks + 1, stream);
+	for (uint32_t i = 0; i < blocks; i++)
+		EXPECT_EQ(v + blocks, o[i]);
+	EXPECT_EQ(0, o[blocks]);
+}
+
+/*
+ * aclmdlRITaskSetParams on kernel tasks, as the vendor's UpdateKernelParams:
+ * each bad input's code (on a model of its own: a failed change leaves it
+ * FAULT, 107040 from then on); new arguments, blocks, a function of
+ * another kernel, a block in device memory (read where it is at each run),
+ * op information kept and answered by GetParams; the runs take them at
+ * aclmdlRIUpdate, not before; a disabled task runs again with new ones.
+ */
+TEST(kernel_task_set_params)
+{
+	int64_t data[4] = { 10, 20, 30, 40 }, out[4], local[8] = { 0 };
+	static uint8_t big[64 * 1024 + 8];
+	aclrtFuncHandle f, small, blocks;
+	aclrtLaunchKernelCfg nocfg = { NULL, 0 };
+	aclmdlRITaskParams p, q;
+	aclmdlRITask t[2];
+	aclrtBinHandle h;
+	aclrtStream stream;
+	struct ph_args a;
+	struct blocks_args b;
+	struct {
+		uint8_t c;
+		uint8_t pad[7];
+		void *out;
+		int16_t s;
+	} sa = { .c = 3, .s = 4 };
+	const char info[] = "shape";
+	aclmdlRI m;
+	void *ddata, *dout, *dout2, *dblk;
+	int c;
+
+	NEED_DEVICE();
+	load(&h, &f, &small);
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "blocks_op", &blocks));
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtMalloc(&ddata, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dout2, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&dblk, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	write_n(ddata, data, 4);
+	a = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = dout, .bias = 7 };
+
+	/* bad input: each on a fresh model */
+	for (c = 0; c < 12; c++) {
+		aclError want = RT_PARAM;
+
+		m = kernel_model(stream, f, blocks, ddata, dout, dout2, t);
+		ASSERT_NONNULL(m);
+		memset(&p, 0, sizeof(p));
+		p.type = ACL_MODEL_RI_TASK_KERNEL;
+		p.kernelTaskParams = (aclmdlRIKernelTaskParams){
+			.funcHandle = f, .args = &a, .isHostArgs = 1, .argsSize = sizeof(a), .numBlocks = 1,
+		};
+		q = p;
+		switch (c) {
+		case 0:
+			p.taskGrp = (aclrtTaskGrp)local;
+			break;
+		case 1:
+			p.kernelTaskParams.funcHandle = NULL;
+			break;
+		case 2:
+			p.kernelTaskParams.funcHandle = local;
+			want = HANDLE;
+			break;
+		case 3:
+			p.kernelTaskParams.funcHandle = h;
+			want = HANDLE;
+			break;
+		case 4:
+			p.kernelTaskParams.args = NULL;
+			break;
+		case 5:
+			p.kernelTaskParams.argsSize = 0;
+			break;
+		case 6:
+			p.kernelTaskParams.numBlocks = 0;
+			break;
+		case 7:
+			p.kernelTaskParams.numBlocks = 65536;
+			break;
+		case 8:
+			p.kernelTaskParams.args = big;
+			p.kernelTaskParams.argsSize = 64 * 1024 + 1;
+			break;
+		case 9:
+			p.kernelTaskParams.cfg = &nocfg;
+			break;
+		case 10:
+			p.kernelTaskParams.isHostArgs = 0;
+			p.kernelTaskParams.args = (char *)dblk + 4;
+			break;
+		default:
+			p.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+			break;
+		}
+		EXPECT_ACL(want, aclmdlRITaskSetParams(t[0], &p));
+		/* FAULT: no change and no update any more, the model as it was */
+		EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclmdlRITaskSetParams(t[0], &q));
+		EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclmdlRIUpdate(m));
+		run_zeroed(m, stream, dout, dout2);
+		read_n(out, dout, 4, stream);
+		EXPECT_EQ(data[1] + 1, out[1]);
+		ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	}
+	/* NULL params, and a task of a destroyed model */
+	EXPECT_ACL(RT_PARAM, aclmdlRITaskSetParams(t[0], NULL));
+	EXPECT_ACL(HANDLE, aclmdlRITaskSetParams(t[0], &q));
+
+	m = kernel_model(stream, f, blocks, ddata, dout, dout2, t);
+	ASSERT_NONNULL(m);
+	run_zeroed(m, stream, dout, dout2);
+	read_n(out, dout, 4, stream);
+	EXPECT_EQ(data[3] + 1, out[3]);
+	expect_blocks(dout2, 2, 100, stream);
+
+	/* new arguments (reserved fields are not looked at, as the vendor's), op information */
+	a = (struct ph_args){ .desc = (uint64_t)(uintptr_t)ddata, .out = (char *)dout + 512, .bias = 7 };
+	memset(&p, 0, sizeof(p));
+	p.type = ACL_MODEL_RI_TASK_KERNEL;
+	p.opInfoPtr = (void *)info;
+	p.opInfoSize = sizeof(info);
+	p.rsv0[1] = 5;
+	p.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = f, .args = &a, .isHostArgs = 1, .argsSize = sizeof(a), .numBlocks = 1, .rsv = { 9 },
+	};
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(t[0], &p));
+	memset(&a, 0x5a, sizeof(a));
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(t[0], &q));
+	EXPECT_EQ(ACL_MODEL_RI_TASK_KERNEL, q.type);
+	EXPECT_TRUE(q.kernelTaskParams.funcHandle == f);
+	EXPECT_EQ(0U, q.kernelTaskParams.isHostArgs);
+	EXPECT_EQ(sizeof(a), q.kernelTaskParams.argsSize);
+	EXPECT_TRUE(q.kernelTaskParams.args != NULL && q.kernelTaskParams.args != (void *)&a);
+	EXPECT_EQ(sizeof(info), q.opInfoSize);
+	EXPECT_TRUE(q.opInfoPtr && q.opInfoPtr != (void *)info && !memcmp(q.opInfoPtr, info, sizeof(info)));
+	EXPECT_NULL(q.taskGrp);
+	/* not before the update */
+	run_zeroed(m, stream, dout, dout2);
+	read_n(out, dout, 4, stream);
+	EXPECT_EQ(data[0] + 1, out[0]);
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	run_zeroed(m, stream, dout, dout2);
+	read_n(out, dout, 4, stream);
+	EXPECT_EQ(0, out[0]);
+	read_n(out, (char *)dout + 512, 4, stream);
+	for (c = 0; c < 4; c++)
+		EXPECT_EQ(data[c] + 7, out[c]);
+	expect_blocks(dout2, 2, 100, stream);
+
+	/* more blocks; another kernel's function (its own block) */
+	b = (struct blocks_args){ dout2, 200 };
+	p.opInfoPtr = NULL;
+	p.opInfoSize = 0;
+	p.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = blocks, .args = &b, .isHostArgs = 1, .argsSize = sizeof(b), .numBlocks = 5,
+	};
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(t[1], &p));
+	sa.out = dout;
+	p.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = small, .args = &sa, .isHostArgs = 1, .argsSize = sizeof(sa), .numBlocks = 1,
+	};
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(t[0], &p));
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(t[0], &q));
+	EXPECT_TRUE(q.kernelTaskParams.funcHandle == small);
+	EXPECT_NULL(q.opInfoPtr);
+	EXPECT_EQ(0U, q.opInfoSize);
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(t[1], &q));
+	EXPECT_EQ(5U, q.kernelTaskParams.numBlocks);
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	run_zeroed(m, stream, dout, dout2);
+	read_n(out, dout, 2, stream);
+	EXPECT_EQ(3 + 4, out[0]);
+	EXPECT_EQ(0, out[1]);
+	expect_blocks(dout2, 5, 200, stream);
+
+	/* a block in device memory, read where it is at each run; a disabled task runs again with new parameters */
+	b = (struct blocks_args){ dout2, 300 };
+	ASSERT_ACL_OK(aclrtMemcpy(dblk, sizeof(b), &b, sizeof(b), ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclmdlRITaskDisable(t[1]));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	run_zeroed(m, stream, dout, dout2);
+	expect_blocks(dout2, 0, 0, stream);
+	p.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = blocks, .args = dblk, .isHostArgs = 0, .argsSize = sizeof(b), .numBlocks = 3,
+	};
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(t[1], &p));
+	ASSERT_ACL_OK(aclmdlRITaskGetParams(t[1], &q));
+	EXPECT_TRUE(q.kernelTaskParams.args == dblk);
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	run_zeroed(m, stream, dout, dout2);
+	expect_blocks(dout2, 3, 300, stream);
+	b.v = 400;
+	ASSERT_ACL_OK(aclrtMemcpy(dblk, sizeof(b), &b, sizeof(b), ACL_MEMCPY_HOST_TO_DEVICE));
+	run_zeroed(m, stream, dout, dout2);
+	expect_blocks(dout2, 3, 400, stream);
+	/* and host arguments again */
+	b.v = 500;
+	p.kernelTaskParams.args = &b;
+	p.kernelTaskParams.isHostArgs = 1;
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(t[1], &p));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	run_zeroed(m, stream, dout, dout2);
+	expect_blocks(dout2, 3, 500, stream);
+
+	/* a run queued and not done: 107040, the model staying READY */
+	local[0] = 1;
+	ASSERT_ACL_OK(aclrtMemset(dblk, 8, 0, 8));
+	ASSERT_ACL_OK(aclrtValueWait(dblk, 1, ACL_STREAM_WAIT_VALUE_EQ, stream));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, stream));
+	EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclmdlRITaskSetParams(t[1], &p));
+	ASSERT_ACL_OK(aclrtMemcpy(dblk, 8, local, 8, ACL_MEMCPY_HOST_TO_DEVICE));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(stream));
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(t[1], &p));
+
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtDestroyStream(stream));
+	ASSERT_ACL_OK(aclrtFree(ddata));
+	ASSERT_ACL_OK(aclrtFree(dout));
+	ASSERT_ACL_OK(aclrtFree(dout2));
+	ASSERT_ACL_OK(aclrtFree(dblk));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }

@@ -9,8 +9,9 @@
  * print); a trap's reason goes to stderr with the kernel's name; a full
  * printf area loses records with a note on stderr; kernels that do not
  * print print nothing; the printf areas are freed (no device memory
- * growth). Launches captured into a model print at each of its runs.
- * Skips without /dev/npu0.
+ * growth). Launches captured into a model print at each of its runs; a
+ * printing kernel is no task of a task group, and its task takes new
+ * arguments only. Skips without /dev/npu0.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -383,6 +384,138 @@ TEST(capture_prints_each_run)
 	EXPECT_ACL_OK(aclrtFree(pq));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
 	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtResetDevice(0));
+	EXPECT_ACL_OK(aclFinalize());
+}
+
+/*
+ * A printing kernel and task changes (npu's limits): no task of a task
+ * group (207000 at the capture, nothing recorded; 207000 in an update
+ * window, not counted); aclmdlRITaskSetParams changes its arguments
+ * (the same function and blocks: the next runs print the new values) and
+ * nothing else (207000, the model staying updatable), nor makes a kernel
+ * task that did not print one that prints.
+ */
+TEST(printing_kernel_task_changes)
+{
+	struct {
+		void *p;
+		int32_t v;
+		int32_t pad;
+	} va = { .v = 100 };
+	void *qa[1];
+	aclmdlRICaptureStatus cs;
+	aclmdlRITaskParams prm;
+	aclmdlRITaskType type;
+	aclmdlRITask t[8], kt[2];
+	aclrtBinHandle h, hq;
+	aclrtFuncHandle value, quiet;
+	aclrtStream stream, up, ms;
+	aclrtTaskGrp g;
+	int32_t host[4];
+	const void *img;
+	uint32_t n = 1, i, nk = 0;
+	size_t len;
+	aclmdlRI m;
+	aclError r;
+	void *p, *pq;
+
+	NEED_DEVICE();
+	img = lib_printf_image(&len);
+	value = get_func(&h, img, len, "value_op");
+	ASSERT_NE(NULL, value);
+	img = lib_printf_quiet_image(&len);
+	quiet = get_func(&hq, img, len, "quiet_op");
+	ASSERT_NE(NULL, quiet);
+	ASSERT_ACL_OK(aclrtCreateStream(&stream));
+	ASSERT_ACL_OK(aclrtCreateStream(&up));
+	ASSERT_ACL_OK(aclrtMalloc(&p, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	ASSERT_ACL_OK(aclrtMalloc(&pq, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+	va.p = p;
+	qa[0] = pq;
+
+	cap_begin(&out, 1);
+	ASSERT_ACL_OK(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+	r = aclrtLaunchKernelWithHostArgs(value, 2, stream, NULL, &va, sizeof(va), NULL, 0);
+	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpBegin(stream));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtLaunchKernelWithHostArgs(value, 2, stream, NULL, &va, sizeof(va), NULL, 0));
+	EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(quiet, 2, stream, NULL, qa, sizeof(qa), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRICaptureTaskGrpEnd(stream, &g));
+	ASSERT_ACL_OK(aclmdlRICaptureGetInfo(stream, &cs, NULL));
+	EXPECT_EQ(ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE, cs);
+	ASSERT_ACL_OK(aclmdlRICaptureEnd(stream, &m));
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	EXPECT_STREQ("", out.text);
+
+	/* the kernel tasks: the printing one, the group's */
+	ASSERT_ACL_OK(aclmdlRIGetStreams(m, &ms, &n));
+	n = 8;
+	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, t, &n));
+	for (i = 0; i < n; i++) {
+		ASSERT_ACL_OK(aclmdlRITaskGetType(t[i], &type));
+		if (type == ACL_MODEL_RI_TASK_KERNEL && nk < 2)
+			kt[nk++] = t[i];
+	}
+	ASSERT_EQ(2U, nk);
+
+	/* its arguments change: the next runs print the new values */
+	memset(&prm, 0, sizeof(prm));
+	prm.type = ACL_MODEL_RI_TASK_KERNEL;
+	va.v = 200;
+	prm.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = value, .args = &va, .isHostArgs = 1, .argsSize = sizeof(va), .numBlocks = 2,
+	};
+	EXPECT_ACL_OK(aclmdlRITaskSetParams(kt[0], &prm));
+	/* its blocks, its function: npu's 207000 */
+	prm.kernelTaskParams.numBlocks = 3;
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRITaskSetParams(kt[0], &prm));
+	prm.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = quiet, .args = qa, .isHostArgs = 1, .argsSize = sizeof(qa), .numBlocks = 2,
+	};
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRITaskSetParams(kt[0], &prm));
+	/* a task that did not print does not begin to */
+	prm.kernelTaskParams = (aclmdlRIKernelTaskParams){
+		.funcHandle = value, .args = &va, .isHostArgs = 1, .argsSize = sizeof(va), .numBlocks = 2,
+	};
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRITaskSetParams(kt[1], &prm));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	ASSERT_ACL_OK(aclrtMemset(p, 4096, 0, 4096));
+	cap_begin(&out, 1);
+	r = aclmdlRIExecuteAsync(m, stream);
+	if (!r)
+		r = aclrtSynchronizeStream(stream);
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	EXPECT_STREQ("Source data: 200\nSource data: 201\n", out.text);
+	ASSERT_ACL_OK(aclrtMemcpy(host, sizeof(host), p, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(201, host[1]);
+
+	/* an update window: a printing kernel 207000, not counted */
+	ASSERT_ACL_OK(aclmdlRICaptureTaskUpdateBegin(up, g));
+	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+		   aclrtLaunchKernelWithHostArgs(value, 2, up, NULL, &va, sizeof(va), NULL, 0));
+	EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(quiet, 3, up, NULL, qa, sizeof(qa), NULL, 0));
+	EXPECT_ACL_OK(aclmdlRICaptureTaskUpdateEnd(up));
+	ASSERT_ACL_OK(aclrtMemset(pq, 4096, 0, 4096));
+	cap_begin(&out, 1);
+	r = aclmdlRIExecuteAsync(m, stream);
+	if (!r)
+		r = aclrtSynchronizeStream(stream);
+	cap_end(&out);
+	EXPECT_ACL_OK(r);
+	ASSERT_ACL_OK(aclrtMemcpy(host, sizeof(host), pq, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
+	EXPECT_EQ(5, host[2]);
+	EXPECT_EQ(0, host[3]);
+
+	EXPECT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_ACL_OK(aclrtFree(p));
+	EXPECT_ACL_OK(aclrtFree(pq));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
+	EXPECT_ACL_OK(aclrtBinaryUnLoad(hq));
+	EXPECT_ACL_OK(aclrtDestroyStream(stream));
+	EXPECT_ACL_OK(aclrtDestroyStream(up));
 	EXPECT_ACL_OK(aclrtResetDevice(0));
 	EXPECT_ACL_OK(aclFinalize());
 }

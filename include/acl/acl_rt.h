@@ -3105,12 +3105,19 @@ ACL_FUNC_VISIBILITY aclError aclmdlRIAbort(aclmdlRI modelRI);
  * valid until the model is destroyed) are replaced later by as many of
  * the same kinds that a stream not captured launches between
  * aclmdlRICaptureTaskUpdateBegin and aclmdlRICaptureTaskUpdateEnd. A
- * group takes kernel launches only (as CANN's): npu has none yet, so a
- * group holds no task - any other task on its stream while it is open is
- * ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, on another stream of its capture
- * ACL_ERROR_STREAM_TASK_GROUP_INTR, both invalidating the capture; an
- * update window refuses every task (ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT).
- * State errors are ACL_ERROR_STREAM_TASK_GROUP_STATUS.
+ * group takes kernel launches only (as CANN's; npu's: not of a kernel
+ * that prints, ACL_ERROR_RT_FEATURE_NOT_SUPPORT) - any other task on its
+ * stream while it is open is ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT, any task
+ * on another stream of its capture ACL_ERROR_STREAM_TASK_GROUP_INTR, both
+ * invalidating the capture. In an update window each kernel launch
+ * replaces the group's next task (function, blocks, attributes,
+ * arguments) without running: the model's runs queued from then on run
+ * it. Any other task there is ACL_ERROR_RT_TASK_TYPE_NOT_SUPPORT; a
+ * launch more than the group's tasks, or UpdateEnd after fewer,
+ * ACL_ERROR_RT_INTERNAL_ERROR; a group whose model has changes waiting
+ * for aclmdlRIUpdate, or is still being captured,
+ * ACL_ERROR_RT_MODEL_UPDATE_FAILED. State errors are
+ * ACL_ERROR_STREAM_TASK_GROUP_STATUS.
  */
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpBegin(aclrtStream stream);
 ACL_FUNC_VISIBILITY aclError aclmdlRICaptureTaskGrpEnd(aclrtStream stream, aclrtTaskGrp *handle);
@@ -3290,10 +3297,14 @@ ACL_FUNC_VISIBILITY aclError aclrtGetHardwareSyncAddr(void **addr);
  * Types: copies, memsets, reduce, random and label switches are
  * ACL_MODEL_RI_TASK_DEFAULT; EXTERNAL event records and waits are
  * EVENT_RECORD and EVENT_WAIT; value writes and waits VALUE_WRITE and
- * VALUE_WAIT. A captured model's value writes and waits take new
+ * VALUE_WAIT; kernel launches KERNEL (GetParams names the task group a
+ * kernel task is of). A captured model's value writes and waits take new
  * parameters (aclmdlRITaskSetParams: a write or a wait again, of either
- * kind) and may be disabled (aclmdlRITaskDisable; any task but a DEFAULT
- * one); aclmdlRIUpdate makes the changes the model's from its next run.
+ * kind), and so do its kernel tasks (function, numBlocks, cfg, the
+ * block from host memory, copied, or with isHostArgs 0 its device
+ * address; a kernel that prints keeps its function and numBlocks); tasks
+ * may be disabled (aclmdlRITaskDisable; any task but a DEFAULT one);
+ * aclmdlRIUpdate makes the changes the model's from its next run.
  * None of this while a run of the model is queued and unfinished
  * (ACL_ERROR_RT_MODEL_UPDATE_FAILED). aclmdlRIDebugJsonPrint writes the
  * model's streams and tasks as JSON to path (lib/README.md has the schema);
@@ -3351,9 +3362,9 @@ typedef struct aclmdlRIValueWaitTaskParams {
 typedef struct aclmdlRITaskParams {
 	aclmdlRITaskType type;
 	uint32_t rsv0[3];
-	aclrtTaskGrp taskGrp;		/* NULL */
-	void *opInfoPtr;		/* NULL */
-	size_t opInfoSize;		/* 0 */
+	aclrtTaskGrp taskGrp;		/* GetParams: a kernel task's group; SetParams: NULL */
+	void *opInfoPtr;		/* a kernel task's op information (SetParams copies it) */
+	size_t opInfoSize;		/* its bytes */
 	uint8_t rsv1[32];
 	/* anonymous, as CANN's (C11 and C++; GNU C takes it in C99 too) */
 #ifdef __GNUC__
@@ -3383,7 +3394,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetType(aclmdlRITask task, aclmdlRITask
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetSeqId(aclmdlRITask task, uint32_t *id);
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskGetParams(aclmdlRITask task, aclmdlRITaskParams *params);
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskSetParams(aclmdlRITask task, aclmdlRITaskParams *params);
-/* for kernel tasks, which npu has none of yet */
+/* for kernel tasks (npu answers none of their attributes: ACL_ERROR_RT_FEATURE_NOT_SUPPORT) */
 ACL_FUNC_VISIBILITY aclError aclmdlRIKernelTaskGetAttribute(aclmdlRITask task, aclrtLaunchKernelAttrId attrId,
 							    aclrtLaunchKernelAttrValue *attrValue);
 ACL_FUNC_VISIBILITY aclError aclmdlRITaskDisable(aclmdlRITask task);

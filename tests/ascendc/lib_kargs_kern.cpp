@@ -39,3 +39,9 @@ extern "C" __global__ __aicore__ void fault_op(__gm__ int64_t *bad, int64_t v)
 {
 	bad[0] = v;
 }
+
+/* out[b] = v + the launch's numBlocks, for each block b: a task's blocks show in the data */
+extern "C" __global__ __aicore__ void blocks_op(__gm__ int64_t *out, int64_t v)
+{
+	out[AscendC::GetBlockIdx()] = v + (int64_t)AscendC::GetBlockNum();
+}
