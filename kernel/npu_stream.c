@@ -603,6 +603,63 @@ static bool npu_stream_error_named(int err)
 	return err == -EIO || err == -EHWPOISON || err == -ETIME;
 }
 
+/* A STREAM_SYNC waiting on a stream's @wq for command @target. */
+struct npu_stream_syncer {
+	struct wait_queue_entry entry;
+	struct npu_stream *stream;
+	u64 target;
+};
+
+/*
+ * The wake-up of a STREAM_SYNC: only once its command is done. The
+ * stream wakes its wq at every completion; a caller waiting for the last
+ * of many commands would otherwise be woken for each, and take a CPU from
+ * the engine or an AI core every time.
+ */
+static int npu_stream_syncer_wake(struct wait_queue_entry *entry,
+				  unsigned int mode, int sync, void *key)
+{
+	struct npu_stream_syncer *w = container_of(entry,
+						   struct npu_stream_syncer,
+						   entry);
+
+	if (!npu_stream_done(w->stream, w->target))
+		return 0;
+	return autoremove_wake_function(entry, mode, sync, key);
+}
+
+/*
+ * As wait_event_interruptible_timeout() for npu_stream_done(@stream,
+ * @target), woken by that completion only: the remaining jiffies (at
+ * least 1) once done, 0 at the timeout, -ERESTARTSYS on a signal.
+ */
+static long npu_stream_wait_done_timeout(struct npu_stream *stream,
+					 u64 target, long timeout)
+{
+	struct npu_stream_syncer w = { .stream = stream, .target = target };
+
+	init_wait(&w.entry);
+	w.entry.func = npu_stream_syncer_wake;
+	for (;;) {
+		/* joins @wq with a full barrier before the look: no wake-up lost */
+		prepare_to_wait(&stream->wq, &w.entry, TASK_INTERRUPTIBLE);
+		if (npu_stream_done(stream, target)) {
+			timeout = max(timeout, 1L);
+			break;
+		}
+		/* a poll (0) is answered, never interrupted */
+		if (!timeout)
+			break;
+		if (signal_pending(current)) {
+			timeout = -ERESTARTSYS;
+			break;
+		}
+		timeout = schedule_timeout(timeout);
+	}
+	finish_wait(&stream->wq, &w.entry);
+	return timeout;
+}
+
 /*
  * Wait until @stream completed command @target, for @timeout jiffies:
  * what STREAM_SYNC returns. Only the first fault not yet reported is;
@@ -614,9 +671,7 @@ static int npu_stream_sync(struct npu_stream *stream, u64 target, long timeout,
 {
 	int ret = 0;
 
-	timeout = wait_event_interruptible_timeout(stream->wq,
-						   npu_stream_done(stream, target),
-						   timeout);
+	timeout = npu_stream_wait_done_timeout(stream, target, timeout);
 	/*
 	 * Not -ERESTARTSYS: a restart would wait the whole relative timeout
 	 * again, so a periodic signal would make it endless. The caller

@@ -924,6 +924,72 @@ TEST_F(strm, submit_reads_commands_from_user_memory)
 	munmap(map, 2 * pg);
 }
 
+/* Voluntary context switches of the calling thread so far. */
+static long thread_sleeps(void)
+{
+	char line[128];
+	long n = -1;
+	FILE *f = fopen("/proc/thread-self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+struct sync_call {
+	int fd;
+	uint32_t stream;
+	int ret;
+	long sleeps;
+};
+
+static void *sync_thread(void *arg)
+{
+	struct sync_call *c = arg;
+	long before = thread_sleeps();
+
+	c->ret = npu_sync(c->fd, c->stream, -1);
+	c->sleeps = thread_sleeps() - before;
+	return NULL;
+}
+
+/*
+ * A STREAM_SYNC for the last of many commands sleeps until that one is
+ * done: the commands before it complete one at a time, each waking the
+ * stream's waiters, and none of those wake-ups gets the caller back onto
+ * a CPU.
+ */
+TEST_F(strm, sync_sleeps_until_its_command_is_done)
+{
+	enum { STEPS = 16 };
+	uint64_t *flag = self->host;
+	struct npu_cmd cmds[STEPS];
+	struct sync_call c = { .fd = self->fd, .stream = self->stream };
+	pthread_t t;
+	int i;
+
+	*flag = 0;
+	for (i = 0; i < STEPS; i++)
+		cmds[i] = npu_value_cmd(NPU_OP_WAIT_VALUE, ptr64(flag), i + 1,
+					NPU_CMD_SRC_HOST | NPU_WAIT_GEQ);
+	ASSERT_EQ(0, npu_submit(self->fd, self->stream, cmds, STEPS, NULL));
+	ASSERT_EQ(0, pthread_create(&t, NULL, sync_thread, &c));
+	for (i = 1; i <= STEPS; i++) {
+		usleep(20 * 1000);
+		__atomic_store_n(flag, i, __ATOMIC_SEQ_CST);
+	}
+	ASSERT_EQ(0, pthread_join(t, NULL));
+	EXPECT_EQ(0, c.ret);
+	TH_LOG("the waiter slept %ld times for %d completions", c.sleeps, STEPS);
+	EXPECT_LE(0, c.sleeps);
+	/* one sleep, and a little slack for the scheduler */
+	EXPECT_GT(4, c.sleeps);
+}
+
 struct waiter_call {
 	int fd;
 	uint32_t stream;
