@@ -105,6 +105,29 @@ out:
 	return ret;
 }
 
+/*
+ * A model's steps name binaries by the ids they keep across executors
+ * (aicore.c): after an executor died and was started again, a run loads
+ * what its launches need first, as a launch would. A binary loaded there
+ * already costs a compare; one unloaded since the capture is left to
+ * fault on the AI core, as it did before the executor died.
+ */
+int acl_kcap_ready(struct acl_obj *func, uint32_t epoch)
+{
+	struct acl_binary *b = ((struct acl_kfunc *)func)->bin;
+	uint32_t id;
+	bool ready;
+	int ret;
+
+	pthread_mutex_lock(&b->lock);
+	ready = b->aicore_id >= 0 && b->aicore_epoch == epoch;
+	pthread_mutex_unlock(&b->lock);
+	if (ready || !__atomic_load_n(&b->loaded, __ATOMIC_ACQUIRE))
+		return 0;
+	ret = acl_binary_aicore(b, &id);
+	return ret == ACLI_EHANDLE ? (acl_err_clear(), 0) : ret;
+}
+
 /* The ring of @s, made at its first launch. */
 static int acl_kargs_of(struct acl_stream *s, struct acl_kargs **out)
 {

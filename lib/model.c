@@ -65,6 +65,7 @@
 #include <acl/acl.h>
 
 #include "acl_ioctl.h"
+#include "aicore.h"
 #include "callback.h"
 #include "context.h"
 #include "device.h"
@@ -1549,7 +1550,8 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 {
 	struct npu_cmd cmd = { .op = NPU_OP_MODEL };
 	struct acl_model_part part;
-	uint32_t i, k;
+	uint32_t i, k, epoch = 0;
+	bool looked = false;
 	int ret = 0;
 
 	/* until it is listed, a launch holds an update and a destroy's wait back */
@@ -1578,6 +1580,15 @@ static int acl_model_run(struct acl_model *m, struct acl_stream *s)
 			uint32_t sid;
 			uint64_t seq;
 
+			/* its kernels' binaries in the executor (started again if it died) */
+			if (part.nks && !looked) {
+				ret = acl_aicore_epoch(s->dev, &epoch);
+				looked = true;
+			}
+			for (k = 0; !ret && k < part.nks; k++)
+				ret = acl_kcap_ready(part.ks[k].func, epoch);
+			if (ret)
+				break;
 			cmd.src = part.kid;
 			ret = part.kid ? acl_stream_submit_at(s, &cmd, 1, &sid, &seq) : -ENOENT;
 			/* a kernel's fault in this run names its launch, as a launch's does */

@@ -143,6 +143,13 @@ struct acl_kcap {
 /* Free @kc (not in a recording's list): its block, its function's reference. */
 void acl_kcap_free(struct acl_kcap *kc);
 
+/*
+ * kernel.c's, for a model's run: the binary of recorded launch function
+ * @func (struct acl_kfunc) loaded into the device's executor of epoch
+ * @epoch (acl_aicore_epoch(), looked up once for the run).
+ */
+int acl_kcap_ready(struct acl_obj *func, uint32_t epoch);
+
 /* Device memory a recording owns (its kernels' argument blocks and printf areas). */
 struct acl_capture_dmem {
 	uint64_t va;

@@ -759,9 +759,10 @@ static int add_checked(aclrtFuncHandle f, aclrtStream stream, struct add_args *a
  * started again at the next launch, which runs: each binary is loaded
  * into the new one, and unloads after that find their binary there.
  * A binary keeps its id into the new executor: a graph captured before
- * the death names its kernels by it, and runs them once the binary is
- * loaded again - not another binary's that took the id meanwhile (h2,
- * loaded, launched and unloaded in between).
+ * the death names its kernels by it, and its first run after the death
+ * loads the binary again itself; later runs find it - not another
+ * binary's that took the id meanwhile (h2, loaded, launched and unloaded
+ * in between).
  */
 TEST(executor_dies_and_starts_again)
 {
@@ -788,6 +789,14 @@ TEST(executor_dies_and_starts_again)
 	ASSERT_LT(0, first);
 	ASSERT_EQ(0, kill(first, SIGKILL));
 	ASSERT_EQ(first, waitpid(first, &status, 0));
+	/* the graph first: its run loads what its launch needs into the new executor */
+	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
+	EXPECT_ACL_OK(aclmdlRIExecuteAsync(graph, stream));
+	EXPECT_ACL_OK(aclrtMemcpyAsync(hz, N * 4, a.z, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
+	EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
+	for (i = 0; i < N && hz[i] == hx[i] + hy[i]; i++)
+		;
+	EXPECT_EQ(N, i);
 	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h2));
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h2, "add_op", &f2));
 	EXPECT_EQ(N, add_checked(f2, stream, &a, hz, hx, hy, N));
