@@ -25,7 +25,9 @@
  * stream updating a task group it replaces the group's next task, the
  * recorded launch, and runs not (acl_launch_update(), model_group.c); a
  * kernel task's aclmdlRITaskSetParams changes the recorded launch the
- * same way (acl_kernel_task_set(), model_task.c).
+ * same way (acl_kernel_task_set(), model_task.c), and so does
+ * aclrtTaskUpdateAsync's AI-core update: a new function and block count,
+ * the block as recorded (acl_kernel_task_entry(), random.c).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -477,6 +479,38 @@ int acl_kernel_task_set(struct acl_capture *cap, struct acl_context *ctx, struct
 		acl_kcap_release(&nk);
 	}
 	acl_kfunc_put(f);
+	return ret;
+}
+
+int acl_kernel_task_entry(struct acl_capture *cap, struct acl_context *ctx, struct acl_kcap *kc,
+			  struct acl_kfunc *f, uint64_t blocks, struct acl_kcap *was)
+{
+	bool dev = kc->k.flags & NPU_KERNEL_ARGS_DEVICE;
+	struct npu_kernel k = kc->k;
+	uint32_t id;
+	int ret;
+
+	if (!blocks || blocks > NPU_KERNEL_MAX_BLOCKS)
+		return acl_errf(ACLI_ERTPARAM, "the block count %llu at blockDimAddr is not in [1, %u]",
+				(unsigned long long)blocks, NPU_KERNEL_MAX_BLOCKS);
+	if (ctx->dev != f->bin->dev)
+		return acl_errf(ACLI_ESTREAMCTX, "the model is of device %d, binHandle's binary of device %d",
+				ctx->dev->id, f->bin->dev->id);
+	/* npu's: a printing kernel's printf area and print step are the task's as recorded */
+	if ((f->prints || kc->k.dump_size) && (&f->obj != kc->func || blocks != kc->k.block_dim))
+		return acl_errf(ACLI_ERTNOTSUPP, "the kernel task or its new function prints: npu changes no function or block count of a kernel task that prints (its printf area and print step are recorded with it)");
+	ret = acl_binary_aicore(f->bin, &id);
+	if (ret)
+		return ret;
+	/* the new function's entry and blocks; the block, attributes and the rest stay */
+	k.func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
+	k.block_dim = (uint32_t)blocks;
+	ret = acl_kcap_params(kc, f, &k, dev ? (const void *)(uintptr_t)kc->args_va : kc->blob, kc->args_len, dev,
+			      was);
+	if (!ret)
+		ret = acl_kcap_set(cap, ctx->dev, kc, was, NULL, NULL);
+	if (ret)
+		acl_kcap_release(was);
 	return ret;
 }
 

@@ -144,6 +144,14 @@ $(LIB_TEST_OUT)/lib_kargs_test $(LIB_TEST_OUT)/lib_model_group_test: $(LIB_TEST_
 	$(CC) $(LIB_TEST_CFLAGS) -DLIB_KARGS_NPUBIN='"$(abspath $(LIB_KARGS_DIR)/kern.npubin)"' -o $@ $< \
 		-lpthread $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
 
+# lib_task_update_test: the lib_task_update binary embedded.
+LIB_TASK_UPDATE_DIR	:= $(LIB_TEST_OUT)/lib_task_update
+$(LIB_TEST_OUT)/lib_task_update_test: tests/lib_task_update_test.c tests/harness.h $(wildcard tests/lib_*.h) \
+		$(addprefix $(LIB_OUT)/,$(LIB_LINKS)) $(LIB_TASK_UPDATE_DIR)/kern.npubin
+	@mkdir -p $(@D)
+	$(CC) $(LIB_TEST_CFLAGS) -DLIB_TASK_UPDATE_NPUBIN='"$(abspath $(LIB_TASK_UPDATE_DIR)/kern.npubin)"' -o $@ $< \
+		-lpthread $(subst -lacl ,-lascendcl ,$(LIB_TEST_LDFLAGS))
+
 # lib_printf_test: host objects of printing kernels (kern) and of none (quiet).
 LIB_PRINTF_OBJS	:= $(LIB_TEST_OUT)/lib_printf/kern.host.o $(LIB_TEST_OUT)/lib_printf/quiet.host.o
 $(LIB_TEST_OUT)/lib_printf_test: tests/lib_printf_test.c tests/harness.h $(wildcard tests/lib_*.h) \

@@ -24,7 +24,10 @@
  * aclmdlRIUpdate has model.c make new driver models of the recording
  * without the disabled tasks, which the runs queued from then on run. A
  * task group's update (model_group.c) changes a recorded launch and has
- * the driver models made anew at once (acl_mtab_change()).
+ * the driver models made anew at once (acl_mtab_change()), as does
+ * aclrtTaskUpdateAsync of a random-number task (acl_mtab_patch()) or a
+ * kernel task (acl_mtab_kernel(): its function and blocks, kernel.c
+ * acl_kernel_task_entry()).
  * As the vendor's (api_impl.cc, capture_model_utils.cc, memory_task.cc):
  * the table is READY, UPDATING after a change, READY again after the
  * update; a change that fails leaves it FAULT, which takes no change and
@@ -651,8 +654,20 @@ static int acl_mtab_cmd_of(struct acl_mtab *tab, uint32_t id, uint32_t op, struc
 				id, tab->n);
 	*cmd = acl_mtask_cmd(&tab->tasks[id]);
 	if (!*cmd || (*cmd)->op != op)
-		return acl_errf(ACLI_ERTPARAM, "task %u of the model's stream is not a random-number task, the one kind updated",
-				id);
+		return acl_errf(ACLI_ERTPARAM, "task %u of the model's stream is not a%s task, the kind updated", id,
+				op == NPU_OP_KERNEL ? " kernel (AI-core)" : " random-number");
+	return 0;
+}
+
+/* Can @tab's tasks change at once (tab->lock held, open)? 107040 if not. */
+static int acl_mtab_patchable(struct acl_mtab *tab)
+{
+	if (acl_mtab_busy(tab))
+		return acl_errf(ACLI_EMODELUPDATE, "model %u is queued to run and has not finished: synchronize its streams first",
+				tab->id);
+	if (tab->status != ACL_MTAB_READY)
+		return acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
+				tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
 	return 0;
 }
 
@@ -707,16 +722,9 @@ int acl_mtab_patch(struct acl_mtab *tab, uint32_t id, uint32_t op, int (*fn)(str
 	ret = acl_mtab_cmd_of(tab, id, op, &cmd);
 	if (ret || !fn)
 		goto unlock;
-	if (acl_mtab_busy(tab)) {
-		ret = acl_errf(ACLI_EMODELUPDATE, "model %u is queued to run and has not finished: synchronize its streams first",
-			       tab->id);
+	ret = acl_mtab_patchable(tab);
+	if (ret)
 		goto unlock;
-	}
-	if (tab->status != ACL_MTAB_READY) {
-		ret = acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
-			       tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
-		goto unlock;
-	}
 	size = acl_cmd_host_operand(cmd);
 	saved = size ? malloc(size) : NULL;
 	if (size && !saved) {
@@ -736,6 +744,38 @@ int acl_mtab_patch(struct acl_mtab *tab, uint32_t id, uint32_t op, int (*fn)(str
 			memcpy((void *)(uintptr_t)cmd->src, saved, size);
 	}
 	free(saved);
+unlock:
+	pthread_mutex_unlock(&tab->lock);
+	return ret;
+}
+
+int acl_mtab_kernel(struct acl_mtab *tab, uint32_t id, struct acl_kfunc *f, uint64_t blocks)
+{
+	struct acl_kcap was, *kc;
+	struct npu_cmd *cmd;
+	int ret;
+
+	if (!tab)
+		return acl_errf(ACLI_ERTPARAM, "taskStream is no model's stream (aclmdlRIGetStreams names them)");
+	pthread_mutex_lock(&tab->lock);
+	if (tab->closed)
+		ret = acl_errf(ACLI_EHANDLE, "model %u of taskStream was destroyed meanwhile", tab->id);
+	else
+		ret = acl_mtab_cmd_of(tab, id, NPU_OP_KERNEL, &cmd);
+	if (ret || !f)
+		goto unlock;
+	ret = acl_mtab_patchable(tab);
+	if (ret)
+		goto unlock;
+	kc = (struct acl_kcap *)(uintptr_t)cmd->src;
+	ret = acl_kernel_task_entry(tab->cap, tab->ctx, kc, f, blocks, &was);
+	if (ret)
+		goto unlock;
+	ret = acl_mtab_rebuild(tab);
+	/* the model runs as before: its recording says so again */
+	if (ret)
+		acl_kcap_swap(kc, &was);
+	acl_kcap_release(&was);
 unlock:
 	pthread_mutex_unlock(&tab->lock);
 	return ret;

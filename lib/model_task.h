@@ -4,7 +4,8 @@
  * model.c: the aclmdlRITask handles of its recording, their changes
  * (aclmdlRITaskSetParams, aclmdlRITaskDisable) and aclmdlRIUpdate, which
  * has model.c make the driver models anew through a hook; for random.c,
- * aclrtTaskUpdateAsync's patch of a recorded random-number task.
+ * aclrtTaskUpdateAsync's patch of a recorded random-number task or
+ * kernel task.
  */
 #ifndef LIBACL_MODEL_TASK_H
 #define LIBACL_MODEL_TASK_H
@@ -18,6 +19,7 @@
 struct acl_capture;
 struct acl_context;
 struct acl_kcap;
+struct acl_kfunc;
 struct acl_model;
 struct acl_mtab;
 struct acl_stream;
@@ -102,5 +104,28 @@ int acl_mtab_change(struct acl_mtab *tab, int (*fn)(struct acl_capture *cap, voi
  */
 int acl_kernel_task_set(struct acl_capture *cap, struct acl_context *ctx, struct acl_kcap *kc,
 			const aclmdlRIKernelTaskParams *p);
+
+/*
+ * kernel.c's, for aclrtTaskUpdateAsync's AI-core update: the recorded
+ * launch @kc of @cap (a model of @ctx; the table's lock held) runs @f over
+ * @blocks blocks (1..NPU_KERNEL_MAX_BLOCKS, else 107000), its argument
+ * block, attributes, overflow word and printf area as they were; @f of
+ * another device 107003; a kernel that prints keeps its function and
+ * blocks (else 207000). On success @was holds what @kc was (to release, or
+ * to swap back: acl_kcap_swap()); on a failure @kc is as it was.
+ */
+int acl_kernel_task_entry(struct acl_capture *cap, struct acl_context *ctx, struct acl_kcap *kc,
+			  struct acl_kfunc *f, uint64_t blocks, struct acl_kcap *was);
+
+/*
+ * aclrtTaskUpdateAsync's AI-core update of task @id of @tab (NULL: the
+ * target was no model's stream, 107000): a kernel task (else 107000);
+ * without @f the check alone. With @f, the task runs @f over @blocks
+ * blocks (acl_kernel_task_entry()) and the model's driver models are made
+ * anew, which the runs queued from then on run. Refused (107040) while a
+ * run of the model is queued and not done, or changes of its tasks wait
+ * for aclmdlRIUpdate. On a failure the task is as it was.
+ */
+int acl_mtab_kernel(struct acl_mtab *tab, uint32_t id, struct acl_kfunc *f, uint64_t blocks);
 
 #endif /* LIBACL_MODEL_TASK_H */

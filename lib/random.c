@@ -27,6 +27,7 @@
 
 #include <acl/acl.h>
 
+#include "binary.h"
 #include "context.h"
 #include "copy.h"
 #include "error.h"
@@ -340,15 +341,36 @@ static int acl_task_upd_random(aclrtStream taskStream, uint32_t taskId, const ac
 	return ret;
 }
 
+/* The 8-byte value at @src (device memory, read as aclrtMemcpy reads it) into @v. */
+static int acl_task_upd_u64(struct acl_device *dev, const void *src, uint64_t *v)
+{
+	const struct acl_shape sh = { .dpitch = 8, .spitch = 8, .width = 8, .height = 1 };
+
+	return acl_copy_shape(dev, NULL, v, src, &sh, ACL_MEMCPY_DEVICE_TO_HOST, ACL_DIR_ALL);
+}
+
 /*
- * ACL_RT_UPDATE_AIC_AIV_TASK: the vendor's rtModelTaskUpdate checks (the
- * streams' handles, NULLs, the chip, both streams a model's); npu loads no
- * kernel binaries, so no binHandle is a live one (107017).
+ * ACL_RT_UPDATE_AIC_AIV_TASK: the vendor's rtModelTaskUpdate
+ * (api_c_standard_soc.cc, api_error.cc ModelTaskUpdate, context.cc
+ * ModelTaskUpdate): the streams' handles, the NULLs, the chip, both
+ * streams a model's (107005), a current context, binHandle a loaded
+ * binary (107017). Then npu's, at the call (the vendor's update is a task
+ * of execStream's model, whose run patches the task): the target a kernel
+ * task (107000); the function entry (tiling key) and block count, 8 bytes
+ * each at funcEntryAddr and blockDimAddr; the binary's kernel of that key
+ * (aclrtBinaryGetFunctionByEntry's) over that many blocks becomes the
+ * task's, its argument block and the rest as they were.
  */
-static int acl_task_upd_aic(aclrtStream taskStream, const aclrtAicAivTaskUpdateAttr *a, aclrtStream execStream)
+static int acl_task_upd_aic(aclrtStream taskStream, uint32_t taskId, const aclrtAicAivTaskUpdateAttr *a,
+			    aclrtStream execStream)
 {
 	struct acl_mtab *tab = NULL, *etab = NULL;
+	struct acl_binary *b = NULL;
+	struct acl_context *ctx;
 	struct acl_stream *s = NULL;
+	struct acl_kfunc *f = NULL;
+	uint64_t key, blocks;
+	uint32_t i;
 	int ret = 0;
 
 	if (taskStream)
@@ -377,9 +399,37 @@ static int acl_task_upd_aic(aclrtStream taskStream, const aclrtAicAivTaskUpdateA
 	}
 	if (!ret && !tab)
 		ret = acl_errf(ACLI_ESTREAMMODEL, "taskStream %p is no model's stream", taskStream);
+	if (!ret) {
+		ret = acl_cur_ctx(&ctx);
+		if (!ret)
+			acl_ctx_put(ctx);
+	}
+	/* the vendor's Context::ModelTaskUpdate: the program handle */
 	if (!ret)
-		ret = acl_errf(ACLI_EHANDLE, "binHandle %p is no loaded kernel binary: npu loads none (no task is an AI-core task)",
-			       a->binHandle);
+		ret = acl_binary_get(a->binHandle, &b);
+	/* npu's, at the call: the target, then the values */
+	if (!ret)
+		ret = acl_mtab_kernel(tab, taskId, NULL, 0);
+	if (!ret)
+		ret = acl_task_upd_u64(b->dev, a->funcEntryAddr, &key);
+	if (!ret)
+		ret = acl_task_upd_u64(b->dev, a->blockDimAddr, &blocks);
+	if (!ret) {
+		/* the first kernel with the key, as aclrtBinaryGetFunctionByEntry finds it */
+		for (i = 0; i < b->nfuncs && b->funcs[i].tiling_key != key; i++)
+			;
+		if (i == b->nfuncs)
+			ret = acl_errf(ACLI_ERTPARAM, "binHandle %p has no kernel with the function entry (tiling key) %llu at funcEntryAddr",
+				       a->binHandle, (unsigned long long)key);
+		else
+			ret = acl_kfunc_get(&b->funcs[i], &f);
+	}
+	if (!ret)
+		ret = acl_mtab_kernel(tab, taskId, f, blocks);
+	if (f)
+		acl_kfunc_put(f);
+	if (b)
+		acl_obj_put(&b->obj);
 	acl_mtab_put(etab);
 	acl_mtab_put(tab);
 	return ret;
@@ -400,7 +450,7 @@ ACL_EXPORT aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId
 		ret = acl_task_upd_random(taskStream, taskId, &info->val.randomTaskAttr, execStream);
 		break;
 	case ACL_RT_UPDATE_AIC_AIV_TASK:
-		ret = acl_task_upd_aic(taskStream, &info->val.aicAivTaskAttr, execStream);
+		ret = acl_task_upd_aic(taskStream, taskId, &info->val.aicAivTaskAttr, execStream);
 		break;
 	default:
 		ret = acl_errf(ACLI_ERTPARAM, "info->id %d must be ACL_RT_UPDATE_RANDOM_TASK (1) or ACL_RT_UPDATE_AIC_AIV_TASK (2)",

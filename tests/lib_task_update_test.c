@@ -8,6 +8,10 @@
  * value); the exec stream's task errors and a capture elsewhere
  * left alone; a built model's task; and the vendor's codes for bad
  * input in its order (the chips without the update: lib_chip_test).
+ * A captured (and a built) model's kernel task updated with
+ * ACL_RT_UPDATE_AIC_AIV_TASK: the binary's kernel of the function entry at
+ * funcEntryAddr over the blocks at blockDimAddr, seen in the runs' data;
+ * the bad inputs with their codes, the task as it was after each.
  * Skips without /dev/npu0.
  */
 #include <pthread.h>
@@ -18,6 +22,13 @@
 #include "lib_random.h"
 
 #define RN	1024		/* values of the captured task */
+
+/* the kernels of the AI-core updates, embedded (lib/lib.mk passes the binary's path) */
+asm(".pushsection .rodata.lib_task_update,\"a\",@progbits\n\t.balign 64\n"
+    "kern_start:\n\t.incbin \"" LIB_TASK_UPDATE_NPUBIN "\"\nkern_end:\n\t.popsection");
+extern const unsigned char kern_start[], kern_end[];
+
+#define KERN_LEN	((size_t)(kern_end - kern_start))
 
 /* Device memory of @n bytes, zeroed. */
 static void *dev_zero(size_t n)
@@ -122,7 +133,7 @@ static aclError capture_graph(aclrtStream gs, void *out, void *ctr, void *copy, 
 
 /* The current context's: what a thread without one answers. */
 struct noctx {
-	aclrtStream ms;
+	aclrtStream ms, es;
 	aclrtTaskUpdateInfo *info;
 	aclError ret;
 };
@@ -131,7 +142,7 @@ static void *update_without_context(void *arg)
 {
 	struct noctx *a = arg;
 
-	a->ret = aclrtTaskUpdateAsync(a->ms, 0, a->info, NULL);
+	a->ret = aclrtTaskUpdateAsync(a->ms, 0, a->info, a->es);
 	return NULL;
 }
 
@@ -271,7 +282,7 @@ TEST(bad_input)
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync(ms, 0, &good, es));
 
-	/* AI-core tasks: the vendor's checks, then no kernel binary is loaded */
+	/* AI-core tasks: the vendor's checks up to the streams bound (aic_bad_input: the rest) */
 	memset(&info, 0, sizeof(info));
 	info.id = ACL_RT_UPDATE_AIC_AIV_TASK;
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync((aclrtStream)&bogus, 0, &info, es));
@@ -624,6 +635,300 @@ TEST(built_model_task)
 	aclrtFree(c2);
 	aclrtFree(fc);
 	aclrtFree(src);
+}
+
+/* blocks_op(out, v) and twice_op(out, v): out[b] = v (2 * v) + numBlocks for each block b */
+struct blocks_args {
+	void *out;
+	int64_t v;
+};
+
+/* Device memory of the AI-core tests: 16 output words, the entry and block words, a flag, a gate. */
+struct kmem {
+	int64_t *out;
+	uint64_t *key, *blocks, *flag, *gate;
+};
+
+static void kmem_get(struct kmem *k)
+{
+	char *p;
+
+	ASSERT_NONNULL(p = dev_zero(4096));
+	*k = (struct kmem){ .out = (int64_t *)p, .key = (uint64_t *)(p + 1024), .blocks = (uint64_t *)(p + 1032),
+			    .flag = (uint64_t *)(p + 2048), .gate = (uint64_t *)(p + 2056) };
+}
+
+/* @k's entry and block words hold @key and @blocks; @info names them and binary @h. */
+static aclError put_aic(const struct kmem *k, aclrtBinHandle h, uint64_t key, uint64_t blocks, aclrtTaskUpdateInfo *info)
+{
+	aclError e;
+
+	memset(info, 0, sizeof(*info));
+	info->id = ACL_RT_UPDATE_AIC_AIV_TASK;
+	info->val.aicAivTaskAttr.binHandle = h;
+	info->val.aicAivTaskAttr.funcEntryAddr = k->key;
+	info->val.aicAivTaskAttr.blockDimAddr = k->blocks;
+	e = aclrtMemcpy(k->key, 8, &key, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+	return e ? e : aclrtMemcpy(k->blocks, 8, &blocks, 8, ACL_MEMCPY_HOST_TO_DEVICE);
+}
+
+/* @out holds @blocks words of @v, then zeros up to 16 words. */
+static int out_is(const int64_t *out, uint32_t blocks, int64_t v)
+{
+	int64_t o[16];
+	uint32_t i;
+
+	if (aclrtMemcpy(o, sizeof(o), out, sizeof(o), ACL_MEMCPY_DEVICE_TO_HOST))
+		return 0;
+	for (i = 0; i < 16; i++)
+		if (o[i] != (i < blocks ? v : 0))
+			return 0;
+	return 1;
+}
+
+/* A run of @m on @s, its output cleared first, waited for. */
+static aclError run(aclmdlRI m, aclrtStream s, const struct kmem *k)
+{
+	aclError e = aclrtMemset(k->out, 128, 0, 128);
+
+	if (!e)
+		e = aclmdlRIExecuteAsync(m, s);
+	return e ? e : aclrtSynchronizeStream(s);
+}
+
+/* The graph of the AI-core tests: task 0 twice_op @f over 2 blocks into k->out (v 100), task 1 a value write. */
+static aclError capture_kernel(aclrtStream gs, aclrtFuncHandle f, const struct kmem *k, aclmdlRI *m)
+{
+	struct blocks_args a = { .out = k->out, .v = 100 };
+	aclError e;
+
+	e = aclmdlRICaptureBegin(gs, ACL_MODEL_RI_CAPTURE_MODE_RELAXED);
+	if (e)
+		return e;
+	e = aclrtLaunchKernelWithHostArgs(f, 2, gs, NULL, &a, sizeof(a), NULL, 0);
+	if (!e)
+		e = aclrtValueWrite(k->flag, 1, 0, gs);
+	if (e) {
+		aclmdlRI dead = NULL;
+
+		aclmdlRICaptureEnd(gs, &dead);
+		aclmdlRIDestroy(dead);
+		return e;
+	}
+	return aclmdlRICaptureEnd(gs, m);
+}
+
+/* @task's kernel: its function and blocks. */
+static int kernel_is(aclmdlRITask task, aclrtFuncHandle f, uint32_t blocks)
+{
+	aclmdlRITaskParams p;
+
+	memset(&p, 0, sizeof(p));
+	if (aclmdlRITaskGetParams(task, &p))
+		return 0;
+	return p.type == ACL_MODEL_RI_TASK_KERNEL && p.kernelTaskParams.funcHandle == f &&
+	       p.kernelTaskParams.numBlocks == blocks;
+}
+
+/*
+ * A captured kernel task (twice_op) updated: the function of entry 0
+ * (blocks_op, the binary's first) over 4 blocks, then over 3, the runs
+ * after each writing what that launch writes, with the task's arguments;
+ * execStream the model's own stream, then a stream bound to a model being
+ * built. A built model's kernel task updated the same way.
+ */
+TEST(aic_update)
+{
+	aclrtFuncHandle bf, tf;
+	aclrtTaskUpdateInfo info;
+	aclrtStream gs, rs, bs, ps, ms, bms;
+	aclmdlRITask tasks[2];
+	aclrtBinHandle h;
+	aclmdlRI m, bm, em;
+	struct blocks_args a;
+	struct kmem k;
+	char name[32];
+	uint32_t n;
+
+	NEED_DEVICE();
+	kmem_get(&k);
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "twice_op", &bf));
+	ASSERT_ACL_OK(aclrtBinaryGetFunctionByEntry(h, 0, &tf));
+	ASSERT_ACL_OK(aclrtGetFunctionName(tf, sizeof(name), name));
+	ASSERT_EQ(0, strcmp(name, "blocks_op"));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&rs));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&bs, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(aclrtCreateStreamWithConfig(&ps, 0, ACL_STREAM_PERSISTENT));
+	ASSERT_ACL_OK(capture_kernel(gs, bf, &k, &m));
+	ASSERT_NONNULL(ms = model_stream(m));
+	n = 2;
+	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, tasks, &n));
+	ASSERT_EQ(2U, n);
+	ASSERT_ACL_OK(run(m, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 2, 202));
+	EXPECT_TRUE(kernel_is(tasks[0], bf, 2));
+
+	/* entry 0 over 4 blocks, on the model's own stream */
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 4, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	EXPECT_TRUE(kernel_is(tasks[0], tf, 4));
+	ASSERT_ACL_OK(run(m, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 4, 104));
+	EXPECT_EQ(1U, dev_u64(k.flag));
+	/* the runs keep it */
+	ASSERT_ACL_OK(run(m, gs, &k));
+	EXPECT_TRUE(out_is(k.out, 4, 104));
+
+	/* over 3 blocks, on a stream bound to a model being built */
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&em, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(em, ps, 0));
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 3, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &info, ps));
+	ASSERT_ACL_OK(aclmdlRIUnbindStream(em, ps));
+	ASSERT_ACL_OK(aclmdlRIDestroy(em));
+	EXPECT_TRUE(kernel_is(tasks[0], tf, 3));
+	ASSERT_ACL_OK(run(m, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 3, 103));
+
+	/* a built model's kernel task: twice_op over 1 block (v 7), then entry 0 over 5 */
+	ASSERT_ACL_OK(aclmdlRIBuildBegin(&bm, 0));
+	ASSERT_ACL_OK(aclmdlRIBindStream(bm, bs, 0));
+	a = (struct blocks_args){ .out = k.out, .v = 7 };
+	ASSERT_ACL_OK(aclrtLaunchKernelWithHostArgs(bf, 1, bs, NULL, &a, sizeof(a), NULL, 0));
+	ASSERT_ACL_OK(aclmdlRIEndTask(bm, bs));
+	ASSERT_ACL_OK(aclmdlRIBuildEnd(bm, NULL));
+	ASSERT_NONNULL(bms = model_stream(bm));
+	ASSERT_ACL_OK(run(bm, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 1, 15));
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 5, &info));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(bms, 0, &info, ms));
+	ASSERT_ACL_OK(run(bm, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 5, 12));
+	/* the captured graph's task as its last update left it */
+	ASSERT_ACL_OK(run(m, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 3, 103));
+
+	ASSERT_ACL_OK(aclmdlRIUnbindStream(bm, bs));
+	ASSERT_ACL_OK(aclmdlRIDestroy(bm));
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(rs));
+	ASSERT_ACL_OK(aclrtDestroyStream(bs));
+	ASSERT_ACL_OK(aclrtDestroyStream(ps));
+	aclrtFree(k.out);
+}
+
+/*
+ * The AI-core update's bad inputs, each with its code and the task as it
+ * was after it (the runs write twice_op's 2 blocks): the streams, no
+ * current context, binHandle no loaded binary (bogus, unloaded), the
+ * target no kernel task, no kernel of the entry, a block count out of
+ * range, a run queued and not done, changes waiting for aclmdlRIUpdate,
+ * the model destroyed.
+ */
+TEST(aic_bad_input)
+{
+	aclrtTaskUpdateInfo info, good;
+	aclrtStream gs, rs, es, ms;
+	aclmdlRITaskParams p;
+	aclmdlRITask tasks[2];
+	aclrtBinHandle h, gone;
+	aclrtFuncHandle bf;
+	struct noctx nc;
+	struct kmem k;
+	pthread_t th;
+	aclmdlRI m;
+	uint32_t n;
+	int bogus;
+
+	NEED_DEVICE();
+	kmem_get(&k);
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h));
+	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &gone));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(gone));
+	ASSERT_ACL_OK(aclrtBinaryGetFunction(h, "twice_op", &bf));
+	ASSERT_ACL_OK(aclrtCreateStream(&gs));
+	ASSERT_ACL_OK(aclrtCreateStream(&rs));
+	ASSERT_ACL_OK(aclrtCreateStream(&es));
+	ASSERT_ACL_OK(capture_kernel(gs, bf, &k, &m));
+	ASSERT_NONNULL(ms = model_stream(m));
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 4, &good));
+
+	/* the streams: handles, NULL, execStream bound to no model, taskStream no model's */
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync((aclrtStream)&bogus, 0, &good, ms));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync(ms, 0, &good, (aclrtStream)&bogus));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(NULL, 0, &good, ms));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 0, &good, NULL));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclrtTaskUpdateAsync(ms, 0, &good, es));
+	EXPECT_ACL(ACL_ERROR_RT_STREAM_MODEL, aclrtTaskUpdateAsync(es, 0, &good, ms));
+	/* no current context */
+	nc = (struct noctx){ .ms = ms, .es = ms, .info = &good, .ret = 0 };
+	ASSERT_EQ(0, pthread_create(&th, NULL, update_without_context, &nc));
+	ASSERT_EQ(0, pthread_join(th, NULL));
+	EXPECT_EQ(ACL_ERROR_RT_CONTEXT_NULL, nc.ret);
+	/* binHandle: no binary, an unloaded one, a function handle */
+	info = good;
+	info.val.aicAivTaskAttr.binHandle = &bogus;
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	info.val.aicAivTaskAttr.binHandle = gone;
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	info.val.aicAivTaskAttr.binHandle = bf;
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	/* the target: the value write, a task id past the tasks */
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 1, &good, ms));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 2, &good, ms));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, UINT32_MAX, &good, ms));
+	/* the values: no kernel of entry 1, block counts 0, 65536 and 2 + 2^32 (8 bytes read) */
+	ASSERT_ACL_OK(put_aic(&k, h, 1, 4, &info));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 0, &info));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 65536, &info));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 2 + (1ULL << 32), &info));
+	EXPECT_ACL(ACL_ERROR_RT_PARAM_INVALID, aclrtTaskUpdateAsync(ms, 0, &info, ms));
+	n = 2;
+	ASSERT_ACL_OK(aclmdlRIGetTasksByStream(ms, tasks, &n));
+	EXPECT_TRUE(kernel_is(tasks[0], bf, 2));
+	ASSERT_ACL_OK(run(m, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 2, 202));
+
+	/* a run of the model queued and not done (held by a value wait): 107040, it runs the old task */
+	ASSERT_ACL_OK(put_aic(&k, h, 0, 4, &good));
+	ASSERT_ACL_OK(aclrtMemset(k.out, 128, 0, 128));
+	ASSERT_ACL_OK(aclrtValueWait(k.gate, 1, 0, rs));
+	ASSERT_ACL_OK(aclmdlRIExecuteAsync(m, rs));
+	EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclrtTaskUpdateAsync(ms, 0, &good, ms));
+	ASSERT_ACL_OK(aclrtValueWrite(k.gate, 1, 0, es));
+	ASSERT_ACL_OK(aclrtSynchronizeStream(rs));
+	EXPECT_TRUE(out_is(k.out, 2, 202));
+
+	/* changes that wait for aclmdlRIUpdate: 107040 until it took them */
+	memset(&p, 0, sizeof(p));
+	p.type = ACL_MODEL_RI_TASK_VALUE_WRITE;
+	p.valueWriteTaskParams.devAddr = k.flag;
+	p.valueWriteTaskParams.value = 2;
+	ASSERT_ACL_OK(aclmdlRITaskSetParams(tasks[1], &p));
+	EXPECT_ACL(ACL_ERROR_RT_MODEL_UPDATE_FAILED, aclrtTaskUpdateAsync(ms, 0, &good, ms));
+	EXPECT_TRUE(kernel_is(tasks[0], bf, 2));
+	ASSERT_ACL_OK(aclmdlRIUpdate(m));
+	ASSERT_ACL_OK(aclrtTaskUpdateAsync(ms, 0, &good, ms));
+	ASSERT_ACL_OK(run(m, rs, &k));
+	EXPECT_TRUE(out_is(k.out, 4, 104));
+	EXPECT_EQ(2U, dev_u64(k.flag));
+
+	/* the model destroyed: its stream is no handle any more */
+	ASSERT_ACL_OK(aclmdlRIDestroy(m));
+	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclrtTaskUpdateAsync(ms, 0, &good, es));
+
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclrtDestroyStream(gs));
+	ASSERT_ACL_OK(aclrtDestroyStream(rs));
+	ASSERT_ACL_OK(aclrtDestroyStream(es));
+	aclrtFree(k.out);
 }
 
 TEST_HARNESS_MAIN

@@ -1623,7 +1623,13 @@ typedef struct {
 	uint32_t rsv[4];
 } aclrtRandomTaskUpdateAttr;
 
-/* An AI-core task's update (npu records no kernel tasks: none is one). */
+/*
+ * An AI-core (kernel) task's update: binHandle a loaded binary
+ * (aclrtBinaryLoad*), funcEntryAddr and blockDimAddr device memory
+ * holding the function entry (the kernel's tiling key, as
+ * aclrtBinaryGetFunctionByEntry takes it) and the block count, 8 bytes
+ * each.
+ */
 typedef struct {
 	void *binHandle;	/* program handle */
 	void *funcEntryAddr;
@@ -1659,9 +1665,22 @@ typedef struct {
  * and makes the model anew before it returns, so the runs queued from
  * then on take the update, and a run of the model queued and not done
  * refuses it (ACL_ERROR_RT_MODEL_UPDATE_FAILED), as do changes of its
- * tasks aclmdlRIUpdate has not taken. ACL_RT_UPDATE_AIC_AIV_TASK: the
- * vendor's checks, then npu has no kernel binaries
- * (ACL_ERROR_RT_INVALID_HANDLE). lib/README.md has the details.
+ * tasks aclmdlRIUpdate has not taken. ACL_RT_UPDATE_AIC_AIV_TASK: a
+ * kernel task (a captured or recorded launch) runs the kernel of binHandle
+ * whose function entry is at funcEntryAddr (the first with that tiling
+ * key) over the block count at blockDimAddr (1..65535), its arguments and
+ * attributes as they were; execStream (not NULL) must be a model's stream
+ * or one bound to a model being built, taskStream a model's
+ * (ACL_ERROR_RT_STREAM_MODEL), binHandle a loaded binary
+ * (ACL_ERROR_RT_INVALID_HANDLE); a task of another kind, an entry no
+ * kernel of the binary has, a block count out of range:
+ * ACL_ERROR_RT_PARAM_INVALID. npu's deviation: the vendor's update is a
+ * task of execStream's model that reads the two values and patches the
+ * task when that model runs; npu's reads them and makes the model anew
+ * at the call (execStream only checked), with the same refusals as the
+ * random-number update (ACL_ERROR_RT_MODEL_UPDATE_FAILED), the runs
+ * queued from then on running the new kernel. lib/README.md has the
+ * details.
  */
 ACL_FUNC_VISIBILITY aclError aclrtTaskUpdateAsync(aclrtStream taskStream, uint32_t taskId, aclrtTaskUpdateInfo *info,
 						  aclrtStream execStream);
