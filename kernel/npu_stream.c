@@ -638,6 +638,9 @@ static long npu_stream_wait_done_timeout(struct npu_stream *stream,
 {
 	struct npu_stream_syncer w = { .stream = stream, .target = target };
 
+	/* done already (a synchronous command run here): no wq */
+	if (npu_stream_done(stream, target))
+		return max(timeout, 1L);
 	init_wait(&w.entry);
 	w.entry.func = npu_stream_syncer_wake;
 	for (;;) {
