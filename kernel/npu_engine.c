@@ -22,7 +22,8 @@
  *
  * Lock: npu_engine.lock (a spinlock, taken inside wait-queue locks by
  * wake-ups of parked streams) protects the lines, the idle channels,
- * every user's list and count, and the scheduling fields of every entity.
+ * every user's list and count, the scheduling fields of every entity and
+ * every device's busy clock.
  */
 #include <linux/cpumask.h>
 #include <linux/hashtable.h>
@@ -80,6 +81,27 @@ static struct {
 	atomic_t next_cpu;
 } npu_engine;
 
+/*
+ * A device's busy clock counts while any of its entities runs a turn: it
+ * starts and stops where @running does, under the engine's lock. The
+ * clock is local_clock(): a turn must not pay for a clocksource read (an
+ * HPET's is slow, under emulation very slow), and what it measures is
+ * turns of a few milliseconds or less.
+ */
+static void npu_busy_start_locked(struct npu_busy_clock *clock)
+{
+	lockdep_assert_held(&npu_engine.lock);
+	if (!clock->active++)
+		clock->since = local_clock();
+}
+
+static void npu_busy_stop_locked(struct npu_busy_clock *clock)
+{
+	lockdep_assert_held(&npu_engine.lock);
+	if (!--clock->active)
+		clock->total_ns += local_clock() - clock->since;
+}
+
 /* Users and their entities, in turn. */
 static void npu_engine_enqueue_locked(struct npu_engine_entity *e)
 {
@@ -118,6 +140,7 @@ static struct npu_engine_entity *npu_engine_pick_locked(void)
 		list_move_tail(&user->node, &npu_engine.line);
 	e->running = true;
 	e->again = false;
+	npu_busy_start_locked(e->busy);
 	return e;
 }
 
@@ -126,6 +149,7 @@ static void npu_engine_end_turn_locked(struct npu_engine_entity *e, bool more)
 {
 	lockdep_assert_held(&npu_engine.lock);
 	e->running = false;
+	npu_busy_stop_locked(e->busy);
 	if ((more || e->again) && !e->stopped)
 		npu_engine_enqueue_locked(e);
 	e->again = false;
@@ -203,10 +227,12 @@ static void npu_channel_work(struct work_struct *work)
 
 void npu_engine_entity_init(struct npu_engine_entity *e,
 			    struct npu_engine_user *user,
+			    struct npu_busy_clock *busy,
 			    bool (*turn)(struct npu_engine_entity *e))
 {
 	e->turn = turn;
 	e->user = user;
+	e->busy = busy;
 	INIT_LIST_HEAD(&e->node);
 	e->queued = false;
 	e->running = false;
@@ -284,6 +310,7 @@ bool npu_engine_claim(struct npu_engine_entity *e)
 	if (claimed) {
 		e->running = true;
 		e->again = false;
+		npu_busy_start_locked(e->busy);
 	}
 	spin_unlock(&npu_engine.lock);
 	return claimed;
@@ -400,34 +427,10 @@ void npu_engine_exit(void)
 	npu_engine.channels = NULL;
 }
 
-/*
- * The clock is local_clock(): a turn must not pay for a clocksource read
- * (an HPET's is slow, under emulation very slow), and what it measures is
- * turns of a few milliseconds or less.
- */
 void npu_busy_init(struct npu_busy_clock *clock)
 {
-	spin_lock_init(&clock->lock);
 	clock->active = 0;
 	clock->total_ns = 0;
-}
-
-/* A turn for the clock's device begins... */
-void npu_busy_start(struct npu_busy_clock *clock)
-{
-	spin_lock(&clock->lock);
-	if (!clock->active++)
-		clock->since = local_clock();
-	spin_unlock(&clock->lock);
-}
-
-/* ...and ends. */
-void npu_busy_stop(struct npu_busy_clock *clock)
-{
-	spin_lock(&clock->lock);
-	if (!--clock->active)
-		clock->total_ns += local_clock() - clock->since;
-	spin_unlock(&clock->lock);
 }
 
 /* Busy nanoseconds so far, the running turns' time included. */
@@ -435,10 +438,10 @@ u64 npu_busy_read(struct npu_busy_clock *clock)
 {
 	u64 ns;
 
-	spin_lock(&clock->lock);
+	spin_lock(&npu_engine.lock);
 	ns = clock->total_ns;
 	if (clock->active)
 		ns += local_clock() - clock->since;
-	spin_unlock(&clock->lock);
+	spin_unlock(&npu_engine.lock);
 	return ns;
 }

@@ -16,17 +16,16 @@ struct npu_engine_user;
 
 /**
  * struct npu_busy_clock - how long the engine worked for one device
- * @lock: protects the rest
  * @active: turns of the device's streams running now, on channels or in
  *	their submitters' context
  * @since: local_clock() when @active last became non-zero
  * @total_ns: busy nanoseconds up to @since, or up to now while idle
  *
  * Time counts once however many turns overlap: a device's utilisation is
- * the share of wall time in which some of its work was moving.
+ * the share of wall time in which some of its work was moving. The
+ * engine's lock protects it: turns start and end under it.
  */
 struct npu_busy_clock {
-	spinlock_t lock;		/* see above */
 	unsigned int active;
 	u64 since;
 	u64 total_ns;
@@ -38,6 +37,7 @@ struct npu_busy_clock {
  * @turn: runs the entity for one turn (a bounded amount of work) on a
  *	channel; returns true if it has more to do at once
  * @user: the user it works for (npu_engine_user_get())
+ * @busy: the busy clock of the device it works for: its turns count there
  * @node: in @user's list of runnable entities while @queued
  * @queued: waiting for a channel
  * @running: a channel runs its turn
@@ -51,6 +51,7 @@ struct npu_busy_clock {
 struct npu_engine_entity {
 	bool (*turn)(struct npu_engine_entity *e);
 	struct npu_engine_user *user;
+	struct npu_busy_clock *busy;
 	struct list_head node;
 	bool queued;
 	bool running;
@@ -67,6 +68,7 @@ void npu_engine_user_put(struct npu_engine_user *user);
 
 void npu_engine_entity_init(struct npu_engine_entity *e,
 			    struct npu_engine_user *user,
+			    struct npu_busy_clock *busy,
 			    bool (*turn)(struct npu_engine_entity *e));
 void npu_engine_kick(struct npu_engine_entity *e);
 void npu_engine_stop(struct npu_engine_entity *e);
@@ -76,8 +78,6 @@ void npu_engine_unclaim(struct npu_engine_entity *e, bool more);
 void npu_engine_queue_slow(struct work_struct *work);
 
 void npu_busy_init(struct npu_busy_clock *clock);
-void npu_busy_start(struct npu_busy_clock *clock);
-void npu_busy_stop(struct npu_busy_clock *clock);
 u64 npu_busy_read(struct npu_busy_clock *clock);
 
 #endif /* __NPU_ENGINE_H__ */

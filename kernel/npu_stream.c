@@ -407,17 +407,10 @@ static bool npu_stream_run_turn(struct npu_stream *stream)
 	return false;
 }
 
-/* A turn, on a channel or in the submitter's context: the device is busy. */
+/* A turn, on a channel or in the submitter's context. */
 static bool npu_stream_turn(struct npu_engine_entity *e)
 {
-	struct npu_stream *stream = container_of(e, struct npu_stream, sched);
-	struct npu_busy_clock *busy = &stream->ctx->npu->busy;
-	bool more;
-
-	npu_busy_start(busy);
-	more = npu_stream_run_turn(stream);
-	npu_busy_stop(busy);
-	return more;
+	return npu_stream_run_turn(container_of(e, struct npu_stream, sched));
 }
 
 /**
@@ -520,7 +513,7 @@ int npu_stream_create_ioctl(struct npu_context *ctx, void *arg)
 	INIT_LIST_HEAD(&stream->queue);
 	init_completion(&stream->stopped);
 	npu_engine_entity_init(&stream->sched, ctx->engine_user,
-			       npu_stream_turn);
+			       &ctx->npu->busy, npu_stream_turn);
 	INIT_DELAYED_WORK(&stream->poll, npu_stream_poll_work);
 	INIT_WORK(&stream->fault.work, npu_stream_fault_work);
 	init_waitqueue_head(&stream->wq);
