@@ -775,24 +775,20 @@ void acl_kcap_free(struct acl_kcap *kc)
 	free(kc);
 }
 
+/* Exchange the launches of @a and @b: each keeps its place, group and opInfo. */
 void acl_kcap_swap(struct acl_kcap *a, struct acl_kcap *b)
 {
 	struct acl_kcap t = *a;
 
-	a->k = b->k;
-	a->func = b->func;
-	a->args_va = b->args_va;
-	a->args_len = b->args_len;
-	a->room = b->room;
-	a->room_va = b->room_va;
-	a->blob = b->blob;
-	b->k = t.k;
-	b->func = t.func;
-	b->args_va = t.args_va;
-	b->args_len = t.args_len;
-	b->room = t.room;
-	b->room_va = t.room_va;
-	b->blob = t.blob;
+	*a = *b;
+	*b = t;
+	/* swapped back: what is the task's, not the launch's */
+#define ACL_KCAP_KEEP(f)	do { t.f = a->f; a->f = b->f; b->f = t.f; } while (0)
+	ACL_KCAP_KEEP(next);
+	ACL_KCAP_KEEP(grp);
+	ACL_KCAP_KEEP(opinfo);
+	ACL_KCAP_KEEP(opinfo_len);
+#undef ACL_KCAP_KEEP
 }
 
 int acl_kcap_set(struct acl_capture *cap, struct acl_device *dev, struct acl_kcap *kc, struct acl_kcap *nk,

@@ -739,19 +739,31 @@ static pid_t executor_pid(void)
 	return found;
 }
 
-static int add_checked(aclrtFuncHandle f, aclrtStream stream, struct add_args *a, float *hz, const float *hx,
-		       const float *hy, int n)
+/*
+ * z zeroed, then add_op @f launched on @stream (or @graph, a capture of
+ * such a launch, run there), z read back: how many of the @n sums are
+ * right; -1 if a call failed.
+ */
+static int add_run_checked(aclrtFuncHandle f, aclmdlRI graph, aclrtStream stream, struct add_args *a, float *hz,
+			   const float *hx, const float *hy, int n)
 {
 	int i;
 
 	if (aclrtMemset(a->z, (size_t)n * 4, 0, (size_t)n * 4) ||
-	    aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, a, sizeof(*a), NULL, 0) ||
+	    (graph ? aclmdlRIExecuteAsync(graph, stream) :
+		     aclrtLaunchKernelWithHostArgs(f, 1, stream, NULL, a, sizeof(*a), NULL, 0)) ||
 	    aclrtMemcpyAsync(hz, (size_t)n * 4, a->z, (size_t)n * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream) ||
 	    aclrtSynchronizeStream(stream))
 		return -1;
 	for (i = 0; i < n && hz[i] == hx[i] + hy[i]; i++)
 		;
 	return i;
+}
+
+static int add_checked(aclrtFuncHandle f, aclrtStream stream, struct add_args *a, float *hz, const float *hx,
+		       const float *hy, int n)
+{
+	return add_run_checked(f, NULL, stream, a, hz, hx, hy, n);
 }
 
 /*
@@ -774,7 +786,7 @@ TEST(executor_dies_and_starts_again)
 	aclmdlRI graph;
 	aclrtStream stream;
 	pid_t first, second;
-	int i, status;
+	int status;
 
 	NEED_DEVICE();
 	ASSERT_ACL_OK(aclrtCreateStream(&stream));
@@ -790,13 +802,7 @@ TEST(executor_dies_and_starts_again)
 	ASSERT_EQ(0, kill(first, SIGKILL));
 	ASSERT_EQ(first, waitpid(first, &status, 0));
 	/* the graph first: its run loads what its launch needs into the new executor */
-	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
-	EXPECT_ACL_OK(aclmdlRIExecuteAsync(graph, stream));
-	EXPECT_ACL_OK(aclrtMemcpyAsync(hz, N * 4, a.z, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
-	EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
-	for (i = 0; i < N && hz[i] == hx[i] + hy[i]; i++)
-		;
-	EXPECT_EQ(N, i);
+	EXPECT_EQ(N, add_run_checked(NULL, graph, stream, &a, hz, hx, hy, N));
 	ASSERT_ACL_OK(aclrtBinaryLoadFromData(kern_start, KERN_LEN, NULL, &h2));
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(h2, "add_op", &f2));
 	EXPECT_EQ(N, add_checked(f2, stream, &a, hz, hx, hy, N));
@@ -805,13 +811,7 @@ TEST(executor_dies_and_starts_again)
 	EXPECT_NE(first, second);
 	EXPECT_EQ(N, add_checked(f, stream, &a, hz, hx, hy, N));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h2));
-	ASSERT_ACL_OK(aclrtMemset(a.z, N * 4, 0, N * 4));
-	EXPECT_ACL_OK(aclmdlRIExecuteAsync(graph, stream));
-	EXPECT_ACL_OK(aclrtMemcpyAsync(hz, N * 4, a.z, N * 4, ACL_MEMCPY_DEVICE_TO_HOST, stream));
-	EXPECT_ACL_OK(aclrtSynchronizeStream(stream));
-	for (i = 0; i < N && hz[i] == hx[i] + hy[i]; i++)
-		;
-	EXPECT_EQ(N, i);
+	EXPECT_EQ(N, add_run_checked(NULL, graph, stream, &a, hz, hx, hy, N));
 	EXPECT_ACL_OK(aclmdlRIDestroy(graph));
 	EXPECT_ACL_OK(aclrtBinaryUnLoad(h));
 	ASSERT_ACL_OK(aclrtDestroyStream(stream));

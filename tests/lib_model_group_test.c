@@ -439,18 +439,28 @@ static void load(aclrtBinHandle *h, aclrtFuncHandle *ph, aclrtFuncHandle *blocks
 	ASSERT_ACL_OK(aclrtBinaryGetFunction(*h, "small_op", small));
 }
 
-/* All tasks of @m's one stream into @t (at most @max); their number. */
-static uint32_t model_tasks(aclmdlRI m, aclmdlRITask *t, uint32_t max)
+/* The start of a kernel test: the binary and its kernels, the memory, @n streams. */
+static void kernels_setup(aclrtBinHandle *h, aclrtFuncHandle *ph, aclrtFuncHandle *blocks, aclrtFuncHandle *small,
+			  struct kmem *k, aclrtStream *const *streams, int n)
 {
-	aclrtStream ms = NULL;
-	uint32_t n = 1;
+	int i;
 
-	if (aclmdlRIGetStreams(m, &ms, &n) || n != 1)
-		return 0;
-	n = max;
-	if (aclmdlRIGetTasksByStream(ms, t, &n))
-		return 0;
-	return n;
+	load(h, ph, blocks, small);
+	kmem_get(k);
+	for (i = 0; i < n; i++)
+		ASSERT_ACL_OK(aclrtCreateStream(streams[i]));
+}
+
+/* The end of a kernel test: its @n streams, its memory, its binary, the library. */
+static void kernels_done(const aclrtStream *streams, int n, struct kmem *k, aclrtBinHandle h)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		ASSERT_ACL_OK(aclrtDestroyStream(streams[i]));
+	ASSERT_ACL_OK(aclrtFree(k->in));
+	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
+	ASSERT_ACL_OK(aclFinalize());
 }
 
 /*
@@ -507,10 +517,7 @@ TEST(group_kernels_updated)
 	aclmdlRI m;
 
 	NEED_DEVICE();
-	load(&h, &ph, &blocks, &small);
-	kmem_get(&k);
-	ASSERT_ACL_OK(aclrtCreateStream(&st));
-	ASSERT_ACL_OK(aclrtCreateStream(&up));
+	kernels_setup(&h, &ph, &blocks, &small, &k, (aclrtStream *[]){ &st, &up }, 2);
 	m = model_with_kernels(st, ph, blocks, &k, &g);
 	ASSERT_NONNULL(m);
 	ASSERT_NONNULL(g);
@@ -588,11 +595,7 @@ TEST(group_kernels_updated)
 
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 	EXPECT_ACL(ACL_ERROR_RT_INVALID_HANDLE, aclmdlRICaptureTaskUpdateBegin(up, g));
-	ASSERT_ACL_OK(aclrtDestroyStream(st));
-	ASSERT_ACL_OK(aclrtDestroyStream(up));
-	ASSERT_ACL_OK(aclrtFree(k.in));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
-	ASSERT_ACL_OK(aclFinalize());
+	kernels_done((aclrtStream[]){ st, up }, 2, &k, h);
 }
 
 /*
@@ -616,11 +619,7 @@ TEST(group_update_counts)
 	struct kmem k;
 
 	NEED_DEVICE();
-	load(&h, &ph, &blocks, &small);
-	kmem_get(&k);
-	ASSERT_ACL_OK(aclrtCreateStream(&st));
-	ASSERT_ACL_OK(aclrtCreateStream(&up));
-	ASSERT_ACL_OK(aclrtCreateStream(&other));
+	kernels_setup(&h, &ph, &blocks, &small, &k, (aclrtStream *[]){ &st, &up, &other }, 3);
 	m = model_with_kernels(st, ph, blocks, &k, &g);
 	ASSERT_NONNULL(m);
 
@@ -682,12 +681,7 @@ TEST(group_update_counts)
 	ASSERT_ACL_OK(aclrtSynchronizeStream(up));
 	EXPECT_TRUE(ph_out_is(k.out4, 70));
 
-	ASSERT_ACL_OK(aclrtDestroyStream(st));
-	ASSERT_ACL_OK(aclrtDestroyStream(up));
-	ASSERT_ACL_OK(aclrtDestroyStream(other));
-	ASSERT_ACL_OK(aclrtFree(k.in));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
-	ASSERT_ACL_OK(aclFinalize());
+	kernels_done((aclrtStream[]){ st, up, other }, 3, &k, h);
 }
 
 /*
@@ -709,11 +703,7 @@ TEST(group_update_and_runs)
 	struct kmem k;
 
 	NEED_DEVICE();
-	load(&h, &ph, &blocks, &small);
-	kmem_get(&k);
-	ASSERT_ACL_OK(aclrtCreateStream(&st));
-	ASSERT_ACL_OK(aclrtCreateStream(&up));
-	ASSERT_ACL_OK(aclrtCreateStream(&gate));
+	kernels_setup(&h, &ph, &blocks, &small, &k, (aclrtStream *[]){ &st, &up, &gate }, 3);
 	m = model_with_kernels(st, ph, blocks, &k, &g);
 	ASSERT_NONNULL(m);
 	kmem_clear(&k);
@@ -773,12 +763,7 @@ TEST(group_update_and_runs)
 	EXPECT_TRUE(ph_out_is(k.out1, 6));
 	ASSERT_ACL_OK(aclmdlRIDestroy(m));
 
-	ASSERT_ACL_OK(aclrtDestroyStream(st));
-	ASSERT_ACL_OK(aclrtDestroyStream(up));
-	ASSERT_ACL_OK(aclrtDestroyStream(gate));
-	ASSERT_ACL_OK(aclrtFree(k.in));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
-	ASSERT_ACL_OK(aclFinalize());
+	kernels_done((aclrtStream[]){ st, up, gate }, 3, &k, h);
 }
 
 /*
@@ -797,10 +782,7 @@ TEST(group_interrupted_by_a_kernel)
 	struct kmem k;
 
 	NEED_DEVICE();
-	load(&h, &ph, &blocks, &small);
-	kmem_get(&k);
-	ASSERT_ACL_OK(aclrtCreateStream(&st));
-	ASSERT_ACL_OK(aclrtCreateStream(&s2));
+	kernels_setup(&h, &ph, &blocks, &small, &k, (aclrtStream *[]){ &st, &s2 }, 2);
 	ASSERT_ACL_OK(aclrtCreateEventExWithFlag(&fork, ACL_EVENT_SYNC));
 	ASSERT_ACL_OK(aclmdlRICaptureBegin(st, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
 	ASSERT_ACL_OK(aclrtRecordEvent(fork, st));
@@ -814,11 +796,7 @@ TEST(group_interrupted_by_a_kernel)
 	EXPECT_ACL(ACL_ERROR_RT_STREAM_CAPTURE_INVALIDATED, aclmdlRICaptureEnd(st, &m));
 	EXPECT_NULL(m);
 	ASSERT_ACL_OK(aclrtDestroyEvent(fork));
-	ASSERT_ACL_OK(aclrtDestroyStream(st));
-	ASSERT_ACL_OK(aclrtDestroyStream(s2));
-	ASSERT_ACL_OK(aclrtFree(k.in));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
-	ASSERT_ACL_OK(aclFinalize());
+	kernels_done((aclrtStream[]){ st, s2 }, 2, &k, h);
 }
 
 struct runner {
@@ -864,10 +842,7 @@ TEST(group_updates_race_runs)
 	int i;
 
 	NEED_DEVICE();
-	load(&h, &ph, &blocks, &small);
-	kmem_get(&k);
-	ASSERT_ACL_OK(aclrtCreateStream(&st));
-	ASSERT_ACL_OK(aclrtCreateStream(&up));
+	kernels_setup(&h, &ph, &blocks, &small, &k, (aclrtStream *[]){ &st, &up }, 2);
 	r.m = model_with_kernels(st, ph, blocks, &k, &g);
 	ASSERT_NONNULL(r.m);
 	r.st = st;
@@ -888,11 +863,7 @@ TEST(group_updates_race_runs)
 	EXPECT_TRUE(blocks_out_is(k.out2, 2, 100));
 	EXPECT_TRUE(ph_out_is(k.out1, 0));
 	ASSERT_ACL_OK(aclmdlRIDestroy(r.m));
-	ASSERT_ACL_OK(aclrtDestroyStream(st));
-	ASSERT_ACL_OK(aclrtDestroyStream(up));
-	ASSERT_ACL_OK(aclrtFree(k.in));
-	ASSERT_ACL_OK(aclrtBinaryUnLoad(h));
-	ASSERT_ACL_OK(aclFinalize());
+	kernels_done((aclrtStream[]){ st, up }, 2, &k, h);
 }
 
 TEST_HARNESS_MAIN

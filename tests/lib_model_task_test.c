@@ -26,20 +26,6 @@
 /* aclmdlRIDebugPrint is deprecated, and tested all the same */
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
-/* All tasks of @m's one stream into @t (at most @max); their number. */
-static uint32_t model_tasks(aclmdlRI m, aclmdlRITask *t, uint32_t max)
-{
-	aclrtStream ms = NULL;
-	uint32_t n = 1;
-
-	if (aclmdlRIGetStreams(m, &ms, &n) || n != 1)
-		return 0;
-	n = max;
-	if (aclmdlRIGetTasksByStream(ms, t, &n))
-		return 0;
-	return n;
-}
-
 static uint64_t read_u64(const void *dev)
 {
 	uint64_t v = 0xdeadbeef;

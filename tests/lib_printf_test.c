@@ -61,6 +61,19 @@ static const char *cap_end(struct cap *c)
 	return c->text;
 }
 
+/* A run of @m on @stream, synchronised, its printing into @out: the first failure's answer. */
+static aclError run_printing(aclmdlRI m, aclrtStream stream, struct cap *out)
+{
+	aclError r;
+
+	cap_begin(out, 1);
+	r = aclmdlRIExecuteAsync(m, stream);
+	if (!r)
+		r = aclrtSynchronizeStream(stream);
+	cap_end(out);
+	return r;
+}
+
 static size_t hbm_free(void)
 {
 	size_t fr = 0, total = 0;
@@ -482,12 +495,7 @@ TEST(printing_kernel_task_changes)
 	EXPECT_ACL(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, aclmdlRITaskSetParams(kt[1], &prm));
 	ASSERT_ACL_OK(aclmdlRIUpdate(m));
 	ASSERT_ACL_OK(aclrtMemset(p, 4096, 0, 4096));
-	cap_begin(&out, 1);
-	r = aclmdlRIExecuteAsync(m, stream);
-	if (!r)
-		r = aclrtSynchronizeStream(stream);
-	cap_end(&out);
-	EXPECT_ACL_OK(r);
+	EXPECT_ACL_OK(run_printing(m, stream, &out));
 	EXPECT_STREQ("Source data: 200\nSource data: 201\n", out.text);
 	ASSERT_ACL_OK(aclrtMemcpy(host, sizeof(host), p, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
 	EXPECT_EQ(201, host[1]);
@@ -499,12 +507,7 @@ TEST(printing_kernel_task_changes)
 	EXPECT_ACL_OK(aclrtLaunchKernelWithHostArgs(quiet, 3, up, NULL, qa, sizeof(qa), NULL, 0));
 	EXPECT_ACL_OK(aclmdlRICaptureTaskUpdateEnd(up));
 	ASSERT_ACL_OK(aclrtMemset(pq, 4096, 0, 4096));
-	cap_begin(&out, 1);
-	r = aclmdlRIExecuteAsync(m, stream);
-	if (!r)
-		r = aclrtSynchronizeStream(stream);
-	cap_end(&out);
-	EXPECT_ACL_OK(r);
+	EXPECT_ACL_OK(run_printing(m, stream, &out));
 	ASSERT_ACL_OK(aclrtMemcpy(host, sizeof(host), pq, sizeof(host), ACL_MEMCPY_DEVICE_TO_HOST));
 	EXPECT_EQ(5, host[2]);
 	EXPECT_EQ(0, host[3]);

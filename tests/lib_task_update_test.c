@@ -121,14 +121,7 @@ static aclError capture_graph(aclrtStream gs, void *out, void *ctr, void *copy, 
 		e = aclrtMemcpyAsync(copy, 64, out, 64, ACL_MEMCPY_DEVICE_TO_DEVICE, gs);
 	if (!e)
 		e = aclrtValueWrite(flag, 1, 0, gs);
-	if (e) {
-		aclmdlRI dead = NULL;
-
-		aclmdlRICaptureEnd(gs, &dead);
-		aclmdlRIDestroy(dead);
-		return e;
-	}
-	return aclmdlRICaptureEnd(gs, m);
+	return capture_finish(gs, e, m);
 }
 
 /* The current context's: what a thread without one answers. */
@@ -708,14 +701,7 @@ static aclError capture_kernel(aclrtStream gs, aclrtFuncHandle f, const struct k
 	e = aclrtLaunchKernelWithHostArgs(f, 2, gs, NULL, &a, sizeof(a), NULL, 0);
 	if (!e)
 		e = aclrtValueWrite(k->flag, 1, 0, gs);
-	if (e) {
-		aclmdlRI dead = NULL;
-
-		aclmdlRICaptureEnd(gs, &dead);
-		aclmdlRIDestroy(dead);
-		return e;
-	}
-	return aclmdlRICaptureEnd(gs, m);
+	return capture_finish(gs, e, m);
 }
 
 /* @task's kernel: its function and blocks. */

@@ -192,6 +192,36 @@ static inline long long check_byte(const void *p, size_t n, unsigned char v)
 	return -1;
 }
 
+/* All tasks of @m's one stream into @t (at most @max); their number. */
+static inline uint32_t model_tasks(aclmdlRI m, aclmdlRITask *t, uint32_t max)
+{
+	aclrtStream ms = NULL;
+	uint32_t n = 1;
+
+	if (aclmdlRIGetStreams(m, &ms, &n) || n != 1)
+		return 0;
+	n = max;
+	if (aclmdlRIGetTasksByStream(ms, t, &n))
+		return 0;
+	return n;
+}
+
+/*
+ * The end of a capture on @s whose steps answered @e: the graph into
+ * *@m, or, after a failed step, the capture ended and its graph dropped
+ * (@e is the answer).
+ */
+static inline aclError capture_finish(aclrtStream s, aclError e, aclmdlRI *m)
+{
+	aclmdlRI dead = NULL;
+
+	if (!e)
+		return aclmdlRICaptureEnd(s, m);
+	aclmdlRICaptureEnd(s, &dead);
+	aclmdlRIDestroy(dead);
+	return e;
+}
+
 /* A host function of a graph's run that destroys the graph (aclmdlRIDestroy of d->m in d->ctx): its answer. */
 struct destroy_own {
 	aclrtContext ctx;
