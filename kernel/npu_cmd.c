@@ -1030,6 +1030,7 @@ static int npu_cmd_read_words(struct npu_cmd *cmd, const void __user *ucmd)
 	unsigned int i;
 
 	BUILD_BUG_ON(sizeof(*cmd) % sizeof(u64));
+	might_fault();
 	if (!user_access_begin(ucmd, sizeof(*cmd)))
 		return -EFAULT;
 	for (i = 0; i < sizeof(*cmd) / sizeof(u64); i++)
@@ -1057,7 +1058,8 @@ int npu_cmd_read(struct npu_cmd *cmd, u64 cmds, u32 cmd_size, unsigned int i)
 {
 	void __user *ucmd = u64_to_user_ptr(cmds + (u64)i * cmd_size);
 
-	if (cmd_size == sizeof(*cmd) && IS_ALIGNED((unsigned long)ucmd, sizeof(u64)))
+	if (cmd_size == sizeof(*cmd) &&
+	    IS_ALIGNED((unsigned long)ucmd, sizeof(u64)))
 		return npu_cmd_read_words(cmd, ucmd);
 	return copy_struct_from_user(cmd, sizeof(*cmd), ucmd, cmd_size);
 }

@@ -95,11 +95,23 @@ static void npu_busy_start_locked(struct npu_busy_clock *clock)
 		clock->since = local_clock();
 }
 
+/*
+ * Nanoseconds since @since, 0 if the clock reads earlier: local_clock()
+ * is monotonic per CPU only, and a turn in a submitter's context may end
+ * on another CPU than it began.
+ */
+static u64 npu_busy_since(u64 since)
+{
+	s64 ns = local_clock() - since;
+
+	return ns > 0 ? ns : 0;
+}
+
 static void npu_busy_stop_locked(struct npu_busy_clock *clock)
 {
 	lockdep_assert_held(&npu_engine.lock);
 	if (!--clock->active)
-		clock->total_ns += local_clock() - clock->since;
+		clock->total_ns += npu_busy_since(clock->since);
 }
 
 /* Users and their entities, in turn. */
@@ -441,7 +453,7 @@ u64 npu_busy_read(struct npu_busy_clock *clock)
 	spin_lock(&npu_engine.lock);
 	ns = clock->total_ns;
 	if (clock->active)
-		ns += local_clock() - clock->since;
+		ns += npu_busy_since(clock->since);
 	spin_unlock(&npu_engine.lock);
 	return ns;
 }

@@ -40,7 +40,7 @@ struct npu_busy_clock {
  * @busy: the busy clock of the device it works for: its turns count there
  * @node: in @user's list of runnable entities while @queued
  * @queued: waiting for a channel
- * @running: a channel runs its turn
+ * @running: a channel, or a submitter that claimed it, runs its turn
  * @again: kicked during its turn: it goes back in line when the turn ends
  * @stopped: gets no turn any more (npu_engine_stop())
  * @idle: woken when a turn ends, for npu_engine_stop()

@@ -631,9 +631,12 @@ static long npu_stream_wait_done_timeout(struct npu_stream *stream,
 {
 	struct npu_stream_syncer w = { .stream = stream, .target = target };
 
-	/* done already (a synchronous command run here): no wq */
+	might_sleep();
+	/* done already (a synchronous command run here), or a poll: no wq */
 	if (npu_stream_done(stream, target))
 		return max(timeout, 1L);
+	if (!timeout)
+		return 0;
 	init_wait(&w.entry);
 	w.entry.func = npu_stream_syncer_wake;
 	for (;;) {
@@ -643,7 +646,7 @@ static long npu_stream_wait_done_timeout(struct npu_stream *stream,
 			timeout = max(timeout, 1L);
 			break;
 		}
-		/* a poll (0) is answered, never interrupted */
+		/* expired: answered, not interrupted */
 		if (!timeout)
 			break;
 		if (signal_pending(current)) {
