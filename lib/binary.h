@@ -92,6 +92,8 @@ void acl_kfunc_put(struct acl_kfunc *f);
 
 /* @p as a loaded binary, with a reference (acl_obj_put()), or ACLI_EHANDLE recorded. */
 int acl_binary_get(const void *p, struct acl_binary **out);
+/* function.c's: @b's kernel named @name, or (@name NULL) its first of tiling key @key; NULL if none. */
+struct acl_kfunc *acl_binary_kernel(struct acl_binary *b, const char *name, uint64_t key);
 
 /*
  * The exception callback of @f's binary and its user data, for a kernel

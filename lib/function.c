@@ -23,27 +23,34 @@
 #include "device.h"
 #include "error.h"
 
+struct acl_kfunc *acl_binary_kernel(struct acl_binary *b, const char *name, uint64_t key)
+{
+	uint32_t i;
+
+	for (i = 0; i < b->nfuncs; i++)
+		if (name ? !strcmp(b->funcs[i].name, name) : b->funcs[i].tiling_key == key)
+			return &b->funcs[i];
+	return NULL;
+}
+
 /* The function of the binary named @name, or (@name NULL) the first with tiling key @key. */
 static int acl_kfunc_find(aclrtBinHandle binHandle, const char *name, uint64_t key, aclrtFuncHandle *funcHandle)
 {
 	struct acl_binary *b;
-	uint32_t i;
+	struct acl_kfunc *f;
 	int ret;
 
 	ret = acl_binary_get(binHandle, &b);
 	if (ret)
 		return ret;
-	ret = name ? acl_errf(ACLI_ERTPARAM, "binary %p has no kernel named %s", binHandle, name) :
-		     acl_errf(ACLI_ERTPARAM, "binary %p has no kernel with tiling key (funcEntry) %llu", binHandle,
-			      (unsigned long long)key);
-	for (i = 0; i < b->nfuncs; i++) {
-		if (name ? !strcmp(b->funcs[i].name, name) : b->funcs[i].tiling_key == key) {
-			acl_err_clear();
-			*funcHandle = &b->funcs[i];
-			ret = 0;
-			break;
-		}
-	}
+	f = acl_binary_kernel(b, name, key);
+	if (f)
+		*funcHandle = f;
+	else if (name)
+		ret = acl_errf(ACLI_ERTPARAM, "binary %p has no kernel named %s", binHandle, name);
+	else
+		ret = acl_errf(ACLI_ERTPARAM, "binary %p has no kernel with tiling key (funcEntry) %llu", binHandle,
+			       (unsigned long long)key);
 	acl_obj_put(&b->obj);
 	return ret;
 }

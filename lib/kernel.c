@@ -301,6 +301,25 @@ static int acl_launch_record(struct acl_kfunc *f, struct acl_stream *s, const st
 	return ret;
 }
 
+/* The command's name of kernel @f, loaded into the executor under binary id @id. */
+static uint64_t acl_kfunc_cmd_id(const struct acl_kfunc *f, uint32_t id)
+{
+	return (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
+}
+
+/*
+ * npu's limit for a recorded launch @kc that is to run @f over @blocks
+ * blocks: a printing kernel's printf area and print step are recorded
+ * with the task, so a task that prints, or a function that does, keeps
+ * its function and blocks (207000).
+ */
+static int acl_kcap_prints_keep(const struct acl_kcap *kc, const struct acl_kfunc *f, uint64_t blocks)
+{
+	if ((f->prints || kc->k.dump_size) && (&f->obj != kc->func || blocks != kc->k.block_dim))
+		return acl_errf(ACLI_ERTNOTSUPP, "the kernel task or its new function prints: npu changes no function or block count of a kernel task that prints (its printf area and print step are recorded with it)");
+	return 0;
+}
+
 /*
  * The command operand @k of a launch of @f over @blocks blocks on device
  * @tdev with @cfg's attributes and the argument block @args (@len bytes),
@@ -337,7 +356,7 @@ static int acl_launch_prep(struct acl_kfunc *f, uint32_t blocks, struct acl_devi
 		ret = acl_binary_aicore(f->bin, &id);
 	if (ret)
 		return ret;
-	k->func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
+	k->func = acl_kfunc_cmd_id(f, id);
 	k->sat_mode = acl_sat_mode() == ACL_RT_OVERFLOW_MODE_INFNAN ? NPU_KERNEL_SAT_INFNAN : NPU_KERNEL_SAT_SATURATION;
 	if (dev && len) {
 		k->flags = NPU_KERNEL_ARGS_DEVICE;
@@ -468,9 +487,8 @@ int acl_kernel_task_set(struct acl_capture *cap, struct acl_context *ctx, struct
 	if (!ret)
 		ret = acl_launch_prep(f, p->numBlocks, ctx->dev, p->cfg, p->args, p->argsSize, NULL, 0, !p->isHostArgs,
 				      &k);
-	/* npu's: a printing kernel's printf area and print step are the task's as recorded */
-	if (!ret && (f->prints || kc->k.dump_size) && (&f->obj != kc->func || p->numBlocks != kc->k.block_dim))
-		ret = acl_errf(ACLI_ERTNOTSUPP, "the kernel task or its new function prints: npu changes only the arguments of a kernel task that prints (the same function and numBlocks: its printf area and print step are recorded with it)");
+	if (!ret)
+		ret = acl_kcap_prints_keep(kc, f, p->numBlocks);
 	if (!ret)
 		ret = acl_kcap_params(kc, f, &k, p->args, p->argsSize, !p->isHostArgs, &nk);
 	if (!ret) {
@@ -496,14 +514,13 @@ int acl_kernel_task_entry(struct acl_capture *cap, struct acl_context *ctx, stru
 	if (ctx->dev != f->bin->dev)
 		return acl_errf(ACLI_ESTREAMCTX, "the model is of device %d, binHandle's binary of device %d",
 				ctx->dev->id, f->bin->dev->id);
-	/* npu's: a printing kernel's printf area and print step are the task's as recorded */
-	if ((f->prints || kc->k.dump_size) && (&f->obj != kc->func || blocks != kc->k.block_dim))
-		return acl_errf(ACLI_ERTNOTSUPP, "the kernel task or its new function prints: npu changes no function or block count of a kernel task that prints (its printf area and print step are recorded with it)");
-	ret = acl_binary_aicore(f->bin, &id);
+	ret = acl_kcap_prints_keep(kc, f, blocks);
+	if (!ret)
+		ret = acl_binary_aicore(f->bin, &id);
 	if (ret)
 		return ret;
 	/* the new function's entry and blocks; the block, attributes and the rest stay */
-	k.func = (uint64_t)id << 32 | (uint64_t)(f - f->bin->funcs);
+	k.func = acl_kfunc_cmd_id(f, id);
 	k.block_dim = (uint32_t)blocks;
 	ret = acl_kcap_params(kc, f, &k, dev ? (const void *)(uintptr_t)kc->args_va : kc->blob, kc->args_len, dev,
 			      was);
@@ -547,7 +564,6 @@ static int acl_launch(struct acl_kfunc *f, uint32_t blocks, struct acl_stream *s
 			return ret;
 	}
 	if (acl_stream_recording(s)) {
-
 		ret = acl_launch_record(f, s, &k, args, len, ph, nph, dev);
 		if (ret != ACLI_ENOTCAPTURED)
 			return ret;

@@ -659,16 +659,22 @@ static int acl_mtab_cmd_of(struct acl_mtab *tab, uint32_t id, uint32_t op, struc
 	return 0;
 }
 
+/* Are none of @tab's changes waiting for aclmdlRIUpdate (tab->lock held)? 107040 if some are. */
+static int acl_mtab_settled(struct acl_mtab *tab)
+{
+	if (tab->status != ACL_MTAB_READY)
+		return acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
+				tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
+	return 0;
+}
+
 /* Can @tab's tasks change at once (tab->lock held, open)? 107040 if not. */
 static int acl_mtab_patchable(struct acl_mtab *tab)
 {
 	if (acl_mtab_busy(tab))
 		return acl_errf(ACLI_EMODELUPDATE, "model %u is queued to run and has not finished: synchronize its streams first",
 				tab->id);
-	if (tab->status != ACL_MTAB_READY)
-		return acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
-				tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
-	return 0;
+	return acl_mtab_settled(tab);
 }
 
 int acl_mtab_change(struct acl_mtab *tab, int (*fn)(struct acl_capture *cap, void *arg), void (*undo)(void *arg),
@@ -680,10 +686,9 @@ int acl_mtab_change(struct acl_mtab *tab, int (*fn)(struct acl_capture *cap, voi
 	pthread_mutex_lock(&tab->lock);
 	if (tab->closed)
 		ret = acl_errf(ACLI_EHANDLE, "model %u was destroyed meanwhile", tab->id);
-	else if (tab->status != ACL_MTAB_READY)
-		ret = acl_errf(ACLI_EMODELUPDATE, "model %u has changes of its tasks that aclmdlRIUpdate did not take%s",
-			       tab->id, tab->status == ACL_MTAB_FAULT ? " (a change failed)" : ": update it first");
 	else
+		ret = acl_mtab_settled(tab);
+	if (!ret)
 		ret = fn(tab->cap, arg);
 	if (ret)
 		goto unlock;

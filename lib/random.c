@@ -370,7 +370,6 @@ static int acl_task_upd_aic(aclrtStream taskStream, uint32_t taskId, const aclrt
 	struct acl_stream *s = NULL;
 	struct acl_kfunc *f = NULL;
 	uint64_t key, blocks;
-	uint32_t i;
 	int ret = 0;
 
 	if (taskStream)
@@ -416,13 +415,13 @@ static int acl_task_upd_aic(aclrtStream taskStream, uint32_t taskId, const aclrt
 		ret = acl_task_upd_u64(b->dev, a->blockDimAddr, &blocks);
 	if (!ret) {
 		/* the first kernel with the key, as aclrtBinaryGetFunctionByEntry finds it */
-		for (i = 0; i < b->nfuncs && b->funcs[i].tiling_key != key; i++)
-			;
-		if (i == b->nfuncs)
+		struct acl_kfunc *fn = acl_binary_kernel(b, NULL, key);
+
+		if (!fn)
 			ret = acl_errf(ACLI_ERTPARAM, "binHandle %p has no kernel with the function entry (tiling key) %llu at funcEntryAddr",
 				       a->binHandle, (unsigned long long)key);
 		else
-			ret = acl_kfunc_get(&b->funcs[i], &f);
+			ret = acl_kfunc_get(fn, &f);
 	}
 	if (!ret)
 		ret = acl_mtab_kernel(tab, taskId, f, blocks);

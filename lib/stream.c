@@ -676,11 +676,37 @@ static int acl_stream_grp_room_locked(struct acl_stream *s)
 	return 0;
 }
 
+/* Bytes of a recording's device memory a launch's host block of @len bytes takes (none without @blob). */
+static uint64_t acl_kcap_span(bool blob, uint64_t len)
+{
+	return blob ? (len + ACL_CAP_DMEM_ALIGN - 1) & ~(uint64_t)(ACL_CAP_DMEM_ALIGN - 1) : 0;
+}
+
+/* A new chunk of device memory for a recording that needs @need bytes more. */
+static uint64_t acl_capture_chunk_len(uint64_t need)
+{
+	return need > ACL_CAP_DMEM_CHUNK ? (need + NPU_PAGE_4K - 1) & ~(uint64_t)(NPU_PAGE_4K - 1) : ACL_CAP_DMEM_CHUNK;
+}
+
+/*
+ * @kc's host block is stored at @va at each run: its command reads it
+ * there, and @patch(@kc, @arg) points its placeholders there.
+ */
+static void acl_kcap_place(struct acl_kcap *kc, uint64_t va, void (*patch)(struct acl_kcap *kc, const void *arg),
+			   const void *arg)
+{
+	kc->k.args = (uintptr_t)kc->blob;
+	kc->k.args_va = va;
+	kc->args_va = va;
+	if (patch)
+		patch(kc, arg);
+}
+
 int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_t dump, uint64_t *dump_va,
 			      void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg)
 {
 	bool blob = kc->k.args_len && !(kc->k.flags & NPU_KERNEL_ARGS_DEVICE);
-	uint64_t span = blob ? (kc->k.args_len + ACL_CAP_DMEM_ALIGN - 1) & ~(uint64_t)(ACL_CAP_DMEM_ALIGN - 1) : 0;
+	uint64_t span = acl_kcap_span(blob, kc->k.args_len);
 	uint64_t need = span + dump, chunk = 0, chunk_len = 0, va = 0;
 	struct npu_cmd cmds[2] = { 0 };
 	struct acl_capture *c;
@@ -715,8 +741,7 @@ int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_
 			break;
 		pthread_mutex_unlock(&s->lock);
 		/* a chunk of its own: outside s->lock (the allocation may wait for a snapshot) */
-		chunk_len = need > ACL_CAP_DMEM_CHUNK ? (need + NPU_PAGE_4K - 1) & ~(uint64_t)(NPU_PAGE_4K - 1) :
-			    ACL_CAP_DMEM_CHUNK;
+		chunk_len = acl_capture_chunk_len(need);
 		ret = acl_mm_alloc(s->dev, chunk_len, NPU_PAGE_4K, &chunk);
 		if (ret) {
 			chunk = 0;
@@ -726,13 +751,9 @@ int acl_stream_capture_kernel(struct acl_stream *s, struct acl_kcap *kc, uint64_
 	}
 	if (!ret) {
 		if (blob) {
-			kc->k.args = (uintptr_t)kc->blob;
-			kc->k.args_va = va;
-			kc->args_va = va;
 			kc->room_va = va;
 			kc->room = (uint32_t)span;
-			if (patch)
-				patch(kc, arg);
+			acl_kcap_place(kc, va, patch, arg);
 		}
 		if (dump) {
 			kc->k.dump_va = va + span;
@@ -795,7 +816,7 @@ int acl_kcap_set(struct acl_capture *cap, struct acl_device *dev, struct acl_kca
 		 void (*patch)(struct acl_kcap *kc, const void *arg), const void *arg)
 {
 	bool blob = nk->args_len && !(nk->k.flags & NPU_KERNEL_ARGS_DEVICE);
-	uint64_t span = blob ? (nk->args_len + ACL_CAP_DMEM_ALIGN - 1) & ~(uint64_t)(ACL_CAP_DMEM_ALIGN - 1) : 0;
+	uint64_t span = acl_kcap_span(blob, nk->args_len);
 	uint64_t va = kc->room_va, chunk = 0, chunk_len;
 	uint32_t room = kc->room;
 	int ret = 0;
@@ -806,8 +827,7 @@ int acl_kcap_set(struct acl_capture *cap, struct acl_device *dev, struct acl_kca
 		ret = acl_capture_dmem_take(cap, span, &va);
 	}
 	if (ret == -ENOSPC) {
-		chunk_len = span > ACL_CAP_DMEM_CHUNK ? (span + NPU_PAGE_4K - 1) & ~(uint64_t)(NPU_PAGE_4K - 1) :
-			    ACL_CAP_DMEM_CHUNK;
+		chunk_len = acl_capture_chunk_len(span);
 		ret = acl_mm_alloc(dev, chunk_len, NPU_PAGE_4K, &chunk);
 		if (!ret) {
 			ret = acl_capture_dmem_add(dev, cap, chunk, chunk_len);
@@ -823,12 +843,8 @@ int acl_kcap_set(struct acl_capture *cap, struct acl_device *dev, struct acl_kca
 	nk->room = room;
 	nk->room_va = va;
 	if (blob) {
-		nk->k.args = (uintptr_t)nk->blob;
 		nk->k.args_len = nk->args_len;
-		nk->k.args_va = va;
-		nk->args_va = va;
-		if (patch)
-			patch(nk, arg);
+		acl_kcap_place(nk, va, patch, arg);
 	}
 	acl_kcap_swap(kc, nk);
 	return 0;

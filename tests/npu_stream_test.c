@@ -927,17 +927,8 @@ TEST_F(strm, submit_reads_commands_from_user_memory)
 /* Voluntary context switches of the calling thread so far. */
 static long thread_sleeps(void)
 {
-	char line[128];
-	long n = -1;
-	FILE *f = fopen("/proc/thread-self/status", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "voluntary_ctxt_switches: %ld", &n) == 1)
-			break;
-	fclose(f);
-	return n;
+	return (long)npu_file_value_at(AT_FDCWD, "/proc/thread-self/status",
+				       "voluntary_ctxt_switches", ':');
 }
 
 struct sync_call {
